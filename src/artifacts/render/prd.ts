@@ -1,0 +1,17 @@
+import type { PRD } from '../schemas.ts';
+import { bullets, document, table } from './markdown.ts';
+
+export function renderPrd(prd: PRD): string {
+  return document(
+    `# ${prd.projectName} — Product Requirements`,
+    prd.summary,
+    `## Goals\n\n${bullets(prd.goals)}`,
+    `## User stories\n\n${bullets(prd.userStories.map((s) => `As ${s.asA}, I want ${s.iWant}, so that ${s.soThat}.`))}`,
+    `## Requirement pool\n\n${table(
+      ['ID', 'Priority', 'Requirement'],
+      prd.requirementPool.map((r) => [r.id, r.priority, r.description]),
+    )}`,
+    `## Acceptance criteria\n\n${bullets(prd.acceptanceCriteria)}`,
+    `## Open questions\n\n${bullets(prd.openQuestions)}`,
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * The structured artifacts the company passes around. Each schema is both the validator of a model's
+ * reply and, turned into JSON Schema, the format the model is asked for — declared once.
+ * Optional facts are `.nullable()` rather than `.optional()`: OpenAI's strict structured output
+ * requires every property to be present.
+ */
+import { z } from 'zod';
+import { RelativePath } from '../workspace/safe-path.ts';
+
+const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+export const Requirement = z.object({
+  spec: text('the spec'),
+  project: text('the project name'),
+});
+
+export const Priority = z.enum(['P0', 'P1', 'P2']);
+
+export const PRD = z.object({
+  projectName: text('projectName'),
+  summary: text('summary'),
+  goals: z.array(text('a goal')).min(1),
+  userStories: z
+    .array(z.object({ asA: text('asA'), iWant: text('iWant'), soThat: text('soThat') }))
+    .min(1),
+  requirementPool: z
+    .array(z.object({ id: text('id'), description: text('description'), priority: Priority }))
+    .min(1),
+  acceptanceCriteria: z.array(text('an acceptance criterion')).min(1),
+  openQuestions: z.array(text('an open question')),
+});
+
+/** A verdict from a review step: a boolean decided by the schema, never by a substring of prose. */
+export const Review = z.object({
+  approved: z.boolean(),
+  issues: z.array(text('an issue')),
+});
+
+export const DesignFile = z.object({
+  path: RelativePath,
+  purpose: text('purpose'),
+});
+
+export const Design = z.object({
+  summary: text('summary'),
+  approach: text('approach'),
+  language: text('language'),
+  /** The command that runs the project's tests from its root, as argv (no shell). */
+  testCommand: z.array(text('a testCommand word')).min(1),
+  /** How a user runs the program, as argv; null for a library. */
+  runCommand: z.array(text('a runCommand word')).min(1).nullable(),
+  files: z.array(DesignFile).min(1),
+  classDiagram: z
+    .string()
+    .trim()
+    .refine((s) => /^classDiagram\b/.test(s), 'classDiagram must be mermaid text starting with "classDiagram"'),
+  sequenceDiagram: z
+    .string()
+    .trim()
+    .refine((s) => /^sequenceDiagram\b/.test(s), 'sequenceDiagram must be mermaid text starting with "sequenceDiagram"'),
+});
+
+export const Task = z.object({
+  file: RelativePath,
+  description: text('description'),
+  dependsOn: z.array(RelativePath),
+});
+
+export const TaskGraph = z.object({
+  tasks: z.array(Task).min(1),
+});
+
+export const CodeFile = z.object({
+  path: RelativePath,
+  content: z.string(),
+});
+
+export const Code = CodeFile.extend({
+  /** The last review verdict before it was committed (approved, or the issues left when the bound was hit). */
+  review: Review.nullable(),
+});
+
+export const CodeComplete = z.object({
+  files: z.array(RelativePath),
+});
+
+export const TestFiles = z.object({
+  files: z.array(CodeFile).min(1),
+});
+
+export const TestFailure = z.object({
+  name: text('name'),
+  message: z.string(),
+});
+
+export const TestReport = z.object({
+  round: z.number().int().min(1),
+  command: z.array(z.string()).min(1),
+  passed: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  counts: z.object({ passed: z.number().int(), failed: z.number().int() }).nullable(),
+  failures: z.array(TestFailure),
+  /** Identifies the failure independent of timings, so the same failure twice is recognised. */
+  signature: z.string(),
+  /** The tail of the runner's output (not committed: it carries timings). */
+  output: z.string(),
+});
+
+export const BugReport = z.object({
+  summary: text('summary'),
+  failingTests: z.array(text('a failing test')),
+  files: z.array(z.object({ path: RelativePath, problem: text('problem') })).min(1),
+});
+
+export const Outcome = z.object({
+  outcome: z.enum(['done', 'failed']),
+  reason: text('reason'),
+});
+
+export type Requirement = z.infer<typeof Requirement>;
+export type PRD = z.infer<typeof PRD>;
+export type Review = z.infer<typeof Review>;
+export type Design = z.infer<typeof Design>;
+export type Task = z.infer<typeof Task>;
+export type TaskGraph = z.infer<typeof TaskGraph>;
+export type CodeFile = z.infer<typeof CodeFile>;
+export type Code = z.infer<typeof Code>;
+export type CodeComplete = z.infer<typeof CodeComplete>;
+export type TestFiles = z.infer<typeof TestFiles>;
+export type TestReport = z.infer<typeof TestReport>;
+export type BugReport = z.infer<typeof BugReport>;
+export type Outcome = z.infer<typeof Outcome>;

@@ -1,0 +1,112 @@
+/**
+ * The shared message board: typed messages in one total order, durable before anyone sees them.
+ * It is the run's source of truth — files, commits and prompts are all derived from it.
+ */
+import { SopworksError } from '../errors.ts';
+import { messageTypes, type BoardReader } from '../artifacts/registry.ts';
+import { AppendLog, readAppendLog } from './append-log.ts';
+import { Envelope, messageId, type Draft, type Message } from './message.ts';
+
+export type Subscriber = (message: Message) => void;
+
+export class MessageBoard implements BoardReader {
+  private readonly messages: Message[] = [];
+  private readonly subscribers = new Set<Subscriber>();
+  private pending: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly log: AppendLog | null,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Opens (or creates) the board stored at `file`, replaying what is already there. */
+  static async open(file: string, options: { now?: () => Date } = {}): Promise<{ board: MessageBoard; droppedTail: string | null }> {
+    const loaded = await readAppendLog(file);
+    const board = new MessageBoard(await AppendLog.open(file), options.now ?? (() => new Date()));
+    loaded.records.forEach((record, index) => board.messages.push(parseStored(record, `${file}:${index + 1}`)));
+    return { board, droppedTail: loaded.droppedTail };
+  }
+
+  /** A board kept in memory only (for tests and pure tooling). */
+  static inMemory(options: { now?: () => Date } = {}): MessageBoard {
+    return new MessageBoard(null, options.now ?? (() => new Date()));
+  }
+
+  /** Validates the payload against its type, writes the message durably, then tells subscribers. */
+  post<P>(draft: Draft<P>): Promise<Message<P>> {
+    const result = this.pending.then(() => this.append(draft));
+    this.pending = result.catch(() => undefined);
+    return result as Promise<Message<P>>;
+  }
+
+  private async append(draft: Draft): Promise<Message> {
+    const type = messageTypes[draft.type];
+    if (!type) {
+      throw new SopworksError('SOP_INVALID', `Unknown message type "${draft.type}" published by ${draft.from}.`, {
+        hint: `Known types: ${Object.keys(messageTypes).join(', ')}.`,
+      });
+    }
+    const parsed = type.schema.safeParse(draft.payload);
+    if (!parsed.success) {
+      throw new SopworksError(
+        'REPLY_INVALID',
+        `${draft.from} tried to publish an invalid ${draft.type}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+      );
+    }
+    const seq = this.messages.length + 1;
+    const message: Message = {
+      id: messageId(seq),
+      seq,
+      type: draft.type,
+      from: draft.from,
+      to: draft.to ?? 'all',
+      causedBy: draft.causedBy ?? [],
+      payload: parsed.data,
+      createdAt: this.now().toISOString(),
+    };
+    await this.log?.append(message);
+    this.messages.push(message);
+    for (const subscriber of this.subscribers) subscriber(message);
+    return message;
+  }
+
+  subscribe(subscriber: Subscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  list(): readonly Message[] {
+    return this.messages;
+  }
+
+  latest<T = unknown>(type: string): Message<T> | undefined {
+    for (let i = this.messages.length - 1; i >= 0; i--) {
+      if (this.messages[i]!.type === type) return this.messages[i] as Message<T>;
+    }
+    return undefined;
+  }
+
+  all<T = unknown>(type: string): Message<T>[] {
+    return this.messages.filter((m) => m.type === type) as Message<T>[];
+  }
+
+  /** The board as it was just before message `seq` was posted. */
+  before(seq: number): BoardReader {
+    const earlier = this.messages.slice(0, seq - 1);
+    return {
+      latest: <T>(type: string) => earlier.findLast((m) => m.type === type) as Message<T> | undefined,
+      all: <T>(type: string) => earlier.filter((m) => m.type === type) as Message<T>[],
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.pending;
+    await this.log?.close();
+  }
+}
+
+function parseStored(record: unknown, where: string): Message {
+  const parsed = Envelope.safeParse(record);
+  if (!parsed.success) throw new Error(`${where}: not a board message (${parsed.error.issues[0]?.message})`);
+  return parsed.data as Message;
+}

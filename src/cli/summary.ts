@@ -1,0 +1,40 @@
+/** The summary printed when a run ends: outcome, files, commits, tests, model usage, wall time. */
+import path from 'node:path';
+import pc from 'picocolors';
+import type { RunResult } from '../company/Company.ts';
+import type { UsageTotals } from '../llm/usage.ts';
+
+export interface SummaryFacts {
+  files: string[];
+  commits: number;
+  model: string;
+}
+
+export function renderSummary(result: RunResult, facts: SummaryFacts): string {
+  const lines: string[] = [];
+  const verdict = result.outcome === 'done' ? pc.green(pc.bold('done')) : pc.red(pc.bold(result.outcome));
+  const shown = path.relative(process.cwd(), result.projectDir) || result.projectDir;
+  lines.push('', `${pc.bold('Outcome')}   ${verdict} — ${result.reason}`);
+  lines.push(`${pc.bold('Project')}   ${shown}: ${facts.files.length} files, ${facts.commits} commits`);
+  const t = result.lastTestReport;
+  if (t) {
+    const counts = t.counts ? `${t.counts.passed} passed, ${t.counts.failed} failed` : `exit code ${t.exitCode}`;
+    lines.push(`${pc.bold('Tests')}     round ${t.round} ${t.passed ? pc.green('passed') : pc.red('failed')} (${counts})`);
+  } else {
+    lines.push(`${pc.bold('Tests')}     not run`);
+  }
+  lines.push(`${pc.bold('Model')}     ${facts.model}`);
+  lines.push(usageTable(result.usage.byRole(), result.usage.total()));
+  lines.push(`${pc.bold('Wall time')} ${(result.wallMs / 1000).toFixed(1)}s`);
+  lines.push(`${pc.bold('Record')}    ${path.join(shown, '.sopworks')}/ (board.jsonl, exchanges.jsonl, run.json)`);
+  return lines.join('\n');
+}
+
+function usageTable(byRole: Map<string, UsageTotals>, total: UsageTotals): string {
+  const header = ['role', 'calls', 'prompt tokens', 'completion tokens', 're-asks'];
+  const rows = [...byRole.entries()].map(([role, u]) => [role, u.calls, u.promptTokens, u.completionTokens, u.repairs].map(String));
+  rows.push(['total', total.calls, total.promptTokens, total.completionTokens, total.repairs].map(String));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header.map((h) => h)), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,52 @@
+/**
+ * Every error a user can meet carries a stable code and says what to do next.
+ * `SopworksError.isInstance` works across module copies (checks a marker, not the prototype).
+ */
+const MARKER = Symbol.for('sopworks.error');
+
+export type ErrorCode =
+  | 'USAGE'
+  | 'SPEC_INVALID'
+  | 'CONFIG_INVALID'
+  | 'NO_MODEL'
+  | 'SCENARIO_INVALID'
+  | 'SCRIPT_EXHAUSTED'
+  | 'MODEL_UNREACHABLE'
+  | 'MODEL_AUTH'
+  | 'MODEL_ERROR'
+  | 'REPLY_INVALID'
+  | 'SOP_INVALID'
+  | 'TEMPLATE_INVALID'
+  | 'PATH_UNSAFE'
+  | 'OUTPUT_EXISTS'
+  | 'OUTPUT_UNWRITABLE'
+  | 'TASK_GRAPH_INVALID'
+  | 'TEST_RUN_FAILED'
+  | 'GIT_FAILED';
+
+export class SopworksError extends Error {
+  readonly [MARKER] = true;
+  readonly code: ErrorCode;
+  /** What the user can do about it. */
+  readonly hint: string | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SopworksError';
+    this.code = code;
+    this.hint = options.hint;
+  }
+
+  static isInstance(value: unknown): value is SopworksError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[MARKER] === true;
+  }
+}
+
+/** One line for a user: the message, then the hint. */
+export function describeError(error: unknown): string {
+  if (SopworksError.isInstance(error)) {
+    return error.hint ? `${error.message}\n  ${error.hint}` : error.message;
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,85 @@
+/**
+ * Renders prompts from Handlebars templates (strict mode: a variable the template uses but was not
+ * given is an error, not an empty string). Layout of the roles folder:
+ *   roles/_shared/system.hbs         the system prompt, from the role profile
+ *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
+ *   roles/_shared/repair.hbs         the re-ask after an invalid reply
+ *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
+ *   roles/<role>/<action>.hbs        the request of one SOP step
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Handlebars from 'handlebars';
+import { SopworksError } from '../errors.ts';
+import type { RoleProfile } from '../roles/role-profile.ts';
+import { renderers } from '../artifacts/markdown-of.ts';
+
+export type OutputKind = 'json' | 'code' | 'files';
+
+export interface RenderedPrompt {
+  system: string;
+  user: string;
+}
+
+export class PromptRenderer {
+  private readonly handlebars = Handlebars.create();
+  private readonly compiled = new Map<string, HandlebarsTemplateDelegate>();
+
+  constructor(readonly rolesDir: string) {
+    this.handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
+    this.handlebars.registerHelper('markdown', (type: string, value: unknown) => {
+      const render = renderers[type];
+      if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(renderers).join(', ')})`);
+      return render(value);
+    });
+    this.handlebars.registerHelper('join', (items: unknown, separator: unknown) =>
+      Array.isArray(items) ? items.join(typeof separator === 'string' ? separator : ', ') : '',
+    );
+    const shared = path.join(rolesDir, '_shared');
+    if (fs.existsSync(shared)) {
+      for (const entry of fs.readdirSync(shared)) {
+        if (entry.endsWith('.hbs')) this.handlebars.registerPartial(entry.slice(0, -4), fs.readFileSync(path.join(shared, entry), 'utf8'));
+      }
+    }
+  }
+
+  templatePath(role: string, action: string): string {
+    return path.join(this.rolesDir, role, `${action}.hbs`);
+  }
+
+  /** Renders one SOP step's request: system prompt from the profile, request plus format instructions. */
+  render(profile: RoleProfile, action: string, variables: Record<string, unknown>, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
+    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const request = this.renderFile(this.templatePath(profile.id, action), { role: profile, ...variables });
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    return { system, user: `${request.trimEnd()}\n\n${instructions.trimEnd()}\n` };
+  }
+
+  renderRepair(error: string, format: { kind: OutputKind; schema?: string; path?: string }): string {
+    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { error, ...format });
+  }
+
+  private renderFile(file: string, variables: Record<string, unknown>): string {
+    let template = this.compiled.get(file);
+    if (!template) {
+      let source: string;
+      try {
+        source = fs.readFileSync(file, 'utf8');
+      } catch {
+        throw new SopworksError('TEMPLATE_INVALID', `Template ${file} is missing.`, {
+          hint: 'Every ask step of a SOP needs roles/<role>/<action>.hbs; run `sopworks sop init` for the defaults.',
+        });
+      }
+      template = this.handlebars.compile(source, { strict: true, noEscape: true });
+      this.compiled.set(file, template);
+    }
+    try {
+      return template(variables);
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0];
+      throw new SopworksError('TEMPLATE_INVALID', `Template ${file} failed to render: ${message}`, {
+        hint: `It was given: ${Object.keys(variables).join(', ')}. Add the missing name to the SOP step's "with" list, or remove it from the template.`,
+      });
+    }
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * `--llm openai | scripted:<file>` → a provider. Without --llm: openai when an endpoint is configured,
+ * otherwise a clear error that names the settings and the offline demo.
+ */
+import { SopworksError } from '../errors.ts';
+import type { Settings } from '../config/settings.ts';
+import type { Provider } from './provider.ts';
+import { OpenAIProvider } from './providers/openai.ts';
+import { ScriptedProvider } from './providers/scripted.ts';
+import { loadScenario, type Scenario } from './scenario.ts';
+
+export type LlmChoice = { kind: 'openai' } | { kind: 'scripted'; file: string };
+
+export function parseLlmFlag(value: string | undefined, settings: Settings): LlmChoice {
+  if (value === undefined) {
+    if (settings.openaiConfigured) return { kind: 'openai' };
+    throw new SopworksError('NO_MODEL', 'No model is configured.', {
+      hint:
+        'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env, ' +
+        'or run the offline demo: npm run demo',
+    });
+  }
+  if (value === 'openai') return { kind: 'openai' };
+  const scripted = /^scripted:(.+)$/.exec(value);
+  if (scripted) return { kind: 'scripted', file: scripted[1]! };
+  throw new SopworksError('USAGE', `Unknown --llm "${value}".`, { hint: 'Use --llm openai or --llm scripted:<scenario file>.' });
+}
+
+export interface SelectedProvider {
+  provider: Provider;
+  scenario: Scenario | null;
+}
+
+export async function selectProvider(choice: LlmChoice, settings: Settings, model: string | undefined): Promise<SelectedProvider> {
+  if (choice.kind === 'scripted') {
+    const scenario = await loadScenario(choice.file);
+    return { provider: new ScriptedProvider(`scripted:${choice.file}`, scenario, settings.scriptedLatencyMs), scenario };
+  }
+  const modelSettings = { ...settings.model, model: model ?? settings.model.model };
+  if (!settings.openaiConfigured) {
+    throw new SopworksError('NO_MODEL', '--llm openai needs an endpoint.', {
+      hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env.',
+    });
+  }
+  await preflight(modelSettings.baseUrl ?? 'https://api.openai.com/v1', modelSettings.apiKey);
+  return { provider: await OpenAIProvider.create(modelSettings), scenario: null };
+}
+
+/**
+ * Asks the endpoint for its model list before anything is written, so an unreachable server or a wrong
+ * key fails in a second with a clear message instead of in the middle of a run. Servers without a
+ * model list are not refused.
+ */
+async function preflight(baseUrl: string, apiKey: string | null): Promise<void> {
+  const url = `${baseUrl.replace(/\/$/, '')}/models`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
+    throw new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${baseUrl} (${cause}). Nothing was written.`, {
+      hint: 'Check OPENAI_BASE_URL and that the server is running (e.g. `ollama serve`).',
+    });
+  }
+  if (response.status === 401 || response.status === 403) {
+    throw new SopworksError('MODEL_AUTH', `The model endpoint ${baseUrl} rejected the API key (${response.status}). Nothing was written.`, {
+      hint: 'Check OPENAI_API_KEY in the environment or .env.',
+    });
+  }
+}

@@ -1,0 +1,63 @@
+/** Usage of the model, per role and per action: calls, tokens, re-asks. */
+export interface CallRecord {
+  role: string;
+  action: string;
+  key: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  /** Whether the counts came from the provider or from the bundled tokenizer. */
+  counted: boolean;
+  /** Re-asks after an invalid reply. */
+  repairs: number;
+  ms: number;
+  ok: boolean;
+}
+
+export interface UsageTotals {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  repairs: number;
+}
+
+const empty = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, repairs: 0 });
+
+function add(into: UsageTotals, record: CallRecord): void {
+  into.calls += 1;
+  into.promptTokens += record.promptTokens;
+  into.completionTokens += record.completionTokens;
+  into.repairs += record.repairs;
+}
+
+export class UsageMeter {
+  readonly records: CallRecord[] = [];
+
+  record(record: CallRecord): void {
+    this.records.push(record);
+  }
+
+  total(): UsageTotals {
+    const total = empty();
+    for (const r of this.records) add(total, r);
+    return total;
+  }
+
+  /** Totals by role, in the order roles first called the model. */
+  byRole(): Map<string, UsageTotals> {
+    return this.group((r) => r.role);
+  }
+
+  byAction(): Map<string, UsageTotals> {
+    return this.group((r) => `${r.role}/${r.action}`);
+  }
+
+  private group(key: (r: CallRecord) => string): Map<string, UsageTotals> {
+    const groups = new Map<string, UsageTotals>();
+    for (const r of this.records) {
+      const k = key(r);
+      if (!groups.has(k)) groups.set(k, empty());
+      add(groups.get(k)!, r);
+    }
+    return groups;
+  }
+}

@@ -1,0 +1,47 @@
+/** Guards a SOP may name: pure questions about the role's context. */
+import { z } from 'zod';
+import type { Review, TestReport } from '../../artifacts/schemas.ts';
+import type { RoleContext } from '../role-context.ts';
+import type { VocabularyEntry } from './actions.ts';
+import type { RoleServices } from '../services.ts';
+
+export const guardParams = {
+  approved: {
+    description: 'The review in a slot (default review) approved the work.',
+    params: z.object({ slot: z.string().min(1).default('review') }).strict(),
+  },
+  below: {
+    description: 'A named counter is below a bound — how every loop in a SOP is bounded.',
+    params: z.object({ counter: z.string().min(1), max: z.number().int().min(0) }).strict(),
+  },
+  hasQueued: { description: 'Files are waiting in the queue.', params: z.object({}).strict() },
+  testsPassed: {
+    description: 'The test report in a slot (default testReport) passed.',
+    params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
+  },
+  repeatedFailure: {
+    description: 'The last two test reports failed the same way (a loop, not progress).',
+    params: z.object({}).strict(),
+  },
+  hasPublished: {
+    description: 'A message of the given type is on the board.',
+    params: z.object({ type: z.string().min(1) }).strict(),
+  },
+} satisfies Record<string, VocabularyEntry>;
+
+type Params<K extends keyof typeof guardParams> = z.infer<(typeof guardParams)[K]['params']>;
+type Args = { context: RoleContext };
+
+export function guardImplementations(services: RoleServices) {
+  return {
+    approved: ({ context }: Args, params: Params<'approved'>) => (context.slots[params.slot] as Review | undefined)?.approved === true,
+    below: ({ context }: Args, params: Params<'below'>) => (context.counters[params.counter] ?? 0) < params.max,
+    hasQueued: ({ context }: Args) => context.queue.length > 0,
+    testsPassed: ({ context }: Args, params: Params<'testsPassed'>) => (context.slots[params.slot] as TestReport | undefined)?.passed === true,
+    repeatedFailure: ({ context }: Args) => {
+      const [a, b] = context.failures.slice(-2);
+      return a !== undefined && a === b;
+    },
+    hasPublished: (_: Args, params: Params<'hasPublished'>) => services.board.latest(params.type) !== undefined,
+  };
+}

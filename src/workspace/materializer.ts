@@ -1,0 +1,58 @@
+/**
+ * Derives the repository from the board: each artifact message becomes one commit, in board order,
+ * authored by the role that posted it, with a trailer naming the message.
+ */
+import type { MessageBoard } from '../board/MessageBoard.ts';
+import type { Message } from '../board/message.ts';
+import { messageTypes } from '../artifacts/registry.ts';
+import type { Author, Workspace } from './Workspace.ts';
+
+export const MESSAGE_TRAILER = 'Sopworks-Message';
+
+export class Materializer {
+  private readonly commits = new Map<string, Promise<string | null>>();
+  private readonly unsubscribe: () => void;
+
+  /** Subscribe before anyone else, so commits are queued in the order messages are posted. */
+  constructor(
+    board: MessageBoard,
+    private readonly workspace: Workspace,
+    private readonly authorOf: (roleId: string) => Author,
+    private readonly onCommit: (message: Message, subject: string) => void = () => {},
+  ) {
+    this.unsubscribe = board.subscribe((message) => {
+      const committed = this.commit(board, message);
+      committed.catch(() => undefined); // surfaced to whoever awaits `committed(id)`
+      this.commits.set(message.id, committed);
+    });
+  }
+
+  private async commit(board: MessageBoard, message: Message): Promise<string | null> {
+    const type = messageTypes[message.type];
+    if (!type?.files) return null;
+    const earlier = board.before(message.seq);
+    const subject = type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`;
+    const hash = await this.workspace.commit({
+      files: type.files(message.payload, earlier),
+      author: this.authorOf(message.from),
+      subject,
+      trailers: { [MESSAGE_TRAILER]: message.id },
+    });
+    this.onCommit(message, subject);
+    return hash;
+  }
+
+  /** Resolves once the message's commit (if it has one) is made. */
+  committed(messageId: string): Promise<string | null> {
+    return this.commits.get(messageId) ?? Promise.resolve(null);
+  }
+
+  /** Waits for every commit queued so far. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.commits.values()]);
+  }
+
+  stop(): void {
+    this.unsubscribe();
+  }
+}

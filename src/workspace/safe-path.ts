@@ -1,0 +1,70 @@
+/**
+ * Paths proposed by agents are untrusted. A path is accepted only as a normalised, relative,
+ * forward-slash path that stays inside the project and out of its machinery folders.
+ */
+import path from 'node:path';
+import fs from 'node:fs/promises';
+import { z } from 'zod';
+import { SopworksError } from '../errors.ts';
+
+const RESERVED = ['.git', '.sopworks'];
+
+/** Returns the normalised form of `candidate`, or the reason it is refused. */
+export function checkRelativePath(candidate: string): { ok: true; path: string } | { ok: false; reason: string } {
+  if (candidate.trim() === '') return { ok: false, reason: 'the path is empty' };
+  if (candidate.includes('\0')) return { ok: false, reason: 'the path contains a NUL byte' };
+  const slashed = candidate.trim().replace(/\\/g, '/');
+  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) {
+    return { ok: false, reason: 'absolute paths are not allowed; use a path relative to the project root' };
+  }
+  const normalised = path.posix.normalize(slashed).replace(/^\.\//, '').replace(/\/$/, '');
+  if (normalised === '.' || normalised === '') return { ok: false, reason: 'the path names the project root, not a file' };
+  if (normalised === '..' || normalised.startsWith('../')) {
+    return { ok: false, reason: 'the path leaves the project (..)' };
+  }
+  const first = normalised.split('/')[0]!;
+  if (RESERVED.includes(first)) return { ok: false, reason: `${first}/ is reserved for sopworks and git` };
+  return { ok: true, path: normalised };
+}
+
+/** zod type for a project-relative path: validates and normalises. */
+export const RelativePath = z.string().transform((value, ctx) => {
+  const result = checkRelativePath(value);
+  if (!result.ok) {
+    ctx.addIssue({ code: 'custom', message: `unsafe path "${value}": ${result.reason}` });
+    return z.NEVER;
+  }
+  return result.path;
+});
+
+/**
+ * Resolves a relative path to an absolute one under `root`, refusing symlink escapes: the deepest
+ * existing ancestor of the target must itself resolve inside the root.
+ */
+export async function resolveInside(root: string, relative: string): Promise<string> {
+  const checked = checkRelativePath(relative);
+  if (!checked.ok) {
+    throw new SopworksError('PATH_UNSAFE', `Refused path "${relative}": ${checked.reason}.`);
+  }
+  const realRoot = await fs.realpath(root);
+  const target = path.join(realRoot, ...checked.path.split('/'));
+  let probe = target;
+  for (;;) {
+    try {
+      const real = await fs.realpath(probe);
+      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+        throw new SopworksError(
+          'PATH_UNSAFE',
+          `Refused path "${relative}": it goes through a symbolic link that points outside the project.`,
+        );
+      }
+      return target;
+    } catch (error) {
+      if (SopworksError.isInstance(error)) throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const parent = path.dirname(probe);
+      if (parent === probe) return target;
+      probe = parent;
+    }
+  }
+}
