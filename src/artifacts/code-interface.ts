@@ -48,7 +48,9 @@ function pythonInterface(content: string): string {
 /** A declaration line without its body: `export function f(a) {` → `export function f(a) { … }`. */
 function signature(line: string): string {
   const open = line.indexOf('{');
-  if (/\b(function|class)\b|\)\s*\{/.test(line) && open !== -1) return `${line.slice(0, open + 1)} … }`;
+  // A class keeps its opening brace: its method signatures follow, then its closing brace.
+  if (/\bclass\b/.test(line) && open !== -1) return line.slice(0, open + 1);
+  if (/\bfunction\b|\)\s*\{/.test(line) && open !== -1) return `${line.slice(0, open + 1)} … }`;
   return line;
 }
 

@@ -22,8 +22,9 @@ export class MessageBoard implements BoardReader {
   /** Opens (or creates) the board stored at `file`, replaying what is already there. */
   static async open(file: string, options: { now?: () => Date } = {}): Promise<{ board: MessageBoard; droppedTail: string | null }> {
     const loaded = await readAppendLog(file);
+    const messages = loaded.records.map((record, index) => parseStored(record, `${file}:${index + 1}`));
     const board = new MessageBoard(await AppendLog.open(file), options.now ?? (() => new Date()));
-    loaded.records.forEach((record, index) => board.messages.push(parseStored(record, `${file}:${index + 1}`)));
+    board.messages.push(...messages);
     return { board, droppedTail: loaded.droppedTail };
   }
 

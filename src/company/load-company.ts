@@ -56,10 +56,12 @@ export async function loadCompany(sopsDir: string, rolesDir: string): Promise<Co
     const sopSource = await readYaml(sopFile);
     const sop = resolveSop(validateYaml(sopSource, SopFile), sopSource);
     const profile = await loadRoleProfile(rolesDir, role.id);
-    for (const action of askActions(sop.states)) {
-      const template = path.join(rolesDir, role.id, `${action}.hbs`);
+    for (const step of askSteps(sop.states, ['states'])) {
+      const template = path.join(rolesDir, role.id, `${step.action}.hbs`);
       if (!fs.existsSync(template)) {
-        throw new SopworksError('TEMPLATE_INVALID', `${sopFile}: step "${action}" of ${role.id} has no template ${template}.`);
+        throw new SopworksError('TEMPLATE_INVALID', `${locate(sopSource, step.at)}: step "${step.action}" of ${role.id} has no template ${template}.`, {
+          hint: `Write ${template}, or change the step's action.`,
+        });
       }
     }
     roles.push({ id: role.id, watches: role.watches, sop, sopFile, profile });
@@ -67,13 +69,16 @@ export async function loadCompany(sopsDir: string, rolesDir: string): Promise<Co
   return { name: company.name ?? 'sopworks', sopsDir, rolesDir, roles };
 }
 
-/** The `action` of every `ask` step in a SOP. */
-function askActions(states: Record<string, StateNodeConfig>): string[] {
-  const found: string[] = [];
-  for (const state of Object.values(states)) {
-    const invokes = state.invoke ? (Array.isArray(state.invoke) ? state.invoke : [state.invoke]) : [];
-    for (const inv of invokes) if (inv.src === 'ask' && typeof inv.input?.action === 'string') found.push(inv.input.action);
-    if (state.states) found.push(...askActions(state.states));
+/** The `action` of every `ask` step in a SOP, with where it is written. */
+function askSteps(states: Record<string, StateNodeConfig>, at: (string | number)[]): { action: string; at: (string | number)[] }[] {
+  const found: { action: string; at: (string | number)[] }[] = [];
+  for (const [id, state] of Object.entries(states)) {
+    const here = [...at, id];
+    const invokes = state.invoke ? (Array.isArray(state.invoke) ? state.invoke.map((inv, i) => [inv, [...here, 'invoke', i]] as const) : [[state.invoke, [...here, 'invoke']] as const]) : [];
+    for (const [inv, where] of invokes) {
+      if (inv.src === 'ask' && typeof inv.input?.action === 'string') found.push({ action: inv.input.action, at: [...where, 'input', 'action'] });
+    }
+    if (state.states) found.push(...askSteps(state.states, [...here, 'states']));
   }
   return found;
 }

@@ -2,7 +2,8 @@
  * The one way to the model. In order: render the prompt → call the provider → parse → validate →
  * on failure re-ask with the validation errors (bounded) → meter tokens → record the exchange.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../errors.ts';
 import type { AppendLog } from '../board/append-log.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
@@ -57,7 +58,7 @@ export class Gateway {
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
     ];
-    const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: jsonSchemaOf(request.output.schema) } : null;
+    const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictJsonSchema(request.output.schema) } : null;
     const started = Date.now();
     const tokens = { promptTokens: 0, completionTokens: 0, counted: false };
     onEvent?.({ kind: 'call-start', call: request.call });
@@ -124,23 +125,10 @@ function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
 function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
   switch (output.kind) {
     case 'json':
-      return { kind: 'json', schema: JSON.stringify(jsonSchemaOf(output.schema), null, 2) };
+      return { kind: 'json', schema: JSON.stringify(strictJsonSchema(output.schema), null, 2) };
     case 'code':
       return { kind: 'code', path: output.path };
     case 'files':
       return { kind: 'files' };
   }
-}
-
-const schemaCache = new WeakMap<z.ZodType, Record<string, unknown>>();
-
-/** The JSON Schema sent to the provider and shown in the prompt (the schema is declared once, in zod). */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  let json = schemaCache.get(schema);
-  if (!json) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    json = rest;
-    schemaCache.set(schema, json);
-  }
-  return json;
 }

@@ -5,7 +5,6 @@
 import { SopworksError } from '../errors.ts';
 import type { Settings } from '../config/settings.ts';
 import type { Provider } from './provider.ts';
-import { OpenAIProvider } from './providers/openai.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 
@@ -43,6 +42,8 @@ export async function selectProvider(choice: LlmChoice, settings: Settings, mode
     });
   }
   await preflight(modelSettings.baseUrl ?? 'https://api.openai.com/v1', modelSettings.apiKey);
+  // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
+  const { OpenAIProvider } = await import('./providers/openai.ts');
   return { provider: await OpenAIProvider.create(modelSettings), scenario: null };
 }
 

@@ -24,7 +24,7 @@ export function parseTestOutput(output: string): ParsedTestOutput {
     return { counts: { passed: nodePass, failed: nodeFail }, failures: tapFailures(text) };
   }
   // pytest — "=== 1 failed, 4 passed in 0.12s ==="
-  const pytest = /^=+ (.*\b(?:passed|failed|error)\b.*) in [\d.]+s/m.exec(text);
+  const pytest = /^=+ (.*\b(?:passed|failed|errors?)\b.*) in [\d.]+s/m.exec(text);
   if (pytest) {
     const summary = pytest[1]!;
     return {
@@ -40,7 +40,8 @@ export function parseTestOutput(output: string): ParsedTestOutput {
   if (ran !== null) {
     const failed = (num(text, /FAILED \(.*?failures=(\d+)/) ?? 0) + (num(text, /FAILED \(.*?errors=(\d+)/) ?? 0);
     const failures = [...text.matchAll(/^(?:FAIL|ERROR): (\S+) \(([^)]+)\)\n-+\n([\s\S]*?)(?=\n={5,}|\n-{5,}\nRan )/gm)].map((m) => ({
-      name: `${m[2]}.${m[1]}`,
+      // Python 3.11+ prints "test_x (module.Class.test_x)", older ones "test_x (module.Class)".
+      name: m[2]!.endsWith(`.${m[1]}`) ? m[2]! : `${m[2]}.${m[1]}`,
       message: lastLines(m[3] ?? '', 6),
     }));
     return { counts: { passed: ran - failed, failed }, failures };

@@ -56,7 +56,8 @@ export class OpenAIProvider implements Provider {
     const usage = reply.usage_metadata;
     return {
       text: typeof reply.content === 'string' ? reply.content : reply.content.map((part) => ('text' in part ? part.text : '')).join(''),
-      usage: usage ? { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } : null,
+      // LangChain leaves the counts undefined (or 0) when the server sent no usage; then we count ourselves.
+      usage: usage?.input_tokens && usage.output_tokens !== undefined ? { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } : null,
       finishReason: (reply.response_metadata?.finish_reason as string | undefined) ?? null,
     };
   }

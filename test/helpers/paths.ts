@@ -1,0 +1,8 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SOPS = path.join(ROOT, 'sops');
+export const ROLES = path.join(ROOT, 'roles');
+export const DEMO = path.join(ROOT, 'examples', 'wordfreq.yaml');
+export const BIN = path.join(ROOT, 'bin', 'sopworks.js');

@@ -1,0 +1,142 @@
+/**
+ * The whole company on the demo scenario, through the real CLI: real git, real files, real child
+ * processes. Asserts on the repository a user gets.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { readAppendLog } from '../../src/board/append-log.ts';
+import { DEMO } from '../helpers/paths.ts';
+import { runCli, type CliResult } from '../helpers/run-cli.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
+const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout;
+
+describe('the company on the demo scenario', function () {
+  this.timeout(120_000);
+  let out: string;
+  let project: string;
+  let run: CliResult;
+
+  before(async () => {
+    out = await tempDir();
+    run = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out });
+    project = path.join(out, 'wordfreq');
+  });
+  after(removeTempDirs);
+
+  it('ends with outcome done and exit code 0', () => {
+    assert.equal(run.code, 0, run.stderr + run.stdout);
+    assert.match(run.stdout, /Outcome\s+done — all tests pass/);
+  });
+
+  it('commits the artifacts of every role into a new repository', async () => {
+    const files = (await git(project, 'ls-files')).trim().split('\n').sort();
+    assert.deepEqual(files, [
+      '.gitignore',
+      'README.md',
+      'docs/bug-reports/bug-1.md',
+      'docs/design.md',
+      'docs/prd.md',
+      'docs/tasks.md',
+      'docs/test-reports/round-1.md',
+      'docs/test-reports/round-2.md',
+      'package.json',
+      'src/cli.js',
+      'src/count.js',
+      'src/files.js',
+      'src/format.js',
+      'src/tokenize.js',
+      'test/wordfreq.test.js',
+    ]);
+    const design = await fs.readFile(path.join(project, 'docs/design.md'), 'utf8');
+    assert.match(design, /```mermaid\nclassDiagram/);
+    assert.match(design, /```mermaid\nsequenceDiagram/);
+    const readme = await fs.readFile(path.join(project, 'README.md'), 'utf8');
+    assert.match(readme, /## Run[\s\S]*node src\/cli\.js/);
+    assert.match(readme, /## Tests[\s\S]*node --test/);
+  });
+
+  it('authors each commit by its role, in order, with a trailer naming the board message', async () => {
+    const log = await git(project, 'log', '--reverse', '--format=%an <%ae>|%s|%(trailers:key=Sopworks-Message,valueonly,separator=)');
+    const commits = log.trim().split('\n').map((line) => line.split('|'));
+    assert.deepEqual(
+      commits.map(([author, subject]) => `${author} ${subject}`),
+      [
+        'sopworks <sopworks@sopworks.local> chore: start the repository',
+        'Product Manager <product-manager@sopworks.local> docs: product requirements for wordfreq',
+        'Architect <architect@sopworks.local> docs: system design and README',
+        'Architect <architect@sopworks.local> docs: task graph of 6 files',
+        'Engineer <engineer@sopworks.local> feat: add package.json',
+        'Engineer <engineer@sopworks.local> feat: add src/tokenize.js',
+        'Engineer <engineer@sopworks.local> feat: add src/count.js',
+        'Engineer <engineer@sopworks.local> feat: add src/files.js',
+        'Engineer <engineer@sopworks.local> feat: add src/format.js',
+        'Engineer <engineer@sopworks.local> feat: add src/cli.js',
+        'QA Engineer <qa@sopworks.local> test: add test/wordfreq.test.js',
+        'QA Engineer <qa@sopworks.local> test: round 1 failed (4 passed, 4 failed)',
+        'QA Engineer <qa@sopworks.local> docs: bug report for src/tokenize.js',
+        'Engineer <engineer@sopworks.local> fix: src/tokenize.js',
+        'QA Engineer <qa@sopworks.local> test: round 2 passed (8 passed, 0 failed)',
+      ],
+    );
+    const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+    const ids = new Set(records.map((m) => (m as { id: string }).id));
+    for (const [, subject, trailer] of commits.slice(1)) assert.ok(ids.has(trailer!), `${subject}: trailer ${trailer} is a board message`);
+  });
+
+  it('keeps the run state out of the deliverable', async () => {
+    assert.match(await fs.readFile(path.join(project, '.gitignore'), 'utf8'), /^\.sopworks\/$/m);
+    assert.equal((await git(project, 'status', '--porcelain')).trim(), '');
+    for (const file of ['board.jsonl', 'exchanges.jsonl', 'run.json']) await fs.access(path.join(project, '.sopworks', file));
+    const runInfo = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'));
+    assert.equal(runInfo.outcome, 'done');
+    assert.equal(runInfo.usage.total.calls, 25);
+  });
+
+  it('produces a project whose own tests pass when run by hand', async () => {
+    const { stdout } = await exec(process.execPath, ['--test'], { cwd: project });
+    assert.match(stdout, /^# pass 8$/m);
+    assert.match(stdout, /^# fail 0$/m);
+    const cli = await exec(process.execPath, ['src/cli.js', '--top', '1', 'README.md'], { cwd: project });
+    assert.match(cli.stdout, /^\d+ \S+\n$/);
+  });
+
+  it('routes work over the board: a QA failure becomes a bug report the Engineer fixes', async () => {
+    const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+    const flow = (records as { type: string; from: string; to: string }[]).map((m) => `${m.from}>${m.to}:${m.type}`);
+    assert.deepEqual(flow, [
+      'client>all:Requirement',
+      'product-manager>all:PRD',
+      'architect>all:Design',
+      'architect>all:TaskGraph',
+      ...['package.json', 'tokenize', 'count', 'files', 'format', 'cli'].map(() => 'engineer>all:Code'),
+      'engineer>all:CodeComplete',
+      'qa>all:Tests',
+      'qa>all:TestReport',
+      'qa>engineer:BugReport',
+      'engineer>all:Code',
+      'engineer>all:CodeComplete',
+      'qa>all:TestReport',
+      'qa>all:Outcome',
+    ]);
+  });
+
+  it('shows progress by role and a summary with model usage per role', () => {
+    assert.match(run.stdout, /^engineer\s+… write_file src\/count\.js$/m);
+    assert.match(run.stdout, /^qa\s+■ tests round 1: failed \(4 passed, 4 failed\)$/m);
+    assert.match(run.stdout, /^Tests\s+round 2 passed \(8 passed, 0 failed\)$/m);
+    assert.match(run.stdout, /^\s+engineer\s+16\s+\d+\s+\d+\s+0$/m);
+    assert.match(run.stdout, /^\s+total\s+25\s+\d+/m);
+  });
+
+  it('yields the same tree every time the scenario is replayed', async () => {
+    const again = await tempDir();
+    const second = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', again], { cwd: again });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(await git(path.join(again, 'wordfreq'), 'rev-parse', 'HEAD^{tree}'), await git(project, 'rev-parse', 'HEAD^{tree}'));
+  });
+});

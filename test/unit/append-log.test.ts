@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+
+describe('append log', () => {
+  after(removeTempDirs);
+
+  let file: string;
+  beforeEach(async () => {
+    file = path.join(await tempDir('sopworks-log-'), 'log.jsonl');
+  });
+
+  it('reads a missing file as an empty log', async () => {
+    assert.deepEqual(await readAppendLog(file), { records: [], droppedTail: null });
+  });
+
+  it('writes one JSON line per record, in call order, and reads them back', async () => {
+    const log = await AppendLog.open(file);
+    const writes = [1, 2, 3, 4, 5].map((n) => log.append({ n }));
+    await Promise.all(writes);
+    await log.close();
+    assert.equal(await fs.readFile(file, 'utf8'), '{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n{"n":5}\n');
+    assert.deepEqual(await readAppendLog(file), { records: [1, 2, 3, 4, 5].map((n) => ({ n })), droppedTail: null });
+  });
+
+  it('has the record on disk by the time append resolves', async () => {
+    const log = await AppendLog.open(file);
+    await log.append({ first: true });
+    assert.equal(await fs.readFile(file, 'utf8'), '{"first":true}\n');
+    await log.close();
+  });
+
+  it('appends to what is already there when reopened', async () => {
+    const first = await AppendLog.open(file);
+    await first.append({ a: 1 });
+    await first.close();
+    const second = await AppendLog.open(file);
+    await second.append({ b: 2 });
+    await second.close();
+    assert.deepEqual((await readAppendLog(file)).records, [{ a: 1 }, { b: 2 }]);
+  });
+
+  it('drops a torn last line, reports it and cuts it from the file', async () => {
+    await fs.writeFile(file, '{"a":1}\n{"b":2}\n{"c":');
+    const loaded = await readAppendLog(file);
+    assert.deepEqual(loaded.records, [{ a: 1 }, { b: 2 }]);
+    assert.equal(loaded.droppedTail, '{"c":');
+    assert.equal(await fs.readFile(file, 'utf8'), '{"a":1}\n{"b":2}\n');
+  });
+
+  it('drops a torn line that was the only one, leaving an empty file', async () => {
+    await fs.writeFile(file, '{"only":');
+    const loaded = await readAppendLog(file);
+    assert.deepEqual(loaded, { records: [], droppedTail: '{"only":' });
+    assert.equal(await fs.readFile(file, 'utf8'), '');
+  });
+
+  it('drops a last line that is not JSON even when it ends with a newline', async () => {
+    await fs.writeFile(file, '{"a":1}\n{"b":\n');
+    const loaded = await readAppendLog(file);
+    assert.deepEqual(loaded.records, [{ a: 1 }]);
+    assert.equal(loaded.droppedTail, '{"b":');
+    assert.equal(await fs.readFile(file, 'utf8'), '{"a":1}\n');
+  });
+
+  it('refuses a log damaged before its last line, naming file:line, and leaves the file alone', async () => {
+    const damaged = '{"a":1}\nGARBAGE\n{"c":3}\n';
+    await fs.writeFile(file, damaged);
+    await assert.rejects(readAppendLog(file), (error: Error) => {
+      assert.ok(error.message.includes(`${file}:2:`), error.message);
+      assert.match(error.message, /damaged/);
+      return true;
+    });
+    assert.equal(await fs.readFile(file, 'utf8'), damaged);
+  });
+});
