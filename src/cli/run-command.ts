@@ -6,7 +6,8 @@ import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
 import { checkProjectName, prepareProjectDir, projectNameFromSpec } from '../company/prepare-project.ts';
 import { runCompany } from '../company/Company.ts';
-import { parseLlmFlag, selectProvider } from '../llm/select-provider.ts';
+import { createProvider, parseLlmFlag } from '../llm/select-provider.ts';
+import { loadScenario } from '../llm/scenario.ts';
 import { Workspace } from '../workspace/Workspace.ts';
 import { progressPrinter } from './progress.ts';
 import { renderSummary } from './summary.ts';
@@ -29,7 +30,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const options = RunOptions.parse(rawOptions);
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
-  const { provider, scenario } = await selectProvider(choice, settings, options.model);
+  const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
 
   const spec = (specWords.join(' ').trim() || scenario?.spec || '').trim();
   if (spec === '') {
@@ -44,6 +45,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   }
   const name = checkProjectName(options.name ?? scenario?.name ?? projectNameFromSpec(spec));
   const company = await loadCompany(options.sops, options.roles);
+  const provider = await createProvider(choice, scenario, settings, options.model);
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
   const result = await runCompany({

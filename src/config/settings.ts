@@ -18,15 +18,18 @@ const intFrom = (fallback: number) =>
       return n;
     });
 
+/** An empty value (as in a copied .env.example) means "not set". */
+const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+
 const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
-  OPENAI_BASE_URL: z
-    .string()
-    .url('must be a URL such as http://localhost:11434/v1')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  OPENAI_BASE_URL: blankAsUnset(
+    z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
+  ),
   SOPWORKS_MODEL: z.string().optional(),
-  SOPWORKS_STRUCTURED_OUTPUT: z.enum(['json_schema', 'json_object', 'off']).optional(),
+  SOPWORKS_STRUCTURED_OUTPUT: blankAsUnset(
+    z.enum(['json_schema', 'json_object', 'off'], { message: 'must be json_schema, json_object or off' }).optional(),
+  ),
   SOPWORKS_MAX_RETRIES: intFrom(2),
   SOPWORKS_TIMEOUT_MS: intFrom(120_000),
   SOPWORKS_MAX_REPAIRS: intFrom(2),

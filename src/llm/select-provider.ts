@@ -25,15 +25,18 @@ export function parseLlmFlag(value: string | undefined, settings: Settings): Llm
   throw new SopworksError('USAGE', `Unknown --llm "${value}".`, { hint: 'Use --llm openai or --llm scripted:<scenario file>.' });
 }
 
-export interface SelectedProvider {
-  provider: Provider;
-  scenario: Scenario | null;
-}
-
-export async function selectProvider(choice: LlmChoice, settings: Settings, model: string | undefined): Promise<SelectedProvider> {
+/**
+ * The provider for a choice. A scripted choice needs its scenario (loaded first, since it may carry the
+ * spec); an openai choice checks its endpoint before anything is written.
+ */
+export async function createProvider(choice: LlmChoice, scenario: Scenario | null, settings: Settings, model: string | undefined): Promise<Provider> {
   if (choice.kind === 'scripted') {
-    const scenario = await loadScenario(choice.file);
-    return { provider: new ScriptedProvider(`scripted:${choice.file}`, scenario, settings.scriptedLatencyMs), scenario };
+    if (model !== undefined) {
+      throw new SopworksError('USAGE', '--model applies to --llm openai; a scripted run replays its scenario whatever the model.', {
+        hint: 'Drop --model, or use --llm openai.',
+      });
+    }
+    return new ScriptedProvider(`scripted:${choice.file}`, scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
   }
   const modelSettings = { ...settings.model, model: model ?? settings.model.model };
   if (!settings.openaiConfigured) {
@@ -44,7 +47,7 @@ export async function selectProvider(choice: LlmChoice, settings: Settings, mode
   await preflight(modelSettings.baseUrl ?? 'https://api.openai.com/v1', modelSettings.apiKey);
   // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
   const { OpenAIProvider } = await import('./providers/openai.ts');
-  return { provider: await OpenAIProvider.create(modelSettings), scenario: null };
+  return OpenAIProvider.create(modelSettings);
 }
 
 /**

@@ -22,16 +22,18 @@ describe('sopworks run with bad input', function () {
   after(removeTempDirs);
 
   it('refuses an empty or whitespace spec (exit 2) and creates nothing', async () => {
-    const result = await runCli(['run', '   ', '--llm', 'openai'], { cwd, env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
-    // The endpoint is checked first; use a scenario without a spec to reach the spec check offline.
+    const unreachable = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' };
+    const viaOpenai = await runCli(['run', '   ', '--out', cwd], { cwd, env: unreachable });
+    assert.equal(viaOpenai.code, 2);
+    assert.match(viaOpenai.stderr, /The spec is empty/, 'the spec is checked before the endpoint');
+    assert.match(viaOpenai.stderr, /sopworks run "a CLI/);
+
     const scenario = path.join(cwd, 'no-spec.yaml');
     await fs.writeFile(scenario, stringify({ replies: [{ role: 'product-manager', action: 'write_prd', reply: '{}' }] }));
-    const empty = await runCli(['run', '  \t ', '--llm', `scripted:${scenario}`, '--out', cwd], { cwd });
-    assert.equal(empty.code, 2);
-    assert.match(empty.stderr, /The spec is empty/);
-    assert.match(empty.stderr, /sopworks run "a CLI/);
+    const viaScenario = await runCli(['run', '  \t ', '--llm', `scripted:${scenario}`, '--out', cwd], { cwd });
+    assert.equal(viaScenario.code, 2);
+    assert.match(viaScenario.stderr, /The spec is empty/);
     assert.deepEqual(await fs.readdir(cwd), ['no-spec.yaml']);
-    assert.equal(result.code, 2);
   });
 
   it('says how to configure a model, or run the demo, when none is configured', async () => {

@@ -1,0 +1,51 @@
+/** Runs the company in-process on a scenario (object or file), into a fresh temp folder. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { loadCompany } from '../../src/company/load-company.ts';
+import { runCompany, type RunResult } from '../../src/company/Company.ts';
+import type { RunEvent } from '../../src/company/run-events.ts';
+import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
+import { Scenario } from '../../src/llm/scenario.ts';
+import { DEMO, ROLES, SOPS } from './paths.ts';
+import { tempDir } from './temp-dir.ts';
+
+export async function demoScenario(): Promise<Scenario> {
+  return Scenario.parse(parse(await fs.readFile(DEMO, 'utf8')));
+}
+
+export interface CompanyRun {
+  result: RunResult;
+  project: string;
+  events: RunEvent[];
+  provider: ScriptedProvider;
+}
+
+export async function runScenario(scenario: Scenario, options: { sops?: string; roles?: string; latencyMs?: number } = {}): Promise<CompanyRun> {
+  const company = await loadCompany(options.sops ?? SOPS, options.roles ?? ROLES);
+  const project = path.join(await tempDir(), scenario.name ?? 'project');
+  const provider = new ScriptedProvider('scripted:test', scenario, options.latencyMs ?? 0);
+  const events: RunEvent[] = [];
+  const result = await runCompany({
+    spec: scenario.spec ?? 'a test project',
+    project: path.basename(project),
+    projectDir: project,
+    company,
+    provider,
+    maxRepairs: 2,
+    onEvent: (e) => events.push(e),
+  });
+  return { result, project, events, provider };
+}
+
+/** Replaces the reply of the n-th entry matching role/action(/key). */
+export function replaceReply(scenario: Scenario, match: { role: string; action: string; key?: string }, reply: Scenario['replies'][number], nth = 0): Scenario {
+  let seen = -1;
+  return {
+    ...scenario,
+    replies: scenario.replies.map((r) => {
+      if (r.role === match.role && r.action === match.action && (match.key === undefined || r.key === match.key) && ++seen === nth) return reply;
+      return r;
+    }),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * How runs end when things go wrong: every loop is bounded, a loop that makes no progress is stopped
+ * with a diagnosis, and a company with nothing left to do never hangs.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { readAppendLog } from '../../src/board/append-log.ts';
+import { ROLES, SOPS } from '../helpers/paths.ts';
+import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const BUGGY_TOKENIZE = 'export function tokenize(text) {\n  return text.split(/\\s+/).filter((word) => word.length > 0);\n}\n';
+
+describe('run outcomes', function () {
+  this.timeout(60_000);
+  after(removeTempDirs);
+
+  it('stops when the same tests fail twice in a row, naming them', async () => {
+    const scenario = replaceReply(await demoScenario(), { role: 'engineer', action: 'fix_file' }, {
+      role: 'engineer',
+      action: 'fix_file',
+      key: 'src/tokenize.js',
+      code: BUGGY_TOKENIZE,
+      lang: 'js',
+    });
+    const { result, project } = await runScenario(scenario);
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.reason, /^the same tests failed twice in a row: failing tests: tokenize lower-cases words and drops punctuation;/);
+    const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+    assert.equal(records.filter((m) => (m as { type: string }).type === 'TestReport').length, 2);
+    assert.equal(records.filter((m) => (m as { type: string }).type === 'BugReport').length, 1, 'no second bug report after a repeated failure');
+  });
+
+  it('sends an invalid task graph back to the Architect with the problems, and gives up after the bound', async () => {
+    let scenario = await demoScenario();
+    const bad = scenario.replies.find((r) => r.action === 'write_tasks')!;
+    scenario = replaceReply(scenario, { role: 'architect', action: 'fix_tasks' }, { ...bad, action: 'fix_tasks' });
+    scenario = { ...scenario, replies: [...scenario.replies, { ...bad, action: 'fix_tasks' }] };
+    const { result, project } = await runScenario(scenario);
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.reason, /the task graph is still invalid after 2 corrections: .*missing file "package\.json": the design lists it but no task writes it/s);
+    const { records } = await readAppendLog(path.join(project, '.sopworks', 'exchanges.jsonl'));
+    const fixes = (records as { action: string; messages: { content: string }[] }[]).filter((r) => r.action === 'fix_tasks');
+    assert.equal(fixes.length, 2);
+    assert.match(fixes[0]!.messages[1]!.content, /Your task graph was rejected:\n\nThe task graph is invalid:\n- missing file "package\.json"/);
+  });
+
+  it('reports a stall, never hangs, when work is handed to a role nobody hired', async () => {
+    const dir = await tempDir();
+    const sops = path.join(dir, 'sops');
+    await fs.cp(SOPS, sops, { recursive: true });
+    const company = await fs.readFile(path.join(sops, 'company.yaml'), 'utf8');
+    await fs.writeFile(path.join(sops, 'company.yaml'), company.replace(/  - id: qa\n    watches: \[CodeComplete\]\n/, ''));
+    const scenario = await demoScenario();
+    const { result } = await runScenario({ ...scenario, replies: scenario.replies.filter((r) => r.role !== 'qa') }, { sops, roles: ROLES });
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.reason, /the company stalled: no role is at work and no outcome was reached \(last message: CodeComplete msg-\d+ from engineer\)/);
+  });
+
+  it('fails the run with the reason when a role hits an error it has no step for', async () => {
+    const scenario = await demoScenario();
+    const { result, project } = await runScenario({ ...scenario, replies: scenario.replies.filter((r) => r.action !== 'write_design') });
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.reason, /^architect failed in step "designing": The scenario has no reply left for \{role: architect, action: write_design, key: \(none\)\}/);
+    // What was made before is kept.
+    await fs.access(path.join(project, 'docs', 'prd.md'));
+  });
+});

@@ -1,0 +1,99 @@
+/** The gateway on the scripted provider: re-asks with the validation error, bounded; records every exchange. */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { Review } from '../../src/artifacts/schemas.ts';
+import { SopworksError } from '../../src/errors.ts';
+import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/llm/Gateway.ts';
+import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
+import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
+import type { Scenario } from '../../src/llm/scenario.ts';
+import { UsageMeter } from '../../src/llm/usage.ts';
+import { loadRoleProfile } from '../../src/roles/role-profile.ts';
+import { ROLES } from '../helpers/paths.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const call = { role: 'engineer', action: 'review_file', key: 'src/a.js' };
+
+async function setup(replies: Scenario['replies'], maxRepairs = 2) {
+  const provider = new ScriptedProvider('scripted:test', { replies });
+  const meter = new UsageMeter();
+  const logFile = path.join(await tempDir(), 'exchanges.jsonl');
+  const exchanges = await AppendLog.open(logFile);
+  const events: GatewayEvent[] = [];
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs, onEvent: (e) => events.push(e) });
+  const profile = await loadRoleProfile(ROLES, 'engineer');
+  const variables = {
+    key: 'src/a.js',
+    design: { summary: 's', approach: 'a', language: 'JavaScript', testCommand: ['node', '--test'], runCommand: null, files: [{ path: 'src/a.js', purpose: 'p' }], classDiagram: 'classDiagram', sequenceDiagram: 'sequenceDiagram' },
+    task: { file: 'src/a.js', description: 'write a', dependsOn: [] },
+    dependencies: [],
+    draft: { path: 'src/a.js', content: 'export const a = 1;\n' },
+  };
+  const ask = (output: OutputSpec = { kind: 'json', name: 'Review', schema: Review }) => gateway.ask({ call, profile, variables, output });
+  return { ask, meter, exchanges, logFile, events };
+}
+
+describe('gateway', () => {
+  after(removeTempDirs);
+
+  it('re-asks an invalid reply with the validation error, then accepts the valid one', async () => {
+    const { ask, meter, exchanges, logFile, events } = await setup([
+      { role: 'engineer', action: 'review_file', key: 'src/a.js', reply: 'Looks good to me!' },
+      { role: 'engineer', action: 'review_file', key: 'src/a.js', json: { approved: 'yes', issues: [] } },
+      { role: 'engineer', action: 'review_file', key: 'src/a.js', json: { approved: true, issues: [] } },
+    ]);
+    assert.deepEqual(await ask(), { approved: true, issues: [] });
+    await exchanges.close();
+    const { records } = await readAppendLog(logFile);
+    const attempts = records as { attempt: number; ok: boolean; error: string | null; messages: { role: string; content: string }[] }[];
+    assert.deepEqual(attempts.map((a) => [a.attempt, a.ok]), [[1, false], [2, false], [3, true]]);
+    assert.match(attempts[0]!.error!, /contains no JSON object/);
+    // The third request carries both earlier replies and both errors.
+    const last = attempts[2]!.messages;
+    assert.equal(last.length, 6);
+    assert.match(last[3]!.content, /contains no JSON object/);
+    assert.match(last[5]!.content, /approved: Invalid input: expected boolean/);
+    assert.equal(meter.total().repairs, 2);
+    assert.deepEqual(events.map((e) => e.kind), ['call-start', 'call-repair', 'call-repair', 'call-end']);
+  });
+
+  it('gives up after the bound with an error naming the call and the last problem', async () => {
+    const { ask, exchanges, meter } = await setup(
+      [
+        { role: 'engineer', action: 'review_file', key: 'src/a.js', reply: 'no' },
+        { role: 'engineer', action: 'review_file', key: 'src/a.js', reply: 'still no' },
+      ],
+      1,
+    );
+    await assert.rejects(ask(), (error: unknown) => {
+      assert.ok(SopworksError.isInstance(error));
+      assert.equal(error.code, 'REPLY_INVALID');
+      assert.match(error.message, /\{role: engineer, action: review_file, key: src\/a\.js\} was still invalid after 2 attempts/);
+      return true;
+    });
+    await exchanges.close();
+    assert.equal(meter.records[0]!.ok, false);
+  });
+
+  it('takes code from a fenced block and counts tokens when the provider reports none', async () => {
+    const { ask, exchanges, meter } = await setup([
+      { role: 'engineer', action: 'review_file', key: 'src/a.js', code: 'export const a = 2;', lang: 'js' },
+    ]);
+    assert.deepEqual(await ask({ kind: 'code', path: 'src/a.js' }), { path: 'src/a.js', content: 'export const a = 2;\n' });
+    await exchanges.close();
+    assert.equal(meter.records[0]!.counted, true);
+    assert.ok(meter.records[0]!.promptTokens > 50);
+  });
+
+  it('puts the output format and the schema after the request', async () => {
+    const { ask, exchanges, logFile } = await setup([{ role: 'engineer', action: 'review_file', key: 'src/a.js', json: { approved: true, issues: [] } }]);
+    await ask();
+    await exchanges.close();
+    const { records } = await readAppendLog(logFile);
+    const user = (records[0] as { messages: { content: string }[] }).messages[1]!.content;
+    assert.match(user, /^Review `src\/a\.js`/);
+    assert.match(user, /## Output format\nReply with a single JSON object/);
+    assert.match(user, /"required": \[\s*"approved",\s*"issues"\s*\]/);
+  });
+});
