@@ -98,6 +98,8 @@ export async function runCompany(request: RunRequest): Promise<RunResult> {
 
   let watching = false;
   let checkScheduled = false;
+  /** An outcome posted on the board; the run ends with it once every role has finished its step. */
+  let posted: Outcome | null = null;
   const runtimes: RoleRuntime[] = [];
   const checkProgress = () => {
     checkScheduled = false;
@@ -109,6 +111,7 @@ export async function runCompany(request: RunRequest): Promise<RunResult> {
       }
     }
     if (runtimes.every((r) => r.status().kind !== 'working')) {
+      if (posted) return conclude(posted);
       const waiting = runtimes.flatMap((r) => r.waiting.map((m) => `${r.id} has ${m.type} ${m.id} waiting in state "${r.state}"`));
       const last = board.list().at(-1);
       conclude({
@@ -139,7 +142,8 @@ export async function runCompany(request: RunRequest): Promise<RunResult> {
   }
   const watchers = new Map(company.roles.map((r) => [r.id, new Set(r.watches)]));
   board.subscribe((message) => {
-    if (message.type === 'Outcome') conclude(message.payload as Outcome);
+    // The first outcome stands; roles still at work (a writer documenting the code, say) finish first.
+    if (message.type === 'Outcome' && !posted) posted = message.payload as Outcome;
     for (const runtime of runtimes) {
       const addressed = message.to === 'all' || message.to === runtime.id;
       if (addressed && message.from !== runtime.id && watchers.get(runtime.id)!.has(message.type)) runtime.deliver(message);
