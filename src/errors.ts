@@ -22,7 +22,11 @@ export type ErrorCode =
   | 'OUTPUT_UNWRITABLE'
   | 'TASK_GRAPH_INVALID'
   | 'TEST_RUN_FAILED'
-  | 'GIT_FAILED';
+  | 'GIT_FAILED'
+  | 'PROJECT_BUSY'
+  | 'NOT_RESUMABLE'
+  | 'BUDGET_EXHAUSTED'
+  | 'LOOP_DETECTED';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

@@ -89,6 +89,11 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
     },
     subject: (bug) => `docs: bug report for ${bug.files.map((f) => f.path).join(', ')}`,
   }),
+  Document: define({
+    schema: S.Document,
+    files: (document) => [{ path: document.path, content: document.content }],
+    subject: (document) => `docs: ${document.path}`,
+  }),
   Outcome: define({ schema: S.Outcome }),
 };
 

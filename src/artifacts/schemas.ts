@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { RelativePath } from '../workspace/safe-path.ts';
+import { SandboxReport } from '../sandbox/sandbox-report.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
@@ -105,12 +106,20 @@ export const TestReport = z.object({
   signature: z.string(),
   /** The tail of the runner's output (not committed: it carries timings). */
   output: z.string(),
+  /** How the tests ran: sandbox mode, limits, limits hit, violations seen, gaps (null in reports from before the sandbox). */
+  sandbox: SandboxReport.nullable().default(null),
 });
 
 export const BugReport = z.object({
   summary: text('summary'),
   failingTests: z.array(text('a failing test')),
   files: z.array(z.object({ path: RelativePath, problem: text('problem') })).min(1),
+});
+
+/** A document a role writes at a path of its choosing (a user guide, a changelog): committed as is. */
+export const Document = z.object({
+  path: RelativePath,
+  content: z.string(),
 });
 
 export const Outcome = z.object({
@@ -130,4 +139,5 @@ export type CodeComplete = z.infer<typeof CodeComplete>;
 export type TestFiles = z.infer<typeof TestFiles>;
 export type TestReport = z.infer<typeof TestReport>;
 export type BugReport = z.infer<typeof BugReport>;
+export type Document = z.infer<typeof Document>;
 export type Outcome = z.infer<typeof Outcome>;

@@ -4,7 +4,7 @@
  */
 import { SopworksError } from '../errors.ts';
 import { messageTypes, type BoardReader } from '../artifacts/registry.ts';
-import { AppendLog, readAppendLog } from './append-log.ts';
+import { AppendLog, repairAppendLog } from './append-log.ts';
 import { Envelope, messageId, type Draft, type Message } from './message.ts';
 
 export type Subscriber = (message: Message) => void;
@@ -21,9 +21,9 @@ export class MessageBoard implements BoardReader {
 
   /** Opens (or creates) the board stored at `file`, replaying what is already there. */
   static async open(file: string, options: { now?: () => Date } = {}): Promise<{ board: MessageBoard; droppedTail: string | null }> {
-    const loaded = await readAppendLog(file);
+    const loaded = await repairAppendLog(file);
     const messages = loaded.records.map((record, index) => parseStored(record, `${file}:${index + 1}`));
-    const board = new MessageBoard(await AppendLog.open(file), options.now ?? (() => new Date()));
+    const board = new MessageBoard(await AppendLog.open(file, 'board.append'), options.now ?? (() => new Date()));
     board.messages.push(...messages);
     return { board, droppedTail: loaded.droppedTail };
   }

@@ -3,6 +3,7 @@
  * (a crash mid-write) is detected on open, dropped and cut from the file; damage anywhere else is an error.
  */
 import fs from 'node:fs/promises';
+import { crashPoint, type CrashPointName } from '../testing/crash-point.ts';
 
 export interface LoadedLog {
   records: unknown[];
@@ -10,7 +11,20 @@ export interface LoadedLog {
   droppedTail: string | null;
 }
 
+/**
+ * Reads the log without changing it: safe while another process appends (a line being written shows
+ * up as a torn tail and is left alone). Use `repairAppendLog` before appending to a log yourself.
+ */
 export async function readAppendLog(file: string): Promise<LoadedLog> {
+  return loadAppendLog(file, false);
+}
+
+/** Reads the log and cuts a torn last line from the file — only for the one process that appends. */
+export async function repairAppendLog(file: string): Promise<LoadedLog> {
+  return loadAppendLog(file, true);
+}
+
+async function loadAppendLog(file: string, repair: boolean): Promise<LoadedLog> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -33,7 +47,7 @@ export async function readAppendLog(file: string): Promise<LoadedLog> {
       droppedTail = line;
     }
   });
-  if (droppedTail !== null) {
+  if (repair && droppedTail !== null) {
     const keep = records.length === 0 ? '' : lines.slice(0, records.length).join('\n') + '\n';
     await fs.writeFile(file, keep);
   }
@@ -43,17 +57,29 @@ export async function readAppendLog(file: string): Promise<LoadedLog> {
 export class AppendLog {
   private queue: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly handle: fs.FileHandle) {}
+  private constructor(
+    private readonly handle: fs.FileHandle,
+    private readonly crashPointName: CrashPointName | null,
+  ) {}
 
-  static async open(file: string): Promise<AppendLog> {
-    return new AppendLog(await fs.open(file, 'a'));
+  /** `crashPointName` marks the log for fault injection (the kill test's torn line). */
+  static async open(file: string, crashPointName: CrashPointName | null = null): Promise<AppendLog> {
+    return new AppendLog(await fs.open(file, 'a'), crashPointName);
   }
 
   /** Appends one record; resolves once it is on disk. Appends are written in call order. */
   append(record: unknown): Promise<void> {
     const line = JSON.stringify(record) + '\n';
     const write = this.queue.then(async () => {
-      await this.handle.write(line);
+      if (this.crashPointName && process.env.SOPWORKS_CRASH_AT?.startsWith(`${this.crashPointName}:`)) {
+        // Fault injection (see crash-point.ts): half a line on disk, then the crash.
+        await this.handle.write(line.slice(0, line.length >> 1));
+        await this.handle.datasync();
+        crashPoint(this.crashPointName);
+        await this.handle.write(line.slice(line.length >> 1));
+      } else {
+        await this.handle.write(line);
+      }
       await this.handle.datasync();
     });
     this.queue = write.catch(() => undefined);

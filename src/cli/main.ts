@@ -6,6 +6,12 @@ import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { SopworksError, type ErrorCode } from '../errors.ts';
 import { runCommand } from './run-command.ts';
+import { resumeCommand } from './resume-command.ts';
+import { statusCommand } from './status-command.ts';
+import { reviewCommand } from './review-command.ts';
+import { serveCommand } from './serve-command.ts';
+import { registerSopCommand } from './sop-command.ts';
+import { registerSandboxCommand } from './sandbox-command.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -23,6 +29,8 @@ const USAGE_ERRORS: ErrorCode[] = [
   'OUTPUT_UNWRITABLE',
   'MODEL_UNREACHABLE',
   'MODEL_AUTH',
+  'PROJECT_BUSY',
+  'NOT_RESUMABLE',
 ];
 
 function loadDotEnv(): void {
@@ -47,11 +55,57 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--llm <provider>', 'openai | scripted:<scenario file> (default: openai when configured)')
     .option('--model <name>', 'model name for the openai provider (default: SOPWORKS_MODEL or gpt-4o-mini)')
     .option('--force', 'replace an existing project of the same name', false)
+    .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here (no bubblewrap, not Node) with your rights, only limited (docs/sandbox.md)', false)
+    .option('--budget <usd>', 'stop (outcome budget-exhausted, exit 3) before spending more than this many US dollars')
+    .option('--max-tokens <n>', 'stop before using more than this many tokens (prompt + completion)')
+    .option('--record <file>', 'write the run\'s model replies as a scenario file, to replay it offline')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (spec: string[], options: unknown) => {
       exitCode = await runCommand(spec, options, io);
     });
+
+  program
+    .command('resume')
+    .description('continue a run that stopped before its outcome (crash, Ctrl-C, a failed step)')
+    .argument('<project>', 'the project folder, e.g. output/wordfreq')
+    .option('--llm <provider>', 'another provider than the run started with: openai | scripted:<file>')
+    .option('--model <name>', 'another model for the openai provider')
+    .option('--budget <usd>', 'a new limit in US dollars for the whole run (what was spent counts)')
+    .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
+    .option('--record <file>', 'write the run\'s model replies as a scenario file')
+    .action(async (project: string, options: unknown) => {
+      exitCode = await resumeCommand(project, options, io);
+    });
+
+  program
+    .command('status')
+    .description('list the runs in a folder with their outcome, last step and usage')
+    .argument('[dir]', 'a folder of projects, or one project', 'output')
+    .action(async (dir: string) => {
+      exitCode = await statusCommand(dir, io);
+    });
+
+  program
+    .command('review')
+    .description('report on a run: outcome, timeline, artifacts, tests, usage and cost, git log')
+    .argument('<project>', 'the project folder, e.g. output/wordfreq')
+    .action(async (project: string) => {
+      exitCode = await reviewCommand(project, io);
+    });
+
+  program
+    .command('serve')
+    .description('a local web viewer of the runs in a folder, live while a run is in progress')
+    .argument('[dir]', 'a folder of projects, or one project', 'output')
+    .option('--port <port>', 'port to listen on (0: any free port)', '4173')
+    .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
+    .action(async (dir: string, options: unknown) => {
+      exitCode = await serveCommand(dir, options, io);
+    });
+
+  registerSopCommand(program, { sops: path.join(PACKAGE_ROOT, 'sops'), roles: path.join(PACKAGE_ROOT, 'roles') }, io, (code) => (exitCode = code));
+  registerSandboxCommand(program, io, (code) => (exitCode = code), PACKAGE_ROOT);
 
   try {
     loadDotEnv();

@@ -8,6 +8,8 @@ export const EXIT = {
   done: 0,
   failed: 1,
   usage: 2,
+  budgetExhausted: 3,
+  interrupted: 130,
 } as const;
 
 export const consoleOutput: Output = {

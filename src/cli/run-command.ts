@@ -4,21 +4,31 @@ import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
+import { formatDiagnostic } from '../sop/diagnostic.ts';
 import { checkProjectName, prepareProjectDir, projectNameFromSpec } from '../company/prepare-project.ts';
-import { runCompany } from '../company/Company.ts';
+import { startRun } from '../company/Company.ts';
 import { createProvider, parseLlmFlag } from '../llm/select-provider.ts';
 import { loadScenario } from '../llm/scenario.ts';
-import { Workspace } from '../workspace/Workspace.ts';
 import { progressPrinter } from './progress.ts';
-import { renderSummary } from './summary.ts';
-import { EXIT, type Output } from './output.ts';
+import type { Output } from './output.ts';
+import { reportRun } from './report-run.ts';
+import { installStopSignals } from './stop-signals.ts';
+import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { checkBudgetPrice, priceOf } from './price-of.ts';
+import type { LlmRecord } from '../company/run-record.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
+import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 
 export const RunOptions = z.object({
+  budget: positiveNumber('US dollars'),
+  maxTokens: positiveInteger('tokens'),
+  record: z.string().min(1).optional(),
   name: z.string().optional(),
   out: z.string().min(1),
   llm: z.string().optional(),
   model: z.string().min(1).optional(),
   force: z.boolean().default(false),
+  allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
 });
@@ -27,7 +37,7 @@ export type RunOptions = z.infer<typeof RunOptions>;
 const MAX_SPEC = 4000;
 
 export async function runCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
-  const options = RunOptions.parse(rawOptions);
+  const options = parseOptions(RunOptions, rawOptions);
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
@@ -45,23 +55,34 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   }
   const name = checkProjectName(options.name ?? scenario?.name ?? projectNameFromSpec(spec));
   const company = await loadCompany(options.sops, options.roles);
+  for (const warning of company.warnings) io.err(formatDiagnostic(warning));
+  const policy = await loadPolicy(options.sops);
   const provider = await createProvider(choice, scenario, settings, options.model);
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
-  const result = await runCompany({
-    spec,
-    project: name,
-    projectDir,
-    company,
-    provider,
-    maxRepairs: settings.maxRepairs,
-    onEvent: progressPrinter((line) => io.out(line)),
-  });
-  const workspace = await Workspace.open(projectDir);
-  const [files, history] = await Promise.all([workspace.trackedFiles(), workspace.history()]);
-  io.out(renderSummary(result, { files, commits: history.length, model: provider.label }));
-  if (result.outcome === 'done') {
-    io.out(`\nNext: cd ${path.relative(process.cwd(), projectDir) || projectDir} && git log --stat`);
+  const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: options.model ?? settings.model.model };
+  checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
+  const { signals, dispose } = installStopSignals();
+  try {
+    const result = await startRun({
+      spec,
+      project: name,
+      projectDir,
+      company,
+      provider,
+      llm,
+      budget: { usd: options.budget, tokens: options.maxTokens },
+      price: priceOf(llm, settings),
+      maxOutputTokens: settings.maxOutputTokens,
+      recordTo: options.record ?? null,
+      maxRepairs: settings.maxRepairs,
+      policy,
+      sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+      onEvent: progressPrinter((line) => io.out(line)),
+      stop: signals,
+    });
+    return await reportRun(result, provider.label, io);
+  } finally {
+    dispose();
   }
-  return result.outcome === 'done' ? EXIT.done : EXIT.failed;
 }

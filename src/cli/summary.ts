@@ -3,6 +3,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import type { RunResult } from '../company/Company.ts';
 import type { UsageTotals } from '../llm/usage.ts';
+import { formatUsd } from '../llm/prices.ts';
 
 export interface SummaryFacts {
   files: string[];
@@ -31,9 +32,10 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
 }
 
 function usageTable(byRole: Map<string, UsageTotals>, total: UsageTotals): string {
-  const header = ['role', 'calls', 'prompt tokens', 'completion tokens', 're-asks'];
-  const rows = [...byRole.entries()].map(([role, u]) => [role, u.calls, u.promptTokens, u.completionTokens, u.repairs].map(String));
-  rows.push(['total', total.calls, total.promptTokens, total.completionTokens, total.repairs].map(String));
+  const header = ['role', 'calls', 'prompt tokens', 'completion tokens', 're-asks', 'retries', 'cost'];
+  const row = (name: string, u: UsageTotals) => [name, ...[u.calls, u.promptTokens, u.completionTokens, u.repairs, u.retries].map(String), formatUsd(u.costUsd)];
+  const rows = [...byRole.entries()].map(([role, u]) => row(role, u));
+  rows.push(row('total', total));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header.map((h) => h)), ...rows.map(line)].join('\n');

@@ -1,15 +1,22 @@
 /**
- * The company: hires the roles of the org chart, wires each SOP machine to the board, posts the
- * requirement and runs until an outcome — `done`, `failed` — never a hang: a company in which no role
- * is at work and no outcome was reached has stalled, and says where.
+ * The company: hires the roles of the org chart, wires each SOP machine to the board, and runs until an
+ * outcome — `done`, `failed`, `interrupted` — never a hang: a company in which no role is at work and no
+ * outcome was reached has stalled, and says where.
+ *
+ * A run is crash-safe: the board is durable, each role's machine state is persisted at every step, and
+ * every effect of a step has an identity (the n-th model call of an action for a key, the n-th message of
+ * a role), so `resumeRun` restores the machines and re-runs in-flight steps without doing anything twice.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog } from '../board/append-log.ts';
+import { AppendLog, readAppendLog, repairAppendLog } from '../board/append-log.ts';
 import { MessageBoard } from '../board/MessageBoard.ts';
 import type { Draft, Message } from '../board/message.ts';
 import type { Outcome, TestReport } from '../artifacts/schemas.ts';
-import { describeError } from '../errors.ts';
+import { describeError, SopworksError } from '../errors.ts';
+import { ExchangeReplay, usageFromExchanges } from '../llm/exchange-log.ts';
+import { Budget, type BudgetLimits } from '../llm/budget.ts';
+import type { Price } from '../llm/prices.ts';
+import { writeRecordedScenario } from '../llm/record-scenario.ts';
 import { Gateway } from '../llm/Gateway.ts';
 import { PromptRenderer } from '../llm/prompt-renderer.ts';
 import type { Provider } from '../llm/provider.ts';
@@ -17,80 +24,227 @@ import { UsageMeter } from '../llm/usage.ts';
 import { RoleRuntime } from '../roles/RoleRuntime.ts';
 import { buildMachine } from '../sop/build-machine.ts';
 import type { RoleServices } from '../sop/services.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
+import { writeRefusals } from '../policy/may-write.ts';
+import type { Policy } from '../policy/policy-file.ts';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { Materializer } from '../workspace/materializer.ts';
-import { Workspace, type Author } from '../workspace/Workspace.ts';
+import { STATE_DIR, Workspace, type Author } from '../workspace/Workspace.ts';
 import type { CompanyDefinition } from './load-company.ts';
+import { RoleStore } from './role-store.ts';
+import { acquireRunLock } from './run-lock.ts';
+import { readRunRecord, writeRunRecord, type LlmRecord, type RunOutcome, type RunRecord } from './run-record.ts';
 import type { RunEvent } from './run-events.ts';
 
 export const CLIENT = 'client';
 
-export interface RunRequest {
+/** Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once. */
+export interface StopSignals {
+  soft?: AbortSignal;
+  hard?: AbortSignal;
+}
+
+interface CommonRequest {
+  company: CompanyDefinition;
+  provider: Provider;
+  maxRepairs: number;
+  /** The model's price (null when unknown) and the largest reply a call may produce. */
+  price?: Price | null;
+  maxOutputTokens?: number;
+  /** Where to write the run's exchanges as a scenario file, to replay it offline. */
+  recordTo?: string | null;
+  onEvent?: (event: RunEvent) => void;
+  stop?: StopSignals;
+  /** What each role may write and run; default: <sops>/policy.yaml, else the default policy. */
+  policy?: Policy;
+  /** How generated code runs; default: bubblewrap where it works, the default limits. */
+  sandbox?: SandboxSettings;
+}
+
+export interface StartRequest extends CommonRequest {
   spec: string;
   project: string;
   /** The folder to create the repository in (must not exist yet). */
   projectDir: string;
-  company: CompanyDefinition;
-  provider: Provider;
-  maxRepairs: number;
-  onEvent?: (event: RunEvent) => void;
+  llm: LlmRecord;
+  budget?: BudgetLimits;
+}
+
+export interface ResumeRequest extends CommonRequest {
+  projectDir: string;
+  /** What the run was started with (run.json); the provider may differ (e.g. another model). */
+  record: RunRecord;
 }
 
 export interface RunResult {
-  outcome: Outcome['outcome'];
+  outcome: RunOutcome;
   reason: string;
   projectDir: string;
+  /** Usage of the whole run, across restarts (from the exchange log). */
   usage: UsageMeter;
   messages: readonly Message[];
   lastTestReport: TestReport | null;
   wallMs: number;
 }
 
-export async function runCompany(request: RunRequest): Promise<RunResult> {
+/** Starts a new run in a new repository. */
+export async function startRun(request: StartRequest): Promise<RunResult> {
+  const workspace = await Workspace.create(request.projectDir);
+  const record: RunRecord = {
+    spec: request.spec,
+    project: request.project,
+    llm: request.llm,
+    model: request.provider.label,
+    sops: path.resolve(request.company.sopsDir),
+    roles: path.resolve(request.company.rolesDir),
+    startedAt: new Date().toISOString(),
+    resumedAt: [],
+    budget: request.budget ?? { usd: null, tokens: null },
+  };
+  await writeRunRecord(workspace.stateDir, record);
+  return operate(workspace, record, request, false);
+}
+
+/** Continues a run that stopped before its outcome: after a crash, Ctrl-C, or a step that failed. */
+export async function resumeRun(request: ResumeRequest): Promise<RunResult> {
+  const workspace = await Workspace.open(request.projectDir);
+  const record: RunRecord = { ...request.record, model: request.provider.label, resumedAt: [...request.record.resumedAt, new Date().toISOString()] };
+  return operate(workspace, record, request, true);
+}
+
+/** Reads run.json of a project and says whether it can be resumed. */
+export async function resumableRecord(projectDir: string): Promise<RunRecord> {
+  const record = await readRunRecord(path.join(projectDir, STATE_DIR));
+  if (record.outcome === 'done') {
+    throw new SopworksError('NOT_RESUMABLE', `${projectDir} finished with outcome done; there is nothing to resume.`, {
+      hint: 'Start a new run with `sopworks run`.',
+    });
+  }
+  return record;
+}
+
+async function operate(workspace: Workspace, record: RunRecord, request: CommonRequest, resuming: boolean): Promise<RunResult> {
   const started = Date.now();
   const emit = request.onEvent ?? (() => {});
   const { company } = request;
-  const workspace = await Workspace.create(request.projectDir);
+  const policy = request.policy ?? (await loadPolicy(company.sopsDir));
+  workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
   const stateDir = workspace.stateDir;
-  const { board } = await MessageBoard.open(path.join(stateDir, 'board.jsonl'));
-  const exchanges = await AppendLog.open(path.join(stateDir, 'exchanges.jsonl'));
-  const meter = new UsageMeter();
-  const runInfo = {
-    spec: request.spec,
-    project: request.project,
-    model: request.provider.label,
-    sops: path.resolve(company.sopsDir),
-    roles: path.resolve(company.rolesDir),
-    startedAt: new Date(started).toISOString(),
-  };
-  await fs.writeFile(path.join(stateDir, 'run.json'), JSON.stringify(runInfo, null, 2) + '\n');
+  const lock = await acquireRunLock(stateDir);
+  try {
+    if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of process ${lock.tookOver}, which is no longer running.` });
+    if (resuming) {
+      await writeRunRecord(stateDir, record);
+      if (await workspace.recoverFromCrash()) emit({ kind: 'notice', text: 'Removed a git index lock left by a crash.' });
+    }
+    const { board, droppedTail } = await MessageBoard.open(path.join(stateDir, 'board.jsonl'));
+    if (droppedTail !== null) emit({ kind: 'notice', text: 'Dropped a torn last line of the board log (a crash mid-write).' });
+    const exchangesFile = path.join(stateDir, 'exchanges.jsonl');
+    const replay = ExchangeReplay.parse((await repairAppendLog(exchangesFile)).records);
+    request.provider.skipUsed?.(replay.callsPerCall());
+    const spentBefore = usageFromExchanges(replay.records).total();
+    const budget =
+      record.budget.usd === null && record.budget.tokens === null
+        ? null
+        : new Budget(record.budget, request.price ?? null, { usd: spentBefore.costUsd ?? 0, tokens: spentBefore.promptTokens + spentBefore.completionTokens });
+    const exchanges = await AppendLog.open(exchangesFile);
+    const roleStore = await RoleStore.open(stateDir);
 
-  const authors = new Map<string, Author>(company.roles.map((r) => [r.id, { name: r.profile.title, email: r.profile.email }]));
-  const materializer = new Materializer(
-    board,
-    workspace,
-    (id) => authors.get(id) ?? { name: id, email: `${id}@sopworks.local` },
-    (message, subject) => emit({ kind: 'commit', role: message.from, subject }),
-  );
-  board.subscribe((message) => emit({ kind: 'message', message }));
+    const authors = new Map<string, Author>(company.roles.map((r) => [r.id, { name: r.profile.title, email: r.profile.email }]));
+    const materializer = new Materializer(
+      board,
+      workspace,
+      (id) => authors.get(id) ?? { name: id, email: `${id}@sopworks.local` },
+      (message, subject) => emit({ kind: 'commit', role: message.from, subject }),
+    );
+    if (resuming) {
+      const made = await materializer.catchUp(board);
+      if (made > 0) emit({ kind: 'notice', text: `Committed ${made} artifact(s) whose commit a crash had prevented.` });
+    }
+    board.subscribe((message) => emit({ kind: 'message', message }));
 
-  const gateway = new Gateway({
-    provider: request.provider,
-    renderer: new PromptRenderer(company.rolesDir),
-    meter,
-    exchanges,
-    maxRepairs: request.maxRepairs,
-    onEvent: (event) => emit({ kind: 'model', event }),
-  });
-  const publish = async (draft: Draft): Promise<Message> => {
-    const message = await board.post(draft);
-    await materializer.committed(message.id);
-    return message;
-  };
+    const gateway = new Gateway({
+      provider: request.provider,
+      renderer: new PromptRenderer(company.rolesDir),
+      meter: new UsageMeter(),
+      exchanges,
+      maxRepairs: request.maxRepairs,
+      replay,
+      budget,
+      price: request.price ?? null,
+      maxOutputTokens: request.maxOutputTokens,
+      onEvent: (event) => emit({ kind: 'model', event }),
+    });
 
-  let finish!: (outcome: Outcome) => void;
-  const finished = new Promise<Outcome>((resolve) => (finish = resolve));
+    /** A role's n-th message is posted once: a step re-run after a restore gets the one on the board. */
+    const publish = async (draft: Draft, nth: number): Promise<Message> => {
+      const earlier = board.list().filter((m) => m.from === draft.from)[nth];
+      const message = earlier ?? (await board.post(draft));
+      if (earlier && earlier.type !== draft.type) {
+        throw new SopworksError('NOT_RESUMABLE', `${draft.from}'s message #${nth + 1} on the board is a ${earlier.type}, but the resumed step publishes a ${draft.type}.`, {
+          hint: 'The SOP changed in a way that reorders what this role publishes; start a new run.',
+        });
+      }
+      await materializer.committed(message.id);
+      return message;
+    };
+
+    const requirement = { spec: record.spec, project: record.project };
+    const outcome = await runRoles({ company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy, sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS });
+
+    await materializer.settled();
+    materializer.stop();
+    await roleStore.settled();
+    await board.close();
+    await exchanges.close();
+
+    const allExchanges = ExchangeReplay.parse((await readAppendLog(exchangesFile)).records).records;
+    const usage = usageFromExchanges(allExchanges);
+    if (request.recordTo) await writeRecordedScenario(request.recordTo, { spec: record.spec, name: record.project }, allExchanges);
+    const wallMs = Date.now() - started;
+    await writeRunRecord(stateDir, {
+      ...record,
+      finishedAt: new Date().toISOString(),
+      outcome: outcome.outcome,
+      reason: outcome.reason,
+      wallMs: (record.wallMs ?? 0) + wallMs,
+      usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()) },
+    });
+    return {
+      outcome: outcome.outcome,
+      reason: outcome.reason,
+      projectDir: workspace.root,
+      usage,
+      messages: board.list(),
+      lastTestReport: board.latest<TestReport>('TestReport')?.payload ?? null,
+      wallMs,
+    };
+  } finally {
+    await lock.release();
+  }
+}
+
+interface RolesContext {
+  company: CompanyDefinition;
+  board: MessageBoard;
+  workspace: Workspace;
+  gateway: Gateway;
+  publish: (draft: Draft, nth: number) => Promise<Message>;
+  roleStore: RoleStore;
+  emit: (event: RunEvent) => void;
+  requirement: { spec: string; project: string };
+  stop: StopSignals;
+  policy: Policy;
+  sandbox: SandboxSettings;
+}
+
+/** Hires (or restores) every role, delivers the board to them, and waits for the outcome. */
+async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reason: string }> {
+  const { company, board, emit } = ctx;
+  let finish!: (outcome: { outcome: RunOutcome; reason: string }) => void;
+  const finished = new Promise<{ outcome: RunOutcome; reason: string }>((resolve) => (finish = resolve));
   let concluded = false;
-  const conclude = (outcome: Outcome) => {
+  const conclude = (outcome: { outcome: RunOutcome; reason: string }) => {
     if (concluded) return;
     concluded = true;
     finish(outcome);
@@ -98,31 +252,40 @@ export async function runCompany(request: RunRequest): Promise<RunResult> {
 
   let watching = false;
   let checkScheduled = false;
+  let stopping: 'soft' | 'hard' | null = null;
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
-  let posted: Outcome | null = null;
+  let posted: Outcome | null = board.latest<Outcome>('Outcome')?.payload ?? null;
   const runtimes: RoleRuntime[] = [];
+
   const checkProgress = () => {
     checkScheduled = false;
     if (concluded || !watching) return;
     for (const runtime of runtimes) {
       const status = runtime.status();
       if (status.kind === 'error') {
+        for (const other of runtimes) other.stop();
+        if (SopworksError.isInstance(status.error) && status.error.code === 'BUDGET_EXHAUSTED') {
+          return conclude({ outcome: 'budget-exhausted', reason: `${runtime.id} stopped before step "${status.state}": ${status.error.message}` });
+        }
         return conclude({ outcome: 'failed', reason: `${runtime.id} failed in step "${status.state}": ${describeError(status.error)}` });
       }
     }
-    if (runtimes.every((r) => r.status().kind !== 'working')) {
-      if (posted) return conclude(posted);
-      const waiting = runtimes.flatMap((r) => r.waiting.map((m) => `${r.id} has ${m.type} ${m.id} waiting in state "${r.state}"`));
-      const last = board.list().at(-1);
-      conclude({
-        outcome: 'failed',
-        reason:
-          `the company stalled: no role is at work and no outcome was reached` +
-          (waiting.length > 0 ? ` (${waiting.join('; ')})` : last ? ` (last message: ${last.type} ${last.id} from ${last.from})` : ''),
-      });
+    if (runtimes.some((r) => r.status().kind === 'working')) return;
+    if (stopping) {
+      return conclude({ outcome: 'interrupted', reason: `stopped by the user (${stopping === 'soft' ? 'after the steps in flight' : 'at once'})` });
     }
+    if (posted) return conclude(posted);
+    const waiting = runtimes.flatMap((r) => r.waiting.map((m) => `${r.id} has ${m.type} ${m.id} waiting in state "${r.state}"`));
+    const last = board.list().at(-1);
+    conclude({
+      outcome: 'failed',
+      reason:
+        `the company stalled: no role is at work and no outcome was reached` +
+        (waiting.length > 0 ? ` (${waiting.join('; ')})` : last ? ` (last message: ${last.type} ${last.id} from ${last.from})` : ''),
+    });
   };
-  const onRoleChange = () => {
+  const onRoleChange = (runtime: RoleRuntime) => {
+    void ctx.roleStore.save(runtime.id, runtime.progress());
     if (!checkScheduled) {
       checkScheduled = true;
       setImmediate(checkProgress);
@@ -133,52 +296,64 @@ export async function runCompany(request: RunRequest): Promise<RunResult> {
     const services: RoleServices = {
       profile: role.profile,
       board,
-      gateway,
-      workspace,
-      publish,
+      gateway: ctx.gateway,
+      workspace: ctx.workspace,
+      policy: ctx.policy,
+      sandbox: ctx.sandbox,
+      publish: ctx.publish,
       report: (event) => emit({ kind: event.kind, role: role.id, detail: event.detail }),
     };
-    runtimes.push(new RoleRuntime(role.id, buildMachine(role.sop, services), onRoleChange));
+    const saved = await ctx.roleStore.load(role.id);
+    const machine = buildMachine(role.sop, services);
+    try {
+      runtimes.push(new RoleRuntime(role.id, machine, onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null));
+    } catch (error) {
+      throw new SopworksError('NOT_RESUMABLE', `The saved state of ${role.id} does not fit its SOP ${role.sopFile}: ${(error as Error).message}`, {
+        hint: 'The SOP changed since the run started in a way its saved state cannot follow; start a new run.',
+      });
+    }
   }
+
   const watchers = new Map(company.roles.map((r) => [r.id, new Set(r.watches)]));
-  board.subscribe((message) => {
-    // The first outcome stands; roles still at work (a writer documenting the code, say) finish first.
-    if (message.type === 'Outcome' && !posted) posted = message.payload as Outcome;
+  const deliver = (message: Message) => {
     for (const runtime of runtimes) {
       const addressed = message.to === 'all' || message.to === runtime.id;
       if (addressed && message.from !== runtime.id && watchers.get(runtime.id)!.has(message.type)) runtime.deliver(message);
     }
+  };
+  board.subscribe((message) => {
+    // The first outcome stands; roles still at work (a writer documenting the code, say) finish first.
+    if (message.type === 'Outcome' && !posted) posted = message.payload as Outcome;
+    if (!stopping) deliver(message);
   });
 
-  emit({ kind: 'start', project: request.project, projectDir: request.projectDir, model: request.provider.label, roles: company.roles.map((r) => r.id) });
+  const soft = () => {
+    if (stopping) return;
+    stopping = 'soft';
+    emit({ kind: 'notice', text: 'Stopping after the steps in flight (Ctrl-C again to stop at once)…' });
+    for (const runtime of runtimes) runtime.finishStepThenStop();
+    onRoleChange(runtimes[0]!);
+  };
+  const hard = () => {
+    stopping = 'hard';
+    for (const runtime of runtimes) runtime.stop();
+  };
+  if (ctx.stop.soft?.aborted) soft();
+  ctx.stop.soft?.addEventListener('abort', soft, { once: true });
+  ctx.stop.hard?.addEventListener('abort', hard, { once: true });
+
+  emit({ kind: 'start', project: path.basename(ctx.workspace.root), projectDir: ctx.workspace.root, model: ctx.gateway.provider.label, roles: company.roles.map((r) => r.id) });
   for (const runtime of runtimes) runtime.start();
-  await publish({ type: 'Requirement', from: CLIENT, payload: { spec: request.spec, project: request.project } });
+  // Messages a role had not taken when the run stopped (all of them, on a fresh board: none).
+  for (const message of board.list()) if (!stopping) deliver(message);
+  // A new run starts here; so does a run that crashed before the requirement was on the board.
+  if (!board.latest('Requirement')) await board.post({ type: 'Requirement', from: CLIENT, payload: ctx.requirement });
   watching = true;
-  onRoleChange();
+  onRoleChange(runtimes[0]!);
 
   const outcome = await finished;
+  ctx.stop.soft?.removeEventListener('abort', soft);
+  ctx.stop.hard?.removeEventListener('abort', hard);
   for (const runtime of runtimes) runtime.stop();
-  await materializer.settled();
-  materializer.stop();
-  await board.close();
-  await exchanges.close();
-
-  const result: RunResult = {
-    outcome: outcome.outcome,
-    reason: outcome.reason,
-    projectDir: request.projectDir,
-    usage: meter,
-    messages: board.list(),
-    lastTestReport: (board.latest<TestReport>('TestReport')?.payload as TestReport | undefined) ?? null,
-    wallMs: Date.now() - started,
-  };
-  await fs.writeFile(
-    path.join(stateDir, 'run.json'),
-    JSON.stringify(
-      { ...runInfo, finishedAt: new Date().toISOString(), outcome: result.outcome, reason: result.reason, wallMs: result.wallMs, usage: { total: meter.total(), byRole: Object.fromEntries(meter.byRole()), byAction: Object.fromEntries(meter.byAction()) } },
-      null,
-      2,
-    ) + '\n',
-  );
-  return result;
+  return outcome;
 }

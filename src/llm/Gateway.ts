@@ -14,6 +14,9 @@ import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
 import type { ParseResult } from './parse/result.ts';
 import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
+import type { ExchangeReplay } from './exchange-log.ts';
+import type { Budget } from './budget.ts';
+import { costOf, type Price } from './prices.ts';
 
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
@@ -25,6 +28,13 @@ export interface AskRequest {
   profile: RoleProfile;
   variables: Record<string, unknown>;
   output: OutputSpec;
+  /** The n-th call of this action for this key by this role (0-based): with the call, its identity. */
+  occurrence: number;
+  /**
+   * A check of a reply that parsed and validated (the authorization policy's, say): the reason it is
+   * refused, re-asked with like a validation error, or null to accept it.
+   */
+  accept?: (value: unknown) => string | null;
   signal?: AbortSignal;
 }
 
@@ -40,18 +50,32 @@ export interface GatewayOptions {
   /** Where every exchange (prompt and reply) is recorded; null to keep none. */
   exchanges: AppendLog | null;
   maxRepairs: number;
+  /** Attempts recorded before a restart: answered from here, not sent (and not paid for) again. */
+  replay?: ExchangeReplay;
+  /** Checked before every call; null for an unbounded run. */
+  budget?: Budget | null;
+  /** The model's price, for the cost of each call; null when unknown. */
+  price?: Price | null;
+  /** The largest reply a call may produce (the budget check assumes it). */
+  maxOutputTokens?: number;
   onEvent?: (event: GatewayEvent) => void;
 }
 
 export class Gateway {
-  constructor(private readonly options: GatewayOptions) {}
+  /** Valid replies by call and occurrence, to tell a loop (the same reply twice in a row) from progress. */
+  private readonly validReplies = new Map<string, string>();
+
+  constructor(private readonly options: GatewayOptions) {
+    for (const r of options.replay?.records ?? []) if (r.ok) this.validReplies.set(replyKey(r, r.occurrence), r.reply);
+  }
 
   get provider(): Provider {
     return this.options.provider;
   }
 
   async ask(request: AskRequest): Promise<unknown> {
-    const { provider, renderer, meter, exchanges, maxRepairs, onEvent } = this.options;
+    const { provider, renderer, meter, exchanges, maxRepairs, replay, budget, onEvent } = this.options;
+    const price = this.options.price ?? null;
     const format = formatOf(request.output);
     const prompt = renderer.render(request.profile, request.call.action, request.variables, format);
     const messages: ChatMessage[] = [
@@ -60,44 +84,64 @@ export class Gateway {
     ];
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictJsonSchema(request.output.schema) } : null;
     const started = Date.now();
-    const tokens = { promptTokens: 0, completionTokens: 0, counted: false };
+    const tokens = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0 as number | null, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call });
 
     let lastError = '';
     for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
       const sentAt = Date.now();
-      const completion = await provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
-      const usage = completion.usage ?? {
-        promptTokens: countPromptTokens(messages),
-        completionTokens: countTextTokens(completion.text),
-      };
-      tokens.promptTokens += usage.promptTokens;
-      tokens.completionTokens += usage.completionTokens;
-      tokens.counted ||= completion.usage === null;
-      const parsed = parseReply(completion.text, request.output);
-      await exchanges?.append({
-        ...request.call,
-        attempt,
-        messages,
-        reply: completion.text,
-        finishReason: completion.finishReason,
-        usage,
-        usageCounted: completion.usage === null,
-        ok: parsed.ok,
-        error: parsed.ok ? null : parsed.error,
-        ms: Date.now() - sentAt,
-        at: new Date(sentAt).toISOString(),
-      });
+      const recorded = replay?.find(request.call, request.occurrence, attempt);
+      let text: string;
+      if (recorded) {
+        text = recorded.reply;
+        tokens.promptTokens += recorded.usage.promptTokens;
+        tokens.completionTokens += recorded.usage.completionTokens;
+        tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
+      } else {
+        budget?.check(request.call, countPromptTokens(messages), this.options.maxOutputTokens ?? 4096);
+        const completion = await provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+        text = completion.text;
+        const usage = completion.usage ?? {
+          promptTokens: countPromptTokens(messages),
+          completionTokens: countTextTokens(completion.text),
+        };
+        budget?.charge(usage);
+        const costUsd = costOf(usage, price);
+        tokens.promptTokens += usage.promptTokens;
+        tokens.completionTokens += usage.completionTokens;
+        tokens.counted ||= completion.usage === null;
+        tokens.costUsd = addCost(tokens.costUsd, costUsd);
+        tokens.retries += completion.retries ?? 0;
+        const parsedNow = judgeReply(text, request);
+        await exchanges?.append({
+          ...request.call,
+          occurrence: request.occurrence,
+          attempt,
+          messages,
+          reply: text,
+          finishReason: completion.finishReason,
+          usage,
+          usageCounted: completion.usage === null,
+          costUsd,
+          retries: completion.retries ?? 0,
+          ok: parsedNow.ok,
+          error: parsedNow.ok ? null : parsedNow.error,
+          ms: Date.now() - sentAt,
+          at: new Date(sentAt).toISOString(),
+        });
+      }
+      const parsed = judgeReply(text, request);
       if (parsed.ok) {
         const record = { ...request.call, ...tokens, repairs: attempt - 1, ms: Date.now() - started, ok: true };
         meter.record(record);
         onEvent?.({ kind: 'call-end', call: request.call, record });
+        this.guardAgainstLoop(request, text);
         return parsed.value;
       }
       lastError = parsed.error;
       if (attempt <= maxRepairs) {
         onEvent?.({ kind: 'call-repair', call: request.call, attempt, error: parsed.error });
-        messages.push({ role: 'assistant', content: completion.text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
+        messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
       }
     }
     const record = { ...request.call, ...tokens, repairs: maxRepairs, ms: Date.now() - started, ok: false };
@@ -109,6 +153,29 @@ export class Gateway {
       { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
     );
   }
+
+  /** The same valid reply to the same call twice in a row is a loop, not progress: stop and say where. */
+  private guardAgainstLoop(request: AskRequest, reply: string): void {
+    const previous = request.occurrence > 0 ? this.validReplies.get(replyKey(request.call, request.occurrence - 1)) : undefined;
+    this.validReplies.set(replyKey(request.call, request.occurrence), reply);
+    if (previous !== undefined && previous.trim() === reply.trim()) {
+      throw new SopworksError(
+        'LOOP_DETECTED',
+        `The model gave the same reply to ${describeCall(request.call)} twice in a row (calls ${request.occurrence} and ${request.occurrence + 1}): a loop, not progress.`,
+        { hint: 'Look at the two exchanges in .sopworks/exchanges.jsonl; a clearer template or a stronger model usually breaks it. `sopworks resume` retries the step.' },
+      );
+    }
+  }
+}
+
+const replyKey = (call: CallMeta, occurrence: number): string => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}`;
+const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);
+
+/** Parses and validates a reply, then lets the request's own check refuse it. */
+function judgeReply(text: string, request: AskRequest): ParseResult<unknown> {
+  const parsed = parseReply(text, request.output);
+  const refusal = parsed.ok && request.accept ? request.accept(parsed.value) : null;
+  return refusal === null ? parsed : { ok: false, error: refusal };
 }
 
 function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {

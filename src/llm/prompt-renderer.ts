@@ -50,7 +50,7 @@ export class PromptRenderer {
   /** Renders one SOP step's request: system prompt from the profile, request plus format instructions. */
   render(profile: RoleProfile, action: string, variables: Record<string, unknown>, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
     const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
-    const request = this.renderFile(this.templatePath(profile.id, action), { role: profile, ...variables });
+    const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
     const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
     return { system, user: `${request.trimEnd()}\n\n${instructions.trimEnd()}\n` };
   }

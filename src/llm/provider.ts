@@ -29,12 +29,21 @@ export interface Completion {
   /** From the provider; null when it reported none (the gateway then counts tokens itself). */
   usage: Usage | null;
   finishReason: string | null;
+  /** Transport retries the provider made for this completion (429, 5xx, timeouts). */
+  retries?: number;
+  /**
+   * Follow-up requests that continued a reply cut off at the output limit; `text` is the whole reply and
+   * `usage` covers every request. A reply still cut off when they ran out has finishReason "length".
+   */
+  continuations?: number;
 }
 
 export interface Provider {
   /** e.g. "openai:gpt-4o-mini" or "scripted:examples/wordfreq.yaml" — shown to the user. */
   readonly label: string;
   complete(request: CompletionRequest): Promise<Completion>;
+  /** For providers that follow a script: skip what an earlier process of this run already used. */
+  skipUsed?(used: Map<string, number>): void;
 }
 
 export const describeCall = (call: CallMeta): string =>

@@ -9,6 +9,10 @@ export interface CallRecord {
   counted: boolean;
   /** Re-asks after an invalid reply. */
   repairs: number;
+  /** Transport retries (429, 5xx, timeouts) across the call's attempts. */
+  retries: number;
+  /** US dollars; null when the model's price is unknown. */
+  costUsd: number | null;
   ms: number;
   ok: boolean;
 }
@@ -18,15 +22,20 @@ export interface UsageTotals {
   promptTokens: number;
   completionTokens: number;
   repairs: number;
+  retries: number;
+  /** US dollars; null when any call's price is unknown. */
+  costUsd: number | null;
 }
 
-const empty = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, repairs: 0 });
+const empty = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, repairs: 0, retries: 0, costUsd: 0 });
 
 function add(into: UsageTotals, record: CallRecord): void {
   into.calls += 1;
   into.promptTokens += record.promptTokens;
   into.completionTokens += record.completionTokens;
   into.repairs += record.repairs;
+  into.retries += record.retries;
+  into.costUsd = into.costUsd === null || record.costUsd === null ? null : into.costUsd + record.costUsd;
 }
 
 export class UsageMeter {

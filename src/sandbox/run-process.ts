@@ -1,13 +1,13 @@
 /**
- * Runs a command in the generated project as a child process: no shell, a clean environment (no API
- * keys), a wall-clock limit, capped output, and the whole process group killed at the end.
- * Isolation proper (no network, read-only system) is the sandbox issue's; this is the bounded runner.
+ * Runs one command as a child process in its own process group: no shell, the environment it is given
+ * (nothing inherited), a wall-clock limit, capped output, and the whole group killed at the end.
+ * The sandbox (run-sandboxed.ts) wraps the command; this is the bounded runner underneath.
  */
 import { spawn } from 'node:child_process';
 
 export interface ProcessResult {
   exitCode: number | null;
-  signal: string | null;
+  signal: NodeJS.Signals | null;
   timedOut: boolean;
   /** stdout and stderr interleaved as they arrived, truncated to the cap (the tail is kept). */
   output: string;
@@ -16,36 +16,43 @@ export interface ProcessResult {
 
 export interface RunOptions {
   cwd: string;
+  env: NodeJS.ProcessEnv;
   timeoutMs: number;
-  maxOutputBytes?: number;
+  maxOutputBytes: number;
+  /** Also called when the time is up, to stop what the process group does not hold (a cgroup, say). */
+  onTimeout?: () => Promise<unknown>;
+  /**
+   * Called once the command has exited, before its process group is killed: whatever of the run is
+   * still alive now outlived it (the sandbox finds, reports and kills those here).
+   */
+  afterExit?: () => Promise<unknown>;
 }
 
-/** Only what a test runner needs; nothing from the user's environment that could leak a secret. */
-export function cleanEnvironment(): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'HOME', 'PYENV_ROOT', 'PYENV_VERSION', 'NODE_PATH'];
-  const env: NodeJS.ProcessEnv = { NO_COLOR: '1', CI: 'true' };
-  for (const name of keep) if (process.env[name] !== undefined) env[name] = process.env[name];
-  return env;
-}
+/** How long to wait for the output pipes to close after the command and its leftovers are gone. */
+const PIPE_GRACE_MS = 2000;
 
 export function runProcess(argv: readonly string[], options: RunOptions): Promise<ProcessResult> {
-  const cap = options.maxOutputBytes ?? 256 * 1024;
   return new Promise((resolve, reject) => {
     const [command, ...args] = argv;
     if (!command) return reject(new Error('empty command'));
     const child = spawn(command, args, {
       cwd: options.cwd,
-      env: cleanEnvironment(),
+      env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    let output = '';
+    const chunks: Buffer[] = [];
+    let kept = 0;
     let truncated = false;
     let timedOut = false;
+    let exit: { exitCode: number | null; signal: NodeJS.Signals | null } | null = null;
+    let settled = false;
     const collect = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (output.length > cap) {
-        output = output.slice(output.length - cap);
+      chunks.push(chunk);
+      kept += chunk.length;
+      // Keep the tail: drop whole chunks from the front while the rest still fills the cap.
+      while (kept - chunks[0]!.length >= options.maxOutputBytes) {
+        kept -= chunks.shift()!.length;
         truncated = true;
       }
     };
@@ -58,18 +65,46 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
         // the group is already gone
       }
     };
+    const finish = () => {
+      if (settled || !exit) return;
+      settled = true;
+      let output = Buffer.concat(chunks);
+      if (output.length > options.maxOutputBytes) {
+        output = output.subarray(output.length - options.maxOutputBytes);
+        truncated = true;
+      }
+      resolve({ ...exit, timedOut, output: output.toString('utf8'), truncated });
+    };
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
+      void options.onTimeout?.().catch(() => undefined);
     }, options.timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
+      settled = true;
       reject(error);
     });
-    child.on('close', (exitCode, signal) => {
+    let cleanedUp: Promise<void> | null = null;
+    child.on('exit', (exitCode, signal) => {
       clearTimeout(timer);
-      killGroup(); // leftovers the command started must not outlive it
-      resolve({ exitCode, signal, timedOut, output, truncated });
+      exit = { exitCode, signal };
+      cleanedUp = (async () => {
+        await options.afterExit?.().catch(() => undefined);
+        killGroup(); // leftovers the command started must not outlive it
+      })();
+      void cleanedUp.then(() => {
+        // A leftover nothing could find may still hold the pipes open: stop reading rather than hang.
+        setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          finish();
+        }, PIPE_GRACE_MS).unref();
+      });
+    });
+    child.on('close', () => {
+      clearTimeout(timer);
+      void (cleanedUp ?? Promise.resolve()).then(finish);
     });
   });
 }

@@ -3,20 +3,51 @@
  * their parameters validated (defaults filled in) before XState sees them; errors name file:line:col.
  * Invoked steps get their parameters plus the role's context as input.
  */
-import { setup, type AnyStateMachine } from 'xstate';
+import { assign, setup, type AnyStateMachine } from 'xstate';
 import { SopworksError } from '../errors.ts';
-import { initialContext, type RoleContext } from './role-context.ts';
+import { askIdentity, initialContext, type RoleContext } from './role-context.ts';
+import { resolveCallKey } from './call-key.ts';
 import type { RoleServices } from './services.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
 import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from './vocabulary/index.ts';
 import { locate, type YamlSource } from './yaml-file.ts';
 
 type Kind = keyof typeof vocabulary;
+
+const COUNT_ASK = 'sopworks.countAsk';
+const COUNT_PUBLISH = 'sopworks.countPublish';
+
+/** Built in, not part of the vocabulary a SOP names: see RoleContext.asks. */
+const countingActions = {
+  [COUNT_ASK]: assign(({ context }: { context: RoleContext }, params: { action: string; key?: string | null }) => {
+    const id = askIdentity(params.action, resolveCallKey(params.key ?? null, context));
+    return { asks: { ...context.asks, [id]: (context.asks[id] ?? 0) + 1 } };
+  }),
+  [COUNT_PUBLISH]: assign(({ context }: { context: RoleContext }) => ({ published: context.published + 1 })),
+};
 type Path = (string | number)[];
+
+/** A problem found in a SOP: where it is (file:line:col, or the SOP id without a source) and what is wrong. */
+export interface SopProblem {
+  where: string;
+  message: string;
+}
 
 /** Checks every vocabulary reference; returns a copy of the states with parsed parameters. */
 export function resolveSop(sop: SopFile, source: YamlSource | null): SopFile {
-  const problems: string[] = [];
+  const resolved = resolveSopReferences(sop, source);
+  if (resolved.problems.length > 0) {
+    throw new SopworksError('SOP_INVALID', resolved.problems.map((p) => `${p.where}: ${p.message}`).join('\n'));
+  }
+  return resolved.sop;
+}
+
+/**
+ * Checks every vocabulary reference and collects every problem; returns a copy of the states with the
+ * parameters that parsed (defaults filled in) — references with problems are left as written.
+ */
+export function resolveSopReferences(sop: SopFile, source: YamlSource | null): { sop: SopFile; problems: SopProblem[] } {
+  const problems: SopProblem[] = [];
   const where = (path: Path) => (source ? locate(source, path) : sop.id);
 
   const parseParams = (kind: Kind, name: string, params: unknown, at: Path): { ok: boolean; params: unknown } => {
@@ -24,12 +55,12 @@ export function resolveSop(sop: SopFile, source: YamlSource | null): SopFile {
     if (parsed.success) return { ok: true, params: parsed.data };
     for (const issue of parsed.error.issues) {
       const key = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
-      problems.push(`${where([...at, ...(key as Path)])}: ${kind} "${name}": ${key.join('.') || 'parameters'}: ${issue.message}`);
+      problems.push({ where: where([...at, ...(key as Path)]), message: `${kind} "${name}": ${key.join('.') || 'parameters'}: ${issue.message}` });
     }
     return { ok: false, params };
   };
   const unknown = (kind: Kind, name: string, at: Path) =>
-    problems.push(`${where(at)}: unknown ${kind} "${name}"; known: ${Object.keys(vocabulary[kind]).join(', ')}`);
+    problems.push({ where: where(at), message: `unknown ${kind} "${name}"; known: ${Object.keys(vocabulary[kind]).join(', ')}` });
 
   const ref = (kind: Kind, value: unknown, path: Path): unknown => {
     const { type, params } = typeof value === 'string' ? { type: value, params: {} } : (value as { type: string; params?: unknown });
@@ -75,19 +106,36 @@ export function resolveSop(sop: SopFile, source: YamlSource | null): SopFile {
     return out as StateNodeConfig;
   };
   const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, node(state, ['states', id])]));
-  if (!(sop.initial in sop.states)) problems.push(`${where(['initial'])}: initial state "${sop.initial}" is not one of: ${Object.keys(sop.states).join(', ')}`);
-  if (problems.length > 0) {
-    throw new SopworksError('SOP_INVALID', problems.join('\n'));
+  if (!(sop.initial in sop.states)) {
+    problems.push({ where: where(['initial']), message: `initial state "${sop.initial}" is not one of: ${Object.keys(sop.states).join(', ')}` });
   }
-  return { ...sop, states };
+  return { sop: { ...sop, states }, problems };
 }
 
-/** Turns each invoke's static parameters into an input function that also hands over the context. */
+/** Steps whose completion is counted, so a re-invoked step after a restore can find its earlier effect. */
+const COUNTED: Record<string, string> = { ask: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH };
+
+/** Puts `action` first on every done-transition of a step (a targetless one if the SOP has none). */
+function countOnDone(onDone: unknown, action: unknown): unknown {
+  const transitions = onDone === undefined ? [{}] : Array.isArray(onDone) ? onDone : [onDone];
+  return transitions.map((t) => {
+    const object: Record<string, unknown> = typeof t === 'string' ? { target: t } : { ...(t as Record<string, unknown>) };
+    const actions = object.actions === undefined ? [] : Array.isArray(object.actions) ? object.actions : [object.actions];
+    return { ...object, actions: [action, ...actions] };
+  });
+}
+
+/**
+ * Turns each invoke's static parameters into an input function that also hands over the context, and
+ * counts completed steps that have effects.
+ */
 function withStepInputs(state: StateNodeConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state };
   const wire = (inv: Record<string, unknown>) => {
-    const params = inv.input ?? {};
-    return { ...inv, input: ({ context }: { context: RoleContext }) => ({ params, context }) };
+    const params = (inv.input ?? {}) as Record<string, unknown>;
+    const counter = COUNTED[inv.src as string];
+    const onDone = counter ? countOnDone(inv.onDone, { type: counter, params }) : inv.onDone;
+    return { ...inv, onDone, input: ({ context }: { context: RoleContext }) => ({ params, context }) };
   };
   if (state.invoke) {
     out.invoke = Array.isArray(state.invoke) ? state.invoke.map((i) => wire(i as Record<string, unknown>)) : wire(state.invoke as Record<string, unknown>);
@@ -100,7 +148,7 @@ export function buildMachine(sop: SopFile, services: RoleServices): AnyStateMach
   const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state)]));
   return setup({
     types: {} as { context: RoleContext },
-    actions: actionImplementations(services) as never,
+    actions: { ...actionImplementations(services), ...countingActions } as never,
     guards: guardImplementations(services) as never,
     actors: actorImplementations(services) as never,
   }).createMachine({

@@ -15,6 +15,16 @@ export interface RoleContext {
   error: string | null;
   /** Failure signatures of test reports, oldest first. */
   failures: string[];
+  /**
+   * How many `ask` calls finished, per "action\u0000key". With `published`, this gives every effect of a
+   * step an identity (the n-th call of an action for a key, the n-th message of this role), so a step that
+   * XState re-invokes after a restore finds its earlier result instead of doing it twice.
+   */
+  asks: Record<string, number>;
+  /** How many messages this role has posted. */
+  published: number;
+  /** Fingerprints of values kept by `remember`, per name, oldest first — for `repeats`. */
+  history: Record<string, string[]>;
 }
 
 export const initialContext = (): RoleContext => ({
@@ -26,4 +36,9 @@ export const initialContext = (): RoleContext => ({
   trigger: null,
   error: null,
   failures: [],
+  asks: {},
+  published: 0,
+  history: {},
 });
+
+export const askIdentity = (action: string, key: string | null): string => `${action}\u0000${key ?? ''}`;

@@ -4,14 +4,24 @@ import type { Draft, Message } from '../board/message.ts';
 import type { Gateway } from '../llm/Gateway.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import type { Workspace } from '../workspace/Workspace.ts';
+import type { Policy } from '../policy/policy-file.ts';
+import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 
 export interface RoleServices {
   profile: RoleProfile;
   board: MessageBoard;
   gateway: Gateway;
   workspace: Workspace;
-  /** Posts a message on the board and commits the files it carries, authored by this role. */
-  publish(draft: Draft): Promise<Message>;
+  /** What each role may write and run (sops/policy.yaml). */
+  policy: Policy;
+  /** How generated code runs (runTests). */
+  sandbox: SandboxSettings;
+  /**
+   * Posts a message on the board and commits the files it carries, authored by this role. `nth` counts
+   * the role's messages: when the role's n-th message is already on the board (a step re-run after a
+   * restore), that message is returned instead of posting it again.
+   */
+  publish(draft: Draft, nth: number): Promise<Message>;
   /** Tells the user what the role is doing (progress lines). */
   report(event: { kind: 'tests-start' | 'tests-end'; detail: string }): void;
 }

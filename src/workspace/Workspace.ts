@@ -8,6 +8,7 @@ import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { SopworksError } from '../errors.ts';
 import { resolveInside } from './safe-path.ts';
+import { crashPoint } from '../testing/crash-point.ts';
 import type { ProjectFile } from '../artifacts/registry.ts';
 
 export const STATE_DIR = '.sopworks';
@@ -25,11 +26,17 @@ export interface CommitRequest {
   subject: string;
   /** Trailer lines `Key: value`, e.g. the board message id. */
   trailers: Record<string, string>;
+  /** The role whose artifact this is, checked against the write guard; absent for sopworks' own commits. */
+  role?: string;
 }
+
+/** Why `role` may not write these paths, one reason each (empty when it may write them all). */
+export type WriteGuard = (role: string, paths: readonly string[]) => string[];
 
 export class Workspace {
   private readonly git: SimpleGit;
   private queue: Promise<unknown> = Promise.resolve();
+  private writeGuard: WriteGuard | null = null;
 
   private constructor(readonly root: string) {
     this.git = simpleGit({ baseDir: root });
@@ -63,6 +70,26 @@ export class Workspace {
     return new Workspace(root);
   }
 
+  /**
+   * Clears what a killed git leaves behind: `index.lock` stops every later commit. Only call this while
+   * holding the run lock — then no other process can be using this repository.
+   */
+  async recoverFromCrash(): Promise<boolean> {
+    const lock = path.join(this.root, '.git', 'index.lock');
+    const existed = await fs.stat(lock).then(
+      () => true,
+      () => false,
+    );
+    if (existed) await fs.rm(lock, { force: true });
+    return existed;
+  }
+
+  /** Values of a commit trailer across the history, e.g. every board message that has its commit. */
+  async trailerValues(key: string): Promise<Set<string>> {
+    const out = await this.git.raw(['log', `--format=%(trailers:key=${key},valueonly,separator=%x00)`]).catch(() => '');
+    return new Set(out.split(/[\0\n]/).map((v) => v.trim()).filter(Boolean));
+  }
+
   async readFile(relative: string): Promise<string | null> {
     try {
       return await fs.readFile(await resolveInside(this.root, relative), 'utf8');
@@ -79,7 +106,18 @@ export class Workspace {
     return run;
   }
 
+  /** From now on, a commit of a path its role may not write is refused (the authorization policy). */
+  guardWrites(guard: WriteGuard): void {
+    this.writeGuard = guard;
+  }
+
   private async commitNow(request: CommitRequest): Promise<string> {
+    const refusals = request.role !== undefined && this.writeGuard ? this.writeGuard(request.role, request.files.map((f) => f.path)) : [];
+    if (refusals.length > 0) {
+      throw new SopworksError('PATH_UNSAFE', `Refused to commit "${request.subject}": ${refusals.join('; ')}.`, {
+        hint: 'Nothing was written. Edit the authorization policy (sops/policy.yaml) if the role should write there.',
+      });
+    }
     for (const file of request.files) {
       const target = await resolveInside(this.root, file.path);
       await fs.mkdir(path.dirname(target), { recursive: true });
@@ -89,6 +127,7 @@ export class Workspace {
     const message = trailers.length > 0 ? `${request.subject}\n\n${trailers.join('\n')}` : request.subject;
     try {
       if (request.files.length > 0) await this.git.add(request.files.map((f) => f.path));
+      crashPoint('git.commit');
       const result = await this.git.commit(message, undefined, {
         '--author': `${request.author.name} <${request.author.email}>`,
         '--allow-empty': null,

@@ -37,9 +37,25 @@ export class Materializer {
       author: this.authorOf(message.from),
       subject,
       trailers: { [MESSAGE_TRAILER]: message.id },
+      role: message.from,
     });
     this.onCommit(message, subject);
     return hash;
+  }
+
+  /**
+   * Commits, in board order, the artifact messages whose commit a crash prevented — found by the
+   * trailer that names each committed message. Returns how many it made.
+   */
+  async catchUp(board: MessageBoard): Promise<number> {
+    const committed = await this.workspace.trailerValues(MESSAGE_TRAILER);
+    let made = 0;
+    for (const message of board.list()) {
+      if (!messageTypes[message.type]?.files || committed.has(message.id)) continue;
+      await this.commit(board, message);
+      made++;
+    }
+    return made;
   }
 
   /** Resolves once the message's commit (if it has one) is made. */

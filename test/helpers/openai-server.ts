@@ -2,6 +2,10 @@
  * A local OpenAI-compatible HTTP server for tests: answers /v1/chat/completions from a queue of
  * replies (or a function of the request), /v1/models with a model list, and records every request.
  * Binds to 127.0.0.1 on a free port.
+ *
+ * A reply can carry a fault, as real endpoints produce them: an error status (429 with or without
+ * Retry-After, 5xx, a 400 that rejects `response_format`), an answer slower than the client's timeout,
+ * a connection reset after the headers, or a reply cut off at the output limit (`finish_reason: length`).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,9 +13,17 @@ import type { AddressInfo } from 'node:net';
 export interface FakeReply {
   /** HTTP status; 200 by default. */
   status?: number;
+  /** The error body's message and code for a status other than 200. */
+  error?: { message: string; code?: string; type?: string };
   content?: string;
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
   headers?: Record<string, string>;
+  /** `finish_reason` of the choice; "stop" by default ("length": the reply was cut at the output limit). */
+  finishReason?: string;
+  /** Holds the answer back this long — or until the client gives up, whichever comes first. */
+  delayMs?: number;
+  /** Sends the headers and the start of the body, then destroys the socket (a connection reset mid-response). */
+  resetMidResponse?: boolean;
 }
 
 export interface RecordedRequest {
@@ -42,6 +54,7 @@ export async function startFakeOpenAI(options: {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     requests.push({ method: req.method ?? '', path, headers: req.headers, body });
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      if (res.destroyed) return;
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(payload));
     };
@@ -54,19 +67,29 @@ export async function startFakeOpenAI(options: {
     if (!path.endsWith('/chat/completions')) return send(404, { error: { message: `no route ${path}` } });
     const reply = queue ? queue.shift() : (options.replies as (body: any) => FakeReply)(body);
     if (!reply) return send(500, { error: { message: 'the fake server has no reply left' } });
+    if (reply.delayMs) await holdBack(reply.delayMs, res);
     if (reply.status && reply.status !== 200) {
-      return send(reply.status, { error: { message: `injected ${reply.status}`, type: 'server_error' } }, reply.headers);
+      const error = reply.error ?? { message: `injected ${reply.status}`, type: 'server_error' };
+      return send(reply.status, { error: { type: 'server_error', ...error } }, reply.headers);
     }
-    send(200, {
+    const payload = JSON.stringify({
       id: `chatcmpl-${requests.length}`,
       object: 'chat.completion',
       created: 0,
       model: body?.model ?? 'test-model',
-      choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '' }, finish_reason: 'stop' }],
+      choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '' }, finish_reason: reply.finishReason ?? 'stop' }],
       ...(reply.usage === null
         ? {}
         : { usage: { ...(reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: (reply.usage?.prompt_tokens ?? 10) + (reply.usage?.completion_tokens ?? 5) } }),
     });
+    if (res.destroyed) return;
+    if (reply.resetMidResponse) {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) });
+      res.write(payload.slice(0, Math.floor(payload.length / 2)), () => res.socket?.destroy());
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json', ...reply.headers });
+    res.end(payload);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -74,6 +97,24 @@ export async function startFakeOpenAI(options: {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     chatRequests: () => requests.filter((r) => r.path.endsWith('/chat/completions')),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // Held-back answers and kept-alive sockets would otherwise keep close() waiting.
+        server.closeAllConnections();
+      }),
   };
+}
+
+/** Waits `ms`, or until the client closes the connection (it timed out and gave up). */
+function holdBack(ms: number, res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    res.once('close', done);
+    function done() {
+      clearTimeout(timer);
+      res.off('close', done);
+      resolve();
+    }
+  });
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { loadCompany } from '../../src/company/load-company.ts';
-import { runCompany, type RunResult } from '../../src/company/Company.ts';
+import { startRun, type RunResult } from '../../src/company/Company.ts';
 import type { RunEvent } from '../../src/company/run-events.ts';
 import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
 import { Scenario } from '../../src/llm/scenario.ts';
@@ -26,7 +26,8 @@ export async function runScenario(scenario: Scenario, options: { sops?: string; 
   const project = path.join(await tempDir(), scenario.name ?? 'project');
   const provider = new ScriptedProvider('scripted:test', scenario, options.latencyMs ?? 0);
   const events: RunEvent[] = [];
-  const result = await runCompany({
+  const result = await startRun({
+    llm: { kind: 'scripted', file: 'scenario' },
     spec: scenario.spec ?? 'a test project',
     project: path.basename(project),
     projectDir: project,

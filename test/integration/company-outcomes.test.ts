@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { execFile } from 'node:child_process';
 import { readAppendLog } from '../../src/board/append-log.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
@@ -35,8 +37,11 @@ describe('run outcomes', function () {
   it('sends an invalid task graph back to the Architect with the problems, and gives up after the bound', async () => {
     let scenario = await demoScenario();
     const bad = scenario.replies.find((r) => r.action === 'write_tasks')!;
-    scenario = replaceReply(scenario, { role: 'architect', action: 'fix_tasks' }, { ...bad, action: 'fix_tasks' });
-    scenario = { ...scenario, replies: [...scenario.replies, { ...bad, action: 'fix_tasks' }] };
+    const tasks = (bad.json as { tasks: { description: string }[] }).tasks;
+    // Two corrections that are still wrong, each differently worded (the same reply twice would be a loop).
+    const stillBad = (n: number) => ({ ...bad, action: 'fix_tasks', json: { tasks: tasks.map((t) => ({ ...t, description: `${t.description} (attempt ${n})` })) } });
+    scenario = replaceReply(scenario, { role: 'architect', action: 'fix_tasks' }, stillBad(1));
+    scenario = { ...scenario, replies: [...scenario.replies, stillBad(2)] };
     const { result, project } = await runScenario(scenario);
     assert.equal(result.outcome, 'failed');
     assert.match(result.reason, /the task graph is still invalid after 2 corrections: .*missing file "package\.json": the design lists it but no task writes it/s);
@@ -44,6 +49,36 @@ describe('run outcomes', function () {
     const fixes = (records as { action: string; messages: { content: string }[] }[]).filter((r) => r.action === 'fix_tasks');
     assert.equal(fixes.length, 2);
     assert.match(fixes[0]!.messages[1]!.content, /Your task graph was rejected:\n\nThe task graph is invalid:\n- missing file "package\.json"/);
+  });
+
+  it('stops when the model gives the same reply to the same call twice in a row, naming the step', async () => {
+    let scenario = await demoScenario();
+    const bad = scenario.replies.find((r) => r.action === 'write_tasks')!;
+    scenario = replaceReply(scenario, { role: 'architect', action: 'fix_tasks' }, { ...bad, action: 'fix_tasks' });
+    scenario = { ...scenario, replies: [...scenario.replies, { ...bad, action: 'fix_tasks' }] };
+    const { result } = await runScenario(scenario);
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.reason, /^architect failed in step "replanning": The model gave the same reply to \{role: architect, action: fix_tasks, key: \(none\)\} twice in a row/);
+  });
+
+  it('stops a review that flip-flops: issues A, then B, then A again for one file', async () => {
+    const scenario = await demoScenario();
+    const isCli = (r: { role: string; key?: string; action: string }, action: string) => r.role === 'engineer' && r.key === 'src/cli.js' && r.action === action;
+    const review = (issue: string) => ({ role: 'engineer', action: 'review_file', key: 'src/cli.js', json: { approved: false, issues: [issue] } });
+    const revise = (n: number) => ({ role: 'engineer', action: 'revise_file', key: 'src/cli.js', code: `export const version = ${n};\n` });
+    const replies = [
+      ...scenario.replies.filter((r) => !isCli(r, 'review_file') && !isCli(r, 'revise_file')),
+      review('exits 0 on errors'),
+      revise(1),
+      review('prints a stack trace'),
+      revise(2),
+      review('exits 0 on errors'),
+    ];
+    const { result, project } = await runScenario({ ...scenario, replies });
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.reason, /^the review of this file repeats itself instead of converging \(a loop\): src\/cli\.js$/);
+    const { stdout } = await promisify(execFile)('git', ['log', '--format=%s'], { cwd: project });
+    assert.doesNotMatch(stdout, /add src\/cli\.js/, 'the looping file is not committed');
   });
 
   it('reports a stall, never hangs, when work is handed to a role nobody hired', async () => {

@@ -36,7 +36,8 @@ async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) 
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile);
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs: settings.maxRepairs });
+  const price = { inputPerMTok: 1, outputPerMTok: 2 };
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs: settings.maxRepairs, price });
   const profile = await loadRoleProfile(ROLES, 'product-manager');
   const askPrd = () =>
     gateway.ask({
@@ -44,6 +45,7 @@ async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) 
       profile,
       variables: { spec: 'a todo list in the terminal' },
       output: { kind: 'json', name: 'PRD', schema: PRD },
+      occurrence: 0,
     });
   return { gateway, meter, exchanges, logFile, askPrd };
 }
@@ -86,13 +88,22 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     assert.deepEqual(second!.body.messages.map((m: { role: string }) => m.role), ['system', 'user', 'assistant', 'user']);
     assert.match(second!.body.messages[3].content, /goals: Too small: expected array to have >=1 items/);
 
-    assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, repairs: 1 });
+    // 680 prompt tokens at $1/M and 100 completion tokens at $2/M.
+    assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, repairs: 1, retries: 0, costUsd: 0.00088 });
     assert.equal(meter.records[0]!.counted, false);
     const { records } = await readAppendLog(logFile);
     assert.deepEqual(
       records.map((r) => (r as { attempt: number; ok: boolean }).ok),
       [false, true],
     );
+  });
+
+  it('hands a reply wrapped in prose to the gateway to repair, without a second request', async () => {
+    server = await startFakeOpenAI({ replies: [{ content: 'Here is the PRD:\n```json\n' + JSON.stringify(validPrd) + '\n```' }] });
+    const { exchanges, askPrd } = await gatewayFor(server);
+    assert.deepEqual(await askPrd(), validPrd);
+    await exchanges.close();
+    assert.equal(server.chatRequests().length, 1, 'the SDK did not reject the reply and no retry was paid for');
   });
 
   it('counts tokens with the bundled tokenizer when the server reports no usage', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog, repairAppendLog } from '../../src/board/append-log.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 
 describe('append log', () => {
@@ -42,9 +42,17 @@ describe('append log', () => {
     assert.deepEqual((await readAppendLog(file)).records, [{ a: 1 }, { b: 2 }]);
   });
 
-  it('drops a torn last line, reports it and cuts it from the file', async () => {
+  it('reads past a torn last line without touching the file (a writer may be in the middle of it)', async () => {
     await fs.writeFile(file, '{"a":1}\n{"b":2}\n{"c":');
     const loaded = await readAppendLog(file);
+    assert.deepEqual(loaded.records, [{ a: 1 }, { b: 2 }]);
+    assert.equal(loaded.droppedTail, '{"c":');
+    assert.equal(await fs.readFile(file, 'utf8'), '{"a":1}\n{"b":2}\n{"c":');
+  });
+
+  it('repair drops a torn last line, reports it and cuts it from the file', async () => {
+    await fs.writeFile(file, '{"a":1}\n{"b":2}\n{"c":');
+    const loaded = await repairAppendLog(file);
     assert.deepEqual(loaded.records, [{ a: 1 }, { b: 2 }]);
     assert.equal(loaded.droppedTail, '{"c":');
     assert.equal(await fs.readFile(file, 'utf8'), '{"a":1}\n{"b":2}\n');
@@ -52,14 +60,14 @@ describe('append log', () => {
 
   it('drops a torn line that was the only one, leaving an empty file', async () => {
     await fs.writeFile(file, '{"only":');
-    const loaded = await readAppendLog(file);
+    const loaded = await repairAppendLog(file);
     assert.deepEqual(loaded, { records: [], droppedTail: '{"only":' });
     assert.equal(await fs.readFile(file, 'utf8'), '');
   });
 
   it('drops a last line that is not JSON even when it ends with a newline', async () => {
     await fs.writeFile(file, '{"a":1}\n{"b":\n');
-    const loaded = await readAppendLog(file);
+    const loaded = await repairAppendLog(file);
     assert.deepEqual(loaded.records, [{ a: 1 }]);
     assert.equal(loaded.droppedTail, '{"b":');
     assert.equal(await fs.readFile(file, 'utf8'), '{"a":1}\n');
@@ -68,7 +76,7 @@ describe('append log', () => {
   it('refuses a log damaged before its last line, naming file:line, and leaves the file alone', async () => {
     const damaged = '{"a":1}\nGARBAGE\n{"c":3}\n';
     await fs.writeFile(file, damaged);
-    await assert.rejects(readAppendLog(file), (error: Error) => {
+    await assert.rejects(repairAppendLog(file), (error: Error) => {
       assert.ok(error.message.includes(`${file}:2:`), error.message);
       assert.match(error.message, /damaged/);
       return true;

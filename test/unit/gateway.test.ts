@@ -30,7 +30,7 @@ async function setup(replies: Scenario['replies'], maxRepairs = 2) {
     dependencies: [],
     draft: { path: 'src/a.js', content: 'export const a = 1;\n' },
   };
-  const ask = (output: OutputSpec = { kind: 'json', name: 'Review', schema: Review }) => gateway.ask({ call, profile, variables, output });
+  const ask = (output: OutputSpec = { kind: 'json', name: 'Review', schema: Review }) => gateway.ask({ call, profile, variables, output, occurrence: 0 });
   return { ask, meter, exchanges, logFile, events };
 }
 

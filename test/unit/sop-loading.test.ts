@@ -83,7 +83,7 @@ describe('SOP loading', () => {
 
     it('malformed YAML', async () => {
       await edit(qa, '  idle:\n    on:', '  idle:\n    on: [unclosed\n');
-      await rejectsAt(copy, 'SOP_INVALID', /qa\.yaml:\d+:\d+: YAML syntax error/);
+      await rejectsAt(copy, 'SOP_INVALID', /qa\.yaml:\d+:\d+: error: YAML syntax error/);
     });
 
     it('an unknown key in a state', async () => {

@@ -1,5 +1,7 @@
 import type { BugReport, TestReport } from '../schemas.ts';
 import { bullets, document, shellCommand } from './markdown.ts';
+import { describeLimits } from '../../sandbox/limits.ts';
+import type { SandboxReport } from '../../sandbox/sandbox-report.ts';
 
 /** Committed test report: counts and failures, never timings, so the same run yields the same file. */
 export function renderTestReport(report: TestReport): string {
@@ -13,7 +15,25 @@ export function renderTestReport(report: TestReport): string {
     report.failures.length > 0
       ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}`
       : null,
+    report.sandbox ? renderSandbox(report.sandbox) : null,
   );
+}
+
+const MODE_TEXT: Record<SandboxReport['mode'], string> = {
+  bubblewrap: 'bubblewrap — no network, read-only system, only the project writable, private /tmp, empty HOME',
+  'node-permissions': "**WEAKER SANDBOX** — Node's permission model instead of bubblewrap: writes limited to the project, network not blocked",
+  unsandboxed: '**NOT SANDBOXED** — run with the user\'s rights (--allow-unsandboxed); only the limits applied',
+};
+
+/** How the tests ran: mode, limits, what was hit and refused, and what the mode could not stop. */
+function renderSandbox(sandbox: SandboxReport): string {
+  return [
+    `## Sandbox\n\nMode: ${MODE_TEXT[sandbox.mode]}  \nLimits: ${describeLimits(sandbox.limits)}  \nLimits hit: ${sandbox.limitsHit.length > 0 ? sandbox.limitsHit.join(', ') : 'none'}`,
+    `### Violations seen\n\n${bullets(sandbox.violations.map((v) => `${v.kind}: ${v.detail}`))}`,
+    sandbox.gaps.length > 0 ? `### Not stopped in this mode\n\n${bullets(sandbox.gaps)}` : null,
+  ]
+    .filter((part): part is string => part !== null)
+    .join('\n\n');
 }
 
 export function renderBugReport(bug: BugReport, number: number): string {

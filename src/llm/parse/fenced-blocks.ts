@@ -23,6 +23,24 @@ export function fencedBlocks(text: string): FencedBlock[] {
   return blocks;
 }
 
+const OPENING_FENCE = /^(`{3,}|~{3,})[ \t]*([^\n]*)$/m;
+
+/**
+ * A fence opened after the last complete block and never closed: the reply was cut off inside a code
+ * block (or a block is malformed). A bare fence line with nothing after it is a stray closer, not an
+ * opening, and is ignored.
+ */
+export function unclosedFence(text: string): { lang: string } | null {
+  let tail = text;
+  for (const match of text.matchAll(FENCE)) tail = text.slice((match.index ?? 0) + match[0].length);
+  const opening = OPENING_FENCE.exec(tail);
+  if (!opening) return null;
+  const info = (opening[2] ?? '').trim();
+  const after = tail.slice(opening.index + opening[0].length).trim();
+  if (info === '' && after === '') return null;
+  return { lang: info.split(/\s+/)[0] ?? '' };
+}
+
 const lastLine = (text: string): string => text.trimEnd().split('\n').pop() ?? '';
 
 /** "**src/a.js**", "### `src/a.js`", "File: src/a.js", "title=src/a.js" → "src/a.js". */

@@ -1,44 +1,97 @@
 /**
  * Structured replies: find the JSON in the reply (bare, fenced, or wrapped in prose), repair what is
- * mechanically repairable (trailing commas, comments, quotes — via jsonrepair), then validate with zod.
- * Never JSON.parse model text anywhere else.
+ * mechanically repairable — syntax (trailing commas, comments, single quotes, raw newlines in strings:
+ * jsonrepair) and shape (key case, a wrapping key: align-to-schema) — then let the zod schema judge.
+ * A reply cut off mid-JSON is never completed, and two different valid objects are never chosen between:
+ * both are re-asked. Never JSON.parse model text anywhere else.
  */
 import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
-import { fencedBlocks } from './fenced-blocks.ts';
-import { fail, ok, stripThinking, type ParseResult } from './result.ts';
+import { strictJsonSchema } from '../strict-json-schema.ts';
+import { candidateShapes, type SchemaNode } from './align-to-schema.ts';
+import { jsonCandidates } from './json-candidates.ts';
+import { isRefusal, refusalError } from './refusal.ts';
+import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
 
-function candidateJson(text: string): string | null {
-  const fenced = fencedBlocks(text).find((b) => /^(json|jsonc|json5)?$/i.test(b.lang) && /^\s*[[{]/.test(b.content));
-  if (fenced) return fenced.content.trim();
-  const start = text.search(/[{[]/);
-  if (start === -1) return null;
-  const open = text[start]!;
-  const end = text.lastIndexOf(open === '{' ? '}' : ']');
-  return end > start ? text.slice(start, end + 1) : text.slice(start);
-}
+const WANTED = 'the JSON object';
+
+type Decoded = { ok: true; data: unknown; repaired: boolean } | { ok: false; error: string };
+type Judged<T> = { ok: true; value: T; repaired: boolean } | { ok: false; error: string };
 
 export function parseJsonReply<T>(raw: string, schema: z.ZodType<T>): ParseResult<T> {
   const text = stripThinking(raw);
-  if (text === '') return fail('the reply was empty; reply with the JSON object');
-  const candidate = candidateJson(text);
-  if (candidate === null) return fail('the reply contains no JSON object; reply with only the JSON object');
-  let data: unknown;
-  let repaired = candidate !== text;
+  if (text === '') return fail(emptyReplyError(raw, WANTED));
+  const candidates = jsonCandidates(text);
+  const accepted: { value: T; repaired: boolean }[] = [];
+  // The largest candidate that failed is the one the model meant as its answer; its error is reported.
+  const worst = { size: -1, error: '' };
+  const failed = (size: number, error: string) => {
+    if (size > worst.size) Object.assign(worst, { size, error });
+  };
+  for (const candidate of candidates) {
+    if (!candidate.complete) {
+      failed(
+        candidate.text.length,
+        'the reply was cut off before the JSON ended (it stops inside an unclosed object, array or string); reply again with the complete JSON object, more concise if need be',
+      );
+      continue;
+    }
+    const decoded = decode(candidate.text);
+    if (!decoded.ok) {
+      failed(candidate.text.length, `the reply is not valid JSON (${decoded.error}); reply with one valid JSON object`);
+      continue;
+    }
+    const judged = judge(decoded.data, schema);
+    if (judged.ok) accepted.push({ value: judged.value, repaired: judged.repaired || decoded.repaired || candidate.text !== text });
+    else failed(candidate.text.length, `the JSON does not match the required schema:\n${judged.error}`);
+  }
+  const distinct = new Set(accepted.map((a) => JSON.stringify(a.value)));
+  if (distinct.size === 1) return ok(accepted[0]!.value, accepted[0]!.repaired);
+  if (distinct.size > 1) {
+    return fail(`the reply holds ${distinct.size} different JSON objects that each match the schema; reply with exactly one JSON object and nothing else`);
+  }
+  if (worst.size >= 0) return fail(worst.error);
+  if (isRefusal(text)) return fail(refusalError(text, WANTED));
+  return fail('the reply contains no JSON object; reply with only the JSON object');
+}
+
+/** JSON text → data: strictly first, then through jsonrepair; a JSON string holding JSON is opened once. */
+function decode(text: string): Decoded {
+  let decoded: Decoded;
   try {
-    data = JSON.parse(candidate);
+    decoded = { ok: true, data: JSON.parse(text), repaired: false };
   } catch {
     try {
-      data = JSON.parse(jsonrepair(candidate));
-      repaired = true;
+      decoded = { ok: true, data: JSON.parse(jsonrepair(text)), repaired: true };
     } catch (error) {
-      return fail(`the reply is not valid JSON (${(error as Error).message}); reply with one valid JSON object`);
+      return { ok: false, error: (error as Error).message };
     }
   }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `- ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
-    return fail(`the JSON does not match the required schema:\n${issues}`);
+  if (typeof decoded.data === 'string' && /^\s*[[{]/.test(decoded.data)) {
+    const inner = decode(decoded.data);
+    return inner.ok ? { ...inner, repaired: true } : decoded;
   }
-  return ok(parsed.data, repaired);
+  return decoded;
+}
+
+/** Validates the data as it is (keys aligned to the schema), then any unambiguous reshaping of it. */
+function judge<T>(data: unknown, schema: z.ZodType<T>): Judged<T> {
+  const node = schemaNode(schema);
+  const shapes = node ? candidateShapes(data, node) : [{ value: data, changes: [] }];
+  let firstError: z.ZodError | null = null;
+  for (const shape of shapes) {
+    const parsed = schema.safeParse(shape.value);
+    if (parsed.success) return { ok: true, value: parsed.data, repaired: shape.changes.length > 0 };
+    firstError ??= parsed.error;
+  }
+  return { ok: false, error: firstError!.issues.map((i) => `- ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n') };
+}
+
+/** The JSON Schema the model was shown; null for a schema that has none (then nothing is reshaped). */
+function schemaNode(schema: z.ZodType): SchemaNode | null {
+  try {
+    return strictJsonSchema(schema) as SchemaNode;
+  } catch {
+    return null;
+  }
 }

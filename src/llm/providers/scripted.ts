@@ -40,6 +40,19 @@ export class ScriptedProvider implements Provider {
     return { text: replyText(next), usage: null, finishReason: 'stop' };
   }
 
+  /**
+   * Skips the replies a previous process already used (per {role, action, key}, as counted from its
+   * exchange log), so a resumed run continues the script where it stopped.
+   */
+  skipUsed(used: Map<string, number>): void {
+    for (const [call, count] of used) {
+      const queue = this.queues.get(call);
+      if (!queue) continue;
+      queue.splice(0, count);
+      this.consumed.set(call, (this.consumed.get(call) ?? 0) + count);
+    }
+  }
+
   /** Replies never asked for — a scenario that no longer matches its SOPs shows up here. */
   unused(): ScriptedReply[] {
     return [...this.queues.values()].flat();

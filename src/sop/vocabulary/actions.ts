@@ -9,6 +9,9 @@ import { topologicalOrder } from '../../artifacts/task-graph.ts';
 import type { RoleContext } from '../role-context.ts';
 import type { RoleServices } from '../services.ts';
 import { describeError } from '../../errors.ts';
+import { createHash } from 'node:crypto';
+
+const fingerprint = (value: unknown): string => createHash('sha256').update(JSON.stringify(value ?? null)).digest('hex').slice(0, 16);
 
 export interface VocabularyEntry {
   description: string;
@@ -35,6 +38,11 @@ export const actionParams = {
   },
   nextTask: { description: 'Take the next queued file as the current one.', params: z.object({}).strict() },
   finishTask: { description: 'Mark the current file as done.', params: z.object({}).strict() },
+  remember: {
+    description: 'Add a fingerprint of a slot\'s value to a named history (e.g. each review of a file), for the `repeats` guard.',
+    params: z.object({ slot: z.string().min(1), as: z.string().min(1) }).strict(),
+  },
+  forget: { description: 'Empty a named history.', params: z.object({ as: z.string().min(1) }).strict() },
   recordFailure: {
     description: "Remember the failure signature of the test report in a slot (default testReport), for `repeatedFailure`.",
     params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
@@ -69,6 +77,10 @@ export function actionImplementations(services: RoleServices) {
     }),
     nextTask: assign(({ context }: Args) => ({ current: context.queue[0] ?? null, queue: context.queue.slice(1) })),
     finishTask: assign(({ context }: Args) => ({ done: context.current ? [...context.done, context.current] : context.done, current: null })),
+    remember: assign(({ context }: Args, params: Params<'remember'>) => ({
+      history: { ...context.history, [params.as]: [...(context.history[params.as] ?? []), fingerprint(context.slots[params.slot])] },
+    })),
+    forget: assign(({ context }: Args, params: Params<'forget'>) => ({ history: { ...context.history, [params.as]: [] } })),
     recordFailure: assign(({ context }: Args, params: Params<'recordFailure'>) => {
       const report = context.slots[params.slot] as TestReport | undefined;
       return { failures: report && !report.passed ? [...context.failures, report.signature] : context.failures };

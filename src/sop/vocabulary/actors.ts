@@ -8,10 +8,15 @@ import { SopworksError } from '../../errors.ts';
 import { messageTypes } from '../../artifacts/registry.ts';
 import * as S from '../../artifacts/schemas.ts';
 import { validateTaskGraph } from '../../artifacts/task-graph.ts';
+import { checkRelativePath } from '../../workspace/safe-path.ts';
 import type { OutputSpec } from '../../llm/Gateway.ts';
-import { runProcess } from '../../sandbox/run-process.ts';
+import { runSandboxed, type SandboxOutcome } from '../../sandbox/run-sandboxed.ts';
+import { lockfileInstall } from '../../sandbox/lockfile-install.ts';
+import { commandRefusal } from '../../policy/may-run.ts';
+import { writeRefusals } from '../../policy/may-write.ts';
 import { failureSignature, parseTestOutput } from '../../sandbox/parse-test-output.ts';
-import type { RoleContext } from '../role-context.ts';
+import { askIdentity, type RoleContext } from '../role-context.ts';
+import { resolveCallKey } from '../call-key.ts';
 import type { RoleServices } from '../services.ts';
 import { resolveView } from '../views.ts';
 import type { VocabularyEntry } from './actions.ts';
@@ -22,17 +27,27 @@ export const askSchemas: Record<string, z.ZodType> = {
   ...Object.fromEntries(Object.entries(messageTypes).map(([name, type]) => [name, type.schema])),
 };
 
+/** An `ask` step's key: `current` (the current file), or a fixed project path, normalised. */
+const CallKey = z.string().transform((value, ctx) => {
+  if (value === 'current') return value;
+  const checked = checkRelativePath(value);
+  if (checked.ok) return checked.path;
+  ctx.addIssue({ code: 'custom', message: `use current, or a path inside the project: unsafe path "${value}": ${checked.reason}` });
+  return z.NEVER;
+});
+
 export const actorParams = {
   ask: {
     description:
       'Ask the model: render roles/<role>/<action>.hbs with the listed views, and validate the reply as `output` ' +
-      '(a structured artifact such as PRD or Review; `code` for one file whose path is the current file; `files` for several).',
+      '(a structured artifact such as PRD or Review; `code` for one file whose path is the key; `files` for several). ' +
+      '`key` tells calls of one action apart: `current` (the current file) or a fixed project path such as docs/USER_GUIDE.md.',
     params: z
       .object({
         action: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use lower-case letters, digits and underscores'),
         output: z.string().min(1),
-        /** `current`: the call's key is the current file (per-file steps). */
-        key: z.enum(['current']).nullable().default(null),
+        /** `current`: the call's key is the current file (per-file steps); otherwise a fixed project path. */
+        key: CallKey.nullable().default(null),
         with: z.array(z.string().min(1)).default([]),
       })
       .strict()
@@ -40,8 +55,8 @@ export const actorParams = {
         if (p.output !== 'code' && p.output !== 'files' && !(p.output in askSchemas)) {
           ctx.addIssue({ code: 'custom', path: ['output'], message: `unknown output "${p.output}"; use code, files or one of ${Object.keys(askSchemas).join(', ')}` });
         }
-        if (p.output === 'code' && p.key !== 'current') {
-          ctx.addIssue({ code: 'custom', path: ['key'], message: 'output "code" writes the current file: add key: current' });
+        if (p.output === 'code' && p.key === null) {
+          ctx.addIssue({ code: 'custom', path: ['key'], message: 'output "code" writes the file named by the key: add key: current, or a path such as key: docs/USER_GUIDE.md' });
         }
       }),
   },
@@ -59,11 +74,17 @@ export const actorParams = {
       .strict(),
   },
   check: {
-    description: 'Check an artifact; fails with the problems found. `taskGraph`: the slot `tasks` against `design`.',
-    params: z.object({ check: z.enum(['taskGraph']) }).strict(),
+    description:
+      'Check an artifact; fails with the problems found. `taskGraph`: the slot `tasks` against `design`, and against the ' +
+      'policy: the `writer` role (default engineer) may write every task\'s file, the `tester` (default qa) may run the test command.',
+    params: z
+      .object({ check: z.enum(['taskGraph']), writer: z.string().min(1).default('engineer'), tester: z.string().min(1).default('qa') })
+      .strict(),
   },
   runTests: {
-    description: "Run the design's test command in the project with a time limit; the output is a TestReport.",
+    description:
+      "Run the design's test command in the sandbox (docs/sandbox.md) with a wall-clock limit, if the policy lets this role run it " +
+      '(after installing dependencies from the lockfile, when the policy allows that); the output is a TestReport.',
     params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000) }).strict(),
   },
   conclude: {
@@ -85,7 +106,7 @@ export function actorImplementations(services: RoleServices) {
 
   return {
     ask: fromPromise<unknown, StepInput<Params<'ask'>>>(async ({ input: { params, context }, signal }) => {
-      const key = params.key === 'current' ? context.current : null;
+      const key = resolveCallKey(params.key, context);
       if (params.key === 'current' && key === null) {
         throw new SopworksError('SOP_INVALID', `${services.profile.id}: step ${params.action} needs a current file, but none is set (use nextTask first).`);
       }
@@ -101,6 +122,9 @@ export function actorImplementations(services: RoleServices) {
         profile: services.profile,
         variables: { ...variables, key },
         output,
+        occurrence: context.asks[askIdentity(params.action, key)] ?? 0,
+        // A file the role may not write goes back to it with the reason, like any invalid reply.
+        accept: output.kind === 'json' ? undefined : (value) => refusalOfFiles(services, value),
         signal,
       });
     }),
@@ -109,20 +133,24 @@ export function actorImplementations(services: RoleServices) {
       const base = params.payload ? resolveView(params.payload, scope(context)) : {};
       const extra = Object.fromEntries(Object.entries(params.fields).map(([field, view]) => [field, resolveView(view, scope(context))]));
       const payload = Array.isArray(base) ? { ...extra } : { ...(base as object), ...extra };
+      refuseUnwritableFiles(services, params.type, payload);
       const message = await services.publish({
         type: params.type,
         from: services.profile.id,
         to: params.to,
         causedBy: context.trigger ? [context.trigger] : [],
         payload,
-      });
+      }, context.published);
       return message.id;
     }),
 
-    check: fromPromise<void, StepInput<Params<'check'>>>(async ({ input: { context } }) => {
+    check: fromPromise<void, StepInput<Params<'check'>>>(async ({ input: { params, context } }) => {
       const tasks = S.TaskGraph.parse(resolveView('tasks', scope(context)));
       const design = S.Design.parse(resolveView('design', scope(context)));
       const problems = validateTaskGraph(tasks, design);
+      for (const refusal of writeRefusals(services.policy, params.writer, tasks.tasks.map((t) => t.file))) problems.push(`a task the policy refuses: ${refusal}`);
+      const testCommand = commandRefusal(services.policy, params.tester, design.testCommand);
+      if (testCommand) problems.push(`the design's test command is refused: ${testCommand}`);
       if (problems.length > 0) {
         throw new SopworksError('TASK_GRAPH_INVALID', `The task graph is invalid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
       }
@@ -131,30 +159,64 @@ export function actorImplementations(services: RoleServices) {
     runTests: fromPromise<S.TestReport, StepInput<Params<'runTests'>>>(async ({ input: { params, context } }) => {
       const design = S.Design.parse(resolveView('design', scope(context)));
       const round = services.board.all('TestReport').length + 1;
-      services.report({ kind: 'tests-start', detail: `round ${round}: ${design.testCommand.join(' ')}` });
-      let result;
-      try {
-        result = await runProcess(design.testCommand, { cwd: services.workspace.root, timeoutMs: params.timeoutMs });
-      } catch (error) {
-        throw new SopworksError('TEST_RUN_FAILED', `Could not start the test command "${design.testCommand.join(' ')}": ${(error as Error).message}`, {
-          hint: 'The design names a test command that is not installed here; fix the design or install the runner.',
+      const role = services.profile.id;
+      const refusal = commandRefusal(services.policy, role, design.testCommand);
+      if (refusal) {
+        throw new SopworksError('TEST_RUN_FAILED', `Refused to run the design's test command: ${refusal}.`, {
+          hint: `Change the design's test command, or edit ${services.policy.source} if this command is safe to run.`,
         });
       }
-      const parsed = parseTestOutput(result.output);
-      const passed = result.exitCode === 0 && !result.timedOut && (parsed.counts?.failed ?? 0) === 0;
+      const { policy, sandbox } = services;
+      const run = (argv: readonly string[], network: boolean) =>
+        runSandboxed({
+          argv,
+          projectDir: services.workspace.root,
+          limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
+          setting: sandbox.mode,
+          allowUnsandboxed: sandbox.allowUnsandboxed,
+          network,
+          onNotice: (notice) => services.report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
+        });
+
+      let outcome: SandboxOutcome | null = null;
+      let command = design.testCommand;
+      if (policy.dependencies.install) {
+        const install = lockfileInstall(services.workspace.root, policy.dependencies.network);
+        if (install) {
+          services.report({ kind: 'tests-start', detail: `round ${round}: installing dependencies from ${install.lockfile}: ${install.argv.join(' ')}` });
+          const installed = await run(install.argv, policy.dependencies.network);
+          // A failed install is the round's result: the tests cannot run without their dependencies.
+          if (installed.exitCode !== 0 || installed.timedOut) [outcome, command] = [installed, install.argv];
+        } else {
+          services.report({ kind: 'tests-start', detail: `round ${round}: no lockfile sopworks installs from (package-lock.json); nothing installed` });
+        }
+      }
+      services.report({ kind: 'tests-start', detail: `round ${round}: ${design.testCommand.join(' ')}` });
+      outcome ??= await run(design.testCommand, false);
+
+      const parsed = parseTestOutput(outcome.output);
+      const passed = command === design.testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
       const report: S.TestReport = {
         round,
-        command: design.testCommand,
+        command,
         passed,
-        exitCode: result.exitCode,
-        timedOut: result.timedOut,
+        exitCode: outcome.exitCode,
+        timedOut: outcome.timedOut,
         counts: parsed.counts,
         failures: parsed.failures,
-        signature: passed ? 'passed' : failureSignature(parsed, result.exitCode, result.timedOut, result.output),
-        output: result.output.slice(-8000),
+        signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
+        output: outcome.output.slice(-8000),
+        sandbox: { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps },
       };
       const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
-      services.report({ kind: 'tests-end', detail: `round ${round}: ${passed ? 'passed' : result.timedOut ? 'timed out' : 'failed'}${counts}` });
+      services.report({ kind: 'tests-end', detail: `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}` });
+      // What the sandbox stopped, or that it was a weaker one, gets a line of its own.
+      const seen = [
+        outcome.mode !== 'bubblewrap' ? `ran ${outcome.mode === 'unsandboxed' ? 'NOT SANDBOXED' : `under the WEAKER ${outcome.mode} sandbox`}` : null,
+        outcome.limitsHit.length > 0 ? `limits hit: ${outcome.limitsHit.join(', ')}` : null,
+        outcome.violations.length > 0 ? `blocked: ${outcome.violations.map((v) => `${v.kind}: ${v.detail}`).join('; ')}` : null,
+      ].filter((part): part is string => part !== null);
+      if (seen.length > 0) services.report({ kind: 'tests-end', detail: `round ${round}: sandbox ${outcome.mode}: ${seen.join('; ')}` });
       return report;
     }),
 
@@ -165,10 +227,30 @@ export function actorImplementations(services: RoleServices) {
         from: services.profile.id,
         causedBy: context.trigger ? [context.trigger] : [],
         payload: { outcome: params.outcome, reason: detail ? `${params.reason}: ${detail}` : params.reason },
-      });
+      }, context.published);
       return message.id;
     }),
   };
+}
+
+/** Why the role may not write the files of a `code` or `files` reply, or null when it may write them all. */
+function refusalOfFiles(services: RoleServices, value: unknown): string | null {
+  const files = (Array.isArray(value) ? value : [value]) as S.CodeFile[];
+  const refusals = writeRefusals(services.policy, services.profile.id, files.map((f) => f.path));
+  return refusals.length > 0 ? `${refusals.join('; ')}. Reply only with files you may write.` : null;
+}
+
+/** A message whose files the role may not write is refused before it reaches the board. */
+function refuseUnwritableFiles(services: RoleServices, type: string, payload: unknown): void {
+  const definition = messageTypes[type];
+  const parsed = definition?.files ? definition.schema.safeParse(payload) : null;
+  if (!definition?.files || !parsed?.success) return; // no files, or the board will report the invalid payload
+  const refusals = writeRefusals(services.policy, services.profile.id, definition.files(parsed.data, services.board).map((f) => f.path));
+  if (refusals.length > 0) {
+    throw new SopworksError('PATH_UNSAFE', `${services.profile.id} may not publish this ${type}: ${refusals.join('; ')}.`, {
+      hint: `Change the SOP or the artifact, or edit ${services.policy.source} to allow it.`,
+    });
+  }
 }
 
 function summarise(value: unknown): string {

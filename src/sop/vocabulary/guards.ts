@@ -23,6 +23,10 @@ export const guardParams = {
     description: 'The last two test reports failed the same way (a loop, not progress).',
     params: z.object({}).strict(),
   },
+  repeats: {
+    description: 'The latest value remembered under a name was remembered before: a loop (a review that flip-flops), not progress.',
+    params: z.object({ as: z.string().min(1) }).strict(),
+  },
   hasPublished: {
     description: 'A message of the given type is on the board.',
     params: z.object({ type: z.string().min(1) }).strict(),
@@ -41,6 +45,11 @@ export function guardImplementations(services: RoleServices) {
     repeatedFailure: ({ context }: Args) => {
       const [a, b] = context.failures.slice(-2);
       return a !== undefined && a === b;
+    },
+    repeats: ({ context }: Args, params: Params<'repeats'>) => {
+      const seen = context.history[params.as] ?? [];
+      const last = seen.at(-1);
+      return last !== undefined && seen.slice(0, -1).includes(last);
     },
     hasPublished: (_: Args, params: Params<'hasPublished'>) => services.board.latest(params.type) !== undefined,
   };

@@ -1,0 +1,14 @@
+/** The price that applies to a run's model: the configured one, else the known list (openai only). */
+import type { Settings } from '../config/settings.ts';
+import type { LlmRecord } from '../company/run-record.ts';
+import { Budget, type BudgetLimits } from '../llm/budget.ts';
+import { priceFor, type Price } from '../llm/prices.ts';
+
+export function priceOf(llm: LlmRecord, settings: Settings): Price | null {
+  return llm.kind === 'openai' ? priceFor(llm.model, settings.price) : settings.price;
+}
+
+/** Refuses, before anything is written, a dollar budget for a model whose price is unknown. */
+export function checkBudgetPrice(limits: BudgetLimits, price: Price | null): void {
+  new Budget(limits, price);
+}

@@ -1,0 +1,20 @@
+/** The end of `run` and `resume`: the summary, what to do next, the exit code of the outcome. */
+import path from 'node:path';
+import type { RunResult } from '../company/Company.ts';
+import { Workspace } from '../workspace/Workspace.ts';
+import { EXIT, type Output } from './output.ts';
+import { renderSummary } from './summary.ts';
+
+export async function reportRun(result: RunResult, model: string, io: Output): Promise<number> {
+  const workspace = await Workspace.open(result.projectDir);
+  const [files, history] = await Promise.all([workspace.trackedFiles(), workspace.history()]);
+  io.out(renderSummary(result, { files, commits: history.length, model }));
+  const shown = path.relative(process.cwd(), result.projectDir) || result.projectDir;
+  if (result.outcome === 'done') {
+    io.out(`\nNext: cd ${shown} && git log --stat`);
+    return EXIT.done;
+  }
+  io.out(`\nContinue it with: sopworks resume ${shown}`);
+  if (result.outcome === 'budget-exhausted') io.out('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
+  return result.outcome === 'interrupted' ? EXIT.interrupted : result.outcome === 'budget-exhausted' ? EXIT.budgetExhausted : EXIT.failed;
+}

@@ -1,0 +1,90 @@
+/**
+ * The exchange log (`.sopworks/exchanges.jsonl`): one record per attempt of every model call. It is how a
+ * resumed run avoids paying twice — a call whose attempts are recorded is answered from here — and the
+ * durable source of the usage report.
+ */
+import { z } from 'zod';
+import type { CallMeta } from './provider.ts';
+import { UsageMeter } from './usage.ts';
+
+export const ExchangeRecord = z
+  .object({
+    role: z.string(),
+    action: z.string(),
+    key: z.string().nullable(),
+    /** The n-th call of this action for this key by this role in the run (0-based). */
+    occurrence: z.number().int().min(0),
+    attempt: z.number().int().min(1),
+    reply: z.string(),
+    usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
+    usageCounted: z.boolean(),
+    costUsd: z.number().nullable().default(null),
+    retries: z.number().int().default(0),
+    ok: z.boolean(),
+    ms: z.number(),
+  })
+  .passthrough();
+
+export type ExchangeRecord = z.infer<typeof ExchangeRecord>;
+
+const identity = (call: CallMeta, occurrence: number, attempt: number) =>
+  `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}\u0000${attempt}`;
+
+/** Recorded attempts, looked up by call, occurrence and attempt. */
+export class ExchangeReplay {
+  private readonly byAttempt = new Map<string, ExchangeRecord>();
+
+  constructor(readonly records: readonly ExchangeRecord[]) {
+    for (const record of records) byAttemptSet(this.byAttempt, record);
+  }
+
+  static parse(raw: readonly unknown[]): ExchangeReplay {
+    return new ExchangeReplay(raw.flatMap((r) => (ExchangeRecord.safeParse(r).success ? [ExchangeRecord.parse(r)] : [])));
+  }
+
+  find(call: CallMeta, occurrence: number, attempt: number): ExchangeRecord | undefined {
+    return this.byAttempt.get(identity(call, occurrence, attempt));
+  }
+
+  /** Provider calls already made per {role, action, key}: what a scripted provider has used up. */
+  callsPerCall(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const r of this.records) {
+      const id = `${r.role}\u0000${r.action}\u0000${r.key ?? ''}`;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  }
+}
+
+function byAttemptSet(map: Map<string, ExchangeRecord>, record: ExchangeRecord): void {
+  map.set(identity(record, record.occurrence, record.attempt), record);
+}
+
+/** Usage per logical call (its attempts summed) from the log: the report survives restarts. */
+export function usageFromExchanges(records: readonly ExchangeRecord[]): UsageMeter {
+  const meter = new UsageMeter();
+  const calls = new Map<string, ExchangeRecord[]>();
+  for (const r of records) {
+    const id = `${r.role}\u0000${r.action}\u0000${r.key ?? ''}\u0000${r.occurrence}`;
+    calls.set(id, [...(calls.get(id) ?? []), r]);
+  }
+  for (const attempts of calls.values()) {
+    const first = attempts[0]!;
+    const last = attempts.at(-1)!;
+    meter.record({
+      role: first.role,
+      action: first.action,
+      key: first.key,
+      promptTokens: attempts.reduce((n, a) => n + a.usage.promptTokens, 0),
+      completionTokens: attempts.reduce((n, a) => n + a.usage.completionTokens, 0),
+      counted: attempts.some((a) => a.usageCounted),
+      repairs: attempts.length - 1,
+      retries: attempts.reduce((n, a) => n + a.retries, 0),
+      costUsd: attempts.reduce<number | null>((n, a) => (n === null || a.costUsd === null ? null : n + a.costUsd), 0),
+      ms: attempts.reduce((n, a) => n + a.ms, 0),
+      ok: last.ok,
+    });
+  }
+  return meter;
+}

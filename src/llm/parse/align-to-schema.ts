@@ -1,0 +1,121 @@
+/**
+ * Mechanical repairs of a reply's JSON *shape*, guided by the JSON Schema the model was asked for:
+ * keys in the wrong case or spelling style (`ProjectName`, `project_name` → `projectName`), enum values in
+ * the wrong case (`p0` → `P0`), the artifact wrapped in one extra key (`{"PRD": {…}}`), and a bare list
+ * where the schema wants an object holding just that list (`[…]` → `{"tasks": […]}`).
+ *
+ * Each repair is made only when it is unambiguous, and none decides anything: the zod schema still
+ * judges every shape offered here.
+ */
+
+/** The part of JSON Schema that says where keys and values go. */
+export interface SchemaNode {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  enum?: unknown[];
+}
+
+export interface Shape {
+  value: unknown;
+  /** What was changed to get here, e.g. `renamed "Goals" to "goals"`; empty when nothing was. */
+  changes: string[];
+}
+
+/** The shapes worth validating, most faithful first: the reply as it is (keys aligned), then reshaped. */
+export function candidateShapes(data: unknown, schema: SchemaNode): Shape[] {
+  const shapes: Shape[] = [align(data, schema, '')];
+  const unwrapped = unwrap(data, schema);
+  if (unwrapped) shapes.push(withChange(align(unwrapped.value, schema, ''), unwrapped.change));
+  const wrapped = wrap(data, schema);
+  if (wrapped) shapes.push(withChange(align(wrapped.value, schema, ''), wrapped.change));
+  return shapes;
+}
+
+const withChange = (shape: Shape, change: string): Shape => ({ value: shape.value, changes: [change, ...shape.changes] });
+
+/** `projectName`, `ProjectName`, `project_name`, `PROJECT-NAME` all read as `projectname`. */
+const normalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, '');
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The branch of a union (e.g. `X | null`) that fits the value's kind. */
+function branchFor(value: unknown, schema: SchemaNode): SchemaNode {
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (!branches) return schema;
+  const fitting = branches.find((b) =>
+    Array.isArray(value) ? b.items !== undefined : isRecord(value) ? b.properties !== undefined : typeof value === 'string' ? b.enum !== undefined : false,
+  );
+  return fitting ?? schema;
+}
+
+function align(value: unknown, schemaNode: SchemaNode, at: string): Shape {
+  const schema = branchFor(value, schemaNode);
+  if (Array.isArray(value) && schema.items) {
+    const changes: string[] = [];
+    const items = value.map((item, i) => {
+      const aligned = align(item, schema.items!, `${at}${at ? '.' : ''}${i}`);
+      changes.push(...aligned.changes);
+      return aligned.value;
+    });
+    return { value: items, changes };
+  }
+  if (isRecord(value) && schema.properties) return alignObject(value, schema.properties, at);
+  if (typeof value === 'string' && schema.enum && !schema.enum.includes(value)) {
+    const matches = schema.enum.filter((e): e is string => typeof e === 'string' && e.toLowerCase() === value.toLowerCase());
+    if (matches.length === 1) return { value: matches[0], changes: [`changed ${at || 'the value'} "${value}" to "${matches[0]}"`] };
+  }
+  return { value, changes: [] };
+}
+
+function alignObject(value: Record<string, unknown>, properties: Record<string, SchemaNode>, at: string): Shape {
+  const byNormal = new Map<string, string[]>();
+  for (const key of Object.keys(properties)) byNormal.set(normalKey(key), [...(byNormal.get(normalKey(key)) ?? []), key]);
+  const out: Record<string, unknown> = {};
+  const changes: string[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    let target = key;
+    if (!Object.hasOwn(properties, key)) {
+      const matches = byNormal.get(normalKey(key)) ?? [];
+      // Renamed only when exactly one schema key fits and the reply does not also hold that key itself.
+      if (matches.length === 1 && !Object.hasOwn(value, matches[0]!) && !Object.hasOwn(out, matches[0]!)) {
+        target = matches[0]!;
+        changes.push(`renamed ${at ? `${at}.` : ''}"${key}" to "${target}"`);
+      }
+    }
+    const schema = properties[target];
+    if (schema) {
+      const aligned = align(item, schema, `${at}${at ? '.' : ''}${target}`);
+      changes.push(...aligned.changes);
+      out[target] = aligned.value;
+    } else {
+      out[target] = item;
+    }
+  }
+  return { value: out, changes };
+}
+
+/** `{"PRD": {…}}` → `{…}`: one key that is not one of the schema's, holding what the schema describes. */
+function unwrap(data: unknown, schema: SchemaNode): { value: unknown; change: string } | null {
+  if (!isRecord(data)) return null;
+  const keys = Object.keys(data);
+  if (keys.length !== 1) return null;
+  const key = keys[0]!;
+  const inner = data[key];
+  const known = new Set(Object.keys(schema.properties ?? {}).map(normalKey));
+  if (known.has(normalKey(key))) return null;
+  const fits = schema.properties ? isRecord(inner) : schema.items ? Array.isArray(inner) : false;
+  return fits ? { value: inner, change: `took the content of the wrapping key "${key}"` } : null;
+}
+
+/** `[…]` → `{"tasks": […]}` when the schema is an object with a single property, and that is a list. */
+function wrap(data: unknown, schema: SchemaNode): { value: unknown; change: string } | null {
+  if (!Array.isArray(data) || !schema.properties) return null;
+  const entries = Object.entries(schema.properties);
+  if (entries.length !== 1) return null;
+  const [key, property] = entries[0]!;
+  if (branchFor(data, property).items === undefined) return null;
+  return { value: { [key]: data }, change: `put the list under "${key}"` };
+}

@@ -1,0 +1,96 @@
+/**
+ * Where the JSON might be in a model's reply: inside fenced blocks (of any language — models put JSON in
+ * ```js or ```text fences too) and as balanced `{…}` / `[…]` spans in the prose. A span that never closes
+ * is reported as cut off, not completed: closing a truncated object would invent an artifact from half
+ * an answer.
+ */
+import { fencedBlocks } from './fenced-blocks.ts';
+
+export interface JsonCandidate {
+  text: string;
+  /** False when the span runs to the end of the reply without closing: the reply was cut off. */
+  complete: boolean;
+}
+
+const JSON_LANGS = /^(json|jsonc|json5)?$/i;
+
+export function jsonCandidates(reply: string): JsonCandidate[] {
+  const found: JsonCandidate[] = [];
+  const add = (candidate: JsonCandidate) => {
+    const text = candidate.text.trim();
+    if (!found.some((c) => c.text === text)) found.push({ text, complete: candidate.complete });
+  };
+  const blocks = fencedBlocks(reply).filter((b) => /^\s*[[{]/.test(b.content));
+  for (const block of [...blocks.filter((b) => JSON_LANGS.test(b.lang)), ...blocks.filter((b) => !JSON_LANGS.test(b.lang))]) {
+    for (const span of balancedSpans(block.content)) add(span);
+  }
+  for (const span of balancedSpans(reply)) add(span);
+  // The whole JSON sent as one string literal ("{\"a\": 1}"): decoded twice by the caller.
+  if (/^\s*"\s*[[{][\s\S]*"\s*$/.test(reply)) add({ text: reply, complete: true });
+  return found;
+}
+
+/**
+ * Top-level spans that open with `{` or `[` and close at the matching bracket, reading strings (double-
+ * or single-quoted, with escapes and raw newlines) and comments the way a lenient JSON parser would.
+ */
+export function balancedSpans(text: string): JsonCandidate[] {
+  const spans: JsonCandidate[] = [];
+  let index = 0;
+  while (index < text.length) {
+    const start = text.slice(index).search(/[{[]/);
+    if (start === -1) break;
+    const from = index + start;
+    const end = closingIndex(text, from);
+    if (end === -1) {
+      spans.push({ text: text.slice(from), complete: false });
+      break;
+    }
+    spans.push({ text: text.slice(from, end + 1), complete: true });
+    index = end + 1;
+  }
+  return spans;
+}
+
+/** The index of the bracket closing the one at `from`, or -1 when the text ends first. */
+function closingIndex(text: string, from: number): number {
+  const stack: string[] = [];
+  let quote: string | null = null;
+  let lastToken = '';
+  for (let i = from; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== null) {
+      if (ch === '\\') i++;
+      else if (ch === quote) {
+        quote = null;
+        lastToken = '"';
+      }
+      continue;
+    }
+    if (ch === '/' && text[i + 1] === '/') {
+      const newline = text.indexOf('\n', i);
+      if (newline === -1) return -1;
+      i = newline;
+      continue;
+    }
+    if (ch === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      if (close === -1) return -1;
+      i = close + 1;
+      continue;
+    }
+    // A single quote opens a string only where a value or key may start; elsewhere it is an apostrophe.
+    if (ch === '"' || (ch === "'" && /^[{[,:]$/.test(lastToken))) {
+      quote = ch;
+      continue;
+    }
+    if (ch === '{' || ch === '[') stack.push(ch === '{' ? '}' : ']');
+    else if (ch === '}' || ch === ']') {
+      // A mismatched closer is a syntax slip for the repair step, not the end of the reply.
+      stack.pop();
+      if (stack.length === 0) return i;
+    }
+    if (!/\s/.test(ch)) lastToken = ch;
+  }
+  return -1;
+}

@@ -1,0 +1,37 @@
+/**
+ * Whether a role may write a path under the policy — pure. A path is writable when no `protected`
+ * pattern matches it, one of the role's `write` patterns does, and none of its `except` patterns do.
+ */
+import { minimatch } from 'minimatch';
+import type { Policy, RolePolicy } from './policy-file.ts';
+
+/** The rules a role works under: its own entry, or `otherRoles`. */
+export function rulesOf(policy: Policy, role: string): RolePolicy {
+  return policy.roles[role] ?? policy.otherRoles;
+}
+
+/** A trailing "/" names a whole folder. */
+const expand = (glob: string): string => (glob.endsWith('/') ? `${glob}**` : glob);
+
+export function matches(file: string, glob: string): boolean {
+  return minimatch(file, expand(glob), { dot: true });
+}
+
+/** Why `role` may not write `file` (a normalised project-relative path), or null when it may. */
+export function writeRefusal(policy: Policy, role: string, file: string): string | null {
+  const guarded = policy.protected.find((glob) => matches(file, glob));
+  if (guarded) return `"${file}" is protected: no role may write ${guarded} (${policy.source})`;
+  const rules = rulesOf(policy, role);
+  const whose = policy.roles[role] ? role : `${role} (not named in the policy, so under otherRoles)`;
+  if (!rules.write.some((glob) => matches(file, glob))) {
+    return `${whose} may not write "${file}": ${policy.source} lets it write ${rules.write.length > 0 ? `only ${rules.write.join(', ')}` : 'nothing'}`;
+  }
+  const excepted = rules.except.find((glob) => matches(file, glob));
+  if (excepted) return `${whose} may not write "${file}": ${policy.source} excepts ${excepted} from what it may write`;
+  return null;
+}
+
+/** The refusals for several paths, one line each (empty when all are allowed). */
+export function writeRefusals(policy: Policy, role: string, files: readonly string[]): string[] {
+  return files.map((file) => writeRefusal(policy, role, file)).filter((reason): reason is string => reason !== null);
+}

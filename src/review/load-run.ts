@@ -1,0 +1,20 @@
+/** Reads a run folder and its git history: the effects behind a review, in one place. */
+import { describeError } from '../errors.ts';
+import { readCommits, type Commit } from './git-history.ts';
+import { readRun, type RunRecord } from './read-run.ts';
+
+export interface LoadedRun {
+  record: RunRecord;
+  commits: Commit[];
+}
+
+export async function loadRun(dir: string): Promise<LoadedRun> {
+  const record = await readRun(dir);
+  let commits: Commit[] = [];
+  try {
+    commits = await readCommits(dir);
+  } catch (error) {
+    record.warnings.push(`The git history of ${dir} could not be read: ${describeError(error)}`);
+  }
+  return { record, commits };
+}

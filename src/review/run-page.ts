@@ -1,0 +1,177 @@
+/**
+ * Everything the web viewer shows of one run, as JSON: the report plus the artifacts rendered to
+ * HTML, the code with its review notes, the QA rounds, usage charts, the roles' SOP diagrams and a
+ * summary of each model exchange (its prompt and reply are fetched on demand).
+ */
+import type { Message } from '../board/message.ts';
+import type { Code, Review, TestFiles } from '../artifacts/schemas.ts';
+import { artifactsOf } from './artifacts.ts';
+import type { LoadedRun } from './load-run.ts';
+import { escapeHtml, markdownToHtml } from './markdown-html.ts';
+import { buildRunReport, type RunReport, type TimelineEntry } from './run-report.ts';
+import { roleViewsOf, type RoleView } from './role-diagrams.ts';
+import { usageChartSvg } from './usage-chart.ts';
+import { testCounts } from './message-summary.ts';
+import { shellCommand } from '../artifacts/render/markdown.ts';
+
+export interface RenderedFile {
+  path: string;
+  html: string;
+}
+
+export interface DocumentView {
+  messageId: string;
+  type: string;
+  from: string;
+  commit: string | null;
+  files: RenderedFile[];
+}
+
+export interface CodeVersion {
+  messageId: string;
+  from: string;
+  content: string;
+  /** The review verdict the file was committed with; null for tests and unreviewed files. */
+  review: Review | null;
+  commit: string | null;
+}
+
+export interface CodeFileView {
+  path: string;
+  kind: 'source' | 'test';
+  /** Every version published, oldest first: the last one is in the repository. */
+  versions: CodeVersion[];
+}
+
+export interface TestRoundView {
+  messageId: string;
+  round: number;
+  passed: boolean;
+  summary: string;
+  command: string;
+  html: string;
+  /** The tail of the runner's output. */
+  output: string;
+  bug: { messageId: string; to: string; html: string } | null;
+}
+
+export interface ExchangeSummary {
+  index: number;
+  role: string;
+  action: string;
+  key: string | null;
+  attempt: number;
+  ok: boolean;
+  error: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  ms: number | null;
+  at: string | null;
+}
+
+export interface RunPage {
+  name: string;
+  info: RunReport['info'];
+  costFacts: RunReport['costFacts'];
+  status: RunReport['status'];
+  timeline: (TimelineEntry & { payload: unknown })[];
+  documents: DocumentView[];
+  code: CodeFileView[];
+  tests: TestRoundView[];
+  usage: RunReport['usage'] & { charts: { byRole: string; byAction: string } };
+  roles: RoleView[];
+  commits: RunReport['commits'];
+  exchanges: ExchangeSummary[];
+  warnings: string[];
+}
+
+/** Artifact types shown with their QA round or as code, not among the documents. */
+const NOT_DOCUMENTS = new Set(['Code', 'Tests', 'TestReport', 'BugReport']);
+
+const renderFile = (path: string, content: string): string =>
+  /\.(md|markdown)$/i.test(path) ? markdownToHtml(content) : `<pre><code>${escapeHtml(content)}</code></pre>`;
+
+function codeFiles(messages: readonly Message[], commitOf: (id: string) => string | null): CodeFileView[] {
+  const files = new Map<string, CodeFileView>();
+  const add = (path: string, kind: CodeFileView['kind'], version: CodeVersion) => {
+    const file = files.get(path) ?? files.set(path, { path, kind, versions: [] }).get(path)!;
+    file.versions.push(version);
+  };
+  for (const m of messages) {
+    if (m.type === 'Code') {
+      const code = m.payload as Code;
+      add(code.path, 'source', { messageId: m.id, from: m.from, content: code.content, review: code.review ?? null, commit: commitOf(m.id) });
+    } else if (m.type === 'Tests') {
+      for (const file of (m.payload as TestFiles).files) add(file.path, 'test', { messageId: m.id, from: m.from, content: file.content, review: null, commit: commitOf(m.id) });
+    }
+  }
+  return [...files.values()];
+}
+
+export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunPage> {
+  const report = buildRunReport(record, commits);
+  const warnings = report.warnings;
+  const commitOf = (id: string) => report.artifacts.find((a) => a.messageId === id)?.commit ?? null;
+  const payloadOf = new Map(record.messages.map((m) => [m.id, m.payload]));
+
+  const artifacts = artifactsOf(record.messages);
+  /** The message's files as committed, rendered; empty when they could not be rendered (a warning says why). */
+  const renderedFiles = (id: string): RenderedFile[] =>
+    (artifacts.find((a) => a.message.id === id)?.files ?? []).map((f) => ({ path: f.path, html: renderFile(f.path, f.content) }));
+
+  const documents = artifacts
+    .filter((a) => !NOT_DOCUMENTS.has(a.message.type))
+    .map(({ message }) => ({
+      messageId: message.id,
+      type: message.type,
+      from: message.from,
+      commit: commitOf(message.id),
+      files: renderedFiles(message.id),
+    }));
+
+  const html = (id: string) => renderedFiles(id).map((f) => f.html).join('\n');
+  const tests = report.tests.map(({ message, report: r, bug }) => ({
+    messageId: message.id,
+    round: r.round,
+    passed: r.passed,
+    summary: testCounts(r),
+    command: shellCommand(r.command),
+    html: html(message.id),
+    output: r.output,
+    bug: bug ? { messageId: bug.id, to: bug.to, html: html(bug.id) } : null,
+  }));
+
+  return {
+    name: report.name,
+    info: report.info,
+    costFacts: report.costFacts,
+    status: report.status,
+    timeline: report.timeline.map((t) => ({ ...t, payload: payloadOf.get(t.id) })),
+    documents,
+    code: codeFiles(record.messages, commitOf),
+    tests,
+    usage: {
+      ...report.usage,
+      charts: {
+        byRole: usageChartSvg(report.usage.byRole, 'Tokens per role'),
+        byAction: usageChartSvg(report.usage.byAction, 'Tokens per role and action'),
+      },
+    },
+    roles: await roleViewsOf(record.info, record.roleStates, warnings),
+    commits: report.commits,
+    exchanges: record.exchanges.map(({ index, exchange: e }) => ({
+      index,
+      role: e.role,
+      action: e.action,
+      key: e.key,
+      attempt: e.attempt,
+      ok: e.ok,
+      error: e.error ?? null,
+      promptTokens: e.usage.promptTokens,
+      completionTokens: e.usage.completionTokens,
+      ms: e.ms ?? null,
+      at: e.at ?? null,
+    })),
+    warnings,
+  };
+}

@@ -1,0 +1,208 @@
+/**
+ * The local web viewer's HTTP server (node:http): the page and its assets, a JSON API over the runs in
+ * one folder, and a server-sent event stream per run that says when the run has changed. Read-only:
+ * GET and HEAD only. Bound to 127.0.0.1 by default, and it answers only requests addressed to the
+ * name it listens on, so a web page elsewhere cannot reach it through DNS rebinding.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { describeError, SopworksError } from '../../errors.ts';
+import { readCommitDiff, readCommits } from '../git-history.ts';
+import { loadRun } from '../load-run.ts';
+import { readRun } from '../read-run.ts';
+import { buildRunPage } from '../run-page.ts';
+import { RunCatalog, RunNotFound } from './run-catalog.ts';
+import { watchCatalog, watchRun, type Watcher } from './run-watcher.ts';
+import { ASSETS, PAGE, type StaticAsset } from './static-assets.ts';
+
+export interface ReviewServerOptions {
+  /** A folder of runs, or one run. */
+  dir: string;
+  port: number;
+  host: string;
+  /** Told of every unexpected error while answering a request (the CLI prints them). */
+  onError?: (error: unknown) => void;
+}
+
+export interface ReviewServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const ExchangeIndex = z.string().regex(/^\d{1,9}$/).transform(Number);
+const CommitHash = z.string().regex(/^[0-9a-f]{40}$/, 'a commit is named by its full hash');
+/** How often an idle event stream says it is alive, so proxies and browsers keep it open. */
+const HEARTBEAT_MS = 15_000;
+
+const SECURITY_HEADERS = {
+  // Mermaid styles its SVG with inline <style>; scripts come only from this server.
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
+
+function sendAsset(res: http.ServerResponse, asset: StaticAsset): void {
+  const stream = fs.createReadStream(asset.file);
+  stream.on('open', () => {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.contentType, 'cache-control': asset.immutable ? 'public, max-age=86400' : 'no-cache' });
+    if (res.req.method === 'HEAD') {
+      stream.destroy();
+      res.end();
+    } else {
+      stream.pipe(res);
+    }
+  });
+  stream.on('error', (error) => {
+    if (!res.headersSent) sendJson(res, 500, { error: `The viewer's file ${asset.file} could not be read: ${error.message}`, hint: 'Reinstall sopworks (npm ci).' });
+    else res.destroy(error);
+  });
+}
+
+/** Path segments, each percent-decoded once; a segment that does not decode is refused. */
+function segmentsOf(pathname: string): string[] {
+  return pathname
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        throw new HttpError(400, `The path segment "${s}" is not valid percent-encoding.`);
+      }
+    });
+}
+
+const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
+const isWildcard = (host: string): boolean => host === '0.0.0.0' || host === '::';
+
+export async function startReviewServer(options: ReviewServerOptions): Promise<ReviewServer> {
+  const catalog = await RunCatalog.open(options.dir);
+  const streams = new Set<http.ServerResponse>();
+  let allowedHosts = new Set<string>();
+
+  const runDir = async (name: string): Promise<string> => {
+    try {
+      return await catalog.resolve(name);
+    } catch (error) {
+      if (error instanceof RunNotFound) throw new HttpError(404, `There is no run called "${name}" in ${catalog.root}.`);
+      throw error;
+    }
+  };
+
+  /** A server-sent event stream: a `change` event now, and again whenever the watched state changes. */
+  const events = (res: http.ServerResponse, watch: (onChange: () => void) => Watcher) => {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+    if (res.req.method === 'HEAD') return void res.end();
+    streams.add(res);
+    let version = 0;
+    const send = () => res.write(`event: change\ndata: ${JSON.stringify({ version: ++version })}\n\n`);
+    // The first event tells the page to load: nothing that happened between its load and this stream is missed.
+    res.write('retry: 2000\n\n');
+    send();
+    const watcher = watch(send);
+    const heartbeat = setInterval(() => res.write(': alive\n\n'), HEARTBEAT_MS);
+    res.on('close', () => {
+      watcher.close();
+      clearInterval(heartbeat);
+      streams.delete(res);
+    });
+  };
+
+  const route = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      throw new HttpError(405, `${req.method} is not allowed: the viewer is read-only.`);
+    }
+    if (allowedHosts.size > 0 && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+      throw new HttpError(403, `Requests must be addressed to ${[...allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}).`);
+    }
+    const url = new URL(req.url ?? '/', 'http://viewer.invalid');
+    const parts = segmentsOf(url.pathname);
+    const [first, second, third, fourth, fifth] = parts;
+
+    if (parts.length === 0 || (first === 'runs' && parts.length === 2)) return sendAsset(res, PAGE);
+    // Browsers ask for an icon on their own; there is none, and that is not an error worth a 404 in the console.
+    if (parts.length === 1 && first === 'favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
+    if (first === 'assets' && parts.length === 2) {
+      const asset = Object.hasOwn(ASSETS, second!) ? ASSETS[second!] : undefined;
+      if (!asset) throw new HttpError(404, `No asset "${second}".`);
+      return sendAsset(res, asset);
+    }
+    if (first === 'api' && second === 'events' && parts.length === 2) return events(res, (onChange) => watchCatalog(catalog, onChange));
+    if (first === 'api' && second === 'runs') {
+      if (parts.length === 2) return sendJson(res, 200, { root: catalog.root, runs: await catalog.list() });
+      const dir = await runDir(third!);
+      if (parts.length === 3) return sendJson(res, 200, await buildRunPage(await loadRun(dir)));
+      if (parts.length === 4 && fourth === 'events') return events(res, (onChange) => watchRun(dir, onChange));
+      if (parts.length === 5 && fourth === 'exchanges') {
+        const index = ExchangeIndex.safeParse(fifth);
+        if (!index.success) throw new HttpError(400, `"${fifth}" is not an exchange number.`);
+        const found = (await readRun(dir)).exchanges.find((e) => e.index === index.data);
+        if (!found) throw new HttpError(404, `Run "${third}" has no exchange ${index.data}.`);
+        return sendJson(res, 200, { index: found.index, ...found.exchange });
+      }
+      if (parts.length === 5 && fourth === 'commits') {
+        const hash = CommitHash.safeParse(fifth);
+        if (!hash.success) throw new HttpError(400, `"${fifth}" is not a full commit hash.`);
+        const commits = await readCommits(dir);
+        if (!commits.some((c) => c.hash === hash.data)) throw new HttpError(404, `Run "${third}" has no commit ${hash.data}.`);
+        return sendJson(res, 200, { hash: hash.data, diff: await readCommitDiff(dir, hash.data) });
+      }
+    }
+    throw new HttpError(404, `Nothing at ${url.pathname}.`);
+  };
+
+  const server = http.createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (res.headersSent) return res.destroy();
+      if (error instanceof HttpError) return sendJson(res, error.status, { error: error.message });
+      options.onError?.(error);
+      const hint = SopworksError.isInstance(error) ? error.hint : undefined;
+      sendJson(res, 500, { error: describeError(error), hint: hint ?? 'See the terminal running `sopworks serve`.' });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new SopworksError('USAGE', `Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port (or --port 0 for any free port).' })
+          : new SopworksError('USAGE', `Cannot listen on ${options.host}:${options.port}: ${error.message}`, { hint: 'Check --host and --port.' }),
+      );
+    });
+    server.listen(options.port, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  if (!isWildcard(options.host)) {
+    allowedHosts = new Set([`${shownHost}:${port}`.toLowerCase()]);
+    if (isLoopback(options.host)) for (const alias of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${alias}:${port}`);
+  }
+
+  return {
+    url: `http://${shownHost}:${port}/`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const stream of streams) stream.end();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,546 @@
+// The sopworks viewer page: plain ES module, no build step. It draws what the server's JSON API says
+// and, on a run's page, redraws when the server's event stream says the run changed. Text is always
+// set as text; the only HTML inserted is what the server rendered and sanitised (markdown, charts) and
+// the SVG that mermaid draws in strict mode.
+
+const app = document.getElementById('app');
+const crumbs = document.getElementById('crumbs');
+const live = document.getElementById('live');
+
+/** Creates an element. attrs: class, html (trusted server HTML), dataset, on<event>, anything else as attribute. */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') el.className = value;
+    else if (key === 'html') el.innerHTML = value;
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** Replaces an element's children, skipping the null/false of conditional parts. */
+function fill(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+async function getJson(url) {
+  const res = await fetch(url, { headers: { accept: 'application/json' } });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(body?.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+const seconds = (ms) => `${(ms / 1000).toFixed(1)}s`;
+const short = (hash) => hash.slice(0, 7);
+const runUrl = (name) => `/api/runs/${encodeURIComponent(name)}`;
+
+/** A role's colour, the same on every page: a hue from its name. */
+function roleChip(role) {
+  let hash = 0;
+  for (const c of role) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+  const chip = h('span', { class: 'role' }, role);
+  chip.style.setProperty('--hue', String(hash % 360));
+  return chip;
+}
+
+function statusBadge(status) {
+  if (status.finished) {
+    return h('span', { class: `badge ${status.outcome === 'done' ? 'ok' : 'bad'}` }, status.outcome);
+  }
+  return status.running
+    ? h('span', { class: 'badge running' }, 'in progress')
+    : h('span', { class: 'badge stopped', title: 'No sopworks process is at work on it: `sopworks resume` continues it.' }, 'stopped before an outcome');
+}
+
+function showError(error) {
+  fill(app, h('section', { class: 'error' }, h('h2', {}, 'Something went wrong'), h('p', {}, error.message), h('p', {}, h('a', { href: '/' }, 'Back to the runs'))));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Mermaid: loaded from this server on first use, and run one diagram at a time.
+
+let mermaidLoaded = null;
+function loadMermaid() {
+  mermaidLoaded ??= new Promise((resolve, reject) => {
+    const script = h('script', { src: '/assets/mermaid.min.js' });
+    script.onload = () => {
+      window.mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'neutral' });
+      resolve(window.mermaid);
+    };
+    script.onerror = () => reject(new Error('the diagram library (/assets/mermaid.min.js) could not be loaded'));
+    document.head.append(script);
+  });
+  return mermaidLoaded;
+}
+
+let diagramCount = 0;
+let drawing = Promise.resolve();
+/** Drawn SVG by mermaid source: a section redrawn with the same diagram shows it at once, without a flicker. */
+const drawnSvg = new Map();
+function drawDiagrams(root) {
+  drawing = drawing.then(async () => {
+    const pending = [...root.querySelectorAll('.diagram:not([data-state])')];
+    if (pending.length === 0) return;
+    let mermaid;
+    try {
+      mermaid = await loadMermaid();
+    } catch (error) {
+      for (const el of pending) {
+        el.dataset.state = 'error';
+        el.prepend(h('p', { class: 'diagram-error' }, `Not drawn: ${error.message}. Its source:`));
+      }
+      return;
+    }
+    for (const el of pending) {
+      if (!el.isConnected) continue;
+      el.dataset.state = 'drawing';
+      const source = el.querySelector('.diagram-source')?.textContent ?? '';
+      try {
+        const svg = drawnSvg.get(source) ?? (await mermaid.render(`diagram-${++diagramCount}`, source)).svg;
+        drawnSvg.set(source, svg);
+        el.prepend(h('div', { class: 'diagram-svg', html: svg }));
+        el.dataset.state = 'drawn';
+      } catch (error) {
+        el.dataset.state = 'error';
+        el.prepend(h('p', { class: 'diagram-error' }, `This diagram could not be drawn: ${error.message ?? error}. Its source:`));
+      }
+    }
+  });
+  return drawing;
+}
+
+/** A mermaid source to be drawn (the same placeholder the server puts in rendered markdown). */
+const diagram = (source) => h('div', { class: 'diagram' }, h('pre', { class: 'diagram-source' }, source));
+
+// ---------------------------------------------------------------------------------------------------
+// The list of runs.
+
+async function showRuns() {
+  document.title = 'Runs · sopworks';
+  fill(crumbs, h('span', {}, 'runs'));
+  let loading = false;
+  let again = false;
+  const refresh = async () => {
+    if (loading) {
+      again = true;
+      return;
+    }
+    loading = true;
+    try {
+      renderRuns(await getJson('/api/runs'));
+    } catch (error) {
+      showError(error);
+    } finally {
+      loading = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    }
+  };
+  // New runs, and runs moving on, show up without a reload.
+  new EventSource('/api/events').addEventListener('change', refresh);
+  await refresh();
+}
+
+function renderRuns({ root, runs }) {
+  const rows = runs.map((run) =>
+    h(
+      'tr',
+      { class: 'run-row', dataset: { run: run.name } },
+      h('td', {}, h('a', { href: `/runs/${encodeURIComponent(run.name)}` }, run.name)),
+      h('td', {}, run.problem ? h('span', { class: 'badge bad' }, 'unreadable') : statusBadge(run.status)),
+      h('td', { class: 'spec' }, run.problem ?? run.spec ?? ''),
+      h('td', { class: 'num' }, String(run.messages)),
+      h('td', { class: 'muted' }, run.startedAt ?? ''),
+      h('td', { class: 'muted' }, run.model ?? ''),
+    ),
+  );
+  fill(
+    app,
+    h('h1', {}, 'Runs'),
+    h('p', { class: 'muted' }, `In ${root}`),
+    runs.length === 0
+      ? h('p', {}, 'No sopworks runs here yet. Make one with ', h('code', {}, 'sopworks run "…"'), ' (or the offline demo: ', h('code', {}, 'npm run demo'), ').')
+      : h('table', { class: 'runs' }, h('thead', {}, h('tr', {}, ['run', 'outcome', 'spec', 'messages', 'started', 'model'].map((c) => h('th', {}, c)))), h('tbody', {}, rows)),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One run.
+
+const SECTIONS = [
+  ['timeline', 'Timeline'],
+  ['documents', 'Documents'],
+  ['code', 'Code'],
+  ['tests', 'Tests'],
+  ['usage', 'Usage'],
+  ['roles', 'SOPs'],
+  ['commits', 'Commits'],
+  ['exchanges', 'Model exchanges'],
+];
+
+function runSkeleton() {
+  const sections = Object.fromEntries(SECTIONS.map(([id, title]) => [id, h('div', { class: 'section-body' })]));
+  const summary = h('section', { id: 'summary', class: 'summary' });
+  const warnings = h('section', { id: 'warnings' });
+  fill(app,
+    summary,
+    warnings,
+    h('nav', { class: 'sections' }, SECTIONS.map(([id, title]) => h('a', { href: `#${id}` }, title))),
+    ...SECTIONS.map(([id, title]) => h('section', { id, class: 'run-section' }, h('h2', {}, title), sections[id])),
+  );
+  sections.timeline.append(h('ol', { class: 'timeline' }));
+  sections.commits.append(h('ol', { class: 'commits' }));
+  sections.exchanges.append(h('ol', { class: 'exchanges' }));
+  return { summary, warnings, sections };
+}
+
+function renderSummary(el, page) {
+  const info = page.info;
+  const facts = [];
+  if (info) {
+    facts.push(['Model', info.model], ['Started', info.startedAt]);
+    if (info.wallMs !== undefined) facts.push(['Wall time', seconds(info.wallMs)]);
+  }
+  for (const fact of page.costFacts) facts.push([fact.name, fact.value]);
+  const total = page.usage.total;
+  facts.push(['Messages', String(page.timeline.length)], ['Commits', String(page.commits.length)], ['Model calls', `${total.calls} (${total.promptTokens} + ${total.completionTokens} tokens)`]);
+  const reason = page.status.reason ? h('span', { class: 'reason' }, page.status.reason) : null;
+  fill(el,
+    h('h1', {}, page.name, ' ', statusBadge(page.status)),
+    info ? h('p', { class: 'spec' }, info.spec) : null,
+    reason,
+    h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+  );
+}
+
+function renderWarnings(el, warnings) {
+  fill(el,
+    ...(warnings.length === 0 ? [] : [h('div', { class: 'warnings' }, h('strong', {}, 'Parts of this run could not be read:'), h('ul', {}, warnings.map((w) => h('li', {}, w))))]),
+  );
+}
+
+function timelineEntry(entry) {
+  const caused = entry.causedBy.length
+    ? h('p', {}, 'Caused by ', entry.causedBy.flatMap((id, i) => [i ? ', ' : '', h('a', { href: `#${id}` }, id)]))
+    : h('p', { class: 'muted' }, 'Caused by nothing earlier: the start of the run.');
+  return h(
+    'li',
+    { class: 'message', id: entry.id, dataset: { seq: String(entry.seq), type: entry.type } },
+    h(
+      'details',
+      { dataset: { key: entry.id } },
+      h(
+        'summary',
+        {},
+        h('span', { class: 'seq' }, `#${entry.seq}`),
+        h('span', { class: 'time' }, entry.offsetMs === null ? '' : `+${seconds(entry.offsetMs)}`),
+        h('span', { class: 'who' }, roleChip(entry.from), ' → ', entry.to === 'all' ? h('span', { class: 'muted' }, 'all') : roleChip(entry.to)),
+        h('span', { class: `type type-${entry.type}` }, entry.type),
+        h('span', { class: 'text' }, entry.summary),
+      ),
+      h('div', { class: 'detail' }, caused, h('p', { class: 'muted' }, `${entry.id} · ${entry.createdAt}`), h('pre', { class: 'payload' }, JSON.stringify(entry.payload, null, 2))),
+    ),
+  );
+}
+
+function appendTimeline(list, timeline) {
+  const shown = list.children.length;
+  for (const entry of timeline.slice(shown)) list.append(timelineEntry(entry));
+}
+
+function renderDocuments(el, documents) {
+  if (documents.length === 0) return fill(el, h('p', { class: 'muted' }, 'No documents yet.'));
+  fill(el,
+    ...documents.flatMap((doc) =>
+      doc.files.map((file) =>
+        h(
+          'details',
+          { class: 'card document', open: true, dataset: { key: `${doc.messageId}:${file.path}` } },
+          h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'type' }, doc.type), ' by ', roleChip(doc.from), ' ', commitRef(doc.commit), ' ', h('a', { href: `#${doc.messageId}` }, doc.messageId)),
+          h('div', { class: 'markdown', html: file.html }),
+        ),
+      ),
+    ),
+  );
+}
+
+const commitRef = (hash) => (hash ? h('a', { class: 'hash', href: `#commit-${hash}` }, short(hash)) : h('span', { class: 'muted' }, 'not committed yet'));
+
+function reviewNotes(review, kind) {
+  if (kind === 'test') return h('p', { class: 'muted' }, 'Written by QA; tests are not reviewed.');
+  if (!review) return h('p', { class: 'review none' }, 'Not reviewed.');
+  if (review.approved && review.issues.length === 0) return h('p', { class: 'review ok' }, '✓ Review approved.');
+  return h(
+    'div',
+    { class: `review ${review.approved ? 'ok' : 'bad'}` },
+    h('p', {}, review.approved ? '✓ Review approved, with notes:' : '✗ Committed with review issues left (the review bound was reached):'),
+    h('ul', {}, review.issues.map((issue) => h('li', {}, issue))),
+  );
+}
+
+function renderCode(el, files) {
+  if (files.length === 0) return fill(el, h('p', { class: 'muted' }, 'No code yet.'));
+  fill(el,
+    ...files.map((file) => {
+      const latest = file.versions.at(-1);
+      const older = file.versions.slice(0, -1).reverse();
+      return h(
+        'details',
+        { class: 'card code-file', dataset: { key: `code:${file.path}` } },
+        h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'muted' }, `${file.kind} · ${file.versions.length} version${file.versions.length === 1 ? '' : 's'}`), ' ', reviewBadge(latest.review, file.kind)),
+        h('div', { class: 'version' }, h('p', { class: 'muted' }, 'Latest, by ', roleChip(latest.from), ' in ', h('a', { href: `#${latest.messageId}` }, latest.messageId), ' · ', commitRef(latest.commit)), reviewNotes(latest.review, file.kind), h('pre', { class: 'source' }, h('code', {}, latest.content))),
+        older.map((v) =>
+          h(
+            'details',
+            { class: 'older', dataset: { key: `code:${file.path}:${v.messageId}` } },
+            h('summary', {}, `Earlier version (${v.messageId})`),
+            reviewNotes(v.review, file.kind),
+            h('pre', { class: 'source' }, h('code', {}, v.content)),
+          ),
+        ),
+      );
+    }),
+  );
+}
+
+function reviewBadge(review, kind) {
+  if (kind === 'test') return null;
+  if (!review) return h('span', { class: 'badge' }, 'not reviewed');
+  return review.approved ? h('span', { class: 'badge ok' }, 'approved') : h('span', { class: 'badge bad' }, `${review.issues.length} issues left`);
+}
+
+function renderTests(el, rounds) {
+  if (rounds.length === 0) return fill(el, h('p', { class: 'muted' }, 'No QA round yet.'));
+  fill(el,
+    ...rounds.map((round) =>
+      h(
+        'div',
+        { class: `card round ${round.passed ? 'passed' : 'failed'}`, dataset: { round: String(round.round) } },
+        h('h3', {}, `Round ${round.round}: `, h('span', { class: `badge ${round.passed ? 'ok' : 'bad'}` }, round.summary), ' ', h('a', { href: `#${round.messageId}` }, round.messageId)),
+        h('div', { class: 'markdown', html: round.html }),
+        h('details', { dataset: { key: `output:${round.messageId}` } }, h('summary', {}, 'Runner output (tail)'), h('pre', {}, round.output || '(no output)')),
+        round.bug
+          ? h('div', { class: 'bug' }, h('p', {}, 'QA sent a bug report to ', roleChip(round.bug.to), ' ', h('a', { href: `#${round.bug.messageId}` }, round.bug.messageId), ':'), h('div', { class: 'markdown', html: round.bug.html }))
+          : null,
+      ),
+    ),
+  );
+}
+
+function usageTable(rows, total, costFields) {
+  const header = ['', 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields];
+  const cells = (r) => [r.name, r.calls, r.promptTokens, r.completionTokens, r.repairs, ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : r.costs[c]))];
+  return h(
+    'table',
+    { class: 'usage' },
+    h('thead', {}, h('tr', {}, header.map((c) => h('th', {}, c)))),
+    h('tbody', {}, [...rows, total].map((r) => h('tr', { class: r === total ? 'total' : '' }, cells(r).map((c, i) => h('td', { class: i ? 'num' : '' }, String(c)))))),
+  );
+}
+
+function renderUsage(el, usage) {
+  fill(el,
+    usage.source === 'exchanges' ? h('p', { class: 'muted' }, 'So far: summed from the model exchanges while the run goes on.') : null,
+    usage.costFields.length === 0 ? h('p', { class: 'muted' }, 'This run recorded no cost; tokens are shown.') : null,
+    h('h3', {}, 'Per role'),
+    h('div', { class: 'chart', html: usage.charts.byRole }),
+    usageTable(usage.byRole, usage.total, usage.costFields),
+    h('h3', {}, 'Per action'),
+    h('div', { class: 'chart', html: usage.charts.byAction }),
+    usageTable(usage.byAction, usage.total, usage.costFields),
+  );
+}
+
+function renderRoles(el, roles) {
+  if (roles.length === 0) return fill(el, h('p', { class: 'muted' }, 'No roles could be shown for this run.'));
+  fill(el, h('div', { class: 'roles-grid' },
+    roles.map((role) =>
+      h(
+        'div',
+        { class: 'card role-card', dataset: { role: role.id } },
+        h('h3', {}, roleChip(role.id), ' ', role.title ?? ''),
+        h(
+          'p',
+          {},
+          role.watches.length ? `Watches ${role.watches.join(', ')}. ` : '',
+          role.state
+            ? [role.status === 'active' ? 'Now in ' : 'Last in ', h('strong', { class: 'state' }, role.state), ` (${role.status}${role.updatedAt ? `, ${role.updatedAt}` : ''}).`]
+            : h('span', { class: 'muted' }, 'No state recorded by this run.'),
+        ),
+        role.diagram ? diagram(role.diagram) : h('p', { class: 'muted' }, 'Its SOP could not be loaded (see the warnings above).'),
+      ),
+    ),
+  ));
+}
+
+function diffView(text) {
+  const pre = h('pre', { class: 'diff' });
+  for (const line of text.split('\n')) {
+    const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : line.startsWith('diff ') ? 'file' : '';
+    pre.append(h('span', { class: kind }, line), '\n');
+  }
+  return pre;
+}
+
+/** A <details> whose body is fetched the first time it opens. */
+function onDemand(details, load) {
+  let loaded = false;
+  details.addEventListener('toggle', async () => {
+    if (!details.open || loaded) return;
+    loaded = true;
+    const body = h('div', { class: 'loading muted' }, 'Loading…');
+    details.append(body);
+    try {
+      body.replaceWith(await load());
+    } catch (error) {
+      loaded = false;
+      body.replaceWith(h('p', { class: 'error' }, error.message));
+    }
+  });
+  return details;
+}
+
+function appendCommits(list, name, commits) {
+  const shown = new Set([...list.children].map((li) => li.dataset.hash));
+  for (const c of commits) {
+    if (shown.has(c.hash)) continue;
+    const details = h(
+      'details',
+      {},
+      h('summary', {}, h('span', { class: 'hash' }, short(c.hash)), ' ', h('span', { class: 'subject' }, c.subject), ' ', h('span', { class: 'muted' }, `${c.author} · ${c.files.length} file${c.files.length === 1 ? '' : 's'}`), ' ', c.messageId ? h('a', { href: `#${c.messageId}` }, c.messageId) : null),
+    );
+    onDemand(details, async () => diffView((await getJson(`${runUrl(name)}/commits/${c.hash}`)).diff));
+    list.append(h('li', { id: `commit-${c.hash}`, dataset: { hash: c.hash } }, details));
+  }
+}
+
+function exchangeView(x) {
+  return h(
+    'div',
+    { class: 'exchange-body' },
+    x.messages.map((m) => h('div', { class: `chat ${m.role}` }, h('div', { class: 'chat-role' }, m.role === 'assistant' ? 'earlier reply' : m.role), h('pre', {}, m.content))),
+    h('div', { class: 'chat reply' }, h('div', { class: 'chat-role' }, `reply${x.finishReason ? ` (${x.finishReason})` : ''}`), h('pre', {}, x.reply)),
+    x.error ? h('p', { class: 'error' }, `Rejected: ${x.error}`) : null,
+  );
+}
+
+function appendExchanges(list, name, exchanges) {
+  const shown = list.children.length;
+  for (const x of exchanges.slice(shown)) {
+    const details = h(
+      'details',
+      {},
+      h(
+        'summary',
+        {},
+        h('span', { class: 'seq' }, `#${x.index + 1}`),
+        roleChip(x.role),
+        h('span', { class: 'action' }, x.action),
+        x.key ? h('code', {}, x.key) : null,
+        x.attempt > 1 ? h('span', { class: 'badge' }, `re-ask ${x.attempt - 1}`) : null,
+        h('span', { class: `badge ${x.ok ? 'ok' : 'bad'}` }, x.ok ? 'valid' : 'invalid'),
+        h('span', { class: 'muted' }, `${x.promptTokens} → ${x.completionTokens} tokens${x.ms === null ? '' : ` · ${seconds(x.ms)}`}`),
+      ),
+    );
+    onDemand(details, async () => exchangeView(await getJson(`${runUrl(name)}/exchanges/${x.index}`)));
+    list.append(h('li', { class: 'exchange', dataset: { index: String(x.index) } }, details));
+  }
+}
+
+/** Redraws a section only when its data changed, keeping open whatever the reader had opened. */
+function renderIfChanged(memory, key, el, data, render) {
+  const text = JSON.stringify(data);
+  if (memory.get(key) === text) return;
+  memory.set(key, text);
+  const open = new Set([...el.querySelectorAll('details[open][data-key]')].map((d) => d.dataset.key));
+  const closed = new Set([...el.querySelectorAll('details:not([open])[data-key]')].map((d) => d.dataset.key));
+  render(el, data);
+  for (const d of el.querySelectorAll('details[data-key]')) {
+    if (open.has(d.dataset.key)) d.open = true;
+    else if (closed.has(d.dataset.key)) d.open = false;
+  }
+}
+
+async function showRun(name) {
+  document.title = `${name} · sopworks`;
+  fill(crumbs, h('a', { href: '/' }, 'runs'), ' / ', h('span', {}, name));
+  const view = runSkeleton();
+  const memory = new Map();
+  let loading = false;
+  let again = false;
+  let finished = false;
+
+  const refresh = async () => {
+    if (loading) {
+      again = true;
+      return;
+    }
+    loading = true;
+    try {
+      const page = await getJson(runUrl(name));
+      finished = page.status.finished;
+      renderSummary(view.summary, page);
+      renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
+      appendTimeline(view.sections.timeline.firstChild, page.timeline);
+      renderIfChanged(memory, 'documents', view.sections.documents, page.documents, renderDocuments);
+      renderIfChanged(memory, 'code', view.sections.code, page.code, renderCode);
+      renderIfChanged(memory, 'tests', view.sections.tests, page.tests, renderTests);
+      renderIfChanged(memory, 'usage', view.sections.usage, page.usage, renderUsage);
+      renderIfChanged(memory, 'roles', view.sections.roles, page.roles, renderRoles);
+      appendCommits(view.sections.commits.firstChild, name, page.commits);
+      appendExchanges(view.sections.exchanges.firstChild, name, page.exchanges);
+      showLive();
+      await drawDiagrams(app);
+      document.body.dataset.loadedVersion = String(Number(document.body.dataset.loadedVersion ?? 0) + 1);
+    } catch (error) {
+      showError(error);
+      events.close();
+    } finally {
+      loading = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    }
+  };
+
+  const events = new EventSource(`${runUrl(name)}/events`);
+  let connected = false;
+  const showLive = () => {
+    live.hidden = false;
+    live.className = `live ${connected && !finished ? 'on' : ''}`;
+    live.textContent = !connected ? 'not following (reconnecting…)' : finished ? 'finished' : '● live';
+  };
+  events.addEventListener('open', () => {
+    connected = true;
+    showLive();
+  });
+  events.addEventListener('error', () => {
+    connected = false;
+    showLive();
+  });
+  // The stream's first event also asks for a load; loading now does not wait for the stream.
+  events.addEventListener('change', refresh);
+  refresh();
+}
+
+async function route() {
+  const match = /^\/runs\/([^/]+)\/?$/.exec(location.pathname);
+  try {
+    if (match) await showRun(decodeURIComponent(match[1]));
+    else await showRuns();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+route();

@@ -1,0 +1,35 @@
+/**
+ * The bounds every sandboxed run gets. Each is a named value with a documented default; the CLI reads
+ * them from the settings (.env.example), a SOP step may shorten the wall clock.
+ */
+import { z } from 'zod';
+
+export const SandboxLimits = z.object({
+  /** Wall-clock time of the whole run; the process tree is killed when it is up. */
+  wallSeconds: z.number().int().min(1),
+  /** CPU time per process (RLIMIT_CPU): SIGXCPU at the limit, SIGKILL a second later. */
+  cpuSeconds: z.number().int().min(1),
+  /** Memory per process (RLIMIT_DATA: heap and private mappings; RLIMIT_AS breaks Node). */
+  memoryMb: z.number().int().min(16),
+  /** Processes and threads of the run together (a pids cgroup; RLIMIT_NPROC where that binds). */
+  maxProcesses: z.number().int().min(8),
+  /** Output kept: the tail of stdout and stderr interleaved. */
+  outputKb: z.number().int().min(1),
+});
+export type SandboxLimits = z.infer<typeof SandboxLimits>;
+
+export const DEFAULT_LIMITS: SandboxLimits = {
+  wallSeconds: 120,
+  cpuSeconds: 60,
+  memoryMb: 1024,
+  maxProcesses: 512,
+  outputKb: 256,
+};
+
+/** One line a user can read: "wall 120 s, CPU 60 s per process, memory 1024 MB per process, …". */
+export function describeLimits(limits: SandboxLimits): string {
+  return (
+    `wall ${limits.wallSeconds} s, CPU ${limits.cpuSeconds} s per process, memory ${limits.memoryMb} MB per process, ` +
+    `${limits.maxProcesses} processes, output ${limits.outputKb} KB`
+  );
+}

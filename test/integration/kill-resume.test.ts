@@ -1,0 +1,157 @@
+/**
+ * Crash safety. A multi-file scripted run (with a simulated latency) is SIGKILLed at many points —
+ * spread over the run by its progress, plus mid-commit and mid-log-write by fault injection — and each
+ * is resumed. Every resumed repository must equal the uninterrupted one: the same tree, the same commit
+ * subjects in the same order, and the same board, with no message twice.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { readAppendLog } from '../../src/board/append-log.ts';
+import { BIN, DEMO } from '../helpers/paths.ts';
+import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
+const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout.trim();
+const LATENCY = { SOPWORKS_SCRIPTED_LATENCY_MS: '25' };
+
+interface RunFacts {
+  tree: string;
+  subjects: string[];
+  board: string[];
+}
+
+async function facts(project: string): Promise<RunFacts> {
+  const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+  return {
+    tree: await git(project, 'rev-parse', 'HEAD^{tree}'),
+    subjects: (await git(project, 'log', '--reverse', '--format=%s')).split('\n'),
+    // A test report's raw runner output carries timings and temp paths; everything else must match.
+    board: (records as { id: string; type: string; from: string; to: string; payload: Record<string, unknown> }[]).map((m) =>
+      JSON.stringify([m.id, m.type, m.from, m.to, m.type === 'TestReport' ? { ...m.payload, output: '(runner output)' } : m.payload]),
+    ),
+  };
+}
+
+/** Starts a run and SIGKILLs it after its n-th progress line; or lets a fault-injection point kill it. */
+function runUntilKilled(out: string, options: { afterLines?: number; crashAt?: string }): Promise<{ signal: string | null; lines: number }> {
+  return new Promise((resolve, reject) => {
+    const env = cleanEnv({ ...LATENCY, ...(options.crashAt ? { SOPWORKS_CRASH_AT: options.crashAt } : {}) });
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      lines += parts.length;
+      if (options.afterLines !== undefined && lines >= options.afterLines) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('close', (_code, signal) => resolve({ signal, lines }));
+  });
+}
+
+describe('kill -9 and resume', function () {
+  this.timeout(300_000);
+  let reference: RunFacts;
+
+  before(async () => {
+    const out = await tempDir();
+    const run = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env: LATENCY });
+    assert.equal(run.code, 0, run.stderr);
+    reference = await facts(path.join(out, 'wordfreq'));
+  });
+  after(removeTempDirs);
+
+  // A full run prints about 88 progress lines before its outcome: these spread over all four roles.
+  const killPoints = [2, 6, 12, 20, 30, 40, 50, 60, 72, 84];
+  for (const afterLines of killPoints) {
+    it(`resumes a run killed after ${afterLines} progress lines to the same repository`, async () => {
+      const out = await tempDir();
+      const killed = await runUntilKilled(out, { afterLines });
+      assert.equal(killed.signal, 'SIGKILL', 'the run was killed before it finished');
+      const project = path.join(out, 'wordfreq');
+      const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+      assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+      assert.deepEqual(await facts(project), reference);
+    });
+  }
+
+  it('resumes a run killed in the middle of a git commit', async () => {
+    const out = await tempDir();
+    const killed = await runUntilKilled(out, { crashAt: 'git.commit:6' });
+    assert.equal(killed.signal, 'SIGKILL');
+    const project = path.join(out, 'wordfreq');
+    const before = (await git(project, 'log', '--format=%s')).split('\n').length;
+    assert.equal(before, 5, 'the sixth commit was cut off');
+    const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.deepEqual(await facts(project), reference);
+  });
+
+  it('drops a torn last line of the board log and resumes', async () => {
+    const out = await tempDir();
+    const killed = await runUntilKilled(out, { crashAt: 'board.append:7' });
+    assert.equal(killed.signal, 'SIGKILL');
+    const project = path.join(out, 'wordfreq');
+    const log = await fs.readFile(path.join(project, '.sopworks', 'board.jsonl'), 'utf8');
+    assert.ok(!log.endsWith('\n'), 'the log ends in a torn line');
+    const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Dropped a torn last line of the board log/);
+    assert.deepEqual(await facts(project), reference);
+  });
+
+  it('stops on Ctrl-C after the steps in flight (exit 130, interrupted) and resumes', async () => {
+    const out = await tempDir();
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env: cleanEnv(LATENCY), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (/write_file src\/count\.js/.test(stdout) && !child.killed) child.kill('SIGINT');
+    });
+    assert.equal(await closed, 130, stdout);
+    assert.match(stdout, /Stopping after the steps in flight/);
+    assert.match(stdout, /Outcome\s+interrupted/);
+    assert.match(stdout, /Continue it with: sopworks resume /);
+    const project = path.join(out, 'wordfreq');
+    const status = await runCli(['status', out], { cwd: out });
+    assert.match(status.stdout, /^wordfreq\s+interrupted\s+engineer → Code/m);
+    const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.deepEqual(await facts(project), reference);
+  });
+
+  it('refuses a second process on a running project, and takes over the lock of a dead one', async () => {
+    const out = await tempDir();
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], {
+      cwd: out,
+      env: cleanEnv({ SOPWORKS_SCRIPTED_LATENCY_MS: '200' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const project = path.join(out, 'wordfreq');
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => /write_prd/.test(d.toString()) && resolve()));
+    const second = await runCli(['resume', project], { cwd: out });
+    assert.equal(second.code, 2);
+    assert.match(second.stderr, new RegExp(`in use by another sopworks process \\(pid ${child.pid}\\)`));
+    child.kill('SIGKILL');
+    await closed;
+    const resumed = await runCli(['resume', project], { cwd: out });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, new RegExp(`Took over the lock of process ${child.pid}`));
+  });
+
+  it('refuses to resume a run that is done', async () => {
+    const out = await tempDir();
+    await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out });
+    const again = await runCli(['resume', path.join(out, 'wordfreq')], { cwd: out });
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /finished with outcome done; there is nothing to resume/);
+  });
+});

@@ -1,0 +1,105 @@
+/** `sopworks review <project>`: the run report in the terminal, for a finished run and a cut-off one. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { DEMO } from '../helpers/paths.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
+
+/** The lines of one section of the report, from its heading to the next blank line. */
+function section(report: string, heading: RegExp): string[] {
+  const lines = report.split('\n');
+  const start = lines.findIndex((l) => heading.test(l));
+  assert.ok(start >= 0, `no section ${heading} in:\n${report}`);
+  const end = lines.indexOf('', start);
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+}
+
+describe('sopworks review', function () {
+  this.timeout(60_000);
+  let root: string;
+  let project: string;
+
+  before(async () => {
+    root = await tempDir('sopworks-review-cli-');
+    const made = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', root, '--name', 'wordfreq'], { cwd: root });
+    assert.equal(made.code, 0, made.stderr);
+    project = path.join(root, 'wordfreq');
+  });
+  after(removeTempDirs);
+
+  it('reports outcome, timeline, artifacts, QA rounds, usage and the git log of a run', async () => {
+    const result = await runCli(['review', project], { cwd: root });
+    assert.equal(result.code, 0, result.stderr);
+    const report = result.stdout;
+    assert.match(report, /^wordfreq — a CLI that counts word frequencies in text files$/m);
+    assert.match(report, /^Outcome {2}done — all tests pass$/m);
+
+    const board = (await fs.readFile(path.join(project, '.sopworks', 'board.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const timeline = section(report, /^Timeline \(18 messages\)$/);
+    const columns = timeline.map((line) => line.trim().split(/\s{2,}/));
+    assert.deepEqual(
+      columns.map(([seq, , who, type]) => [seq, who, type]),
+      board.map((m) => [String(m.seq), `${m.from} → ${m.to}`, m.type]),
+    );
+    assert.ok(columns.every(([, time]) => /^\+\d+\.\d+s$/.test(time!)), 'each message shows when it came, from the start of the run');
+    assert.match(timeline[13]!, /qa → engineer\s+BugReport\s+tokenize splits on whitespace only/);
+
+    const { stdout: log } = await exec('git', ['log', '--reverse', '--format=%h %s'], { cwd: project });
+    const artifacts = section(report, /^Artifacts \(\d+\)$/);
+    const prd = artifacts.find((l) => /\bPRD\b/.test(l))!;
+    const prdCommit = log.split('\n').find((l) => l.endsWith('docs: product requirements for wordfreq'))!.split(' ')[0]!;
+    assert.match(prd, new RegExp(`msg-000002\\s+PRD\\s+product-manager\\s+docs/prd\\.md\\s+${prdCommit.slice(0, 7)}`));
+    assert.ok(artifacts.some((l) => /Design\s+architect\s+docs\/design\.md, README\.md/.test(l)));
+    assert.ok(artifacts.some((l) => /TestReport\s+qa\s+docs\/test-reports\/round-2\.md/.test(l)));
+
+    const tests = section(report, /^Tests$/);
+    assert.match(tests[0]!, /round 1 {2}failed \(4 passed, 4 failed\) {2}node --test/);
+    assert.equal(tests.filter((l) => l.includes('✗')).length, 4);
+    assert.match(tests.find((l) => l.includes('bug report'))!, /bug report msg-000014 → engineer/);
+    assert.match(tests.at(-1)!, /round 2 {2}passed \(8 passed, 0 failed\)/);
+
+    const usage = section(report, /^Usage$/);
+    assert.deepEqual(usage.slice(1, 6).map((l) => l.trim().split(/\s+/)[0]), ['product-manager', 'architect', 'engineer', 'qa', 'total']);
+    const runJson = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'));
+    assert.match(usage[5]!, new RegExp(`total\\s+${runJson.usage.total.calls}\\s+${runJson.usage.total.promptTokens}\\s+${runJson.usage.total.completionTokens}`));
+
+    const commits = log.trim().split('\n');
+    const gitLog = section(report, new RegExp(`^Git log \\(${commits.length} commits\\)$`));
+    assert.deepEqual(gitLog.map((l) => l.trim().split(/\s+/)[0]), commits.map((c) => c.split(' ')[0]!.slice(0, 7)));
+  });
+
+  it('reviews a run cut off mid-way as far as it got, without touching its files', async () => {
+    const cut = path.join(root, 'cut');
+    await fs.cp(project, cut, { recursive: true, verbatimSymlinks: true });
+    const boardFile = path.join(cut, '.sopworks', 'board.jsonl');
+    const lines = (await fs.readFile(boardFile, 'utf8')).split('\n');
+    const partial = `${lines.slice(0, 6).join('\n')}\n${lines[6]!.slice(0, 30)}`;
+    await fs.writeFile(boardFile, partial);
+    const runFile = path.join(cut, '.sopworks', 'run.json');
+    const { finishedAt, outcome, reason, usage, wallMs, ...started } = JSON.parse(await fs.readFile(runFile, 'utf8'));
+    assert.ok(finishedAt && outcome && reason && usage && wallMs !== undefined);
+    await fs.writeFile(runFile, JSON.stringify(started));
+
+    const result = await runCli(['review', cut], { cwd: root });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Outcome {2}stopped before an outcome — no sopworks process is at work on it; `sopworks resume .*cut` continues it$/m);
+    assert.equal(section(result.stdout, /^Timeline \(6 messages\)$/).length, 6);
+    assert.match(result.stdout, /^Usage so far \(from the model exchanges\)$/m);
+    assert.equal(await fs.readFile(boardFile, 'utf8'), partial, 'review is read-only: the half-written line stays');
+  });
+
+  it('refuses a folder that is not a run (exit 2), saying what to give instead', async () => {
+    const result = await runCli(['review', root], { cwd: root });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /is not a sopworks run: it has no \.sopworks\/board\.jsonl or \.sopworks\/run\.json/);
+    assert.match(result.stderr, /output\/<project>/);
+    const missing = await runCli(['review', path.join(root, 'nope')], { cwd: root });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /is not a folder/);
+  });
+});

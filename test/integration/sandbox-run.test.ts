@@ -1,0 +1,136 @@
+/**
+ * Running real projects in the sandbox: the test runners generated projects use (node --test, npm
+ * test, Python's unittest) under bubblewrap and under the fallback; the output cap; a dependency
+ * install from a lockfile; and `sopworks sandbox exec`, which runs a command exactly as QA does.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ModeSetting } from '../../src/sandbox/choose-mode.ts';
+import { DEFAULT_LIMITS, type SandboxLimits } from '../../src/sandbox/limits.ts';
+import { lockfileInstall } from '../../src/sandbox/lockfile-install.ts';
+import { runSandboxed } from '../../src/sandbox/run-sandboxed.ts';
+import { SopworksError } from '../../src/errors.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const LIMITS: SandboxLimits = { ...DEFAULT_LIMITS, wallSeconds: 30 };
+
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = path.join(await tempDir(), 'project');
+  for (const [file, content] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await fs.writeFile(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+const NODE_PROJECT = {
+  'package.json': JSON.stringify({ name: 'demo', version: '1.0.0', type: 'module', scripts: { test: 'node --test' } }),
+  'src/add.js': 'export const add = (a, b) => a + b;\n',
+  'test/add.test.js':
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add } from '../src/add.js';\n" +
+    "test('adds', () => assert.equal(add(2, 3), 5));\n",
+};
+
+const PYTHON_PROJECT = {
+  'calc.py': 'def add(a, b):\n    return a + b\n',
+  'tests/test_calc.py': 'import unittest\nfrom calc import add\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n',
+  'tests/__init__.py': '',
+};
+
+describe('running projects in the sandbox', function () {
+  this.timeout(60_000);
+  after(removeTempDirs);
+
+  for (const [setting, mode] of [['auto', 'bubblewrap'], ['fallback', 'node-permissions']] as [ModeSetting, string][]) {
+    for (const argv of [['node', '--test'], ['npm', 'test']]) {
+      it(`runs "${argv.join(' ')}" of a Node project under ${mode}`, async () => {
+        const dir = await project(NODE_PROJECT);
+        const outcome = await runSandboxed({ argv, projectDir: dir, limits: LIMITS, setting, allowUnsandboxed: false });
+        assert.equal(outcome.mode, mode);
+        assert.equal(outcome.exitCode, 0, outcome.output);
+        assert.match(outcome.output, /^# pass 1$/m);
+        assert.deepEqual([outcome.limitsHit, outcome.violations], [[], []]);
+      });
+    }
+  }
+
+  it("runs a Python project's unittest suite under bubblewrap", async () => {
+    const dir = await project(PYTHON_PROJECT);
+    const outcome = await runSandboxed({ argv: ['python3', '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'], projectDir: dir, limits: LIMITS, setting: 'auto', allowUnsandboxed: false });
+    assert.equal(outcome.mode, 'bubblewrap');
+    assert.equal(outcome.exitCode, 0, outcome.output);
+    assert.match(outcome.output, /^Ran 1 test in/m);
+    assert.deepEqual(outcome.gaps, []);
+  });
+
+  it('refuses a Python project without bubblewrap, and runs it unsandboxed only when allowed, saying so', async () => {
+    const dir = await project(PYTHON_PROJECT);
+    const argv = ['python3', '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'];
+    await assert.rejects(
+      runSandboxed({ argv, projectDir: dir, limits: LIMITS, setting: 'fallback', allowUnsandboxed: false }),
+      (error: unknown) => SopworksError.isInstance(error) && /^Cannot sandbox "python3 -m unittest/.test(error.message) && /--allow-unsandboxed/.test(error.hint ?? ''),
+    );
+    const notices: string[] = [];
+    const outcome = await runSandboxed({ argv, projectDir: dir, limits: LIMITS, setting: 'fallback', allowUnsandboxed: true, onNotice: (n) => notices.push(n) });
+    assert.equal(outcome.mode, 'unsandboxed');
+    assert.equal(outcome.exitCode, 0, outcome.output);
+    assert.match(notices.join('\n'), /^NOT SANDBOXED: /);
+    assert.ok(outcome.gaps.includes('filesystem: not isolated; the command can read and write whatever your user can'));
+  });
+
+  it('keeps the tail of an output larger than the cap, and says the cap was hit', async () => {
+    const dir = await project({ 'flood.js': "for (let i = 0; i < 5000; i++) console.log(`line ${i} ${'x'.repeat(40)}`);\nconsole.log('THE END');\n" });
+    const outcome = await runSandboxed({ argv: ['node', 'flood.js'], projectDir: dir, limits: { ...LIMITS, outputKb: 8 }, setting: 'auto', allowUnsandboxed: false });
+    assert.equal(outcome.exitCode, 0);
+    assert.deepEqual(outcome.limitsHit, ['output']);
+    assert.equal(outcome.truncated, true);
+    assert.ok(Buffer.byteLength(outcome.output) <= 8 * 1024);
+    assert.match(outcome.output, /line 4999 x+\nTHE END\n$/);
+  });
+
+  it('installs dependencies only from a lockfile, without scripts, offline unless the network is granted', async () => {
+    const dir = await project({
+      ...NODE_PROJECT,
+      'package-lock.json': JSON.stringify({ name: 'demo', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'demo', version: '1.0.0' } } }),
+    });
+    const install = lockfileInstall(dir, false)!;
+    assert.deepEqual(install, { lockfile: 'package-lock.json', argv: ['npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--offline'] });
+    assert.ok(!lockfileInstall(dir, true)!.argv.includes('--offline'));
+    assert.equal(lockfileInstall(await project(PYTHON_PROJECT), false), null, 'no lockfile sopworks installs from');
+    const outcome = await runSandboxed({ argv: install.argv, projectDir: dir, limits: LIMITS, setting: 'auto', allowUnsandboxed: false });
+    assert.equal(outcome.exitCode, 0, outcome.output);
+    assert.deepEqual(outcome.gaps, [], 'the network stays closed when not granted');
+  });
+
+  describe('sopworks sandbox exec', () => {
+    it('runs a command as QA does and prints its exit code, mode, limits hit and violations', async () => {
+      const dir = await project({ 'escape.js': "try { require('node:fs').writeFileSync('/escaped.txt', 'x'); } catch (error) { console.error(error.message); }\nprocess.exit(3);\n" });
+      const run = await runCli(['sandbox', 'exec', '--dir', dir, '--timeout', '20', '--', 'node', 'escape.js'], { cwd: dir });
+      assert.equal(run.code, 3, run.stderr);
+      assert.match(run.stdout, /EROFS: read-only file system, open '\/escaped\.txt'/);
+      assert.match(run.stdout, /^Ended\s+exit code 3$/m);
+      assert.match(run.stdout, /^Sandbox\s+bubblewrap$/m);
+      assert.match(run.stdout, /^Limits\s+wall 20 s, CPU 60 s per process/m);
+      assert.match(run.stdout, /^Limits hit\s+none$/m);
+      assert.match(run.stdout, /^Violations\s+1\n {2}- filesystem: write refused \(read-only\): \/escaped\.txt$/m);
+    });
+
+    it('announces the weaker fallback loudly and lists what it does not stop', async () => {
+      const dir = await project(NODE_PROJECT);
+      const run = await runCli(['sandbox', 'exec', '--dir', dir, '--', 'node', '--test'], { cwd: dir, env: { SOPWORKS_SANDBOX: 'fallback' } });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /^WEAKER SANDBOX: SOPWORKS_SANDBOX=fallback\. "node --test" runs under Node's permission model/m);
+      assert.match(run.stdout, /^Sandbox\s+node-permissions$/m);
+      assert.match(run.stdout, /^Not stopped in this mode:\n {2}- network: not blocked/m);
+    });
+
+    it('refuses a command the policy does not let QA run, with exit code 2', async () => {
+      const dir = await project(NODE_PROJECT);
+      const run = await runCli(['sandbox', 'exec', '--dir', dir, '--', 'npm', 'install', 'left-pad'], { cwd: dir });
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, /Refused: "npm install left-pad" installs dependencies, and .*policy\.yaml does not allow installing them/);
+    });
+  });
+});
