@@ -5,14 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { SopworksError, type ErrorCode } from '../errors.ts';
-import { runCommand } from './run-command.ts';
-import { resumeCommand } from './resume-command.ts';
-import { statusCommand } from './status-command.ts';
-import { reviewCommand } from './review-command.ts';
-import { serveCommand } from './serve-command.ts';
 import { registerSopCommand } from './sop-command.ts';
 import { registerSandboxCommand } from './sandbox-command.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
+// Commands are loaded when they run: each pulls in what it needs (LangChain, the viewer, …), and start-up
+// of the others stays short.
 
 const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -59,10 +56,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--budget <usd>', 'stop (outcome budget-exhausted, exit 3) before spending more than this many US dollars')
     .option('--max-tokens <n>', 'stop before using more than this many tokens (prompt + completion)')
     .option('--record <file>', 'write the run\'s model replies as a scenario file, to replay it offline')
+    .option('--concurrency <n>', 'how many files the Engineer writes at once (kept for resume)', '4')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (spec: string[], options: unknown) => {
-      exitCode = await runCommand(spec, options, io);
+      exitCode = await (await import('./run-command.ts')).runCommand(spec, options, io);
     });
 
   program
@@ -74,8 +72,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--budget <usd>', 'a new limit in US dollars for the whole run (what was spent counts)')
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
     .option('--record <file>', 'write the run\'s model replies as a scenario file')
+    .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
     .action(async (project: string, options: unknown) => {
-      exitCode = await resumeCommand(project, options, io);
+      exitCode = await (await import('./resume-command.ts')).resumeCommand(project, options, io);
     });
 
   program
@@ -83,7 +82,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('list the runs in a folder with their outcome, last step and usage')
     .argument('[dir]', 'a folder of projects, or one project', 'output')
     .action(async (dir: string) => {
-      exitCode = await statusCommand(dir, io);
+      exitCode = await (await import('./status-command.ts')).statusCommand(dir, io);
     });
 
   program
@@ -91,7 +90,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('report on a run: outcome, timeline, artifacts, tests, usage and cost, git log')
     .argument('<project>', 'the project folder, e.g. output/wordfreq')
     .action(async (project: string) => {
-      exitCode = await reviewCommand(project, io);
+      exitCode = await (await import('./review-command.ts')).reviewCommand(project, io);
     });
 
   program
@@ -101,7 +100,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--port <port>', 'port to listen on (0: any free port)', '4173')
     .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
     .action(async (dir: string, options: unknown) => {
-      exitCode = await serveCommand(dir, options, io);
+      exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
     });
 
   registerSopCommand(program, { sops: path.join(PACKAGE_ROOT, 'sops'), roles: path.join(PACKAGE_ROOT, 'roles') }, io, (code) => (exitCode = code));

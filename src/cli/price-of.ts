@@ -12,3 +12,11 @@ export function priceOf(llm: LlmRecord, settings: Settings): Price | null {
 export function checkBudgetPrice(limits: BudgetLimits, price: Price | null): void {
   new Budget(limits, price);
 }
+
+/**
+ * The most tokens one call's reply can take, for the budget check: with the openai provider a reply cut
+ * off at max_tokens is continued up to SOPWORKS_MAX_CONTINUATIONS times, each up to max_tokens.
+ */
+export function worstReplyTokens(llm: LlmRecord, settings: Settings): number {
+  return llm.kind === 'openai' ? settings.maxOutputTokens * (1 + settings.model.maxContinuations) : settings.maxOutputTokens;
+}

@@ -14,8 +14,10 @@ import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
 import { reportRun } from './report-run.ts';
 import { installStopSignals } from './stop-signals.ts';
+import { providerHooks } from './provider-hooks.ts';
+import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
-import { checkBudgetPrice, priceOf } from './price-of.ts';
+import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 
 export const ResumeOptions = z.object({
   llm: z.string().optional(),
@@ -23,6 +25,7 @@ export const ResumeOptions = z.object({
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
   record: z.string().min(1).optional(),
+  allowUnsandboxed: z.boolean().default(false),
 });
 
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
@@ -33,7 +36,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
-  const provider = await createProvider(choice, null, settings, model);
+  const provider = await createProvider(choice, null, settings, model, providerHooks(io));
   const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: model ?? settings.model.model };
   // New limits replace the old ones; without them, the run keeps the limits it started with.
   const budget = {
@@ -50,8 +53,9 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
       company,
       provider,
       price: priceOf(llm, settings),
-      maxOutputTokens: settings.maxOutputTokens,
+      maxOutputTokens: worstReplyTokens(llm, settings),
       recordTo: options.record ?? null,
+      sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
       maxRepairs: settings.maxRepairs,
       onEvent: progressPrinter((line) => io.out(line)),
       stop: signals,

@@ -13,8 +13,9 @@ import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { installStopSignals } from './stop-signals.ts';
+import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
-import { checkBudgetPrice, priceOf } from './price-of.ts';
+import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
@@ -22,6 +23,7 @@ import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 export const RunOptions = z.object({
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
+  concurrency: positiveInteger('files at once'),
   record: z.string().min(1).optional(),
   name: z.string().optional(),
   out: z.string().min(1),
@@ -57,7 +59,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
-  const provider = await createProvider(choice, scenario, settings, options.model);
+  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
   const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: options.model ?? settings.model.model };
@@ -72,8 +74,9 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
       provider,
       llm,
       budget: { usd: options.budget, tokens: options.maxTokens },
+      concurrency: options.concurrency ?? undefined,
       price: priceOf(llm, settings),
-      maxOutputTokens: settings.maxOutputTokens,
+      maxOutputTokens: worstReplyTokens(llm, settings),
       recordTo: options.record ?? null,
       maxRepairs: settings.maxRepairs,
       policy,

@@ -6,6 +6,7 @@ import { Envelope } from '../board/message.ts';
 import { readRunRecord, type RunRecord } from '../company/run-record.ts';
 import { STATE_DIR } from '../workspace/Workspace.ts';
 import type { Output } from './output.ts';
+import { formatUsd } from '../llm/prices.ts';
 
 interface RunStatus {
   name: string;
@@ -30,7 +31,7 @@ async function statusOf(projectDir: string): Promise<RunStatus | null> {
     name: path.basename(projectDir),
     outcome: running ? 'running' : (record.outcome ?? 'cut off (resumable)'),
     lastStep: last?.success ? `${last.data.from} → ${last.data.type} (${last.data.id})` : '—',
-    tokens: total ? `${total.calls} calls, ${total.promptTokens + total.completionTokens} tokens` : '—',
+    tokens: total ? `${total.calls} calls, ${total.promptTokens + total.completionTokens} tokens, cost ${formatUsd(total.costUsd)}` : '—',
   };
 }
 

@@ -25,14 +25,15 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
     lines.push(`${pc.bold('Tests')}     not run`);
   }
   lines.push(`${pc.bold('Model')}     ${facts.model}`);
-  lines.push(usageTable(result.usage.byRole(), result.usage.total()));
+  lines.push(usageTable('role', result.usage.byRole(), result.usage.total()));
+  lines.push(usageTable('role/action', result.usage.byAction(), result.usage.total()));
   lines.push(`${pc.bold('Wall time')} ${(result.wallMs / 1000).toFixed(1)}s`);
   lines.push(`${pc.bold('Record')}    ${path.join(shown, '.sopworks')}/ (board.jsonl, exchanges.jsonl, run.json)`);
   return lines.join('\n');
 }
 
-function usageTable(byRole: Map<string, UsageTotals>, total: UsageTotals): string {
-  const header = ['role', 'calls', 'prompt tokens', 'completion tokens', 're-asks', 'retries', 'cost'];
+function usageTable(by: string, byRole: Map<string, UsageTotals>, total: UsageTotals): string {
+  const header = [by, 'calls', 'prompt tokens', 'completion tokens', 're-asks', 'retries', 'cost'];
   const row = (name: string, u: UsageTotals) => [name, ...[u.calls, u.promptTokens, u.completionTokens, u.repairs, u.retries].map(String), formatUsd(u.costUsd)];
   const rows = [...byRole.entries()].map(([role, u]) => row(role, u));
   rows.push(row('total', total));

@@ -37,6 +37,7 @@ import { readRunRecord, writeRunRecord, type LlmRecord, type RunOutcome, type Ru
 import type { RunEvent } from './run-events.ts';
 
 export const CLIENT = 'client';
+export const DEFAULT_CONCURRENCY = 4;
 
 /** Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once. */
 export interface StopSignals {
@@ -68,6 +69,8 @@ export interface StartRequest extends CommonRequest {
   projectDir: string;
   llm: LlmRecord;
   budget?: BudgetLimits;
+  /** How many files the Engineer works on at once (default DEFAULT_CONCURRENCY); kept in run.json for resume. */
+  concurrency?: number;
 }
 
 export interface ResumeRequest extends CommonRequest {
@@ -100,6 +103,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     startedAt: new Date().toISOString(),
     resumedAt: [],
     budget: request.budget ?? { usd: null, tokens: null },
+    concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
   };
   await writeRunRecord(workspace.stateDir, record);
   return operate(workspace, record, request, false);
@@ -177,7 +181,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     });
 
     /** A role's n-th message is posted once: a step re-run after a restore gets the one on the board. */
-    const publish = async (draft: Draft, nth: number): Promise<Message> => {
+    const publish = async (draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message> => {
       const earlier = board.list().filter((m) => m.from === draft.from)[nth];
       const message = earlier ?? (await board.post(draft));
       if (earlier && earlier.type !== draft.type) {
@@ -185,12 +189,13 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
           hint: 'The SOP changed in a way that reorders what this role publishes; start a new run.',
         });
       }
+      onPosted?.(message);
       await materializer.committed(message.id);
       return message;
     };
 
     const requirement = { spec: record.spec, project: record.project };
-    const outcome = await runRoles({ company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy, sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS });
+    const outcome = await runRoles({ company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy, sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency });
 
     await materializer.settled();
     materializer.stop();
@@ -229,13 +234,14 @@ interface RolesContext {
   board: MessageBoard;
   workspace: Workspace;
   gateway: Gateway;
-  publish: (draft: Draft, nth: number) => Promise<Message>;
+  publish: (draft: Draft, nth: number, onPosted?: (message: Message) => void) => Promise<Message>;
   roleStore: RoleStore;
   emit: (event: RunEvent) => void;
   requirement: { spec: string; project: string };
   stop: StopSignals;
   policy: Policy;
   sandbox: SandboxSettings;
+  concurrency: number;
 }
 
 /** Hires (or restores) every role, delivers the board to them, and waits for the outcome. */
@@ -301,6 +307,8 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
       policy: ctx.policy,
       sandbox: ctx.sandbox,
       publish: ctx.publish,
+      concurrency: ctx.concurrency,
+      subSops: role.subSops,
       report: (event) => emit({ kind: event.kind, role: role.id, detail: event.detail }),
     };
     const saved = await ctx.roleStore.load(role.id);

@@ -38,6 +38,8 @@ export const RunRecord = z
     resumedAt: z.array(z.string()).default([]),
     /** The run's limits (`--budget`, `--max-tokens`); `resume` keeps them unless given new ones. */
     budget: z.object({ usd: z.number().nullable(), tokens: z.number().nullable() }).default({ usd: null, tokens: null }),
+    /** How many files the Engineer works on at once (`--concurrency`); `resume` keeps it. */
+    concurrency: z.number().int().min(1).default(4),
     finishedAt: z.string().optional(),
     outcome: z.enum(RUN_OUTCOMES).optional(),
     reason: z.string().optional(),

@@ -51,7 +51,7 @@ const EnvSchema = z.object({
   SOPWORKS_STRUCTURED_OUTPUT: blankAsUnset(
     z.enum(['json_schema', 'json_object', 'off'], { message: 'must be json_schema, json_object or off' }).optional(),
   ),
-  SOPWORKS_MAX_RETRIES: intFrom(2),
+  SOPWORKS_MAX_RETRIES: intFrom(4),
   SOPWORKS_TIMEOUT_MS: intFrom(120_000),
   SOPWORKS_RETRY_BASE_MS: intFrom(1_000),
   SOPWORKS_RETRY_MAX_MS: intFrom(30_000),
@@ -92,6 +92,8 @@ export interface ModelSettings {
   retryMaxMs: number;
   /** Requests to continue a reply cut off at the output limit (finish_reason "length"). */
   maxContinuations: number;
+  /** Sent as max_tokens: the largest reply one request may produce (the budget check relies on it). */
+  maxOutputTokens: number;
   timeoutMs: number;
   temperature: number | null;
 }
@@ -134,6 +136,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       retryBaseMs: e.SOPWORKS_RETRY_BASE_MS,
       retryMaxMs: e.SOPWORKS_RETRY_MAX_MS,
       maxContinuations: e.SOPWORKS_MAX_CONTINUATIONS,
+      maxOutputTokens: e.SOPWORKS_MAX_OUTPUT_TOKENS,
       timeoutMs: e.SOPWORKS_TIMEOUT_MS,
       temperature: e.SOPWORKS_TEMPERATURE,
     },

@@ -124,6 +124,7 @@ export class Gateway {
           usageCounted: completion.usage === null,
           costUsd,
           retries: completion.retries ?? 0,
+          continuations: completion.continuations ?? 0,
           ok: parsedNow.ok,
           error: parsedNow.ok ? null : parsedNow.error,
           ms: Date.now() - sentAt,

@@ -78,7 +78,7 @@ export class PromptRenderer {
     } catch (error) {
       const message = (error as Error).message.split('\n')[0];
       throw new SopworksError('TEMPLATE_INVALID', `Template ${file} failed to render: ${message}`, {
-        hint: `It was given: ${Object.keys(variables).join(', ')}. Add the missing name to the SOP step's "with" list, or remove it from the template.`,
+        hint: `It was given: ${Object.keys(variables).sort().join(', ')}. Add the missing name to the SOP step's "with" list, or remove it from the template.`,
       });
     }
   }

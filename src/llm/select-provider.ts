@@ -4,7 +4,8 @@
  */
 import { SopworksError } from '../errors.ts';
 import type { Settings } from '../config/settings.ts';
-import type { Provider } from './provider.ts';
+import type { CallMeta, Provider } from './provider.ts';
+import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 
@@ -29,7 +30,20 @@ export function parseLlmFlag(value: string | undefined, settings: Settings): Llm
  * The provider for a choice. A scripted choice needs its scenario (loaded first, since it may carry the
  * spec); an openai choice checks its endpoint before anything is written.
  */
-export async function createProvider(choice: LlmChoice, scenario: Scenario | null, settings: Settings, model: string | undefined): Promise<Provider> {
+export interface ProviderHooks {
+  /** Something the user should know (e.g. a fallback from structured output). */
+  onNotice?: (text: string) => void;
+  /** A transport retry is about to happen. */
+  onRetry?: (call: CallMeta, event: RetryEvent) => void;
+}
+
+export async function createProvider(
+  choice: LlmChoice,
+  scenario: Scenario | null,
+  settings: Settings,
+  model: string | undefined,
+  hooks: ProviderHooks = {},
+): Promise<Provider> {
   if (choice.kind === 'scripted') {
     if (model !== undefined) {
       throw new SopworksError('USAGE', '--model applies to --llm openai; a scripted run replays its scenario whatever the model.', {
@@ -47,7 +61,7 @@ export async function createProvider(choice: LlmChoice, scenario: Scenario | nul
   await preflight(modelSettings.baseUrl ?? 'https://api.openai.com/v1', modelSettings.apiKey);
   // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
   const { OpenAIProvider } = await import('./providers/openai.ts');
-  return OpenAIProvider.create(modelSettings);
+  return OpenAIProvider.create(modelSettings, hooks);
 }
 
 /**

@@ -57,9 +57,17 @@ export function takeLeftoverLines(output: string, runId: string): { output: stri
   return { output: kept.join('\n'), commands };
 }
 
-/** One violation per distinct command, with a count: a fork bomb's leftovers read as one line. */
-export function describeLeftovers(commands: readonly string[]): string[] {
+/**
+ * One violation per distinct command, with a count: a fork bomb's leftovers read as one line. Each
+ * source (the reporter inside bubblewrap, the host's scan) may see the same process: per command,
+ * the count is the most any one source saw.
+ */
+export function describeLeftovers(sources: readonly (readonly string[])[]): string[] {
   const counts = new Map<string, number>();
-  for (const command of commands) counts.set(command, (counts.get(command) ?? 0) + 1);
+  for (const commands of sources) {
+    const seen = new Map<string, number>();
+    for (const command of commands) seen.set(command, (seen.get(command) ?? 0) + 1);
+    for (const [command, count] of seen) counts.set(command, Math.max(counts.get(command) ?? 0, count));
+  }
   return [...counts].map(([command, count]) => `still running after the run, killed: ${command}${count > 1 ? ` (${count} processes)` : ''}`);
 }

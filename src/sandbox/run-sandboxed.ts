@@ -64,9 +64,11 @@ const REPORT_LEFTOVERS = [
   'token=$1; shift',
   '"$@"',
   'status=$?',
-  'for p in /proc/[0-9]*; do',
-  '  pid=${p#/proc/}',
-  '  if [ "$pid" = 1 ] || [ "$pid" = $$ ]; then continue; fi',
+  "list=''",
+  'for p in /proc/[0-9]*; do pid=${p#/proc/}; if [ "$pid" != 1 ] && [ "$pid" != $$ ]; then list="$list $p"; fi; done',
+  // A process caught between fork and exec still shows its parent's command: let it settle first.
+  'if [ -n "$list" ]; then sleep 0.2; fi',
+  'for p in $list; do',
   '  cmd=$(tr "\\0" " " < "$p/cmdline" 2>/dev/null)',
   '  if [ -n "$cmd" ]; then echo "$token outlived: $cmd" >&2; fi',
   'done',
@@ -111,7 +113,9 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
         : [...request.argv];
     command = [...prlimitArgs(limits, nproc), ...command];
     if (cgroup) command = ['/bin/sh', '-c', JOIN_CGROUP, 'sopworks-sandbox', cgroup.procsFile, ...command];
-    const spawnEnv = mode === 'bubblewrap' ? { PATH: process.env.PATH ?? '/usr/bin:/bin', [RUN_MARKER]: runId } : env;
+    // bubblewrap itself gets no marker: its own processes outlive the command by design while they
+    // tear the namespace down; the command's processes get it from --setenv.
+    const spawnEnv = mode === 'bubblewrap' ? { PATH: process.env.PATH ?? '/usr/bin:/bin' } : env;
 
     let result;
     try {
@@ -146,7 +150,6 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     }
     const signal = result.signal ?? (mode === 'bubblewrap' ? signalOfExitCode(result.exitCode) : null);
     const reported = takeLeftoverLines(result.output, runId);
-    leftovers.push(...reported.commands);
     const secrets = redactSecrets(reported.output, secretsOf(process.env));
 
     const limitsHit = new Set<LimitKind>(limitsInOutput(secrets.output));
@@ -163,7 +166,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       tmpDir: hostTmp,
       existsOnHost: (file) => fs.existsSync(file),
     });
-    for (const detail of describeLeftovers(leftovers)) violations.push({ kind: 'outlived', detail });
+    for (const detail of describeLeftovers([reported.commands, leftovers])) violations.push({ kind: 'outlived', detail });
     for (const link of await linksOutside(projectDir)) {
       violations.push({ kind: 'symlink', detail: `${link.link} -> ${link.target} points outside the project (sopworks will not write through it)` });
     }

@@ -10,12 +10,14 @@ import { resolveCallKey } from './call-key.ts';
 import type { RoleServices } from './services.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
 import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from './vocabulary/index.ts';
+import type { EachFileOutput } from './vocabulary/actors.ts';
 import { locate, type YamlSource } from './yaml-file.ts';
 
 type Kind = keyof typeof vocabulary;
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';
+const MERGE_FILES = 'sopworks.mergeFiles';
 
 /** Built in, not part of the vocabulary a SOP names: see RoleContext.asks. */
 const countingActions = {
@@ -24,6 +26,11 @@ const countingActions = {
     return { asks: { ...context.asks, [id]: (context.asks[id] ?? 0) + 1 } };
   }),
   [COUNT_PUBLISH]: assign(({ context }: { context: RoleContext }) => ({ published: context.published + 1 })),
+  /** `eachFile` ran per-file machines: their calls and messages become this role's, like its own steps'. */
+  [MERGE_FILES]: assign(({ context, event }: { context: RoleContext; event: { type: string; output?: unknown } }) => {
+    const output = event.output as EachFileOutput;
+    return { asks: { ...context.asks, ...output.asks }, published: context.published + output.published, done: output.done, queue: [], current: null };
+  }),
 };
 type Path = (string | number)[];
 
@@ -113,7 +120,7 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
 }
 
 /** Steps whose completion is counted, so a re-invoked step after a restore can find its earlier effect. */
-const COUNTED: Record<string, string> = { ask: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH };
+const COUNTED: Record<string, string> = { ask: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH, eachFile: MERGE_FILES };
 
 /** Puts `action` first on every done-transition of a step (a targetless one if the SOP has none). */
 function countOnDone(onDone: unknown, action: unknown): unknown {
@@ -144,7 +151,8 @@ function withStepInputs(state: StateNodeConfig): Record<string, unknown> {
   return out;
 }
 
-export function buildMachine(sop: SopFile, services: RoleServices): AnyStateMachine {
+/** `initial`: context the machine starts with besides the defaults (a per-file machine's file, say). */
+export function buildMachine(sop: SopFile, services: RoleServices, initial: Partial<RoleContext> = {}): AnyStateMachine {
   const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state)]));
   return setup({
     types: {} as { context: RoleContext },
@@ -154,7 +162,7 @@ export function buildMachine(sop: SopFile, services: RoleServices): AnyStateMach
   }).createMachine({
     id: sop.id,
     initial: sop.initial,
-    context: initialContext(),
+    context: { ...initialContext(), ...initial },
     // The states were checked against the vocabulary by resolveSop; XState's static types cannot see that.
     states: states as never,
   }) as unknown as AnyStateMachine;

@@ -12,7 +12,8 @@ import { viewNames } from './views.ts';
 /** Vocabulary entries whose `slot` parameter names a slot they read. */
 const SLOT_READERS = new Set(['approved', 'testsPassed', 'recordFailure']);
 
-export function checkNames(sop: SopFile, where: (at: YamlPath) => string): Diagnostic[] {
+/** `perFile`: the SOP is run by `eachFile`, which sets its current file. */
+export function checkNames(sop: SopFile, where: (at: YamlPath) => string, options: { perFile?: boolean } = {}): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const slots = keptSlots(sop);
   const views = viewNames();
@@ -30,8 +31,8 @@ export function checkNames(sop: SopFile, where: (at: YamlPath) => string): Diagn
   };
 
   /** Views that fail when no current file is set (the `current` view itself is then null). */
-  const usesCurrent = new Set(['task', 'dependencies', 'file']);
-  const setsCurrent = referencesOf(sop).some((r) => r.kind === 'action' && r.type === 'nextTask');
+  const usesCurrent = new Set(['task', 'dependencies', 'designExcerpt', 'file']);
+  const setsCurrent = options.perFile === true || referencesOf(sop).some((r) => r.kind === 'action' && r.type === 'nextTask');
   for (const step of stepsOf(sop)) {
     const params = step.params;
     if (!params) continue;

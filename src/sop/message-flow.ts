@@ -16,6 +16,8 @@ export interface FlowRole {
   id: string;
   watches: string[];
   sop: SopFile | null;
+  /** The per-file SOPs the role's `eachFile` steps run, by name: what they publish, the role publishes. */
+  subSops?: Record<string, SopFile>;
 }
 
 export interface Publication {
@@ -53,7 +55,9 @@ function publicationsOf(role: FlowRole): Publication[] {
     step.params ? [{ from: role.id, type: step.params.type, to: step.params.to, at: step.at }] : [],
   );
   const concluded = stepsNamed(role.sop, 'conclude').map((step) => ({ from: role.id, type: OUTCOME, to: 'all', at: step.at }));
-  return [...published, ...concluded];
+  // A per-file SOP's steps are located in its own file, not the role's: they carry no path here.
+  const parts = Object.values(role.subSops ?? {}).flatMap((sop) => publicationsOf({ ...role, sop, subSops: {} }).map((p) => ({ ...p, at: null })));
+  return [...published, ...concluded, ...parts];
 }
 
 export function messageFlow(roles: readonly FlowRole[]): MessageFlow {

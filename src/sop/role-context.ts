@@ -25,6 +25,11 @@ export interface RoleContext {
   published: number;
   /** Fingerprints of values kept by `remember`, per name, oldest first — for `repeats`. */
   history: Record<string, string[]>;
+  /**
+   * Final contents of files written in this batch but maybe not yet on the board (set by `eachFile` for
+   * a file's job: the files it depends on), so the `dependencies` view does not wait for publication.
+   */
+  written?: Record<string, string>;
 }
 
 export const initialContext = (): RoleContext => ({

@@ -5,6 +5,7 @@ import type { Gateway } from '../llm/Gateway.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import type { Workspace } from '../workspace/Workspace.ts';
 import type { Policy } from '../policy/policy-file.ts';
+import type { SopFile } from './sop-file.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 
 export interface RoleServices {
@@ -19,9 +20,14 @@ export interface RoleServices {
   /**
    * Posts a message on the board and commits the files it carries, authored by this role. `nth` counts
    * the role's messages: when the role's n-th message is already on the board (a step re-run after a
-   * restore), that message is returned instead of posting it again.
+   * restore), that message is returned instead of posting it again. `onPosted` is told as soon as the
+   * message is on the board, before its commit is made.
    */
-  publish(draft: Draft, nth: number): Promise<Message>;
+  publish(draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message>;
+  /** How many files `eachFile` works on at once (`--concurrency`). */
+  concurrency: number;
+  /** The per-file SOPs this role's `eachFile` steps run, by the name the step gives (resolved, checked). */
+  subSops: Record<string, SopFile>;
   /** Tells the user what the role is doing (progress lines). */
   report(event: { kind: 'tests-start' | 'tests-end'; detail: string }): void;
 }

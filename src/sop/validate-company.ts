@@ -17,6 +17,7 @@ import { checkTemplates, type TemplateRole } from './check-templates.ts';
 import { errorsIn, sopError, uniqueDiagnostics, type Diagnostic } from './diagnostic.ts';
 import { CompanyFile, SopFile } from './sop-file.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
+import { loadSubSops, type LoadedSubSop } from './load-sub-sops.ts';
 import type { YamlSource } from './yaml-file.ts';
 
 export interface ValidatedRole {
@@ -26,6 +27,8 @@ export interface ValidatedRole {
   sop: SopFile;
   sopFile: string;
   profile: Profile;
+  /** The per-file SOPs its `eachFile` steps run, by the name the step gives (checked, parameters parsed). */
+  subSops: Record<string, SopFile>;
 }
 
 export interface ValidatedCompany {
@@ -50,7 +53,10 @@ interface RoleState {
   sop: SopFile | null;
   source: YamlSource | null;
   profile: Profile | null;
+  subSops: LoadedSubSop[];
 }
+
+const subSopsByName = (parts: readonly LoadedSubSop[]): Record<string, SopFile> => Object.fromEntries(parts.map((p) => [p.name, p.sop]));
 
 export async function validateCompany(sopsDir: string, rolesDir: string): Promise<Validation> {
   const diagnostics: Diagnostic[] = [];
@@ -85,7 +91,7 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
   const roles: RoleState[] = [];
   for (const [index, role] of company.roles.entries()) {
     const sopFile = path.join(sopsDir, role.sop ?? `${role.id}.yaml`);
-    const state: RoleState = { id: role.id, watches: role.watches, sopFile, sop: null, source: null, profile: null };
+    const state: RoleState = { id: role.id, watches: role.watches, sopFile, sop: null, source: null, profile: null, subSops: [] };
     roles.push(state);
     if (!fs.existsSync(sopFile)) {
       diagnostics.push(
@@ -106,6 +112,10 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
         diagnostics.push(...checkMachine(resolved.sop, where), ...checkNames(resolved.sop, where));
         state.sop = resolved.sop;
         state.source = source;
+        const parts = await loadSubSops(resolved.sop, sopFile, where);
+        diagnostics.push(...parts.diagnostics);
+        files += parts.files;
+        state.subSops = parts.subSops;
       }
     }
     const profileFile = path.join(rolesDir, role.id, 'role.yaml');
@@ -122,9 +132,12 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
   }
 
   const withSop = roles.filter((r): r is RoleState & { sop: SopFile; source: YamlSource } => r.sop !== null && r.source !== null);
-  const flowRoles: CheckedRole[] = roles.map((r) => ({ id: r.id, watches: r.watches, sop: r.sop, sopWhere: r.source ? locatorOf(r.source) : null }));
+  const flowRoles: CheckedRole[] = roles.map((r) => ({ id: r.id, watches: r.watches, sop: r.sop, subSops: subSopsByName(r.subSops), sopWhere: r.source ? locatorOf(r.source) : null }));
   diagnostics.push(...checkMessageFlow(flowRoles, companyWhere, withSop.length === roles.length));
-  const templateRoles: TemplateRole[] = withSop.map((r) => ({ id: r.id, sop: r.sop, sopWhere: locatorOf(r.source) }));
+  const templateRoles: TemplateRole[] = withSop.flatMap((r) => [
+    { id: r.id, sop: r.sop, sopWhere: locatorOf(r.source) },
+    ...r.subSops.map((part) => ({ id: r.id, sop: part.sop, sopWhere: locatorOf(part.source) })),
+  ]);
   const templates = await checkTemplates(rolesDir, templateRoles);
   diagnostics.push(...templates.diagnostics);
   files += templates.checked;
@@ -137,7 +150,7 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
           name: company.name ?? 'sopworks',
           sopsDir,
           rolesDir,
-          roles: roles.map((r) => ({ id: r.id, watches: r.watches, sop: r.sop!, sopFile: r.sopFile, profile: r.profile! })),
+          roles: roles.map((r) => ({ id: r.id, watches: r.watches, sop: r.sop!, sopFile: r.sopFile, profile: r.profile!, subSops: subSopsByName(r.subSops) })),
         }
       : null,
     diagnostics: unique,

@@ -6,7 +6,8 @@
  */
 import { SopworksError } from '../errors.ts';
 import type { BoardReader } from '../artifacts/registry.ts';
-import type { Code, Requirement, TaskGraph } from '../artifacts/schemas.ts';
+import type { Code, Design, Requirement, TaskGraph } from '../artifacts/schemas.ts';
+import { designExcerpt } from '../artifacts/design-excerpt.ts';
 import { topologicalOrder } from '../artifacts/task-graph.ts';
 import { codeInterface } from '../artifacts/code-interface.ts';
 import type { RoleContext } from './role-context.ts';
@@ -61,9 +62,15 @@ export const builtInViews: Record<string, View> = {
   dependencies: (scope) => {
     const code = latestCode(scope.board);
     return currentTask(scope).dependsOn.map((dep) => {
-      const file = code.find((c) => c.path === dep);
-      return { path: dep, interface: file ? codeInterface(dep, file.content) : '(not written yet)' };
+      // A file written in this batch may still wait for its turn on the board: its content is in the context.
+      const content = scope.context.written?.[dep] ?? code.find((c) => c.path === dep)?.content;
+      return { path: dep, interface: content !== undefined ? codeInterface(dep, content) : '(not written yet)' };
     });
+  },
+  designExcerpt: (scope) => {
+    const design = scope.board.latest<Design>('Design');
+    if (!design) throw new SopworksError('SOP_INVALID', '"designExcerpt" is needed but no Design has been published yet.');
+    return designExcerpt(design.payload, currentTask(scope).file, currentTask(scope).dependsOn);
   },
   file: ({ context, board }) => {
     const file = latestCode(board).find((c) => c.path === context.current);

@@ -16,7 +16,9 @@ export const VIEW_DESCRIPTIONS: Record<string, string> = {
   done: 'The files finished since the queue was last filled.',
   current: 'The path of the current file (null when none).',
   task: "The current file's task from the TaskGraph: `file`, `description`, `dependsOn`.",
-  dependencies: "The current file's dependencies: each `path` and the `interface` of what is written so far.",
+  dependencies: "The current file's dependencies: each `path` and the `interface` (exports and signatures) of what is written so far.",
+  designExcerpt:
+    "The part of the Design that concerns the current file (src/artifacts/design-excerpt.ts): `summary`, `approach`, `language`, `testCommand`, `runCommand`, the file's row (`file`: `path`, `purpose`) and its dependencies' rows (`dependencies`), its `classes`, and the `classDiagram` and `sequenceDiagram` lines about them.",
   file: 'The current file as last committed: `path`, `content`.',
   files: 'Every file committed so far (newest version of each, in task order): `path`, `content`.',
   prd: 'The latest PRD.',

@@ -18,6 +18,8 @@ export interface FakeReply {
   content?: string;
   usage?: { prompt_tokens: number; completion_tokens: number } | null;
   headers?: Record<string, string>;
+  /** `reasoning_content` of the message, as reasoning models on vLLM, LM Studio or llama.cpp send it. */
+  reasoningContent?: string;
   /** `finish_reason` of the choice; "stop" by default ("length": the reply was cut at the output limit). */
   finishReason?: string;
   /** Holds the answer back this long — or until the client gives up, whichever comes first. */
@@ -77,7 +79,13 @@ export async function startFakeOpenAI(options: {
       object: 'chat.completion',
       created: 0,
       model: body?.model ?? 'test-model',
-      choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '' }, finish_reason: reply.finishReason ?? 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: reply.content ?? '', ...(reply.reasoningContent === undefined ? {} : { reasoning_content: reply.reasoningContent }) },
+          finish_reason: reply.finishReason ?? 'stop',
+        },
+      ],
       ...(reply.usage === null
         ? {}
         : { usage: { ...(reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: (reply.usage?.prompt_tokens ?? 10) + (reply.usage?.completion_tokens ?? 5) } }),

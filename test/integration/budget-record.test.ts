@@ -84,7 +84,8 @@ describe('record and replay', function () {
     const scripted = Scenario.parse(parse(await fs.readFile(DEMO, 'utf8')));
     const seed = await tempDir();
     const seedRecording = path.join(seed, 'seed.yaml');
-    assert.equal((await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', seed, '--record', seedRecording], { cwd: seed })).code, 0);
+    // One file at a time, so the company asks in the same order in both runs (the fake server answers in order).
+    assert.equal((await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', seed, '--record', seedRecording, '--concurrency', '1'], { cwd: seed })).code, 0);
     const inCallOrder = Scenario.parse(parse(await fs.readFile(seedRecording, 'utf8'))).replies.map((r) => r.reply!);
     assert.equal(inCallOrder.length, scripted.replies.length);
 
@@ -92,7 +93,7 @@ describe('record and replay', function () {
     try {
       const out = await tempDir();
       const recording = path.join(out, 'recorded.yaml');
-      const live = await runCli(['run', scripted.spec!, '--name', 'wordfreq', '--out', out, '--record', recording], {
+      const live = await runCli(['run', scripted.spec!, '--name', 'wordfreq', '--out', out, '--record', recording, '--concurrency', '1'], {
         cwd: out,
         env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model' },
       });

@@ -127,6 +127,34 @@ describe('kill -9 and resume', function () {
     assert.deepEqual(await facts(project), reference);
   });
 
+  it('stops at once on a second Ctrl-C (exit 130), and resumes', async () => {
+    const out = await tempDir();
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], {
+      cwd: out,
+      env: cleanEnv({ SOPWORKS_SCRIPTED_LATENCY_MS: '2000' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let sent = 0;
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      // Exactly two: the first once a step is in flight, the second once the first was acknowledged.
+      if (sent === 0 && /… write_prd/.test(stdout)) {
+        sent = 1;
+        child.kill('SIGINT');
+      } else if (sent === 1 && /Stopping after the steps in flight/.test(stdout)) {
+        sent = 2;
+        child.kill('SIGINT');
+      }
+    });
+    assert.equal(await closed, 130, stdout);
+    assert.match(stdout, /Outcome\s+interrupted — stopped by the user \(at once\)/);
+    const resumed = await runCli(['resume', path.join(out, 'wordfreq')], { cwd: out, env: LATENCY });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.deepEqual(await facts(path.join(out, 'wordfreq')), reference);
+  });
+
   it('refuses a second process on a running project, and takes over the lock of a dead one', async () => {
     const out = await tempDir();
     const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], {

@@ -1,7 +1,8 @@
 /**
  * The whole company against the local OpenAI-compatible server, through the real ChatOpenAI client.
  * The server answers each prompt with the reply the demo scenario gave that same prompt in a scripted
- * run (recorded first), so a run through the server must build the same repository. With faults
+ * run (recorded first: the run without faults), so a run through the server must build the same
+ * repository. With faults
  * injected into a third of the calls — 429 with and without Retry-After, 500/502/503, a timeout, a
  * connection reset, a reply cut off at the output limit — it still does; and so it does against an
  * endpoint that rejects structured output.
@@ -91,12 +92,15 @@ function faulty(fault: Fault, reply: string): FakeReply {
 
 /**
  * Answers from the transcript. With `faults`, the first request of every third distinct prompt gets the
- * next fault in turn (the retry gets the real reply); a continuation gets the rest of the reply.
+ * next fault in turn (the retry gets the real reply); a continuation gets the rest of the reply. A cut-off
+ * reply that lands on a structured (JSON) call is owed again to the next code call, so that both ways of
+ * handling it are exercised.
  */
 function transcriptServer(transcript: Map<string, string>, options: { faults?: boolean; rejectResponseFormat?: boolean } = {}) {
   const seen = new Map<string, number>();
   const injected: Fault[] = [];
   const unknown: string[] = [];
+  let cutOffStillOwed = false;
   const respond = (body: { messages: Sent; response_format?: unknown }): FakeReply => {
     if (options.rejectResponseFormat && body.response_format) {
       return { status: 400, error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' } };
@@ -116,9 +120,17 @@ function transcriptServer(transcript: Map<string, string>, options: { faults?: b
     const { key, reply } = found;
     const attempt = (seen.get(key) ?? 0) + 1;
     seen.set(key, attempt);
-    if (options.faults && attempt === 1 && seen.size % 3 === 2) {
+    if (!options.faults || attempt !== 1) return { content: reply };
+    // A cut-off reply is continued only without response_format: make sure a code call gets one too.
+    if (cutOffStillOwed && !body.response_format) {
+      cutOffStillOwed = false;
+      injected.push('finish_reason length');
+      return faulty('finish_reason length', reply);
+    }
+    if (seen.size % 3 === 2) {
       const fault = FAULTS[injected.length % FAULTS.length]!;
       injected.push(fault);
+      if (fault === 'finish_reason length' && body.response_format) cutOffStillOwed = true;
       return faulty(fault, reply);
     }
     return { content: reply };
@@ -174,13 +186,6 @@ describe('the whole company against the local server, with faults', function () 
     await removeTempDirs();
   });
 
-  it('builds the same repository through the server as the scripted run', async () => {
-    const { result, tree, server } = await serverRun({});
-    assert.equal(result.outcome, 'done', result.reason);
-    assert.equal(tree, baselineTree);
-    assert.equal(server.chatRequests().length, transcript.size, 'one request per prompt');
-  });
-
   it('builds the same repository with faults injected into a third of the calls', async () => {
     const { result, tree, answers, retries, server } = await serverRun({ faults: true });
     assert.equal(result.outcome, 'done', result.reason);
@@ -190,7 +195,13 @@ describe('the whole company against the local server, with faults', function () 
     const transient = answers.injected.filter((f) => f !== 'finish_reason length').length;
     assert.ok(retries.length >= transient, `each transient fault was retried: ${retries.length} retries for ${transient} faults`);
     assert.equal(result.usage.total().retries, retries.length, 'every retry is metered');
+    const continuations = server.chatRequests().filter((r) => r.body.messages.at(-1)?.content === CONTINUE_PROMPT).length;
+    assert.ok(continuations >= 1, 'a reply cut off at the output limit was continued');
     assert.ok(server.chatRequests().length > transcript.size);
+    console.log(
+      `      ${answers.injected.length} faults in ${answers.distinctPrompts()} calls (${answers.injected.join(', ')}): ` +
+        `${retries.length} retries, ${continuations} continuation(s), ${server.chatRequests().length} requests; same tree`,
+    );
   });
 
   it('builds the same repository against an endpoint that rejects structured output, saying so once', async () => {

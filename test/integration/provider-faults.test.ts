@@ -6,6 +6,7 @@
  * ends in an error that says what happened and what to do.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
 import { PRD } from '../../src/artifacts/schemas.ts';
@@ -46,9 +47,10 @@ async function setup(server: FakeOpenAI, env: Record<string, string> = {}) {
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile);
   openLogs.push(exchanges);
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs: settings.maxRepairs });
-  const pm = await loadRoleProfile(ROLES, 'product-manager');
-  const engineer = await loadRoleProfile(ROLES, 'engineer');
+  const roles = await stepTemplatesOfOneLine();
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs: settings.maxRepairs });
+  const pm = await loadRoleProfile(roles, 'product-manager');
+  const engineer = await loadRoleProfile(roles, 'engineer');
   let occurrence = 0;
   const askPrd = () =>
     gateway.ask({
@@ -58,12 +60,11 @@ async function setup(server: FakeOpenAI, env: Record<string, string> = {}) {
       output: { kind: 'json', name: 'PRD', schema: PRD },
       occurrence: occurrence++,
     });
-  const design = { summary: 's', approach: 'a', language: 'JavaScript', testCommand: ['node', '--test'], runCommand: null, files: [{ path: 'src/todo.js', purpose: 'p' }], classDiagram: 'classDiagram', sequenceDiagram: 'sequenceDiagram' };
   const askCode = () =>
     gateway.ask({
       call: { role: 'engineer', action: 'write_file', key: 'src/todo.js' },
       profile: engineer,
-      variables: { key: 'src/todo.js', design, task: { file: 'src/todo.js', description: 'add and list tasks', dependsOn: [] }, dependencies: [] },
+      variables: { spec: 'src/todo.js: add and list tasks' },
       output: { kind: 'code', path: 'src/todo.js' },
       occurrence: 0,
     });
@@ -73,6 +74,21 @@ async function setup(server: FakeOpenAI, env: Record<string, string> = {}) {
     return (await readAppendLog(logFile)).records as { attempt: number; retries: number; finishReason: string | null; ok: boolean; error: string | null }[];
   };
   return { provider, meter, notices, retries, askPrd, askCode, attempts };
+}
+
+/**
+ * The real shared templates (system prompt, output formats, re-ask) and role profiles, with one-line
+ * step templates: these tests are about the transport, and the real steps' variables follow the SOPs.
+ */
+async function stepTemplatesOfOneLine(): Promise<string> {
+  const dir = await tempDir();
+  await fs.cp(path.join(ROLES, '_shared'), path.join(dir, '_shared'), { recursive: true });
+  for (const [role, action] of [['product-manager', 'write_prd'], ['engineer', 'write_file']] as const) {
+    await fs.mkdir(path.join(dir, role));
+    await fs.copyFile(path.join(ROLES, role, 'role.yaml'), path.join(dir, role, 'role.yaml'));
+    await fs.writeFile(path.join(dir, role, `${action}.hbs`), 'Write this:\n\n> {{spec}}\n');
+  }
+  return dir;
 }
 
 /** Exchange logs still open at the end of a test, closed after it. */
@@ -290,6 +306,13 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       assert.deepEqual(await askPrd(), validPrd);
       assert.deepEqual(s.chatRequests().map((r) => r.body.response_format?.type ?? null), ['json_object', null]);
       assert.equal(notices.length, 1);
+    });
+
+    it('takes the answer from reasoning_content when the server left the content empty', async () => {
+      const s = await start([{ content: '', reasoningContent: prdText }]);
+      const { askPrd } = await setup(s);
+      assert.deepEqual(await askPrd(), validPrd);
+      assert.equal(s.chatRequests().length, 1);
     });
 
     it('keeps structured output for a 400 that is about something else', async () => {

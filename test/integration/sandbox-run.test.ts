@@ -48,10 +48,11 @@ describe('running projects in the sandbox', function () {
       it(`runs "${argv.join(' ')}" of a Node project under ${mode}`, async () => {
         const dir = await project(NODE_PROJECT);
         const outcome = await runSandboxed({ argv, projectDir: dir, limits: LIMITS, setting, allowUnsandboxed: false });
-        assert.equal(outcome.mode, mode);
-        assert.equal(outcome.exitCode, 0, outcome.output);
-        assert.match(outcome.output, /^# pass 1$/m);
-        assert.deepEqual([outcome.limitsHit, outcome.violations], [[], []]);
+        const seen = JSON.stringify(outcome, null, 2);
+        assert.equal(outcome.mode, mode, seen);
+        assert.equal(outcome.exitCode, 0, seen);
+        assert.match(outcome.output, /^# pass 1$/m, seen);
+        assert.deepEqual([outcome.limitsHit, outcome.violations], [[], []], seen);
       });
     }
   }

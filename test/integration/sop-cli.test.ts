@@ -39,7 +39,7 @@ describe('sopworks sop', function () {
       const broken = await runCli(['sop', 'validate', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
       assert.equal(broken.code, 1);
       noStackTrace(broken);
-      assert.match(broken.stdout, /^copy\/sops\/qa\.yaml:23:12: error: unknown actor "runTestz"; known: ask, publish, check, runTests, conclude$/m);
+      assert.match(broken.stdout, /^copy\/sops\/qa\.yaml:23:12: error: unknown actor "runTestz"; known: ask, publish, check, runTests, eachFile, conclude$/m);
       assert.match(broken.stdout, /^copy\/sops\/qa\.yaml:\d+:3: warning: state "forgotten" cannot be reached/m);
       assert.match(broken.stdout, /^copy\/roles\/qa\/write_tests\.hbs:\d+:\d+: error: the template does not compile: /m);
       assert.match(broken.stdout, /^✖ copy\/sops and copy\/roles: 2 errors, 1 warning — a run would refuse to start until the errors are fixed$/m);

@@ -1,5 +1,6 @@
 /** The gateway on the scripted provider: re-asks with the validation error, bounded; records every exchange. */
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
 import { Review } from '../../src/artifacts/schemas.ts';
@@ -15,19 +16,28 @@ import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const call = { role: 'engineer', action: 'review_file', key: 'src/a.js' };
 
+/** A roles folder with the real shared templates and one small step template, so the test does not follow edits to the shipped prompts. */
+async function rolesFolder(): Promise<string> {
+  const dir = await tempDir();
+  await fs.cp(path.join(ROLES, '_shared'), path.join(dir, '_shared'), { recursive: true });
+  await fs.mkdir(path.join(dir, 'engineer'));
+  await fs.copyFile(path.join(ROLES, 'engineer', 'role.yaml'), path.join(dir, 'engineer', 'role.yaml'));
+  await fs.writeFile(path.join(dir, 'engineer', 'review_file.hbs'), 'Review `{{key}}` for the task: {{task.description}}\n\n```\n{{draft.content}}```\n');
+  return dir;
+}
+
 async function setup(replies: Scenario['replies'], maxRepairs = 2) {
+  const roles = await rolesFolder();
   const provider = new ScriptedProvider('scripted:test', { replies });
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile);
   const events: GatewayEvent[] = [];
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs, onEvent: (e) => events.push(e) });
-  const profile = await loadRoleProfile(ROLES, 'engineer');
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs, onEvent: (e) => events.push(e) });
+  const profile = await loadRoleProfile(roles, 'engineer');
   const variables = {
     key: 'src/a.js',
-    design: { summary: 's', approach: 'a', language: 'JavaScript', testCommand: ['node', '--test'], runCommand: null, files: [{ path: 'src/a.js', purpose: 'p' }], classDiagram: 'classDiagram', sequenceDiagram: 'sequenceDiagram' },
     task: { file: 'src/a.js', description: 'write a', dependsOn: [] },
-    dependencies: [],
     draft: { path: 'src/a.js', content: 'export const a = 1;\n' },
   };
   const ask = (output: OutputSpec = { kind: 'json', name: 'Review', schema: Review }) => gateway.ask({ call, profile, variables, output, occurrence: 0 });

@@ -15,12 +15,10 @@ import { Gateway, type OutputSpec } from '../../src/llm/Gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
 import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../src/llm/provider.ts';
 import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
-import { parseJsonReply } from '../../src/llm/parse/json-reply.ts';
-import { replyText } from '../../src/llm/scenario.ts';
 import { UsageMeter } from '../../src/llm/usage.ts';
 import { loadRoleProfile, type RoleProfile } from '../../src/roles/role-profile.ts';
 import { ROLES, ROOT } from '../helpers/paths.ts';
-import { demoScenario } from '../helpers/run-company.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const CORPUS = path.join(ROOT, 'test/fixtures/replies');
 const MAX_REPAIRS = 2;
@@ -86,6 +84,28 @@ function target(output: string): { call: { role: string; action: string; key: st
   return { call: { role, action, key: null }, spec: { kind: 'json', name, schema: schemas[name] }, judge: schemas[name] };
 }
 
+/**
+ * A roles folder for the corpus: the real shared templates (system prompt, output formats, the re-ask)
+ * and role profiles, with one-line requests in place of the real step templates — the corpus is about
+ * replies, and the real templates' variables change with the SOPs.
+ */
+async function corpusRoles(): Promise<string> {
+  const dir = await tempDir();
+  await fs.promises.cp(path.join(ROLES, '_shared'), path.join(dir, '_shared'), { recursive: true });
+  const actions: Record<string, string[]> = {
+    'product-manager': ['write_prd', 'review_prd'],
+    architect: ['write_design', 'write_tasks'],
+    engineer: ['write_file'],
+    qa: ['write_bug_report', 'write_tests'],
+  };
+  for (const [role, names] of Object.entries(actions)) {
+    await fs.promises.mkdir(path.join(dir, role));
+    await fs.promises.copyFile(path.join(ROLES, role, 'role.yaml'), path.join(dir, role, 'role.yaml'));
+    for (const action of names) await fs.promises.writeFile(path.join(dir, role, `${action}.hbs`), `${action.replace('_', ' ')} for: {{spec}}\n`);
+  }
+  return dir;
+}
+
 /** Records what the gateway sent, as it was at the time of sending. */
 class RecordingProvider implements Provider {
   readonly sent: ChatMessage[][] = [];
@@ -104,29 +124,16 @@ const tally = { local: 0, reask: 0, fail: 0 };
 
 describe('repair corpus: malformed replies through the gateway', () => {
   const profiles = new Map<string, RoleProfile>();
-  let variables: Record<string, unknown>;
+  let renderer: PromptRenderer;
 
   before(async () => {
-    const demo = await demoScenario();
-    const artifact = (action: string, schema: z.ZodType) => {
-      const parsed = parseJsonReply(replyText(demo.replies.findLast((r) => r.action === action)!), schema);
-      assert.ok(parsed.ok, `the demo's ${action} reply is valid`);
-      return parsed.value;
-    };
-    variables = {
-      spec: demo.spec,
-      prd: artifact('revise_prd', PRD),
-      design: artifact('write_design', Design),
-      task: { file: 'src/wordfreq.js', description: 'Count the words of the files given', dependsOn: [] },
-      dependencies: [],
-      files: [],
-      tests: { files: [] },
-      testReport: { round: 1, exitCode: 1, output: 'not ok 1 - counts case-insensitively' },
-    };
-    for (const role of ['product-manager', 'architect', 'engineer', 'qa']) profiles.set(role, await loadRoleProfile(ROLES, role));
+    const roles = await corpusRoles();
+    renderer = new PromptRenderer(roles);
+    for (const role of ['product-manager', 'architect', 'engineer', 'qa']) profiles.set(role, await loadRoleProfile(roles, role));
   });
 
-  after(() => {
+  after(async () => {
+    await removeTempDirs();
     console.log(
       `      repair corpus: ${corpus.length} cases — ${tally.local} repaired locally, ${tally.reask} valid after a re-ask, ${tally.fail} failed cleanly`,
     );
@@ -145,9 +152,8 @@ describe('repair corpus: malformed replies through the gateway', () => {
       const scripted = new ScriptedProvider(`scripted:${file}#${fixture.id}`, { replies });
       const provider = new RecordingProvider(scripted);
       const meter = new UsageMeter();
-      const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges: null, maxRepairs: MAX_REPAIRS });
-      const ask = () =>
-        gateway.ask({ call, profile: profiles.get(call.role)!, variables: { ...variables, key: call.key }, output: spec, occurrence: 0 });
+      const gateway = new Gateway({ provider, renderer, meter, exchanges: null, maxRepairs: MAX_REPAIRS });
+      const ask = () => gateway.ask({ call, profile: profiles.get(call.role)!, variables: { spec: 'a CLI that counts word frequencies in text files' }, output: spec, occurrence: 0 });
 
       let value: unknown;
       let failure: unknown = null;

@@ -14,7 +14,7 @@ describe('settings', () => {
     assert.equal(settings.openaiConfigured, false);
     assert.equal(settings.model.model, DEFAULT_MODEL);
     assert.equal(settings.model.structuredOutput, 'json_schema');
-    assert.equal(settings.model.maxRetries, 2);
+    assert.equal(settings.model.maxRetries, 4);
     assert.equal(settings.maxRepairs, 2);
     assert.equal(settings.scriptedLatencyMs, 0);
   });

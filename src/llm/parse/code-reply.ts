@@ -9,11 +9,20 @@ import path from 'node:path';
 import { checkRelativePath } from '../../workspace/safe-path.ts';
 import type { CodeFile } from '../../artifacts/schemas.ts';
 import { fencedBlocks, unclosedFence, type FencedBlock } from './fenced-blocks.ts';
+import { elidedLine } from './elided-code.ts';
 import { languagesOf } from './languages.ts';
 import { isRefusal, refusalError } from './refusal.ts';
 import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
 
 export function parseCodeReply(raw: string, filePath: string): ParseResult<CodeFile> {
+  const chosen = chooseCodeBlock(raw, filePath);
+  if (!chosen.ok) return chosen;
+  const elided = elidedLine(chosen.value.content);
+  if (elided) return fail(elisionError(filePath, elided));
+  return chosen;
+}
+
+function chooseCodeBlock(raw: string, filePath: string): ParseResult<CodeFile> {
   const wanted = `the full content of ${filePath} in one fenced code block`;
   const text = stripThinking(raw);
   if (text === '') return fail(emptyReplyError(raw, wanted));
@@ -69,10 +78,15 @@ export function parseFilesReply(raw: string): ParseResult<CodeFile[]> {
     const checked = checkRelativePath(block.label);
     if (!checked.ok) return fail(`code block ${index + 1} has an unsafe path "${block.label}": ${checked.reason}`);
     if (files.some((f) => f.path === checked.path)) return fail(`the file ${checked.path} appears twice; give each file once`);
+    const elided = elidedLine(block.content);
+    if (elided) return fail(elisionError(checked.path, elided));
     files.push({ path: checked.path, content: block.content });
   }
   return ok(files);
 }
+
+const elisionError = (filePath: string, elided: { line: number; text: string }): string =>
+  `${filePath} leaves code out (line ${elided.line}: "${elided.text}"); write the whole file, every line of it`;
 
 const cutOff = (wanted: string): string =>
   `the reply was cut off inside a code block (its closing fence is missing); reply again with ${wanted}, each block closed`;

@@ -36,6 +36,7 @@ export function jsonCandidates(reply: string): JsonCandidate[] {
  */
 export function balancedSpans(text: string): JsonCandidate[] {
   const spans: JsonCandidate[] = [];
+  let unclosed = 0;
   let index = 0;
   while (index < text.length) {
     const start = text.slice(index).search(/[{[]/);
@@ -44,13 +45,19 @@ export function balancedSpans(text: string): JsonCandidate[] {
     const end = closingIndex(text, from);
     if (end === -1) {
       spans.push({ text: text.slice(from), complete: false });
-      break;
+      // A stray bracket in the prose ("use {name} or {") must not hide the JSON after it: look inside,
+      // a bounded number of times (each look reads to the end of the text).
+      if (++unclosed >= MAX_UNCLOSED) break;
+      index = from + 1;
+      continue;
     }
     spans.push({ text: text.slice(from, end + 1), complete: true });
     index = end + 1;
   }
   return spans;
 }
+
+const MAX_UNCLOSED = 16;
 
 /** The index of the bracket closing the one at `from`, or -1 when the text ends first. */
 function closingIndex(text: string, from: number): number {
@@ -93,4 +100,31 @@ function closingIndex(text: string, from: number): number {
     if (!/\s/.test(ch)) lastToken = ch;
   }
   return -1;
+}
+
+/**
+ * Whether the JSON leaves content out with an unquoted `...` (`"issues": [...]`, `// ... more tasks`).
+ * jsonrepair would quietly drop it, leaving a shorter artifact than the model meant.
+ */
+export function elidesContent(text: string): boolean {
+  let quote: string | null = null;
+  let lastToken = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote !== null) {
+      if (ch === '\\') i++;
+      else if (ch === quote) {
+        quote = null;
+        lastToken = '"';
+      }
+      continue;
+    }
+    if (text.startsWith('...', i) || ch === '…') return true;
+    if (ch === '"' || (ch === "'" && /^[{[,:]$/.test(lastToken))) {
+      quote = ch;
+      continue;
+    }
+    if (!/\s/.test(ch)) lastToken = ch;
+  }
+  return false;
 }

@@ -9,7 +9,7 @@ import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
 import { strictJsonSchema } from '../strict-json-schema.ts';
 import { candidateShapes, type SchemaNode } from './align-to-schema.ts';
-import { jsonCandidates } from './json-candidates.ts';
+import { elidesContent, jsonCandidates } from './json-candidates.ts';
 import { isRefusal, refusalError } from './refusal.ts';
 import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
 
@@ -37,6 +37,10 @@ export function parseJsonReply<T>(raw: string, schema: z.ZodType<T>): ParseResul
       continue;
     }
     const decoded = decode(candidate.text);
+    if (decoded.ok && decoded.repaired && elidesContent(candidate.text)) {
+      failed(candidate.text.length, 'the JSON leaves content out with "..."; write every item in full');
+      continue;
+    }
     if (!decoded.ok) {
       failed(candidate.text.length, `the reply is not valid JSON (${decoded.error}); reply with one valid JSON object`);
       continue;

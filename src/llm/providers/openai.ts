@@ -77,6 +77,7 @@ export class OpenAIProvider implements Provider {
       // Retries are ours (see retry.ts): LangChain's would stack on top and skip a 429 without Retry-After.
       maxRetries: 0,
       timeout: settings.timeoutMs,
+      maxTokens: settings.maxOutputTokens,
       temperature: settings.temperature ?? undefined,
     });
     return new OpenAIProvider(model, settings, hooks);
@@ -140,7 +141,8 @@ export class OpenAIProvider implements Provider {
     counts.retries += outcome.retries;
     if (outcome.ok) {
       const reply = outcome.value;
-      return { text: textOf(reply), usage: usageOf(reply), finishReason: (reply.response_metadata?.finish_reason as string | undefined) ?? null };
+      const finishReason = (reply.response_metadata?.finish_reason as string | undefined) ?? null;
+      return { text: textOf(reply, finishReason), usage: usageOf(reply), finishReason };
     }
     if (outcome.error instanceof StructuredOutputRejected) {
       this.fallBack(format, outcome.error);
@@ -263,8 +265,15 @@ function rejectsFormat(error: unknown): boolean {
   return REJECTS_FORMAT.test((error as Error)?.message ?? '');
 }
 
-function textOf(reply: Reply): string {
-  return typeof reply.content === 'string' ? reply.content : reply.content.map((part) => ('text' in part ? part.text : '')).join('');
+/**
+ * The reply's text. Some servers put a reasoning model's whole answer in `reasoning_content` and leave
+ * the content empty (LM Studio with json_schema and Qwen 3.5, for one); then that is what there is to
+ * parse — unless the reply was cut off, when it is reasoning that never reached an answer.
+ */
+function textOf(reply: Reply, finishReason: string | null): string {
+  const content = typeof reply.content === 'string' ? reply.content : reply.content.map((part) => ('text' in part ? part.text : '')).join('');
+  const reasoning = reply.additional_kwargs?.reasoning_content;
+  return content.trim() === '' && finishReason !== 'length' && typeof reasoning === 'string' ? reasoning : content;
 }
 
 function usageOf(reply: Reply): Usage | null {

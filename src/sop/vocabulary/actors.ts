@@ -2,7 +2,7 @@
  * Actors a SOP may invoke: the steps with effects (model calls, publishing, running tests).
  * Each receives its parameters (validated from the SOP file) and the role's context at invocation.
  */
-import { fromPromise } from 'xstate';
+import { createActor, fromPromise, type AnyStateMachine } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
 import { messageTypes } from '../../artifacts/registry.ts';
@@ -18,6 +18,8 @@ import { failureSignature, parseTestOutput } from '../../sandbox/parse-test-outp
 import { askIdentity, type RoleContext } from '../role-context.ts';
 import { resolveCallKey } from '../call-key.ts';
 import type { RoleServices } from '../services.ts';
+import { buildMachine } from '../build-machine.ts';
+import { runOverDag } from '../dag-scheduler.ts';
 import { resolveView } from '../views.ts';
 import type { VocabularyEntry } from './actions.ts';
 
@@ -87,6 +89,15 @@ export const actorParams = {
       '(after installing dependencies from the lockfile, when the policy allows that); the output is a TestReport.',
     params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000) }).strict(),
   },
+  eachFile: {
+    description:
+      'Work on every queued file with a per-file SOP (`sop`: a file next to this SOP, whose machine ends in a final state), ' +
+      'up to --concurrency files at once: a file starts as soon as the files it depends on are written, and the messages ' +
+      "the files' machines publish go out in queue order (dependency order) whatever order they finish in. Each file's " +
+      'machine starts with the file as `current` and sees the final content of the files it depends on; when every file ' +
+      'has ended, `done` lists the files written, and their model calls and messages count as this role\'s.',
+    params: z.object({ sop: z.string().regex(/^[\w.-]+\.ya?ml$/, 'name a YAML file next to this SOP, e.g. engineer-file.yaml') }).strict(),
+  },
   conclude: {
     description: 'End the run with an outcome (done or failed) and a reason; a `detail` view is appended to the reason.',
     params: z
@@ -96,6 +107,13 @@ export const actorParams = {
 } satisfies Record<string, VocabularyEntry>;
 
 type Params<K extends keyof typeof actorParams> = z.infer<(typeof actorParams)[K]['params']>;
+/** What `eachFile` hands back, merged into the role's context on done (see build-machine.ts). */
+export interface EachFileOutput {
+  done: string[];
+  published: number;
+  asks: Record<string, number>;
+}
+
 export interface StepInput<P> {
   params: P;
   context: RoleContext;
@@ -220,6 +238,39 @@ export function actorImplementations(services: RoleServices) {
       return report;
     }),
 
+    eachFile: fromPromise<EachFileOutput, StepInput<Params<'eachFile'>>>(async ({ input: { params, context }, signal }) => {
+      const sop = services.subSops[params.sop];
+      if (!sop) {
+        throw new SopworksError('SOP_INVALID', `${services.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
+      }
+      const graph = services.board.latest<S.TaskGraph>('TaskGraph')?.payload;
+      const asks: Record<string, number> = {};
+      const result = await runOverDag({
+        files: context.queue,
+        dependsOn: (file) => graph?.tasks.find((t) => t.file === file)?.dependsOn ?? [],
+        concurrency: services.concurrency,
+        signal,
+        job: async (file, handle) => {
+          const fileServices: RoleServices = {
+            ...services,
+            // The file is written once its Code is drafted; the message itself waits for the file's turn.
+            publish: async (draft) => {
+              const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
+              if (code?.success && code.data.path === file) handle.written(code.data.content);
+              const nth = context.published + (await handle.turn());
+              // The next file may post as soon as this message is on the board; the commits keep board order.
+              return services.publish(draft, nth, () => handle.posted());
+            },
+          };
+          const machine = buildMachine(sop, fileServices, { current: file, trigger: context.trigger, asks: context.asks, written: handle.dependencies });
+          const final = await runToCompletion(machine, handle.signal);
+          // Keys are per file, so the counts of different files never overlap.
+          for (const [id, count] of Object.entries(final.asks)) if (count !== context.asks[id]) asks[id] = count;
+        },
+      });
+      return { done: result.written, published: result.published, asks };
+    }),
+
     conclude: fromPromise<string, StepInput<Params<'conclude'>>>(async ({ input: { params, context } }) => {
       const detail = params.detail ? summarise(resolveView(params.detail, scope(context))) : '';
       const message = await services.publish({
@@ -231,6 +282,30 @@ export function actorImplementations(services: RoleServices) {
       return message.id;
     }),
   };
+}
+
+/** Runs a machine until it reaches a final state; rejects with its error, or when the signal aborts. */
+function runToCompletion(machine: AnyStateMachine, signal: AbortSignal): Promise<RoleContext> {
+  return new Promise<RoleContext>((resolve, reject) => {
+    const actor = createActor(machine);
+    const onAbort = () => {
+      actor.stop();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    actor.subscribe({
+      complete: () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(actor.getSnapshot().context as RoleContext);
+      },
+      error: (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    });
+    actor.start();
+  });
 }
 
 /** Why the role may not write the files of a `code` or `files` reply, or null when it may write them all. */

@@ -1,0 +1,62 @@
+/**
+ * The benchmark's model: the scripted provider, slowed down like a real model — each reply takes a
+ * fixed latency plus a time per output token — and watched: it records when each call was waiting on
+ * the "model", so the benchmark can tell model time from the company's own overhead.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Completion, CompletionRequest, Provider } from '../src/llm/provider.ts';
+import { ScriptedProvider } from '../src/llm/providers/scripted.ts';
+import { countTextTokens } from '../src/llm/token-count.ts';
+import type { Scenario } from '../src/llm/scenario.ts';
+import { replyText } from '../src/llm/scenario.ts';
+
+export interface Latency {
+  fixedMs: number;
+  perTokenMs: number;
+}
+
+export const latencyOf = (text: string, latency: Latency): number => latency.fixedMs + latency.perTokenMs * countTextTokens(text);
+
+export class LatencyProvider implements Provider {
+  readonly label: string;
+  private readonly inner: ScriptedProvider;
+  /** Reply text → simulated latency, computed before the run so the run pays no tokenizer time for it. */
+  private readonly latencies = new Map<string, number>();
+  /** [start, end] of every simulated wait, in ms since the epoch. */
+  readonly waits: [number, number][] = [];
+
+  constructor(scenario: Scenario, private readonly latency: Latency) {
+    this.inner = new ScriptedProvider('scripted:bench', scenario, 0);
+    this.label = `scripted:bench (${latency.fixedMs} ms + ${latency.perTokenMs} ms/token)`;
+    for (const reply of scenario.replies) {
+      const text = replyText(reply);
+      this.latencies.set(text, latencyOf(text, latency));
+    }
+  }
+
+  async complete(request: CompletionRequest): Promise<Completion> {
+    const completion = await this.inner.complete(request);
+    const ms = this.latencies.get(completion.text) ?? latencyOf(completion.text, this.latency);
+    const start = Date.now();
+    await sleep(ms, undefined, { signal: request.signal });
+    this.waits.push([start, Date.now()]);
+    return completion;
+  }
+
+  /** How long at least one call was waiting on the model. */
+  busyMs(): number {
+    const sorted = [...this.waits].sort((a, b) => a[0] - b[0]);
+    let total = 0;
+    let [from, to] = [-Infinity, -Infinity];
+    for (const [start, end] of sorted) {
+      if (start > to) {
+        if (to > from) total += to - from;
+        [from, to] = [start, end];
+      } else {
+        to = Math.max(to, end);
+      }
+    }
+    if (to > from) total += to - from;
+    return total;
+  }
+}

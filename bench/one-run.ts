@@ -1,0 +1,117 @@
+/**
+ * One benchmark run, in a process of its own so its peak memory is its own: a synthetic project of
+ * the given shape and size through the real company (startRun, in-process) into a temp folder.
+ * Prints one JSON row on stdout.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { loadCompany } from '../src/company/load-company.ts';
+import { startRun } from '../src/company/Company.ts';
+import { loadPolicy } from '../src/policy/load-policy.ts';
+import { replyText } from '../src/llm/scenario.ts';
+import { criticalPath, makeGraph, SHAPES, width } from './graphs.ts';
+import { LatencyProvider, latencyOf } from './latency-provider.ts';
+import { filePath, syntheticScenario } from './scenario.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export const RunSpec = z.object({
+  graph: z.enum(SHAPES),
+  files: z.number().int().min(3),
+  concurrency: z.number().int().min(1),
+  fixedMs: z.number().min(0),
+  perTokenMs: z.number().min(0),
+});
+export type RunSpec = z.infer<typeof RunSpec>;
+
+export interface Row {
+  graph: string;
+  files: number;
+  width: number;
+  concurrency: number;
+  outcome: string;
+  calls: number;
+  wallMs: number;
+  criticalPathMs: number;
+  wallOverCritical: number;
+  promptTokens: number;
+  completionTokens: number;
+  modelBusyMs: number;
+  overheadMsPerCall: number;
+  peakRssMb: number;
+}
+
+export async function runOne(spec: RunSpec): Promise<Row> {
+  const graph = makeGraph(spec.graph, spec.files);
+  const scenario = syntheticScenario(graph, spec.graph);
+  const latency = { fixedMs: spec.fixedMs, perTokenMs: spec.perTokenMs };
+  // The lower bound: every call before and after the engineering is sequential; the files follow the graph.
+  const perFile = graph.map(() => 0);
+  let sequential = 0;
+  for (const reply of scenario.replies) {
+    const ms = latencyOf(replyText(reply), latency);
+    if (reply.role === 'engineer') perFile[Number(/m(\d+)\.js$/.exec(reply.key!)![1])]! += ms;
+    else sequential += ms;
+  }
+  const criticalPathMs = sequential + criticalPath(graph, perFile);
+
+  const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), path.join(ROOT, 'roles'));
+  const policy = await loadPolicy(path.join(ROOT, 'sops'));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-bench-'));
+  const provider = new LatencyProvider(scenario, latency);
+  try {
+    const started = Date.now();
+    const result = await startRun({
+      spec: scenario.spec!,
+      project: scenario.name!,
+      projectDir: path.join(dir, scenario.name!),
+      company,
+      provider,
+      llm: { kind: 'scripted', file: 'bench' },
+      maxRepairs: 2,
+      policy,
+      concurrency: spec.concurrency,
+    });
+    const wallMs = Date.now() - started;
+    const total = result.usage.total();
+    const written = result.messages.filter((m) => m.type === 'Code').length;
+    if (result.outcome !== 'done' || written !== graph.length) {
+      throw new Error(`the ${spec.graph} run of ${spec.files} files ended ${result.outcome} (${result.reason}) with ${written} files written; expected ${filePath(graph.length - 1)} and all before it`);
+    }
+    const modelBusyMs = provider.busyMs();
+    return {
+      graph: spec.graph,
+      files: spec.files,
+      width: width(graph),
+      concurrency: spec.concurrency,
+      outcome: result.outcome,
+      calls: total.calls,
+      wallMs,
+      criticalPathMs: Math.round(criticalPathMs),
+      wallOverCritical: round(wallMs / criticalPathMs, 3),
+      promptTokens: total.promptTokens,
+      completionTokens: total.completionTokens,
+      modelBusyMs,
+      overheadMsPerCall: round((wallMs - modelBusyMs) / total.calls, 2),
+      peakRssMb: round(process.resourceUsage().maxRSS / 1024, 1),
+    };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const spec = RunSpec.parse(JSON.parse(process.argv[2] ?? '{}'));
+  runOne(spec).then(
+    (row) => process.stdout.write(JSON.stringify(row) + '\n'),
+    (error: unknown) => {
+      process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

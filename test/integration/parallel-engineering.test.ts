@@ -1,0 +1,75 @@
+/**
+ * Parallel engineering: the Engineer writes independent files at once, yet the repository history and
+ * the board are the same whatever the concurrency — commits in dependency order with a stable tie-break.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { readAppendLog } from '../../src/board/append-log.ts';
+import { readRunRecord } from '../../src/company/run-record.ts';
+import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';
+import { removeTempDirs } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
+const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout.trim();
+
+interface Exchange {
+  role: string;
+  action: string;
+  key: string | null;
+}
+
+async function history(run: CompanyRun) {
+  const { records } = await readAppendLog(path.join(run.project, '.sopworks', 'board.jsonl'));
+  return {
+    tree: await git(run.project, 'rev-parse', 'HEAD^{tree}'),
+    subjects: await git(run.project, 'log', '--reverse', '--format=%s'),
+    board: (records as { id: string; type: string; payload: { path?: string } }[]).map((m) => `${m.id} ${m.type} ${m.payload.path ?? ''}`),
+  };
+}
+
+const engineerCalls = async (run: CompanyRun): Promise<string[]> =>
+  ((await readAppendLog(path.join(run.project, '.sopworks', 'exchanges.jsonl'))).records as Exchange[])
+    .filter((e) => e.role === 'engineer' && (e.action === 'write_file' || e.action === 'review_file'))
+    .map((e) => `${e.action} ${e.key}`);
+
+describe('parallel engineering', function () {
+  this.timeout(180_000);
+  let one: CompanyRun;
+  let four: CompanyRun;
+
+  before(async () => {
+    const scenario = await demoScenario();
+    // A small latency per reply, so that concurrent calls really overlap.
+    one = await runScenario(scenario, { concurrency: 1, latencyMs: 20 });
+    four = await runScenario(scenario, { concurrency: 4, latencyMs: 20 });
+  });
+  after(removeTempDirs);
+
+  it('ends done both ways, and keeps the concurrency in run.json for resume', async () => {
+    assert.equal(one.result.outcome, 'done', one.result.reason);
+    assert.equal(four.result.outcome, 'done', four.result.reason);
+    assert.equal((await readRunRecord(path.join(four.project, '.sopworks'))).concurrency, 4);
+    assert.equal((await readRunRecord(path.join(one.project, '.sopworks'))).concurrency, 1);
+  });
+
+  it('writes one file at a time at concurrency 1: each is reviewed before the next is written', async () => {
+    const calls = await engineerCalls(one);
+    assert.deepEqual(calls.slice(0, 4), ['write_file package.json', 'review_file package.json', 'write_file src/tokenize.js', 'review_file src/tokenize.js']);
+  });
+
+  it('writes the files that depend on nothing at once at concurrency 4, before any is reviewed', async () => {
+    const calls = await engineerCalls(four);
+    assert.deepEqual(calls.slice(0, 4).sort(), ['write_file package.json', 'write_file src/files.js', 'write_file src/format.js', 'write_file src/tokenize.js']);
+    // src/count.js needs src/tokenize.js, and src/cli.js needs three files: neither is written before those are reviewed.
+    assert.ok(calls.indexOf('write_file src/count.js') > calls.indexOf('review_file src/tokenize.js'));
+    for (const dep of ['src/files.js', 'src/count.js', 'src/format.js']) assert.ok(calls.indexOf('write_file src/cli.js') > calls.indexOf(`review_file ${dep}`));
+  });
+
+  it('yields the same tree, the same commits in the same order and the same board whatever the concurrency', async () => {
+    const [a, b] = [await history(one), await history(four)];
+    assert.deepEqual(b, a);
+    assert.match(b.subjects, /feat: add package\.json\nfeat: add src\/tokenize\.js\nfeat: add src\/count\.js\nfeat: add src\/files\.js\nfeat: add src\/format\.js\nfeat: add src\/cli\.js/);
+  });
+});

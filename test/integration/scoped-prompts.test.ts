@@ -1,0 +1,88 @@
+/**
+ * Scoped prompts, shown on what the model was sent (exchanges.jsonl records every prompt): a per-file
+ * prompt carries the design's part about the file and its dependencies' interfaces — not other files —
+ * so its size does not grow with the project; a fix carries the failing output and the file it fixes.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { readAppendLog } from '../../src/board/append-log.ts';
+import { makeGraph } from '../../bench/graphs.ts';
+import { moduleSource, syntheticScenario } from '../../bench/scenario.ts';
+import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { removeTempDirs } from '../helpers/temp-dir.ts';
+
+interface Exchange {
+  role: string;
+  action: string;
+  key: string | null;
+  messages: { role: string; content: string }[];
+  usage: { promptTokens: number };
+}
+
+async function exchanges(run: CompanyRun): Promise<Exchange[]> {
+  return (await readAppendLog(path.join(run.project, '.sopworks', 'exchanges.jsonl'))).records as Exchange[];
+}
+const sent = (list: Exchange[], action: string, key: string | null): Exchange => {
+  const found = list.find((e) => e.action === action && e.key === key);
+  assert.ok(found, `the model was asked ${action} ${key}`);
+  return found;
+};
+const prompt = (e: Exchange): string => e.messages.map((m) => m.content).join('\n');
+
+describe('scoped prompts', function () {
+  this.timeout(240_000);
+  after(removeTempDirs);
+
+  describe('on synthetic projects of 5 and 20 files (a chain: each file uses the one before)', () => {
+    const graphs = { small: makeGraph('chain', 5), large: makeGraph('chain', 20) };
+    let small: Exchange[];
+    let large: Exchange[];
+
+    before(async () => {
+      const sops = path.join(ROOT, 'bench', 'sops');
+      const [a, b] = [await runScenario(syntheticScenario(graphs.small, 'chain'), { sops }), await runScenario(syntheticScenario(graphs.large, 'chain'), { sops })];
+      assert.equal(a.result.outcome, 'done', a.result.reason);
+      assert.equal(b.result.outcome, 'done', b.result.reason);
+      [small, large] = [await exchanges(a), await exchanges(b)];
+    });
+
+    it("carries the interface of the file's dependency, not its body, and nothing of unrelated files", () => {
+      const text = prompt(sent(large, 'write_file', 'src/m12.js'));
+      assert.match(text, /export function step11\(x\) \{ … \}/, "the dependency's signature");
+      assert.doesNotMatch(text, /mixing round 0 of stage 11/, "the dependency's body");
+      for (const other of [0, 5, 10, 13, 19]) {
+        assert.doesNotMatch(text, new RegExp(`mixing round \\d+ of stage ${other}\\b|step${other}\\(x\\)`), `src/m${other}.js`);
+      }
+    });
+
+    it('is as long in a project of 20 files as in one of 5, for the same file', () => {
+      for (const action of ['write_file', 'review_file']) {
+        const [five, twenty] = [sent(small, action, 'src/m2.js'), sent(large, action, 'src/m2.js')];
+        assert.equal(twenty.usage.promptTokens, five.usage.promptTokens, `${action} src/m2.js`);
+      }
+      // The module the scenario writes for src/m2.js is the same in both projects.
+      assert.equal(moduleSource(graphs.small, 2, 0), moduleSource(graphs.large, 2, 0));
+    });
+
+    it('gives QA every file (its tests cover the whole project): that one prompt grows with the project', () => {
+      assert.ok(sent(large, 'write_tests', null).usage.promptTokens > sent(small, 'write_tests', null).usage.promptTokens);
+    });
+  });
+
+  describe('a fix, on the demo', () => {
+    it('carries the bug report, the failing output and the file to fix, not the rest of the project', async () => {
+      const run = await runScenario(await demoScenario());
+      assert.equal(run.result.outcome, 'done', run.result.reason);
+      const text = prompt(sent(await exchanges(run), 'fix_file', 'src/tokenize.js'));
+      assert.match(text, /## Test output \(round 1\)/);
+      assert.match(text, /not ok|fail/i);
+      assert.match(text, /## Current src\/tokenize\.js\n```\n[\s\S]*export function tokenize/);
+      const others = run.result.messages.filter((m) => m.type === 'Code').map((m) => m.payload as { path: string; content: string });
+      for (const other of others.filter((c) => c.path !== 'src/tokenize.js')) {
+        const body = other.content.split('\n').slice(2, 6).join('\n');
+        assert.ok(!text.includes(body), `nothing of ${other.path}`);
+      }
+    });
+  });
+});

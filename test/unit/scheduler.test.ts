@@ -1,0 +1,125 @@
+/**
+ * runOverDag: files start once what they depend on is written, at most `concurrency` at once, and their
+ * messages go out in the given order whatever order the jobs finish in.
+ */
+import assert from 'node:assert/strict';
+import { runOverDag, type JobHandle } from '../../src/sop/dag-scheduler.ts';
+
+/** A job whose steps the test releases by hand, so the order of events is the test's, not the clock's. */
+class Gate {
+  private readonly waiting = new Map<string, () => void>();
+  wait(name: string): Promise<void> {
+    return new Promise((resolve) => this.waiting.set(name, resolve));
+  }
+  open(name: string): void {
+    const resolve = this.waiting.get(name);
+    assert.ok(resolve, `${name} is waiting`);
+    this.waiting.delete(name);
+    resolve();
+  }
+  get names(): string[] {
+    return [...this.waiting.keys()].sort();
+  }
+}
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the DAG scheduler', () => {
+  it('starts a file once the files it depends on are written, up to the concurrency, and posts in the given order', async () => {
+    // a and b are independent; c needs a; d needs b and c.
+    const deps: Record<string, string[]> = { a: [], b: [], c: ['a'], d: ['b', 'c'] };
+    const gate = new Gate();
+    const posted: string[] = [];
+    const seen: Record<string, Record<string, string>> = {};
+    let running = 0;
+    let most = 0;
+    const done = runOverDag({
+      files: ['a', 'b', 'c', 'd'],
+      dependsOn: (f) => deps[f]!,
+      concurrency: 2,
+      job: async (file: string, handle: JobHandle) => {
+        running++;
+        most = Math.max(most, running);
+        seen[file] = handle.dependencies;
+        await gate.wait(file);
+        running--;
+        handle.written(`content of ${file}`);
+        const offset = await handle.turn();
+        posted.push(`${offset}:${file}`);
+        handle.posted();
+      },
+    });
+    await settle();
+    assert.deepEqual(gate.names, ['a', 'b'], 'the two independent files start at once');
+    gate.open('b'); // b is written first, but its message waits for a's
+    await settle();
+    assert.deepEqual(posted, []);
+    assert.deepEqual(gate.names, ['a'], 'd still needs c');
+    gate.open('a');
+    await settle();
+    assert.deepEqual(posted, ['0:a', '1:b']);
+    assert.deepEqual(gate.names, ['c']);
+    gate.open('c');
+    await settle();
+    gate.open('d');
+    const result = await done;
+    assert.deepEqual(posted, ['0:a', '1:b', '2:c', '3:d']);
+    assert.deepEqual(result, { written: ['a', 'b', 'c', 'd'], skipped: [], published: 4 });
+    assert.equal(most, 2);
+    assert.deepEqual(seen.d, { b: 'content of b', c: 'content of c' }, 'a job sees the final content of what it depends on');
+  });
+
+  it('runs one file at a time at concurrency 1, in the given order', async () => {
+    const started: string[] = [];
+    await runOverDag({
+      files: ['x', 'y', 'z'],
+      dependsOn: () => [],
+      concurrency: 1,
+      job: async (file, handle) => {
+        started.push(file);
+        await settle();
+        handle.written(file);
+      },
+    });
+    assert.deepEqual(started, ['x', 'y', 'z']);
+  });
+
+  it('skips the files that depend on one that ended unwritten, and lets the others post', async () => {
+    const posted: string[] = [];
+    const result = await runOverDag({
+      files: ['a', 'b', 'c'],
+      dependsOn: (f) => (f === 'b' ? ['a'] : []),
+      concurrency: 3,
+      job: async (file, handle) => {
+        if (file === 'a') return; // ended without writing its file (its SOP concluded, say)
+        handle.written(file);
+        posted.push(`${await handle.turn()}:${file}`);
+        handle.posted();
+      },
+    });
+    assert.deepEqual(result, { written: ['c'], skipped: ['b'], published: 1 });
+    assert.deepEqual(posted, ['0:c']);
+  });
+
+  it('fails with the first error and aborts the jobs still running', async () => {
+    let aborted = false;
+    await assert.rejects(
+      runOverDag({
+        files: ['slow', 'bad'],
+        dependsOn: () => [],
+        concurrency: 2,
+        job: async (file, handle) => {
+          if (file === 'bad') throw new Error('the model is down');
+          await new Promise<void>((resolve) => handle.signal.addEventListener('abort', () => resolve(), { once: true }));
+          aborted = true;
+        },
+      }),
+      /the model is down/,
+    );
+    assert.equal(aborted, true);
+  });
+
+  it('refuses files out of dependency order and a concurrency below 1', () => {
+    assert.throws(() => runOverDag({ files: ['b', 'a'], dependsOn: (f) => (f === 'b' ? ['a'] : []), concurrency: 1, job: async () => {} }), /"b" depends on "a", which comes after it/);
+    assert.throws(() => runOverDag({ files: ['a'], dependsOn: () => [], concurrency: 0, job: async () => {} }), /concurrency must be a whole number of at least 1/);
+  });
+});
