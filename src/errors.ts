@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'PROJECT_BUSY'
   | 'NOT_RESUMABLE'
   | 'BUDGET_EXHAUSTED'
-  | 'LOOP_DETECTED';
+  | 'LOOP_DETECTED'
+  | 'APPROVAL_REJECTED';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

@@ -94,6 +94,7 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
     files: (document) => [{ path: document.path, content: document.content }],
     subject: (document) => `docs: ${document.path}`,
   }),
+  Approval: define({ schema: S.Approval }),
   Outcome: define({ schema: S.Outcome }),
 };
 

@@ -122,6 +122,18 @@ export const Document = z.object({
   content: z.string(),
 });
 
+/** A person's decision on an artifact a role held back for approval (`--approve`). */
+export const Approval = z.object({
+  role: text('role'),
+  gate: z.enum(['prd', 'design', 'code', 'tests']),
+  key: z.string().nullable(),
+  /** The n-th decision asked for this role, gate and key (0-based): a rejected artifact comes back. */
+  round: z.number().int().min(0),
+  approved: z.boolean(),
+  feedback: z.string().nullable(),
+});
+export type Approval = z.infer<typeof Approval>;
+
 export const Outcome = z.object({
   outcome: z.enum(['done', 'failed']),
   reason: text('reason'),

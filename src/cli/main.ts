@@ -56,6 +56,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--budget <usd>', 'stop (outcome budget-exhausted, exit 3) before spending more than this many US dollars')
     .option('--max-tokens <n>', 'stop before using more than this many tokens (prompt + completion)')
     .option('--record <file>', 'write the run\'s model replies as a scenario file, to replay it offline')
+    .option('--approve <gates>', 'hold these artifacts until a person approves them: prd,design,code,tests')
+    .option('--yes', 'approve every gated artifact without asking', false)
     .option('--concurrency <n>', 'how many files the Engineer writes at once (kept for resume)', '4')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
@@ -72,9 +74,19 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--budget <usd>', 'a new limit in US dollars for the whole run (what was spent counts)')
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
     .option('--record <file>', 'write the run\'s model replies as a scenario file')
+    .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
     .action(async (project: string, options: unknown) => {
       exitCode = await (await import('./resume-command.ts')).resumeCommand(project, options, io);
+    });
+
+  program
+    .command('approve')
+    .description('decide on what a run stopped with awaiting-approval is waiting for; then `resume` it')
+    .argument('<project>', 'the project folder, e.g. output/wordfreq')
+    .option('--reject <feedback>', 'reject it, saying what the role should change')
+    .action(async (project: string, options: unknown) => {
+      exitCode = await (await import('./approve-command.ts')).approveCommand(project, options, io);
     });
 
   program

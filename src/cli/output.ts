@@ -9,6 +9,7 @@ export const EXIT = {
   failed: 1,
   usage: 2,
   budgetExhausted: 3,
+  awaitingApproval: 4,
   interrupted: 130,
 } as const;
 

@@ -16,5 +16,7 @@ export async function reportRun(result: RunResult, model: string, io: Output): P
   }
   io.out(`\nContinue it with: sopworks resume ${shown}`);
   if (result.outcome === 'budget-exhausted') io.out('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
+  if (result.outcome === 'awaiting-approval') io.out(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
+  if (result.outcome === 'awaiting-approval') return EXIT.awaitingApproval;
   return result.outcome === 'interrupted' ? EXIT.interrupted : result.outcome === 'budget-exhausted' ? EXIT.budgetExhausted : EXIT.failed;
 }

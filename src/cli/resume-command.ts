@@ -14,6 +14,7 @@ import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
 import { reportRun } from './report-run.ts';
 import { installStopSignals } from './stop-signals.ts';
+import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
@@ -26,6 +27,7 @@ export const ResumeOptions = z.object({
   maxTokens: positiveInteger('tokens'),
   record: z.string().min(1).optional(),
   allowUnsandboxed: z.boolean().default(false),
+  yes: z.boolean().default(false),
 });
 
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
@@ -49,7 +51,8 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   try {
     const result = await resumeRun({
       projectDir,
-      record: { ...record, llm, budget },
+      record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
+      askPerson: terminalApprover(),
       company,
       provider,
       price: priceOf(llm, settings),

@@ -13,6 +13,8 @@ import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { installStopSignals } from './stop-signals.ts';
+import { GATES, type Gate } from '../approvals/ApprovalDesk.ts';
+import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
@@ -21,6 +23,20 @@ import { loadPolicy } from '../policy/load-policy.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 
 export const RunOptions = z.object({
+  approve: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return [];
+      const gates = v.split(',').map((g) => g.trim()).filter(Boolean);
+      const unknown = gates.filter((g) => !(GATES as readonly string[]).includes(g));
+      if (unknown.length > 0 || gates.length === 0) {
+        ctx.addIssue({ code: 'custom', message: `unknown gate ${unknown.map((g) => `"${g}"`).join(', ') || '(none)'}; use a comma list of ${GATES.join(', ')}` });
+        return z.NEVER;
+      }
+      return gates as Gate[];
+    }),
+  yes: z.boolean().default(false),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
   concurrency: positiveInteger('files at once'),
@@ -78,6 +94,8 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
       price: priceOf(llm, settings),
       maxOutputTokens: worstReplyTokens(llm, settings),
       recordTo: options.record ?? null,
+      approvals: { gates: options.approve, yes: options.yes },
+      askPerson: terminalApprover(),
       maxRepairs: settings.maxRepairs,
       policy,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),

@@ -35,6 +35,7 @@ import { RoleStore } from './role-store.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { readRunRecord, writeRunRecord, type LlmRecord, type RunOutcome, type RunRecord } from './run-record.ts';
 import type { RunEvent } from './run-events.ts';
+import { ApprovalDesk, clearPending, type ApprovalPolicy, type AskPerson } from '../approvals/ApprovalDesk.ts';
 
 export const CLIENT = 'client';
 export const DEFAULT_CONCURRENCY = 4;
@@ -60,6 +61,8 @@ interface CommonRequest {
   policy?: Policy;
   /** How generated code runs; default: bubblewrap where it works, the default limits. */
   sandbox?: SandboxSettings;
+  /** Who decides on artifacts held back for approval, when `--yes` is not given: null when nobody is there. */
+  askPerson?: AskPerson | null;
 }
 
 export interface StartRequest extends CommonRequest {
@@ -69,6 +72,7 @@ export interface StartRequest extends CommonRequest {
   projectDir: string;
   llm: LlmRecord;
   budget?: BudgetLimits;
+  approvals?: ApprovalPolicy;
   /** How many files the Engineer works on at once (default DEFAULT_CONCURRENCY); kept in run.json for resume. */
   concurrency?: number;
 }
@@ -103,6 +107,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     startedAt: new Date().toISOString(),
     resumedAt: [],
     budget: request.budget ?? { usd: null, tokens: null },
+    approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false },
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
   };
   await writeRunRecord(workspace.stateDir, record);
@@ -177,11 +182,24 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       budget,
       price: request.price ?? null,
       maxOutputTokens: request.maxOutputTokens,
-      onEvent: (event) => emit({ kind: 'model', event }),
+      onEvent: (event) => {
+        if (event.kind === 'call-start') effects.inFlight++;
+        if (event.kind === 'call-end') effects.inFlight--;
+        emit({ kind: 'model', event });
+      },
     });
 
+    const effects = { inFlight: 0 };
     /** A role's n-th message is posted once: a step re-run after a restore gets the one on the board. */
     const publish = async (draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message> => {
+      effects.inFlight++;
+      try {
+        return await publishOnce(draft, nth, onPosted);
+      } finally {
+        effects.inFlight--;
+      }
+    };
+    const publishOnce = async (draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message> => {
       const earlier = board.list().filter((m) => m.from === draft.from)[nth];
       const message = earlier ?? (await board.post(draft));
       if (earlier && earlier.type !== draft.type) {
@@ -195,7 +213,12 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     };
 
     const requirement = { spec: record.spec, project: record.project };
-    const outcome = await runRoles({ company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy, sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency });
+    await clearPending(stateDir);
+    const outcome = await runRoles({
+      company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy,
+      sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency,
+      approvals: record.approvals, askPerson: request.askPerson ?? null, effects,
+    });
 
     await materializer.settled();
     materializer.stop();
@@ -242,6 +265,10 @@ interface RolesContext {
   policy: Policy;
   sandbox: SandboxSettings;
   concurrency: number;
+  approvals: ApprovalPolicy;
+  askPerson: AskPerson | null;
+  /** Model calls, posts and test runs under way — none, while an approval waits, means the run waits on a person. */
+  effects: { inFlight: number };
 }
 
 /** Hires (or restores) every role, delivers the board to them, and waits for the outcome. */
@@ -262,6 +289,7 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   let posted: Outcome | null = board.latest<Outcome>('Outcome')?.payload ?? null;
   const runtimes: RoleRuntime[] = [];
+  const desk = new ApprovalDesk(board, ctx.workspace.stateDir, ctx.approvals, ctx.askPerson, () => schedule());
 
   const checkProgress = () => {
     checkScheduled = false;
@@ -275,6 +303,11 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
         }
         return conclude({ outcome: 'failed', reason: `${runtime.id} failed in step "${status.state}": ${describeError(status.error)}` });
       }
+    }
+    if (desk.waiting.length > 0 && ctx.effects.inFlight === 0) {
+      for (const runtime of runtimes) runtime.stop();
+      const what = desk.waiting.map((r) => `${r.gate}${r.key ? ` ${r.key}` : ''} from ${r.role}`).join(', ');
+      return conclude({ outcome: 'awaiting-approval', reason: `waiting for a person to approve ${what}` });
     }
     if (runtimes.some((r) => r.status().kind === 'working')) return;
     if (stopping) {
@@ -290,12 +323,15 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
         (waiting.length > 0 ? ` (${waiting.join('; ')})` : last ? ` (last message: ${last.type} ${last.id} from ${last.from})` : ''),
     });
   };
-  const onRoleChange = (runtime: RoleRuntime) => {
-    void ctx.roleStore.save(runtime.id, runtime.progress());
+  const schedule = () => {
     if (!checkScheduled) {
       checkScheduled = true;
       setImmediate(checkProgress);
     }
+  };
+  const onRoleChange = (runtime: RoleRuntime) => {
+    void ctx.roleStore.save(runtime.id, runtime.progress());
+    schedule();
   };
 
   for (const role of company.roles) {
@@ -309,7 +345,12 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
       publish: ctx.publish,
       concurrency: ctx.concurrency,
       subSops: role.subSops,
-      report: (event) => emit({ kind: event.kind, role: role.id, detail: event.detail }),
+      approvals: desk,
+      report: (event) => {
+        if (event.kind === 'tests-start') ctx.effects.inFlight++;
+        if (event.kind === 'tests-end') ctx.effects.inFlight--;
+        emit({ kind: event.kind, role: role.id, detail: event.detail });
+      },
     };
     const saved = await ctx.roleStore.load(role.id);
     const machine = buildMachine(role.sop, services);

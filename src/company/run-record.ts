@@ -6,8 +6,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
+import { GATES } from '../approvals/ApprovalDesk.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'interrupted'] as const;
+export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export const LlmRecord = z.discriminatedUnion('kind', [
@@ -38,6 +39,8 @@ export const RunRecord = z
     resumedAt: z.array(z.string()).default([]),
     /** The run's limits (`--budget`, `--max-tokens`); `resume` keeps them unless given new ones. */
     budget: z.object({ usd: z.number().nullable(), tokens: z.number().nullable() }).default({ usd: null, tokens: null }),
+    /** Approval gates (`--approve`, `--yes`); `resume` keeps them. */
+    approvals: z.object({ gates: z.array(z.enum(GATES)), yes: z.boolean() }).default({ gates: [], yes: false }),
     /** How many files the Engineer works on at once (`--concurrency`); `resume` keeps it. */
     concurrency: z.number().int().min(1).default(4),
     finishedAt: z.string().optional(),

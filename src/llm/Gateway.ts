@@ -155,8 +155,13 @@ export class Gateway {
     );
   }
 
-  /** The same valid reply to the same call twice in a row is a loop, not progress: stop and say where. */
+  /**
+   * The same valid reply to the same call twice in a row is a loop, not progress: stop and say where.
+   * Review verdicts are exempt — "approved, no issues" is rightly the same every time; a review that
+   * keeps coming back to the same issues is the SOP's `repeats` guard's to catch.
+   */
   private guardAgainstLoop(request: AskRequest, reply: string): void {
+    if (request.output.kind === 'json' && request.output.name === 'Review') return;
     const previous = request.occurrence > 0 ? this.validReplies.get(replyKey(request.call, request.occurrence - 1)) : undefined;
     this.validReplies.set(replyKey(request.call, request.occurrence), reply);
     if (previous !== undefined && previous.trim() === reply.trim()) {

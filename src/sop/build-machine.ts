@@ -7,6 +7,7 @@ import { assign, setup, type AnyStateMachine } from 'xstate';
 import { SopworksError } from '../errors.ts';
 import { askIdentity, initialContext, type RoleContext } from './role-context.ts';
 import { resolveCallKey } from './call-key.ts';
+import { approvalIdentity } from './vocabulary/actors.ts';
 import type { RoleServices } from './services.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
 import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from './vocabulary/index.ts';
@@ -17,6 +18,7 @@ type Kind = keyof typeof vocabulary;
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';
+const COUNT_APPROVAL = 'sopworks.countApproval';
 const MERGE_FILES = 'sopworks.mergeFiles';
 
 /** Built in, not part of the vocabulary a SOP names: see RoleContext.asks. */
@@ -26,6 +28,10 @@ const countingActions = {
     return { asks: { ...context.asks, [id]: (context.asks[id] ?? 0) + 1 } };
   }),
   [COUNT_PUBLISH]: assign(({ context }: { context: RoleContext }) => ({ published: context.published + 1 })),
+  [COUNT_APPROVAL]: assign(({ context }: { context: RoleContext }, params: { gate: string; key?: string | null }) => {
+    const id = approvalIdentity(params.gate, params.key === 'current' ? context.current : null);
+    return { asks: { ...context.asks, [id]: (context.asks[id] ?? 0) + 1 } };
+  }),
   /** `eachFile` ran per-file machines: their calls and messages become this role's, like its own steps'. */
   [MERGE_FILES]: assign(({ context, event }: { context: RoleContext; event: { type: string; output?: unknown } }) => {
     const output = event.output as EachFileOutput;
@@ -120,7 +126,7 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
 }
 
 /** Steps whose completion is counted, so a re-invoked step after a restore can find its earlier effect. */
-const COUNTED: Record<string, string> = { ask: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH, eachFile: MERGE_FILES };
+const COUNTED: Record<string, string> = { ask: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH, eachFile: MERGE_FILES, awaitApproval: COUNT_APPROVAL };
 
 /** Puts `action` first on every done-transition of a step (a targetless one if the SOP has none). */
 function countOnDone(onDone: unknown, action: unknown): unknown {
@@ -142,7 +148,9 @@ function withStepInputs(state: StateNodeConfig): Record<string, unknown> {
     const params = (inv.input ?? {}) as Record<string, unknown>;
     const counter = COUNTED[inv.src as string];
     const onDone = counter ? countOnDone(inv.onDone, { type: counter, params }) : inv.onDone;
-    return { ...inv, onDone, input: ({ context }: { context: RoleContext }) => ({ params, context }) };
+    // A rejected artifact is a decision too: the next request for it is the next round.
+    const onError = inv.src === 'awaitApproval' && inv.onError ? countOnDone(inv.onError, { type: COUNT_APPROVAL, params }) : inv.onError;
+    return { ...inv, onDone, onError, input: ({ context }: { context: RoleContext }) => ({ params, context }) };
   };
   if (state.invoke) {
     out.invoke = Array.isArray(state.invoke) ? state.invoke.map((i) => wire(i as Record<string, unknown>)) : wire(state.invoke as Record<string, unknown>);

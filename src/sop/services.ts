@@ -4,6 +4,7 @@ import type { Draft, Message } from '../board/message.ts';
 import type { Gateway } from '../llm/Gateway.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import type { Workspace } from '../workspace/Workspace.ts';
+import type { ApprovalDesk } from '../approvals/ApprovalDesk.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { SopFile } from './sop-file.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
@@ -28,6 +29,8 @@ export interface RoleServices {
   concurrency: number;
   /** The per-file SOPs this role's `eachFile` steps run, by the name the step gives (resolved, checked). */
   subSops: Record<string, SopFile>;
+  /** Approval gates: whether a gate is on, and the decision on an artifact held back. */
+  approvals: ApprovalDesk;
   /** Tells the user what the role is doing (progress lines). */
   report(event: { kind: 'tests-start' | 'tests-end'; detail: string }): void;
 }

@@ -108,11 +108,13 @@ export function referencesOf(sop: SopFile): ReferenceEntry[] {
   return found;
 }
 
-/** The slots a SOP fills with `keep`: the names its steps may use besides the views. */
+/** The slots a SOP fills with `keep` (or `keepFeedback`, default slot review): names its steps may use besides the views. */
 export function keptSlots(sop: SopFile): Set<string> {
-  return new Set(
-    referencesOf(sop)
-      .filter((r) => r.kind === 'action' && r.type === 'keep' && typeof r.params?.slot === 'string')
-      .map((r) => r.params!.slot as string),
-  );
+  const slots = new Set<string>();
+  for (const r of referencesOf(sop)) {
+    if (r.kind !== 'action') continue;
+    if (r.type === 'keep' && typeof r.params?.slot === 'string') slots.add(r.params.slot);
+    if (r.type === 'keepFeedback') slots.add(typeof r.params?.slot === 'string' ? r.params.slot : 'review');
+  }
+  return slots;
 }

@@ -4,6 +4,7 @@
  * file:line:column. `sopworks sop validate` prints them; `sopworks run` refuses to start on an error.
  */
 import fs from 'node:fs';
+import { policyProblems } from '../policy/load-policy.ts';
 import path from 'node:path';
 import { messageTypes } from '../artifacts/registry.ts';
 import { RoleProfile } from '../roles/role-profile.ts';
@@ -87,6 +88,13 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
       }
     });
   });
+
+  // The authorization policy lives beside company.yaml; a run would refuse a broken one too.
+  if (fs.existsSync(path.join(sopsDir, 'policy.yaml'))) files++;
+  for (const problem of await policyProblems(sopsDir)) {
+    const located = /^(.+?:\d+:\d+): ([\s\S]*)$/.exec(problem);
+    diagnostics.push(sopError(located ? located[1]! : `${path.join(sopsDir, 'policy.yaml')}:1:1`, located ? located[2]! : problem));
+  }
 
   const roles: RoleState[] = [];
   for (const [index, role] of company.roles.entries()) {

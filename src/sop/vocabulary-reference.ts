@@ -41,6 +41,7 @@ export const MESSAGE_DESCRIPTIONS: Record<string, string> = {
   TestReport: 'The result of running the tests; committed as docs/test-reports/round-N.md.',
   BugReport: 'What failed and which files must change; committed as docs/bug-reports/bug-N.md.',
   Document: 'A document at a path of the role\'s choosing (`path`, `content`), e.g. a user guide; committed at its path as "docs: <path>".',
+  Approval: 'A person\'s decision on an artifact held back by `awaitApproval` (`role`, `gate`, `key`, `round`, `approved`, `feedback`); posted by the client.',
   Outcome: 'Ends the run: `outcome` done or failed, and a `reason`. Read by the company itself.',
 };
 

@@ -177,8 +177,9 @@ describe('sop validation', () => {
     it('refuses a role that can never rest once it starts', async () => {
       const pm = file('product-manager.yaml');
       await edit(pm, '      input: { type: PRD, payload: prd }\n      onDone: idle', '      input: { type: PRD, payload: prd }\n      onDone: writing');
+      await edit(pm, '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: idle', '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: writing');
       const where = await positionOf(pm, 'writing:\n    invoke');
-      expectAt(await diagnosticsOf(copy), 'error', where, /^from states "writing", "reviewing", "deciding", "revising", "publishing" the role can never rest: /);
+      expectAt(await diagnosticsOf(copy), 'error', where, /^from states "writing", "reviewing", "deciding", "approving", "rejected", "givingUp", "revising", "publishing" the role can never rest: /);
     });
 
     it('refuses a machine with no final state and no state that waits for a message', async () => {

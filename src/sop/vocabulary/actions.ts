@@ -24,6 +24,10 @@ export const actionParams = {
     description: "Store the finished step's output (e.g. a model reply) in a named slot.",
     params: z.object({ slot: z.string().min(1) }).strict(),
   },
+  keepFeedback: {
+    description: "Store a person's rejection (from a failed awaitApproval step) as a review in a slot (default review), so the revise step gets it as its issues.",
+    params: z.object({ slot: z.string().min(1).default('review') }).strict(),
+  },
   count: { description: 'Add one to a named counter.', params: z.object({ counter: z.string().min(1) }).strict() },
   resetCount: { description: 'Set a named counter back to zero.', params: z.object({ counter: z.string().min(1) }).strict() },
   noteError: { description: "Remember the failed step's error message (visible to templates as `error`).", params: z.object({}).strict() },
@@ -61,6 +65,9 @@ export function actionImplementations(services: RoleServices) {
   return {
     receive: assign(({ event }: Args) => ({ trigger: event.message?.id ?? null })),
     keep: assign(({ context, event }: Args, params: Params<'keep'>) => ({ slots: { ...context.slots, [params.slot]: event.output } })),
+    keepFeedback: assign(({ context, event }: Args, params: Params<'keepFeedback'>) => ({
+      slots: { ...context.slots, [params.slot]: { approved: false, issues: [`A person rejected it: ${describeError(event.error)}`] } },
+    })),
     count: assign(({ context }: Args, params: Params<'count'>) => ({
       counters: { ...context.counters, [params.counter]: (context.counters[params.counter] ?? 0) + 1 },
     })),

@@ -21,6 +21,8 @@ import type { RoleServices } from '../services.ts';
 import { buildMachine } from '../build-machine.ts';
 import { runOverDag } from '../dag-scheduler.ts';
 import { resolveView } from '../views.ts';
+import { renderPrd } from '../../artifacts/render/prd.ts';
+import { renderDesign } from '../../artifacts/render/design.ts';
 import type { VocabularyEntry } from './actions.ts';
 
 /** Structured outputs an `ask` step may request, besides `code` (one file) and `files` (several). */
@@ -97,6 +99,19 @@ export const actorParams = {
       'machine starts with the file as `current` and sees the final content of the files it depends on; when every file ' +
       'has ended, `done` lists the files written, and their model calls and messages count as this role\'s.',
     params: z.object({ sop: z.string().regex(/^[\w.-]+\.ya?ml$/, 'name a YAML file next to this SOP, e.g. engineer-file.yaml') }).strict(),
+  },
+  awaitApproval: {
+    description:
+      'Hold an artifact back until a person approves it, when the run gates it (`--approve prd,design,code,tests`); ' +
+      'without the gate, go straight on. `show` is the view or slot shown to the person. A rejection fails the step ' +
+      'with the feedback (keep it with `keepFeedback`).',
+    params: z
+      .object({
+        gate: z.enum(['prd', 'design', 'code', 'tests']),
+        show: z.string().min(1),
+        key: z.enum(['current']).nullable().default(null),
+      })
+      .strict(),
   },
   conclude: {
     description: 'End the run with an outcome (done or failed) and a reason; a `detail` view is appended to the reason.',
@@ -271,6 +286,22 @@ export function actorImplementations(services: RoleServices) {
       return { done: result.written, published: result.published, asks };
     }),
 
+    awaitApproval: fromPromise<void, StepInput<Params<'awaitApproval'>>>(async ({ input: { params, context }, signal }) => {
+      if (!services.approvals.gated(params.gate)) return;
+      const key = params.key === 'current' ? context.current : null;
+      const request = {
+        role: services.profile.id,
+        gate: params.gate,
+        key,
+        round: context.asks[approvalIdentity(params.gate, key)] ?? 0,
+        content: approvalContent(resolveView(params.show, scope(context))),
+      };
+      const decision = await services.approvals.decide(request, signal);
+      if (!decision.approved) {
+        throw new SopworksError('APPROVAL_REJECTED', decision.feedback?.trim() || 'rejected without feedback: revise it so a person would approve it');
+      }
+    }),
+
     conclude: fromPromise<string, StepInput<Params<'conclude'>>>(async ({ input: { params, context } }) => {
       const detail = params.detail ? summarise(resolveView(params.detail, scope(context))) : '';
       const message = await services.publish({
@@ -335,4 +366,20 @@ function summarise(value: unknown): string {
     return names.length > 0 ? `failing tests: ${names.join('; ')}` : `exit code ${report.data.exitCode}${report.data.timedOut ? ' (timed out)' : ''}`;
   }
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The counter of decisions asked for a gate and key (kept beside the ask counters, see build-machine.ts). */
+export const approvalIdentity = (gate: string, key: string | null): string => askIdentity(`approval:${gate}`, key);
+
+/** An artifact as markdown for a person to read. */
+function approvalContent(value: unknown): string {
+  const prd = S.PRD.safeParse(value);
+  if (prd.success) return renderPrd(prd.data);
+  const design = S.Design.safeParse(value);
+  if (design.success) return renderDesign(design.data, 'the project');
+  const file = S.CodeFile.safeParse(value);
+  if (file.success) return `### ${file.data.path}\n\n\`\`\`\n${file.data.content}\`\`\``;
+  const files = z.array(S.CodeFile).safeParse(value);
+  if (files.success) return files.data.map((f) => `### ${f.path}\n\n\`\`\`\n${f.content}\`\`\``).join('\n\n');
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
