@@ -4,6 +4,7 @@ import path from 'node:path';
 import { readAppendLog } from '../board/append-log.ts';
 import { Envelope } from '../board/message.ts';
 import { readRunRecord, type RunRecord } from '../company/run-record.ts';
+import { lockOwner } from '../company/run-lock.ts';
 import { STATE_DIR } from '../workspace/Workspace.ts';
 import type { Output } from './output.ts';
 import { formatUsd } from '../llm/prices.ts';
@@ -25,7 +26,7 @@ async function statusOf(projectDir: string): Promise<RunStatus | null> {
   }
   const { records } = await readAppendLog(path.join(stateDir, 'board.jsonl')).catch(() => ({ records: [] as unknown[] }));
   const last = records.length > 0 ? Envelope.safeParse(records.at(-1)) : null;
-  const running = await isLocked(stateDir);
+  const running = (await lockOwner(stateDir)) !== null;
   const total = record.usage?.total;
   return {
     name: path.basename(projectDir),
@@ -35,16 +36,6 @@ async function statusOf(projectDir: string): Promise<RunStatus | null> {
   };
 }
 
-async function isLocked(stateDir: string): Promise<boolean> {
-  const pid = Number((await fs.readFile(path.join(stateDir, 'lock'), 'utf8').catch(() => '')).trim());
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function statusCommand(dir: string, io: Output): Promise<number> {
   const root = path.resolve(dir);

@@ -15,6 +15,12 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
+/** The pid of the live process working on a run (from its lock), or null when none is. */
+export async function lockOwner(stateDir: string): Promise<number | null> {
+  const pid = Number((await fs.readFile(path.join(stateDir, 'lock'), 'utf8').catch(() => '')).trim());
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+}
+
 export interface RunLock {
   /** Whether a stale lock of a dead process was taken over. */
   tookOver: number | null;

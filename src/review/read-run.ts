@@ -9,6 +9,7 @@ import { SopworksError } from '../errors.ts';
 import { Envelope, type Message } from '../board/message.ts';
 import { messageTypes } from '../artifacts/registry.ts';
 import { STATE_DIR } from '../workspace/Workspace.ts';
+import { lockOwner } from '../company/run-lock.ts';
 import { readJsonLines } from './json-lines.ts';
 import { Exchange, RoleState, RunInfo } from './run-files.ts';
 
@@ -76,21 +77,9 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
     readMessages(files.board, warnings),
     options.exchanges === false ? [] : readExchanges(files.exchanges, warnings),
     readRoleStates(files.roles, warnings),
-    lockOwner(files.lock),
+    lockOwner(path.dirname(files.lock)),
   ]);
   return { dir, name: path.basename(dir), info, messages, exchanges, roleStates, runningPid, warnings };
-}
-
-/** The run's lock names the pid of the process at work on it; a lock of a dead process is stale. */
-async function lockOwner(file: string): Promise<number | null> {
-  const pid = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
-  }
 }
 
 async function readInfo(file: string, warnings: string[]): Promise<RunInfo | null> {
