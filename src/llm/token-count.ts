@@ -1,6 +1,6 @@
 /**
  * Token counts when the provider reports none (the scripted model, some local servers). A bundled
- * tokenizer — never LangChain's getNumTokens, which downloads ranks and stalls offline.
+ * tokenizer — never LangChain's own token counting, which downloads its ranks and stalls offline.
  */
 import { countTokens as count } from 'gpt-tokenizer';
 import type { ChatMessage } from './provider.ts';
