@@ -2,11 +2,15 @@
  * The benchmark's model: the scripted provider, slowed down like a real model — each reply takes a
  * fixed latency plus a time per output token — and watched: it records when each call was waiting on
  * the "model", so the benchmark can tell model time from the company's own overhead.
+ *
+ * Like an OpenAI-compatible server, it reports the usage of each call, counted on its own time (inside
+ * the simulated wait): sopworks counts tokens itself only for a provider that reports none, and that
+ * cost is measured separately (docs/performance.md).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Completion, CompletionRequest, Provider } from '../src/llm/provider.ts';
 import { ScriptedProvider } from '../src/llm/providers/scripted.ts';
-import { countTextTokens } from '../src/llm/token-count.ts';
+import { countPromptTokens, countTextTokens } from '../src/llm/token-count.ts';
 import type { Scenario } from '../src/llm/scenario.ts';
 import { replyText } from '../src/llm/scenario.ts';
 
@@ -20,8 +24,8 @@ export const latencyOf = (text: string, latency: Latency): number => latency.fix
 export class LatencyProvider implements Provider {
   readonly label: string;
   private readonly inner: ScriptedProvider;
-  /** Reply text → simulated latency, computed before the run so the run pays no tokenizer time for it. */
-  private readonly latencies = new Map<string, number>();
+  /** Reply text → its output tokens, counted before the run so the run pays no tokenizer time for it. */
+  private readonly replyTokens = new Map<string, number>();
   /** [start, end] of every simulated wait, in ms since the epoch. */
   readonly waits: [number, number][] = [];
 
@@ -30,17 +34,19 @@ export class LatencyProvider implements Provider {
     this.label = `scripted:bench (${latency.fixedMs} ms + ${latency.perTokenMs} ms/token)`;
     for (const reply of scenario.replies) {
       const text = replyText(reply);
-      this.latencies.set(text, latencyOf(text, latency));
+      this.replyTokens.set(text, countTextTokens(text));
     }
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
     const completion = await this.inner.complete(request);
-    const ms = this.latencies.get(completion.text) ?? latencyOf(completion.text, this.latency);
     const start = Date.now();
-    await sleep(ms, undefined, { signal: request.signal });
+    const completionTokens = this.replyTokens.get(completion.text) ?? countTextTokens(completion.text);
+    const usage = { promptTokens: countPromptTokens(request.messages), completionTokens };
+    const ms = this.latency.fixedMs + this.latency.perTokenMs * completionTokens;
+    await sleep(Math.max(0, ms - (Date.now() - start)), undefined, { signal: request.signal });
     this.waits.push([start, Date.now()]);
-    return completion;
+    return { ...completion, usage };
   }
 
   /** How long at least one call was waiting on the model. */

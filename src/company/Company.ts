@@ -160,11 +160,16 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     const roleStore = await RoleStore.open(stateDir);
 
     const authors = new Map<string, Author>(company.roles.map((r) => [r.id, { name: r.profile.title, email: r.profile.email }]));
+    const commitFault: CommitFault = { first: null, notify: () => {} };
     const materializer = new Materializer(
       board,
       workspace,
       (id) => authors.get(id) ?? { name: id, email: `${id}@sopworks.local` },
       (message, subject) => emit({ kind: 'commit', role: message.from, subject }),
+      (message, error) => {
+        commitFault.first ??= `the commit of ${message.type} ${message.id} from ${message.from} failed: ${describeError(error)}`;
+        commitFault.notify();
+      },
     );
     if (resuming) {
       const made = await materializer.catchUp(board);
@@ -190,7 +195,11 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     });
 
     const effects = { inFlight: 0 };
-    /** A role's n-th message is posted once: a step re-run after a restore gets the one on the board. */
+    /**
+     * A role's n-th message is posted once: a step re-run after a restore gets the one on the board.
+     * The step goes on once the message is on the board (durable); its commit follows in the background
+     * and `Materializer.catchUp` makes it on resume if a crash comes first.
+     */
     const publish = async (draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message> => {
       effects.inFlight++;
       try {
@@ -208,7 +217,6 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
         });
       }
       onPosted?.(message);
-      await materializer.committed(message.id);
       return message;
     };
 
@@ -217,16 +225,23 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     const outcome = await runRoles({
       company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy,
       sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency,
-      approvals: record.approvals, askPerson: request.askPerson ?? null, effects,
+      approvals: record.approvals, askPerson: request.askPerson ?? null, effects, commitFault,
+      filesOnDisk: () => materializer.settled(),
     });
 
-    await materializer.settled();
+    // The last commits and closing the logs go on together: both are on the run's critical path.
     materializer.stop();
+    const repository = materializer.settled().then(() => workspace.finish());
     await roleStore.settled();
     await board.close();
     await exchanges.close();
-
     const allExchanges = ExchangeReplay.parse((await readAppendLog(exchangesFile)).records).records;
+    await repository.catch((error: unknown) => {
+      commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
+    });
+    // A commit that failed after the last step (the last artifact's) still fails the run.
+    if (commitFault.first && outcome.outcome !== 'failed') Object.assign(outcome, { outcome: 'failed', reason: commitFault.first });
+
     const usage = usageFromExchanges(allExchanges);
     if (request.recordTo) await writeRecordedScenario(request.recordTo, { spec: record.spec, name: record.project }, allExchanges);
     const wallMs = Date.now() - started;
@@ -248,6 +263,8 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       wallMs,
     };
   } finally {
+    // After an error on the way: end git's stream cleanly (what was committed stays committed).
+    await workspace.finish().catch(() => undefined);
     await lock.release();
   }
 }
@@ -269,6 +286,15 @@ interface RolesContext {
   askPerson: AskPerson | null;
   /** Model calls, posts and test runs under way — none, while an approval waits, means the run waits on a person. */
   effects: { inFlight: number };
+  /** The first commit that failed, if any; `notify` is set by runRoles to look at it at once. */
+  commitFault: CommitFault;
+  /** Resolves once every artifact posted so far is committed, so its files are on disk. */
+  filesOnDisk: () => Promise<void>;
+}
+
+interface CommitFault {
+  first: string | null;
+  notify: () => void;
 }
 
 /** Hires (or restores) every role, delivers the board to them, and waits for the outcome. */
@@ -289,11 +315,16 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   let posted: Outcome | null = board.latest<Outcome>('Outcome')?.payload ?? null;
   const runtimes: RoleRuntime[] = [];
+  ctx.commitFault.notify = () => schedule();
   const desk = new ApprovalDesk(board, ctx.workspace.stateDir, ctx.approvals, ctx.askPerson, () => schedule());
 
   const checkProgress = () => {
     checkScheduled = false;
     if (concluded || !watching) return;
+    if (ctx.commitFault.first) {
+      for (const runtime of runtimes) runtime.stop();
+      return conclude({ outcome: 'failed', reason: ctx.commitFault.first });
+    }
     for (const runtime of runtimes) {
       const status = runtime.status();
       if (status.kind === 'error') {
@@ -346,6 +377,7 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
       concurrency: ctx.concurrency,
       subSops: role.subSops,
       approvals: desk,
+      filesOnDisk: ctx.filesOnDisk,
       report: (event) => {
         if (event.kind === 'tests-start') ctx.effects.inFlight++;
         if (event.kind === 'tests-end') ctx.effects.inFlight--;

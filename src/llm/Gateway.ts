@@ -82,7 +82,7 @@ export class Gateway {
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
     ];
-    const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictJsonSchema(request.output.schema) } : null;
+    const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
     const tokens = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0 as number | null, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call });
@@ -92,6 +92,7 @@ export class Gateway {
       const sentAt = Date.now();
       const recorded = replay?.find(request.call, request.occurrence, attempt);
       let text: string;
+      let parsed: ParseResult<unknown> | null = null;
       if (recorded) {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
@@ -112,7 +113,7 @@ export class Gateway {
         tokens.counted ||= completion.usage === null;
         tokens.costUsd = addCost(tokens.costUsd, costUsd);
         tokens.retries += completion.retries ?? 0;
-        const parsedNow = judgeReply(text, request);
+        const parsedNow = (parsed = judgeReply(text, request));
         await exchanges?.append({
           ...request.call,
           occurrence: request.occurrence,
@@ -131,7 +132,7 @@ export class Gateway {
           at: new Date(sentAt).toISOString(),
         });
       }
-      const parsed = judgeReply(text, request);
+      parsed ??= judgeReply(text, request);
       if (parsed.ok) {
         const record = { ...request.call, ...tokens, repairs: attempt - 1, ms: Date.now() - started, ok: true };
         meter.record(record);
@@ -195,10 +196,22 @@ function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
   }
 }
 
+/** A schema's strict JSON Schema and its text, made once per schema: every call of an action asks for the same. */
+const strictSchemas = new WeakMap<object, { schema: ReturnType<typeof strictJsonSchema>; text: string }>();
+function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]): { schema: ReturnType<typeof strictJsonSchema>; text: string } {
+  let made = strictSchemas.get(zodSchema);
+  if (!made) {
+    const schema = strictJsonSchema(zodSchema);
+    made = { schema, text: JSON.stringify(schema, null, 2) };
+    strictSchemas.set(zodSchema, made);
+  }
+  return made;
+}
+
 function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
   switch (output.kind) {
     case 'json':
-      return { kind: 'json', schema: JSON.stringify(strictJsonSchema(output.schema), null, 2) };
+      return { kind: 'json', schema: strictSchemaOf(output.schema).text };
     case 'code':
       return { kind: 'code', path: output.path };
     case 'files':

@@ -2,7 +2,7 @@
  * Whether a role may write a path under the policy — pure. A path is writable when no `protected`
  * pattern matches it, one of the role's `write` patterns does, and none of its `except` patterns do.
  */
-import { minimatch } from 'minimatch';
+import { Minimatch } from 'minimatch';
 import type { Policy, RolePolicy } from './policy-file.ts';
 
 /** The rules a role works under: its own entry, or `otherRoles`. */
@@ -13,8 +13,19 @@ export function rulesOf(policy: Policy, role: string): RolePolicy {
 /** A trailing "/" names a whole folder. */
 const expand = (glob: string): string => (glob.endsWith('/') ? `${glob}**` : glob);
 
+/**
+ * Compiled to a regular expression once per glob: a policy has a handful, checked for every file of
+ * every reply and every commit.
+ */
+const compiled = new Map<string, RegExp | null>();
+
 export function matches(file: string, glob: string): boolean {
-  return minimatch(file, expand(glob), { dot: true });
+  let matcher = compiled.get(glob);
+  if (matcher === undefined) {
+    matcher = new Minimatch(expand(glob), { dot: true }).makeRe() || null;
+    compiled.set(glob, matcher);
+  }
+  return matcher !== null && matcher.test(file);
 }
 
 /** Why `role` may not write `file` (a normalised project-relative path), or null when it may. */

@@ -2,7 +2,7 @@
  * The generated repository's history, read with git: one commit per artifact, authored by its role,
  * with a `Sopworks-Message:` trailer naming the board message it came from.
  */
-import { simpleGit } from 'simple-git';
+import { git } from '../workspace/git-process.ts';
 import { SopworksError } from '../errors.ts';
 
 export interface Commit {
@@ -22,17 +22,16 @@ const TRAILER = /^Sopworks-Message:\s*(msg-\d+)\s*$/m;
 /** A diff bigger than this is cut: the viewer shows files the size of generated code, not data dumps. */
 export const MAX_DIFF_CHARS = 1_000_000;
 
-const git = (dir: string) => simpleGit({ baseDir: dir });
-
 /** Oldest first. A repository without commits yet (a run just starting) has an empty history. */
 export async function readCommits(dir: string): Promise<Commit[]> {
-  const repo = git(dir);
-  const hasHead = await repo.raw(['rev-parse', '--verify', '--quiet', 'HEAD']).then(
-    (out) => out.trim() !== '',
+  // git looks in `dir` only (git-process.ts): a run whose repository is not made yet has no history,
+  // not the history of a repository around it.
+  const hasHead = await git(dir, ['rev-parse', '--verify', '--quiet', 'HEAD']).then(
+    ({ stdout }) => stdout.trim() !== '',
     () => false,
   );
   if (!hasHead) return [];
-  const out = await repo.raw(['log', '--reverse', '--no-color', `--format=${RECORD}%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%s${FIELD}%b${FIELD}`, '--name-only']);
+  const { stdout: out } = await git(dir, ['log', '--reverse', '--no-color', `--format=${RECORD}%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%s${FIELD}%b${FIELD}`, '--name-only']);
   return out
     .split(RECORD)
     .filter((chunk) => chunk.trim() !== '')
@@ -59,6 +58,6 @@ export async function readCommitDiff(dir: string, hash: string): Promise<string>
   if (!/^[0-9a-f]{40}$/.test(hash)) {
     throw new SopworksError('USAGE', `"${hash}" is not a full commit hash.`, { hint: 'Pick a commit from the run\'s history.' });
   }
-  const patch = await git(dir).raw(['show', '--no-color', '--no-ext-diff', '--no-textconv', '--format=', '--patch', '-M', hash]);
+  const { stdout: patch } = await git(dir, ['show', '--no-color', '--no-ext-diff', '--no-textconv', '--format=', '--patch', '-M', hash]);
   return patch.length > MAX_DIFF_CHARS ? `${patch.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS} characters; see it with git show ${hash})\n` : patch;
 }

@@ -19,16 +19,18 @@ export interface RoleServices {
   /** How generated code runs (runTests). */
   sandbox: SandboxSettings;
   /**
-   * Posts a message on the board and commits the files it carries, authored by this role. `nth` counts
-   * the role's messages: when the role's n-th message is already on the board (a step re-run after a
-   * restore), that message is returned instead of posting it again. `onPosted` is told as soon as the
-   * message is on the board, before its commit is made.
+   * Posts a message on the board, and queues the commit of the files it carries, authored by this role.
+   * `nth` counts the role's messages: when the role's n-th message is already on the board (a step re-run
+   * after a restore), that message is returned instead of posting it again. Resolves once the message is
+   * on the board (`onPosted` is told just before); the commit is not waited for — see `filesOnDisk`.
    */
   publish(draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message>;
   /** How many files `eachFile` works on at once (`--concurrency`). */
   concurrency: number;
   /** The per-file SOPs this role's `eachFile` steps run, by the name the step gives (resolved, checked). */
   subSops: Record<string, SopFile>;
+  /** Resolves once every artifact posted so far is committed — its files on disk — e.g. before running tests. */
+  filesOnDisk(): Promise<void>;
   /** Approval gates: whether a gate is on, and the decision on an artifact held back. */
   approvals: ApprovalDesk;
   /** Tells the user what the role is doing (progress lines). */

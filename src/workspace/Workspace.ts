@@ -1,28 +1,29 @@
 /**
  * The generated repository. Every write goes through a checked path; every artifact lands as one
  * commit authored by the role that wrote it, with a trailer naming the board message.
- * Commits are serialised: git's index is a single shared resource.
+ *
+ * Commits are queued and made in the order asked, in batches: whatever is queued while a batch is
+ * being made goes into the next one, and every batch goes to the one `git fast-import` process of the
+ * run (git-importer.ts). Callers do not wait for a commit to go on with their work — the board is the
+ * source of truth — only what needs the files on disk (running the tests, the end of a run) waits for
+ * `settled()`. The index is brought up to date with the branch by `finish()` at the end of a run (and on
+ * resume, after a crash).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { SopworksError } from '../errors.ts';
 import { resolveInside } from './safe-path.ts';
 import { crashPoint } from '../testing/crash-point.ts';
 import type { ProjectFile } from '../artifacts/registry.ts';
-
-const execFileAsync = promisify(execFile);
+import { findOnPath, git } from './git-process.ts';
+import type { Identity } from './fast-import-stream.ts';
+import { GitImporter } from './git-importer.ts';
 
 export const STATE_DIR = '.sopworks';
-const COMMITTER = { name: 'sopworks', email: 'sopworks@sopworks.local' };
+const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };
 const GITIGNORE = `${STATE_DIR}/\nnode_modules/\n__pycache__/\n*.pyc\n.venv/\n`;
 
-export interface Author {
-  name: string;
-  email: string;
-}
+export type Author = Identity;
 
 export interface CommitRequest {
   files: ProjectFile[];
@@ -37,61 +38,100 @@ export interface CommitRequest {
 /** Why `role` may not write these paths, one reason each (empty when it may write them all). */
 export type WriteGuard = (role: string, paths: readonly string[]) => string[];
 
-export class Workspace {
-  private readonly git: SimpleGit;
-  private queue: Promise<unknown> = Promise.resolve();
-  private writeGuard: WriteGuard | null = null;
+interface QueuedCommit {
+  request: CommitRequest;
+  resolve: (hash: string) => void;
+  reject: (error: unknown) => void;
+}
 
-  private constructor(readonly root: string) {
-    this.git = simpleGit({ baseDir: root });
-  }
+export class Workspace {
+  private queued: QueuedCommit[] = [];
+  private draining: Promise<void> | null = null;
+  private writeGuard: WriteGuard | null = null;
+  /** The branch's last commit: undefined until read from the repository, null while it has none. */
+  private tip: string | null | undefined;
+  private ref: string | undefined;
+  private importer: GitImporter | null = null;
+  /**
+   * Whether the repository's first commit is still to be queued: it is made with the first artifact's,
+   * so starting a run costs no git process — they start once the first model calls are under way.
+   */
+  private firstCommitDue = false;
+  /** Whether commits were made since the index last followed the branch. */
+  private indexBehind = false;
+
+  private constructor(
+    readonly root: string,
+    /** What must be done before the first commit (making the repository), started by the first commit. */
+    private prepare: (() => Promise<void>) | null,
+  ) {}
 
   get stateDir(): string {
     return path.join(this.root, STATE_DIR);
   }
 
   /**
-   * Creates `root` as a new repository with its own committer identity. Refuses an existing folder
-   * unless `replace` is set; never deletes anything itself — the caller decides and says so.
+   * Creates `root` as a new repository with its own committer identity, and queues its first commit.
+   * Refuses nothing and deletes nothing: the caller has checked the folder (prepare-project.ts).
+   * `git init` goes on in the background, ahead of the first artifact's commit; a git missing from the
+   * PATH is refused here, before any model is paid.
    */
   static async create(root: string): Promise<Workspace> {
+    if (!findOnPath('git')) {
+      throw new SopworksError('GIT_FAILED', 'git is not on the PATH: sopworks commits every artifact into a git repository.', {
+        hint: 'Install git (e.g. apt-get install -y git) and run again.',
+      });
+    }
     await fs.mkdir(path.join(root, STATE_DIR), { recursive: true });
-    const workspace = new Workspace(root);
-    await workspace.git.init();
-    await workspace.git.addConfig('user.name', COMMITTER.name, false, 'local');
-    await workspace.git.addConfig('user.email', COMMITTER.email, false, 'local');
-    await workspace.git.addConfig('commit.gpgsign', 'false', false, 'local');
-    await workspace.commit({
-      files: [{ path: '.gitignore', content: GITIGNORE }],
-      author: COMMITTER,
-      subject: 'chore: start the repository',
-      trailers: {},
-    });
+    const workspace = new Workspace(root, () => startRepository(root));
+    workspace.tip = null;
+    workspace.firstCommitDue = true;
     return workspace;
   }
 
   static async open(root: string): Promise<Workspace> {
-    return new Workspace(root);
+    return new Workspace(root, null);
   }
 
   /**
-   * Clears what a killed git leaves behind: `index.lock` stops every later commit. Only call this while
-   * holding the run lock — then no other process can be using this repository.
+   * Clears what a killed git leaves behind — `index.lock` stops every later commit, a branch's
+   * `.lock` every later ref update — and brings the index back to the last commit. Only call this while
+   * holding the run lock: then no other process can be using this repository.
    */
   async recoverFromCrash(): Promise<boolean> {
-    const lock = path.join(this.root, '.git', 'index.lock');
-    const existed = await fs.stat(lock).then(
-      () => true,
-      () => false,
-    );
-    if (existed) await fs.rm(lock, { force: true });
-    return existed;
+    const gitDir = path.join(this.root, '.git');
+    if (!(await exists(path.join(gitDir, 'HEAD')))) {
+      // Killed before the repository was made (it is made with the first commit): make it now.
+      this.prepare = () => startRepository(this.root);
+      this.tip = null;
+      this.firstCommitDue = true;
+      return false;
+    }
+    const locks = [path.join(gitDir, 'index.lock')];
+    const ref = await this.branchRef();
+    locks.push(path.join(gitDir, `${ref}.lock`));
+    let removed = false;
+    for (const lock of locks) {
+      const existed = await exists(lock);
+      if (existed) await fs.rm(lock, { force: true });
+      removed ||= existed;
+    }
+    if ((await this.headCommit()) !== null) {
+      await git(this.root, ['reset', '--quiet']);
+    } else {
+      // Killed before its first commit was made: start the repository as `create` would have.
+      this.prepare = () => startRepository(this.root);
+      this.tip = null;
+      this.firstCommitDue = true;
+    }
+    return removed;
   }
 
   /** Values of a commit trailer across the history, e.g. every board message that has its commit. */
   async trailerValues(key: string): Promise<Set<string>> {
-    const out = await this.git.raw(['log', `--format=%(trailers:key=${key},valueonly,separator=%x00)`]).catch(() => '');
-    return new Set(out.split(/[\0\n]/).map((v) => v.trim()).filter(Boolean));
+    if ((await this.headCommit()) === null) return new Set();
+    const { stdout } = await git(this.root, ['log', `--format=%(trailers:key=${key},valueonly,separator=%x00)`]);
+    return new Set(stdout.split(/[\0\n]/).map((v) => v.trim()).filter(Boolean));
   }
 
   async readFile(relative: string): Promise<string | null> {
@@ -103,11 +143,46 @@ export class Workspace {
     }
   }
 
-  /** Writes the files and commits them as one commit (an empty commit if nothing changed). */
+  /**
+   * Queues the files as one commit (an empty commit if nothing changed), after every commit asked
+   * before it. Resolves with the commit's hash once it is made.
+   */
   commit(request: CommitRequest): Promise<string> {
-    const run = this.queue.then(() => this.commitNow(request));
-    this.queue = run.catch(() => undefined);
-    return run;
+    // The repository's own first commit goes first; if it fails, so does this one, in the same batch.
+    if (this.firstCommitDue) this.commitFirst();
+    return new Promise<string>((resolve, reject) => {
+      this.queued.push({ request, resolve, reject });
+      // Started on the next turn of the event loop: the step that posted the artifact, and whoever it
+      // wakes, get on with their work (the next model call goes out) before git costs the process time.
+      this.draining ??= new Promise<void>((next) => setImmediate(next)).then(() => this.drain());
+    });
+  }
+
+  private commitFirst(): void {
+    this.firstCommitDue = false;
+    this.commit({ files: [{ path: '.gitignore', content: GITIGNORE }], author: COMMITTER, subject: 'chore: start the repository', trailers: {} }).catch(() => undefined);
+  }
+
+  /** Resolves once every commit asked so far is made (or has failed: its own promise says so). */
+  async settled(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /**
+   * The end of a run: waits for the commits asked so far, lets git go, and brings the index up to date
+   * with the branch, so `git status` in the repository is clean. Commits asked later start git again.
+   */
+  async finish(): Promise<void> {
+    // A run that stops before its first artifact (held back for approval, say) still leaves a repository.
+    if (this.firstCommitDue) this.commitFirst();
+    await this.settled();
+    const importer = this.importer;
+    this.importer = null;
+    await importer?.close();
+    if (this.indexBehind) {
+      this.indexBehind = false;
+      await git(this.root, ['reset', '--quiet']);
+    }
   }
 
   /** From now on, a commit of a path its role may not write is refused (the authorization policy). */
@@ -115,45 +190,140 @@ export class Workspace {
     this.writeGuard = guard;
   }
 
-  private async commitNow(request: CommitRequest): Promise<string> {
-    const refusals = request.role !== undefined && this.writeGuard ? this.writeGuard(request.role, request.files.map((f) => f.path)) : [];
-    if (refusals.length > 0) {
-      throw new SopworksError('PATH_UNSAFE', `Refused to commit "${request.subject}": ${refusals.join('; ')}.`, {
-        hint: 'Nothing was written. Edit the authorization policy (sops/policy.yaml) if the role should write there.',
-      });
-    }
-    for (const file of request.files) {
-      const target = await resolveInside(this.root, file.path);
-      await fs.mkdir(path.dirname(target), { recursive: true });
-      await fs.writeFile(target, file.content);
-    }
-    const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`);
-    const message = trailers.length > 0 ? `${request.subject}\n\n${trailers.join('\n')}` : request.subject;
+  private async drain(): Promise<void> {
     try {
-      // Staged with a plain child process: through simple-git, `git add` takes ~57 ms here against ~6 ms
-      // spawned directly (measured; other commands are as fast either way), and it runs once per artifact.
-      if (request.files.length > 0) await execFileAsync('git', ['add', '--', ...request.files.map((f) => f.path)], { cwd: this.root });
-      crashPoint('git.commit');
-      const result = await this.git.commit(message, undefined, {
-        '--author': `${request.author.name} <${request.author.email}>`,
-        '--allow-empty': null,
-      });
-      return result.commit;
+      if (this.prepare) {
+        const prepare = this.prepare;
+        this.prepare = null;
+        await prepare();
+      }
     } catch (error) {
-      throw new SopworksError('GIT_FAILED', `git commit "${request.subject}" failed in ${this.root}: ${(error as Error).message}`, {
-        cause: error,
+      for (const item of this.queued.splice(0)) item.reject(this.gitError('configure the repository', error));
+      this.draining = null;
+      return;
+    }
+    while (this.queued.length > 0) {
+      const batch = this.queued.splice(0);
+      await this.commitBatch(batch).catch((error: unknown) => {
+        for (const item of batch) item.reject(error);
       });
     }
+    this.draining = null;
+  }
+
+  private async commitBatch(batch: QueuedCommit[]): Promise<void> {
+    const accepted: QueuedCommit[] = [];
+    for (const item of batch) {
+      const refusal = this.refusal(item.request);
+      if (refusal) item.reject(refusal);
+      else accepted.push(item);
+    }
+    if (accepted.length === 0) return;
+    // The files go on disk first (later commits of the batch overwrite earlier ones' files, as they would
+    // one commit at a time); the commits themselves carry their own content.
+    for (const { request } of accepted) {
+      for (const file of request.files) {
+        const target = await resolveInside(this.root, file.path);
+        await fs.mkdir(path.dirname(target), { recursive: true });
+        await fs.writeFile(target, file.content);
+      }
+    }
+    const parent = this.tip === undefined ? await this.headCommit() : this.tip;
+    this.importer ??= new GitImporter(this.root, await this.branchRef());
+    const commits = accepted.map(({ request }) => {
+      const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`);
+      return {
+        files: request.files,
+        author: request.author,
+        committer: COMMITTER,
+        message: trailers.length > 0 ? `${request.subject}\n\n${trailers.join('\n')}` : request.subject,
+      };
+    });
+    // Killed while sending a batch, git gets a stream without its checkpoint: none of the batch is made.
+    const hashes = await this.importer.commit(commits, parent, () => crashPoint('git.commit')).catch((error: unknown) => {
+      throw this.gitError(`commit ${describeBatch(accepted)}`, error);
+    });
+    if (hashes.length !== accepted.length) {
+      throw new SopworksError('GIT_FAILED', `git fast-import made ${hashes.length} commit(s) for ${accepted.length} in ${this.root}.`);
+    }
+    this.tip = hashes.at(-1)!;
+    this.indexBehind = true;
+    accepted.forEach((item, index) => item.resolve(hashes[index]!));
+  }
+
+  private refusal(request: CommitRequest): SopworksError | null {
+    const refusals = request.role !== undefined && this.writeGuard ? this.writeGuard(request.role, request.files.map((f) => f.path)) : [];
+    if (refusals.length === 0) return null;
+    return new SopworksError('PATH_UNSAFE', `Refused to commit "${request.subject}": ${refusals.join('; ')}.`, {
+      hint: 'Nothing was written. Edit the authorization policy (sops/policy.yaml) if the role should write there.',
+    });
+  }
+
+  private gitError(what: string, error: unknown): SopworksError {
+    if (SopworksError.isInstance(error) && error.code === 'GIT_FAILED' && error.message.includes(this.root)) return error;
+    return new SopworksError('GIT_FAILED', `Could not ${what} in ${this.root}: ${(error as Error).message}`, { cause: error });
+  }
+
+  /** The ref HEAD points at, e.g. refs/heads/main (whatever `git init` chose here). */
+  private async branchRef(): Promise<string> {
+    this.ref ??= await this.readBranchRef();
+    return this.ref;
+  }
+
+  private async readBranchRef(): Promise<string> {
+    const head = await fs.readFile(path.join(this.root, '.git', 'HEAD'), 'utf8').catch(() => '');
+    const match = /^ref: (refs\/heads\/\S+)\s*$/.exec(head);
+    if (match) return match[1]!;
+    const { stdout } = await git(this.root, ['symbolic-ref', 'HEAD']);
+    return stdout.trim();
+  }
+
+  /** The hash of HEAD, or null in a repository without commits (or none at all yet). */
+  private async headCommit(): Promise<string | null> {
+    if (!(await exists(path.join(this.root, '.git', 'HEAD')))) return null;
+    const { stdout, code } = await git(this.root, ['rev-parse', '--verify', '--quiet', 'HEAD'], { okCodes: [1] });
+    return code === 0 ? stdout.trim() : null;
   }
 
   /** Commits in order, oldest first: subject, author and trailers. */
   async history(): Promise<{ hash: string; subject: string; author: string; body: string }[]> {
-    const log = await this.git.log({ format: { hash: '%H', subject: '%s', author: '%an <%ae>', body: '%b' } } as never);
-    return [...(log.all as unknown as { hash: string; subject: string; author: string; body: string }[])].reverse();
+    if ((await this.headCommit()) === null) return [];
+    const { stdout } = await git(this.root, ['log', '--reverse', '--format=%H%x1f%s%x1f%an <%ae>%x1f%b%x1e']);
+    return stdout
+      .split('\x1e')
+      .map((record) => record.replace(/^\n/, ''))
+      .filter(Boolean)
+      .map((record) => {
+        const [hash, subject, author, body] = record.split('\x1f') as [string, string, string, string];
+        return { hash, subject, author, body: body.trim() };
+      });
   }
 
+  /** The files of the last commit. */
   async trackedFiles(): Promise<string[]> {
-    const out = await this.git.raw(['ls-files']);
-    return out.split('\n').filter(Boolean);
+    if ((await this.headCommit()) === null) return [];
+    const { stdout } = await git(this.root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
+    return stdout.split('\0').filter(Boolean);
   }
 }
+
+const exists = (file: string): Promise<boolean> =>
+  fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Makes `root` a repository with the repository's own committer identity, so a person committing there later is not taken for the
+ * user whose global identity git would use. Appended to the config file `git init` wrote, in git's own
+ * format: three `git config` processes would cost the run's start a few ms each.
+ */
+async function startRepository(root: string): Promise<void> {
+  await git(root, ['init', '--quiet']); // in a repository already there (a resumed run), harmless
+  const config = path.join(root, '.git', 'config');
+  const identity = `[user]\n\tname = ${COMMITTER.name}\n\temail = ${COMMITTER.email}\n[commit]\n\tgpgsign = false\n`;
+  if (!(await fs.readFile(config, 'utf8')).includes(identity)) await fs.appendFile(config, identity);
+}
+
+const describeBatch = (batch: QueuedCommit[]): string =>
+  batch.length === 1 ? `"${batch[0]!.request.subject}"` : `${batch.length} artifacts ("${batch[0]!.request.subject}" … "${batch.at(-1)!.request.subject}")`;

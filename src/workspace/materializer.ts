@@ -19,10 +19,12 @@ export class Materializer {
     private readonly workspace: Workspace,
     private readonly authorOf: (roleId: string) => Author,
     private readonly onCommit: (message: Message, subject: string) => void = () => {},
+    /** A commit that failed: nobody waits on commits to go on working, so the run is told this way. */
+    private readonly onFailure: (message: Message, error: unknown) => void = () => {},
   ) {
     this.unsubscribe = board.subscribe((message) => {
       const committed = this.commit(board, message);
-      committed.catch(() => undefined); // surfaced to whoever awaits `committed(id)`
+      committed.catch((error: unknown) => this.onFailure(message, error));
       this.commits.set(message.id, committed);
     });
   }
@@ -49,13 +51,10 @@ export class Materializer {
    */
   async catchUp(board: MessageBoard): Promise<number> {
     const committed = await this.workspace.trailerValues(MESSAGE_TRAILER);
-    let made = 0;
-    for (const message of board.list()) {
-      if (!messageTypes[message.type]?.files || committed.has(message.id)) continue;
-      await this.commit(board, message);
-      made++;
-    }
-    return made;
+    const missing = board.list().filter((message) => messageTypes[message.type]?.files && !committed.has(message.id));
+    // Queued together, they go into one batch; the first failure is the one reported.
+    await Promise.all(missing.map((message) => this.commit(board, message)));
+    return missing.length;
   }
 
   /** Resolves once the message's commit (if it has one) is made. */
@@ -63,7 +62,7 @@ export class Materializer {
     return this.commits.get(messageId) ?? Promise.resolve(null);
   }
 
-  /** Waits for every commit queued so far. */
+  /** Waits for every commit queued so far (a failure is reported through `onFailure`, not here). */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.commits.values()]);
   }

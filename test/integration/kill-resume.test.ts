@@ -87,7 +87,9 @@ describe('kill -9 and resume', function () {
     assert.equal(killed.signal, 'SIGKILL');
     const project = path.join(out, 'wordfreq');
     const before = (await git(project, 'log', '--format=%s')).split('\n').length;
-    assert.equal(before, 5, 'the sixth commit was cut off');
+    // Commits go to git in batches (one `git fast-import` stream): the one holding the sixth is lost
+    // whole, so five or fewer are made.
+    assert.ok(before >= 1 && before <= 5, `the sixth commit was cut off (${before} made)`);
     const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.deepEqual(await facts(project), reference);

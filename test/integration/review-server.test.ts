@@ -3,14 +3,17 @@
  * live change events, read-only and path safety, and the `serve` command.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { startReviewServer, type ReviewServer } from '../../src/review/server/review-server.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
 
 interface RawResponse {
   status: number;
@@ -121,7 +124,7 @@ describe('sopworks serve: the viewer server', function () {
     assert.match(page.usage.charts.byRole, /^<svg class="usage-chart"/);
     assert.deepEqual(page.roles.map((r: any) => r.id), ['product-manager', 'architect', 'engineer', 'qa']);
     assert.ok(page.roles.every((r: any) => r.diagram.startsWith('stateDiagram-v2')));
-    assert.equal(page.commits.length, Number((await fs.readFile(path.join(out, 'wordfreq', '.git', 'logs', 'HEAD'), 'utf8')).trim().split('\n').length));
+    assert.equal(page.commits.length, Number((await exec('git', ['rev-list', '--count', 'HEAD'], { cwd: path.join(out, 'wordfreq') })).stdout.trim()));
     const exchanges = (await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n');
     assert.equal(page.exchanges.length, exchanges.length);
     assert.equal(page.exchanges[0].messages, undefined, 'prompts are fetched on demand, not with the page');

@@ -200,6 +200,8 @@ export function actorImplementations(services: RoleServices) {
         });
       }
       const { policy, sandbox } = services;
+      // The code and tests just posted may still be on their way into the repository.
+      await services.filesOnDisk();
       const run = (argv: readonly string[], network: boolean) =>
         runSandboxed({
           argv,
