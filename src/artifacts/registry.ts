@@ -27,6 +27,8 @@ export interface MessageType<T> {
   /** What the message adds to the repository; absent for coordination messages. */
   files?: (payload: T, board: BoardReader) => ProjectFile[];
   subject?: (payload: T, board: BoardReader) => string;
+  /** Who authors the commit, when not the role that posted it (one of several Engineers). */
+  author?: (payload: T) => { name: string; email: string } | null;
 }
 
 const define = <T>(type: MessageType<T>): MessageType<unknown> => type as MessageType<unknown>;
@@ -67,6 +69,7 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
       const earlier = board.all<S.Code>('Code').some((m) => m.payload.path === code.path);
       return earlier ? `fix: ${code.path}` : `feat: add ${code.path}`;
     },
+    author: (code) => code.author,
   }),
   CodeComplete: define({ schema: S.CodeComplete }),
   Tests: define({

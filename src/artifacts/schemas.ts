@@ -76,9 +76,15 @@ export const CodeFile = z.object({
   content: z.string(),
 });
 
+/** A person of the company, as a commit names them. */
+export const Person = z.object({ name: z.string().min(1), email: z.string().min(1) });
+
 export const Code = CodeFile.extend({
   /** The last review verdict before it was committed (approved, or the issues left when the bound was hit). */
   review: Review.nullable(),
+  /** Who wrote the file and who reviewed it (with `--engineers N`, two of the N); null on older runs. */
+  author: Person.nullable().default(null),
+  reviewer: Person.nullable().default(null),
 });
 
 export const CodeComplete = z.object({

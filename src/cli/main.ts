@@ -58,7 +58,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--record <file>', 'write the run\'s model replies as a scenario file, to replay it offline')
     .option('--approve <gates>', 'hold these artifacts until a person approves them: prd,design,code,tests')
     .option('--yes', 'approve every gated artifact without asking', false)
-    .option('--concurrency <n>', 'how many files the Engineer writes at once (kept for resume)', '4')
+    .option('--concurrency <n>', 'how many files are written at once (kept for resume)', '4')
+    .option('--engineers <n>', 'how many Engineers share the files; each file is reviewed by another Engineer (kept for resume)', '1')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (spec: string[], options: unknown) => {

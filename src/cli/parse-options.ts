@@ -26,5 +26,20 @@ export const positiveNumber = (what: string) =>
       return n;
     });
 
+/** A whole number from `min` to `max`, or null when the flag is absent. */
+export const wholeNumberIn = (min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
 export const positiveInteger = (what: string) =>
   positiveNumber(what).refine((n) => n === null || Number.isInteger(n), { message: `must be a whole number of ${what}` });

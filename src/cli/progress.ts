@@ -22,7 +22,7 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
       case 'model': {
         const e = event.event;
         const label = `${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`;
-        if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}`);
+        if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}${e.seat ? pc.dim(` (${e.seat})`) : ''}`);
         else if (e.kind === 'call-repair') write(`${who(e.call.role)}${pc.yellow('↻')} ${label}: reply invalid (attempt ${e.attempt}), asking again — ${firstLine(e.error)}`);
         else {
           const r = e.record;

@@ -16,13 +16,16 @@ import { installStopSignals } from './stop-signals.ts';
 import { GATES, type Gate } from '../approvals/ApprovalDesk.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
-import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './parse-options.ts';
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 
-export const RunOptions = z.object({
+export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
+const MAX_ENGINEERS = 16;
+
+const RunOptions = z.object({
   approve: z
     .string()
     .optional()
@@ -40,6 +43,7 @@ export const RunOptions = z.object({
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
   concurrency: positiveInteger('files at once'),
+  engineers: wholeNumberIn(1, MAX_ENGINEERS),
   record: z.string().min(1).optional(),
   name: z.string().optional(),
   out: z.string().min(1),
@@ -91,6 +95,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
       llm,
       budget: { usd: options.budget, tokens: options.maxTokens },
       concurrency: options.concurrency ?? undefined,
+      engineers: options.engineers ?? undefined,
       price: priceOf(llm, settings),
       maxOutputTokens: worstReplyTokens(llm, settings),
       recordTo: options.record ?? null,

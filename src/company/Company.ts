@@ -22,6 +22,7 @@ import { PromptRenderer } from '../llm/prompt-renderer.ts';
 import type { Provider } from '../llm/provider.ts';
 import { UsageMeter } from '../llm/usage.ts';
 import { RoleRuntime } from '../roles/RoleRuntime.ts';
+import { seatsOf } from '../roles/role-profile.ts';
 import { buildMachine } from '../sop/build-machine.ts';
 import type { RoleServices } from '../sop/services.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
@@ -75,6 +76,8 @@ export interface StartRequest extends CommonRequest {
   approvals?: ApprovalPolicy;
   /** How many files the Engineer works on at once (default DEFAULT_CONCURRENCY); kept in run.json for resume. */
   concurrency?: number;
+  /** How many people hold each role that writes files one per file (`eachFile`): `--engineers N`, default 1. */
+  engineers?: number;
 }
 
 export interface ResumeRequest extends CommonRequest {
@@ -109,6 +112,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     budget: request.budget ?? { usd: null, tokens: null },
     approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false },
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
+    engineers: request.engineers ?? 1,
   };
   await writeRunRecord(workspace.stateDir, record);
   return operate(workspace, record, request, false);
@@ -224,7 +228,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     await clearPending(stateDir);
     const outcome = await runRoles({
       company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy,
-      sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency,
+      sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency, engineers: record.engineers,
       approvals: record.approvals, askPerson: request.askPerson ?? null, effects, commitFault,
       filesOnDisk: () => materializer.settled(),
     });
@@ -282,6 +286,7 @@ interface RolesContext {
   policy: Policy;
   sandbox: SandboxSettings;
   concurrency: number;
+  engineers: number;
   approvals: ApprovalPolicy;
   askPerson: AskPerson | null;
   /** Model calls, posts and test runs under way — none, while an approval waits, means the run waits on a person. */
@@ -375,6 +380,8 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
       sandbox: ctx.sandbox,
       publish: ctx.publish,
       concurrency: ctx.concurrency,
+      // Several people hold a role only where the work splits by file (its SOP runs eachFile).
+      seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, ctx.engineers) : [role.profile],
       subSops: role.subSops,
       approvals: desk,
       filesOnDisk: ctx.filesOnDisk,

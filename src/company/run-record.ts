@@ -43,6 +43,8 @@ export const RunRecord = z
     approvals: z.object({ gates: z.array(z.enum(GATES)), yes: z.boolean() }).default({ gates: [], yes: false }),
     /** How many files the Engineer works on at once (`--concurrency`); `resume` keeps it. */
     concurrency: z.number().int().min(1).default(4),
+    /** How many Engineers share the files (`--engineers`); `resume` keeps it. */
+    engineers: z.number().int().min(1).default(1),
     finishedAt: z.string().optional(),
     outcome: z.enum(RUN_OUTCOMES).optional(),
     reason: z.string().optional(),

@@ -39,7 +39,8 @@ export interface AskRequest {
 }
 
 export type GatewayEvent =
-  | { kind: 'call-start'; call: CallMeta }
+  /** `seat`: which of the role's people is asked, when the run hires several (`--engineers N`). */
+  | { kind: 'call-start'; call: CallMeta; seat?: string }
   | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
   | { kind: 'call-end'; call: CallMeta; record: CallRecord };
 
@@ -85,7 +86,7 @@ export class Gateway {
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
     const tokens = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0 as number | null, retries: 0 };
-    onEvent?.({ kind: 'call-start', call: request.call });
+    onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
     let lastError = '';
     for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {

@@ -27,6 +27,13 @@ export interface RoleServices {
   publish(draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message>;
   /** How many files `eachFile` works on at once (`--concurrency`). */
   concurrency: number;
+  /**
+   * Who holds this role (`--engineers N` hires N; otherwise the role itself). `eachFile` gives each file
+   * a writer and a reviewer among them.
+   */
+  seats: RoleProfile[];
+  /** In a per-file machine: who writes the file and who reviews it (an `ask` step's `by`). */
+  fileSeats?: { writer: RoleProfile; reviewer: RoleProfile };
   /** The per-file SOPs this role's `eachFile` steps run, by the name the step gives (resolved, checked). */
   subSops: Record<string, SopFile>;
   /** Resolves once every artifact posted so far is committed — its files on disk — e.g. before running tests. */

@@ -36,7 +36,7 @@ export class Materializer {
     const subject = type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`;
     const hash = await this.workspace.commit({
       files: type.files(message.payload, earlier),
-      author: this.authorOf(message.from),
+      author: type.author?.(message.payload) ?? this.authorOf(message.from),
       subject,
       trailers: { [MESSAGE_TRAILER]: message.id },
       role: message.from,

@@ -21,7 +21,7 @@ export interface CompanyRun {
   provider: ScriptedProvider;
 }
 
-export async function runScenario(scenario: Scenario, options: { sops?: string; roles?: string; latencyMs?: number; concurrency?: number } = {}): Promise<CompanyRun> {
+export async function runScenario(scenario: Scenario, options: { sops?: string; roles?: string; latencyMs?: number; concurrency?: number; engineers?: number } = {}): Promise<CompanyRun> {
   const company = await loadCompany(options.sops ?? SOPS, options.roles ?? ROLES);
   const project = path.join(await tempDir(), scenario.name ?? 'project');
   const provider = new ScriptedProvider('scripted:test', scenario, options.latencyMs ?? 0);
@@ -35,6 +35,7 @@ export async function runScenario(scenario: Scenario, options: { sops?: string; 
     provider,
     maxRepairs: 2,
     concurrency: options.concurrency,
+    engineers: options.engineers,
     onEvent: (e) => events.push(e),
   });
   return { result, project, events, provider };

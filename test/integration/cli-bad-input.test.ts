@@ -118,6 +118,20 @@ describe('sopworks run with bad input', function () {
     assert.equal(llm.code, 2);
     assert.match(llm.stderr, /Unknown --llm "gpt5"/);
   });
+
+  it('refuses a number of Engineers or a concurrency that is not a whole number in range, and creates nothing', async () => {
+    for (const [flag, value, message] of [
+      ['--engineers', '0', /--engineers: must be a whole number from 1 to 16, got "0"/],
+      ['--engineers', '17', /--engineers: must be a whole number from 1 to 16, got "17"/],
+      ['--engineers', '2.5', /--engineers: must be a whole number from 1 to 16, got "2.5"/],
+      ['--concurrency', 'many', /--concurrency: must be files at once greater than 0, got "many"/],
+    ] as const) {
+      const result = await runCli(['run', '--llm', `scripted:${DEMO}`, flag, value, '--out', path.join(cwd, 'never')], { cwd });
+      assert.equal(result.code, 2, `${flag} ${value}`);
+      assert.match(result.stderr, message);
+    }
+    await assert.rejects(fs.access(path.join(cwd, 'never')));
+  });
 });
 
 describe('npm run demo', function () {

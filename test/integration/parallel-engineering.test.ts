@@ -38,12 +38,14 @@ describe('parallel engineering', function () {
   this.timeout(180_000);
   let one: CompanyRun;
   let four: CompanyRun;
+  let team: CompanyRun;
 
   before(async () => {
     const scenario = await demoScenario();
     // A small latency per reply, so that concurrent calls really overlap.
     one = await runScenario(scenario, { concurrency: 1, latencyMs: 20 });
     four = await runScenario(scenario, { concurrency: 4, latencyMs: 20 });
+    team = await runScenario(scenario, { concurrency: 4, engineers: 3, latencyMs: 20 });
   });
   after(removeTempDirs);
 
@@ -71,5 +73,62 @@ describe('parallel engineering', function () {
     const [a, b] = [await history(one), await history(four)];
     assert.deepEqual(b, a);
     assert.match(b.subjects, /feat: add package\.json\nfeat: add src\/tokenize\.js\nfeat: add src\/count\.js\nfeat: add src\/files\.js\nfeat: add src\/format\.js\nfeat: add src\/cli\.js/);
+  });
+
+  describe('with several Engineers (--engineers 3)', () => {
+    interface Logged extends Exchange {
+      messages: { role: string; content: string }[];
+    }
+    const exchanges = async (run: CompanyRun) => (await readAppendLog(path.join(run.project, '.sopworks', 'exchanges.jsonl'))).records as Logged[];
+    const taskOrder = async (run: CompanyRun) => {
+      const { records } = await readAppendLog(path.join(run.project, '.sopworks', 'board.jsonl'));
+      return (records as { type: string; payload: { tasks?: { file: string }[] } }[]).find((m) => m.type === 'TaskGraph')!.payload.tasks!.map((t) => t.file);
+    };
+    /** The files are dealt out in task-graph order; the next Engineer reviews. */
+    const expected = (files: string[]) => new Map(files.map((file, i) => [file, { writer: `Engineer ${(i % 3) + 1}`, reviewer: `Engineer ${((i + 1) % 3) + 1}` }]));
+
+    it('ends done with the same tree as one Engineer, and keeps the number in run.json for resume', async () => {
+      assert.equal(team.result.outcome, 'done', team.result.reason);
+      assert.equal((await readRunRecord(path.join(team.project, '.sopworks'))).engineers, 3);
+      assert.equal((await history(team)).tree, (await history(one)).tree);
+    });
+
+    it('shares the files among the Engineers: each file is committed by its writer, fixes too', async () => {
+      const who = expected(await taskOrder(team));
+      const log = (await git(team.project, 'log', '--reverse', '--format=%s|%an <%ae>')).split('\n');
+      const fileCommits = log.filter((line) => /^(feat: add|fix:) /.test(line));
+      assert.ok(fileCommits.length >= who.size + 1, 'every file, and at least one fix');
+      for (const line of fileCommits) {
+        const [subject, author] = line.split('|') as [string, string];
+        const file = subject.replace(/^(feat: add|fix:) /, '');
+        const writer = who.get(file)!.writer;
+        assert.equal(author, `${writer} <engineer-${writer.split(' ')[1]}@sopworks.local>`, line);
+      }
+      assert.deepEqual(new Set(fileCommits.map((line) => line.split('|')[1])).size, 3, 'all three Engineers wrote files');
+      // Everyone else's commits are theirs as before.
+      assert.ok(log.some((line) => line === 'docs: system design and README|Architect <architect@sopworks.local>'));
+    });
+
+    it('has each file reviewed by another Engineer than the one who wrote it: the prompts say who is asked', async () => {
+      const who = expected(await taskOrder(team));
+      const calls = (await exchanges(team)).filter((e) => e.role === 'engineer');
+      const systemOf = (e: Logged) => e.messages.find((m) => m.role === 'system')!.content;
+      for (const [file, { writer, reviewer }] of who) {
+        const write = calls.find((e) => e.action === 'write_file' && e.key === file)!;
+        const review = calls.find((e) => e.action === 'review_file' && e.key === file)!;
+        assert.match(systemOf(write), new RegExp(`, the ${writer} of a small software company`), `${file} is written by ${writer}`);
+        assert.match(systemOf(review), new RegExp(`, the ${reviewer} of a small software company`), `${file} is reviewed by ${reviewer}`);
+      }
+      const fix = calls.find((e) => e.action === 'fix_file')!;
+      assert.match(systemOf(fix), new RegExp(`, the ${who.get(fix.key!)!.writer} of`), 'a file is fixed by the Engineer who wrote it');
+    });
+
+    it('names the writer and the reviewer in each Code message', async () => {
+      const who = expected(await taskOrder(team));
+      const { records } = await readAppendLog(path.join(team.project, '.sopworks', 'board.jsonl'));
+      const code = (records as { type: string; payload: { path: string; author: { name: string }; reviewer: { name: string } } }[]).filter((m) => m.type === 'Code');
+      assert.ok(code.length > 0);
+      for (const { payload } of code) assert.deepEqual([payload.author.name, payload.reviewer.name], [who.get(payload.path)!.writer, who.get(payload.path)!.reviewer]);
+    });
   });
 });

@@ -24,6 +24,7 @@ import { resolveView } from '../views.ts';
 import { renderPrd } from '../../artifacts/render/prd.ts';
 import { renderDesign } from '../../artifacts/render/design.ts';
 import type { VocabularyEntry } from './actions.ts';
+import type { RoleProfile } from '../../roles/role-profile.ts';
 
 /** Structured outputs an `ask` step may request, besides `code` (one file) and `files` (several). */
 export const askSchemas: Record<string, z.ZodType> = {
@@ -45,7 +46,9 @@ export const actorParams = {
     description:
       'Ask the model: render roles/<role>/<action>.hbs with the listed views, and validate the reply as `output` ' +
       '(a structured artifact such as PRD or Review; `code` for one file whose path is the key; `files` for several). ' +
-      '`key` tells calls of one action apart: `current` (the current file) or a fixed project path such as docs/USER_GUIDE.md.',
+      '`key` tells calls of one action apart: `current` (the current file) or a fixed project path such as docs/USER_GUIDE.md. ' +
+      '`by`, in a per-file SOP: who is asked — the file\'s `writer` (default) or its `reviewer`, another of the role\'s people ' +
+      'when the run hires several (`--engineers N`); the same one otherwise.',
     params: z
       .object({
         action: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use lower-case letters, digits and underscores'),
@@ -53,6 +56,7 @@ export const actorParams = {
         /** `current`: the call's key is the current file (per-file steps); otherwise a fixed project path. */
         key: CallKey.nullable().default(null),
         with: z.array(z.string().min(1)).default([]),
+        by: z.enum(['writer', 'reviewer']).default('writer'),
       })
       .strict()
       .superRefine((p, ctx) => {
@@ -152,7 +156,7 @@ export function actorImplementations(services: RoleServices) {
       const variables = Object.fromEntries(params.with.map((name) => [name, resolveView(name, scope(context))]));
       return services.gateway.ask({
         call: { role: services.profile.id, action: params.action, key },
-        profile: services.profile,
+        profile: services.fileSeats?.[params.by] ?? services.profile,
         variables: { ...variables, key },
         output,
         occurrence: context.asks[askIdentity(params.action, key)] ?? 0,
@@ -268,15 +272,19 @@ export function actorImplementations(services: RoleServices) {
         concurrency: services.concurrency,
         signal,
         job: async (file, handle) => {
+          const seats = fileSeats(services.seats, file, graph);
           const fileServices: RoleServices = {
             ...services,
+            fileSeats: seats,
             // The file is written once its Code is drafted; the message itself waits for the file's turn.
             publish: async (draft) => {
               const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
               if (code?.success && code.data.path === file) handle.written(code.data.content);
               const nth = context.published + (await handle.turn());
+              // Who wrote and who reviewed it go with the file: the commit is its writer's.
+              const signed = draft.type === 'Code' ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } } : draft;
               // The next file may post as soon as this message is on the board; the commits keep board order.
-              return services.publish(draft, nth, () => handle.posted());
+              return services.publish(signed, nth, () => handle.posted());
             },
           };
           const machine = buildMachine(sop, fileServices, { current: file, trigger: context.trigger, asks: context.asks, written: handle.dependencies });
@@ -316,6 +324,20 @@ export function actorImplementations(services: RoleServices) {
     }),
   };
 }
+
+/**
+ * A file's writer and reviewer among the role's people: the files are dealt out in task-graph order
+ * (the same file goes to the same person when it is written and when it is fixed), and each is reviewed
+ * by the next person — a second pair of eyes whenever there are two. Files the task graph does not name
+ * (a test file in a bug report, say) are placed by their path.
+ */
+export function fileSeats(seats: readonly RoleProfile[], file: string, graph: S.TaskGraph | undefined): { writer: RoleProfile; reviewer: RoleProfile } {
+  const inGraph = graph?.tasks.findIndex((t) => t.file === file) ?? -1;
+  const index = inGraph >= 0 ? inGraph : [...file].reduce((sum, ch) => (sum * 31 + ch.charCodeAt(0)) % 1_000_003, 0);
+  return { writer: seats[index % seats.length]!, reviewer: seats[(index + 1) % seats.length]! };
+}
+
+const person = (profile: RoleProfile): { name: string; email: string } => ({ name: profile.title, email: profile.email });
 
 /** Runs a machine until it reaches a final state; rejects with its error, or when the signal aborts. */
 function runToCompletion(machine: AnyStateMachine, signal: AbortSignal): Promise<RoleContext> {
