@@ -27,7 +27,8 @@ export type ErrorCode =
   | 'NOT_RESUMABLE'
   | 'BUDGET_EXHAUSTED'
   | 'LOOP_DETECTED'
-  | 'APPROVAL_REJECTED';
+  | 'APPROVAL_REJECTED'
+  | 'RUN_ENDED';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

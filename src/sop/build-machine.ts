@@ -35,7 +35,8 @@ const countingActions = {
   /** `eachFile` ran per-file machines: their calls and messages become this role's, like its own steps'. */
   [MERGE_FILES]: assign(({ context, event }: { context: RoleContext; event: { type: string; output?: unknown } }) => {
     const output = event.output as EachFileOutput;
-    return { asks: { ...context.asks, ...output.asks }, published: context.published + output.published, done: output.done, queue: [], current: null };
+    const slots = output.collected ? { ...context.slots, [output.collected.slot]: output.collected.value } : context.slots;
+    return { asks: { ...context.asks, ...output.asks }, published: context.published + output.published, done: output.done, queue: [], current: null, slots };
   }),
 };
 type Path = (string | number)[];

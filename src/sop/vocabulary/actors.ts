@@ -101,8 +101,24 @@ export const actorParams = {
       'up to --concurrency files at once: a file starts as soon as the files it depends on are written, and the messages ' +
       "the files' machines publish go out in queue order (dependency order) whatever order they finish in. Each file's " +
       'machine starts with the file as `current` and sees the final content of the files it depends on; when every file ' +
-      'has ended, `done` lists the files written, and their model calls and messages count as this role\'s.',
-    params: z.object({ sop: z.string().regex(/^[\w.-]+\.ya?ml$/, 'name a YAML file next to this SOP, e.g. engineer-file.yaml') }).strict(),
+      'has ended, `done` lists the files written, and their model calls and messages count as this role\'s. ' +
+      '`order: none` starts the files in queue order without waiting for their dependencies (work that does not build on ' +
+      'other files, such as tests of finished files). `collect` names a slot each file\'s machine keeps: the values are ' +
+      'joined in queue order into that slot of this role (lists are concatenated; an item with a `path` replaces an ' +
+      'earlier one with the same path).',
+    params: z
+      .object({
+        sop: z.string().regex(/^[\w.-]+\.ya?ml$/, 'name a YAML file next to this SOP, e.g. engineer-file.yaml'),
+        order: z.enum(['dependencies', 'none']).default('dependencies'),
+        collect: z.string().min(1).nullable().default(null),
+      })
+      .strict(),
+  },
+  awaitFile: {
+    description:
+      "Wait until the current file's Code is on the board (written and reviewed), e.g. to test a file as soon as it is " +
+      'finished while others are still being written. Fails if the run reaches an outcome first.',
+    params: z.object({}).strict(),
   },
   awaitApproval: {
     description:
@@ -131,6 +147,8 @@ export interface EachFileOutput {
   done: string[];
   published: number;
   asks: Record<string, number>;
+  /** The `collect` slot and what the files' machines kept in it, joined. */
+  collected?: { slot: string; value: unknown[] };
 }
 
 export interface StepInput<P> {
@@ -266,9 +284,10 @@ export function actorImplementations(services: RoleServices) {
       }
       const graph = services.board.latest<S.TaskGraph>('TaskGraph')?.payload;
       const asks: Record<string, number> = {};
+      const kept = new Map<string, unknown>();
       const result = await runOverDag({
         files: context.queue,
-        dependsOn: (file) => graph?.tasks.find((t) => t.file === file)?.dependsOn ?? [],
+        dependsOn: (file) => (params.order === 'none' ? [] : (graph?.tasks.find((t) => t.file === file)?.dependsOn ?? [])),
         concurrency: services.concurrency,
         signal,
         job: async (file, handle) => {
@@ -291,9 +310,34 @@ export function actorImplementations(services: RoleServices) {
           const final = await runToCompletion(machine, handle.signal);
           // Keys are per file, so the counts of different files never overlap.
           for (const [id, count] of Object.entries(final.asks)) if (count !== context.asks[id]) asks[id] = count;
+          if (params.collect && params.collect in final.slots) kept.set(file, final.slots[params.collect]);
         },
       });
-      return { done: result.written, published: result.published, asks };
+      const collected = params.collect ? { slot: params.collect, value: joinCollected(context.queue.filter((f) => kept.has(f)).map((f) => kept.get(f))) } : undefined;
+      return { done: result.written, published: result.published, asks, ...(collected ? { collected } : {}) };
+    }),
+
+    awaitFile: fromPromise<void, StepInput<Params<'awaitFile'>>>(async ({ input: { context }, signal }) => {
+      const file = context.current;
+      if (!file) throw new SopworksError('SOP_INVALID', `${services.profile.id}: awaitFile needs a current file (run it in a per-file SOP, or after nextTask).`);
+      const board = services.board;
+      const written = (message: { type: string; payload: unknown }) => message.type === 'Code' && (message.payload as S.Code).path === file;
+      if (board.all('Code').some(written)) return;
+      const outcome = board.latest<S.Outcome>('Outcome');
+      if (outcome) throw runEnded(file, outcome.payload);
+      await new Promise<void>((resolve, reject) => {
+        const done = (settle: () => void) => {
+          unsubscribe();
+          signal.removeEventListener('abort', onAbort);
+          settle();
+        };
+        const unsubscribe = board.subscribe((message) => {
+          if (written(message)) done(resolve);
+          else if (message.type === 'Outcome') done(() => reject(runEnded(file, message.payload as S.Outcome)));
+        });
+        const onAbort = () => done(() => reject(signal.reason));
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
     }),
 
     awaitApproval: fromPromise<void, StepInput<Params<'awaitApproval'>>>(async ({ input: { params, context }, signal }) => {
@@ -336,6 +380,23 @@ export function fileSeats(seats: readonly RoleProfile[], file: string, graph: S.
   const index = inGraph >= 0 ? inGraph : [...file].reduce((sum, ch) => (sum * 31 + ch.charCodeAt(0)) % 1_000_003, 0);
   return { writer: seats[index % seats.length]!, reviewer: seats[(index + 1) % seats.length]! };
 }
+
+/** The values each file's machine kept, in queue order: lists joined, a later item with a path replacing an earlier one. */
+function joinCollected(values: unknown[]): unknown[] {
+  const items = values.flatMap((value) => (Array.isArray(value) ? value : [value]));
+  const lastByPath = new Map<string, number>();
+  items.forEach((item, index) => {
+    const itemPath = (item as { path?: unknown } | null)?.path;
+    if (typeof itemPath === 'string') lastByPath.set(itemPath, index);
+  });
+  return items.filter((item, index) => {
+    const itemPath = (item as { path?: unknown } | null)?.path;
+    return typeof itemPath !== 'string' || lastByPath.get(itemPath) === index;
+  });
+}
+
+const runEnded = (file: string, outcome: S.Outcome): SopworksError =>
+  new SopworksError('RUN_ENDED', `the run reached its outcome (${outcome.outcome}: ${outcome.reason}) before ${file} was written`);
 
 const person = (profile: RoleProfile): { name: string; email: string } => ({ name: profile.title, email: profile.email });
 
