@@ -79,7 +79,19 @@ function sequenceDiagramExcerpt(diagram: string, classes: readonly string[]): st
   return kept.length === 0 ? '' : [lines[0]!, ...kept].join('\n');
 }
 
+/** Excerpts made so far, per design: every prompt of a file (write, review, revise) asks for the same one. */
+const made = new WeakMap<Design, Map<string, DesignExcerpt>>();
+
 export function designExcerpt(design: Design, file: string, dependsOn: readonly string[]): DesignExcerpt {
+  const key = [file, ...dependsOn].join('\0');
+  let excerpts = made.get(design);
+  if (!excerpts) made.set(design, (excerpts = new Map()));
+  let excerpt = excerpts.get(key);
+  if (!excerpt) excerpts.set(key, (excerpt = makeDesignExcerpt(design, file, dependsOn)));
+  return excerpt;
+}
+
+function makeDesignExcerpt(design: Design, file: string, dependsOn: readonly string[]): DesignExcerpt {
   const row = (p: string) => ({ path: p, purpose: design.files.find((f) => f.path === p)?.purpose ?? '(not in the design file list)' });
   const classes = classesOfFile(design, file);
   return {

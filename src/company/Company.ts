@@ -8,12 +8,12 @@
  * a role), so `resumeRun` restores the machines and re-runs in-flight steps without doing anything twice.
  */
 import path from 'node:path';
-import { AppendLog, readAppendLog, repairAppendLog } from '../board/append-log.ts';
+import { AppendLog, repairAppendLog } from '../board/append-log.ts';
 import { MessageBoard } from '../board/MessageBoard.ts';
 import type { Draft, Message } from '../board/message.ts';
 import type { Outcome, TestReport } from '../artifacts/schemas.ts';
 import { describeError, SopworksError } from '../errors.ts';
-import { ExchangeReplay, usageFromExchanges } from '../llm/exchange-log.ts';
+import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from '../llm/exchange-log.ts';
 import { Budget, type BudgetLimits } from '../llm/budget.ts';
 import type { Price } from '../llm/prices.ts';
 import { writeRecordedScenario } from '../llm/record-scenario.ts';
@@ -24,6 +24,7 @@ import { UsageMeter } from '../llm/usage.ts';
 import { RoleRuntime } from '../roles/RoleRuntime.ts';
 import { seatsOf } from '../roles/role-profile.ts';
 import { buildMachine } from '../sop/build-machine.ts';
+import { askSchemas } from '../sop/vocabulary/actors.ts';
 import type { RoleServices } from '../sop/services.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { writeRefusals } from '../policy/may-write.ts';
@@ -160,7 +161,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       record.budget.usd === null && record.budget.tokens === null
         ? null
         : new Budget(record.budget, request.price ?? null, { usd: spentBefore.costUsd ?? 0, tokens: spentBefore.promptTokens + spentBefore.completionTokens });
-    const exchanges = await AppendLog.open(exchangesFile);
+    const exchanges = new ExchangeJournal(await AppendLog.open(exchangesFile), replay.records);
     const roleStore = await RoleStore.open(stateDir);
 
     const authors = new Map<string, Author>(company.roles.map((r) => [r.id, { name: r.profile.title, email: r.profile.email }]));
@@ -198,6 +199,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       },
     });
 
+    gateway.prepareAhead(company.roles.map((r) => r.id), Object.values(askSchemas));
     const effects = { inFlight: 0 };
     /**
      * A role's n-th message is posted once: a step re-run after a restore gets the one on the board.
@@ -239,7 +241,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     await roleStore.settled();
     await board.close();
     await exchanges.close();
-    const allExchanges = ExchangeReplay.parse((await readAppendLog(exchangesFile)).records).records;
+    const allExchanges = exchanges.records();
     await repository.catch((error: unknown) => {
       commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
     });

@@ -49,7 +49,7 @@ export interface GatewayOptions {
   renderer: PromptRenderer;
   meter: UsageMeter;
   /** Where every exchange (prompt and reply) is recorded; null to keep none. */
-  exchanges: AppendLog | null;
+  exchanges: Pick<AppendLog, 'append'> | null;
   maxRepairs: number;
   /** Attempts recorded before a restart: answered from here, not sent (and not paid for) again. */
   replay?: ExchangeReplay;
@@ -101,7 +101,9 @@ export class Gateway {
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         budget?.check(request.call, countPromptTokens(messages), this.options.maxOutputTokens ?? 4096);
-        const completion = await provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+        const pending = provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+        this.startWarmUp();
+        const completion = await pending;
         text = completion.text;
         const usage = completion.usage ?? {
           promptTokens: countPromptTokens(messages),
@@ -155,6 +157,32 @@ export class Gateway {
       `The model's reply for ${describeCall(request.call)} was still invalid after ${maxRepairs + 1} attempts: ${lastError}`,
       { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
     );
+  }
+
+  /**
+   * Prepares, while the first model call is out, what later calls would otherwise prepare on the run's
+   * critical path: the roles' templates compiled, the output schemas turned into JSON Schema.
+   */
+  prepareAhead(roles: readonly string[], schemas: readonly z.ZodType[], signal?: AbortSignal): void {
+    this.warmUp = () => {
+      this.options.renderer.warmUp(roles, signal);
+      const queue = [...schemas];
+      const next = () => {
+        const schema = queue.shift();
+        if (!schema || signal?.aborted) return;
+        strictSchemaOf(schema);
+        setImmediate(next);
+      };
+      setImmediate(next);
+    };
+  }
+
+  private warmUp: (() => void) | null = null;
+
+  private startWarmUp(): void {
+    const warmUp = this.warmUp;
+    this.warmUp = null;
+    warmUp?.();
   }
 
   /**

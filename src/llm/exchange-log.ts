@@ -4,6 +4,7 @@
  * durable source of the usage report.
  */
 import { z } from 'zod';
+import type { AppendLog } from '../board/append-log.ts';
 import type { CallMeta } from './provider.ts';
 import { UsageMeter } from './usage.ts';
 
@@ -39,7 +40,12 @@ export class ExchangeReplay {
   }
 
   static parse(raw: readonly unknown[]): ExchangeReplay {
-    return new ExchangeReplay(raw.flatMap((r) => (ExchangeRecord.safeParse(r).success ? [ExchangeRecord.parse(r)] : [])));
+    return new ExchangeReplay(
+      raw.flatMap((r) => {
+        const parsed = ExchangeRecord.safeParse(r);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    );
   }
 
   find(call: CallMeta, occurrence: number, attempt: number): ExchangeRecord | undefined {
@@ -59,6 +65,35 @@ export class ExchangeReplay {
 
 function byAttemptSet(map: Map<string, ExchangeRecord>, record: ExchangeRecord): void {
   map.set(identity(record, record.occurrence, record.attempt), record);
+}
+
+/**
+ * The run's exchange log as this process writes it: appends go to the file, and the records — those read
+ * when the run (re)started and those written since — stay at hand, so the end of a run does not read the
+ * whole log back (it holds every prompt) to report usage.
+ */
+export class ExchangeJournal {
+  private readonly written: ExchangeRecord[] = [];
+
+  constructor(
+    private readonly log: AppendLog,
+    private readonly earlier: readonly ExchangeRecord[],
+  ) {}
+
+  async append(record: unknown): Promise<void> {
+    await this.log.append(record);
+    const parsed = ExchangeRecord.safeParse(record);
+    if (parsed.success) this.written.push(parsed.data);
+  }
+
+  /** Every record of the run, oldest first. */
+  records(): ExchangeRecord[] {
+    return [...this.earlier, ...this.written];
+  }
+
+  close(): Promise<void> {
+    return this.log.close();
+  }
 }
 
 /** Usage per logical call (its attempts summed) from the log: the report survives restarts. */

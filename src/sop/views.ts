@@ -37,13 +37,20 @@ const requirement = (board: BoardReader): Requirement => {
 
 /** The newest Code message per path, in task order. */
 export function latestCode(board: BoardReader): Code[] {
-  const byPath = new Map<string, Code>();
-  for (const message of board.all<Code>('Code')) byPath.set(message.payload.path, message.payload);
+  const messages = board.all<Code>('Code');
   const graph = board.latest<TaskGraph>('TaskGraph')?.payload;
-  const order = graph ? topologicalOrder(graph) : [];
-  const rank = (p: string) => (order.includes(p) ? order.indexOf(p) : order.length);
-  return [...byPath.values()].sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
+  // Asked for by every per-file prompt: worked out again only when a Code or the task graph is new.
+  const cached = latestCodeCache.get(board);
+  if (cached && cached.codes === messages.length && cached.graph === graph) return cached.value;
+  const byPath = new Map<string, Code>();
+  for (const message of messages) byPath.set(message.payload.path, message.payload);
+  const order = new Map((graph ? topologicalOrder(graph) : []).map((file, index) => [file, index]));
+  const rank = (p: string) => order.get(p) ?? order.size;
+  const value = [...byPath.values()].sort((a, b) => rank(a.path) - rank(b.path) || a.path.localeCompare(b.path));
+  latestCodeCache.set(board, { codes: messages.length, graph, value });
+  return value;
 }
+const latestCodeCache = new WeakMap<BoardReader, { codes: number; graph: TaskGraph | undefined; value: Code[] }>();
 
 const currentTask = ({ context, board }: ViewScope) => {
   const graph = board.latest<TaskGraph>('TaskGraph')?.payload;
