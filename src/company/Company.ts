@@ -151,18 +151,23 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       await writeRunRecord(stateDir, record);
       if (await workspace.recoverFromCrash()) emit({ kind: 'notice', text: 'Removed a git index lock left by a crash.' });
     }
-    const { board, droppedTail } = await MessageBoard.open(path.join(stateDir, 'board.jsonl'));
-    if (droppedTail !== null) emit({ kind: 'notice', text: 'Dropped a torn last line of the board log (a crash mid-write).' });
     const exchangesFile = path.join(stateDir, 'exchanges.jsonl');
-    const replay = ExchangeReplay.parse((await repairAppendLog(exchangesFile)).records);
+    // Independent files: opened together.
+    const [{ board, droppedTail }, exchangeLog, roleStore] = await Promise.all([
+      MessageBoard.open(path.join(stateDir, 'board.jsonl')),
+      repairAppendLog(exchangesFile).then(async ({ records }) => ({ records, log: await AppendLog.open(exchangesFile) })),
+      RoleStore.open(stateDir),
+      clearPending(stateDir),
+    ]);
+    if (droppedTail !== null) emit({ kind: 'notice', text: 'Dropped a torn last line of the board log (a crash mid-write).' });
+    const replay = ExchangeReplay.parse(exchangeLog.records);
     request.provider.skipUsed?.(replay.callsPerCall());
     const spentBefore = usageFromExchanges(replay.records).total();
     const budget =
       record.budget.usd === null && record.budget.tokens === null
         ? null
         : new Budget(record.budget, request.price ?? null, { usd: spentBefore.costUsd ?? 0, tokens: spentBefore.promptTokens + spentBefore.completionTokens });
-    const exchanges = new ExchangeJournal(await AppendLog.open(exchangesFile), replay.records);
-    const roleStore = await RoleStore.open(stateDir);
+    const exchanges = new ExchangeJournal(exchangeLog.log, replay.records);
 
     const authors = new Map<string, Author>(company.roles.map((r) => [r.id, { name: r.profile.title, email: r.profile.email }]));
     const commitFault: CommitFault = { first: null, notify: () => {} };
@@ -227,7 +232,6 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
     };
 
     const requirement = { spec: record.spec, project: record.project };
-    await clearPending(stateDir);
     const outcome = await runRoles({
       company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy,
       sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency, engineers: record.engineers,
@@ -372,7 +376,8 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
     schedule();
   };
 
-  for (const role of company.roles) {
+  const savedStates = await Promise.all(company.roles.map((role) => ctx.roleStore.load(role.id)));
+  for (const [index, role] of company.roles.entries()) {
     const services: RoleServices = {
       profile: role.profile,
       board,
@@ -393,7 +398,7 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
         emit({ kind: event.kind, role: role.id, detail: event.detail });
       },
     };
-    const saved = await ctx.roleStore.load(role.id);
+    const saved = savedStates[index];
     const machine = buildMachine(role.sop, services);
     try {
       runtimes.push(new RoleRuntime(role.id, machine, onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null));

@@ -24,6 +24,8 @@ export type RoleStateFile = z.infer<typeof RoleStateFile>;
 
 export class RoleStore {
   private readonly writes = new Map<string, Promise<void>>();
+  /** Per role, the newest state waiting for the write in progress to finish (older ones are skipped). */
+  private readonly waiting = new Map<string, RoleStateFile>();
   /** The last restorable state written per role, kept when the role errors or stops. */
   private readonly restorable = new Map<string, { snapshot: unknown; delivered: number[] }>();
 
@@ -39,7 +41,12 @@ export class RoleStore {
     return path.join(this.dir, `${role}.json`);
   }
 
-  /** Queues a write; writes of one role happen in call order. */
+  /**
+   * Queues a write; writes of one role happen in call order, and a state superseded before its turn
+   * is skipped — a role makes several steps in a row faster than files are written, and only the newest
+   * matters. (Restoring an older state is safe anyway: every effect of a step has an identity, so a
+   * resumed step finds what it did; this is what a crash between a step and its write already relies on.)
+   */
   save(role: string, progress: RoleProgress): Promise<void> {
     if (progress.restorable) this.restorable.set(role, progress.restorable);
     const kept = this.restorable.get(role);
@@ -52,12 +59,16 @@ export class RoleStore {
       snapshot: kept?.snapshot ?? null,
     };
     const file = this.file(role);
-    const text = JSON.stringify(state) + '\n';
-    const write = (this.writes.get(state.role) ?? Promise.resolve()).then(async () => {
+    const queued = this.waiting.has(role);
+    this.waiting.set(role, state);
+    if (queued) return this.writes.get(role)!;
+    const write = (this.writes.get(role) ?? Promise.resolve()).then(async () => {
+      const text = JSON.stringify(this.waiting.get(role)!) + '\n';
+      this.waiting.delete(role);
       await fs.writeFile(`${file}.tmp`, text);
       await fs.rename(`${file}.tmp`, file);
     });
-    this.writes.set(state.role, write.catch(() => undefined));
+    this.writes.set(role, write.catch(() => undefined));
     return write;
   }
 

@@ -14,6 +14,9 @@ import { SopworksError } from '../errors.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import { renderers } from '../artifacts/markdown-of.ts';
 
+/** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
+const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
+
 export type OutputKind = 'json' | 'code' | 'files';
 
 export interface RenderedPrompt {
@@ -24,6 +27,7 @@ export interface RenderedPrompt {
 export class PromptRenderer {
   private readonly handlebars = Handlebars.create();
   private readonly compiled = new Map<string, HandlebarsTemplateDelegate>();
+  private readonly partials: HandlebarsTemplateDelegate[] = [];
 
   constructor(readonly rolesDir: string) {
     this.handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
@@ -38,7 +42,12 @@ export class PromptRenderer {
     const shared = path.join(rolesDir, '_shared');
     if (fs.existsSync(shared)) {
       for (const entry of fs.readdirSync(shared)) {
-        if (entry.endsWith('.hbs')) this.handlebars.registerPartial(entry.slice(0, -4), fs.readFileSync(path.join(shared, entry), 'utf8'));
+        if (!entry.endsWith('.hbs')) continue;
+        // Registered compiled (with the templates' own options, as Handlebars would compile them on first
+        // use), so that warmUp can compile them ahead of use too.
+        const partial = this.handlebars.compile(fs.readFileSync(path.join(shared, entry), 'utf8'), COMPILE_OPTIONS);
+        this.partials.push(partial);
+        this.handlebars.registerPartial(entry.slice(0, -4), partial);
       }
     }
   }
@@ -68,13 +77,14 @@ export class PromptRenderer {
         return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort().map((f) => path.join(dir, f)) : [];
       }),
     ].filter((file) => !this.compiled.has(file) && fs.existsSync(file));
+    const templates: (() => HandlebarsTemplateDelegate)[] = [...this.partials.map((p) => () => p), ...files.map((file) => () => this.template(file))];
     const next = () => {
-      const file = files.shift();
-      if (!file || signal?.aborted) return;
+      const template = templates.shift();
+      if (!template || signal?.aborted) return;
       try {
         // Handlebars compiles on a template's first call; with no variables, strict mode stops it right
         // after compiling, at the first name it uses.
-        this.template(file)({});
+        template()({});
       } catch {
         // expected: see above; a template that does not compile says so when it is used
       }
@@ -110,7 +120,7 @@ export class PromptRenderer {
           hint: 'Every ask step of a SOP needs roles/<role>/<action>.hbs; run `sopworks sop init` for the defaults.',
         });
       }
-      template = this.handlebars.compile(source, { strict: true, noEscape: true });
+      template = this.handlebars.compile(source, COMPILE_OPTIONS);
       this.compiled.set(file, template);
     }
     return template;
