@@ -28,7 +28,8 @@ export type ErrorCode =
   | 'BUDGET_EXHAUSTED'
   | 'LOOP_DETECTED'
   | 'APPROVAL_REJECTED'
-  | 'RUN_ENDED';
+  | 'RUN_ENDED'
+  | 'INTERRUPTED';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

@@ -326,6 +326,7 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   let posted: Outcome | null = board.latest<Outcome>('Outcome')?.payload ?? null;
   const runtimes: RoleRuntime[] = [];
+  const windDown = new AbortController();
   ctx.commitFault.notify = () => schedule();
   const desk = new ApprovalDesk(board, ctx.workspace.stateDir, ctx.approvals, ctx.askPerson, () => schedule());
 
@@ -338,6 +339,9 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
     }
     for (const runtime of runtimes) {
       const status = runtime.status();
+      // A step that stopped part-way because the user asked to stop (eachFile's files under way are
+      // done): the role has stopped, not failed; resumed, the step carries on.
+      if (status.kind === 'error' && stopping === 'soft' && SopworksError.isInstance(status.error) && status.error.code === 'INTERRUPTED') continue;
       if (status.kind === 'error') {
         for (const other of runtimes) other.stop();
         if (SopworksError.isInstance(status.error) && status.error.code === 'BUDGET_EXHAUSTED') {
@@ -387,6 +391,7 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
       sandbox: ctx.sandbox,
       publish: ctx.publish,
       concurrency: ctx.concurrency,
+      windDown: windDown.signal,
       // Several people hold a role only where the work splits by file (its SOP runs eachFile).
       seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, ctx.engineers) : [role.profile],
       subSops: role.subSops,
@@ -425,6 +430,7 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
   const soft = () => {
     if (stopping) return;
     stopping = 'soft';
+    windDown.abort();
     emit({ kind: 'notice', text: 'Stopping after the steps in flight (Ctrl-C again to stop at once)…' });
     for (const runtime of runtimes) runtime.finishStepThenStop();
     onRoleChange(runtimes[0]!);

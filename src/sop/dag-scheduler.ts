@@ -34,6 +34,12 @@ export interface DagRun {
   concurrency: number;
   job: (file: string, handle: JobHandle) => Promise<void>;
   signal?: AbortSignal;
+  /**
+   * Winding down (a gentle Ctrl-C): no file starts any more; once every file under way is written (or
+   * has ended), the rest are stopped and the run rejects with INTERRUPTED — nothing is posted out of
+   * order, and what the stopped files did (their model calls) is found again when the step is re-run.
+   */
+  windDown?: AbortSignal;
 }
 
 export interface DagResult {
@@ -76,6 +82,7 @@ export function runOverDag(run: DagRun): Promise<DagResult> {
       if (failure !== null) return;
       if (files.every((f, i) => turnPassed[i] && state.get(f) !== 'running')) {
         run.signal?.removeEventListener('abort', onOuterAbort);
+        run.windDown?.removeEventListener('abort', onWindDown);
         resolve({
           written: files.filter((f) => contents.has(f)),
           skipped: files.filter((f) => state.get(f) === 'skipped'),
@@ -89,6 +96,7 @@ export function runOverDag(run: DagRun): Promise<DagResult> {
       abort.abort(error);
       for (const waiter of turnWaiters.splice(0)) waiter.reject(error);
       run.signal?.removeEventListener('abort', onOuterAbort);
+      run.windDown?.removeEventListener('abort', onWindDown);
       reject(error);
     };
     abort.signal.addEventListener('abort', () => fail(abort.signal.reason ?? new Error('the files were stopped before they were finished')), { once: true });
@@ -129,8 +137,17 @@ export function runOverDag(run: DagRun): Promise<DagResult> {
       }
     };
 
+    const stopIfWoundDown = () => {
+      if (!run.windDown?.aborted || failure !== null) return;
+      const underWay = files.filter((f) => state.get(f) === 'running' && !contents.has(f));
+      if (underWay.length === 0) fail(new SopworksError('INTERRUPTED', `stopped after the files under way (${files.filter((f) => contents.has(f)).length} of ${files.length} written)`));
+    };
+    const onWindDown = () => queueMicrotask(stopIfWoundDown);
+    run.windDown?.addEventListener('abort', onWindDown, { once: true });
+
     const startReady = () => {
       if (failure !== null) return;
+      if (run.windDown?.aborted) return stopIfWoundDown();
       for (const file of files) {
         if (slotsInUse >= concurrency) break;
         if (state.get(file) !== 'waiting' || !deps.get(file)!.every((d) => contents.has(d))) continue;

@@ -25,6 +25,11 @@ export interface RoleServices {
    * on the board (`onPosted` is told just before); the commit is not waited for — see `filesOnDisk`.
    */
   publish(draft: Draft, nth: number, onPosted?: (message: Message) => void): Promise<Message>;
+  /**
+   * Aborted when the run is asked to stop after the steps in flight (a first Ctrl-C): `eachFile` then
+   * finishes the files under way, starts no more, and fails with INTERRUPTED (resumed, it carries on).
+   */
+  windDown: AbortSignal;
   /** How many files `eachFile` works on at once (`--concurrency`). */
   concurrency: number;
   /**

@@ -122,6 +122,12 @@ describe('kill -9 and resume', function () {
     assert.match(stdout, /Outcome\s+interrupted/);
     assert.match(stdout, /Continue it with: sopworks resume /);
     const project = path.join(out, 'wordfreq');
+    // The files under way were finished, and no other was started: src/cli.js (which needs three of
+    // them) was never written — the Engineer did not go on through the whole task graph first.
+    const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+    const written = (records as { type: string; payload: { path?: string } }[]).filter((m) => m.type === 'Code').map((m) => m.payload.path);
+    assert.ok(written.includes('src/count.js'), `the file under way was finished (${written.join(', ')})`);
+    assert.ok(!written.includes('src/cli.js'), `no file was started after Ctrl-C (${written.join(', ')})`);
     const status = await runCli(['status', out], { cwd: out });
     assert.match(status.stdout, /^wordfreq\s+interrupted\s+engineer → Code/m);
     const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });

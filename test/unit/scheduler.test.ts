@@ -122,4 +122,43 @@ describe('the DAG scheduler', () => {
     assert.throws(() => runOverDag({ files: ['b', 'a'], dependsOn: (f) => (f === 'b' ? ['a'] : []), concurrency: 1, job: async () => {} }), /"b" depends on "a", which comes after it/);
     assert.throws(() => runOverDag({ files: ['a'], dependsOn: () => [], concurrency: 0, job: async () => {} }), /concurrency must be a whole number of at least 1/);
   });
+
+  it('winds down on a gentle stop: starts no more files, lets those under way be written, posts nothing out of order', async () => {
+    // Five independent files, three at once. b is written while a is still under way: b must not post
+    // before a, and once a and c are written too, the run stops without d and e.
+    const gate = new Gate();
+    const posted: string[] = [];
+    const windDown = new AbortController();
+    const done = runOverDag({
+      files: ['a', 'b', 'c', 'd', 'e'],
+      dependsOn: () => [],
+      concurrency: 3,
+      windDown: windDown.signal,
+      job: async (file: string, handle: JobHandle) => {
+        await gate.wait(file);
+        handle.written(file);
+        await handle.turn();
+        posted.push(file);
+        handle.posted();
+        await gate.wait(`${file} after posting`);
+      },
+    });
+    const outcome = done.then(
+      () => 'resolved',
+      (error: { code?: string; message: string }) => `${error.code}: ${error.message}`,
+    );
+    await settle();
+    assert.deepEqual(gate.names, ['a', 'b', 'c']);
+    windDown.abort();
+    gate.open('b');
+    await settle();
+    assert.deepEqual(gate.names, ['a', 'c'], 'd does not take the slot b freed');
+    assert.deepEqual(posted, [], 'b waits for a');
+    gate.open('a');
+    await settle();
+    assert.deepEqual(posted, ['a', 'b']);
+    gate.open('c');
+    assert.equal(await outcome, 'INTERRUPTED: stopped after the files under way (3 of 5 written)');
+    assert.deepEqual(posted, ['a', 'b', 'c']);
+  });
 });

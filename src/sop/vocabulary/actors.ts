@@ -290,6 +290,7 @@ export function actorImplementations(services: RoleServices) {
         dependsOn: (file) => (params.order === 'none' ? [] : (graph?.tasks.find((t) => t.file === file)?.dependsOn ?? [])),
         concurrency: services.concurrency,
         signal,
+        windDown: services.windDown,
         job: async (file, handle) => {
           const seats = fileSeats(services.seats, file, graph);
           const fileServices: RoleServices = {
