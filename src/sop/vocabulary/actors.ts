@@ -105,7 +105,8 @@ export const actorParams = {
       '`order: none` starts the files in queue order without waiting for their dependencies (work that does not build on ' +
       'other files, such as tests of finished files). `collect` names a slot each file\'s machine keeps: the values are ' +
       'joined in queue order into that slot of this role (lists are concatenated; an item with a `path` replaces an ' +
-      'earlier one with the same path).',
+      'earlier one with the same path). On a gentle stop (the first Ctrl-C), the files under way are finished and no ' +
+      'other is started; resumed, the step carries on.',
     params: z
       .object({
         sop: z.string().regex(/^[\w.-]+\.ya?ml$/, 'name a YAML file next to this SOP, e.g. engineer-file.yaml'),
