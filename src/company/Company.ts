@@ -27,7 +27,7 @@ import { buildMachine } from '../sop/build-machine.ts';
 import { askSchemas } from '../sop/vocabulary/actors.ts';
 import type { RoleServices } from '../sop/services.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
-import { writeRefusals } from '../policy/may-write.ts';
+import { policyWarmUpTasks, writeRefusals } from '../policy/may-write.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { Materializer } from '../workspace/materializer.ts';
@@ -204,7 +204,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       },
     });
 
-    gateway.prepareAhead(company.roles.map((r) => r.id), Object.values(askSchemas));
+    gateway.prepareAhead(company.roles.map((r) => r.id), Object.values(askSchemas), policyWarmUpTasks(policy));
     const effects = { inFlight: 0 };
     /**
      * A role's n-th message is posted once: a step re-run after a restore gets the one on the board.

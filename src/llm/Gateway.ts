@@ -160,17 +160,18 @@ export class Gateway {
   }
 
   /**
-   * Prepares, while the first model call is out, what later calls would otherwise prepare on the run's
-   * critical path: the roles' templates compiled, the output schemas turned into JSON Schema.
+   * Prepares, while the first model call is out, what later steps would otherwise prepare on the run's
+   * critical path: the roles' templates compiled, the output schemas turned into JSON Schema, and
+   * whatever else the caller adds (`more`).
    */
-  prepareAhead(roles: readonly string[], schemas: readonly z.ZodType[], signal?: AbortSignal): void {
+  prepareAhead(roles: readonly string[], schemas: readonly z.ZodType[], more: readonly (() => void)[] = []): void {
+    const tasks = [...this.options.renderer.warmUpTasks(roles), ...schemas.map((schema) => () => void strictSchemaOf(schema)), ...more];
     this.warmUp = () => {
-      this.options.renderer.warmUp(roles, signal);
-      const queue = [...schemas];
+      // One task per turn of the event loop, so each waits for nothing else that is ready to run.
       const next = () => {
-        const schema = queue.shift();
-        if (!schema || signal?.aborted) return;
-        strictSchemaOf(schema);
+        const task = tasks.shift();
+        if (!task) return;
+        task();
         setImmediate(next);
       };
       setImmediate(next);

@@ -65,11 +65,11 @@ export class PromptRenderer {
   }
 
   /**
-   * Compiles the templates of these roles ahead of their first use, one per turn of the event loop, so
-   * each waits for nothing else that is ready to run: started while a model call is out, it takes
-   * Handlebars' compiling (a few ms per template, paid on first use) off the steps that follow.
+   * Compiling the templates of these roles, one task per template, to run ahead of their first use
+   * (Gateway.prepareAhead): Handlebars compiles a template on its first call, a few ms each, which would
+   * otherwise be paid on the run's critical path.
    */
-  warmUp(roles: readonly string[], signal?: AbortSignal): void {
+  warmUpTasks(roles: readonly string[]): (() => void)[] {
     const files = [
       ...['system', 'repair', 'format-json', 'format-code', 'format-files'].map((name) => path.join(this.rolesDir, '_shared', `${name}.hbs`)),
       ...roles.flatMap((role) => {
@@ -78,19 +78,14 @@ export class PromptRenderer {
       }),
     ].filter((file) => !this.compiled.has(file) && fs.existsSync(file));
     const templates: (() => HandlebarsTemplateDelegate)[] = [...this.partials.map((p) => () => p), ...files.map((file) => () => this.template(file))];
-    const next = () => {
-      const template = templates.shift();
-      if (!template || signal?.aborted) return;
+    return templates.map((template) => () => {
       try {
-        // Handlebars compiles on a template's first call; with no variables, strict mode stops it right
-        // after compiling, at the first name it uses.
+        // With no variables, strict mode stops a template right after compiling, at the first name it uses.
         template()({});
       } catch {
         // expected: see above; a template that does not compile says so when it is used
       }
-      setImmediate(next);
-    };
-    setImmediate(next);
+    });
   }
 
   renderRepair(error: string, format: { kind: OutputKind; schema?: string; path?: string }): string {

@@ -39,7 +39,8 @@ export interface CommitRequest {
 export type WriteGuard = (role: string, paths: readonly string[]) => string[];
 
 interface QueuedCommit {
-  request: CommitRequest;
+  /** Made when the commit's turn comes (rendering an artifact's files is work the poster need not wait for). */
+  request: () => CommitRequest;
   resolve: (hash: string) => void;
   reject: (error: unknown) => void;
 }
@@ -117,7 +118,7 @@ export class Workspace {
       removed ||= existed;
     }
     if ((await this.headCommit()) !== null) {
-      await git(this.root, ['reset', '--quiet']);
+      await this.indexFollowsBranch();
     } else {
       // Killed before its first commit was made: start the repository as `create` would have.
       this.prepare = () => startRepository(this.root);
@@ -147,11 +148,11 @@ export class Workspace {
    * Queues the files as one commit (an empty commit if nothing changed), after every commit asked
    * before it. Resolves with the commit's hash once it is made.
    */
-  commit(request: CommitRequest): Promise<string> {
+  commit(request: CommitRequest | (() => CommitRequest)): Promise<string> {
     // The repository's own first commit goes first; if it fails, so does this one, in the same batch.
     if (this.firstCommitDue) this.commitFirst();
     return new Promise<string>((resolve, reject) => {
-      this.queued.push({ request, resolve, reject });
+      this.queued.push({ request: typeof request === 'function' ? request : () => request, resolve, reject });
       // Started on the next turn of the event loop: the step that posted the artifact, and whoever it
       // wakes, get on with their work (the next model call goes out) before git costs the process time.
       this.draining ??= new Promise<void>((next) => setImmediate(next)).then(() => this.drain());
@@ -178,11 +179,20 @@ export class Workspace {
     await this.settled();
     const importer = this.importer;
     this.importer = null;
-    await importer?.close();
-    if (this.indexBehind) {
-      this.indexBehind = false;
-      await git(this.root, ['reset', '--quiet']);
-    }
+    // Together: the branch is already where it ends (every batch ends in a checkpoint), and reading a
+    // tree into the index takes no lock git fast-import could want.
+    const indexBehind = this.indexBehind;
+    this.indexBehind = false;
+    await Promise.all([importer?.close(), indexBehind ? this.indexFollowsBranch() : undefined]);
+  }
+
+  /**
+   * The index takes the last commit's tree. Not `git reset`, which would also move HEAD (to where it
+   * is) and leave a "reset: moving to HEAD" in the reflog of a repository that is the user's to keep;
+   * git refreshes the index's file times itself the first time it compares the files.
+   */
+  private async indexFollowsBranch(): Promise<void> {
+    await git(this.root, ['read-tree', 'HEAD']);
   }
 
   /** From now on, a commit of a path its role may not write is refused (the authorization policy). */
@@ -212,11 +222,18 @@ export class Workspace {
   }
 
   private async commitBatch(batch: QueuedCommit[]): Promise<void> {
-    const accepted: QueuedCommit[] = [];
+    const accepted: { request: CommitRequest; resolve: (hash: string) => void; reject: (error: unknown) => void }[] = [];
     for (const item of batch) {
-      const refusal = this.refusal(item.request);
+      let request: CommitRequest;
+      try {
+        request = item.request();
+      } catch (error) {
+        item.reject(error);
+        continue;
+      }
+      const refusal = this.refusal(request);
       if (refusal) item.reject(refusal);
-      else accepted.push(item);
+      else accepted.push({ request, resolve: item.resolve, reject: item.reject });
     }
     if (accepted.length === 0) return;
     // The files go on disk first (later commits of the batch overwrite earlier ones' files, as they would
@@ -325,5 +342,5 @@ async function startRepository(root: string): Promise<void> {
   if (!(await fs.readFile(config, 'utf8')).includes(identity)) await fs.appendFile(config, identity);
 }
 
-const describeBatch = (batch: QueuedCommit[]): string =>
+const describeBatch = (batch: { request: CommitRequest }[]): string =>
   batch.length === 1 ? `"${batch[0]!.request.subject}"` : `${batch.length} artifacts ("${batch[0]!.request.subject}" … "${batch.at(-1)!.request.subject}")`;

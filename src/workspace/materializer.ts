@@ -32,14 +32,20 @@ export class Materializer {
   private async commit(board: MessageBoard, message: Message): Promise<string | null> {
     const type = messageTypes[message.type];
     if (!type?.files) return null;
-    const earlier = board.before(message.seq);
-    const subject = type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`;
-    const hash = await this.workspace.commit({
-      files: type.files(message.payload, earlier),
-      author: type.author?.(message.payload) ?? this.authorOf(message.from),
-      subject,
-      trailers: { [MESSAGE_TRAILER]: message.id },
-      role: message.from,
+    const files = type.files;
+    let subject = '';
+    // Queued now, so commits keep board order; rendered when their turn comes, off the poster's way.
+    // The board only grows, so what was on it before the message is the same then as now.
+    const hash = await this.workspace.commit(() => {
+      const earlier = board.before(message.seq);
+      subject = type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`;
+      return {
+        files: files(message.payload, earlier),
+        author: type.author?.(message.payload) ?? this.authorOf(message.from),
+        subject,
+        trailers: { [MESSAGE_TRAILER]: message.id },
+        role: message.from,
+      };
     });
     this.onCommit(message, subject);
     return hash;
