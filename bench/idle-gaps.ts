@@ -5,19 +5,10 @@
  * which no call was waiting on the model, longest first, with the board messages posted in it, and the
  * totals for the start (before the first call), the gaps between calls, and the end (after the last).
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { loadCompany } from '../src/company/load-company.ts';
-import { startRun } from '../src/company/Company.ts';
-import { loadPolicy } from '../src/policy/load-policy.ts';
 import { makeGraph, SHAPES } from './graphs.ts';
-import { LatencyProvider } from './latency-provider.ts';
 import { syntheticScenario } from './scenario.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { runSynthetic } from './synthetic-run.ts';
 const Args = z.tuple([z.enum(SHAPES), z.coerce.number().int().min(3), z.coerce.number().int().min(1).default(4)]);
 
 async function main(): Promise<void> {
@@ -29,41 +20,24 @@ async function main(): Promise<void> {
   }
   const [shape, files, concurrency] = parsed.data;
   const scenario = syntheticScenario(makeGraph(shape, files), shape);
-  const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), path.join(ROOT, 'roles'));
-  const policy = await loadPolicy(path.join(ROOT, 'sops'));
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-gaps-'));
-  const provider = new LatencyProvider(scenario, { fixedMs: 200, perTokenMs: 0.8 });
   const posted: [number, string][] = [];
-  try {
-    const started = Date.now();
-    const result = await startRun({
-      spec: scenario.spec!,
-      project: scenario.name!,
-      projectDir: path.join(dir, scenario.name!),
-      company,
-      provider,
-      llm: { kind: 'scripted', file: 'bench' },
-      maxRepairs: 2,
-      policy,
-      concurrency,
-      onEvent: (event) => {
-        if (event.kind === 'message') posted.push([Date.now(), `${event.message.type} from ${event.message.from}`]);
-      },
-    });
-    const ended = Date.now();
-    const idle = idleIntervals(provider.waits, started, ended);
-    const sum = (list: typeof idle) => list.reduce((total, gap) => total + (gap.to - gap.from), 0);
-    const calls = provider.waits.length;
-    console.log(`${shape} of ${files} files at concurrency ${concurrency}: ${result.outcome}, ${calls} calls, ${ended - started} ms`);
-    console.log(`no call out: ${sum(idle)} ms (${(sum(idle) / calls).toFixed(2)} ms per call)`);
-    console.log(`  start ${sum(idle.filter((g) => g.kind === 'start'))} ms, between calls ${sum(idle.filter((g) => g.kind === 'gap'))} ms (${idle.filter((g) => g.kind === 'gap').length}), end ${sum(idle.filter((g) => g.kind === 'end'))} ms`);
-    console.log('\nlongest:');
-    for (const gap of [...idle].sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, 12)) {
-      const during = posted.filter(([at]) => at >= gap.from && at <= gap.to).map(([, what]) => what);
-      console.log(`  ${String(gap.to - gap.from).padStart(5)} ms  ${gap.kind.padEnd(5)} at ${String(gap.from - started).padStart(6)} ms${during.length ? `  posted: ${during.join(', ')}` : ''}`);
-    }
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
+  const { result, provider, started, ended } = await runSynthetic(scenario, {
+    latency: { fixedMs: 200, perTokenMs: 0.8 },
+    concurrency,
+    onEvent: (event) => {
+      if (event.kind === 'message') posted.push([Date.now(), `${event.message.type} from ${event.message.from}`]);
+    },
+  });
+  const idle = idleIntervals(provider.waits, started, ended);
+  const sum = (list: typeof idle) => list.reduce((total, gap) => total + (gap.to - gap.from), 0);
+  const calls = provider.waits.length;
+  console.log(`${shape} of ${files} files at concurrency ${concurrency}: ${result.outcome}, ${calls} calls, ${ended - started} ms`);
+  console.log(`no call out: ${sum(idle)} ms (${(sum(idle) / calls).toFixed(2)} ms per call)`);
+  console.log(`  start ${sum(idle.filter((g) => g.kind === 'start'))} ms, between calls ${sum(idle.filter((g) => g.kind === 'gap'))} ms (${idle.filter((g) => g.kind === 'gap').length}), end ${sum(idle.filter((g) => g.kind === 'end'))} ms`);
+  console.log('\nlongest:');
+  for (const gap of [...idle].sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, 12)) {
+    const during = posted.filter(([at]) => at >= gap.from && at <= gap.to).map(([, what]) => what);
+    console.log(`  ${String(gap.to - gap.from).padStart(5)} ms  ${gap.kind.padEnd(5)} at ${String(gap.from - started).padStart(6)} ms${during.length ? `  posted: ${during.join(', ')}` : ''}`);
   }
 }
 

@@ -3,20 +3,14 @@
  * the given shape and size through the real company (startRun, in-process) into a temp folder.
  * Prints one JSON row on stdout.
  */
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { loadCompany } from '../src/company/load-company.ts';
-import { startRun } from '../src/company/Company.ts';
-import { loadPolicy } from '../src/policy/load-policy.ts';
 import { replyText } from '../src/llm/scenario.ts';
 import { criticalPath, makeGraph, SHAPES, width } from './graphs.ts';
-import { LatencyProvider, latencyOf } from './latency-provider.ts';
+import { latencyOf } from './latency-provider.ts';
 import { filePath, syntheticScenario } from './scenario.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { runSynthetic } from './synthetic-run.ts';
 
 export const RunSpec = z.object({
   graph: z.enum(SHAPES),
@@ -58,49 +52,30 @@ export async function runOne(spec: RunSpec): Promise<Row> {
   }
   const criticalPathMs = sequential + criticalPath(graph, perFile);
 
-  const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), path.join(ROOT, 'roles'));
-  const policy = await loadPolicy(path.join(ROOT, 'sops'));
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-bench-'));
-  const provider = new LatencyProvider(scenario, latency);
-  try {
-    const started = Date.now();
-    const result = await startRun({
-      spec: scenario.spec!,
-      project: scenario.name!,
-      projectDir: path.join(dir, scenario.name!),
-      company,
-      provider,
-      llm: { kind: 'scripted', file: 'bench' },
-      maxRepairs: 2,
-      policy,
-      concurrency: spec.concurrency,
-    });
-    const wallMs = Date.now() - started;
-    const total = result.usage.total();
-    const written = result.messages.filter((m) => m.type === 'Code').length;
-    if (result.outcome !== 'done' || written !== graph.length) {
-      throw new Error(`the ${spec.graph} run of ${spec.files} files ended ${result.outcome} (${result.reason}) with ${written} files written; expected ${filePath(graph.length - 1)} and all before it`);
-    }
-    const modelBusyMs = provider.busyMs();
-    return {
-      graph: spec.graph,
-      files: spec.files,
-      width: width(graph),
-      concurrency: spec.concurrency,
-      outcome: result.outcome,
-      calls: total.calls,
-      wallMs,
-      criticalPathMs: Math.round(criticalPathMs),
-      wallOverCritical: round(wallMs / criticalPathMs, 3),
-      promptTokens: total.promptTokens,
-      completionTokens: total.completionTokens,
-      modelBusyMs,
-      overheadMsPerCall: round((wallMs - modelBusyMs) / total.calls, 2),
-      peakRssMb: round(process.resourceUsage().maxRSS / 1024, 1),
-    };
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
+  const { result, provider, started, ended } = await runSynthetic(scenario, { latency, concurrency: spec.concurrency });
+  const wallMs = ended - started;
+  const total = result.usage.total();
+  const written = result.messages.filter((m) => m.type === 'Code').length;
+  if (result.outcome !== 'done' || written !== graph.length) {
+    throw new Error(`the ${spec.graph} run of ${spec.files} files ended ${result.outcome} (${result.reason}) with ${written} files written; expected ${filePath(graph.length - 1)} and all before it`);
   }
+  const modelBusyMs = provider.busyMs();
+  return {
+    graph: spec.graph,
+    files: spec.files,
+    width: width(graph),
+    concurrency: spec.concurrency,
+    outcome: result.outcome,
+    calls: total.calls,
+    wallMs,
+    criticalPathMs: Math.round(criticalPathMs),
+    wallOverCritical: round(wallMs / criticalPathMs, 3),
+    promptTokens: total.promptTokens,
+    completionTokens: total.completionTokens,
+    modelBusyMs,
+    overheadMsPerCall: round((wallMs - modelBusyMs) / total.calls, 2),
+    peakRssMb: round(process.resourceUsage().maxRSS / 1024, 1),
+  };
 }
 
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
