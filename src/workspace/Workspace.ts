@@ -72,10 +72,11 @@ export class Workspace {
   }
 
   /**
-   * Creates `root` as a new repository with its own committer identity, and queues its first commit.
-   * Refuses nothing and deletes nothing: the caller has checked the folder (prepare-project.ts).
-   * `git init` goes on in the background, ahead of the first artifact's commit; a git missing from the
-   * PATH is refused here, before any model is paid.
+   * Makes `root` (and its state folder) for a new repository. Refuses nothing and deletes nothing: the
+   * caller has checked the folder (prepare-project.ts). The repository itself — `git init`, its own
+   * committer identity, its first commit — is made with the first artifact's commit (or by `finish()`),
+   * so a run's start costs no git process; a git missing from the PATH is refused here, before any model
+   * is paid.
    */
   static async create(root: string): Promise<Workspace> {
     if (!findOnPath('git')) {
@@ -277,8 +278,12 @@ export class Workspace {
   }
 
   private gitError(what: string, error: unknown): SopworksError {
-    if (SopworksError.isInstance(error) && error.code === 'GIT_FAILED' && error.message.includes(this.root)) return error;
-    return new SopworksError('GIT_FAILED', `Could not ${what} in ${this.root}: ${(error as Error).message}`, { cause: error });
+    // git's own failures already say where; others get the folder.
+    const where = SopworksError.isInstance(error) && error.code === 'GIT_FAILED' && error.message.includes(this.root) ? '' : ` in ${this.root}`;
+    return new SopworksError('GIT_FAILED', `Could not ${what}${where}: ${(error as Error).message}`, {
+      hint: SopworksError.isInstance(error) ? error.hint : undefined,
+      cause: error,
+    });
   }
 
   /** The ref HEAD points at, e.g. refs/heads/main (whatever `git init` chose here). */

@@ -116,6 +116,23 @@ describe('workspace', () => {
     assert.equal((await git(outer, 'log', '--format=%s')).trim(), 'outer');
   });
 
+  it('fails the commits of a batch git cannot make with what git said, naming them', async () => {
+    const root = path.join(await tempDir(), 'project');
+    const workspace = await Workspace.create(root);
+    await workspace.commit({ files: [{ path: 'a.txt', content: 'a\n' }], author: author('PM'), subject: 'docs: a', trailers: {} });
+    await workspace.finish();
+    // A repository git can no longer write objects to.
+    await fs.rm(path.join(root, '.git', 'objects'), { recursive: true });
+    await fs.writeFile(path.join(root, '.git', 'objects'), '');
+    const asked = ['docs: b', 'docs: c'].map((subject) => workspace.commit({ files: [{ path: `${subject.slice(6)}.txt`, content: 'x\n' }], author: author('PM'), subject, trailers: {} }));
+    for (const commit of asked) {
+      await assert.rejects(commit, (error: unknown) => {
+        const { code, message } = error as { code: string; message: string };
+        return code === 'GIT_FAILED' && message.startsWith(`Could not commit 2 artifacts ("docs: b" … "docs: c"): git fast-import stopped (exit 128) in ${root}: fatal:`);
+      });
+    }
+  });
+
   it('quotes paths the way git fast-import reads them', () => {
     assert.equal(quotePath('a b/c.md'), '"a b/c.md"');
     assert.equal(quotePath('say "hi"\\.md'), '"say \\"hi\\"\\\\.md"');
