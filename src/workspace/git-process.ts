@@ -1,6 +1,7 @@
 /**
- * Runs git as a plain child process. simple-git costs ~50 ms more per call here (measured on `git add`),
- * and the workspace runs git once or twice per batch of artifacts, on the run's critical path.
+ * Runs git as a plain child process (simple-git cost ~50 ms more per call here, measured on `git add`).
+ * Commits themselves go through the run's one `git fast-import` (git-importer.ts); this is for the rest:
+ * starting the repository, reading its history, bringing the index up to date.
  * The environment is the caller's minus `GIT_*` variables, so a run started from inside a git hook (or
  * with GIT_DIR set) still works on the generated repository and nothing else; and git looks for the
  * repository in `cwd` only, never in a folder above it — a project whose repository is not made yet
@@ -22,10 +23,6 @@ export const gitEnv = (cwd: string): NodeJS.ProcessEnv => ({
 });
 
 export interface GitOptions {
-  /** Written to git's standard input, then closed. */
-  input?: string;
-  /** Called with git's stdin instead of `input`: writes the stream piece by piece, then ends it. */
-  feed?: (stdin: NodeJS.WritableStream) => Promise<void>;
   /** Exit codes that are not failures (e.g. 1 for `rev-parse --verify --quiet` of a missing ref). */
   okCodes?: number[];
 }
@@ -33,13 +30,11 @@ export interface GitOptions {
 /** Runs `git <args>` in `cwd`; rejects with GIT_FAILED (and git's own words) on any other exit. */
 export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { code: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    // A git that exits early (a bad stream) closes its stdin: the write error is the exit code's to report.
-    child.stdin.on('error', () => undefined);
     child.on('error', (error) =>
       reject(
         new SopworksError('GIT_FAILED', `Could not start git (${(error as NodeJS.ErrnoException).code ?? error.message}).`, {
@@ -53,14 +48,6 @@ export function git(cwd: string, args: readonly string[], options: GitOptions = 
       if (code === 0 || (code !== null && options.okCodes?.includes(code))) return resolve(result);
       reject(new SopworksError('GIT_FAILED', `git ${args[0]} failed in ${cwd} (exit ${code ?? 'by signal'}): ${result.stderr.trim() || result.stdout.trim()}`));
     });
-    if (options.feed) {
-      options.feed(child.stdin).catch((error: unknown) => {
-        child.kill('SIGKILL');
-        reject(error);
-      });
-    } else {
-      child.stdin.end(options.input ?? '');
-    }
   });
 }
 

@@ -10,7 +10,7 @@ import type { Author, Workspace } from './Workspace.ts';
 export const MESSAGE_TRAILER = 'Sopworks-Message';
 
 export class Materializer {
-  private readonly commits = new Map<string, Promise<string | null>>();
+  private readonly commits: Promise<unknown>[] = [];
   private readonly unsubscribe: () => void;
 
   /** Subscribe before anyone else, so commits are queued in the order messages are posted. */
@@ -24,8 +24,7 @@ export class Materializer {
   ) {
     this.unsubscribe = board.subscribe((message) => {
       const committed = this.commit(board, message);
-      committed.catch((error: unknown) => this.onFailure(message, error));
-      this.commits.set(message.id, committed);
+      this.commits.push(committed.catch((error: unknown) => this.onFailure(message, error)));
     });
   }
 
@@ -63,14 +62,9 @@ export class Materializer {
     return missing.length;
   }
 
-  /** Resolves once the message's commit (if it has one) is made. */
-  committed(messageId: string): Promise<string | null> {
-    return this.commits.get(messageId) ?? Promise.resolve(null);
-  }
-
   /** Waits for every commit queued so far (a failure is reported through `onFailure`, not here). */
   async settled(): Promise<void> {
-    await Promise.allSettled([...this.commits.values()]);
+    await Promise.all(this.commits);
   }
 
   stop(): void {
