@@ -23,7 +23,7 @@ export class MessageBoard implements BoardReader {
   static async open(file: string, options: { now?: () => Date } = {}): Promise<{ board: MessageBoard; droppedTail: string | null }> {
     const loaded = await repairAppendLog(file);
     const messages = loaded.records.map((record, index) => parseStored(record, `${file}:${index + 1}`));
-    const board = new MessageBoard(await AppendLog.open(file, 'board.append'), options.now ?? (() => new Date()));
+    const board = new MessageBoard(await AppendLog.open(file, { flush: 'each', crashPointName: 'board.append' }), options.now ?? (() => new Date()));
     board.messages.push(...messages);
     return { board, droppedTail: loaded.droppedTail };
   }

@@ -1,6 +1,8 @@
 /**
- * A durable append-only JSON-lines file. A line is fsync'd before `append` resolves. A torn last line
- * (a crash mid-write) is detected on open, dropped and cut from the file; damage anywhere else is an error.
+ * A durable append-only JSON-lines file. A line is written before `append` resolves — a process that is
+ * killed loses none of it — and, for a log opened with `flush: 'each'` (the board), also flushed to
+ * the disk (fdatasync), so not even a power cut loses it. A torn last line (a crash mid-write) is
+ * detected on open, dropped and cut from the file; damage anywhere else is an error.
  */
 import fs from 'node:fs/promises';
 import { crashPoint, type CrashPointName } from '../testing/crash-point.ts';
@@ -54,20 +56,27 @@ async function loadAppendLog(file: string, repair: boolean): Promise<LoadedLog> 
   return { records, droppedTail };
 }
 
+/**
+ * When lines reach the disk itself: `each` — before `append` resolves; `close` — when the log is closed
+ * (a power cut may lose the lines written since it opened; a killed process loses none).
+ */
+export type Flush = 'each' | 'close';
+
 export class AppendLog {
   private queue: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly handle: fs.FileHandle,
+    private readonly flush: Flush,
     private readonly crashPointName: CrashPointName | null,
   ) {}
 
   /** `crashPointName` marks the log for fault injection (the kill test's torn line). */
-  static async open(file: string, crashPointName: CrashPointName | null = null): Promise<AppendLog> {
-    return new AppendLog(await fs.open(file, 'a'), crashPointName);
+  static async open(file: string, options: { flush: Flush; crashPointName?: CrashPointName }): Promise<AppendLog> {
+    return new AppendLog(await fs.open(file, 'a'), options.flush, options.crashPointName ?? null);
   }
 
-  /** Appends one record; resolves once it is on disk. Appends are written in call order. */
+  /** Appends one record; resolves once it is written (and flushed, with `flush: 'each'`). Appends are written in call order. */
   append(record: unknown): Promise<void> {
     const line = JSON.stringify(record) + '\n';
     const write = this.queue.then(async () => {
@@ -80,7 +89,7 @@ export class AppendLog {
       } else {
         await this.handle.write(line);
       }
-      await this.handle.datasync();
+      if (this.flush === 'each') await this.handle.datasync();
     });
     this.queue = write.catch(() => undefined);
     return write;
@@ -88,6 +97,7 @@ export class AppendLog {
 
   async close(): Promise<void> {
     await this.queue;
+    if (this.flush === 'close') await this.handle.datasync();
     await this.handle.close();
   }
 }

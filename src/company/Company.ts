@@ -17,7 +17,9 @@ import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from '../llm/exch
 import { Budget, type BudgetLimits } from '../llm/budget.ts';
 import type { Price } from '../llm/prices.ts';
 import { writeRecordedScenario } from '../llm/record-scenario.ts';
-import { Gateway } from '../llm/Gateway.ts';
+import { Gateway, replyParsingWarmUpTasks, schemaWarmUpTask } from '../llm/Gateway.ts';
+import { WarmUp, type WarmUpTask } from '../llm/warm-up.ts';
+import { stepsNamed } from '../sop/sop-walk.ts';
 import { PromptRenderer } from '../llm/prompt-renderer.ts';
 import type { Provider } from '../llm/provider.ts';
 import { UsageMeter } from '../llm/usage.ts';
@@ -32,7 +34,7 @@ import type { Policy } from '../policy/policy-file.ts';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { Materializer } from '../workspace/materializer.ts';
 import { STATE_DIR, Workspace, type Author } from '../workspace/Workspace.ts';
-import type { CompanyDefinition } from './load-company.ts';
+import type { CompanyDefinition, HiredRole } from './load-company.ts';
 import { RoleStore } from './role-store.ts';
 import { acquireRunLock } from './run-lock.ts';
 import { readRunRecord, writeRunRecord, type LlmRecord, type RunOutcome, type RunRecord } from './run-record.ts';
@@ -100,6 +102,10 @@ export interface RunResult {
 
 /** Starts a new run in a new repository. */
 export async function startRun(request: StartRequest): Promise<RunResult> {
+  const renderer = new PromptRenderer(request.company.rolesDir);
+  const warmUp = new WarmUp();
+  // What the first model calls need is prepared while the start-up waits on files.
+  warmUp.add(firstCallWarmUp(request.company, renderer));
   const workspace = await Workspace.create(request.projectDir);
   const record: RunRecord = {
     spec: request.spec,
@@ -115,15 +121,14 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
     engineers: request.engineers ?? 1,
   };
-  await writeRunRecord(workspace.stateDir, record);
-  return operate(workspace, record, request, false);
+  return operate(workspace, record, request, { resuming: false, renderer, warmUp });
 }
 
 /** Continues a run that stopped before its outcome: after a crash, Ctrl-C, or a step that failed. */
 export async function resumeRun(request: ResumeRequest): Promise<RunResult> {
   const workspace = await Workspace.open(request.projectDir);
   const record: RunRecord = { ...request.record, model: request.provider.label, resumedAt: [...request.record.resumedAt, new Date().toISOString()] };
-  return operate(workspace, record, request, true);
+  return operate(workspace, record, request, { resuming: true, renderer: new PromptRenderer(request.company.rolesDir), warmUp: new WarmUp() });
 }
 
 /** Reads run.json of a project and says whether it can be resumed. */
@@ -137,7 +142,14 @@ export async function resumableRecord(projectDir: string): Promise<RunRecord> {
   return record;
 }
 
-async function operate(workspace: Workspace, record: RunRecord, request: CommonRequest, resuming: boolean): Promise<RunResult> {
+interface OperateOptions {
+  resuming: boolean;
+  renderer: PromptRenderer;
+  /** Work done ahead of need, while the run waits (warm-up.ts). */
+  warmUp: WarmUp;
+}
+
+async function operate(workspace: Workspace, record: RunRecord, request: CommonRequest, { resuming, renderer, warmUp }: OperateOptions): Promise<RunResult> {
   const started = Date.now();
   const emit = request.onEvent ?? (() => {});
   const { company } = request;
@@ -147,17 +159,15 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
   const lock = await acquireRunLock(stateDir);
   try {
     if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of process ${lock.tookOver}, which is no longer running.` });
-    if (resuming) {
-      await writeRunRecord(stateDir, record);
-      if (await workspace.recoverFromCrash()) emit({ kind: 'notice', text: 'Removed a git index lock left by a crash.' });
-    }
+    if (resuming && (await workspace.recoverFromCrash())) emit({ kind: 'notice', text: 'Removed a git index lock left by a crash.' });
     const exchangesFile = path.join(stateDir, 'exchanges.jsonl');
-    // Independent files: opened together.
+    // Independent files: written and opened together.
     const [{ board, droppedTail }, exchangeLog, roleStore] = await Promise.all([
       MessageBoard.open(path.join(stateDir, 'board.jsonl')),
-      repairAppendLog(exchangesFile).then(async ({ records }) => ({ records, log: await AppendLog.open(exchangesFile) })),
+      repairAppendLog(exchangesFile).then(async ({ records }) => ({ records, log: await AppendLog.open(exchangesFile, { flush: 'close' }) })),
       RoleStore.open(stateDir),
       clearPending(stateDir),
+      writeRunRecord(stateDir, record),
     ]);
     if (droppedTail !== null) emit({ kind: 'notice', text: 'Dropped a torn last line of the board log (a crash mid-write).' });
     const replay = ExchangeReplay.parse(exchangeLog.records);
@@ -189,7 +199,8 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
 
     const gateway = new Gateway({
       provider: request.provider,
-      renderer: new PromptRenderer(company.rolesDir),
+      renderer,
+      warmUp,
       meter: new UsageMeter(),
       exchanges,
       maxRepairs: request.maxRepairs,
@@ -204,7 +215,14 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       },
     });
 
-    gateway.prepareAhead(company.roles.map((r) => r.id), Object.values(askSchemas), policyWarmUpTasks(policy));
+    // The rest of the templates and schemas, the reply parsers and the policy's globs: prepared once the
+    // first call is out.
+    gateway.prepareWhileWaiting([
+      ...renderer.warmUpTasks(company.roles.map((r) => r.id)),
+      ...Object.values(askSchemas).map(schemaWarmUpTask),
+      ...replyParsingWarmUpTasks(Object.values(askSchemas)),
+      ...policyWarmUpTasks(policy),
+    ]);
     const effects = { inFlight: 0 };
     /**
      * A role's n-th message is posted once: a step re-run after a restore gets the one on the board.
@@ -233,29 +251,21 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
 
     const requirement = { spec: record.spec, project: record.project };
     const outcome = await runRoles({
-      company, board, workspace, gateway, publish, roleStore, emit, requirement, stop: request.stop ?? {}, policy,
+      company, board, workspace, gateway, publish, roleStore, emit, requirement, resuming, stop: request.stop ?? {}, policy,
       sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, concurrency: record.concurrency, engineers: record.engineers,
       approvals: record.approvals, askPerson: request.askPerson ?? null, effects, commitFault,
       filesOnDisk: () => materializer.settled(),
     });
 
-    // The last commits and closing the logs go on together: both are on the run's critical path.
+    // The last commits, closing the logs and writing the run's record go on together: all are on the
+    // run's critical path.
     materializer.stop();
     const repository = materializer.settled().then(() => workspace.finish());
-    await roleStore.settled();
-    await board.close();
-    await exchanges.close();
+    await Promise.all([roleStore.settled(), board.close(), exchanges.close()]);
     const allExchanges = exchanges.records();
-    await repository.catch((error: unknown) => {
-      commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
-    });
-    // A commit that failed after the last step (the last artifact's) still fails the run.
-    if (commitFault.first && outcome.outcome !== 'failed') Object.assign(outcome, { outcome: 'failed', reason: commitFault.first });
-
     const usage = usageFromExchanges(allExchanges);
-    if (request.recordTo) await writeRecordedScenario(request.recordTo, { spec: record.spec, name: record.project }, allExchanges);
-    const wallMs = Date.now() - started;
-    await writeRunRecord(stateDir, {
+    const scenario = awaitedLater(request.recordTo ? writeRecordedScenario(request.recordTo, { spec: record.spec, name: record.project }, allExchanges) : undefined);
+    const finished = (wallMs: number): RunRecord => ({
       ...record,
       finishedAt: new Date().toISOString(),
       outcome: outcome.outcome,
@@ -263,6 +273,18 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       wallMs: (record.wallMs ?? 0) + wallMs,
       usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()) },
     });
+    const written = awaitedLater(writeRunRecord(stateDir, finished(Date.now() - started)));
+    await repository.catch((error: unknown) => {
+      commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
+    });
+    const wallMs = Date.now() - started;
+    await written();
+    // A commit that failed after the last step (the last artifact's) still fails the run: recorded again.
+    if (commitFault.first && outcome.outcome !== 'failed') {
+      Object.assign(outcome, { outcome: 'failed', reason: commitFault.first });
+      await writeRunRecord(stateDir, finished(wallMs));
+    }
+    await scenario();
     return {
       outcome: outcome.outcome,
       reason: outcome.reason,
@@ -288,6 +310,8 @@ interface RolesContext {
   roleStore: RoleStore;
   emit: (event: RunEvent) => void;
   requirement: { spec: string; project: string };
+  /** Whether the roles' saved states are to be restored (a fresh run has none). */
+  resuming: boolean;
   stop: StopSignals;
   policy: Policy;
   sandbox: SandboxSettings;
@@ -325,7 +349,9 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
   let stopping: 'soft' | 'hard' | null = null;
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   let posted: Outcome | null = board.latest<Outcome>('Outcome')?.payload ?? null;
-  const runtimes: RoleRuntime[] = [];
+  /** Each role's runtime once hired, in org-chart order. */
+  const hired: (RoleRuntime | null)[] = company.roles.map(() => null);
+  const runtimes = (): RoleRuntime[] => hired.filter((runtime): runtime is RoleRuntime => runtime !== null);
   const windDown = new AbortController();
   ctx.commitFault.notify = () => schedule();
   const desk = new ApprovalDesk(board, ctx.workspace.stateDir, ctx.approvals, ctx.askPerson, () => schedule());
@@ -334,16 +360,16 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
     checkScheduled = false;
     if (concluded || !watching) return;
     if (ctx.commitFault.first) {
-      for (const runtime of runtimes) runtime.stop();
+      for (const runtime of runtimes()) runtime.stop();
       return conclude({ outcome: 'failed', reason: ctx.commitFault.first });
     }
-    for (const runtime of runtimes) {
+    for (const runtime of runtimes()) {
       const status = runtime.status();
       // A step that stopped part-way because the user asked to stop (eachFile's files under way are
       // done): the role has stopped, not failed; resumed, the step carries on.
       if (status.kind === 'error' && stopping === 'soft' && SopworksError.isInstance(status.error) && status.error.code === 'INTERRUPTED') continue;
       if (status.kind === 'error') {
-        for (const other of runtimes) other.stop();
+        for (const other of runtimes()) other.stop();
         if (SopworksError.isInstance(status.error) && status.error.code === 'BUDGET_EXHAUSTED') {
           return conclude({ outcome: 'budget-exhausted', reason: `${runtime.id} stopped before step "${status.state}": ${status.error.message}` });
         }
@@ -351,16 +377,16 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
       }
     }
     if (desk.waiting.length > 0 && ctx.effects.inFlight === 0) {
-      for (const runtime of runtimes) runtime.stop();
+      for (const runtime of runtimes()) runtime.stop();
       const what = desk.waiting.map((r) => `${r.gate}${r.key ? ` ${r.key}` : ''} from ${r.role}`).join(', ');
       return conclude({ outcome: 'awaiting-approval', reason: `waiting for a person to approve ${what}` });
     }
-    if (runtimes.some((r) => r.status().kind === 'working')) return;
+    if (runtimes().some((r) => r.status().kind === 'working')) return;
     if (stopping) {
       return conclude({ outcome: 'interrupted', reason: `stopped by the user (${stopping === 'soft' ? 'after the steps in flight' : 'at once'})` });
     }
     if (posted) return conclude(posted);
-    const waiting = runtimes.flatMap((r) => r.waiting.map((m) => `${r.id} has ${m.type} ${m.id} waiting in state "${r.state}"`));
+    const waiting = runtimes().flatMap((r) => r.waiting.map((m) => `${r.id} has ${m.type} ${m.id} waiting in state "${r.state}"`));
     const last = board.list().at(-1);
     conclude({
       outcome: 'failed',
@@ -380,8 +406,12 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
     schedule();
   };
 
-  const savedStates = await Promise.all(company.roles.map((role) => ctx.roleStore.load(role.id)));
-  for (const [index, role] of company.roles.entries()) {
+  const savedStates = ctx.resuming ? await Promise.all(company.roles.map((role) => ctx.roleStore.load(role.id))) : company.roles.map(() => null);
+  let started = false;
+  const hire = (index: number): RoleRuntime => {
+    const already = hired[index];
+    if (already) return already;
+    const role = company.roles[index]!;
     const services: RoleServices = {
       profile: role.profile,
       board,
@@ -405,21 +435,31 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
     };
     const saved = savedStates[index];
     const machine = buildMachine(role.sop, services);
+    let runtime: RoleRuntime;
     try {
-      runtimes.push(new RoleRuntime(role.id, machine, onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null));
+      runtime = new RoleRuntime(role.id, machine, onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null);
     } catch (error) {
       throw new SopworksError('NOT_RESUMABLE', `The saved state of ${role.id} does not fit its SOP ${role.sopFile}: ${(error as Error).message}`, {
         hint: 'The SOP changed since the run started in a way its saved state cannot follow; start a new run.',
       });
     }
-  }
+    hired[index] = runtime;
+    if (started) runtime.start();
+    return runtime;
+  };
+  // Hired before the run starts: every role of a resumed run, and the roles that act first. The others
+  // wait for a message in their first state; they are hired while the first model call is out (or when
+  // a message for them comes first), so the first call goes out sooner.
+  company.roles.forEach((role, index) => {
+    if (ctx.resuming || role.watches.includes('Requirement') || !waitsForMessages(role.sop)) hire(index);
+  });
 
   const watchers = new Map(company.roles.map((r) => [r.id, new Set(r.watches)]));
   const deliver = (message: Message) => {
-    for (const runtime of runtimes) {
-      const addressed = message.to === 'all' || message.to === runtime.id;
-      if (addressed && message.from !== runtime.id && watchers.get(runtime.id)!.has(message.type)) runtime.deliver(message);
-    }
+    company.roles.forEach((role, index) => {
+      const addressed = message.to === 'all' || message.to === role.id;
+      if (addressed && message.from !== role.id && watchers.get(role.id)!.has(message.type)) hire(index).deliver(message);
+    });
   };
   board.subscribe((message) => {
     // The first outcome stands; roles still at work (a writer documenting the code, say) finish first.
@@ -432,29 +472,72 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
     stopping = 'soft';
     windDown.abort();
     emit({ kind: 'notice', text: 'Stopping after the steps in flight (Ctrl-C again to stop at once)…' });
-    for (const runtime of runtimes) runtime.finishStepThenStop();
-    onRoleChange(runtimes[0]!);
+    for (const runtime of runtimes()) runtime.finishStepThenStop();
+    schedule();
   };
   const hard = () => {
     stopping = 'hard';
-    for (const runtime of runtimes) runtime.stop();
+    for (const runtime of runtimes()) runtime.stop();
   };
   if (ctx.stop.soft?.aborted) soft();
   ctx.stop.soft?.addEventListener('abort', soft, { once: true });
   ctx.stop.hard?.addEventListener('abort', hard, { once: true });
 
   emit({ kind: 'start', project: path.basename(ctx.workspace.root), projectDir: ctx.workspace.root, model: ctx.gateway.provider.label, roles: company.roles.map((r) => r.id) });
-  for (const runtime of runtimes) runtime.start();
+  started = true;
+  for (const runtime of runtimes()) runtime.start();
   // Messages a role had not taken when the run stopped (all of them, on a fresh board: none).
   for (const message of board.list()) if (!stopping) deliver(message);
   // A new run starts here; so does a run that crashed before the requirement was on the board.
   if (!board.latest('Requirement')) await board.post({ type: 'Requirement', from: CLIENT, payload: ctx.requirement });
   watching = true;
-  onRoleChange(runtimes[0]!);
+  schedule();
+  const hireTheRest = () => {
+    const next = hired.indexOf(null);
+    if (next < 0 || concluded || stopping) return;
+    hire(next);
+    setImmediate(hireTheRest);
+  };
+  setImmediate(hireTheRest);
 
   const outcome = await finished;
   ctx.stop.soft?.removeEventListener('abort', soft);
   ctx.stop.hard?.removeEventListener('abort', hard);
-  for (const runtime of runtimes) runtime.stop();
+  for (const runtime of runtimes()) runtime.stop();
   return outcome;
+}
+
+/** Whether a SOP's first state only waits for messages (does nothing until one comes). */
+function waitsForMessages(sop: HiredRole['sop']): boolean {
+  const first = sop.states[sop.initial];
+  return first !== undefined && !first.invoke && !first.always && !first.entry && !first.states;
+}
+
+/**
+ * What the run's first model calls need, in order: the system prompt, then for each role that acts on
+ * the requirement, its first ask's template, output format and output schema.
+ */
+function firstCallWarmUp(company: CompanyDefinition, renderer: PromptRenderer): WarmUpTask[] {
+  const tasks = [renderer.warmUpTask(null, 'system')];
+  for (const role of company.roles.filter((r) => r.watches.includes('Requirement'))) {
+    const first = stepsNamed(role.sop, 'ask')[0]?.params;
+    if (!first) continue;
+    const format = first.output === 'code' || first.output === 'files' ? first.output : 'json';
+    tasks.push(renderer.warmUpTask(role.id, first.action), renderer.warmUpTask(null, `format-${format}`));
+    const schema = askSchemas[first.output];
+    if (schema) tasks.push(schemaWarmUpTask(schema));
+  }
+  return tasks;
+}
+
+/** A promise to wait for later: its failure is thrown then, not reported meanwhile as unhandled. */
+function awaitedLater(promise: Promise<void> | undefined): () => Promise<void> {
+  const settled = (promise ?? Promise.resolve()).then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
+  return async () => {
+    const failure = await settled;
+    if (failure) throw failure.error;
+  };
 }

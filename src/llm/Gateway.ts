@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../errors.ts';
-import type { AppendLog } from '../board/append-log.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Provider } from './provider.ts';
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
@@ -14,9 +13,10 @@ import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
 import type { ParseResult } from './parse/result.ts';
 import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
-import type { ExchangeReplay } from './exchange-log.ts';
+import type { ExchangeRecord, ExchangeReplay } from './exchange-log.ts';
 import type { Budget } from './budget.ts';
 import { costOf, type Price } from './prices.ts';
+import type { WarmUp, WarmUpTask } from './warm-up.ts';
 
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
@@ -49,7 +49,7 @@ export interface GatewayOptions {
   renderer: PromptRenderer;
   meter: UsageMeter;
   /** Where every exchange (prompt and reply) is recorded; null to keep none. */
-  exchanges: Pick<AppendLog, 'append'> | null;
+  exchanges: { append(record: ExchangeRecord): Promise<void> } | null;
   maxRepairs: number;
   /** Attempts recorded before a restart: answered from here, not sent (and not paid for) again. */
   replay?: ExchangeReplay;
@@ -60,6 +60,8 @@ export interface GatewayOptions {
   /** The largest reply a call may produce (the budget check assumes it). */
   maxOutputTokens?: number;
   onEvent?: (event: GatewayEvent) => void;
+  /** Where work prepared ahead of need is queued (`prepareWhileWaiting`); none: it is done when needed. */
+  warmUp?: WarmUp;
 }
 
 export class Gateway {
@@ -160,30 +162,17 @@ export class Gateway {
   }
 
   /**
-   * Prepares, while the first model call is out, what later steps would otherwise prepare on the run's
-   * critical path: the roles' templates compiled, the output schemas turned into JSON Schema, and
-   * whatever else the caller adds (`more`).
+   * Queues work that later steps would otherwise do on the run's critical path (compiling their
+   * templates and schemas, say) to be done once the first model call is out, while the process waits.
    */
-  prepareAhead(roles: readonly string[], schemas: readonly z.ZodType[], more: readonly (() => void)[] = []): void {
-    const tasks = [...this.options.renderer.warmUpTasks(roles), ...schemas.map((schema) => () => void strictSchemaOf(schema)), ...more];
-    this.warmUp = () => {
-      // One task per turn of the event loop, so each waits for nothing else that is ready to run.
-      const next = () => {
-        const task = tasks.shift();
-        if (!task) return;
-        task();
-        setImmediate(next);
-      };
-      setImmediate(next);
-    };
+  prepareWhileWaiting(tasks: readonly WarmUpTask[]): void {
+    this.later.push(...tasks);
   }
 
-  private warmUp: (() => void) | null = null;
+  private readonly later: WarmUpTask[] = [];
 
   private startWarmUp(): void {
-    const warmUp = this.warmUp;
-    this.warmUp = null;
-    warmUp?.();
+    if (this.later.length > 0) this.options.warmUp?.add(this.later.splice(0));
   }
 
   /**
@@ -224,6 +213,26 @@ function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
     case 'files':
       return parseFilesReply(text);
   }
+}
+
+/** A task making a schema's strict JSON Schema ahead of the first call that needs it (warm-up.ts). */
+export const schemaWarmUpTask =
+  (schema: z.ZodType): WarmUpTask =>
+  () =>
+    void strictSchemaOf(schema);
+
+/**
+ * Tasks parsing a small reply of each kind — JSON against each of `schemas`, one file, several files —
+ * so that the parsing code, and zod's compiled check of each schema, are made ahead of the first real
+ * reply of that kind rather than on the run's critical path (a few ms each, the first time).
+ */
+export function replyParsingWarmUpTasks(schemas: readonly z.ZodType[]): WarmUpTask[] {
+  const code = '```js\nexport const sample = 1;\n```\n';
+  return [
+    ...schemas.map((schema) => () => void parseJsonReply('```json\n{"sample": [1]}\n```\n', schema)),
+    () => void parseCodeReply(code, 'src/sample.js'),
+    () => void parseFilesReply(`src/sample.js\n${code}`),
+  ];
 }
 
 /** A schema's strict JSON Schema and its text, made once per schema: every call of an action asks for the same. */

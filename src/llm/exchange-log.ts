@@ -1,7 +1,9 @@
 /**
  * The exchange log (`.sopworks/exchanges.jsonl`): one record per attempt of every model call. It is how a
  * resumed run avoids paying twice — a call whose attempts are recorded is answered from here — and the
- * durable source of the usage report.
+ * durable source of the usage report. Unlike the board it is flushed to the disk when the run ends, not
+ * line by line: a killed process loses none of it, and what a power cut loses costs at most those
+ * calls again on resume, never a wrong result (the board, flushed line by line, is the source of truth).
  */
 import { z } from 'zod';
 import type { AppendLog } from '../board/append-log.ts';
@@ -80,10 +82,10 @@ export class ExchangeJournal {
     private readonly earlier: readonly ExchangeRecord[],
   ) {}
 
-  async append(record: unknown): Promise<void> {
+  /** Written before it resolves (a step goes on only once its exchange would survive the process). */
+  async append(record: ExchangeRecord): Promise<void> {
     await this.log.append(record);
-    const parsed = ExchangeRecord.safeParse(record);
-    if (parsed.success) this.written.push(parsed.data);
+    this.written.push(record);
   }
 
   /** Every record of the run, oldest first. */

@@ -13,6 +13,7 @@ import Handlebars from 'handlebars';
 import { SopworksError } from '../errors.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import { renderers } from '../artifacts/markdown-of.ts';
+import type { WarmUpTask } from './warm-up.ts';
 
 /** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
 const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
@@ -65,27 +66,26 @@ export class PromptRenderer {
   }
 
   /**
-   * Compiling the templates of these roles, one task per template, to run ahead of their first use
-   * (Gateway.prepareAhead): Handlebars compiles a template on its first call, a few ms each, which would
-   * otherwise be paid on the run's critical path.
+   * Tasks compiling, ahead of their first use (warm-up.ts), the shared templates and the templates of
+   * these roles: Handlebars compiles a template on its first call, a few ms each, which would otherwise
+   * be paid on the run's critical path. A template compiled by then is skipped.
    */
-  warmUpTasks(roles: readonly string[]): (() => void)[] {
-    const files = [
-      ...['system', 'repair', 'format-json', 'format-code', 'format-files'].map((name) => path.join(this.rolesDir, '_shared', `${name}.hbs`)),
-      ...roles.flatMap((role) => {
-        const dir = path.join(this.rolesDir, role);
-        return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort().map((f) => path.join(dir, f)) : [];
-      }),
-    ].filter((file) => !this.compiled.has(file) && fs.existsSync(file));
-    const templates: (() => HandlebarsTemplateDelegate)[] = [...this.partials.map((p) => () => p), ...files.map((file) => () => this.template(file))];
-    return templates.map((template) => () => {
-      try {
-        // With no variables, strict mode stops a template right after compiling, at the first name it uses.
-        template()({});
-      } catch {
-        // expected: see above; a template that does not compile says so when it is used
-      }
+  warmUpTasks(roles: readonly string[]): WarmUpTask[] {
+    const shared = ['system', 'repair', 'format-json', 'format-code', 'format-files'].map((name) => this.warmUpTask(null, name));
+    const own = roles.flatMap((role) => {
+      const dir = path.join(this.rolesDir, role);
+      const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort() : [];
+      return names.map((file) => this.warmUpTask(role, file.slice(0, -4)));
     });
+    return [...this.partials.map((partial) => () => compileNow(partial)), ...shared, ...own];
+  }
+
+  /** A task compiling one template ahead of use: a role's (`roles/<role>/<name>.hbs`) or, for role null, a shared one. */
+  warmUpTask(role: string | null, name: string): WarmUpTask {
+    const file = path.join(this.rolesDir, role ?? '_shared', `${name}.hbs`);
+    return () => {
+      if (!this.compiled.has(file) && fs.existsSync(file)) compileNow(this.template(file));
+    };
   }
 
   renderRepair(error: string, format: { kind: OutputKind; schema?: string; path?: string }): string {
@@ -119,5 +119,23 @@ export class PromptRenderer {
       this.compiled.set(file, template);
     }
     return template;
+  }
+}
+
+/**
+ * Handlebars compiles on a template's first call: with no variables, strict mode stops it right after,
+ * at the first name it uses. The error it throws is built without a stack: Handlebars reads the stack of
+ * its errors, and the first stack read in a process maps every frame through the source maps (tsx),
+ * some 20 ms here — more than the compiling itself.
+ */
+function compileNow(template: HandlebarsTemplateDelegate): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    template({});
+  } catch {
+    // expected: see above; a template that does not compile says so when it is used
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }

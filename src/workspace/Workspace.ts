@@ -180,11 +180,11 @@ export class Workspace {
     await this.settled();
     const importer = this.importer;
     this.importer = null;
-    // Together: the branch is already where it ends (every batch ends in a checkpoint), and reading a
-    // tree into the index takes no lock git fast-import could want.
     const indexBehind = this.indexBehind;
     this.indexBehind = false;
-    await Promise.all([importer?.close(), indexBehind ? this.indexFollowsBranch() : undefined]);
+    // Closing git's stream brings the index along (git-importer.ts); without a git running, read the tree here.
+    const indexFollows = importer ? await importer.close() : false;
+    if (indexBehind && !indexFollows) await this.indexFollowsBranch();
   }
 
   /**

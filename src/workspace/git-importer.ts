@@ -8,6 +8,10 @@
  *
  * Crash-safe: the stream is started with `--done`, so if sopworks dies mid-batch, git sees a stream
  * cut short and moves no branch past the last checkpoint — a batch is committed whole or not at all.
+ *
+ * The process is a shell that runs `git read-tree HEAD` once git fast-import has ended its stream
+ * cleanly, so closing the stream also brings the index up to the branch — the end of a run waits for
+ * one process to exit instead of starting another.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { SopworksError } from '../errors.ts';
@@ -57,20 +61,27 @@ export class GitImporter {
     return done;
   }
 
-  /** Ends the stream (git then exits, having moved the branch to the last commit). */
-  async close(): Promise<void> {
+  /**
+   * Ends the stream: git moves the branch to the last commit and exits, then the index takes the
+   * branch's tree. Resolves true once both are done; false when there was no git running (never
+   * started, or stopped by an error its batch reported) — the index is then not brought up to date.
+   */
+  async close(): Promise<boolean> {
     const child = this.child;
-    if (!child) return;
+    if (!child) return false;
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     this.keepAlive(true);
     child.stdin.end(END_OF_STREAM);
     const code = await exited;
-    if (code !== 0) throw new SopworksError('GIT_FAILED', `git fast-import ended with exit ${code} in ${this.root}: ${this.stderr.trim()}`);
+    if (code !== 0) throw new SopworksError('GIT_FAILED', `git fast-import (or the git read-tree after it) ended with exit ${code} in ${this.root}: ${this.stderr.trim()}`);
+    return true;
   }
 
   private process(): ChildProcessWithoutNullStreams {
     if (this.child) return this.child;
-    const child = spawn('git', ['fast-import', '--quiet', '--done', '--date-format=now'], { cwd: this.root, env: gitEnv(this.root), stdio: ['pipe', 'pipe', 'pipe'] });
+    // `&&`: a stream cut short (sopworks killed) makes fast-import fail, and the index is left alone.
+    const script = 'git fast-import --quiet --done --date-format=now && exec git read-tree HEAD';
+    const child = spawn('sh', ['-c', script], { cwd: this.root, env: gitEnv(this.root), stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     this.stderr = '';
     this.marks = 0;
@@ -86,8 +97,8 @@ export class GitImporter {
     });
     child.on('error', (error) => {
       this.child = null;
-      this.fail(new SopworksError('GIT_FAILED', `Could not start git (${(error as NodeJS.ErrnoException).code ?? error.message}).`, {
-        hint: 'sopworks needs git on the PATH: install it (e.g. apt-get install -y git).',
+      this.fail(new SopworksError('GIT_FAILED', `Could not start git through sh (${(error as NodeJS.ErrnoException).code ?? error.message}).`, {
+        hint: 'sopworks needs git and sh on the PATH: install git (e.g. apt-get install -y git).',
         cause: error,
       }));
     });

@@ -45,7 +45,7 @@ async function setup(server: FakeOpenAI, env: Record<string, string> = {}) {
   const provider = await OpenAIProvider.create(settings.model, { onNotice: (m) => notices.push(m), onRetry: (_call, e) => retries.push(e) });
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
-  const exchanges = await AppendLog.open(logFile);
+  const exchanges = await AppendLog.open(logFile, { flush: 'each' });
   openLogs.push(exchanges);
   const roles = await stepTemplatesOfOneLine();
   const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs: settings.maxRepairs });

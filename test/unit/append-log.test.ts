@@ -17,7 +17,7 @@ describe('append log', () => {
   });
 
   it('writes one JSON line per record, in call order, and reads them back', async () => {
-    const log = await AppendLog.open(file);
+    const log = await AppendLog.open(file, { flush: 'each' });
     const writes = [1, 2, 3, 4, 5].map((n) => log.append({ n }));
     await Promise.all(writes);
     await log.close();
@@ -26,17 +26,50 @@ describe('append log', () => {
   });
 
   it('has the record on disk by the time append resolves', async () => {
-    const log = await AppendLog.open(file);
+    const log = await AppendLog.open(file, { flush: 'each' });
     await log.append({ first: true });
     assert.equal(await fs.readFile(file, 'utf8'), '{"first":true}\n');
     await log.close();
   });
 
+  it('flushes to the disk per line or once at close, as opened, and has every line written when append resolves', async () => {
+    // Count fdatasync calls on file handles (the prototype is shared by every handle of the process).
+    const probe = await fs.open(file, 'a');
+    const proto = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const original = proto.datasync;
+    let flushes = 0;
+    proto.datasync = function (this: unknown) {
+      flushes++;
+      return original.call(this);
+    };
+    try {
+      const each = await AppendLog.open(file, { flush: 'each' });
+      await each.append({ n: 1 });
+      await each.append({ n: 2 });
+      assert.equal(flushes, 2);
+      await each.close();
+      assert.equal(flushes, 2);
+
+      flushes = 0;
+      const atClose = await AppendLog.open(file, { flush: 'close' });
+      await atClose.append({ n: 3 });
+      await atClose.append({ n: 4 });
+      assert.equal(flushes, 0);
+      // Written, though not yet flushed: another process (or a resume after a kill) reads it.
+      assert.deepEqual((await readAppendLog(file)).records, [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+      await atClose.close();
+      assert.equal(flushes, 1);
+    } finally {
+      proto.datasync = original;
+    }
+  });
+
   it('appends to what is already there when reopened', async () => {
-    const first = await AppendLog.open(file);
+    const first = await AppendLog.open(file, { flush: 'each' });
     await first.append({ a: 1 });
     await first.close();
-    const second = await AppendLog.open(file);
+    const second = await AppendLog.open(file, { flush: 'each' });
     await second.append({ b: 2 });
     await second.close();
     assert.deepEqual((await readAppendLog(file)).records, [{ a: 1 }, { b: 2 }]);

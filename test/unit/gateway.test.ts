@@ -31,7 +31,7 @@ async function setup(replies: Scenario['replies'], maxRepairs = 2) {
   const provider = new ScriptedProvider('scripted:test', { replies });
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
-  const exchanges = await AppendLog.open(logFile);
+  const exchanges = await AppendLog.open(logFile, { flush: 'each' });
   const events: GatewayEvent[] = [];
   const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs, onEvent: (e) => events.push(e) });
   const profile = await loadRoleProfile(roles, 'engineer');

@@ -97,7 +97,7 @@ describe('policy rules', () => {
       ],
     });
     const logFile = path.join(await tempDir(), 'exchanges.jsonl');
-    const exchanges = await AppendLog.open(logFile);
+    const exchanges = await AppendLog.open(logFile, { flush: 'each' });
     const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter: new UsageMeter(), exchanges, maxRepairs: 2 });
     const variables = {
       prd: { projectName: 'p', summary: 's', goals: ['g'], userStories: [{ asA: 'a', iWant: 'b', soThat: 'c' }], requirementPool: [{ id: 'R1', description: 'd', priority: 'P0' }], acceptanceCriteria: ['x'], openQuestions: [] },
