@@ -4,7 +4,6 @@
  * the disk (fdatasync), so not even a power cut loses it. A torn last line (a crash mid-write) is
  * detected on open, dropped and cut from the file; damage anywhere else is an error.
  */
-import { writeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { crashPoint, type CrashPointName } from '../testing/crash-point.ts';
 
@@ -80,16 +79,6 @@ export class AppendLog {
   /** Appends one record; resolves once it is written (and flushed, with `flush: 'each'`). Appends are written in call order. */
   append(record: unknown): Promise<void> {
     const line = JSON.stringify(record) + '\n';
-    if (this.flush === 'close' && !this.crashPointName) {
-      // Nothing to wait for but the copy into the file's pages: done here, it costs microseconds, where a
-      // trip through libuv's threads and back costs the caller a turn of the event loop.
-      try {
-        writeAllSync(this.handle.fd, Buffer.from(line, 'utf8'));
-        return Promise.resolve();
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
     const write = this.queue.then(async () => {
       if (this.crashPointName && process.env.SOPWORKS_CRASH_AT?.startsWith(`${this.crashPointName}:`)) {
         // Fault injection (see crash-point.ts): half a line on disk, then the crash.
@@ -98,7 +87,7 @@ export class AppendLog {
         crashPoint(this.crashPointName);
         await this.handle.write(line.slice(line.length >> 1));
       } else {
-        writeAllSync(this.handle.fd, Buffer.from(line, 'utf8')); // see above: only the flush is worth a trip to libuv's threads
+        await this.handle.write(line);
       }
       if (this.flush === 'each') await this.handle.datasync();
     });
@@ -111,9 +100,4 @@ export class AppendLog {
     if (this.flush === 'close') await this.handle.datasync();
     await this.handle.close();
   }
-}
-
-function writeAllSync(fd: number, bytes: Buffer): void {
-  let written = 0;
-  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 }
