@@ -495,7 +495,13 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
   const hireTheRest = () => {
     const next = hired.indexOf(null);
     if (next < 0 || concluded || stopping) return;
-    hire(next);
+    try {
+      hire(next);
+    } catch (error) {
+      // Off any step's way, so nobody else would report it: the run ends with it.
+      for (const runtime of runtimes()) runtime.stop();
+      return conclude({ outcome: 'failed', reason: `${company.roles[next]!.id} could not be hired: ${describeError(error)}` });
+    }
     setImmediate(hireTheRest);
   };
   setImmediate(hireTheRest);

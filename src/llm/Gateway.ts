@@ -166,7 +166,7 @@ export class Gateway {
    * templates and schemas, say) to be done once the first model call is out, while the process waits.
    */
   prepareWhileWaiting(tasks: readonly WarmUpTask[]): void {
-    this.later.push(...tasks);
+    if (this.options.warmUp) this.later.push(...tasks);
   }
 
   private readonly later: WarmUpTask[] = [];
