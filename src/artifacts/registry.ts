@@ -26,6 +26,12 @@ export interface MessageType<T> {
   schema: z.ZodType<T>;
   /** What the message adds to the repository; absent for coordination messages. */
   files?: (payload: T, board: BoardReader) => ProjectFile[];
+  /**
+   * The paths `files` writes, without rendering their content: what the write policy is checked on
+   * when the message is published, on the run's critical path (rendering a design as markdown costs
+   * milliseconds there; the commit renders it later, off that path). Present exactly when `files` is.
+   */
+  paths?: (payload: T, board: BoardReader) => string[];
   subject?: (payload: T, board: BoardReader) => string;
   /** Who authors the commit, when not the role that posted it (one of several Engineers). */
   author?: (payload: T) => { name: string; email: string } | null;
@@ -44,6 +50,7 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
   PRD: define({
     schema: S.PRD,
     files: (prd) => [{ path: 'docs/prd.md', content: renderPrd(prd) }],
+    paths: () => ['docs/prd.md'],
     subject: (prd) => `docs: product requirements for ${prd.projectName}`,
   }),
   Design: define({
@@ -55,16 +62,19 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
         { path: 'README.md', content: renderReadme(prd, design) },
       ];
     },
+    paths: () => ['docs/design.md', 'README.md'],
     subject: () => 'docs: system design and README',
   }),
   TaskGraph: define({
     schema: S.TaskGraph,
     files: (graph) => [{ path: 'docs/tasks.md', content: renderTasks(graph) }],
+    paths: () => ['docs/tasks.md'],
     subject: (graph) => `docs: task graph of ${graph.tasks.length} files`,
   }),
   Code: define({
     schema: S.Code,
     files: (code) => [{ path: code.path, content: code.content }],
+    paths: (code) => [code.path],
     subject: (code, board) => {
       const earlier = board.all<S.Code>('Code').some((m) => m.payload.path === code.path);
       return earlier ? `fix: ${code.path}` : `feat: add ${code.path}`;
@@ -75,11 +85,13 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
   Tests: define({
     schema: S.TestFiles,
     files: (tests) => tests.files,
+    paths: (tests) => tests.files.map((f) => f.path),
     subject: (tests) => `test: add ${tests.files.map((f) => f.path).join(', ')}`,
   }),
   TestReport: define({
     schema: S.TestReport,
-    files: (report) => [{ path: `docs/test-reports/round-${report.round}.md`, content: renderTestReport(report) }],
+    files: (report) => [{ path: testReportPath(report), content: renderTestReport(report) }],
+    paths: (report) => [testReportPath(report)],
     subject: (report) =>
       `test: round ${report.round} ${report.passed ? 'passed' : 'failed'}` +
       (report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : ''),
@@ -87,18 +99,25 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
   BugReport: define({
     schema: S.BugReport,
     files: (bug, board) => {
-      const number = board.all('BugReport').length + 1;
-      return [{ path: `docs/bug-reports/bug-${number}.md`, content: renderBugReport(bug, number) }];
+      const number = bugNumber(board);
+      return [{ path: bugReportPath(number), content: renderBugReport(bug, number) }];
     },
+    paths: (_bug, board) => [bugReportPath(bugNumber(board))],
     subject: (bug) => `docs: bug report for ${bug.files.map((f) => f.path).join(', ')}`,
   }),
   Document: define({
     schema: S.Document,
     files: (document) => [{ path: document.path, content: document.content }],
+    paths: (document) => [document.path],
     subject: (document) => `docs: ${document.path}`,
   }),
   Approval: define({ schema: S.Approval }),
   Outcome: define({ schema: S.Outcome }),
 };
+
+const testReportPath = (report: S.TestReport): string => `docs/test-reports/round-${report.round}.md`;
+/** Bug reports are numbered in board order: the one after those already posted. */
+const bugNumber = (board: BoardReader): number => board.all('BugReport').length + 1;
+const bugReportPath = (number: number): string => `docs/bug-reports/bug-${number}.md`;
 
 export const knownMessageTypes = (): string[] => Object.keys(messageTypes);

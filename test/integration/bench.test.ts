@@ -46,6 +46,24 @@ describe('the benchmark', function () {
     assert.match(stdout, /^ {2}overhead per model call: worst [\d.]+ ms \(target <= 5\) (met|MISSED)$/m);
   });
 
+  it('with --repeat N, gives each row the figures of its median run and the range of the overheads', async () => {
+    const json = path.join(await tempDir(), 'rows.json');
+    const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--sizes', '3', '--graphs', 'chain', '--fixed-ms', '1', '--per-token-ms', '0', '--repeat', '3', '--json', json], { cwd: ROOT });
+    assert.match(stdout, /^each row: the median of 3 runs by overhead per call \(range beside it\)$/m);
+    const rows = JSON.parse(await fs.readFile(json, 'utf8')) as { runs: number; overheadMsPerCall: number; overheadMsPerCallRange: [number, number] }[];
+    assert.equal(rows.length, 2);
+    for (const row of rows) {
+      assert.equal(row.runs, 3);
+      const [low, high] = row.overheadMsPerCallRange;
+      assert.ok(low <= row.overheadMsPerCall && row.overheadMsPerCall <= high, JSON.stringify(row));
+    }
+    await assert.rejects(exec(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--repeat', '0'], { cwd: ROOT }), (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 2);
+      assert.match(error.stderr, /^bench: --repeat: .*>=1\nusage: npm run bench -- .*\[--repeat 1\]$/m);
+      return true;
+    });
+  });
+
   it('shows where one run spends the time with no model call out', async () => {
     const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'bench/idle-gaps.ts', 'fan', '4', '3'], { cwd: ROOT });
     const [, calls] = /: done, (\d+) calls, \d+ ms$/m.exec(stdout) ?? [];

@@ -7,7 +7,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { messageTypes } from '../../src/artifacts/registry.ts';
 import { readAppendLog } from '../../src/board/append-log.ts';
+import { MessageBoard } from '../../src/board/MessageBoard.ts';
+import type { Message } from '../../src/board/message.ts';
 import { DEMO } from '../helpers/paths.ts';
 import { runCli, type CliResult } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -86,6 +89,22 @@ describe('the company on the demo scenario', function () {
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
     const ids = new Set(records.map((m) => (m as { id: string }).id));
     for (const [, subject, trailer] of commits.slice(1)) assert.ok(ids.has(trailer!), `${subject}: trailer ${trailer} is a board message`);
+  });
+
+  it('checks the write policy on exactly the paths each artifact commits', async () => {
+    // The policy is checked at publish time on `paths`, without rendering; the commit writes `files`.
+    const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+    for (const [name, type] of Object.entries(messageTypes)) assert.equal(type.paths !== undefined, type.files !== undefined, `${name}: paths exactly when files`);
+    const board = MessageBoard.inMemory();
+    for (const record of records as Message[]) {
+      const type = messageTypes[record.type]!;
+      if (type.files && type.paths) {
+        const before = board.before(board.list().length + 1);
+        assert.deepEqual(type.paths(record.payload, before), type.files(record.payload, before).map((f) => f.path), `${record.type} ${record.id}`);
+      }
+      await board.post(record);
+    }
+    assert.ok(board.all('BugReport').length > 0 && board.all('TestReport').length > 1, 'the demo board has numbered artifacts');
   });
 
   it('keeps the run state out of the deliverable', async () => {

@@ -436,9 +436,9 @@ function refusalOfFiles(services: RoleServices, value: unknown): string | null {
 /** A message whose files the role may not write is refused before it reaches the board. */
 function refuseUnwritableFiles(services: RoleServices, type: string, payload: unknown): void {
   const definition = messageTypes[type];
-  const parsed = definition?.files ? definition.schema.safeParse(payload) : null;
-  if (!definition?.files || !parsed?.success) return; // no files, or the board will report the invalid payload
-  const refusals = writeRefusals(services.policy, services.profile.id, definition.files(parsed.data, services.board).map((f) => f.path));
+  const parsed = definition?.paths ? definition.schema.safeParse(payload) : null;
+  if (!definition?.paths || !parsed?.success) return; // no files, or the board will report the invalid payload
+  const refusals = writeRefusals(services.policy, services.profile.id, definition.paths(parsed.data, services.board));
   if (refusals.length > 0) {
     throw new SopworksError('PATH_UNSAFE', `${services.profile.id} may not publish this ${type}: ${refusals.join('; ')}.`, {
       hint: `Change the SOP or the artifact, or edit ${services.policy.source} to allow it.`,
