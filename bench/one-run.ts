@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { replyText } from '../src/llm/scenario.ts';
 import { criticalPath, makeGraph, SHAPES, width } from './graphs.ts';
+import { watchSteal } from './cpu-steal.ts';
 import { latencyOf } from './latency-provider.ts';
 import { filePath, syntheticScenario } from './scenario.ts';
 import { runSynthetic } from './synthetic-run.ts';
@@ -36,6 +37,8 @@ export interface Row {
   modelBusyMs: number;
   overheadMsPerCall: number;
   peakRssMb: number;
+  /** The share of the machine's CPU time the hypervisor gave other guests during the run (%), null off Linux. */
+  stealPct: number | null;
 }
 
 export async function runOne(spec: RunSpec): Promise<Row> {
@@ -52,8 +55,10 @@ export async function runOne(spec: RunSpec): Promise<Row> {
   }
   const criticalPathMs = sequential + criticalPath(graph, perFile);
 
+  const stolen = watchSteal();
   const { result, provider, started, ended } = await runSynthetic(scenario, { latency, concurrency: spec.concurrency });
   const wallMs = ended - started;
+  const stealPct = stolen();
   const total = result.usage.total();
   const written = result.messages.filter((m) => m.type === 'Code').length;
   if (result.outcome !== 'done' || written !== graph.length) {
@@ -75,6 +80,7 @@ export async function runOne(spec: RunSpec): Promise<Row> {
     modelBusyMs,
     overheadMsPerCall: round((wallMs - modelBusyMs) / total.calls, 2),
     peakRssMb: round(process.resourceUsage().maxRSS / 1024, 1),
+    stealPct,
   };
 }
 

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   console.log(`simulated model latency: ${options.fixedMs} ms + ${options.perTokenMs} ms per output token`);
   console.log(options.repeat > 1 ? `each row: the median of ${options.repeat} runs by overhead per call (range beside it)\n` : 'each row: one run\n');
   const rows: BenchRow[] = [];
-  printHeader();
+  printHeader(options.repeat);
   for (const graph of graphs) {
     for (const files of sizes) {
       const w = width(makeGraph(graph, files));
@@ -141,10 +141,13 @@ const COLUMNS: [keyof BenchRow, string, number][] = [
   ['overheadMsPerCall', 'ovh ms/call', 12],
   ['overheadMsPerCallRange', 'ovh range', 14],
   ['peakRssMb', 'rss MB', 8],
+  ['stealPct', 'steal %', 8],
 ];
-const cell = (value: BenchRow[keyof BenchRow]): string => (Array.isArray(value) ? value.join('–') : String(value));
-const printHeader = () => console.log(COLUMNS.map(([, title, w]) => title.padStart(w)).join(' '));
-const printRow = (row: BenchRow) => console.log(COLUMNS.map(([key, , w]) => cell(row[key]).padStart(w)).join(' '));
+const cell = (value: BenchRow[keyof BenchRow]): string => (Array.isArray(value) ? value.join('–') : value === null ? '–' : String(value));
+// The range of a single run says nothing: shown with --repeat only.
+const columns = (repeat: number) => COLUMNS.filter(([key]) => key !== 'overheadMsPerCallRange' || repeat > 1);
+const printHeader = (repeat: number) => console.log(columns(repeat).map(([, title, w]) => title.padStart(w)).join(' '));
+const printRow = (row: BenchRow) => console.log(columns(row.runs).map(([key, , w]) => cell(row[key]).padStart(w)).join(' '));
 
 /** The issue's targets, read from this run's rows. */
 function summary(rows: BenchRow[]): string[] {
@@ -159,6 +162,10 @@ function summary(rows: BenchRow[]): string[] {
   }
   const worstOverhead = Math.max(...rows.map((r) => r.overheadMsPerCall));
   lines.push(`  overhead per model call: worst ${worstOverhead} ms (target <= 5) ${worstOverhead <= 5 ? 'met' : 'MISSED'}`);
+  const steal = rows.map((r) => r.stealPct).filter((p): p is number => p !== null);
+  if (steal.length > 0) {
+    lines.push(`  (CPU time taken by the hypervisor for other guests during the rows: ${Math.min(...steal)}–${Math.max(...steal)}%; overhead grows with it)`);
+  }
   const rss = Math.max(...rows.filter((r) => r.files === Math.max(...rows.map((x) => x.files))).map((r) => r.peakRssMb));
   lines.push(`  peak RSS at the largest size: ${rss} MB (target <= 250) ${rss <= 250 ? 'met' : 'MISSED'}`);
   return lines;

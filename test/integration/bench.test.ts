@@ -38,6 +38,7 @@ describe('the benchmark', function () {
       for (const field of ['wallMs', 'criticalPathMs', 'promptTokens', 'overheadMsPerCall', 'peakRssMb']) assert.equal(typeof row[field], 'number', `${field} of ${JSON.stringify(row)}`);
       assert.equal(row.outcome, 'done');
       assert.ok((row.peakRssMb as number) > 0 && (row.promptTokens as number) > 0);
+      assert.ok(row.stealPct === null || (typeof row.stealPct === 'number' && row.stealPct >= 0 && row.stealPct <= 100), `stealPct of ${JSON.stringify(row)}`);
     }
     // The same project costs the same tokens whatever the concurrency.
     assert.equal(rows[0]!.promptTokens, rows[1]!.promptTokens);
