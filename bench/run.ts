@@ -101,14 +101,14 @@ async function main(): Promise<void> {
 const readFlags = (): Record<string, string | undefined> =>
   parseArgs({
     options: {
-    json: { type: 'string' },
-    sizes: { type: 'string' },
-    graphs: { type: 'string' },
-    'fixed-ms': { type: 'string' },
-    'per-token-ms': { type: 'string' },
-    repeat: { type: 'string' },
-  },
-}).values;
+      json: { type: 'string' },
+      sizes: { type: 'string' },
+      graphs: { type: 'string' },
+      'fixed-ms': { type: 'string' },
+      'per-token-ms': { type: 'string' },
+      repeat: { type: 'string' },
+    },
+  }).values;
 
 /** A row made of several runs: the figures of the run with the median overhead, and the overheads' range. */
 interface BenchRow extends Row {

@@ -45,12 +45,17 @@ function latestPayload<T>(board: BoardReader, type: string, needed: string): T {
   return message.payload;
 }
 
+const PRD_PATH = 'docs/prd.md';
+const DESIGN_PATH = 'docs/design.md';
+const README_PATH = 'README.md';
+const TASKS_PATH = 'docs/tasks.md';
+
 export const messageTypes: Record<string, MessageType<unknown>> = {
   Requirement: define({ schema: S.Requirement }),
   PRD: define({
     schema: S.PRD,
-    files: (prd) => [{ path: 'docs/prd.md', content: renderPrd(prd) }],
-    paths: () => ['docs/prd.md'],
+    files: (prd) => [{ path: PRD_PATH, content: renderPrd(prd) }],
+    paths: () => [PRD_PATH],
     subject: (prd) => `docs: product requirements for ${prd.projectName}`,
   }),
   Design: define({
@@ -58,17 +63,17 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
     files: (design, board) => {
       const prd = latestPayload<S.PRD>(board, 'PRD', 'the Design');
       return [
-        { path: 'docs/design.md', content: renderDesign(design, prd.projectName) },
-        { path: 'README.md', content: renderReadme(prd, design) },
+        { path: DESIGN_PATH, content: renderDesign(design, prd.projectName) },
+        { path: README_PATH, content: renderReadme(prd, design) },
       ];
     },
-    paths: () => ['docs/design.md', 'README.md'],
+    paths: () => [DESIGN_PATH, README_PATH],
     subject: () => 'docs: system design and README',
   }),
   TaskGraph: define({
     schema: S.TaskGraph,
-    files: (graph) => [{ path: 'docs/tasks.md', content: renderTasks(graph) }],
-    paths: () => ['docs/tasks.md'],
+    files: (graph) => [{ path: TASKS_PATH, content: renderTasks(graph) }],
+    paths: () => [TASKS_PATH],
     subject: (graph) => `docs: task graph of ${graph.tasks.length} files`,
   }),
   Code: define({
