@@ -20,6 +20,8 @@ export interface FakeReply {
   headers?: Record<string, string>;
   /** `reasoning_content` of the message, as reasoning models on vLLM, LM Studio or llama.cpp send it. */
   reasoningContent?: string;
+  /** `refusal` of the message, as OpenAI sends it under structured output instead of content (left null). */
+  refusal?: string;
   /** `finish_reason` of the choice; "stop" by default ("length": the reply was cut at the output limit). */
   finishReason?: string;
   /** Holds the answer back this long — or until the client gives up, whichever comes first. */
@@ -82,7 +84,12 @@ export async function startFakeOpenAI(options: {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: reply.content ?? '', ...(reply.reasoningContent === undefined ? {} : { reasoning_content: reply.reasoningContent }) },
+          message: {
+            role: 'assistant',
+            content: reply.refusal === undefined ? (reply.content ?? '') : null,
+            ...(reply.refusal === undefined ? {} : { refusal: reply.refusal }),
+            ...(reply.reasoningContent === undefined ? {} : { reasoning_content: reply.reasoningContent }),
+          },
           finish_reason: reply.finishReason ?? 'stop',
         },
       ],

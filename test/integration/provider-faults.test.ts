@@ -315,6 +315,16 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       assert.equal(s.chatRequests().length, 1);
     });
 
+    it("re-asks an OpenAI refusal (no content, a `refusal`) quoting it, not as an empty reply", async () => {
+      const s = await start([{ refusal: "I'm sorry, I can't help with that." }, { content: prdText }]);
+      const { askPrd } = await setup(s);
+      assert.deepEqual(await askPrd(), validPrd);
+      const reask = s.chatRequests()[1]!.body.messages;
+      assert.equal(reask.at(-2).content, "I'm sorry, I can't help with that.", 'the refusal is the answer the model is shown');
+      assert.match(reask.at(-1).content, /declined the task \("I'm sorry, I can't help with that\."\).*routine software-engineering step/);
+      assert.doesNotMatch(reask.at(-1).content, /empty/);
+    });
+
     it('keeps structured output for a 400 that is about something else', async () => {
       const s = await start([{ status: 400, error: { message: 'messages: too many messages' } }, { content: prdText }]);
       const { provider, askPrd, notices } = await setup(s);

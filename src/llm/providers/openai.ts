@@ -16,6 +16,7 @@
 import { initChatModel } from 'langchain';
 import type { BaseMessageLike } from '@langchain/core/messages';
 import type { ChatOpenAICallOptions } from '@langchain/openai';
+import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
 import type { ModelSettings } from '../../config/settings.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type CompletionRequest, type Provider, type Usage } from '../provider.ts';
@@ -79,6 +80,8 @@ export class OpenAIProvider implements Provider {
       timeout: settings.timeoutMs,
       maxTokens: settings.maxOutputTokens,
       temperature: settings.temperature ?? undefined,
+      // The raw reply is kept for its `refusal`, which LangChain does not carry over (see textOf).
+      __includeRawResponse: true,
     });
     return new OpenAIProvider(model, settings, hooks);
   }
@@ -268,13 +271,21 @@ function rejectsFormat(error: unknown): boolean {
 /**
  * The reply's text. Some servers put a reasoning model's whole answer in `reasoning_content` and leave
  * the content empty (LM Studio with json_schema and Qwen 3.5, for one); then that is what there is to
- * parse — unless the reply was cut off, when it is reasoning that never reached an answer.
+ * parse — unless the reply was cut off, when it is reasoning that never reached an answer. OpenAI
+ * declines under structured output with a `refusal` and no content: the refusal is the text, so the
+ * re-ask quotes it and says the task is routine (parse/refusal.ts) instead of calling the reply empty.
  */
 function textOf(reply: Reply, finishReason: string | null): string {
   const content = typeof reply.content === 'string' ? reply.content : reply.content.map((part) => ('text' in part ? part.text : '')).join('');
+  if (content.trim() !== '') return content;
+  const refusal = RawReply.safeParse(reply.additional_kwargs?.__raw_response).data?.choices[0]?.message.refusal;
+  if (refusal) return refusal;
   const reasoning = reply.additional_kwargs?.reasoning_content;
-  return content.trim() === '' && finishReason !== 'length' && typeof reasoning === 'string' ? reasoning : content;
+  return finishReason !== 'length' && typeof reasoning === 'string' ? reasoning : content;
 }
+
+/** The part of the server's raw reply that LangChain leaves out and we read. */
+const RawReply = z.object({ choices: z.array(z.object({ message: z.object({ refusal: z.string().nullish() }) })) });
 
 function usageOf(reply: Reply): Usage | null {
   const usage = reply.usage_metadata;
