@@ -6,6 +6,7 @@
  */
 import { createActor, type AnyActor, type AnyStateMachine, type Snapshot } from 'xstate';
 import type { Message } from '../board/message.ts';
+import { stateName } from '../sop/state-name.ts';
 
 export type RoleStatus = { kind: 'working' } | { kind: 'idle' } | { kind: 'stopped' } | { kind: 'error'; error: unknown; state: string };
 
@@ -131,10 +132,3 @@ export class RoleRuntime {
     }
   }
 }
-
-const stateName = (value: unknown): string =>
-  typeof value === 'string'
-    ? value
-    : Object.entries(value as Record<string, unknown>)
-        .map(([k, v]) => `${k}.${stateName(v)}`)
-        .join(',');

@@ -77,7 +77,11 @@ describe('sopworks run with bad input', function () {
     const result = await runCli(['run', '--llm', 'scripted:short.yaml', '--out', cwd], { cwd });
     assert.equal(result.code, 1);
     // Files without a dependency between them are written concurrently: whichever asks first names itself.
-    assert.match(result.stdout, /Outcome\s+failed — engineer failed in step "\w+": The scenario has no reply left for \{role: engineer, action: write_file, key: src\/(count|files|format)\.js\}/);
+    // The failure names the file and its own step, not only the Engineer's eachFile state.
+    assert.match(
+      result.stdout,
+      /Outcome\s+failed — engineer failed in step "\w+": src\/(count|files|format)\.js, step "\w+": The scenario has no reply left for \{role: engineer, action: write_file, key: src\/\1\.js\}/,
+    );
     const { stdout } = await exec('git', ['log', '--format=%s'], { cwd: path.join(cwd, 'wordfreq') });
     assert.match(stdout, /docs: task graph of 6 files/, 'what was made before the failure is committed');
 

@@ -25,6 +25,7 @@ import { renderPrd } from '../../artifacts/render/prd.ts';
 import { renderDesign } from '../../artifacts/render/design.ts';
 import type { VocabularyEntry } from './actions.ts';
 import type { RoleProfile } from '../../roles/role-profile.ts';
+import { stateName } from '../state-name.ts';
 
 /** Structured outputs an `ask` step may request, besides `code` (one file) and `files` (several). */
 export const askSchemas: Record<string, z.ZodType> = {
@@ -309,7 +310,7 @@ export function actorImplementations(services: RoleServices) {
             },
           };
           const machine = buildMachine(sop, fileServices, { current: file, trigger: context.trigger, asks: context.asks, written: handle.dependencies });
-          const final = await runToCompletion(machine, handle.signal);
+          const final = await runToCompletion(machine, handle.signal, file);
           // Keys are per file, so the counts of different files never overlap.
           for (const [id, count] of Object.entries(final.asks)) if (count !== context.asks[id]) asks[id] = count;
           if (params.collect && params.collect in final.slots) kept.set(file, final.slots[params.collect]);
@@ -402,8 +403,11 @@ const runEnded = (file: string, outcome: S.Outcome): SopworksError =>
 
 const person = (profile: RoleProfile): { name: string; email: string } => ({ name: profile.title, email: profile.email });
 
-/** Runs a machine until it reaches a final state; rejects with its error, or when the signal aborts. */
-function runToCompletion(machine: AnyStateMachine, signal: AbortSignal): Promise<RoleContext> {
+/**
+ * Runs a file's machine until it reaches a final state; rejects when the signal aborts, or with its
+ * error, named after the file and the step it stopped in (the role's own state says only "eachFile").
+ */
+function runToCompletion(machine: AnyStateMachine, signal: AbortSignal, file: string): Promise<RoleContext> {
   return new Promise<RoleContext>((resolve, reject) => {
     const actor = createActor(machine);
     const onAbort = () => {
@@ -419,11 +423,19 @@ function runToCompletion(machine: AnyStateMachine, signal: AbortSignal): Promise
       },
       error: (error) => {
         signal.removeEventListener('abort', onAbort);
-        reject(error);
+        reject(inFileStep(error, file, stateName(actor.getSnapshot().value)));
       },
     });
     actor.start();
   });
+}
+
+/** The same error (its code and hint kept: a budget or an interruption is still recognised) saying where. */
+function inFileStep(error: unknown, file: string, step: string): unknown {
+  const where = `${file}, step "${step}": `;
+  if (SopworksError.isInstance(error)) return new SopworksError(error.code, where + error.message, { hint: error.hint, cause: error });
+  if (error instanceof Error) return new Error(where + error.message, { cause: error });
+  return error;
 }
 
 /** Why the role may not write the files of a `code` or `files` reply, or null when it may write them all. */
