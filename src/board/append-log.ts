@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import { crashPoint, type CrashPointName } from '../testing/crash-point.ts';
+import { readTextIfExists } from '../files/read-text-if-exists.ts';
 
 export interface LoadedLog {
   records: unknown[];
@@ -27,13 +28,8 @@ export async function repairAppendLog(file: string): Promise<LoadedLog> {
 }
 
 async function loadAppendLog(file: string, repair: boolean): Promise<LoadedLog> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], droppedTail: null };
-    throw error;
-  }
+  const text = await readTextIfExists(file);
+  if (text === null) return { records: [], droppedTail: null };
   const lines = text.split('\n');
   const last = lines.pop() ?? '';
   const records: unknown[] = [];

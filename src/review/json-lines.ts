@@ -4,8 +4,8 @@
  * last line that is not JSON is a torn write from a crash and is dropped (as the board does on open);
  * damage anywhere before it is an error naming the line.
  */
-import fs from 'node:fs/promises';
 import { SopworksError } from '../errors.ts';
+import { readTextIfExists } from '../files/read-text-if-exists.ts';
 
 export interface JsonLines {
   /** Each complete, parsed line with its 1-based line number. */
@@ -38,12 +38,6 @@ export function parseJsonLines(text: string, file: string): JsonLines {
 
 /** The parsed log, or null when the file does not exist (yet). */
 export async function readJsonLines(file: string): Promise<JsonLines | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  return parseJsonLines(text, file);
+  const text = await readTextIfExists(file);
+  return text === null ? null : parseJsonLines(text, file);
 }

@@ -12,6 +12,7 @@ import { STATE_DIR } from '../workspace/Workspace.ts';
 import { lockOwner } from '../company/run-lock.ts';
 import { readJsonLines } from './json-lines.ts';
 import { Exchange, RoleState, RunInfo } from './run-files.ts';
+import { readTextIfExists } from '../files/read-text-if-exists.ts';
 
 export interface IndexedExchange {
   /** Position in exchanges.jsonl (0-based): how the viewer asks for one exchange. */
@@ -83,13 +84,8 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
 }
 
 async function readInfo(file: string, warnings: string[]): Promise<RunInfo | null> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await readTextIfExists(file);
+  if (text === null) return null;
   let raw: unknown;
   try {
     raw = JSON.parse(text);

@@ -18,6 +18,7 @@ import type { ProjectFile } from '../artifacts/registry.ts';
 import { findOnPath, git } from './git-process.ts';
 import type { Identity } from './fast-import-stream.ts';
 import { GitImporter } from './git-importer.ts';
+import { readTextIfExists } from '../files/read-text-if-exists.ts';
 
 export const STATE_DIR = '.sopworks';
 const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };
@@ -137,12 +138,7 @@ export class Workspace {
   }
 
   async readFile(relative: string): Promise<string | null> {
-    try {
-      return await fs.readFile(await resolveInside(this.root, relative), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
+    return readTextIfExists(await resolveInside(this.root, relative));
   }
 
   /**
