@@ -122,29 +122,39 @@ const diagram = (source) => h('div', { class: 'diagram' }, h('pre', { class: 'di
 // ---------------------------------------------------------------------------------------------------
 // The list of runs.
 
-async function showRuns() {
-  document.title = 'Runs · sopworks';
-  fill(crumbs, h('span', {}, 'runs'));
+/** `load`, never twice at once: a call while it runs makes it run once more afterwards (changes coalesce). */
+function oneAtATime(load) {
   let loading = false;
   let again = false;
-  const refresh = async () => {
+  const run = async () => {
     if (loading) {
       again = true;
       return;
     }
     loading = true;
     try {
-      renderRuns(await getJson('/api/runs'));
-    } catch (error) {
-      showError(error);
+      await load();
     } finally {
       loading = false;
       if (again) {
         again = false;
-        refresh();
+        run();
       }
     }
   };
+  return run;
+}
+
+async function showRuns() {
+  document.title = 'Runs · sopworks';
+  fill(crumbs, h('span', {}, 'runs'));
+  const refresh = oneAtATime(async () => {
+    try {
+      renderRuns(await getJson('/api/runs'));
+    } catch (error) {
+      showError(error);
+    }
+  });
   // New runs, and runs moving on, show up without a reload.
   new EventSource('/api/events').addEventListener('change', refresh);
   await refresh();
@@ -475,16 +485,9 @@ async function showRun(name) {
   fill(crumbs, h('a', { href: '/' }, 'runs'), ' / ', h('span', {}, name));
   const view = runSkeleton();
   const memory = new Map();
-  let loading = false;
-  let again = false;
   let finished = false;
 
-  const refresh = async () => {
-    if (loading) {
-      again = true;
-      return;
-    }
-    loading = true;
+  const refresh = oneAtATime(async () => {
     try {
       const page = await getJson(runUrl(name));
       finished = page.status.finished;
@@ -504,14 +507,8 @@ async function showRun(name) {
     } catch (error) {
       showError(error);
       events.close();
-    } finally {
-      loading = false;
-      if (again) {
-        again = false;
-        refresh();
-      }
     }
-  };
+  });
 
   const events = new EventSource(`${runUrl(name)}/events`);
   let connected = false;
