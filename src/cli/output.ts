@@ -13,7 +13,31 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
+const closing = new AbortController();
+
+/**
+ * Fires once stdout or stderr can no longer be written — its reader went away (`sopworks run … | head -3`
+ * after three lines, a pager quit early). Node reports that as an 'error' on the stream (EPIPE) which,
+ * unhandled, would kill a run mid-step with a stack trace. Instead the lines for that stream are dropped
+ * from then on, and a run stops as at the first Ctrl-C (stop-signals.ts): resumable, nothing lost.
+ */
+export const outputClosed: AbortSignal = closing.signal;
+
+const gone = new Set<NodeJS.WriteStream>();
+const watched = new WeakSet<NodeJS.WriteStream>();
+
+function writeLine(stream: NodeJS.WriteStream, line: string): void {
+  if (!watched.has(stream)) {
+    watched.add(stream);
+    stream.on('error', () => {
+      gone.add(stream);
+      if (!closing.signal.aborted) closing.abort();
+    });
+  }
+  if (!gone.has(stream)) stream.write(line + '\n');
+}
+
 export const consoleOutput: Output = {
-  out: (line) => process.stdout.write(line + '\n'),
-  err: (line) => process.stderr.write(line + '\n'),
+  out: (line) => writeLine(process.stdout, line),
+  err: (line) => writeLine(process.stderr, line),
 };

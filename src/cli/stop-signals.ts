@@ -1,8 +1,10 @@
 /**
  * Ctrl-C: the first SIGINT lets the steps in flight finish and stops the run (outcome `interrupted`);
- * a second stops at once. Both leave a run that `sopworks resume` continues.
+ * a second stops at once. Both leave a run that `sopworks resume` continues. The output's reader going
+ * away (`sopworks run … | head`) counts as the first: nobody would see the rest of the run.
  */
 import type { StopSignals } from '../company/Company.ts';
+import { consoleOutput, outputClosed } from './output.ts';
 
 export function installStopSignals(): { signals: StopSignals; dispose: () => void } {
   const soft = new AbortController();
@@ -11,13 +13,21 @@ export function installStopSignals(): { signals: StopSignals; dispose: () => voi
     if (!soft.signal.aborted) soft.abort();
     else hard.abort();
   };
+  const onOutputClosed = () => {
+    if (soft.signal.aborted) return;
+    consoleOutput.err('notice: the output was closed (its reader went away): stopping after the steps in flight; `sopworks resume <project folder>` continues the run.');
+    soft.abort();
+  };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  if (outputClosed.aborted) onOutputClosed();
+  else outputClosed.addEventListener('abort', onOutputClosed, { once: true });
   return {
     signals: { soft: soft.signal, hard: hard.signal },
     dispose: () => {
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigint);
+      outputClosed.removeEventListener('abort', onOutputClosed);
     },
   };
 }

@@ -1,11 +1,11 @@
 /** `sopworks review <project>`: the run report in the terminal, for a finished run and a cut-off one. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEMO } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
+import { BIN, DEMO } from '../helpers/paths.ts';
+import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -91,6 +91,17 @@ describe('sopworks review', function () {
     assert.equal(section(result.stdout, /^Timeline \(6 messages\)$/).length, 6);
     assert.match(result.stdout, /^Usage so far \(from the model exchanges\)$/m);
     assert.equal(await fs.readFile(boardFile, 'utf8'), partial, 'review is read-only: the half-written line stays');
+  });
+
+  it('ends quietly (exit 0) when its reader has gone away (`sopworks review … | head -1`)', async () => {
+    const child = spawn(process.execPath, [BIN, 'review', project], { cwd: root, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the report is written: its first line meets a closed pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    assert.equal(stderr, '');
   });
 
   it('refuses a folder that is not a run (exit 2), saying what to give instead', async () => {
