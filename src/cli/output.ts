@@ -23,18 +23,17 @@ const closing = new AbortController();
  */
 export const outputClosed: AbortSignal = closing.signal;
 
-const gone = new Set<NodeJS.WriteStream>();
 const watched = new WeakSet<NodeJS.WriteStream>();
 
 function writeLine(stream: NodeJS.WriteStream, line: string): void {
   if (!watched.has(stream)) {
     watched.add(stream);
     stream.on('error', () => {
-      gone.add(stream);
       if (!closing.signal.aborted) closing.abort();
     });
   }
-  if (!gone.has(stream)) stream.write(line + '\n');
+  // A stream that failed is destroyed by Node: writing to it again would only fail again.
+  if (!stream.destroyed) stream.write(line + '\n');
 }
 
 export const consoleOutput: Output = {
