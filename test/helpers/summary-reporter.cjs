@@ -10,6 +10,14 @@ class SummaryReporter extends Spec {
     super(runner, options);
     runner.once(EVENT_RUN_END, () => {
       const { passes = 0, failures = 0, pending = 0 } = runner.stats ?? {};
+      // Suites skipped for a missing system package (test/helpers/system-requirements.ts): said loudly.
+      const skipped = globalThis[Symbol.for('sopworks.skippedSystemSuites')];
+      if (skipped && skipped.size > 0) {
+        process.stdout.write('\nSKIPPED for missing system packages (required when CI=true):\n');
+        for (const [name, { install, reason, suites }] of skipped) {
+          process.stdout.write(`  ${name} (${reason}): ${suites.length} suite(s) skipped — install with: ${install}\n`);
+        }
+      }
       process.stdout.write(`\n${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}\n`);
     });
   }

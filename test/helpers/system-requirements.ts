@@ -1,0 +1,63 @@
+/**
+ * Suites that need an optional system package (bubblewrap, chromium, redis-server, …).
+ * On a machine without it the suite is skipped, and the summary reporter lists what was skipped and
+ * how to install it just above its last line; under CI=true a missing package fails the suite, so CI
+ * never skips silently.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+export interface SystemRequirement {
+  /** What the suite needs, as a person would name it. */
+  name: string;
+  /** The command that installs it on Debian. */
+  install: string;
+  /** Why it is missing, or null when it is there. */
+  missing(): string | null;
+}
+
+/** Shared with the summary reporter (same process): each missing requirement and the suites it skipped. */
+const SKIPPED_KEY = Symbol.for('sopworks.skippedSystemSuites');
+type Skipped = Map<string, { install: string; reason: string; suites: string[] }>;
+function skippedRegistry(): Skipped {
+  const holder = globalThis as unknown as Record<symbol, Skipped | undefined>;
+  holder[SKIPPED_KEY] ??= new Map();
+  return holder[SKIPPED_KEY];
+}
+
+export function commandRequirement(name: string, command: string, install: string, args: string[] = ['--version']): SystemRequirement {
+  return {
+    name,
+    install,
+    missing() {
+      const probe = spawnSync(command, args, { stdio: 'ignore', timeout: 10_000 });
+      return probe.error ? `${command} not found` : null;
+    },
+  };
+}
+
+export function fileRequirement(name: string, file: string, install: string): SystemRequirement {
+  return { name, install, missing: () => (fs.existsSync(file) ? null : `${file} is missing`) };
+}
+
+export const BUBBLEWRAP = commandRequirement('bubblewrap', 'bwrap', 'apt-get install -y bubblewrap');
+export const CHROMIUM = fileRequirement('chromium', '/usr/bin/chromium', 'apt-get install -y chromium fonts-liberation');
+export const REDIS = commandRequirement('redis-server', 'redis-server', 'apt-get install -y redis-server');
+export const PYTHON = commandRequirement('python3', 'python3', 'apt-get install -y python3 python3-venv');
+
+/**
+ * Call in a suite's `before` hook: `before(function () { requireSystem(this, BUBBLEWRAP); })`.
+ * Skips the suite when the requirement is missing, unless CI=true, where it throws.
+ */
+export function requireSystem(context: Mocha.Context, requirement: SystemRequirement): void {
+  const reason = requirement.missing();
+  if (reason === null) return;
+  if (process.env.CI === 'true') {
+    throw new Error(`${requirement.name} is required under CI=true (${reason}): ${requirement.install}`);
+  }
+  const registry = skippedRegistry();
+  const entry = registry.get(requirement.name) ?? { install: requirement.install, reason, suites: [] };
+  entry.suites.push(context.test?.parent?.fullTitle() ?? 'a suite');
+  registry.set(requirement.name, entry);
+  context.skip();
+}
