@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../errors.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
-import { describeCall, type CallMeta, type ChatMessage, type Provider } from './provider.ts';
+import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
+import { fallbackReason } from './fallback-reason.ts';
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
 import { parseJsonReply } from './parse/json-reply.ts';
 import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
@@ -42,6 +43,8 @@ export type GatewayEvent =
   /** `seat`: which of the role's people is asked, when the run hires several (`--engineers N`). */
   | { kind: 'call-start'; call: CallMeta; seat?: string }
   | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
+  /** The call goes to the role's next model (`from` could not answer it, for `reason`). */
+  | { kind: 'call-fallback'; call: CallMeta; from: string; to: string; reason: string }
   | { kind: 'call-end'; call: CallMeta; record: CallRecord };
 
 export interface GatewayOptions {
@@ -77,42 +80,129 @@ export class Gateway {
   }
 
   async ask(request: AskRequest): Promise<unknown> {
-    const { provider, renderer, meter, exchanges, maxRepairs, replay, budget, onEvent } = this.options;
-    const price = this.options.price ?? null;
+    const { renderer, meter, onEvent } = this.options;
     const format = formatOf(request.output);
     const prompt = renderer.render(request.profile, request.call.action, request.variables, format);
-    const messages: ChatMessage[] = [
+    const opening: ChatMessage[] = [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
     ];
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
-    const tokens = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0 as number | null, retries: 0 };
+    const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
+    const chain = this.chainFor(request.call.role);
+    // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
+    const attempts = { made: 0, repairs: 0 };
     let lastError = '';
-    for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
+    for (const [index, route] of chain.entries()) {
+      const outcome = await this.askModel(route, request, [...opening], jsonSchema, format, tokens, attempts);
+      if (outcome.kind === 'answered') {
+        const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: true, model: route.label };
+        meter.record(record);
+        onEvent?.({ kind: 'call-end', call: request.call, record });
+        this.guardAgainstLoop(request, outcome.text);
+        return outcome.value;
+      }
+      const next = chain[index + 1];
+      if (outcome.kind === 'unavailable') {
+        if (!next) throw outcome.error;
+        onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: outcome.reason });
+        continue;
+      }
+      lastError = outcome.error;
+      if (next) onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: 'replies still invalid after the re-asks' });
+    }
+    const last = chain.at(-1)!;
+    const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: false, model: last.label };
+    meter.record(record);
+    onEvent?.({ kind: 'call-end', call: request.call, record });
+    const tried = chain.length > 1 ? ` (models tried: ${chain.map((r) => r.label).join(', ')})` : '';
+    throw new SopworksError(
+      'REPLY_INVALID',
+      `The model's reply for ${describeCall(request.call)} was still invalid after ${attempts.made} attempts${tried}: ${lastError}`,
+      { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
+    );
+  }
+
+  /** The models that answer a role: its chain when the provider routes per role, else the one provider. */
+  private chainFor(role: string): readonly ModelRoute[] {
+    const { provider } = this.options;
+    const chain = provider.chainFor?.(role);
+    if (chain && chain.length > 0) return chain;
+    return [{ label: provider.label, provider, price: this.options.price ?? null, maxOutputTokens: this.options.maxOutputTokens ?? 4096 }];
+  }
+
+  /**
+   * One model's turn at a call: its first answer and the re-asks (bounded). Ends answered, with the reply
+   * still invalid, or with the model unavailable for a reason another model could avoid (fallback-reason.ts).
+   */
+  private async askModel(
+    route: ModelRoute,
+    request: AskRequest,
+    messages: ChatMessage[],
+    jsonSchema: { name: string; schema: Record<string, unknown> } | null,
+    format: ReturnType<typeof formatOf>,
+    tokens: Tally,
+    attempts: { made: number; repairs: number },
+  ): Promise<ModelOutcome> {
+    const { renderer, exchanges, maxRepairs, replay, budget, onEvent } = this.options;
+    let lastError = '';
+    for (let turn = 1; turn <= maxRepairs + 1; turn++) {
+      const attempt = ++attempts.made;
+      if (turn > 1) attempts.repairs++;
       const sentAt = Date.now();
       const recorded = replay?.find(request.call, request.occurrence, attempt);
       let text: string;
       let parsed: ParseResult<unknown> | null = null;
+      if (recorded?.unavailable) {
+        return { kind: 'unavailable', reason: recorded.unavailable, error: new SopworksError('MODEL_ERROR', recorded.error ?? recorded.unavailable) };
+      }
       if (recorded) {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
         tokens.completionTokens += recorded.usage.completionTokens;
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
-        budget?.check(request.call, countPromptTokens(messages), this.options.maxOutputTokens ?? 4096);
-        const pending = provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
-        this.startWarmUp();
-        const completion = await pending;
+        budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
+        let completion: Completion;
+        try {
+          const pending = route.provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+          this.startWarmUp();
+          completion = await pending;
+        } catch (error) {
+          const reason = fallbackReason(error);
+          if (reason === null) throw error;
+          // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
+          await exchanges?.append({
+            ...request.call,
+            occurrence: request.occurrence,
+            attempt,
+            model: route.label,
+            messages,
+            reply: '',
+            finishReason: null,
+            usage: { promptTokens: 0, completionTokens: 0 },
+            usageCounted: false,
+            costUsd: 0,
+            retries: 0,
+            continuations: 0,
+            ok: false,
+            unavailable: reason,
+            error: (error as Error).message,
+            ms: Date.now() - sentAt,
+            at: new Date(sentAt).toISOString(),
+          });
+          return { kind: 'unavailable', reason, error };
+        }
         text = completion.text;
         const usage = completion.usage ?? {
           promptTokens: countPromptTokens(messages),
           completionTokens: countTextTokens(completion.text),
         };
-        budget?.charge(usage);
-        const costUsd = costOf(usage, price);
+        budget?.charge(usage, route.price);
+        const costUsd = costOf(usage, route.price);
         tokens.promptTokens += usage.promptTokens;
         tokens.completionTokens += usage.completionTokens;
         tokens.counted ||= completion.usage === null;
@@ -123,6 +213,7 @@ export class Gateway {
           ...request.call,
           occurrence: request.occurrence,
           attempt,
+          model: route.label,
           messages,
           reply: text,
           finishReason: completion.finishReason,
@@ -138,27 +229,14 @@ export class Gateway {
         });
       }
       parsed ??= judgeReply(text, request);
-      if (parsed.ok) {
-        const record = { ...request.call, ...tokens, repairs: attempt - 1, ms: Date.now() - started, ok: true };
-        meter.record(record);
-        onEvent?.({ kind: 'call-end', call: request.call, record });
-        this.guardAgainstLoop(request, text);
-        return parsed.value;
-      }
+      if (parsed.ok) return { kind: 'answered', value: parsed.value, text };
       lastError = parsed.error;
-      if (attempt <= maxRepairs) {
-        onEvent?.({ kind: 'call-repair', call: request.call, attempt, error: parsed.error });
+      if (turn <= maxRepairs) {
+        onEvent?.({ kind: 'call-repair', call: request.call, attempt: turn, error: parsed.error });
         messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
       }
     }
-    const record = { ...request.call, ...tokens, repairs: maxRepairs, ms: Date.now() - started, ok: false };
-    meter.record(record);
-    onEvent?.({ kind: 'call-end', call: request.call, record });
-    throw new SopworksError(
-      'REPLY_INVALID',
-      `The model's reply for ${describeCall(request.call)} was still invalid after ${maxRepairs + 1} attempts: ${lastError}`,
-      { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
-    );
+    return { kind: 'invalid', error: lastError };
   }
 
   /**
@@ -193,6 +271,19 @@ export class Gateway {
     }
   }
 }
+
+interface Tally {
+  promptTokens: number;
+  completionTokens: number;
+  counted: boolean;
+  costUsd: number | null;
+  retries: number;
+}
+
+type ModelOutcome =
+  | { kind: 'answered'; value: unknown; text: string }
+  | { kind: 'invalid'; error: string }
+  | { kind: 'unavailable'; reason: string; error: unknown };
 
 const replyKey = (call: CallMeta, occurrence: number): string => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}`;
 const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);
