@@ -7,7 +7,7 @@ import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../errors.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
-import { fallbackReason } from './fallback-reason.ts';
+import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
 import { parseJsonReply } from './parse/json-reply.ts';
 import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
@@ -107,6 +107,7 @@ export class Gateway {
       }
       const next = chain[index + 1];
       if (outcome.kind === 'unavailable') {
+        if (outcome.reason === MODEL_NOT_FOUND) this.missingModels.add(route.label);
         if (!next) throw outcome.error;
         onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: outcome.reason });
         continue;
@@ -126,11 +127,17 @@ export class Gateway {
     );
   }
 
+  /** Models the endpoint said it does not know: later calls go straight to the next one in their chain. */
+  private readonly missingModels = new Set<string>();
+
   /** The models that answer a role: its chain when the provider routes per role, else the one provider. */
   private chainFor(role: string): readonly ModelRoute[] {
     const { provider } = this.options;
     const chain = provider.chainFor?.(role);
-    if (chain && chain.length > 0) return chain;
+    if (chain && chain.length > 0) {
+      const known = chain.filter((route) => !this.missingModels.has(route.label));
+      return known.length > 0 ? known : chain.slice(-1);
+    }
     return [{ label: provider.label, provider, price: this.options.price ?? null, maxOutputTokens: this.options.maxOutputTokens ?? 4096 }];
   }
 
@@ -156,6 +163,11 @@ export class Gateway {
       const recorded = replay?.find(request.call, request.occurrence, attempt);
       let text: string;
       let parsed: ParseResult<unknown> | null = null;
+      // A resumed run follows the recorded attempts: one that another model made means this one was passed over.
+      if (recorded?.model !== undefined && recorded.model !== route.label && chainHas(this.chainFor(request.call.role), recorded.model)) {
+        attempts.made--;
+        return { kind: 'unavailable', reason: recorded.unavailable ?? MODEL_NOT_FOUND, error: new SopworksError('MODEL_ERROR', `${route.label} was passed over`) };
+      }
       if (recorded?.unavailable) {
         return { kind: 'unavailable', reason: recorded.unavailable, error: new SopworksError('MODEL_ERROR', recorded.error ?? recorded.unavailable) };
       }
@@ -284,6 +296,8 @@ type ModelOutcome =
   | { kind: 'answered'; value: unknown; text: string }
   | { kind: 'invalid'; error: string }
   | { kind: 'unavailable'; reason: string; error: unknown };
+
+const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
 
 const replyKey = (call: CallMeta, occurrence: number): string => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}`;
 const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);

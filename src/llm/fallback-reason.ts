@@ -15,7 +15,7 @@ import { SopworksError } from '../errors.ts';
  * maximum context length"), Anthropic-compatible gateways ("prompt is too long").
  */
 const CONTEXT_OVERFLOW =
-  /context[_ ]length[_ ]exceeded|maximum context length|context (window|size|length) (is |was )?(exceeded|too small)|exceeds? the (available |model'?s? )?context|exceed_context_size|context length of only|context overflow|(prompt|input) (is )?too long|max_new_tokens`? must be <=|maximum context|too many tokens|reduce the length of the (messages|prompt)/i;
+  /context[_ ]length[_ ]exceeded|maximum context length|context (window|size|length) (is |was )?(exceeded|too small)|exceeds? the (available |model'?s? )?context|exceed_context_size|context length of only|context overflow|(prompt|input) (is )?too long|max_new_tokens`? must be <=|maximum context|reduce the length of the (messages|prompt)/i;
 
 export function isContextOverflow(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -29,12 +29,14 @@ export function isContextOverflow(error: unknown): boolean {
   return false;
 }
 
+export const MODEL_NOT_FOUND = 'model not found';
+
 /** The reason to try the next model, or null when the error is not one another model could avoid. */
 export function fallbackReason(error: unknown): string | null {
   if (!SopworksError.isInstance(error)) return null;
   if (error.code === 'REPLY_INVALID') return 'replies still invalid after the re-asks';
   if (error.code === 'MODEL_ERROR' || error.code === 'MODEL_NOT_FOUND') {
-    if (error.code === 'MODEL_NOT_FOUND' || (error.cause as { status?: number } | undefined)?.status === 404) return 'model not found';
+    if (error.code === 'MODEL_NOT_FOUND' || (error.cause as { status?: number } | undefined)?.status === 404) return MODEL_NOT_FOUND;
     if (isContextOverflow(error)) return 'context length exceeded';
   }
   return null;
