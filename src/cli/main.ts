@@ -121,6 +121,18 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
       exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
     });
 
+  program
+    .command('doctor')
+    .description('probe the model endpoint(s): reachable, key, model, structured output, context, usage, latency, JSON compliance')
+    .option('--model <name>', 'the model to check (default: SOPWORKS_MODEL or gpt-4o-mini)')
+    .option('--model-for <role=model>', 'check another model for one role, as `run --model-for` would use it (repeatable)', collect, [])
+    .option('--sops <dir>', 'folder of company.yaml, whose roles may name their own models', path.join(PACKAGE_ROOT, 'sops'))
+    .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
+    .option('--json', 'print the findings as JSON', false)
+    .action(async (options: unknown) => {
+      exitCode = await (await import('./doctor-command.ts')).doctorCommand(options, io);
+    });
+
   registerSopCommand(program, { sops: path.join(PACKAGE_ROOT, 'sops'), roles: path.join(PACKAGE_ROOT, 'roles') }, io, (code) => (exitCode = code));
   registerSandboxCommand(program, io, (code) => (exitCode = code), PACKAGE_ROOT);
 
