@@ -14,6 +14,7 @@ import type { LlmRecord } from '../company/run-record.ts';
 import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
 import { reportRun } from './report-run.ts';
+import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
@@ -58,7 +59,8 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   io.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await resumeRun({
+    const result = await withTracing('resume', io, progressPrinter((line) => io.out(line)), (onEvent) =>
+      resumeRun({
       projectDir,
       record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
       askPerson: terminalApprover(),
@@ -69,9 +71,10 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
       recordTo: options.record ?? null,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
       maxRepairs: settings.maxRepairs,
-      onEvent: progressPrinter((line) => io.out(line)),
+      onEvent,
       stop: signals,
-    });
+    }),
+    );
     return await reportRun(result, provider.label, io);
   } finally {
     dispose();

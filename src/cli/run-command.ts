@@ -13,6 +13,7 @@ import { loadScenario } from '../llm/scenario.ts';
 import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
+import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { GATES, type Gate } from '../approvals/ApprovalDesk.ts';
 import { terminalApprover } from './approval-prompt.ts';
@@ -92,7 +93,8 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   checkBudgetPrices({ usd: options.budget, tokens: options.maxTokens }, provider, priceOf(llm, settings));
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await startRun({
+    const result = await withTracing('run', io, progressPrinter((line) => io.out(line)), (onEvent) =>
+      startRun({
       spec,
       project: name,
       projectDir,
@@ -110,9 +112,10 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
       maxRepairs: settings.maxRepairs,
       policy,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-      onEvent: progressPrinter((line) => io.out(line)),
+      onEvent,
       stop: signals,
-    });
+    }),
+    );
     return await reportRun(result, provider.label, io);
   } finally {
     dispose();

@@ -45,7 +45,8 @@ export type GatewayEvent =
   | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
   /** The call goes to the role's next model (`from` could not answer it, for `reason`). */
   | { kind: 'call-fallback'; call: CallMeta; from: string; to: string; reason: string }
-  | { kind: 'call-end'; call: CallMeta; record: CallRecord };
+  /** `text`: the prompt and the reply that was taken, for observers that record content (tracing, when asked). */
+  | { kind: 'call-end'; call: CallMeta; record: CallRecord; text?: { prompt: readonly ChatMessage[]; reply: string } };
 
 export interface GatewayOptions {
   provider: Provider;
@@ -101,7 +102,7 @@ export class Gateway {
       if (outcome.kind === 'answered') {
         const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: true, model: route.label };
         meter.record(record);
-        onEvent?.({ kind: 'call-end', call: request.call, record });
+        onEvent?.({ kind: 'call-end', call: request.call, record, text: { prompt: opening, reply: outcome.text } });
         this.guardAgainstLoop(request, outcome.text);
         return outcome.value;
       }
