@@ -189,11 +189,7 @@ export class Gateway {
           if (reason === null) throw error;
           // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
           await exchanges?.append({
-            ...request.call,
-            occurrence: request.occurrence,
-            attempt,
-            model: route.label,
-            messages,
+            ...exchangeOf(request, attempt, route, messages, sentAt),
             reply: '',
             finishReason: null,
             usage: { promptTokens: 0, completionTokens: 0 },
@@ -204,8 +200,6 @@ export class Gateway {
             ok: false,
             unavailable: reason,
             error: (error as Error).message,
-            ms: Date.now() - sentAt,
-            at: new Date(sentAt).toISOString(),
           });
           return { kind: 'unavailable', reason, error };
         }
@@ -223,11 +217,7 @@ export class Gateway {
         tokens.retries += completion.retries ?? 0;
         const parsedNow = (parsed = judgeReply(text, request));
         await exchanges?.append({
-          ...request.call,
-          occurrence: request.occurrence,
-          attempt,
-          model: route.label,
-          messages,
+          ...exchangeOf(request, attempt, route, messages, sentAt),
           reply: text,
           finishReason: completion.finishReason,
           usage,
@@ -237,8 +227,6 @@ export class Gateway {
           continuations: completion.continuations ?? 0,
           ok: parsedNow.ok,
           error: parsedNow.ok ? null : parsedNow.error,
-          ms: Date.now() - sentAt,
-          at: new Date(sentAt).toISOString(),
         });
       }
       parsed ??= judgeReply(text, request);
@@ -297,6 +285,17 @@ type ModelOutcome =
   | { kind: 'answered'; value: unknown; text: string }
   | { kind: 'invalid'; error: string }
   | { kind: 'unavailable'; reason: string; error: unknown };
+
+/** What every exchange record of an attempt says: which call, which attempt, which model, what was sent, when. */
+const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, messages: readonly ChatMessage[], sentAt: number) => ({
+  ...request.call,
+  occurrence: request.occurrence,
+  attempt,
+  model: route.label,
+  messages: [...messages],
+  ms: Date.now() - sentAt,
+  at: new Date(sentAt).toISOString(),
+});
 
 const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
 

@@ -11,40 +11,25 @@ import type { ModelSettings } from '../config/settings.ts';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const Price = z.object({ input: z.number().min(0), output: z.number().min(0) }).strict();
 
+/** The settings a model in company.yaml may carry beside its name; what is left out is the run's. */
+const ModelFields = {
+  model: z.string().min(1),
+  baseUrl: z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
+  apiKeyEnv: z.string().regex(ENV_NAME, 'must be the name of an environment variable, e.g. ARCHITECT_API_KEY').optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  maxOutputTokens: z.number().int().min(1).optional(),
+  structuredOutput: z.enum(['json_schema', 'json_object', 'off']).optional(),
+  /** US dollars per million tokens, for a model whose price is not built in (a local one, say). */
+  price: Price.optional(),
+};
+const ModelName = z.string().min(1, 'a model name is needed');
+
 /** One model's settings as company.yaml writes them: a name alone, or the name with what differs. */
-export const ModelEntrySchema = z.union([
-  z.string().min(1, 'a model name is needed'),
-  z
-    .object({
-      model: z.string().min(1),
-      baseUrl: z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
-      apiKeyEnv: z.string().regex(ENV_NAME, 'must be the name of an environment variable, e.g. ARCHITECT_API_KEY').optional(),
-      temperature: z.number().min(0).max(2).optional(),
-      maxOutputTokens: z.number().int().min(1).optional(),
-      structuredOutput: z.enum(['json_schema', 'json_object', 'off']).optional(),
-      /** US dollars per million tokens, for a model whose price is not built in (a local one, say). */
-      price: Price.optional(),
-    })
-    .strict(),
-]);
+export const ModelEntrySchema = z.union([ModelName, z.object(ModelFields).strict()]);
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 
 /** A role's `model:` in company.yaml: the model it uses, and the ones to try when that one cannot answer. */
-export const RoleModelSchema = z.union([
-  z.string().min(1, 'a model name is needed'),
-  z
-    .object({
-      model: z.string().min(1),
-      baseUrl: z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
-      apiKeyEnv: z.string().regex(ENV_NAME, 'must be the name of an environment variable, e.g. ARCHITECT_API_KEY').optional(),
-      temperature: z.number().min(0).max(2).optional(),
-      maxOutputTokens: z.number().int().min(1).optional(),
-      structuredOutput: z.enum(['json_schema', 'json_object', 'off']).optional(),
-      price: Price.optional(),
-      fallbacks: z.array(ModelEntrySchema).max(8, 'at most 8 fallbacks').optional(),
-    })
-    .strict(),
-]);
+export const RoleModelSchema = z.union([ModelName, z.object({ ...ModelFields, fallbacks: z.array(ModelEntrySchema).max(8, 'at most 8 fallbacks').optional() }).strict()]);
 export type RoleModel = z.infer<typeof RoleModelSchema>;
 
 /** What run.json keeps of a role's models (never a key: only the name of the variable holding it). */
