@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'MODEL_UNREACHABLE'
   | 'MODEL_AUTH'
   | 'MODEL_ERROR'
+  | 'MODEL_NOT_FOUND'
   | 'REPLY_INVALID'
   | 'SOP_INVALID'
   | 'TEMPLATE_INVALID'

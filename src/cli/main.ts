@@ -30,6 +30,9 @@ const USAGE_ERRORS: ErrorCode[] = [
   'NOT_RESUMABLE',
 ];
 
+/** A flag given several times: each value kept, in order. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
 function loadDotEnv(): void {
   const file = path.resolve('.env');
   if (fs.existsSync(file)) process.loadEnvFile(file);
@@ -51,6 +54,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--out <dir>', 'where projects are created', 'output')
     .option('--llm <provider>', 'openai | scripted:<scenario file> (default: openai when configured)')
     .option('--model <name>', 'model name for the openai provider (default: SOPWORKS_MODEL or gpt-4o-mini)')
+    .option('--model-for <role=model>', 'another model for one role, e.g. architect=gpt-4o (repeatable; kept for resume)', collect, [])
     .option('--force', 'replace an existing project of the same name', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here (no bubblewrap, not Node) with your rights, only limited (docs/sandbox.md)', false)
     .option('--budget <usd>', 'stop (outcome budget-exhausted, exit 3) before spending more than this many US dollars')
@@ -72,6 +76,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .argument('<project>', 'the project folder, e.g. output/wordfreq')
     .option('--llm <provider>', 'another provider than the run started with: openai | scripted:<file>')
     .option('--model <name>', 'another model for the openai provider')
+    .option('--model-for <role=model>', 'another model for one role, e.g. architect=gpt-4o (repeatable)', collect, [])
     .option('--budget <usd>', 'a new limit in US dollars for the whole run (what was spent counts)')
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
     .option('--record <file>', 'write the run\'s model replies as a scenario file')
@@ -114,6 +119,18 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
     .action(async (dir: string, options: unknown) => {
       exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
+    });
+
+  program
+    .command('doctor')
+    .description('probe the model endpoint(s): reachable, key, model, structured output, context, usage, latency, JSON compliance')
+    .option('--model <name>', 'the model to check (default: SOPWORKS_MODEL or gpt-4o-mini)')
+    .option('--model-for <role=model>', 'check another model for one role, as `run --model-for` would use it (repeatable)', collect, [])
+    .option('--sops <dir>', 'folder of company.yaml, whose roles may name their own models', path.join(PACKAGE_ROOT, 'sops'))
+    .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
+    .option('--json', 'print the findings as JSON', false)
+    .action(async (options: unknown) => {
+      exitCode = await (await import('./doctor-command.ts')).doctorCommand(options, io);
     });
 
   registerSopCommand(program, { sops: path.join(PACKAGE_ROOT, 'sops'), roles: path.join(PACKAGE_ROOT, 'roles') }, io, (code) => (exitCode = code));

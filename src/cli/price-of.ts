@@ -3,6 +3,9 @@ import type { Settings } from '../config/settings.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { Budget, type BudgetLimits } from '../llm/budget.ts';
 import { priceFor, type Price } from '../llm/prices.ts';
+import type { Provider } from '../llm/provider.ts';
+import { RoutedProvider } from '../llm/providers/routed.ts';
+import { SopworksError } from '../errors.ts';
 
 export function priceOf(llm: LlmRecord, settings: Settings): Price | null {
   return llm.kind === 'openai' ? priceFor(llm.model, settings.price) : settings.price;
@@ -19,4 +22,19 @@ export function checkBudgetPrice(limits: BudgetLimits, price: Price | null): voi
  */
 export function worstReplyTokens(llm: LlmRecord, settings: Settings): number {
   return llm.kind === 'openai' ? settings.maxOutputTokens * (1 + settings.model.maxContinuations) : settings.maxOutputTokens;
+}
+
+/**
+ * The same for every model a run may ask: with a model per role or fallbacks, a dollar budget needs the
+ * price of each; the one that is missing is named.
+ */
+export function checkBudgetPrices(limits: BudgetLimits, provider: Provider, runPrice: Price | null): void {
+  if (!(provider instanceof RoutedProvider) || limits.usd === null) return checkBudgetPrice(limits, runPrice);
+  for (const { label, price } of provider.routes()) {
+    if (price === null) {
+      throw new SopworksError('USAGE', `--budget needs the price of every model the run may ask, and the price of ${label} is not known.`, {
+        hint: 'Give it a price in sops/company.yaml (price: {input: …, output: …}, US dollars per million tokens), set SOPWORKS_PRICE_INPUT and SOPWORKS_PRICE_OUTPUT, or bound the run with --max-tokens.',
+      });
+    }
+  }
 }

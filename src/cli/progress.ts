@@ -24,6 +24,7 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         const label = `${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`;
         if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}${e.seat ? pc.dim(` (${e.seat})`) : ''}`);
         else if (e.kind === 'call-repair') write(`${who(e.call.role)}${pc.yellow('↻')} ${label}: reply invalid (attempt ${e.attempt}), asking again — ${firstLine(e.error)}`);
+        else if (e.kind === 'call-fallback') write(`${who(e.call.role)}${pc.yellow('⇄')} ${label}: ${e.reason} with ${e.from}; asking ${e.to}`);
         else {
           const r = e.record;
           const tokens = `${r.promptTokens}→${r.completionTokens} tokens${r.counted ? ' (counted)' : ''}`;

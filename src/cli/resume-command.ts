@@ -8,21 +8,24 @@ import { z } from 'zod';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
 import { resumableRecord, resumeRun } from '../company/Company.ts';
-import { parseLlmFlag, createProvider } from '../llm/select-provider.ts';
+import { parseLlmFlag, createProviderForRoles } from '../llm/select-provider.ts';
+import { parseModelFor, roleModelsFromRecord } from '../llm/role-model.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
 import { reportRun } from './report-run.ts';
+import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
-import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
+import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 
 export const ResumeOptions = z.object({
   llm: z.string().optional(),
   model: z.string().min(1).optional(),
+  modelFor: z.array(z.string()).default([]),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
   record: z.string().min(1).optional(),
@@ -38,18 +41,26 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
-  const provider = await createProvider(choice, null, settings, model, providerHooks(io));
-  const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: model ?? settings.model.model };
+  // The models each role asked keep answering it, unless --model-for names another.
+  const kept = record.llm.kind === 'openai' && record.llm.roles && choice.kind === 'openai' ? roleModelsFromRecord(record.llm.roles) : null;
+  const roles = company.roles.map((r) => ({ id: r.id, model: kept?.find((k) => k.id === r.id)?.model ?? r.model }));
+  const modelFor = parseModelFor(options.modelFor, company.roles.map((r) => r.id));
+  const { provider, roleModels } = await createProviderForRoles(choice, null, settings, model, providerHooks(io), roles, modelFor);
+  const llm: LlmRecord =
+    choice.kind === 'scripted'
+      ? { kind: 'scripted', file: path.resolve(choice.file) }
+      : { kind: 'openai', model: model ?? settings.model.model, ...(roleModels ? { roles: roleModels } : {}) };
   // New limits replace the old ones; without them, the run keeps the limits it started with.
   const budget = {
     usd: options.budget ?? record.budget.usd,
     tokens: options.maxTokens ?? record.budget.tokens,
   };
-  checkBudgetPrice(budget, priceOf(llm, settings));
+  checkBudgetPrices(budget, provider, priceOf(llm, settings));
   io.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await resumeRun({
+    const result = await withTracing('resume', io, progressPrinter((line) => io.out(line)), (onEvent) =>
+      resumeRun({
       projectDir,
       record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
       askPerson: terminalApprover(),
@@ -60,9 +71,10 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
       recordTo: options.record ?? null,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
       maxRepairs: settings.maxRepairs,
-      onEvent: progressPrinter((line) => io.out(line)),
+      onEvent,
       stop: signals,
-    });
+    }),
+    );
     return await reportRun(result, provider.label, io);
   } finally {
     dispose();

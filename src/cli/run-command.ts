@@ -7,17 +7,19 @@ import { loadCompany } from '../company/load-company.ts';
 import { formatDiagnostic } from '../sop/diagnostic.ts';
 import { checkProjectName, prepareProjectDir, projectNameFromSpec } from '../company/prepare-project.ts';
 import { startRun } from '../company/Company.ts';
-import { createProvider, parseLlmFlag } from '../llm/select-provider.ts';
+import { createProviderForRoles, parseLlmFlag } from '../llm/select-provider.ts';
+import { parseModelFor } from '../llm/role-model.ts';
 import { loadScenario } from '../llm/scenario.ts';
 import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
+import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { GATES, type Gate } from '../approvals/ApprovalDesk.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './parse-options.ts';
-import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
+import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
@@ -49,6 +51,7 @@ const RunOptions = z.object({
   out: z.string().min(1),
   llm: z.string().optional(),
   model: z.string().min(1).optional(),
+  modelFor: z.array(z.string()).default([]),
   force: z.boolean().default(false),
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
@@ -79,14 +82,19 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
-  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
+  const modelFor = parseModelFor(options.modelFor, company.roles.map((r) => r.id));
+  const { provider, roleModels } = await createProviderForRoles(choice, scenario, settings, options.model, providerHooks(io), company.roles, modelFor);
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
-  const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: options.model ?? settings.model.model };
-  checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
+  const llm: LlmRecord =
+    choice.kind === 'scripted'
+      ? { kind: 'scripted', file: path.resolve(choice.file) }
+      : { kind: 'openai', model: options.model ?? settings.model.model, ...(roleModels ? { roles: roleModels } : {}) };
+  checkBudgetPrices({ usd: options.budget, tokens: options.maxTokens }, provider, priceOf(llm, settings));
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await startRun({
+    const result = await withTracing('run', io, progressPrinter((line) => io.out(line)), (onEvent) =>
+      startRun({
       spec,
       project: name,
       projectDir,
@@ -104,9 +112,10 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
       maxRepairs: settings.maxRepairs,
       policy,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-      onEvent: progressPrinter((line) => io.out(line)),
+      onEvent,
       stop: signals,
-    });
+    }),
+    );
     return await reportRun(result, provider.label, io);
   } finally {
     dispose();

@@ -27,6 +27,9 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   lines.push(`${pc.bold('Model')}     ${facts.model}`);
   lines.push(usageTable('role', result.usage.byRole(), result.usage.total()));
   lines.push(usageTable('role/action', result.usage.byAction(), result.usage.total()));
+  // Which model answered what, with each model's own price, once a run asks more than one.
+  const byModel = result.usage.byModel();
+  if (byModel.size > 1) lines.push(usageTable('model', byModel, result.usage.total()));
   lines.push(`${pc.bold('Wall time')} ${(result.wallMs / 1000).toFixed(1)}s`);
   lines.push(`${pc.bold('Record')}    ${path.join(shown, '.sopworks')}/ (board.jsonl, exchanges.jsonl, run.json)`);
   return lines.join('\n');

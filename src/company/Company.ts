@@ -271,7 +271,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       outcome: outcome.outcome,
       reason: outcome.reason,
       wallMs: (record.wallMs ?? 0) + wallMs,
-      usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()) },
+      usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()), byModel: Object.fromEntries(usage.byModel()) },
     });
     const written = awaitedLater(writeRunRecord(stateDir, finished(Date.now() - started)));
     await repository.catch((error: unknown) => {

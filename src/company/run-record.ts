@@ -7,12 +7,18 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 import { GATES } from '../approvals/ApprovalDesk.ts';
+import { RoleModelRecord } from '../llm/role-model.ts';
 
 export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export const LlmRecord = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('openai'), model: z.string() }),
+  z.object({
+    kind: z.literal('openai'),
+    model: z.string(),
+    /** Each role's models (a model per role, fallbacks), when any role has its own; `resume` asks the same. */
+    roles: z.record(z.string(), RoleModelRecord).optional(),
+  }),
   z.object({ kind: z.literal('scripted'), file: z.string() }),
 ]);
 export type LlmRecord = z.infer<typeof LlmRecord>;
@@ -50,7 +56,7 @@ export const RunRecord = z
     reason: z.string().optional(),
     wallMs: z.number().optional(),
     usage: z
-      .object({ total: Totals, byRole: z.record(z.string(), Totals), byAction: z.record(z.string(), Totals) })
+      .object({ total: Totals, byRole: z.record(z.string(), Totals), byAction: z.record(z.string(), Totals), byModel: z.record(z.string(), Totals).optional() })
       .optional(),
   })
   .passthrough();

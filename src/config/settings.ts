@@ -66,6 +66,9 @@ const EnvSchema = z.object({
   SOPWORKS_SANDBOX_MEMORY_MB: intAtLeast(16, DEFAULT_LIMITS.memoryMb),
   SOPWORKS_SANDBOX_MAX_PROCESSES: intAtLeast(8, DEFAULT_LIMITS.maxProcesses),
   SOPWORKS_SANDBOX_OUTPUT_KB: intAtLeast(1, DEFAULT_LIMITS.outputKb),
+  /** Read by src/tracing/run-tracing.ts (with the standard OTEL_* variables); checked here. */
+  SOPWORKS_OTEL_ENDPOINT: blankAsUnset(z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:4318/v1/traces').optional()),
+  SOPWORKS_OTEL_CAPTURE_CONTENT: blankAsUnset(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional()),
   SOPWORKS_TEMPERATURE: z
     .string()
     .optional()

@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../errors.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
-import { describeCall, type CallMeta, type ChatMessage, type Provider } from './provider.ts';
+import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
+import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
 import { parseJsonReply } from './parse/json-reply.ts';
 import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
@@ -42,7 +43,10 @@ export type GatewayEvent =
   /** `seat`: which of the role's people is asked, when the run hires several (`--engineers N`). */
   | { kind: 'call-start'; call: CallMeta; seat?: string }
   | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
-  | { kind: 'call-end'; call: CallMeta; record: CallRecord };
+  /** The call goes to the role's next model (`from` could not answer it, for `reason`). */
+  | { kind: 'call-fallback'; call: CallMeta; from: string; to: string; reason: string }
+  /** `text`: the prompt and the reply that was taken, for observers that record content (tracing, when asked). */
+  | { kind: 'call-end'; call: CallMeta; record: CallRecord; text?: { prompt: readonly ChatMessage[]; reply: string } };
 
 export interface GatewayOptions {
   provider: Provider;
@@ -77,42 +81,135 @@ export class Gateway {
   }
 
   async ask(request: AskRequest): Promise<unknown> {
-    const { provider, renderer, meter, exchanges, maxRepairs, replay, budget, onEvent } = this.options;
-    const price = this.options.price ?? null;
+    const { renderer, meter, onEvent } = this.options;
     const format = formatOf(request.output);
     const prompt = renderer.render(request.profile, request.call.action, request.variables, format);
-    const messages: ChatMessage[] = [
+    const opening: ChatMessage[] = [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
     ];
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
-    const tokens = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0 as number | null, retries: 0 };
+    const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
+    const chain = this.chainFor(request.call.role);
+    // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
+    const attempts = { made: 0, repairs: 0 };
     let lastError = '';
-    for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
+    for (const [index, route] of chain.entries()) {
+      const outcome = await this.askModel(route, request, [...opening], jsonSchema, format, tokens, attempts);
+      if (outcome.kind === 'answered') {
+        const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: true, model: route.label };
+        meter.record(record);
+        onEvent?.({ kind: 'call-end', call: request.call, record, text: { prompt: opening, reply: outcome.text } });
+        this.guardAgainstLoop(request, outcome.text);
+        return outcome.value;
+      }
+      const next = chain[index + 1];
+      if (outcome.kind === 'unavailable') {
+        if (outcome.reason === MODEL_NOT_FOUND) this.missingModels.add(route.label);
+        if (!next) throw outcome.error;
+        onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: outcome.reason });
+        continue;
+      }
+      lastError = outcome.error;
+      if (next) onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: 'replies still invalid after the re-asks' });
+    }
+    const last = chain.at(-1)!;
+    const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: false, model: last.label };
+    meter.record(record);
+    onEvent?.({ kind: 'call-end', call: request.call, record });
+    const tried = chain.length > 1 ? ` (models tried: ${chain.map((r) => r.label).join(', ')})` : '';
+    throw new SopworksError(
+      'REPLY_INVALID',
+      `The model's reply for ${describeCall(request.call)} was still invalid after ${attempts.made} attempts${tried}: ${lastError}`,
+      { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
+    );
+  }
+
+  /** Models the endpoint said it does not know: later calls go straight to the next one in their chain. */
+  private readonly missingModels = new Set<string>();
+
+  /** The models that answer a role: its chain when the provider routes per role, else the one provider. */
+  private chainFor(role: string): readonly ModelRoute[] {
+    const { provider } = this.options;
+    const chain = provider.chainFor?.(role);
+    if (chain && chain.length > 0) {
+      const known = chain.filter((route) => !this.missingModels.has(route.label));
+      return known.length > 0 ? known : chain.slice(-1);
+    }
+    return [{ label: provider.label, provider, price: this.options.price ?? null, maxOutputTokens: this.options.maxOutputTokens ?? 4096 }];
+  }
+
+  /**
+   * One model's turn at a call: its first answer and the re-asks (bounded). Ends answered, with the reply
+   * still invalid, or with the model unavailable for a reason another model could avoid (fallback-reason.ts).
+   */
+  private async askModel(
+    route: ModelRoute,
+    request: AskRequest,
+    messages: ChatMessage[],
+    jsonSchema: { name: string; schema: Record<string, unknown> } | null,
+    format: ReturnType<typeof formatOf>,
+    tokens: Tally,
+    attempts: { made: number; repairs: number },
+  ): Promise<ModelOutcome> {
+    const { renderer, exchanges, maxRepairs, replay, budget, onEvent } = this.options;
+    let lastError = '';
+    for (let turn = 1; turn <= maxRepairs + 1; turn++) {
+      const attempt = ++attempts.made;
+      if (turn > 1) attempts.repairs++;
       const sentAt = Date.now();
       const recorded = replay?.find(request.call, request.occurrence, attempt);
       let text: string;
       let parsed: ParseResult<unknown> | null = null;
+      // A resumed run follows the recorded attempts: one that another model made means this one was passed over.
+      if (recorded?.model !== undefined && recorded.model !== route.label && chainHas(this.chainFor(request.call.role), recorded.model)) {
+        attempts.made--;
+        return { kind: 'unavailable', reason: recorded.unavailable ?? MODEL_NOT_FOUND, error: new SopworksError('MODEL_ERROR', `${route.label} was passed over`) };
+      }
+      if (recorded?.unavailable) {
+        return { kind: 'unavailable', reason: recorded.unavailable, error: new SopworksError('MODEL_ERROR', recorded.error ?? recorded.unavailable) };
+      }
       if (recorded) {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
         tokens.completionTokens += recorded.usage.completionTokens;
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
-        budget?.check(request.call, countPromptTokens(messages), this.options.maxOutputTokens ?? 4096);
-        const pending = provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
-        this.startWarmUp();
-        const completion = await pending;
+        budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
+        let completion: Completion;
+        try {
+          const pending = route.provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+          this.startWarmUp();
+          completion = await pending;
+        } catch (error) {
+          const reason = fallbackReason(error);
+          if (reason === null) throw error;
+          // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
+          await exchanges?.append({
+            ...exchangeOf(request, attempt, route, messages, sentAt),
+            reply: '',
+            finishReason: null,
+            usage: { promptTokens: 0, completionTokens: 0 },
+            usageCounted: false,
+            costUsd: 0,
+            retries: 0,
+            continuations: 0,
+            ok: false,
+            unavailable: reason,
+            error: (error as Error).message,
+          });
+          return { kind: 'unavailable', reason, error };
+        }
         text = completion.text;
         const usage = completion.usage ?? {
           promptTokens: countPromptTokens(messages),
           completionTokens: countTextTokens(completion.text),
         };
-        budget?.charge(usage);
-        const costUsd = costOf(usage, price);
+        budget?.charge(usage, route.price);
+        const costUsd = costOf(usage, route.price);
         tokens.promptTokens += usage.promptTokens;
         tokens.completionTokens += usage.completionTokens;
         tokens.counted ||= completion.usage === null;
@@ -120,10 +217,7 @@ export class Gateway {
         tokens.retries += completion.retries ?? 0;
         const parsedNow = (parsed = judgeReply(text, request));
         await exchanges?.append({
-          ...request.call,
-          occurrence: request.occurrence,
-          attempt,
-          messages,
+          ...exchangeOf(request, attempt, route, messages, sentAt),
           reply: text,
           finishReason: completion.finishReason,
           usage,
@@ -133,32 +227,17 @@ export class Gateway {
           continuations: completion.continuations ?? 0,
           ok: parsedNow.ok,
           error: parsedNow.ok ? null : parsedNow.error,
-          ms: Date.now() - sentAt,
-          at: new Date(sentAt).toISOString(),
         });
       }
       parsed ??= judgeReply(text, request);
-      if (parsed.ok) {
-        const record = { ...request.call, ...tokens, repairs: attempt - 1, ms: Date.now() - started, ok: true };
-        meter.record(record);
-        onEvent?.({ kind: 'call-end', call: request.call, record });
-        this.guardAgainstLoop(request, text);
-        return parsed.value;
-      }
+      if (parsed.ok) return { kind: 'answered', value: parsed.value, text };
       lastError = parsed.error;
-      if (attempt <= maxRepairs) {
-        onEvent?.({ kind: 'call-repair', call: request.call, attempt, error: parsed.error });
+      if (turn <= maxRepairs) {
+        onEvent?.({ kind: 'call-repair', call: request.call, attempt: turn, error: parsed.error });
         messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
       }
     }
-    const record = { ...request.call, ...tokens, repairs: maxRepairs, ms: Date.now() - started, ok: false };
-    meter.record(record);
-    onEvent?.({ kind: 'call-end', call: request.call, record });
-    throw new SopworksError(
-      'REPLY_INVALID',
-      `The model's reply for ${describeCall(request.call)} was still invalid after ${maxRepairs + 1} attempts: ${lastError}`,
-      { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
-    );
+    return { kind: 'invalid', error: lastError };
   }
 
   /**
@@ -193,6 +272,32 @@ export class Gateway {
     }
   }
 }
+
+interface Tally {
+  promptTokens: number;
+  completionTokens: number;
+  counted: boolean;
+  costUsd: number | null;
+  retries: number;
+}
+
+type ModelOutcome =
+  | { kind: 'answered'; value: unknown; text: string }
+  | { kind: 'invalid'; error: string }
+  | { kind: 'unavailable'; reason: string; error: unknown };
+
+/** What every exchange record of an attempt says: which call, which attempt, which model, what was sent, when. */
+const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, messages: readonly ChatMessage[], sentAt: number) => ({
+  ...request.call,
+  occurrence: request.occurrence,
+  attempt,
+  model: route.label,
+  messages: [...messages],
+  ms: Date.now() - sentAt,
+  at: new Date(sentAt).toISOString(),
+});
+
+const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
 
 const replyKey = (call: CallMeta, occurrence: number): string => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}`;
 const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);

@@ -31,7 +31,8 @@ export class Budget {
   }
 
   /** Throws BUDGET_EXHAUSTED when the call could take the run past a limit. */
-  check(call: CallMeta, promptTokens: number, maxOutputTokens: number): void {
+  /** `price`: the price of the model about to be asked, when it is not the run's (a model per role). */
+  check(call: CallMeta, promptTokens: number, maxOutputTokens: number, price: Price | null = this.price): void {
     const worst = { promptTokens, completionTokens: maxOutputTokens };
     const { usd, tokens } = this.limits;
     if (tokens !== null && this.spentTokens + promptTokens + maxOutputTokens > tokens) {
@@ -41,7 +42,7 @@ export class Budget {
         { hint: 'Everything so far is committed. Continue with: sopworks resume <project> --max-tokens <more>' },
       );
     }
-    const cost = costOf(worst, this.price);
+    const cost = costOf(worst, price);
     if (usd !== null && cost !== null && this.spentUsd + cost > usd) {
       throw new SopworksError(
         'BUDGET_EXHAUSTED',
@@ -51,8 +52,8 @@ export class Budget {
     }
   }
 
-  charge(usage: { promptTokens: number; completionTokens: number }): void {
+  charge(usage: { promptTokens: number; completionTokens: number }, price: Price | null = this.price): void {
     this.spentTokens += usage.promptTokens + usage.completionTokens;
-    this.spentUsd += costOf(usage, this.price) ?? 0;
+    this.spentUsd += costOf(usage, price) ?? 0;
   }
 }

@@ -25,6 +25,11 @@ export const ExchangeRecord = z
     retries: z.number().int().default(0),
     ok: z.boolean(),
     ms: z.number(),
+    /** The model that answered (its label); absent in logs written before a model per role. */
+    model: z.string().optional(),
+    /** Set when the model could not answer at all (not found, context exceeded): why the next one was asked. */
+    unavailable: z.string().optional(),
+    error: z.string().nullable().optional(),
   })
   .passthrough();
 
@@ -116,12 +121,20 @@ export function usageFromExchanges(records: readonly ExchangeRecord[]): UsageMet
       promptTokens: attempts.reduce((n, a) => n + a.usage.promptTokens, 0),
       completionTokens: attempts.reduce((n, a) => n + a.usage.completionTokens, 0),
       counted: attempts.some((a) => a.usageCounted),
-      repairs: attempts.length - 1,
+      repairs: repairsIn(attempts),
       retries: attempts.reduce((n, a) => n + a.retries, 0),
       costUsd: attempts.reduce<number | null>((n, a) => (n === null || a.costUsd === null ? null : n + a.costUsd), 0),
       ms: attempts.reduce((n, a) => n + a.ms, 0),
       ok: last.ok,
+      ...(last.model !== undefined ? { model: last.model } : {}),
     });
   }
   return meter;
+}
+
+/** Re-asks of one call: each model's answers after its first (a model that could not answer made none). */
+function repairsIn(attempts: readonly ExchangeRecord[]): number {
+  const perModel = new Map<string, number>();
+  for (const a of attempts) if (!a.unavailable) perModel.set(a.model ?? '', (perModel.get(a.model ?? '') ?? 0) + 1);
+  return [...perModel.values()].reduce((n, count) => n + count - 1, 0);
 }

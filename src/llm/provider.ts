@@ -38,10 +38,26 @@ export interface Completion {
   continuations?: number;
 }
 
+/** One model a role may be answered by, with what the gateway needs to meter it. */
+export interface ModelRoute {
+  /** e.g. "openai:gpt-4o at http://localhost:8000/v1" — in progress lines, the exchange log and usage. */
+  label: string;
+  provider: Provider;
+  /** Its price in US dollars per million tokens; null when unknown. */
+  price: import('./prices.ts').Price | null;
+  /** The largest reply one call may produce with it (the budget check assumes it). */
+  maxOutputTokens: number;
+}
+
 export interface Provider {
   /** e.g. "openai:gpt-4o-mini" or "scripted:examples/wordfreq.yaml" — shown to the user. */
   readonly label: string;
   complete(request: CompletionRequest): Promise<Completion>;
+  /**
+   * The models that answer a role, in order: the first, then the fallbacks asked when a call fails in a
+   * way the same model cannot fix (src/llm/fallback-reason.ts). A provider without it is one model for all.
+   */
+  chainFor?(role: string): readonly ModelRoute[];
   /** For providers that follow a script: skip what an earlier process of this run already used. */
   skipUsed?(used: Map<string, number>): void;
 }

@@ -4,7 +4,10 @@
  */
 import { SopworksError } from '../errors.ts';
 import type { Settings } from '../config/settings.ts';
-import type { CallMeta, Provider } from './provider.ts';
+import type { CallMeta, ModelRoute, Provider } from './provider.ts';
+import { priceFor } from './prices.ts';
+import { RoutedProvider } from './providers/routed.ts';
+import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, type RoleModel, type RoleModelRecord } from './role-model.ts';
 import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
@@ -88,4 +91,70 @@ async function preflight(baseUrl: string, apiKey: string | null): Promise<void> 
       hint: 'Check OPENAI_API_KEY in the environment or .env.',
     });
   }
+}
+
+/** A run's provider when roles may have models of their own, and what run.json keeps of them. */
+export interface RoleRoutedProvider {
+  provider: Provider;
+  /** Each role's models, when any role has its own or fallbacks; null when one model answers every role. */
+  roleModels: Record<string, RoleModelRecord> | null;
+}
+
+/**
+ * The provider for a run whose roles may name their own models (company.yaml, `--model-for`, or what
+ * run.json kept): one client per distinct model and endpoint, each endpoint checked before anything is
+ * written. When every role would ask the run's one model, this is `createProvider` unchanged.
+ */
+export async function createProviderForRoles(
+  choice: LlmChoice,
+  scenario: Scenario | null,
+  settings: Settings,
+  model: string | undefined,
+  hooks: ProviderHooks,
+  roles: readonly { id: string; model?: RoleModel | undefined }[],
+  modelFor: Record<string, string>,
+): Promise<RoleRoutedProvider> {
+  if (choice.kind === 'scripted') {
+    if (Object.keys(modelFor).length > 0) {
+      throw new SopworksError('USAGE', '--model-for applies to --llm openai; a scripted run replays its scenario whatever the model.', {
+        hint: 'Drop --model-for, or use --llm openai.',
+      });
+    }
+    return { provider: await createProvider(choice, scenario, settings, model, hooks), roleModels: null };
+  }
+  const base = { ...settings.model, model: model ?? settings.model.model };
+  const chains = resolveRoleModels(base, roles, modelFor);
+  const ownModels = Object.values(chains).some((chain) => chain.length > 1 || chain[0]!.price !== null || JSON.stringify(chain[0]!.settings) !== JSON.stringify(base));
+  if (!ownModels) return { provider: await createProvider(choice, null, settings, model, hooks), roleModels: null };
+  if (!settings.openaiConfigured && Object.values(chains).some((chain) => chain.some((m) => m.settings.baseUrl === null && m.settings.apiKey === null))) {
+    throw new SopworksError('NO_MODEL', '--llm openai needs an endpoint.', {
+      hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env, or give each role a baseUrl in sops/company.yaml.',
+    });
+  }
+  const { OpenAIProvider } = await import('./providers/openai.ts');
+  const checked = new Map<string, Promise<void>>();
+  const clients = new Map<string, Promise<ModelRoute>>();
+  const routeOf = (resolved: ResolvedModel): Promise<ModelRoute> => {
+    const s = resolved.settings;
+    const endpoint = `${s.baseUrl ?? 'https://api.openai.com/v1'}\u0000${s.apiKey ?? ''}`;
+    if (!checked.has(endpoint)) checked.set(endpoint, preflight(s.baseUrl ?? 'https://api.openai.com/v1', s.apiKey));
+    const key = JSON.stringify([s, resolved.price]);
+    let route = clients.get(key);
+    if (!route) {
+      route = checked.get(endpoint)!.then(async () => {
+        const provider = await OpenAIProvider.create(s, hooks);
+        const price = resolved.price ? { inputPerMTok: resolved.price.input, outputPerMTok: resolved.price.output } : priceFor(s.model, settings.price);
+        return { label: provider.label, provider, price, maxOutputTokens: s.maxOutputTokens * (1 + s.maxContinuations) };
+      });
+      clients.set(key, route);
+    }
+    return route;
+  };
+  const routed: Record<string, ModelRoute[]> = {};
+  for (const [role, chain] of Object.entries(chains)) routed[role] = await Promise.all(chain.map(routeOf));
+  const others = await routeOf({ settings: base, apiKeyEnv: null, price: null });
+  const label = `openai · ${Object.entries(chains)
+    .map(([role, chain]) => `${role}: ${chain.map((m) => modelLabel(m.settings)).join(' → ')}`)
+    .join(' · ')}`;
+  return { provider: new RoutedProvider(label, routed, [others]), roleModels: roleModelsRecord(chains) };
 }

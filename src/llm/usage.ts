@@ -15,6 +15,8 @@ export interface CallRecord {
   costUsd: number | null;
   ms: number;
   ok: boolean;
+  /** The model that gave the last answer (its label), when known. */
+  model?: string;
 }
 
 export interface UsageTotals {
@@ -54,6 +56,11 @@ export class UsageMeter {
   /** Totals by role, in the order roles first called the model. */
   byRole(): Map<string, UsageTotals> {
     return this.group((r) => r.role);
+  }
+
+  /** Totals by the model that answered, for runs with a model per role or fallbacks. */
+  byModel(): Map<string, UsageTotals> {
+    return this.group((r) => r.model ?? 'unknown');
   }
 
   byAction(): Map<string, UsageTotals> {

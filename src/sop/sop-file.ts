@@ -3,6 +3,7 @@
  * action, guard and actor named from the vocabulary (src/sop/vocabulary.ts).
  */
 import { z } from 'zod';
+import { RoleModelSchema } from '../llm/role-model.ts';
 
 const Params = z.record(z.string(), z.unknown());
 const Ref = z.union([z.string().min(1), z.object({ type: z.string().min(1), params: Params.optional() }).strict()]);
@@ -85,6 +86,8 @@ export const CompanyFile = z
             sop: z.string().min(1).optional(),
             /** Message types delivered to this role. */
             watches: z.array(z.string().min(1)).min(1),
+            /** The model this role asks, and its fallbacks (src/llm/role-model.ts); the run's model otherwise. */
+            model: RoleModelSchema.optional(),
           })
           .strict(),
       )

@@ -15,8 +15,9 @@ import { checkMessageFlow, type CheckedRole } from './check-message-flow.ts';
 import { CLIENT } from './message-flow.ts';
 import { checkNames } from './check-names.ts';
 import { checkTemplates, type TemplateRole } from './check-templates.ts';
-import { errorsIn, sopError, uniqueDiagnostics, type Diagnostic } from './diagnostic.ts';
+import { errorsIn, sopError, sopWarning, uniqueDiagnostics, type Diagnostic } from './diagnostic.ts';
 import { CompanyFile, SopFile } from './sop-file.ts';
+import type { RoleModel } from '../llm/role-model.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
 import { loadSubSops, type LoadedSubSop } from './load-sub-sops.ts';
 import type { YamlSource } from './yaml-file.ts';
@@ -24,6 +25,8 @@ import type { YamlSource } from './yaml-file.ts';
 export interface ValidatedRole {
   id: string;
   watches: string[];
+  /** The role's own model and fallbacks from company.yaml, when it names them. */
+  model?: RoleModel;
   /** The SOP with every parameter parsed (defaults filled in). */
   sop: SopFile;
   sopFile: string;
@@ -50,6 +53,7 @@ export interface Validation {
 interface RoleState {
   id: string;
   watches: string[];
+  model?: RoleModel;
   sopFile: string;
   sop: SopFile | null;
   source: YamlSource | null;
@@ -99,7 +103,8 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
   const roles: RoleState[] = [];
   for (const [index, role] of company.roles.entries()) {
     const sopFile = path.join(sopsDir, role.sop ?? `${role.id}.yaml`);
-    const state: RoleState = { id: role.id, watches: role.watches, sopFile, sop: null, source: null, profile: null, subSops: [] };
+    const state: RoleState = { id: role.id, watches: role.watches, ...(role.model !== undefined ? { model: role.model } : {}), sopFile, sop: null, source: null, profile: null, subSops: [] };
+    diagnostics.push(...roleModelProblems(role.model, (at) => companyWhere(['roles', index, 'model', ...at])));
     roles.push(state);
     if (!fs.existsSync(sopFile)) {
       diagnostics.push(
@@ -158,10 +163,32 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
           name: company.name ?? 'sopworks',
           sopsDir,
           rolesDir,
-          roles: roles.map((r) => ({ id: r.id, watches: r.watches, sop: r.sop!, sopFile: r.sopFile, profile: r.profile!, subSops: subSopsByName(r.subSops) })),
+          roles: roles.map((r) => ({ id: r.id, watches: r.watches, ...(r.model !== undefined ? { model: r.model } : {}), sop: r.sop!, sopFile: r.sopFile, profile: r.profile!, subSops: subSopsByName(r.subSops) })),
         }
       : null,
     diagnostics: unique,
     files,
   };
+}
+
+/**
+ * What a role's model settings would trip on at run time, beyond their shape: a key variable that is not
+ * set here, the same model listed twice in one chain.
+ */
+function roleModelProblems(model: RoleModel | undefined, where: (at: (string | number)[]) => string): Diagnostic[] {
+  if (model === undefined || typeof model === 'string') return [];
+  const problems: Diagnostic[] = [];
+  const chain = [model, ...(model.fallbacks ?? [])];
+  const seen = new Set<string>();
+  chain.forEach((entry, i) => {
+    const at = i === 0 ? [] : ['fallbacks', i - 1];
+    const name = typeof entry === 'string' ? entry : entry.model;
+    const url = typeof entry === 'string' ? (model.baseUrl ?? '') : (entry.baseUrl ?? '');
+    if (seen.has(`${name} ${url}`)) problems.push(sopWarning(where(at), `the model "${name}" is listed twice in this role's chain; a fallback to the same model only asks it again`));
+    seen.add(`${name} ${url}`);
+    if (typeof entry !== 'string' && entry.apiKeyEnv !== undefined && !process.env[entry.apiKeyEnv]?.trim()) {
+      problems.push(sopWarning(where([...at, 'apiKeyEnv']), `${entry.apiKeyEnv} is not set in this environment; a run would stop before it starts: set it in the environment or .env`));
+    }
+  });
+  return problems;
 }

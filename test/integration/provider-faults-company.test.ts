@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { readSettings } from '../../src/config/settings.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun, type RunResult } from '../../src/company/Company.ts';
-import type { Completion, CompletionRequest, Provider } from '../../src/llm/provider.ts';
+import type { Provider } from '../../src/llm/provider.ts';
 import { CONTINUE_PROMPT, OpenAIProvider } from '../../src/llm/providers/openai.ts';
 import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
 import type { RetryEvent } from '../../src/llm/retry.ts';
@@ -22,50 +22,10 @@ import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/ope
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { lookup, TranscriptRecorder, type Sent } from '../helpers/transcript.ts';
 
 const run = promisify(execFile);
 const treeOf = async (dir: string) => (await run('git', ['rev-parse', 'HEAD^{tree}'], { cwd: dir })).stdout.trim();
-
-type Sent = { role: string; content: string }[];
-/** A conversation as the server sees it, as a lookup key. */
-const keyOf = (messages: Sent) => JSON.stringify(messages.map((m) => [m.role, m.content]));
-
-const commonPrefix = (a: string, b: string) => {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-};
-
-/**
- * The recorded reply for a conversation: the exact one, else — for prompts that carry test output, whose
- * timings differ from run to run — the recorded conversation of the same shape that shares the longest
- * beginning with it.
- */
-function lookup(transcript: Map<string, string>, messages: Sent): { key: string; reply: string } | null {
-  const key = keyOf(messages);
-  const exact = transcript.get(key);
-  if (exact !== undefined) return { key, reply: exact };
-  const sameShape = [...transcript.keys()].filter((k) => {
-    const recorded = JSON.parse(k) as [string, string][];
-    return recorded.length === messages.length && recorded[0]![1] === messages[0]!.content;
-  });
-  const nearest = sameShape.sort((a, b) => commonPrefix(b, key) - commonPrefix(a, key))[0];
-  return nearest === undefined ? null : { key: nearest, reply: transcript.get(nearest)! };
-}
-
-/** Wraps the scripted provider and keeps, for every prompt, the reply it gave. */
-class TranscriptRecorder implements Provider {
-  readonly replies = new Map<string, string>();
-  constructor(private readonly inner: Provider) {}
-  get label() {
-    return this.inner.label;
-  }
-  async complete(request: CompletionRequest): Promise<Completion> {
-    const completion = await this.inner.complete(request);
-    this.replies.set(keyOf(request.messages), completion.text);
-    return completion;
-  }
-}
 
 const FAULTS = ['429', '429 with Retry-After', '500', '502', '503', 'timeout', 'connection reset', 'finish_reason length'] as const;
 type Fault = (typeof FAULTS)[number];

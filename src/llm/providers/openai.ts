@@ -21,6 +21,7 @@ import { SopworksError } from '../../errors.ts';
 import type { ModelSettings } from '../../config/settings.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type CompletionRequest, type Provider, type Usage } from '../provider.ts';
 import { decideRetry, type RetryDecision } from '../retry-decision.ts';
+import { isContextOverflow } from '../fallback-reason.ts';
 import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
@@ -196,12 +197,12 @@ export class OpenAIProvider implements Provider {
       });
     }
     if (status === 404) {
-      return new SopworksError('MODEL_ERROR', `The model endpoint ${where} does not know model "${this.settings.model}" (404) during ${during}.`, {
+      return new SopworksError('MODEL_NOT_FOUND', `The model endpoint ${where} does not know model "${this.settings.model}" (404) during ${during}.`, {
         hint: 'Set SOPWORKS_MODEL or --model to a model the endpoint serves.',
         cause: error,
       });
     }
-    if ((error as Error)?.name === 'ContextOverflowError' || /context_length_exceeded|maximum context length|context window/i.test(message)) {
+    if (isContextOverflow(error)) {
       return new SopworksError('MODEL_ERROR', `The model endpoint ${where} failed during ${during}: ${message}`, {
         hint:
           "The prompt is longer than the model's context window: choose a model with a larger context (SOPWORKS_MODEL), " +

@@ -1,0 +1,47 @@
+/**
+ * A transcript of the demo: every prompt a scripted run sent, with the reply it got. A local
+ * OpenAI-compatible server answering from it lets the real ChatOpenAI client run the whole company and
+ * build the same repository as the scripted run.
+ */
+import type { Completion, CompletionRequest, Provider } from '../../src/llm/provider.ts';
+
+export type Sent = { role: string; content: string }[];
+/** A conversation as the server sees it, as a lookup key. */
+export const keyOf = (messages: Sent) => JSON.stringify(messages.map((m) => [m.role, m.content]));
+
+const commonPrefix = (a: string, b: string) => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+};
+
+/**
+ * The recorded reply for a conversation: the exact one, else — for prompts that carry test output, whose
+ * timings differ from run to run — the recorded conversation of the same shape that shares the longest
+ * beginning with it.
+ */
+export function lookup(transcript: Map<string, string>, messages: Sent): { key: string; reply: string } | null {
+  const key = keyOf(messages);
+  const exact = transcript.get(key);
+  if (exact !== undefined) return { key, reply: exact };
+  const sameShape = [...transcript.keys()].filter((k) => {
+    const recorded = JSON.parse(k) as [string, string][];
+    return recorded.length === messages.length && recorded[0]![1] === messages[0]!.content;
+  });
+  const nearest = sameShape.sort((a, b) => commonPrefix(b, key) - commonPrefix(a, key))[0];
+  return nearest === undefined ? null : { key: nearest, reply: transcript.get(nearest)! };
+}
+
+/** Wraps a provider and keeps, for every prompt, the reply it gave. */
+export class TranscriptRecorder implements Provider {
+  readonly replies = new Map<string, string>();
+  constructor(private readonly inner: Provider) {}
+  get label() {
+    return this.inner.label;
+  }
+  async complete(request: CompletionRequest): Promise<Completion> {
+    const completion = await this.inner.complete(request);
+    this.replies.set(keyOf(request.messages), completion.text);
+    return completion;
+  }
+}
