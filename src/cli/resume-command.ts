@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
-import { resumableRecord, resumeRun } from '../company/Company.ts';
+import { resumableRecord, resumeRun } from '../company/start-run.ts';
 import { parseLlmFlag, createProvider } from '../llm/select-provider.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import type { Output } from './output.ts';

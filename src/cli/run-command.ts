@@ -6,7 +6,7 @@ import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
 import { formatDiagnostic } from '../sop/diagnostic.ts';
 import { checkProjectName, prepareProjectDir, projectNameFromSpec } from '../company/prepare-project.ts';
-import { startRun } from '../company/Company.ts';
+import { startRun } from '../company/start-run.ts';
 import { createProvider, parseLlmFlag } from '../llm/select-provider.ts';
 import { loadScenario } from '../llm/scenario.ts';
 import { progressPrinter } from './progress.ts';

@@ -1,7 +1,7 @@
 /** The summary printed when a run ends: outcome, files, commits, tests, model usage, wall time. */
 import path from 'node:path';
 import pc from 'picocolors';
-import type { RunResult } from '../company/Company.ts';
+import type { RunResult } from '../company/finish-run.ts';
 import type { UsageTotals } from '../llm/usage.ts';
 import { formatUsd } from '../llm/prices.ts';
 
