@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Message } from '../board/message.ts';
 import { AppendLog, repairAppendLog } from '../board/append-log.ts';
 import { MessageBoard } from '../board/MessageBoard.ts';
-import { describeError, SopworksError } from '../errors.ts';
+import { describeError } from '../errors.ts';
+import { earlierMessage } from '../resume/effect-identity.ts';
 import { clearPending } from '../approvals/ApprovalDesk.ts';
 import { Budget } from '../llm/budget.ts';
 import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from '../llm/exchange-log.ts';
@@ -129,13 +130,7 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
    */
   const publish: RoleServices['publish'] = (draft, nth, onPosted) =>
     workInFlight.track(async () => {
-      const earlier = board.list().filter((m) => m.from === draft.from)[nth];
-      const message: Message = earlier ?? (await board.post(draft));
-      if (earlier && earlier.type !== draft.type) {
-        throw new SopworksError('NOT_RESUMABLE', `${draft.from}'s message #${nth + 1} on the board is a ${earlier.type}, but the resumed step publishes a ${draft.type}.`, {
-          hint: 'The SOP changed in a way that reorders what this role publishes; start a new run.',
-        });
-      }
+      const message: Message = earlierMessage(board.list(), draft, nth) ?? (await board.post(draft));
       onPosted?.(message);
       return message;
     });

@@ -15,7 +15,8 @@ import { lockfileInstall } from '../../sandbox/lockfile-install.ts';
 import { commandRefusal } from '../../policy/may-run.ts';
 import { writeRefusals } from '../../policy/may-write.ts';
 import { failureSignature, parseTestOutput } from '../../sandbox/parse-test-output.ts';
-import { askIdentity, type RoleContext } from '../role-context.ts';
+import type { RoleContext } from '../role-context.ts';
+import { approvalCounter, askCounter, countOf } from '../../resume/effect-identity.ts';
 import { resolveCallKey } from '../call-key.ts';
 import type { RoleServices } from '../services.ts';
 import { buildMachine } from '../build-machine.ts';
@@ -179,7 +180,7 @@ export function actorImplementations(services: RoleServices) {
         profile: services.fileSeats?.[params.by] ?? services.profile,
         variables: { ...variables, key },
         output,
-        occurrence: context.asks[askIdentity(params.action, key)] ?? 0,
+        occurrence: countOf(context.asks, askCounter(params.action, key)),
         // A file the role may not write goes back to it with the reason, like any invalid reply.
         accept: output.kind === 'json' ? undefined : (value) => refusalOfFiles(services, value),
         signal,
@@ -350,7 +351,7 @@ export function actorImplementations(services: RoleServices) {
         role: services.profile.id,
         gate: params.gate,
         key,
-        round: context.asks[approvalIdentity(params.gate, key)] ?? 0,
+        round: countOf(context.asks, approvalCounter(params.gate, key)),
         content: approvalContent(resolveView(params.show, scope(context))),
       };
       const decision = await services.approvals.decide(request, signal);
@@ -466,9 +467,6 @@ function summarise(value: unknown): string {
   }
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
-
-/** The counter of decisions asked for a gate and key (kept beside the ask counters, see build-machine.ts). */
-export const approvalIdentity = (gate: string, key: string | null): string => askIdentity(`approval:${gate}`, key);
 
 /** An artifact as markdown for a person to read. */
 function approvalContent(value: unknown): string {
