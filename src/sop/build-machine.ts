@@ -6,12 +6,11 @@
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import { SopworksError } from '../errors.ts';
 import { approvalCounter, askCounter, countedOnce } from '../resume/effect-identity.ts';
-import { initialContext, type RoleContext } from './role-context.ts';
+import { initialContext, type EachFileOutput, type RoleContext } from './role-context.ts';
 import { resolveCallKey } from './call-key.ts';
 import type { RoleServices } from './services.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
 import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from './vocabulary/index.ts';
-import type { EachFileOutput } from './vocabulary/actors.ts';
 import { locate, type YamlSource } from './yaml-file.ts';
 
 type Kind = keyof typeof vocabulary;
@@ -165,7 +164,7 @@ export function buildMachine(sop: SopFile, services: RoleServices, initial: Part
     types: {} as { context: RoleContext },
     actions: { ...actionImplementations(services), ...countingActions } as never,
     guards: guardImplementations(services) as never,
-    actors: actorImplementations(services) as never,
+    actors: actorImplementations(services, buildMachine) as never,
   }).createMachine({
     id: sop.id,
     initial: sop.initial,

@@ -31,6 +31,15 @@ export interface RoleContext {
   written?: Record<string, string>;
 }
 
+/** What `eachFile` hands back, merged into the role's context on done (see build-machine.ts). */
+export interface EachFileOutput {
+  done: string[];
+  published: number;
+  asks: Record<string, number>;
+  /** The `collect` slot and what the files' machines kept in it, joined. */
+  collected?: { slot: string; value: unknown[] };
+}
+
 export const initialContext = (): RoleContext => ({
   slots: {},
   counters: {},
