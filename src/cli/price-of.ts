@@ -2,7 +2,7 @@
 import type { Settings } from '../config/settings.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { Budget, type BudgetLimits } from '../llm/budget.ts';
-import { priceFor, type Price } from '../llm/prices.ts';
+import { priceFor, type Price } from '../config/prices.ts';
 
 export function priceOf(llm: LlmRecord, settings: Settings): Price | null {
   return llm.kind === 'openai' ? priceFor(llm.model, settings.price) : settings.price;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import pc from 'picocolors';
 import type { RunResult } from '../company/finish-run.ts';
 import type { UsageTotals } from '../llm/usage.ts';
-import { formatUsd } from '../llm/prices.ts';
+import { formatUsd } from '../config/prices.ts';
 
 export interface SummaryFacts {
   files: string[];

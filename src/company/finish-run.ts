@@ -4,7 +4,7 @@
  * last step still fails the run.
  */
 import type { TestReport } from '../artifacts/schemas.ts';
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import { describeError } from '../errors.ts';
 import { writeRecordedScenario } from '../llm/record-scenario.ts';
 import { usageFromExchanges } from '../llm/exchange-log.ts';

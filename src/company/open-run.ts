@@ -5,8 +5,8 @@
  * not committed.
  */
 import path from 'node:path';
-import type { Message } from '../board/message.ts';
-import { AppendLog, repairAppendLog } from '../board/append-log.ts';
+import type { Message } from '../artifacts/message.ts';
+import { AppendLog, repairAppendLog } from '../files/append-log.ts';
 import { MessageBoard } from '../board/MessageBoard.ts';
 import { describeError } from '../errors.ts';
 import { earlierMessage } from '../resume/effect-identity.ts';
@@ -27,7 +27,7 @@ import { RoleStore } from './role-store.ts';
 import type { RunEvent } from './run-events.ts';
 import type { CommitFault } from './run-loop.ts';
 import { writeRunRecord, type RunRecord } from './run-record.ts';
-import type { CommonRequest } from './start-run.ts';
+import type { CommonRequest } from './run-request.ts';
 import { WorkInFlight } from './work-in-flight.ts';
 
 export interface OpenRunOptions {

@@ -1,5 +1,5 @@
 /** What a run tells its observer (the CLI's progress lines, tests). */
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import type { GatewayEvent } from '../llm/Gateway.ts';
 
 export type RunEvent =

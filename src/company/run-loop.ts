@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Outcome } from '../artifacts/schemas.ts';
 import type { MessageBoard } from '../board/MessageBoard.ts';
-import type { Draft, Message } from '../board/message.ts';
+import type { Draft, Message } from '../artifacts/message.ts';
 import { describeError, SopworksError } from '../errors.ts';
 import type { Gateway } from '../llm/Gateway.ts';
 import type { Policy } from '../policy/policy-file.ts';

@@ -9,68 +9,24 @@
  */
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
-import type { BudgetLimits } from '../llm/budget.ts';
 import { schemaWarmUpTask } from '../llm/Gateway.ts';
-import type { Price } from '../llm/prices.ts';
 import { PromptRenderer } from '../llm/prompt-renderer.ts';
-import type { Provider } from '../llm/provider.ts';
 import { WarmUp, type WarmUpTask } from '../llm/warm-up.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { writeRefusals } from '../policy/may-write.ts';
-import type { Policy } from '../policy/policy-file.ts';
-import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../sandbox/sandbox-settings.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox/sandbox-settings.ts';
 import { stepsNamed } from '../sop/sop-walk.ts';
 import { askSchemas } from '../sop/vocabulary/actors.ts';
 import { STATE_DIR, Workspace } from '../workspace/Workspace.ts';
-import type { ApprovalPolicy, AskPerson } from '../approvals/ApprovalDesk.ts';
 import { finishRun, type RunResult } from './finish-run.ts';
 import type { CompanyDefinition } from './load-company.ts';
 import { openRun } from './open-run.ts';
-import { RunLoop, type StopSignals } from './run-loop.ts';
+import { RunLoop } from './run-loop.ts';
 import { acquireRunLock } from './run-lock.ts';
-import { readRunRecord, type LlmRecord, type RunRecord } from './run-record.ts';
-import type { RunEvent } from './run-events.ts';
+import { readRunRecord, type RunRecord } from './run-record.ts';
+import type { CommonRequest, ResumeRequest, StartRequest } from './run-request.ts';
 
 export const DEFAULT_CONCURRENCY = 4;
-
-export interface CommonRequest {
-  company: CompanyDefinition;
-  provider: Provider;
-  maxRepairs: number;
-  /** The model's price (null when unknown) and the largest reply a call may produce. */
-  price?: Price | null;
-  maxOutputTokens?: number;
-  /** Where to write the run's exchanges as a scenario file, to replay it offline. */
-  recordTo?: string | null;
-  onEvent?: (event: RunEvent) => void;
-  stop?: StopSignals;
-  /** What each role may write and run; default: <sops>/policy.yaml, else the default policy. */
-  policy?: Policy;
-  /** How generated code runs; default: bubblewrap where it works, the default limits. */
-  sandbox?: SandboxSettings;
-  /** Who decides on artifacts held back for approval, when `--yes` is not given: null when nobody is there. */
-  askPerson?: AskPerson | null;
-}
-
-export interface StartRequest extends CommonRequest {
-  spec: string;
-  project: string;
-  /** The folder to create the repository in (must not exist yet). */
-  projectDir: string;
-  llm: LlmRecord;
-  budget?: BudgetLimits;
-  approvals?: ApprovalPolicy;
-  /** How many files the Engineer works on at once (default DEFAULT_CONCURRENCY); kept in run.json for resume. */
-  concurrency?: number;
-  /** How many people hold each role that writes files one per file (`eachFile`): `--engineers N`, default 1. */
-  engineers?: number;
-}
-
-export interface ResumeRequest extends CommonRequest {
-  projectDir: string;
-  /** What the run was started with (run.json); the provider may differ (e.g. another model). */
-  record: RunRecord;
-}
 
 /** Starts a new run in a new repository. */
 export async function startRun(request: StartRequest): Promise<RunResult> {

@@ -15,7 +15,7 @@ import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
 import type { ExchangeRecord, ExchangeReplay } from './exchange-log.ts';
 import type { Budget } from './budget.ts';
-import { costOf, type Price } from './prices.ts';
+import { costOf, type Price } from '../config/prices.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../resume/effect-identity.ts';
 

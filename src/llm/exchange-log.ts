@@ -6,7 +6,7 @@
  * calls again on resume, never a wrong result (the board, flushed line by line, is the source of truth).
  */
 import { z } from 'zod';
-import type { AppendLog } from '../board/append-log.ts';
+import type { AppendLog } from '../files/append-log.ts';
 import type { CallMeta } from './provider.ts';
 import { UsageMeter } from './usage.ts';
 import { attemptIdentity, callIdentity, seriesIdentity } from '../resume/effect-identity.ts';

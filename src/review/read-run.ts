@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
-import { Envelope, type Message } from '../board/message.ts';
+import { Envelope, type Message } from '../artifacts/message.ts';
 import { messageTypes } from '../artifacts/registry.ts';
 import { STATE_DIR } from '../workspace/Workspace.ts';
 import { lockOwner } from '../company/run-lock.ts';

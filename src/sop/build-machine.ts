@@ -11,7 +11,7 @@ import { resolveCallKey } from './call-key.ts';
 import type { RoleServices } from './services.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
 import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from './vocabulary/index.ts';
-import { locate, type YamlSource } from './yaml-file.ts';
+import { locate, type YamlSource } from '../files/yaml-file.ts';
 
 type Kind = keyof typeof vocabulary;
 

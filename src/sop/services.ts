@@ -1,6 +1,6 @@
 /** What a role's SOP machine may use: the only doors from a SOP to the outside world. */
 import type { MessageBoard } from '../board/MessageBoard.ts';
-import type { Draft, Message } from '../board/message.ts';
+import type { Draft, Message } from '../artifacts/message.ts';
 import type { Gateway } from '../llm/Gateway.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
 import type { Workspace } from '../workspace/Workspace.ts';

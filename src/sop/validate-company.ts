@@ -19,7 +19,7 @@ import { errorsIn, sopError, uniqueDiagnostics, type Diagnostic } from './diagno
 import { CompanyFile, SopFile } from './sop-file.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
 import { loadSubSops, type LoadedSubSop } from './load-sub-sops.ts';
-import type { YamlSource } from './yaml-file.ts';
+import type { YamlSource } from '../files/yaml-file.ts';
 
 export interface ValidatedRole {
   id: string;

@@ -3,7 +3,7 @@
  * authored by the role that posted it, with a trailer naming the message.
  */
 import type { MessageBoard } from '../board/MessageBoard.ts';
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import { messageTypes } from '../artifacts/registry.ts';
 import type { Author, Workspace } from './Workspace.ts';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { readSettings } from '../../src/config/settings.ts';
 import { PRD } from '../../src/artifacts/schemas.ts';
 import { SopworksError } from '../../src/errors.ts';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../src/board/append-log.ts';
+import { readAppendLog } from '../../src/files/append-log.ts';
 import type { TestReport } from '../../src/artifacts/schemas.ts';
 import type { Scenario } from '../../src/llm/scenario.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { Review } from '../../src/artifacts/schemas.ts';
 import { SopworksError } from '../../src/errors.ts';
 import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/llm/Gateway.ts';

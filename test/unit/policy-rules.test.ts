@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { SopworksError } from '../../src/errors.ts';
 import { Gateway } from '../../src/llm/Gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';

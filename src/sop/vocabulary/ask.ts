@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
 import type { OutputSpec } from '../../llm/Gateway.ts';
 import { askCounter, countOf } from '../../resume/effect-identity.ts';
-import { checkRelativePath } from '../../workspace/safe-path.ts';
+import { checkRelativePath } from '../../files/safe-path.ts';
 import { resolveCallKey } from '../call-key.ts';
 import type { RoleServices } from '../services.ts';
 import { resolveView } from '../views.ts';

@@ -10,7 +10,7 @@ import type { RoleProfile } from '../../roles/role-profile.ts';
 import { runOverDag } from '../dag-scheduler.ts';
 import type { EachFileOutput, RoleContext } from '../role-context.ts';
 import type { RoleServices } from '../services.ts';
-import { stateName } from '../state-name.ts';
+import { stateName } from '../../roles/state-name.ts';
 import type { VocabularyEntry } from './actions.ts';
 import type { BuildMachine, Params, StepInput } from './step.ts';
 
