@@ -13,7 +13,7 @@ import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { installStopSignals } from './stop-signals.ts';
-import { GATES, type Gate } from '../approvals/ApprovalDesk.ts';
+import { GATES, type Gate } from '../approvals/approval-desk.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './parse-options.ts';

@@ -5,7 +5,7 @@ import { readAppendLog } from '../files/append-log.ts';
 import { Envelope } from '../artifacts/message.ts';
 import { readRunRecord, type RunRecord } from '../company/run-record.ts';
 import { lockOwner } from '../company/run-lock.ts';
-import { STATE_DIR } from '../workspace/Workspace.ts';
+import { STATE_DIR } from '../workspace/workspace.ts';
 import type { Output } from './output.ts';
 import { formatUsd } from '../config/prices.ts';
 

@@ -14,7 +14,7 @@
  */
 import type { Outcome } from '../artifacts/schemas.ts';
 import { describeError, SopworksError } from '../errors.ts';
-import type { RoleStatus } from '../roles/RoleRuntime.ts';
+import type { RoleStatus } from '../roles/role-runtime.ts';
 import type { RunOutcome } from './run-record.ts';
 
 export interface RunConclusion {

@@ -5,19 +5,19 @@
  */
 import path from 'node:path';
 import type { Outcome } from '../artifacts/schemas.ts';
-import type { MessageBoard } from '../board/MessageBoard.ts';
+import type { MessageBoard } from '../board/message-board.ts';
 import type { Draft, Message } from '../artifacts/message.ts';
 import { describeError, SopworksError } from '../errors.ts';
-import type { Gateway } from '../llm/Gateway.ts';
+import type { Gateway } from '../llm/gateway.ts';
 import type { Policy } from '../policy/policy-file.ts';
-import { RoleRuntime } from '../roles/RoleRuntime.ts';
+import { RoleRuntime } from '../roles/role-runtime.ts';
 import { seatsOf } from '../roles/role-profile.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { buildMachine } from '../sop/build-machine.ts';
 import { CLIENT } from '../sop/message-flow.ts';
 import type { RoleServices } from '../sop/services.ts';
-import type { Workspace } from '../workspace/Workspace.ts';
-import { ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../approvals/ApprovalDesk.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import { ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../approvals/approval-desk.ts';
 import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
 import type { RoleStore } from './role-store.ts';

@@ -1,5 +1,5 @@
 /** What a run is started or resumed with. */
-import type { ApprovalPolicy, AskPerson } from '../approvals/ApprovalDesk.ts';
+import type { ApprovalPolicy, AskPerson } from '../approvals/approval-desk.ts';
 import type { Price } from '../config/prices.ts';
 import type { BudgetLimits } from '../llm/budget.ts';
 import type { Provider } from '../llm/provider.ts';

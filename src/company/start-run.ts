@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
-import { schemaWarmUpTask } from '../llm/Gateway.ts';
+import { schemaWarmUpTask } from '../llm/gateway.ts';
 import { PromptRenderer } from '../llm/prompt-renderer.ts';
 import { WarmUp, type WarmUpTask } from '../llm/warm-up.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
@@ -17,7 +17,7 @@ import { writeRefusals } from '../policy/may-write.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox/sandbox-settings.ts';
 import { stepsNamed } from '../sop/sop-walk.ts';
 import { askSchemas } from '../sop/vocabulary/actors.ts';
-import { STATE_DIR, Workspace } from '../workspace/Workspace.ts';
+import { STATE_DIR, Workspace } from '../workspace/workspace.ts';
 import { finishRun, type RunResult } from './finish-run.ts';
 import type { CompanyDefinition } from './load-company.ts';
 import { openRun } from './open-run.ts';

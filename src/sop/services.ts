@@ -1,10 +1,10 @@
 /** What a role's SOP machine may use: the only doors from a SOP to the outside world. */
-import type { MessageBoard } from '../board/MessageBoard.ts';
+import type { MessageBoard } from '../board/message-board.ts';
 import type { Draft, Message } from '../artifacts/message.ts';
-import type { Gateway } from '../llm/Gateway.ts';
+import type { Gateway } from '../llm/gateway.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
-import type { Workspace } from '../workspace/Workspace.ts';
-import type { ApprovalDesk } from '../approvals/ApprovalDesk.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import type { ApprovalDesk } from '../approvals/approval-desk.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { SopFile } from './sop-file.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';

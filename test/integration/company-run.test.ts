@@ -9,7 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { messageTypes } from '../../src/artifacts/registry.ts';
 import { readAppendLog } from '../../src/files/append-log.ts';
-import { MessageBoard } from '../../src/board/MessageBoard.ts';
+import { MessageBoard } from '../../src/board/message-board.ts';
 import type { Message } from '../../src/artifacts/message.ts';
 import { DEMO } from '../helpers/paths.ts';
 import { runCli, type CliResult } from '../helpers/run-cli.ts';

@@ -10,7 +10,7 @@ import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { readSettings } from '../../src/config/settings.ts';
 import { PRD } from '../../src/artifacts/schemas.ts';
 import { SopworksError } from '../../src/errors.ts';
-import { Gateway } from '../../src/llm/Gateway.ts';
+import { Gateway } from '../../src/llm/gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
 import { OpenAIProvider } from '../../src/llm/providers/openai.ts';
 import { UsageMeter } from '../../src/llm/usage.ts';

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ApprovalDesk, type ApprovalRequest } from '../../src/approvals/ApprovalDesk.ts';
-import { MessageBoard } from '../../src/board/MessageBoard.ts';
+import { ApprovalDesk, type ApprovalRequest } from '../../src/approvals/approval-desk.ts';
+import { MessageBoard } from '../../src/board/message-board.ts';
 import { SopworksError } from '../../src/errors.ts';
 import {
   approvalCounter,

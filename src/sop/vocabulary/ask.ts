@@ -2,7 +2,7 @@
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
-import type { OutputSpec } from '../../llm/Gateway.ts';
+import type { OutputSpec } from '../../llm/gateway.ts';
 import { askCounter, countOf } from '../../resume/effect-identity.ts';
 import { checkRelativePath } from '../../files/safe-path.ts';
 import { resolveCallKey } from '../call-key.ts';

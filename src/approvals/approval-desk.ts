@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { MessageBoard } from '../board/MessageBoard.ts';
+import type { MessageBoard } from '../board/message-board.ts';
 import { Approval } from '../artifacts/schemas.ts';
 import { sameApproval } from '../resume/effect-identity.ts';
 
