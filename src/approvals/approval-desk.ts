@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { MessageBoard } from '../board/message-board.ts';
-import { Approval } from '../artifacts/schemas.ts';
+import type { Approval } from '../artifacts/schemas.ts';
 import { sameApproval } from '../resume/effect-identity.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;

@@ -29,8 +29,7 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
   const { record, materializer, workspace, board, exchanges } = run;
   const stateDir = workspace.stateDir;
   let conclusion = decided;
-  // The last commits, closing the logs and writing the run's record go on together: all are on the
-  // run's critical path.
+  // The last commits, closing the logs and writing the run's record go on together (docs/performance.md).
   materializer.stop();
   const repository = materializer.settled().then(() => workspace.finish());
   await Promise.all([run.roleStore.settled(), board.close(), exchanges.close()]);

@@ -114,8 +114,7 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
       emit({ kind: 'model', event });
     },
   });
-  // The rest of the templates and schemas, the reply parsers and the policy's globs: prepared once the
-  // first call is out.
+  // The rest of the templates and schemas, the reply parsers and the policy's globs (docs/performance.md).
   gateway.prepareWhileWaiting([
     ...renderer.warmUpTasks(company.roles.map((r) => r.id)),
     ...Object.values(askSchemas).map(schemaWarmUpTask),

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Outcome } from '../artifacts/schemas.ts';
 import type { MessageBoard } from '../board/message-board.ts';
-import type { Draft, Message } from '../artifacts/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import { describeError, SopworksError } from '../errors.ts';
 import type { Gateway } from '../llm/gateway.ts';
 import type { Policy } from '../policy/policy-file.ts';
@@ -97,8 +97,8 @@ export class RunLoop {
     const { setup, company, board } = this;
     this.savedStates = setup.resuming ? await Promise.all(company.roles.map((role) => setup.roleStore.load(role.id))) : [];
     // Hired before the run starts: every role of a resumed run, and the roles that act first. The others
-    // wait for a message in their first state; they are hired while the first model call is out (or when
-    // a message for them comes first), so the first call goes out sooner.
+    // wait for a message in their first state: hired later by `hireTheRest`, or by a message for them
+    // (why: docs/performance.md).
     company.roles.forEach((role, index) => {
       if (setup.resuming || role.watches.includes('Requirement') || !waitsForMessages(role.sop)) this.hire(index);
     });
@@ -231,7 +231,8 @@ export class RunLoop {
       this.hire(next);
     } catch (error) {
       // Off any step's way, so nobody else would report it: the run ends with it.
-      return this.conclude({ outcome: 'failed', reason: `${this.company.roles[next]!.id} could not be hired: ${describeError(error)}` });
+      this.conclude({ outcome: 'failed', reason: `${this.company.roles[next]!.id} could not be hired: ${describeError(error)}` });
+      return;
     }
     setImmediate(() => this.hireTheRest());
   }

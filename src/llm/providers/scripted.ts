@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SopworksError } from '../../errors.ts';
-import { describeCall, type CallMeta, type Completion, type CompletionRequest, type Provider } from '../provider.ts';
+import { describeCall, type Completion, type CompletionRequest, type Provider } from '../provider.ts';
 import { seriesIdentity } from '../../resume/effect-identity.ts';
 import { replyText, type Scenario, type ScriptedReply } from '../scenario.ts';
 
