@@ -202,11 +202,8 @@ export class RunLoop {
       subSops: role.subSops,
       approvals: this.desk,
       filesOnDisk: setup.filesOnDisk,
-      report: (event) => {
-        if (event.kind === 'tests-start') setup.workInFlight.begin();
-        if (event.kind === 'tests-end') setup.workInFlight.end();
-        setup.emit({ kind: event.kind, role: role.id, detail: event.detail });
-      },
+      trackWork: (work) => setup.workInFlight.track(work),
+      report: (event) => setup.emit({ kind: event.kind, role: role.id, detail: event.detail }),
     };
     const saved = this.savedStates[index];
     const machine = buildMachine(role.sop, services);

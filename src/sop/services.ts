@@ -45,6 +45,11 @@ export interface RoleServices {
   filesOnDisk(): Promise<void>;
   /** Approval gates: whether a gate is on, and the decision on an artifact held back. */
   approvals: ApprovalDesk;
+  /**
+   * Counts `work` as in flight until it settles (company/work-in-flight.ts): a run does not stop with
+   * awaiting-approval while it goes on. Used for a test round; model calls and posts are counted where they are made.
+   */
+  trackWork<T>(work: () => Promise<T>): Promise<T>;
   /** Tells the user what the role is doing (progress lines). */
   report(event: { kind: 'tests-start' | 'tests-end'; detail: string }): void;
 }

@@ -29,13 +29,16 @@ export const runTestsActor = (services: RoleServices) =>
     }
     // The code and tests just posted may still be on their way into the repository.
     await services.filesOnDisk();
-    return runTestRound({
-      round,
-      testCommand: design.testCommand,
-      projectDir: services.workspace.root,
-      timeoutMs: params.timeoutMs,
-      sandbox: services.sandbox,
-      dependencies: services.policy.dependencies,
-      progress: (kind, detail) => services.report({ kind, detail }),
-    });
+    // Counted as a whole: its progress lines (an install, notices, a sandbox line) are not one start and one end.
+    return services.trackWork(() =>
+      runTestRound({
+        round,
+        testCommand: design.testCommand,
+        projectDir: services.workspace.root,
+        timeoutMs: params.timeoutMs,
+        sandbox: services.sandbox,
+        dependencies: services.policy.dependencies,
+        progress: (kind, detail) => services.report({ kind, detail }),
+      }),
+    );
   });
