@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { DEFAULT_CONCURRENCY } from '../src/company/Company.ts';
+import { DEFAULT_CONCURRENCY } from '../src/company/start-run.ts';
 import { makeGraph, SHAPES, width } from './graphs.ts';
 import type { Row, RunSpec } from './one-run.ts';
 

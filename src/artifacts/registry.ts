@@ -9,7 +9,7 @@ import { renderDesign } from './render/design.ts';
 import { renderTasks } from './render/tasks.ts';
 import { renderReadme } from './render/readme.ts';
 import { renderBugReport, renderTestReport } from './render/test-report.ts';
-import type { Message } from '../board/message.ts';
+import type { Message } from './message.ts';
 
 /** Read access to what is already on the board, for renderers that combine artifacts. */
 export interface BoardReader {

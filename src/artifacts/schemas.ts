@@ -5,7 +5,7 @@
  * requires every property to be present.
  */
 import { z } from 'zod';
-import { RelativePath } from '../workspace/safe-path.ts';
+import { RelativePath } from '../files/safe-path.ts';
 import { SandboxReport } from '../sandbox/sandbox-report.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);

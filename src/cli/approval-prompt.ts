@@ -4,7 +4,7 @@
  */
 import readline from 'node:readline/promises';
 import pc from 'picocolors';
-import type { AskPerson } from '../approvals/ApprovalDesk.ts';
+import type { AskPerson } from '../approvals/approval-desk.ts';
 
 export function terminalApprover(): AskPerson | null {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return null;

@@ -4,12 +4,12 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { MessageBoard } from '../board/MessageBoard.ts';
-import { clearPending, readPending } from '../approvals/ApprovalDesk.ts';
+import { MessageBoard } from '../board/message-board.ts';
+import { clearPending, readPending } from '../approvals/approval-desk.ts';
 import { acquireRunLock } from '../company/run-lock.ts';
 import { readRunRecord } from '../company/run-record.ts';
 import { SopworksError } from '../errors.ts';
-import { STATE_DIR } from '../workspace/Workspace.ts';
+import { STATE_DIR } from '../workspace/workspace.ts';
 import type { Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 

@@ -2,7 +2,7 @@
 import type { Settings } from '../config/settings.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { Budget, type BudgetLimits } from '../llm/budget.ts';
-import { priceFor, type Price } from '../llm/prices.ts';
+import { priceFor, type Price } from '../config/prices.ts';
 import type { Provider } from '../llm/provider.ts';
 import { RoutedProvider } from '../llm/providers/routed.ts';
 import { SopworksError } from '../errors.ts';
@@ -29,7 +29,10 @@ export function worstReplyTokens(llm: LlmRecord, settings: Settings): number {
  * price of each; the one that is missing is named.
  */
 export function checkBudgetPrices(limits: BudgetLimits, provider: Provider, runPrice: Price | null): void {
-  if (!(provider instanceof RoutedProvider) || limits.usd === null) return checkBudgetPrice(limits, runPrice);
+  if (!(provider instanceof RoutedProvider) || limits.usd === null) {
+    checkBudgetPrice(limits, runPrice);
+    return;
+  }
   for (const { label, price } of provider.routes()) {
     if (price === null) {
       throw new SopworksError('USAGE', `--budget needs the price of every model the run may ask, and the price of ${label} is not known.`, {

@@ -4,7 +4,7 @@
  */
 import pc from 'picocolors';
 import type { RunEvent } from '../company/run-events.ts';
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 
 const ROLE_WIDTH = 16;
 

@@ -1,7 +1,7 @@
 /** The end of `run` and `resume`: the summary, what to do next, the exit code of the outcome. */
 import path from 'node:path';
-import type { RunResult } from '../company/Company.ts';
-import { Workspace } from '../workspace/Workspace.ts';
+import type { RunResult } from '../company/finish-run.ts';
+import { Workspace } from '../workspace/workspace.ts';
 import { EXIT, type Output } from './output.ts';
 import { renderSummary } from './summary.ts';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
-import { resumableRecord, resumeRun } from '../company/Company.ts';
+import { resumableRecord, resumeRun } from '../company/start-run.ts';
 import { parseLlmFlag, createProviderForRoles } from '../llm/select-provider.ts';
 import { parseModelFor, roleModelsFromRecord } from '../llm/role-model.ts';
 import type { LlmRecord } from '../company/run-record.ts';

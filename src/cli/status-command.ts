@@ -1,13 +1,13 @@
 /** `sopworks status [dir]`: the runs under a folder, with their outcome, last step and usage. */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../board/append-log.ts';
-import { Envelope } from '../board/message.ts';
+import { readAppendLog } from '../files/append-log.ts';
+import { Envelope } from '../artifacts/message.ts';
 import { readRunRecord, type RunRecord } from '../company/run-record.ts';
 import { lockOwner } from '../company/run-lock.ts';
-import { STATE_DIR } from '../workspace/Workspace.ts';
+import { STATE_DIR } from '../workspace/workspace.ts';
 import type { Output } from './output.ts';
-import { formatUsd } from '../llm/prices.ts';
+import { formatUsd } from '../config/prices.ts';
 
 interface RunStatus {
   name: string;

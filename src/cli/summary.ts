@@ -1,9 +1,9 @@
 /** The summary printed when a run ends: outcome, files, commits, tests, model usage, wall time. */
 import path from 'node:path';
 import pc from 'picocolors';
-import type { RunResult } from '../company/Company.ts';
+import type { RunResult } from '../company/finish-run.ts';
 import type { UsageTotals } from '../llm/usage.ts';
-import { formatUsd } from '../llm/prices.ts';
+import { formatUsd } from '../config/prices.ts';
 
 export interface SummaryFacts {
   files: string[];

@@ -1,6 +1,6 @@
 /** Runs a run or a resume with its OpenTelemetry traces when an endpoint is set (src/tracing/run-tracing.ts). */
 import fs from 'node:fs';
-import type { RunResult } from '../company/Company.ts';
+import type { RunResult } from '../company/finish-run.ts';
 import type { RunEvent } from '../company/run-events.ts';
 import { startRunTracing, tracingSettings } from '../tracing/run-tracing.ts';
 import type { Output } from './output.ts';

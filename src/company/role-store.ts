@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { RoleProgress } from '../roles/RoleRuntime.ts';
+import type { RoleProgress } from '../roles/role-runtime.ts';
 
 export const RoleStateFile = z.object({
   role: z.string(),

@@ -1,6 +1,6 @@
 /** What a run tells its observer (the CLI's progress lines, tests). */
-import type { Message } from '../board/message.ts';
-import type { GatewayEvent } from '../llm/Gateway.ts';
+import type { Message } from '../artifacts/message.ts';
+import type { GatewayEvent } from '../llm/gateway.ts';
 
 export type RunEvent =
   | { kind: 'start'; project: string; projectDir: string; model: string; roles: string[] }

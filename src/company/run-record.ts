@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
-import { GATES } from '../approvals/ApprovalDesk.ts';
+import { GATES } from '../approvals/approval-desk.ts';
 import { RoleModelRecord } from '../llm/role-model.ts';
 
 export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;

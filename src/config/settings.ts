@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
-import type { Price } from '../llm/prices.ts';
+import type { Price } from './prices.ts';
 import { MODE_SETTINGS, type ModeSetting } from '../sandbox/choose-mode.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/limits.ts';
 

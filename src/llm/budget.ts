@@ -5,7 +5,7 @@
  */
 import { SopworksError } from '../errors.ts';
 import { describeCall, type CallMeta } from './provider.ts';
-import { costOf, formatUsd, type Price } from './prices.ts';
+import { costOf, formatUsd, type Price } from '../config/prices.ts';
 
 export interface BudgetLimits {
   usd: number | null;

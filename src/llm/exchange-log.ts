@@ -6,9 +6,10 @@
  * calls again on resume, never a wrong result (the board, flushed line by line, is the source of truth).
  */
 import { z } from 'zod';
-import type { AppendLog } from '../board/append-log.ts';
+import type { AppendLog } from '../files/append-log.ts';
 import type { CallMeta } from './provider.ts';
 import { UsageMeter } from './usage.ts';
+import { attemptIdentity, callIdentity, seriesIdentity } from '../resume/effect-identity.ts';
 
 export const ExchangeRecord = z
   .object({
@@ -35,9 +36,6 @@ export const ExchangeRecord = z
 
 export type ExchangeRecord = z.infer<typeof ExchangeRecord>;
 
-const identity = (call: CallMeta, occurrence: number, attempt: number) =>
-  `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}\u0000${attempt}`;
-
 /** Recorded attempts, looked up by call, occurrence and attempt. */
 export class ExchangeReplay {
   private readonly byAttempt = new Map<string, ExchangeRecord>();
@@ -56,14 +54,14 @@ export class ExchangeReplay {
   }
 
   find(call: CallMeta, occurrence: number, attempt: number): ExchangeRecord | undefined {
-    return this.byAttempt.get(identity(call, occurrence, attempt));
+    return this.byAttempt.get(attemptIdentity(call, occurrence, attempt));
   }
 
   /** Provider calls already made per {role, action, key}: what a scripted provider has used up. */
   callsPerCall(): Map<string, number> {
     const counts = new Map<string, number>();
     for (const r of this.records) {
-      const id = `${r.role}\u0000${r.action}\u0000${r.key ?? ''}`;
+      const id = seriesIdentity(r);
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     return counts;
@@ -71,7 +69,7 @@ export class ExchangeReplay {
 }
 
 function byAttemptSet(map: Map<string, ExchangeRecord>, record: ExchangeRecord): void {
-  map.set(identity(record, record.occurrence, record.attempt), record);
+  map.set(attemptIdentity(record, record.occurrence, record.attempt), record);
 }
 
 /**
@@ -108,7 +106,7 @@ export function usageFromExchanges(records: readonly ExchangeRecord[]): UsageMet
   const meter = new UsageMeter();
   const calls = new Map<string, ExchangeRecord[]>();
   for (const r of records) {
-    const id = `${r.role}\u0000${r.action}\u0000${r.key ?? ''}\u0000${r.occurrence}`;
+    const id = callIdentity(r, r.occurrence);
     calls.set(id, [...(calls.get(id) ?? []), r]);
   }
   for (const attempts of calls.values()) {

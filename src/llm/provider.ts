@@ -44,7 +44,7 @@ export interface ModelRoute {
   label: string;
   provider: Provider;
   /** Its price in US dollars per million tokens; null when unknown. */
-  price: import('./prices.ts').Price | null;
+  price: import('../config/prices.ts').Price | null;
   /** The largest reply one call may produce with it (the budget check assumes it). */
   maxOutputTokens: number;
 }

@@ -5,7 +5,7 @@
 import { SopworksError } from '../errors.ts';
 import type { Settings } from '../config/settings.ts';
 import type { CallMeta, ModelRoute, Provider } from './provider.ts';
-import { priceFor } from './prices.ts';
+import { priceFor } from '../config/prices.ts';
 import { RoutedProvider } from './providers/routed.ts';
 import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, type RoleModel, type RoleModelRecord } from './role-model.ts';
 import type { RetryEvent } from './retry.ts';

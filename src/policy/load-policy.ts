@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
-import { readYaml, validateYaml } from '../sop/yaml-file.ts';
+import { readYaml, validateYaml } from '../files/yaml-file.ts';
 import { DEFAULT_POLICY, PolicyFile, type Policy } from './policy-file.ts';
 
 export const POLICY_FILE = 'policy.yaml';

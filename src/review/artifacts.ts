@@ -2,7 +2,7 @@
  * The artifacts of a run — what each message added to the repository — recomputed from the board
  * with the same renderers that wrote them, so the review shows exactly what was committed. Pure.
  */
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import { messageTypes, type ProjectFile } from '../artifacts/registry.ts';
 import { boardBefore } from './board-replay.ts';
 

@@ -1,6 +1,6 @@
 /** Read access to a recorded board as it stood before a given message: what renderers combine. */
 import type { BoardReader } from '../artifacts/registry.ts';
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 
 export function boardBefore(messages: readonly Message[], seq: number): BoardReader {
   const earlier = messages.filter((m) => m.seq < seq);

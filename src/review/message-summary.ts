@@ -1,5 +1,5 @@
 /** One line that says what a board message carries, for timelines. Pure. */
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import type * as S from '../artifacts/schemas.ts';
 import { shellCommand } from '../artifacts/render/markdown.ts';
 

@@ -3,7 +3,7 @@
  * HTML, the code with its review notes, the QA rounds, usage charts, the roles' SOP diagrams and a
  * summary of each model exchange (its prompt and reply are fetched on demand).
  */
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import type { Code, Review, TestFiles } from '../artifacts/schemas.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { LoadedRun } from './load-run.ts';

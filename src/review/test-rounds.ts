@@ -1,5 +1,5 @@
 /** The QA rounds of a run: each test report, with the bug report QA wrote from it. Pure. */
-import type { Message } from '../board/message.ts';
+import type { Message } from '../artifacts/message.ts';
 import type { BugReport, TestReport } from '../artifacts/schemas.ts';
 
 export interface TestRound {

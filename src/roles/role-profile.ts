@@ -1,7 +1,7 @@
 /** roles/<id>/role.yaml: who a role is. Rendered into every prompt of that role. */
 import path from 'node:path';
 import { z } from 'zod';
-import { loadYamlFile } from '../sop/yaml-file.ts';
+import { loadYamlFile } from '../files/yaml-file.ts';
 
 export const RoleProfile = z
   .object({

@@ -19,7 +19,7 @@ import { findCommand } from './find-command.ts';
 import type { SandboxLimits } from './limits.ts';
 import { nodePermissionOptions } from './node-permissions.ts';
 import { describeLeftovers, killOutlived, killProcess, RUN_MARKER, takeLeftoverLines } from './outlived.ts';
-import { createPidsCgroup, type PidsCgroup } from './pids-cgroup.ts';
+import { createPidsCgroup } from './pids-cgroup.ts';
 import { nodePermissionAvailability } from './probe-node-permissions.ts';
 import { limitsInOutput, violationsInOutput } from './read-evidence.ts';
 import { nprocBound, prlimitArgs } from './rlimits.ts';
@@ -117,7 +117,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     // tear the namespace down; the command's processes get it from --setenv.
     const spawnEnv = mode === 'bubblewrap' ? { PATH: process.env.PATH ?? '/usr/bin:/bin' } : env;
 
-    let result;
+    let result: Awaited<ReturnType<typeof runProcess>>;
     try {
       result = await runProcess(command, {
         cwd: projectDir,

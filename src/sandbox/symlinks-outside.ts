@@ -1,6 +1,6 @@
 /**
  * Symbolic links in the project that point outside it: what generated code leaves behind to make a
- * later write land elsewhere. sopworks itself refuses to write through them (workspace/safe-path.ts);
+ * later write land elsewhere. sopworks itself refuses to write through them (files/safe-path.ts);
  * the run reports them so a person sees them too.
  */
 import fs from 'node:fs/promises';

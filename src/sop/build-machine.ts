@@ -5,14 +5,13 @@
  */
 import { assign, setup, type AnyStateMachine } from 'xstate';
 import { SopworksError } from '../errors.ts';
-import { askIdentity, initialContext, type RoleContext } from './role-context.ts';
+import { approvalCounter, askCounter, countedOnce } from '../resume/effect-identity.ts';
+import { initialContext, type EachFileOutput, type RoleContext } from './role-context.ts';
 import { resolveCallKey } from './call-key.ts';
-import { approvalIdentity } from './vocabulary/actors.ts';
 import type { RoleServices } from './services.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
 import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from './vocabulary/index.ts';
-import type { EachFileOutput } from './vocabulary/actors.ts';
-import { locate, type YamlSource } from './yaml-file.ts';
+import { locate, type YamlSource } from '../files/yaml-file.ts';
 
 type Kind = keyof typeof vocabulary;
 
@@ -24,13 +23,11 @@ const MERGE_FILES = 'sopworks.mergeFiles';
 /** Built in, not part of the vocabulary a SOP names: see RoleContext.asks. */
 const countingActions = {
   [COUNT_ASK]: assign(({ context }: { context: RoleContext }, params: { action: string; key?: string | null }) => {
-    const id = askIdentity(params.action, resolveCallKey(params.key ?? null, context));
-    return { asks: { ...context.asks, [id]: (context.asks[id] ?? 0) + 1 } };
+    return { asks: countedOnce(context.asks, askCounter(params.action, resolveCallKey(params.key ?? null, context))) };
   }),
   [COUNT_PUBLISH]: assign(({ context }: { context: RoleContext }) => ({ published: context.published + 1 })),
   [COUNT_APPROVAL]: assign(({ context }: { context: RoleContext }, params: { gate: string; key?: string | null }) => {
-    const id = approvalIdentity(params.gate, params.key === 'current' ? context.current : null);
-    return { asks: { ...context.asks, [id]: (context.asks[id] ?? 0) + 1 } };
+    return { asks: countedOnce(context.asks, approvalCounter(params.gate, params.key === 'current' ? context.current : null)) };
   }),
   /** `eachFile` ran per-file machines: their calls and messages become this role's, like its own steps'. */
   [MERGE_FILES]: assign(({ context, event }: { context: RoleContext; event: { type: string; output?: unknown } }) => {
@@ -167,7 +164,7 @@ export function buildMachine(sop: SopFile, services: RoleServices, initial: Part
     types: {} as { context: RoleContext },
     actions: { ...actionImplementations(services), ...countingActions } as never,
     guards: guardImplementations(services) as never,
-    actors: actorImplementations(services) as never,
+    actors: actorImplementations(services, buildMachine) as never,
   }).createMachine({
     id: sop.id,
     initial: sop.initial,

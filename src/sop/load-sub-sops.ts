@@ -14,7 +14,7 @@ import { sopError, type Diagnostic } from './diagnostic.ts';
 import { SopFile } from './sop-file.ts';
 import { statesOf, stepsNamed } from './sop-walk.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
-import type { YamlSource } from './yaml-file.ts';
+import type { YamlSource } from '../files/yaml-file.ts';
 
 export interface LoadedSubSop {
   name: string;

@@ -16,9 +16,8 @@ export interface RoleContext {
   /** Failure signatures of test reports, oldest first. */
   failures: string[];
   /**
-   * How many `ask` calls finished, per "action\u0000key". With `published`, this gives every effect of a
-   * step an identity (the n-th call of an action for a key, the n-th message of this role), so a step that
-   * XState re-invokes after a restore finds its earlier result instead of doing it twice.
+   * How many `ask` calls finished, per action and key (and approval rounds, per gate and key). With
+   * `published`, this gives every effect of a step an identity — see src/resume/effect-identity.ts.
    */
   asks: Record<string, number>;
   /** How many messages this role has posted. */
@@ -30,6 +29,15 @@ export interface RoleContext {
    * a file's job: the files it depends on), so the `dependencies` view does not wait for publication.
    */
   written?: Record<string, string>;
+}
+
+/** What `eachFile` hands back, merged into the role's context on done (see build-machine.ts). */
+export interface EachFileOutput {
+  done: string[];
+  published: number;
+  asks: Record<string, number>;
+  /** The `collect` slot and what the files' machines kept in it, joined. */
+  collected?: { slot: string; value: unknown[] };
 }
 
 export const initialContext = (): RoleContext => ({
@@ -46,4 +54,3 @@ export const initialContext = (): RoleContext => ({
   history: {},
 });
 
-export const askIdentity = (action: string, key: string | null): string => `${action}\u0000${key ?? ''}`;

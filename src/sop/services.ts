@@ -1,10 +1,10 @@
 /** What a role's SOP machine may use: the only doors from a SOP to the outside world. */
-import type { MessageBoard } from '../board/MessageBoard.ts';
-import type { Draft, Message } from '../board/message.ts';
-import type { Gateway } from '../llm/Gateway.ts';
+import type { MessageBoard } from '../board/message-board.ts';
+import type { Draft, Message } from '../artifacts/message.ts';
+import type { Gateway } from '../llm/gateway.ts';
 import type { RoleProfile } from '../roles/role-profile.ts';
-import type { Workspace } from '../workspace/Workspace.ts';
-import type { ApprovalDesk } from '../approvals/ApprovalDesk.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import type { ApprovalDesk } from '../approvals/approval-desk.ts';
 import type { Policy } from '../policy/policy-file.ts';
 import type { SopFile } from './sop-file.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
@@ -45,6 +45,11 @@ export interface RoleServices {
   filesOnDisk(): Promise<void>;
   /** Approval gates: whether a gate is on, and the decision on an artifact held back. */
   approvals: ApprovalDesk;
+  /**
+   * Counts `work` as in flight until it settles (company/work-in-flight.ts): a run does not stop with
+   * awaiting-approval while it goes on. Used for a test round; model calls and posts are counted where they are made.
+   */
+  trackWork<T>(work: () => Promise<T>): Promise<T>;
   /** Tells the user what the role is doing (progress lines). */
   report(event: { kind: 'tests-start' | 'tests-end'; detail: string }): void;
 }

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
-import { actorParams } from './vocabulary/actors.ts';
+import type { actorParams } from './vocabulary/actors.ts';
 import { vocabulary } from './vocabulary/index.ts';
 
 export type YamlPath = (string | number)[];

@@ -20,7 +20,7 @@ import { CompanyFile, SopFile } from './sop-file.ts';
 import type { RoleModel } from '../llm/role-model.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
 import { loadSubSops, type LoadedSubSop } from './load-sub-sops.ts';
-import type { YamlSource } from './yaml-file.ts';
+import type { YamlSource } from '../files/yaml-file.ts';
 
 export interface ValidatedRole {
   id: string;

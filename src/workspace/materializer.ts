@@ -2,10 +2,10 @@
  * Derives the repository from the board: each artifact message becomes one commit, in board order,
  * authored by the role that posted it, with a trailer naming the message.
  */
-import type { MessageBoard } from '../board/MessageBoard.ts';
-import type { Message } from '../board/message.ts';
+import type { MessageBoard } from '../board/message-board.ts';
+import type { Message } from '../artifacts/message.ts';
 import { messageTypes } from '../artifacts/registry.ts';
-import type { Author, Workspace } from './Workspace.ts';
+import type { Author, Workspace } from './workspace.ts';
 
 export const MESSAGE_TRAILER = 'Sopworks-Message';
 

@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { readSettings } from '../../src/config/settings.ts';
 import { PRD } from '../../src/artifacts/schemas.ts';
 import { SopworksError } from '../../src/errors.ts';
-import { Gateway } from '../../src/llm/Gateway.ts';
+import { Gateway } from '../../src/llm/gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
 import { OpenAIProvider } from '../../src/llm/providers/openai.ts';
 import { UsageMeter } from '../../src/llm/usage.ts';

@@ -14,6 +14,7 @@ import { artifactPath, launchBrowser } from '../helpers/browser.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 
 /** Everything a page did that a reviewer should never see: script errors, failed loads, requests elsewhere. */
 function watchPage(page: Page, server: ReviewServer): string[] {
@@ -60,7 +61,8 @@ describe('the review viewer in a real browser', function () {
   let server: ReviewServer;
   let browser: Browser;
 
-  before(async () => {
+  before(async function () {
+    requireSystem(this, CHROMIUM);
     root = await tempDir('sopworks-browser-');
     out = path.join(root, 'output');
     await fs.mkdir(out);

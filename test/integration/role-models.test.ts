@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadCompany } from '../../src/company/load-company.ts';
-import { startRun } from '../../src/company/Company.ts';
+import { startRun } from '../../src/company/start-run.ts';
 import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';

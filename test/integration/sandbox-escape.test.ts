@@ -14,6 +14,7 @@ import type { ModeSetting } from '../../src/sandbox/choose-mode.ts';
 import type { SandboxLimits } from '../../src/sandbox/limits.ts';
 import { runSandboxed, type SandboxOutcome } from '../../src/sandbox/run-sandboxed.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 
 const LIMITS: SandboxLimits = { wallSeconds: 4, cpuSeconds: 2, memoryMb: 256, maxProcesses: 64, outputKb: 64 };
 const API_KEY = `sk-escape-suite-${process.pid}-do-not-leak`;
@@ -60,8 +61,9 @@ for (const setting of ['auto', 'fallback'] as ModeSetting[]) {
       return runSandboxed({ argv: ['node', 'escape.js'], projectDir: project, limits: LIMITS, setting, allowUnsandboxed: false });
     }
 
-    before(async () => {
+    before(async function () {
       if (setting === 'auto') {
+        requireSystem(this, BUBBLEWRAP);
         const availability = await bubblewrapAvailability();
         assert.ok(availability.available, `bubblewrap must be installed and usable for this suite (.ci/run installs it): ${availability.available ? '' : availability.reason}`);
       }
@@ -86,7 +88,7 @@ for (const setting of ['auto', 'fallback'] as ModeSetting[]) {
       process.env.HOME = saved.HOME;
       if (saved.OPENAI_API_KEY === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = saved.OPENAI_API_KEY;
-      await new Promise((resolve) => host.server.close(resolve));
+      if (host) await new Promise((resolve) => host.server.close(resolve));
       await removeTempDirs();
     });
 

@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../src/board/append-log.ts';
+import { readAppendLog } from '../../src/files/append-log.ts';
 import type { TestReport } from '../../src/artifacts/schemas.ts';
 import type { Scenario } from '../../src/llm/scenario.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 
 type Exchange = { role: string; action: string; ok: boolean; error: string | null; messages: { content: string }[] };
 
@@ -38,6 +39,9 @@ async function exchangesOf(project: string): Promise<Exchange[]> {
 
 describe('the authorization policy in a run', function () {
   this.timeout(60_000);
+  before(function () {
+    requireSystem(this, BUBBLEWRAP);
+  });
   after(removeTempDirs);
 
   it('runs the tests in the sandbox and records how in the TestReport and its committed page', async () => {

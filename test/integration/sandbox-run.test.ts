@@ -13,6 +13,7 @@ import { runSandboxed } from '../../src/sandbox/run-sandboxed.ts';
 import { SopworksError } from '../../src/errors.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 
 const LIMITS: SandboxLimits = { ...DEFAULT_LIMITS, wallSeconds: 30 };
 
@@ -41,6 +42,10 @@ const PYTHON_PROJECT = {
 
 describe('running projects in the sandbox', function () {
   this.timeout(60_000);
+  before(function () {
+    requireSystem(this, BUBBLEWRAP);
+    requireSystem(this, PYTHON);
+  });
   after(removeTempDirs);
 
   for (const [setting, mode] of [['auto', 'bubblewrap'], ['fallback', 'node-permissions']] as [ModeSetting, string][]) {

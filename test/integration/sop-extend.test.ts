@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readAppendLog } from '../../src/board/append-log.ts';
+import { readAppendLog } from '../../src/files/append-log.ts';
 import type { Scenario } from '../../src/llm/scenario.ts';
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';

@@ -20,7 +20,7 @@ interface OtlpSpan {
   status?: { code?: number };
   events?: { name: string }[];
 }
-interface Span {
+interface ReceivedSpan {
   id: string;
   parent: string | null;
   traceId: string;
@@ -28,11 +28,11 @@ interface Span {
   attrs: Record<string, unknown>;
 }
 
-const valueOf = (v: AnyValue): unknown =>
-  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? v.arrayValue?.values.map(valueOf);
+const decodeValue = (v: AnyValue): unknown =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue ?? v.arrayValue?.values.map(decodeValue);
 
-async function receiver(): Promise<{ url: string; spans: Span[]; resources: Record<string, unknown>[]; close: () => Promise<void> }> {
-  const spans: Span[] = [];
+async function receiver(): Promise<{ url: string; spans: ReceivedSpan[]; resources: Record<string, unknown>[]; close: () => Promise<void> }> {
+  const spans: ReceivedSpan[] = [];
   const resources: Record<string, unknown>[] = [];
   const server = http.createServer(async (req, res) => {
     let raw = '';
@@ -40,10 +40,10 @@ async function receiver(): Promise<{ url: string; spans: Span[]; resources: Reco
     if (req.url === '/v1/traces' && req.method === 'POST') {
       const body = JSON.parse(raw) as { resourceSpans: { resource: { attributes: OtlpSpan['attributes'] }; scopeSpans: { spans: OtlpSpan[] }[] }[] };
       for (const rs of body.resourceSpans) {
-        resources.push(Object.fromEntries(rs.resource.attributes.map((a) => [a.key, valueOf(a.value)])));
+        resources.push(Object.fromEntries(rs.resource.attributes.map((a) => [a.key, decodeValue(a.value)])));
         for (const ss of rs.scopeSpans) {
           for (const s of ss.spans) {
-            spans.push({ id: s.spanId, parent: s.parentSpanId || null, traceId: s.traceId, name: s.name, attrs: Object.fromEntries(s.attributes.map((a) => [a.key, valueOf(a.value)])) });
+            spans.push({ id: s.spanId, parent: s.parentSpanId || null, traceId: s.traceId, name: s.name, attrs: Object.fromEntries(s.attributes.map((a) => [a.key, decodeValue(a.value)])) });
           }
         }
       }

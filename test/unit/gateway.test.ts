@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { Review } from '../../src/artifacts/schemas.ts';
 import { SopworksError } from '../../src/errors.ts';
-import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/llm/Gateway.ts';
+import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/llm/gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
 import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
 import type { Scenario } from '../../src/llm/scenario.ts';

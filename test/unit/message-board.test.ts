@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MessageBoard } from '../../src/board/MessageBoard.ts';
-import type { Message } from '../../src/board/message.ts';
+import { MessageBoard } from '../../src/board/message-board.ts';
+import type { Message } from '../../src/artifacts/message.ts';
 import { SopworksError } from '../../src/errors.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 

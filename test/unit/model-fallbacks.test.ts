@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { Review } from '../../src/artifacts/schemas.ts';
 import { SopworksError } from '../../src/errors.ts';
 import { ExchangeReplay } from '../../src/llm/exchange-log.ts';
 import { fallbackReason, isContextOverflow } from '../../src/llm/fallback-reason.ts';
-import { Gateway, type GatewayEvent } from '../../src/llm/Gateway.ts';
+import { Gateway, type GatewayEvent } from '../../src/llm/gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
 import type { Completion, CompletionRequest, ModelRoute, Provider } from '../../src/llm/provider.ts';
 import { RoutedProvider } from '../../src/llm/providers/routed.ts';

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/board/append-log.ts';
+import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
 import { SopworksError } from '../../src/errors.ts';
-import { Gateway } from '../../src/llm/Gateway.ts';
+import { Gateway } from '../../src/llm/gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
 import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
 import { UsageMeter } from '../../src/llm/usage.ts';
@@ -15,7 +15,7 @@ import { commandRefusal, isInstallCommand } from '../../src/policy/may-run.ts';
 import { writeRefusal, writeRefusals } from '../../src/policy/may-write.ts';
 import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy-file.ts';
 import { loadRoleProfile } from '../../src/roles/role-profile.ts';
-import { Workspace } from '../../src/workspace/Workspace.ts';
+import { Workspace } from '../../src/workspace/workspace.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { BugReport, CodeFile, Design, PRD, Review, TaskGraph } from '../../src/artifacts/schemas.ts';
 import { SopworksError } from '../../src/errors.ts';
-import { Gateway, type OutputSpec } from '../../src/llm/Gateway.ts';
+import { Gateway, type OutputSpec } from '../../src/llm/gateway.ts';
 import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
 import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../src/llm/provider.ts';
 import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';

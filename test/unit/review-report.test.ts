@@ -1,6 +1,6 @@
 /** The run report: timeline summaries, artifacts and their commits, QA rounds, usage and cost, text. */
 import assert from 'node:assert/strict';
-import type { Message } from '../../src/board/message.ts';
+import type { Message } from '../../src/artifacts/message.ts';
 import { summarizeMessage } from '../../src/review/message-summary.ts';
 import { testRoundsOf } from '../../src/review/test-rounds.ts';
 import { usageSummary } from '../../src/review/usage-summary.ts';

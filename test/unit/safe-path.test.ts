@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkRelativePath, RelativePath, resolveInside } from '../../src/workspace/safe-path.ts';
+import { checkRelativePath, RelativePath, resolveInside } from '../../src/files/safe-path.ts';
 import { SopworksError } from '../../src/errors.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 

@@ -45,8 +45,8 @@ async function rejectsAt(copy: Copy, code: ErrorCode, where: RegExp, ...phrases:
   });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const at = (file: string, pos: { line: number; col: number }) => new RegExp(`${escape(file)}:${pos.line}:${pos.col}\\b`);
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const at = (file: string, pos: { line: number; col: number }) => new RegExp(`${escapeRegExp(file)}:${pos.line}:${pos.col}\\b`);
 
 describe('SOP loading', () => {
   after(removeTempDirs);
@@ -88,7 +88,7 @@ describe('SOP loading', () => {
 
     it('an unknown key in a state', async () => {
       const pos = await edit(qa, '  reporting:\n', '  reporting:\n    colour: red\n', '  reporting:\n    '.length);
-      await rejectsAt(copy, 'SOP_INVALID', new RegExp(`${escape(qa)}:${pos.line}:\\d+`), /states\.reporting: Unrecognized key: "colour"/);
+      await rejectsAt(copy, 'SOP_INVALID', new RegExp(`${escapeRegExp(qa)}:${pos.line}:\\d+`), /states\.reporting: Unrecognized key: "colour"/);
     });
 
     it('an unknown guard name', async () => {

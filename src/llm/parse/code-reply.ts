@@ -6,7 +6,7 @@
  * a guess could commit the wrong content.
  */
 import path from 'node:path';
-import { checkRelativePath } from '../../workspace/safe-path.ts';
+import { checkRelativePath } from '../../files/safe-path.ts';
 import type { CodeFile } from '../../artifacts/schemas.ts';
 import { fencedBlocks, unclosedFence, type FencedBlock } from './fenced-blocks.ts';
 import { elidedLine } from './elided-code.ts';

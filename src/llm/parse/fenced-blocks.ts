@@ -50,7 +50,7 @@ function pathLike(line: string): string | null {
     .replace(/^(file(name)?|path|title)\s*[:=]\s*/i, '')
     .replace(/[*`"':]+/g, '')
     .trim();
-  return /^[\w@.\-/]+\.[\w]+$/.test(cleaned) || /^[\w.\-/]*\/[\w.\-]+$/.test(cleaned) ? cleaned : null;
+  return /^[\w@.\-/]+\.[\w]+$/.test(cleaned) || /^[\w.\-/]*\/[\w.-]+$/.test(cleaned) ? cleaned : null;
 }
 
 /** An info string that is itself a file name (```src/a.js). */

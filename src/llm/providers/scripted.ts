@@ -4,10 +4,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SopworksError } from '../../errors.ts';
-import { describeCall, type CallMeta, type Completion, type CompletionRequest, type Provider } from '../provider.ts';
+import { describeCall, type Completion, type CompletionRequest, type Provider } from '../provider.ts';
+import { seriesIdentity } from '../../resume/effect-identity.ts';
 import { replyText, type Scenario, type ScriptedReply } from '../scenario.ts';
 
-const slot = (call: Pick<CallMeta, 'role' | 'action' | 'key'>): string => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}`;
 
 export class ScriptedProvider implements Provider {
   private readonly queues = new Map<string, ScriptedReply[]>();
@@ -19,13 +19,13 @@ export class ScriptedProvider implements Provider {
     private readonly latencyMs = 0,
   ) {
     for (const entry of scenario.replies) {
-      const id = slot({ role: entry.role, action: entry.action, key: entry.key ?? null });
+      const id = seriesIdentity({ role: entry.role, action: entry.action, key: entry.key ?? null });
       this.queues.set(id, [...(this.queues.get(id) ?? []), entry]);
     }
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
-    const id = slot(request.call);
+    const id = seriesIdentity(request.call);
     const next = this.queues.get(id)?.shift();
     if (!next) {
       const used = this.consumed.get(id) ?? 0;

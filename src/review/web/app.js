@@ -198,7 +198,7 @@ const SECTIONS = [
 ];
 
 function runSkeleton() {
-  const sections = Object.fromEntries(SECTIONS.map(([id, title]) => [id, h('div', { class: 'section-body' })]));
+  const sections = Object.fromEntries(SECTIONS.map(([id]) => [id, h('div', { class: 'section-body' })]));
   const summary = h('section', { id: 'summary', class: 'summary' });
   const warnings = h('section', { id: 'warnings' });
   fill(app,

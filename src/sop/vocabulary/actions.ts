@@ -54,6 +54,7 @@ export const actionParams = {
 } satisfies Record<string, VocabularyEntry>;
 
 type Params<K extends keyof typeof actionParams> = z.infer<(typeof actionParams)[K]['params']>;
+// biome-ignore lint/suspicious/noExplicitAny: an action takes whatever event its transition carries; each implementation reads only what it needs.
 type Args = { context: RoleContext; event: any };
 
 export function actionImplementations(services: RoleServices) {

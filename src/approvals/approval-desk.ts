@@ -8,8 +8,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { MessageBoard } from '../board/MessageBoard.ts';
-import { Approval } from '../artifacts/schemas.ts';
+import type { MessageBoard } from '../board/message-board.ts';
+import type { Approval } from '../artifacts/schemas.ts';
+import { sameApproval } from '../resume/effect-identity.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;
 export type Gate = (typeof GATES)[number];
@@ -40,9 +41,6 @@ export interface ApprovalPolicy {
 
 export const pendingFile = (stateDir: string): string => path.join(stateDir, 'approvals.json');
 
-const same = (a: Pick<ApprovalRequest, 'role' | 'gate' | 'key' | 'round'>, b: Pick<ApprovalRequest, 'role' | 'gate' | 'key' | 'round'>) =>
-  a.role === b.role && a.gate === b.gate && a.key === b.key && a.round === b.round;
-
 export class ApprovalDesk {
   private readonly pending: ApprovalRequest[] = [];
   private queue: Promise<unknown> = Promise.resolve();
@@ -69,7 +67,7 @@ export class ApprovalDesk {
    * the terminal (one question at a time). Without either, it waits — until the run is stopped.
    */
   decide(request: ApprovalRequest, signal?: AbortSignal): Promise<Decision> {
-    const earlier = this.board.all<Approval>('Approval').find((m) => same(m.payload, request));
+    const earlier = this.board.all<Approval>('Approval').find((m) => sameApproval(m.payload, request));
     if (earlier) return Promise.resolve({ approved: earlier.payload.approved, feedback: earlier.payload.feedback });
     if (this.policy.yes) return this.record(request, { approved: true, feedback: null });
     if (this.askPerson) {

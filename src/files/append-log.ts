@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import { crashPoint, type CrashPointName } from '../testing/crash-point.ts';
-import { readTextIfExists } from '../files/read-text-if-exists.ts';
+import { readTextIfExists } from './read-text-if-exists.ts';
 
 export interface LoadedLog {
   records: unknown[];

@@ -5,8 +5,8 @@
  * it delivered, so a restored role is given exactly the ones it had not taken yet.
  */
 import { createActor, type AnyActor, type AnyStateMachine, type Snapshot } from 'xstate';
-import type { Message } from '../board/message.ts';
-import { stateName } from '../sop/state-name.ts';
+import type { Message } from '../artifacts/message.ts';
+import { stateName } from './state-name.ts';
 
 export type RoleStatus = { kind: 'working' } | { kind: 'idle' } | { kind: 'stopped' } | { kind: 'error'; error: unknown; state: string };
 

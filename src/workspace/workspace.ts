@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
-import { resolveInside } from './safe-path.ts';
+import { resolveInside } from '../files/safe-path.ts';
 import { crashPoint } from '../testing/crash-point.ts';
 import type { ProjectFile } from '../artifacts/registry.ts';
 import { findOnPath, git } from './git-process.ts';

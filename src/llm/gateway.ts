@@ -16,8 +16,9 @@ import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
 import type { ExchangeRecord, ExchangeReplay } from './exchange-log.ts';
 import type { Budget } from './budget.ts';
-import { costOf, type Price } from './prices.ts';
+import { costOf, type Price } from '../config/prices.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
+import { callIdentity } from '../resume/effect-identity.ts';
 
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
@@ -73,7 +74,7 @@ export class Gateway {
   private readonly validReplies = new Map<string, string>();
 
   constructor(private readonly options: GatewayOptions) {
-    for (const r of options.replay?.records ?? []) if (r.ok) this.validReplies.set(replyKey(r, r.occurrence), r.reply);
+    for (const r of options.replay?.records ?? []) if (r.ok) this.validReplies.set(callIdentity(r, r.occurrence), r.reply);
   }
 
   get provider(): Provider {
@@ -261,8 +262,8 @@ export class Gateway {
    */
   private guardAgainstLoop(request: AskRequest, reply: string): void {
     if (request.output.kind === 'json' && request.output.name === 'Review') return;
-    const previous = request.occurrence > 0 ? this.validReplies.get(replyKey(request.call, request.occurrence - 1)) : undefined;
-    this.validReplies.set(replyKey(request.call, request.occurrence), reply);
+    const previous = request.occurrence > 0 ? this.validReplies.get(callIdentity(request.call, request.occurrence - 1)) : undefined;
+    this.validReplies.set(callIdentity(request.call, request.occurrence), reply);
     if (previous !== undefined && previous.trim() === reply.trim()) {
       throw new SopworksError(
         'LOOP_DETECTED',
@@ -299,7 +300,6 @@ const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, mes
 
 const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
 
-const replyKey = (call: CallMeta, occurrence: number): string => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}`;
 const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);
 
 /** Parses and validates a reply, then lets the request's own check refuse it. */

@@ -4,8 +4,8 @@
  */
 import { SopworksError } from '../errors.ts';
 import { messageTypes, type BoardReader } from '../artifacts/registry.ts';
-import { AppendLog, repairAppendLog } from './append-log.ts';
-import { Envelope, messageId, type Draft, type Message } from './message.ts';
+import { AppendLog, repairAppendLog } from '../files/append-log.ts';
+import { Envelope, messageId, type Draft, type Message } from '../artifacts/message.ts';
 
 export type Subscriber = (message: Message) => void;
 

@@ -1,0 +1,11 @@
+/** A view appended to an outcome's reason, in a line: a test report as its failing tests, else the value. */
+import * as S from '../schemas.ts';
+
+export function renderOutcomeDetail(value: unknown): string {
+  const report = S.TestReport.safeParse(value);
+  if (report.success) {
+    const names = report.data.failures.map((f) => f.name);
+    return names.length > 0 ? `failing tests: ${names.join('; ')}` : `exit code ${report.data.exitCode}${report.data.timedOut ? ' (timed out)' : ''}`;
+  }
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

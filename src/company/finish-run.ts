@@ -1,0 +1,80 @@
+/**
+ * Finishing a run once its outcome is decided: the last commits, closing the logs, the run's record
+ * (run.json) with its usage, and the recorded scenario when asked for. A commit that fails after the
+ * last step still fails the run.
+ */
+import type { TestReport } from '../artifacts/schemas.ts';
+import type { Message } from '../artifacts/message.ts';
+import { describeError } from '../errors.ts';
+import { writeRecordedScenario } from '../llm/record-scenario.ts';
+import { usageFromExchanges } from '../llm/exchange-log.ts';
+import type { UsageMeter } from '../llm/usage.ts';
+import type { RunConclusion } from './decide-outcome.ts';
+import type { OpenRun } from './open-run.ts';
+import { writeRunRecord, type RunOutcome, type RunRecord } from './run-record.ts';
+
+export interface RunResult {
+  outcome: RunOutcome;
+  reason: string;
+  projectDir: string;
+  /** Usage of the whole run, across restarts (from the exchange log). */
+  usage: UsageMeter;
+  messages: readonly Message[];
+  lastTestReport: TestReport | null;
+  wallMs: number;
+}
+
+/** `started`: when this process took up the run (Date.now()); `recordTo`: where to write the scenario, if anywhere. */
+export async function finishRun(run: OpenRun, decided: RunConclusion, started: number, recordTo: string | null): Promise<RunResult> {
+  const { record, materializer, workspace, board, exchanges } = run;
+  const stateDir = workspace.stateDir;
+  let conclusion = decided;
+  // The last commits, closing the logs and writing the run's record go on together (docs/performance.md).
+  materializer.stop();
+  const repository = materializer.settled().then(() => workspace.finish());
+  await Promise.all([run.roleStore.settled(), board.close(), exchanges.close()]);
+  const allExchanges = exchanges.records();
+  const usage = usageFromExchanges(allExchanges);
+  const scenario = awaitedLater(recordTo ? writeRecordedScenario(recordTo, { spec: record.spec, name: record.project }, allExchanges) : undefined);
+  const finished = (wallMs: number): RunRecord => ({
+    ...record,
+    finishedAt: new Date().toISOString(),
+    outcome: conclusion.outcome,
+    reason: conclusion.reason,
+    wallMs: (record.wallMs ?? 0) + wallMs,
+    usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()), byModel: Object.fromEntries(usage.byModel()) },
+  });
+  const written = awaitedLater(writeRunRecord(stateDir, finished(Date.now() - started)));
+  await repository.catch((error: unknown) => {
+    run.commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
+  });
+  const wallMs = Date.now() - started;
+  await written();
+  // A commit that failed after the last step (the last artifact's) still fails the run: recorded again.
+  if (run.commitFault.first && conclusion.outcome !== 'failed') {
+    conclusion = { outcome: 'failed', reason: run.commitFault.first };
+    await writeRunRecord(stateDir, finished(wallMs));
+  }
+  await scenario();
+  return {
+    outcome: conclusion.outcome,
+    reason: conclusion.reason,
+    projectDir: workspace.root,
+    usage,
+    messages: board.list(),
+    lastTestReport: board.latest<TestReport>('TestReport')?.payload ?? null,
+    wallMs,
+  };
+}
+
+/** A promise to wait for later: its failure is thrown then, not reported meanwhile as unhandled. */
+function awaitedLater(promise: Promise<void> | undefined): () => Promise<void> {
+  const settled = (promise ?? Promise.resolve()).then(
+    () => null,
+    (error: unknown) => ({ error }),
+  );
+  return async () => {
+    const failure = await settled;
+    if (failure) throw failure.error;
+  };
+}

@@ -1,0 +1,50 @@
+/** What a run is started or resumed with. */
+import type { ApprovalPolicy, AskPerson } from '../approvals/approval-desk.ts';
+import type { Price } from '../config/prices.ts';
+import type { BudgetLimits } from '../llm/budget.ts';
+import type { Provider } from '../llm/provider.ts';
+import type { Policy } from '../policy/policy-file.ts';
+import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
+import type { CompanyDefinition } from './load-company.ts';
+import type { StopSignals } from './run-loop.ts';
+import type { LlmRecord, RunRecord } from './run-record.ts';
+import type { RunEvent } from './run-events.ts';
+
+export interface CommonRequest {
+  company: CompanyDefinition;
+  provider: Provider;
+  maxRepairs: number;
+  /** The model's price (null when unknown) and the largest reply a call may produce. */
+  price?: Price | null;
+  maxOutputTokens?: number;
+  /** Where to write the run's exchanges as a scenario file, to replay it offline. */
+  recordTo?: string | null;
+  onEvent?: (event: RunEvent) => void;
+  stop?: StopSignals;
+  /** What each role may write and run; default: <sops>/policy.yaml, else the default policy. */
+  policy?: Policy;
+  /** How generated code runs; default: bubblewrap where it works, the default limits. */
+  sandbox?: SandboxSettings;
+  /** Who decides on artifacts held back for approval, when `--yes` is not given: null when nobody is there. */
+  askPerson?: AskPerson | null;
+}
+
+export interface StartRequest extends CommonRequest {
+  spec: string;
+  project: string;
+  /** The folder to create the repository in (must not exist yet). */
+  projectDir: string;
+  llm: LlmRecord;
+  budget?: BudgetLimits;
+  approvals?: ApprovalPolicy;
+  /** How many files the Engineer works on at once (default DEFAULT_CONCURRENCY); kept in run.json for resume. */
+  concurrency?: number;
+  /** How many people hold each role that writes files one per file (`eachFile`): `--engineers N`, default 1. */
+  engineers?: number;
+}
+
+export interface ResumeRequest extends CommonRequest {
+  projectDir: string;
+  /** What the run was started with (run.json); the provider may differ (e.g. another model). */
+  record: RunRecord;
+}

@@ -1,0 +1,135 @@
+/**
+ * Starting or resuming a run: the entry points of a company's work. A run takes its repository's lock,
+ * opens its state (open-run.ts), runs the roles until an outcome (run-loop.ts, decided by
+ * decide-outcome.ts) and finishes (finish-run.ts): `done`, `failed`, `interrupted`, … — never a hang.
+ *
+ * A run is crash-safe: the board is durable, each role's machine state is persisted at every step, and
+ * every effect of a step has an identity (src/resume/effect-identity.ts), so `resumeRun` restores the
+ * machines and re-runs in-flight steps without doing anything twice.
+ */
+import path from 'node:path';
+import { SopworksError } from '../errors.ts';
+import { schemaWarmUpTask } from '../llm/gateway.ts';
+import { PromptRenderer } from '../llm/prompt-renderer.ts';
+import { WarmUp, type WarmUpTask } from '../llm/warm-up.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
+import { writeRefusals } from '../policy/may-write.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox/sandbox-settings.ts';
+import { stepsNamed } from '../sop/sop-walk.ts';
+import { askSchemas } from '../sop/vocabulary/actors.ts';
+import { STATE_DIR, Workspace } from '../workspace/workspace.ts';
+import { finishRun, type RunResult } from './finish-run.ts';
+import type { CompanyDefinition } from './load-company.ts';
+import { openRun } from './open-run.ts';
+import { RunLoop } from './run-loop.ts';
+import { acquireRunLock } from './run-lock.ts';
+import { readRunRecord, type RunRecord } from './run-record.ts';
+import type { CommonRequest, ResumeRequest, StartRequest } from './run-request.ts';
+
+export const DEFAULT_CONCURRENCY = 4;
+
+/** Starts a new run in a new repository. */
+export async function startRun(request: StartRequest): Promise<RunResult> {
+  const renderer = new PromptRenderer(request.company.rolesDir);
+  const warmUp = new WarmUp();
+  // What the first model calls need is prepared while the start-up waits on files (docs/performance.md).
+  warmUp.add(firstCallWarmUp(request.company, renderer));
+  const workspace = await Workspace.create(request.projectDir);
+  const record: RunRecord = {
+    spec: request.spec,
+    project: request.project,
+    llm: request.llm,
+    model: request.provider.label,
+    sops: path.resolve(request.company.sopsDir),
+    roles: path.resolve(request.company.rolesDir),
+    startedAt: new Date().toISOString(),
+    resumedAt: [],
+    budget: request.budget ?? { usd: null, tokens: null },
+    approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false },
+    concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
+    engineers: request.engineers ?? 1,
+  };
+  return runInWorkspace(workspace, record, request, { resuming: false, renderer, warmUp });
+}
+
+/** Continues a run that stopped before its outcome: after a crash, Ctrl-C, or a step that failed. */
+export async function resumeRun(request: ResumeRequest): Promise<RunResult> {
+  const workspace = await Workspace.open(request.projectDir);
+  const record: RunRecord = { ...request.record, model: request.provider.label, resumedAt: [...request.record.resumedAt, new Date().toISOString()] };
+  return runInWorkspace(workspace, record, request, { resuming: true, renderer: new PromptRenderer(request.company.rolesDir), warmUp: new WarmUp() });
+}
+
+/** Reads run.json of a project and says whether it can be resumed. */
+export async function resumableRecord(projectDir: string): Promise<RunRecord> {
+  const record = await readRunRecord(path.join(projectDir, STATE_DIR));
+  if (record.outcome === 'done') {
+    throw new SopworksError('NOT_RESUMABLE', `${projectDir} finished with outcome done; there is nothing to resume.`, {
+      hint: 'Start a new run with `sopworks run`.',
+    });
+  }
+  return record;
+}
+
+interface RunOptions {
+  resuming: boolean;
+  renderer: PromptRenderer;
+  warmUp: WarmUp;
+}
+
+/** Open → loop → finish, under the repository's lock. */
+async function runInWorkspace(workspace: Workspace, record: RunRecord, request: CommonRequest, { resuming, renderer, warmUp }: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const emit = request.onEvent ?? (() => {});
+  const { company } = request;
+  const policy = request.policy ?? (await loadPolicy(company.sopsDir));
+  workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
+  const lock = await acquireRunLock(workspace.stateDir);
+  try {
+    if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of process ${lock.tookOver}, which is no longer running.` });
+    const run = await openRun(workspace, record, request, { resuming, renderer, warmUp, policy, emit });
+    const loop = new RunLoop({
+      company,
+      board: run.board,
+      workspace,
+      gateway: run.gateway,
+      publish: run.publish,
+      roleStore: run.roleStore,
+      emit,
+      requirement: { spec: record.spec, project: record.project },
+      resuming,
+      stop: request.stop ?? {},
+      policy,
+      sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS,
+      concurrency: record.concurrency,
+      engineers: record.engineers,
+      approvals: record.approvals,
+      askPerson: request.askPerson ?? null,
+      workInFlight: run.workInFlight,
+      commitFault: run.commitFault,
+      filesOnDisk: () => run.materializer.settled(),
+    });
+    const conclusion = await loop.run();
+    return await finishRun(run, conclusion, started, request.recordTo ?? null);
+  } finally {
+    // After an error on the way: end git's stream cleanly (what was committed stays committed).
+    await workspace.finish().catch(() => undefined);
+    await lock.release();
+  }
+}
+
+/**
+ * What the run's first model calls need, in order: the system prompt, then for each role that acts on
+ * the requirement, its first ask's template, output format and output schema.
+ */
+function firstCallWarmUp(company: CompanyDefinition, renderer: PromptRenderer): WarmUpTask[] {
+  const tasks = [renderer.warmUpTask(null, 'system')];
+  for (const role of company.roles.filter((r) => r.watches.includes('Requirement'))) {
+    const first = stepsNamed(role.sop, 'ask')[0]?.params;
+    if (!first) continue;
+    const format = first.output === 'code' || first.output === 'files' ? first.output : 'json';
+    tasks.push(renderer.warmUpTask(role.id, first.action), renderer.warmUpTask(null, `format-${format}`));
+    const schema = askSchemas[first.output];
+    if (schema) tasks.push(schemaWarmUpTask(schema));
+  }
+  return tasks;
+}

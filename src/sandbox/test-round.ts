@@ -1,0 +1,99 @@
+/**
+ * A test round: install the project's dependencies from its lockfile (when the policy allows it), run the
+ * test command in the sandbox with a wall-clock limit, and read the runner's output into a report — counts,
+ * failing tests, a failure signature that ignores timings, and what the sandbox saw. Progress goes to
+ * `progress` as lines a person reads.
+ */
+import type { SandboxReport } from './sandbox-report.ts';
+import type { SandboxSettings } from './sandbox-settings.ts';
+import { lockfileInstall } from './lockfile-install.ts';
+import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
+import { runSandboxed, type SandboxOutcome } from './run-sandboxed.ts';
+
+export interface TestRoundRequest {
+  /** The round's number in the run (1-based). */
+  round: number;
+  testCommand: string[];
+  projectDir: string;
+  timeoutMs: number;
+  sandbox: SandboxSettings;
+  /** The policy's `dependencies`: install from the lockfile first, and whether the install may use the network. */
+  dependencies: { install: boolean; network: boolean };
+  progress(kind: 'tests-start' | 'tests-end', detail: string): void;
+}
+
+/** The round's result: the TestReport artifact's fields (artifacts/schemas.ts). */
+export interface TestRound extends ParsedTestOutput {
+  round: number;
+  /** The command whose result this is: the test command, or the install that failed before it. */
+  command: string[];
+  passed: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  signature: string;
+  /** The tail of the output. */
+  output: string;
+  sandbox: SandboxReport;
+}
+
+/** How much of the runner's output a report keeps (its tail). */
+const OUTPUT_TAIL = 8000;
+
+export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
+  const { round, testCommand, sandbox, progress } = request;
+  const run = (argv: readonly string[], network: boolean) =>
+    runSandboxed({
+      argv,
+      projectDir: request.projectDir,
+      limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
+      setting: sandbox.mode,
+      allowUnsandboxed: sandbox.allowUnsandboxed,
+      network,
+      onNotice: (notice) => progress('tests-start', `round ${round}: ${notice}`),
+    });
+
+  let outcome: SandboxOutcome | null = null;
+  let command = testCommand;
+  if (request.dependencies.install) {
+    const install = lockfileInstall(request.projectDir, request.dependencies.network);
+    if (install) {
+      progress('tests-start', `round ${round}: installing dependencies from ${install.lockfile}: ${install.argv.join(' ')}`);
+      const installed = await run(install.argv, request.dependencies.network);
+      // A failed install is the round's result: the tests cannot run without their dependencies.
+      if (installed.exitCode !== 0 || installed.timedOut) [outcome, command] = [installed, install.argv];
+    } else {
+      progress('tests-start', `round ${round}: no lockfile sopworks installs from (package-lock.json); nothing installed`);
+    }
+  }
+  progress('tests-start', `round ${round}: ${testCommand.join(' ')}`);
+  outcome ??= await run(testCommand, false);
+
+  const parsed = parseTestOutput(outcome.output);
+  const passed = command === testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
+  const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
+  progress('tests-end', `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}`);
+  const seen = sandboxSeen(outcome);
+  if (seen) progress('tests-end', `round ${round}: sandbox ${outcome.mode}: ${seen}`);
+  return {
+    round,
+    command,
+    passed,
+    exitCode: outcome.exitCode,
+    timedOut: outcome.timedOut,
+    counts: parsed.counts,
+    failures: parsed.failures,
+    signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
+    output: outcome.output.slice(-OUTPUT_TAIL),
+    sandbox: { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps },
+  };
+}
+
+/** What the sandbox stopped, or that it was a weaker one — a line of its own; null when there is nothing to say. */
+function sandboxSeen(outcome: SandboxOutcome): string | null {
+  const seen = [
+    outcome.mode !== 'bubblewrap' ? `ran ${outcome.mode === 'unsandboxed' ? 'NOT SANDBOXED' : `under the WEAKER ${outcome.mode} sandbox`}` : null,
+    outcome.limitsHit.length > 0 ? `limits hit: ${outcome.limitsHit.join(', ')}` : null,
+    outcome.violations.length > 0 ? `blocked: ${outcome.violations.map((v) => `${v.kind}: ${v.detail}`).join('; ')}` : null,
+  ].filter((part): part is string => part !== null);
+  return seen.length > 0 ? seen.join('; ') : null;
+}

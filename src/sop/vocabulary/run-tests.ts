@@ -1,0 +1,44 @@
+/** `runTests`: a test round (sandbox/test-round.ts) of the design's test command, if the policy lets the role run it. */
+import { fromPromise } from 'xstate';
+import { z } from 'zod';
+import * as S from '../../artifacts/schemas.ts';
+import { SopworksError } from '../../errors.ts';
+import { commandRefusal } from '../../policy/may-run.ts';
+import { runTestRound } from '../../sandbox/test-round.ts';
+import type { RoleServices } from '../services.ts';
+import { resolveView } from '../views.ts';
+import type { VocabularyEntry } from './actions.ts';
+import { scopeOf, type Params, type StepInput } from './step.ts';
+
+export const runTests = {
+  description:
+    "Run the design's test command in the sandbox (docs/sandbox.md) with a wall-clock limit, if the policy lets this role run it " +
+    '(after installing dependencies from the lockfile, when the policy allows that); the output is a TestReport.',
+  params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000) }).strict(),
+} satisfies VocabularyEntry;
+
+export const runTestsActor = (services: RoleServices) =>
+  fromPromise<S.TestReport, StepInput<Params<typeof runTests>>>(async ({ input: { params, context } }) => {
+    const design = S.Design.parse(resolveView('design', scopeOf(services, context)));
+    const round = services.board.all('TestReport').length + 1;
+    const refusal = commandRefusal(services.policy, services.profile.id, design.testCommand);
+    if (refusal) {
+      throw new SopworksError('TEST_RUN_FAILED', `Refused to run the design's test command: ${refusal}.`, {
+        hint: `Change the design's test command, or edit ${services.policy.source} if this command is safe to run.`,
+      });
+    }
+    // The code and tests just posted may still be on their way into the repository.
+    await services.filesOnDisk();
+    // Counted as a whole: its progress lines (an install, notices, a sandbox line) are not one start and one end.
+    return services.trackWork(() =>
+      runTestRound({
+        round,
+        testCommand: design.testCommand,
+        projectDir: services.workspace.root,
+        timeoutMs: params.timeoutMs,
+        sandbox: services.sandbox,
+        dependencies: services.policy.dependencies,
+        progress: (kind, detail) => services.report({ kind, detail }),
+      }),
+    );
+  });

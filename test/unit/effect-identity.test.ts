@@ -1,0 +1,90 @@
+/**
+ * Effect identity: the n-th call of an action for a key, the n-th message of a role, the n-th approval
+ * round — what lets a step re-run after a restore find its earlier effect instead of doing it twice.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ApprovalDesk, type ApprovalRequest } from '../../src/approvals/approval-desk.ts';
+import { MessageBoard } from '../../src/board/message-board.ts';
+import { SopworksError } from '../../src/errors.ts';
+import {
+  approvalCounter,
+  askCounter,
+  attemptIdentity,
+  callIdentity,
+  countedOnce,
+  countOf,
+  earlierMessage,
+  sameApproval,
+  seriesIdentity,
+} from '../../src/resume/effect-identity.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+describe('effect identity', () => {
+  after(removeTempDirs);
+
+  it('tells calls apart by role, action, key, occurrence and attempt', () => {
+    const write = { role: 'engineer', action: 'write_code', key: 'src/a.js' };
+    const ids = [
+      seriesIdentity(write),
+      seriesIdentity({ ...write, role: 'qa' }),
+      seriesIdentity({ ...write, action: 'fix_code' }),
+      seriesIdentity({ ...write, key: 'src/b.js' }),
+      seriesIdentity({ ...write, key: null }),
+      callIdentity(write, 0),
+      callIdentity(write, 1),
+      attemptIdentity(write, 0, 1),
+      attemptIdentity(write, 0, 2),
+      attemptIdentity(write, 1, 1),
+    ];
+    assert.equal(new Set(ids).size, ids.length);
+    // The same call is the same identity in every process: nothing in it depends on time.
+    assert.equal(attemptIdentity(write, 3, 2), attemptIdentity({ ...write }, 3, 2));
+  });
+
+  it('counts completed effects per action and key, approvals apart from calls, without changing the counts it is given', () => {
+    const before = { [askCounter('write_prd', null)]: 2 };
+    const after = countedOnce(before, askCounter('write_prd', null));
+    assert.equal(countOf(after, askCounter('write_prd', null)), 3);
+    assert.equal(countOf(before, askCounter('write_prd', null)), 2);
+    assert.equal(countOf(after, askCounter('write_prd', 'docs/PRD.md')), 0);
+    assert.notEqual(approvalCounter('prd', null), askCounter('prd', null));
+    assert.equal(countOf(countedOnce(after, approvalCounter('prd', null)), askCounter('write_prd', null)), 3);
+  });
+
+  it("gives a re-run step the role's n-th message from the board, and says when the SOP changed under the run", () => {
+    const board = [
+      { id: 'msg-1', from: 'client', type: 'Requirement' },
+      { id: 'msg-2', from: 'product-manager', type: 'PRD' },
+      { id: 'msg-3', from: 'architect', type: 'Design' },
+      { id: 'msg-4', from: 'product-manager', type: 'Document' },
+    ];
+    assert.equal(earlierMessage(board, { from: 'product-manager', type: 'PRD' }, 0)?.id, 'msg-2');
+    assert.equal(earlierMessage(board, { from: 'product-manager', type: 'Document' }, 1)?.id, 'msg-4');
+    assert.equal(earlierMessage(board, { from: 'product-manager', type: 'PRD' }, 2), null);
+    assert.throws(
+      () => earlierMessage(board, { from: 'architect', type: 'TaskGraph' }, 0),
+      (error: unknown) => SopworksError.isInstance(error) && error.code === 'NOT_RESUMABLE' && /message #1 on the board is a Design/.test(error.message),
+    );
+  });
+
+  it('finds a decision already on the board for the same round, and asks again for the next round', async () => {
+    const dir = await tempDir();
+    const { board } = await MessageBoard.open(path.join(dir, 'board.jsonl'));
+    const asked: ApprovalRequest[] = [];
+    const askPerson = async (request: ApprovalRequest) => {
+      asked.push(request);
+      return { approved: request.round > 0, feedback: request.round > 0 ? null : 'name the audience' };
+    };
+    const desk = new ApprovalDesk(board, dir, { gates: ['prd'], yes: false }, askPerson, () => {});
+    const request = { role: 'product-manager', gate: 'prd' as const, key: null, round: 0, content: '# PRD' };
+    assert.deepEqual(await desk.decide(request), { approved: false, feedback: 'name the audience' });
+    // The same round again — a step re-run after a resume — is answered from the board.
+    assert.deepEqual(await desk.decide({ ...request }), { approved: false, feedback: 'name the audience' });
+    assert.equal(asked.length, 1);
+    assert.equal((await desk.decide({ ...request, round: 1 })).approved, true);
+    assert.equal(asked.length, 2);
+    assert.ok(sameApproval(board.all<ApprovalRequest>('Approval')[1]!.payload, { ...request, round: 1 }));
+    await board.close();
+  });
+});
