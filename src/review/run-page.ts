@@ -7,12 +7,14 @@ import type { Message } from '../board/message.ts';
 import type { Code, Review, TestFiles } from '../artifacts/schemas.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { LoadedRun } from './load-run.ts';
+import type { RunRecord } from './read-run.ts';
 import { escapeHtml, markdownToHtml } from './markdown-html.ts';
 import { buildRunReport, type RunReport, type TimelineEntry } from './run-report.ts';
 import { roleViewsOf, type RoleView } from './role-diagrams.ts';
 import { usageChartSvg } from './usage-chart.ts';
 import { testCounts } from './message-summary.ts';
 import { shellCommand } from '../artifacts/render/markdown.ts';
+import { conversationsOf, unifiedDiff, type Thread } from './conversation.ts';
 
 export interface RenderedFile {
   path: string;
@@ -25,6 +27,8 @@ export interface DocumentView {
   from: string;
   commit: string | null;
   files: RenderedFile[];
+  /** What happened to it, from its conversation, when it had one. */
+  story: string | null;
 }
 
 export interface CodeVersion {
@@ -34,6 +38,8 @@ export interface CodeVersion {
   /** The review verdict the file was committed with; null for tests and unreviewed files. */
   review: Review | null;
   commit: string | null;
+  /** A unified diff against the version before it; null for the first. */
+  diff: string | null;
 }
 
 export interface CodeFileView {
@@ -41,6 +47,8 @@ export interface CodeFileView {
   kind: 'source' | 'test';
   /** Every version published, oldest first: the last one is in the repository. */
   versions: CodeVersion[];
+  /** What really happened to it, from its conversation: "approved after 1 revision". */
+  story: string | null;
 }
 
 export interface TestRoundView {
@@ -91,11 +99,12 @@ const NOT_DOCUMENTS = new Set(['Code', 'Tests', 'TestReport', 'BugReport']);
 const renderFile = (path: string, content: string): string =>
   /\.(md|markdown)$/i.test(path) ? markdownToHtml(content) : `<pre><code>${escapeHtml(content)}</code></pre>`;
 
-function codeFiles(messages: readonly Message[], commitOf: (id: string) => string | null): CodeFileView[] {
+function codeFiles(messages: readonly Message[], commitOf: (id: string) => string | null, storyOf: (subject: string) => string | null): CodeFileView[] {
   const files = new Map<string, CodeFileView>();
-  const add = (path: string, kind: CodeFileView['kind'], version: CodeVersion) => {
-    const file = files.get(path) ?? files.set(path, { path, kind, versions: [] }).get(path)!;
-    file.versions.push(version);
+  const add = (path: string, kind: CodeFileView['kind'], version: Omit<CodeVersion, 'diff'>) => {
+    const file = files.get(path) ?? files.set(path, { path, kind, versions: [], story: storyOf(path) }).get(path)!;
+    const before = file.versions.at(-1);
+    file.versions.push({ ...version, diff: before ? unifiedDiff(path, before.content, version.content, [before.messageId, version.messageId]) : null });
   };
   for (const m of messages) {
     if (m.type === 'Code') {
@@ -108,8 +117,17 @@ function codeFiles(messages: readonly Message[], commitOf: (id: string) => strin
   return [...files.values()];
 }
 
+/** The conversation of every artifact (fetched by the page when its section is opened). */
+export function runConversations(record: RunRecord): Thread[] {
+  return conversationsOf(record.messages, record.exchanges);
+}
+
+const DOCUMENT_SUBJECT: Record<string, string> = { PRD: 'prd', Design: 'design', TaskGraph: 'tasks' };
+
 export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunPage> {
   const report = buildRunReport(record, commits);
+  const stories = new Map(conversationsOf(record.messages, record.exchanges).map((t) => [t.subject, t.status]));
+  const storyOf = (subject: string) => stories.get(subject) ?? null;
   const warnings = report.warnings;
   const commitOf = (id: string) => report.artifacts.find((a) => a.messageId === id)?.commit ?? null;
   const payloadOf = new Map(record.messages.map((m) => [m.id, m.payload]));
@@ -127,6 +145,7 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
       from: message.from,
       commit: commitOf(message.id),
       files: renderedFiles(message.id),
+      story: DOCUMENT_SUBJECT[message.type] ? storyOf(DOCUMENT_SUBJECT[message.type]!) : null,
     }));
 
   const html = (id: string) => renderedFiles(id).map((f) => f.html).join('\n');
@@ -148,7 +167,7 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
     status: report.status,
     timeline: report.timeline.map((t) => ({ ...t, payload: payloadOf.get(t.id) })),
     documents,
-    code: codeFiles(record.messages, commitOf),
+    code: codeFiles(record.messages, commitOf, storyOf),
     tests,
     usage: {
       ...report.usage,

@@ -4,7 +4,7 @@
  * on-demand views, and a live run whose new messages appear in the open page without a reload.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +14,7 @@ import { artifactPath, launchBrowser } from '../helpers/browser.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 
 /** Everything a page did that a reviewer should never see: script errors, failed loads, requests elsewhere. */
 function watchPage(page: Page, server: ReviewServer): string[] {
@@ -43,6 +44,19 @@ const timelineOf = (page: Page): Promise<{ id: string; type: string }[]> =>
 const timelineLength = (page: Page, n: number) =>
   page.waitForFunction((count) => (globalThis as any).document.querySelectorAll('#timeline .message').length === count, n);
 
+/** Starts a scripted run in `out` as a child process; the latency spreads it over a few seconds. */
+function startRun(root: string, out: string, name: string, extra: string[] = [], latencyMs = 100): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], {
+    cwd: root,
+    env: cleanEnv({ SOPWORKS_SCRIPTED_LATENCY_MS: String(latencyMs) }),
+    stdio: 'ignore',
+  });
+  return { child, exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null)))) };
+}
+
+const liveText = (page: Page, text: string, timeout = 10_000) =>
+  page.waitForFunction((expected) => (globalThis as any).document.getElementById('live')?.textContent === expected, text, { timeout });
+
 const outcomeBadge = (page: Page, text: string) =>
   page.waitForFunction((expected) => (globalThis as any).document.querySelector('#summary .badge')?.textContent === expected, text);
 
@@ -60,7 +74,8 @@ describe('the review viewer in a real browser', function () {
   let server: ReviewServer;
   let browser: Browser;
 
-  before(async () => {
+  before(async function () {
+    requireSystem(this, CHROMIUM);
     root = await tempDir('sopworks-browser-');
     out = path.join(root, 'output');
     await fs.mkdir(out);
@@ -166,5 +181,83 @@ describe('the review viewer in a real browser', function () {
       await exited;
       await page.close();
     }
+  });
+
+  it('shows a run whose process was killed as stopped within seconds, on an open page and a fresh one', async () => {
+    const project = path.join(out, 'killed');
+    const run = startRun(root, out, 'killed', [], 300);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    try {
+      while ((await boardOf(project).catch(() => [])).length < 2) await sleep(20);
+      await page.goto(`${server.url}runs/killed`);
+      await outcomeBadge(page, 'in progress');
+      await liveText(page, '● live');
+      run.child.kill('SIGKILL');
+      await run.exited;
+      // Nothing in the run's files changes when its process dies: only the lock's owner says so.
+      await outcomeBadge(page, 'stopped before an outcome');
+      await liveText(page, 'stopped');
+      const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await fresh.goto(`${server.url}runs/killed`);
+      await outcomeBadge(fresh, 'stopped before an outcome');
+      await liveText(fresh, 'stopped');
+      await fresh.goto(server.url);
+      await fresh.waitForSelector('tr[data-run="killed"] .badge.stopped');
+      await fresh.close();
+      assert.deepEqual(problems, []);
+    } finally {
+      run.child.kill('SIGKILL');
+      await page.close();
+    }
+  });
+
+  it('replaces what an open page shows when the run is re-run with --force', async () => {
+    const project = path.join(out, 'killed');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}runs/killed`);
+    await outcomeBadge(page, 'stopped before an outcome');
+    const rerun = startRun(root, out, 'killed', ['--force'], 0);
+    assert.equal(await rerun.exited, 0);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 30_000 });
+    await outcomeBadge(page, 'done');
+    const board = await boardOf(project);
+    // The page may still be catching up with the last commit: wait for the history to settle, then compare.
+    const commits = execFileSync('git', ['log', '--reverse', '--format=%H'], { cwd: project, encoding: 'utf8' }).trim().split('\n');
+    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#commits li').length === n, commits.length);
+    assert.deepEqual(await timelineOf(page), board.map((m) => ({ id: m.id, type: m.type })), 'only the new run, each message once');
+    assert.deepEqual(await page.locator('#commits li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.hash)), commits);
+    assert.match(await page.locator('#summary').innerText(), new RegExp(`Messages\\s*${board.length}\\b`));
+    await page.close();
+  });
+
+  it('follows a run opened before it exists, from the moment it appears', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(`${server.url}runs/later`);
+    await page.waitForSelector('text=Waiting for the run “later”');
+    assert.match(await page.locator('main').innerText(), /There is no run called "later"/);
+    const run = startRun(root, out, 'later', [], 0);
+    assert.equal(await run.exited, 0);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 30_000 });
+    await outcomeBadge(page, 'done');
+    assert.deepEqual(await timelineOf(page), (await boardOf(path.join(out, 'later'))).map((m) => ({ id: m.id, type: m.type })));
+    // A 404 while waiting is the page asking, not a failure a reader should see in the console.
+    assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+    await page.close();
+  });
+
+  it('says what happened when a run cannot be read', async () => {
+    const broken = path.join(out, 'broken', '.sopworks');
+    await fs.mkdir(broken, { recursive: true });
+    await fs.writeFile(path.join(broken, 'board.jsonl'), 'not json\n{}\n');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}runs/broken`);
+    await page.waitForSelector('.error-page');
+    const text = await page.locator('.error-page').innerText();
+    assert.match(text, /The server could not read this/);
+    assert.match(text, /board\.jsonl:1/);
+    await fs.rm(path.join(out, 'broken'), { recursive: true });
+    await page.close();
   });
 });

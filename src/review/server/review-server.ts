@@ -12,7 +12,7 @@ import { describeError, SopworksError } from '../../errors.ts';
 import { readCommitDiff, readCommits } from '../git-history.ts';
 import { loadRun } from '../load-run.ts';
 import { readRun } from '../read-run.ts';
-import { buildRunPage } from '../run-page.ts';
+import { buildRunPage, runConversations } from '../run-page.ts';
 import { RunCatalog, RunNotFound } from './run-catalog.ts';
 import { watchCatalog, watchRun, type Watcher } from './run-watcher.ts';
 import { ASSETS, PAGE, type StaticAsset } from './static-assets.ts';
@@ -150,6 +150,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       if (parts.length === 2) return sendJson(res, 200, { root: catalog.root, runs: await catalog.list() });
       const dir = await runDir(third!);
       if (parts.length === 3) return sendJson(res, 200, await buildRunPage(await loadRun(dir)));
+      if (parts.length === 4 && fourth === 'conversations') return sendJson(res, 200, { threads: runConversations(await readRun(dir)) });
       if (parts.length === 4 && fourth === 'events') return events(res, (onChange) => watchRun(dir, onChange));
       if (parts.length === 5 && fourth === 'exchanges') {
         const index = ExchangeIndex.safeParse(fifth);

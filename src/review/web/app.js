@@ -30,10 +30,24 @@ function fill(el, ...children) {
   el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
 }
 
+/** An error the server answered with: its HTTP status, its message and its hint. */
+class ServerError extends Error {
+  constructor(status, message, hint) {
+    super(message);
+    this.status = status;
+    this.hint = hint ?? null;
+  }
+}
+
 async function getJson(url) {
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
+  let res;
+  try {
+    res = await fetch(url, { headers: { accept: 'application/json' } });
+  } catch {
+    throw new ServerError(0, 'The viewer\'s server cannot be reached.', 'Is `sopworks serve` still running? Start it again, then reload this page.');
+  }
   const body = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(body?.error ?? `${res.status} ${res.statusText}`);
+  if (!res.ok) throw new ServerError(res.status, body?.error ?? `${res.status} ${res.statusText}`, body?.hint);
   return body;
 }
 
@@ -59,8 +73,22 @@ function statusBadge(status) {
     : h('span', { class: 'badge stopped', title: 'No sopworks process is at work on it: `sopworks resume` continues it.' }, 'stopped before an outcome');
 }
 
+/** What went wrong, said as what happened: a server that is gone, a run that is not there, a run that cannot be read. */
+function errorTitle(error) {
+  if (!(error instanceof ServerError)) return 'The page failed';
+  if (error.status === 0) return 'The viewer\'s server is not answering';
+  if (error.status === 404) return 'Not found';
+  if (error.status >= 500) return 'The server could not read this';
+  return 'The server refused this';
+}
+
 function showError(error) {
-  fill(app, h('section', { class: 'error' }, h('h2', {}, 'Something went wrong'), h('p', {}, error.message), h('p', {}, h('a', { href: '/' }, 'Back to the runs'))));
+  fill(app, h('section', { class: 'error-page', role: 'alert' },
+    h('h1', {}, errorTitle(error)),
+    h('p', { class: 'error' }, error.message),
+    error.hint ? h('p', {}, error.hint) : null,
+    h('p', {}, h('a', { href: '/' }, 'Back to the runs')),
+  ));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -188,6 +216,7 @@ function renderRuns({ root, runs }) {
 
 const SECTIONS = [
   ['timeline', 'Timeline'],
+  ['conversations', 'Conversations'],
   ['documents', 'Documents'],
   ['code', 'Code'],
   ['tests', 'Tests'],
@@ -210,6 +239,11 @@ function runSkeleton() {
   sections.timeline.append(h('ol', { class: 'timeline' }));
   sections.commits.append(h('ol', { class: 'commits' }));
   sections.exchanges.append(h('ol', { class: 'exchanges' }));
+  const threads = h('div', { class: 'threads' });
+  const toggle = h('details', { class: 'section-toggle', dataset: { key: 'conversations' } }, h('summary', {}, 'Show how each artifact was drafted, reviewed, revised and decided'), threads);
+  sections.conversations.append(toggle);
+  sections.conversations.threads = threads;
+  sections.conversations.toggle = toggle;
   return { summary, warnings, sections };
 }
 
@@ -275,7 +309,7 @@ function renderDocuments(el, documents) {
         h(
           'details',
           { class: 'card document', open: true, dataset: { key: `${doc.messageId}:${file.path}` } },
-          h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'type' }, doc.type), ' by ', roleChip(doc.from), ' ', commitRef(doc.commit), ' ', h('a', { href: `#${doc.messageId}` }, doc.messageId)),
+          h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'type' }, doc.type), ' by ', roleChip(doc.from), ' ', doc.story ? h('span', { class: `badge ${/left|rejected/.test(doc.story) ? 'bad' : 'ok'}` }, doc.story) : null, ' ', commitRef(doc.commit), ' ', h('a', { href: `#${doc.messageId}` }, doc.messageId)),
           h('div', { class: 'markdown', html: file.html }),
         ),
       ),
@@ -306,20 +340,32 @@ function renderCode(el, files) {
       return h(
         'details',
         { class: 'card code-file', dataset: { key: `code:${file.path}` } },
-        h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'muted' }, `${file.kind} · ${file.versions.length} version${file.versions.length === 1 ? '' : 's'}`), ' ', reviewBadge(latest.review, file.kind)),
-        h('div', { class: 'version' }, h('p', { class: 'muted' }, 'Latest, by ', roleChip(latest.from), ' in ', h('a', { href: `#${latest.messageId}` }, latest.messageId), ' · ', commitRef(latest.commit)), reviewNotes(latest.review, file.kind), h('pre', { class: 'source' }, h('code', {}, latest.content))),
+        h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'muted' }, `${file.kind} · ${file.versions.length} version${file.versions.length === 1 ? '' : 's'}`), ' ', storyBadge(file.story, latest.review, file.kind)),
+        h('div', { class: 'version' },
+          h('p', { class: 'muted' }, 'Latest, by ', roleChip(latest.from), ' in ', h('a', { href: `#${latest.messageId}` }, latest.messageId), ' · ', commitRef(latest.commit), file.story ? ` · ${file.story} (`: null, file.story ? h('a', { href: `#thread-${file.path}` }, 'the conversation') : null, file.story ? ')' : null),
+          reviewNotes(latest.review, file.kind),
+          latest.diff ? h('details', { class: 'changes', dataset: { key: `diff:${file.path}:${latest.messageId}` } }, h('summary', {}, 'What changed from the version before'), diffView(latest.diff)) : null,
+          scrollable('pre', { class: 'source' }, h('code', {}, latest.content))),
         older.map((v) =>
           h(
             'details',
             { class: 'older', dataset: { key: `code:${file.path}:${v.messageId}` } },
             h('summary', {}, `Earlier version (${v.messageId})`),
             reviewNotes(v.review, file.kind),
-            h('pre', { class: 'source' }, h('code', {}, v.content)),
+            v.diff ? h('details', { class: 'changes' }, h('summary', {}, 'What changed from the version before'), diffView(v.diff)) : null,
+            scrollable('pre', { class: 'source' }, h('code', {}, v.content)),
           ),
         ),
       );
     }),
   );
+}
+
+/** What happened to a file, as its conversation tells it; the review verdict alone when there was none. */
+function storyBadge(story, review, kind) {
+  if (!story) return reviewBadge(review, kind);
+  const bad = /left|rejected|not published/.test(story);
+  return h('span', { class: `badge ${bad ? 'bad' : 'ok'}` }, story);
 }
 
 function reviewBadge(review, kind) {
@@ -392,8 +438,13 @@ function renderRoles(el, roles) {
   ));
 }
 
+/** A block that scrolls on its own: reachable by keyboard (focusable), named for screen readers. */
+function scrollable(tag, attrs, ...children) {
+  return h(tag, { tabindex: '0', ...attrs }, ...children);
+}
+
 function diffView(text) {
-  const pre = h('pre', { class: 'diff' });
+  const pre = scrollable('pre', { class: 'diff', 'aria-label': 'diff' });
   for (const line of text.split('\n')) {
     const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : line.startsWith('diff ') ? 'file' : '';
     pre.append(h('span', { class: kind }, line), '\n');
@@ -417,6 +468,44 @@ function onDemand(details, load) {
     }
   });
   return details;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Conversations: fetched when the section is first opened, and again on changes while it is open.
+
+const ENTRY_VERB = {
+  draft: () => 'wrote the first draft',
+  review: (e) => (e.approved === null ? 'reviewed it' : e.approved ? 'approved it' : `asked for changes (${e.issues.length} issue${e.issues.length === 1 ? '' : 's'})`),
+  revision: () => 'revised it',
+  fix: () => 'fixed it',
+  published: () => 'published it',
+  bug: () => 'reported a bug in it',
+  decision: (e) => (e.approved ? 'approved it' : 'rejected it'),
+};
+
+function threadEntry(name, e) {
+  const exchange = e.exchange === null ? null : onDemand(h('details', { class: 'exchange-link' }, h('summary', {}, `model exchange #${e.exchange + 1}`)), async () => exchangeView(await getJson(`${runUrl(name)}/exchanges/${e.exchange}`)));
+  return h(
+    'li',
+    { class: `entry entry-${e.kind}`, dataset: { kind: e.kind } },
+    h('p', { class: 'entry-head' }, roleChip(e.who), ' ', h('strong', {}, ENTRY_VERB[e.kind](e)), e.at ? h('span', { class: 'muted' }, ` · ${e.at}`) : null, e.messageId ? [' · ', h('a', { href: `#${e.messageId}` }, e.messageId)] : null),
+    e.issues.length ? h('ul', { class: 'issues' }, e.issues.map((i) => h('li', {}, i))) : null,
+    e.text ? h('p', { class: 'entry-text' }, e.text) : null,
+    e.diff ? h('details', { class: 'changes', open: true }, h('summary', {}, e.kind === 'fix' ? 'The fix' : 'The revision'), diffView(e.diff)) : null,
+    exchange,
+  );
+}
+
+function renderConversations(el, name, threads) {
+  if (threads.length === 0) return fill(el, h('p', { class: 'muted' }, 'No conversation yet.'));
+  fill(el, threads.map((t) =>
+    h(
+      'details',
+      { class: 'card thread', id: `thread-${t.subject}`, dataset: { key: `thread:${t.subject}`, subject: t.subject } },
+      h('summary', {}, h('code', {}, t.subject), ' ', h('span', { class: `badge ${/left|rejected|not published/.test(t.status) ? 'bad' : 'ok'}` }, t.status)),
+      h('ol', { class: 'thread-entries' }, t.entries.map((e) => threadEntry(name, e))),
+    ),
+  ));
 }
 
 function appendCommits(list, name, commits) {
@@ -480,53 +569,142 @@ function renderIfChanged(memory, key, el, data, render) {
   }
 }
 
+/** Whatever tells two runs in one folder apart: a `--force` re-run starts a new one under the same name. */
+const runIdentity = (page) => `${page.info?.startedAt ?? ''}|${page.timeline[0]?.id ?? ''}|${page.timeline[0]?.createdAt ?? ''}`;
+
 async function showRun(name) {
   document.title = `${name} · sopworks`;
   fill(crumbs, h('a', { href: '/' }, 'runs'), ' / ', h('span', {}, name));
-  const view = runSkeleton();
-  const memory = new Map();
-  let finished = false;
-
-  const refresh = oneAtATime(async () => {
-    try {
-      const page = await getJson(runUrl(name));
-      finished = page.status.finished;
-      renderSummary(view.summary, page);
-      renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
-      appendTimeline(view.sections.timeline.firstChild, page.timeline);
-      renderIfChanged(memory, 'documents', view.sections.documents, page.documents, renderDocuments);
-      renderIfChanged(memory, 'code', view.sections.code, page.code, renderCode);
-      renderIfChanged(memory, 'tests', view.sections.tests, page.tests, renderTests);
-      renderIfChanged(memory, 'usage', view.sections.usage, page.usage, renderUsage);
-      renderIfChanged(memory, 'roles', view.sections.roles, page.roles, renderRoles);
-      appendCommits(view.sections.commits.firstChild, name, page.commits);
-      appendExchanges(view.sections.exchanges.firstChild, name, page.exchanges);
-      showLive();
-      await drawDiagrams(app);
-      document.body.dataset.loadedVersion = String(Number(document.body.dataset.loadedVersion ?? 0) + 1);
-    } catch (error) {
-      showError(error);
-      events.close();
-    }
-  });
-
-  const events = new EventSource(`${runUrl(name)}/events`);
+  let view = null;
+  let memory = new Map();
+  let identity = null;
+  let status = null;
   let connected = false;
+  /** The run's own event stream once the run exists; until then, the list's stream tells when it appears. */
+  let events = null;
+  let waitingFor = null;
+
   const showLive = () => {
     live.hidden = false;
-    live.className = `live ${connected && !finished ? 'on' : ''}`;
-    live.textContent = !connected ? 'not following (reconnecting…)' : finished ? 'finished' : '● live';
+    const following = connected && status !== null;
+    const running = following && status.running;
+    live.className = `live ${running ? 'on' : ''}`;
+    live.textContent = !connected ? 'not following (reconnecting…)' : status === null ? 'waiting for the run' : running ? '● live' : status.finished ? 'finished' : 'stopped';
   };
-  events.addEventListener('open', () => {
-    connected = true;
+
+  const follow = () => {
+    waitingFor?.close();
+    waitingFor = null;
+    if (events) return;
+    events = new EventSource(`${runUrl(name)}/events`);
+    events.addEventListener('open', () => {
+      connected = true;
+      showLive();
+    });
+    events.addEventListener('error', () => {
+      connected = false;
+      showLive();
+    });
+    // The stream's first event also asks for a load.
+    events.addEventListener('change', refresh);
+  };
+
+  /** The run is not there (yet, or any more, while a `--force` re-run replaces it): wait for it to appear. */
+  const waitForRun = (error) => {
+    events?.close();
+    events = null;
+    view = null;
+    identity = null;
+    status = null;
+    fill(app, h('section', { class: 'waiting', role: 'status' },
+      h('h1', {}, `Waiting for the run “${name}”`),
+      h('p', {}, error.message),
+      h('p', { class: 'muted' }, 'This page starts following the run as soon as it appears in the folder. ', h('a', { href: '/' }, 'All runs')),
+    ));
+    if (!waitingFor) {
+      waitingFor = new EventSource('/api/events');
+      waitingFor.addEventListener('open', () => {
+        connected = true;
+        showLive();
+      });
+      waitingFor.addEventListener('error', () => {
+        connected = false;
+        showLive();
+      });
+      waitingFor.addEventListener('change', refresh);
+    }
     showLive();
-  });
-  events.addEventListener('error', () => {
-    connected = false;
+  };
+
+  /** The conversations, fetched only while their section is open. */
+  const loadConversations = async () => {
+    const { threads, toggle } = view.sections.conversations;
+    if (!threads.hasChildNodes()) threads.append(h('p', { class: 'loading muted' }, 'Loading…'));
+    try {
+      const answer = await getJson(`${runUrl(name)}/conversations`);
+      renderIfChanged(memory, 'conversations', threads, answer.threads, (el, data) => renderConversations(el, name, data));
+    } catch (error) {
+      memory.delete('conversations');
+      fill(threads, h('p', { class: 'error' }, error.message));
+    }
+    toggle.dataset.loaded = 'true';
+  };
+  /** A link to one artifact's thread opens the section and the thread. */
+  const showThread = async () => {
+    if (!view || !location.hash.startsWith('#thread-')) return;
+    const { toggle } = view.sections.conversations;
+    if (!toggle.open) {
+      toggle.open = true;
+      await loadConversations();
+    }
+    const thread = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (thread) {
+      thread.open = true;
+      thread.scrollIntoView();
+    }
+  };
+  window.addEventListener('hashchange', showThread);
+
+  const refresh = oneAtATime(async () => {
+    let page;
+    try {
+      page = await getJson(runUrl(name));
+    } catch (error) {
+      if (error instanceof ServerError && error.status === 404) return waitForRun(error);
+      // Anything else may pass (a file caught mid-write, a restarted server): say it, and try again on the next change.
+      view = null;
+      identity = null;
+      showError(error);
+      return;
+    }
+    follow();
+    // A re-run under the same name replaces everything shown, rather than appending to the old run.
+    if (view === null || identity !== runIdentity(page)) {
+      view = runSkeleton();
+      memory = new Map();
+      identity = runIdentity(page);
+      view.sections.conversations.toggle.addEventListener('toggle', () => {
+        if (view.sections.conversations.toggle.open) void loadConversations();
+      });
+    }
+    status = page.status;
+    renderSummary(view.summary, page);
+    renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
+    appendTimeline(view.sections.timeline.firstChild, page.timeline);
+    renderIfChanged(memory, 'documents', view.sections.documents, page.documents, renderDocuments);
+    renderIfChanged(memory, 'code', view.sections.code, page.code, renderCode);
+    renderIfChanged(memory, 'tests', view.sections.tests, page.tests, renderTests);
+    renderIfChanged(memory, 'usage', view.sections.usage, page.usage, renderUsage);
+    renderIfChanged(memory, 'roles', view.sections.roles, page.roles, renderRoles);
+    appendCommits(view.sections.commits.firstChild, name, page.commits);
+    appendExchanges(view.sections.exchanges.firstChild, name, page.exchanges);
+    if (view.sections.conversations.toggle.open) await loadConversations();
     showLive();
+    await drawDiagrams(app);
+    document.body.dataset.loadedVersion = String(Number(document.body.dataset.loadedVersion ?? 0) + 1);
   });
-  // The stream's first event also asks for a load; loading now does not wait for the stream.
-  events.addEventListener('change', refresh);
+
+  // The run's stream starts once the run is found (a run not there yet is waited for instead).
   refresh();
 }
 
