@@ -7,7 +7,9 @@ import type { Message } from '../board/message.ts';
 import type { Code, Review, TestFiles } from '../artifacts/schemas.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { LoadedRun } from './load-run.ts';
-import type { RunRecord } from './read-run.ts';
+import { runFiles, type RunRecord } from './read-run.ts';
+import { pendingFile, readPending } from '../approvals/ApprovalDesk.ts';
+import { describeError } from '../errors.ts';
 import { escapeHtml, markdownToHtml } from './markdown-html.ts';
 import { buildRunReport, type RunReport, type TimelineEntry } from './run-report.ts';
 import { roleViewsOf, type RoleView } from './role-diagrams.ts';
@@ -77,8 +79,22 @@ export interface ExchangeSummary {
   at: string | null;
 }
 
+/** A request a stopped run waits on, for the page to decide. */
+export interface PendingDecision {
+  role: string;
+  gate: string;
+  key: string | null;
+  round: number;
+  /** What the person is asked to approve, rendered. */
+  html: string;
+}
+
 export interface RunPage {
   name: string;
+  /** The run's folder, for the commands a reader may type. */
+  dir: string;
+  /** What the run is waiting for a person to decide (empty unless it stopped awaiting approval). */
+  pending: PendingDecision[];
   info: RunReport['info'];
   costFacts: RunReport['costFacts'];
   status: RunReport['status'];
@@ -160,8 +176,17 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
     bug: bug ? { messageId: bug.id, to: bug.to, html: html(bug.id) } : null,
   }));
 
+  let pending: PendingDecision[] = [];
+  try {
+    pending = (await readPending(runFiles(record.dir).state)).map((r) => ({ role: r.role, gate: r.gate, key: r.key, round: r.round, html: markdownToHtml(r.content) }));
+  } catch (error) {
+    warnings.push(`${pendingFile(runFiles(record.dir).state)} could not be read (${describeError(error)}); decide with \`sopworks approve\` instead.`);
+  }
+
   return {
     name: report.name,
+    dir: record.dir,
+    pending,
     info: report.info,
     costFacts: report.costFacts,
     status: report.status,

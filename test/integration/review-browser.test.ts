@@ -79,9 +79,11 @@ describe('the review viewer in a real browser', function () {
     root = await tempDir('sopworks-browser-');
     out = path.join(root, 'output');
     await fs.mkdir(out);
-    const [made, launched] = await Promise.all([runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }), launchBrowser()]);
+    const gated = (name: string) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
+    const [made, launched, ...stopped] = await Promise.all([runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }), launchBrowser(), gated('gate-yes'), gated('gate-no')]);
     browser = launched;
     assert.equal(made.code, 0, made.stderr);
+    for (const run of stopped) assert.equal(run.code, 4, run.stderr);
     server = await startReviewServer({ dir: out, port: 0, host: '127.0.0.1' });
   });
   after(async () => {
@@ -259,5 +261,61 @@ describe('the review viewer in a real browser', function () {
     assert.match(text, /board\.jsonl:1/);
     await fs.rm(path.join(out, 'broken'), { recursive: true });
     await page.close();
+  });
+
+  /** The last message on a run's board. */
+  const lastMessage = async (name: string) => (await boardOf(path.join(out, name))).at(-1) as any;
+
+  it('approves a run awaiting approval from its page, recorded on the board', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(server.tokenUrl);
+    assert.equal(page.url(), server.url, 'the token leaves the address bar');
+    await page.goto(`${server.url}runs/gate-yes`);
+    await page.waitForSelector('#decision form');
+    assert.match(await page.locator('#decision').innerText(), /Waiting for your decision[\s\S]*Approve the prd of product-manager\?[\s\S]*wordfreq — Product Requirements/);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForSelector('.decision-result :text("Approved the prd of product-manager")');
+    assert.match(await page.locator('.decision-result').innerText(), /continue the run with sopworks resume .*gate-yes/);
+    assert.deepEqual((await lastMessage('gate-yes')).payload, { role: 'product-manager', gate: 'prd', key: null, round: 0, approved: true, feedback: null });
+    // The page follows the board: nothing is waiting any more.
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('#decision form'));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('rejects with feedback from the page, and asks for the feedback first', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(server.tokenUrl);
+    await page.goto(`${server.url}runs/gate-no`);
+    await page.waitForSelector('#decision form');
+    const before = await boardOf(path.join(out, 'gate-no'));
+    await page.getByRole('button', { name: 'Reject with feedback' }).click();
+    await page.waitForSelector('#decision [role="alert"]:text("a rejection needs feedback")');
+    assert.equal((await boardOf(path.join(out, 'gate-no'))).length, before.length, 'nothing recorded without feedback');
+    await page.getByLabel('Feedback for the role').fill('Add a --json output mode.');
+    await page.getByRole('button', { name: 'Reject with feedback' }).click();
+    await page.waitForSelector('.decision-result :text("Rejected the prd of product-manager")');
+    assert.deepEqual((await lastMessage('gate-no')).payload, { role: 'product-manager', gate: 'prd', key: null, round: 0, approved: false, feedback: 'Add a --json output mode.' });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('offers no decision to a page opened without the token, and the server refuses one sent from it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await fs.writeFile(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]));
+    try {
+      await page.goto(`${server.url}runs/gate-no`);
+      await page.waitForSelector('#decision :text("To decide from this page, open the URL")');
+      assert.equal(await page.locator('#decision form').count(), 0);
+      const before = await boardOf(path.join(out, 'gate-no'));
+      const status = await page.evaluate(async () => (await fetch('/api/runs/gate-no/decision', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"approved":true}' })).status);
+      assert.equal(status, 403);
+      assert.deepEqual(await boardOf(path.join(out, 'gate-no')), before);
+    } finally {
+      await fs.rm(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), { force: true });
+      await page.close();
+    }
   });
 });

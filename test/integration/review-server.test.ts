@@ -184,12 +184,12 @@ describe('sopworks serve: the viewer server', function () {
     assert.deepEqual(runs.map((r: any) => r.name), ['wordfreq'], 'a symlink out of the folder is not a run of it');
   });
 
-  it('is read-only, and answers only requests addressed to it', async () => {
+  it('reads with GET only (its one write is a guarded decision), and answers only requests addressed to it', async () => {
     const before = await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'board.jsonl'), 'utf8');
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const res = await rawRequest(server, '/api/runs/wordfreq', { method });
       assert.equal(res.status, 405, method);
-      assert.equal(res.headers.allow, 'GET, HEAD');
+      assert.equal(res.headers.allow, method === 'POST' ? 'GET, HEAD' : 'GET, HEAD, POST');
     }
     assert.equal(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'board.jsonl'), 'utf8'), before);
     const rebound = await rawRequest(server, '/api/runs', { headers: { host: 'attacker.example' } });
@@ -260,7 +260,7 @@ describe('sopworks serve: the viewer server', function () {
         child.stdout.setEncoding('utf8');
         child.stdout.on('data', (chunk: string) => {
           stdout += chunk;
-          const found = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
+          const found = /(http:\/\/127\.0\.0\.1:\d+\/)\?token=[\w-]{32}\n/.exec(stdout);
           if (found) resolve(found[1]!);
         });
         child.on('exit', (code) => reject(new Error(`serve exited (${code}) before printing its URL: ${stdout}`)));

@@ -230,9 +230,12 @@ function runSkeleton() {
   const sections = Object.fromEntries(SECTIONS.map(([id, title]) => [id, h('div', { class: 'section-body' })]));
   const summary = h('section', { id: 'summary', class: 'summary' });
   const warnings = h('section', { id: 'warnings' });
+  const decision = h('div', { class: 'decision-requests' });
+  const decided = h('div', { class: 'decision-result', role: 'status' });
   fill(app,
     summary,
     warnings,
+    h('section', { id: 'decision', 'aria-label': 'Decision' }, decision, decided),
     h('nav', { class: 'sections' }, SECTIONS.map(([id, title]) => h('a', { href: `#${id}` }, title))),
     ...SECTIONS.map(([id, title]) => h('section', { id, class: 'run-section' }, h('h2', {}, title), sections[id])),
   );
@@ -244,7 +247,72 @@ function runSkeleton() {
   sections.conversations.append(toggle);
   sections.conversations.threads = threads;
   sections.conversations.toggle = toggle;
-  return { summary, warnings, sections };
+  return { summary, warnings, decision, decided, sections };
+}
+
+/** Sends a decision: POST, JSON, with the page's cookie — the server checks the token, Origin and Host. */
+async function postDecision(name, approved, feedback) {
+  let res;
+  try {
+    res = await fetch(`${runUrl(name)}/decision`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ approved, feedback: feedback || null }),
+    });
+  } catch {
+    throw new ServerError(0, 'The viewer\'s server cannot be reached; nothing was decided.');
+  }
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new ServerError(res.status, body?.error ?? `${res.status} ${res.statusText}`);
+  return body;
+}
+
+function renderDecision(el, resultEl, name, { pending, running, canDecide, dir }) {
+  if (pending.length === 0) return fill(el);
+  const what = (r) => `the ${r.gate}${r.key ? ` ${r.key}` : ''} of ${r.role}`;
+  const requests = pending.map((r) =>
+    h('details', { class: 'card request', open: true, dataset: { key: `request:${r.role}:${r.gate}:${r.key}:${r.round}` } }, h('summary', {}, `Approve ${what(r)}?`), h('div', { class: 'markdown', html: r.html })),
+  );
+  let controls;
+  if (running) {
+    controls = h('p', { class: 'muted' }, 'The run is still at work; decide once it has stopped.');
+  } else if (!canDecide) {
+    controls = h('p', { class: 'muted' }, 'To decide from this page, open the URL ', h('code', {}, 'sopworks serve'), ' printed (it ends in ', h('code', {}, '?token=…'), '). Or, in a terminal: ', h('code', {}, `sopworks approve ${dir}`), '.');
+  } else {
+    const feedback = h('textarea', { id: 'decision-feedback', name: 'feedback', rows: '3' });
+    const problem = h('p', { class: 'error', role: 'alert' });
+    const send = async (approved) => {
+      problem.textContent = '';
+      if (!approved && feedback.value.trim() === '') {
+        problem.textContent = 'Say what should change: a rejection needs feedback.';
+        feedback.focus();
+        return;
+      }
+      for (const b of form.querySelectorAll('button')) b.disabled = true;
+      try {
+        const answer = await postDecision(name, approved, feedback.value.trim());
+        fill(resultEl, h('p', { class: approved ? 'review ok' : 'review bad' }, `${approved ? 'Approved' : 'Rejected'} ${answer.decided.map((d) => d.what).join(', ')}. Recorded on the board; continue the run with `, h('code', {}, answer.next), '.'));
+      } catch (error) {
+        problem.textContent = error.message;
+      } finally {
+        for (const b of form.querySelectorAll('button')) b.disabled = false;
+      }
+    };
+    const form = h(
+      'form',
+      { class: 'decide', onsubmit: (event) => event.preventDefault() },
+      h('label', { for: 'decision-feedback' }, 'Feedback for the role (needed to reject)'),
+      feedback,
+      h('div', { class: 'buttons' },
+        h('button', { type: 'button', class: 'approve', onclick: () => send(true) }, 'Approve'),
+        h('button', { type: 'button', class: 'reject', onclick: () => send(false) }, 'Reject with feedback'),
+      ),
+      problem,
+    );
+    controls = form;
+  }
+  fill(el, h('h2', {}, 'Waiting for your decision'), requests, controls);
 }
 
 function renderSummary(el, page) {
@@ -664,6 +732,8 @@ async function showRun(name) {
     }
   };
   window.addEventListener('hashchange', showThread);
+  /** Whether this browser holds the token that lets it decide (asked once). */
+  const session = getJson('/api/session').catch(() => ({ canDecide: false }));
 
   const refresh = oneAtATime(async () => {
     let page;
@@ -690,6 +760,8 @@ async function showRun(name) {
     status = page.status;
     renderSummary(view.summary, page);
     renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
+    const decision = { pending: page.pending, running: page.status.running, canDecide: (await session).canDecide, dir: page.dir ?? name };
+    renderIfChanged(memory, 'decision', view.decision, decision, (el, d) => renderDecision(el, view.decided, name, d));
     appendTimeline(view.sections.timeline.firstChild, page.timeline);
     renderIfChanged(memory, 'documents', view.sections.documents, page.documents, renderDocuments);
     renderIfChanged(memory, 'code', view.sections.code, page.code, renderCode);
