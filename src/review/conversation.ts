@@ -75,7 +75,8 @@ export function draftText(reply: string): string {
 /** A unified diff between two versions of a text, or null when they are the same. */
 export function unifiedDiff(name: string, before: string, after: string, labels: [string, string] = ['before', 'after']): string | null {
   if (before === after) return null;
-  return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, labels[0], labels[1], { context: 3 });
+  // The library starts with a line of "=" (an svn habit); a reader needs the --- / +++ header only.
+  return createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, labels[0], labels[1], { context: 3 }).replace(/^=+\n/, '');
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

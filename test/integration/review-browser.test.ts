@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { startReviewServer, type ReviewServer } from '../../src/review/server/review-server.ts';
 import { artifactPath, launchBrowser } from '../helpers/browser.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
@@ -317,5 +318,171 @@ describe('the review viewer in a real browser', function () {
       await fs.rm(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), { force: true });
       await page.close();
     }
+  });
+
+  it('shows each artifact’s conversation: drafts, reviews with their issues, revisions as diffs, in order, with who said it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#code .code-file');
+    // The file's status says what happened, not only its last verdict.
+    assert.match(await page.locator('[id="file-src/cli.js"] > summary').innerText(), /approved after 1 revision/);
+    assert.match(await page.locator('#documents .document > summary', { hasText: 'docs/prd.md' }).innerText(), /approved after 1 revision/);
+    assert.equal(await page.locator('#conversations .thread').count(), 0, 'loaded only when opened');
+    await page.locator('#conversations .section-toggle > summary').click();
+    await page.waitForSelector('#conversations .thread');
+    const cli = page.locator('[id="thread-src/cli.js"]');
+    await cli.locator('summary').first().click();
+    assert.deepEqual(await cli.locator('.thread-entries > li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.kind)), ['draft', 'review', 'revision', 'review', 'published']);
+    const review = cli.locator('.entry-review').first();
+    assert.match(await review.innerText(), /engineer\s*asked for changes \(3 issues\)[\s\S]*Usage errors/);
+    assert.match(await cli.locator('.entry-revision pre.diff').innerText(), /^\+.*pathToFileURL/m);
+    assert.match(await cli.locator('.entry-published').innerText(), /published it[\s\S]*msg-000010/);
+    // The PRD's self-review and revision, once invisible, are there too.
+    assert.match(await page.locator('[id="thread-prd"] > summary').innerText(), /approved after 1 revision/);
+    // A fixed file's earlier version can be compared with the next one.
+    const tokenize = page.locator('[id="file-src/tokenize.js"]');
+    await tokenize.locator('> summary').click();
+    await tokenize.locator('.changes > summary').first().click();
+    assert.match(await tokenize.locator('.changes pre.diff').first().innerText(), /--- a\/src\/tokenize\.js\tmsg-000006[\s\S]*\+const WORD/);
+    await page.screenshot({ path: artifactPath('review-conversation.png'), fullPage: false });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('is a workbench: runs sorted and filtered by outcome, search, timeline filters, calls over time, links to one thing', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(server.url);
+    await page.waitForSelector('tr[data-run="wordfreq"]');
+    const row = await page.locator('tr[data-run="wordfreq"]').innerText();
+    assert.match(row, /done[\s\S]*\d+\.\ds[\s\S]*\b\d+\b[\s\S]*[\d,]+/, 'duration, calls and tokens are listed');
+    await page.selectOption('#runs-state', 'awaiting-approval');
+    const shown = await page.locator('tr.run-row').evaluateAll((rows) => rows.map((r) => (r as any).dataset.state));
+    assert.ok(shown.length > 0 && shown.every((st) => st === 'awaiting-approval'), `filtered: ${shown}`);
+    await page.selectOption('#runs-state', 'all');
+    await page.selectOption('#runs-sort', 'name');
+    const names = await page.locator('tr.run-row').evaluateAll((rows) => rows.map((r) => (r as any).dataset.run));
+    assert.deepEqual(names, [...names].sort());
+
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    await page.selectOption('#timeline-type', 'Code');
+    assert.deepEqual([...new Set(await page.locator('#timeline .message:not([hidden])').evaluateAll((lis) => lis.map((li) => (li as any).dataset.type)))], ['Code']);
+    await page.selectOption('#timeline-type', 'all');
+    await page.selectOption('#timeline-role', 'qa');
+    for (const li of await page.locator('#timeline .message:not([hidden])').evaluateAll((lis) => lis.map((l) => [(l as any).dataset.from, (l as any).dataset.to]))) assert.ok(li.includes('qa'));
+
+    await page.fill('#run-search', 'pathToFileURL');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForSelector('.hits li');
+    const kinds = new Set(await page.locator('.hits li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.kind)));
+    assert.deepEqual([...kinds].sort(), ['exchange', 'file', 'message']);
+    await page.locator('.hits li[data-kind="exchange"] a').first().click();
+    await page.waitForSelector('.exchange:target details[open] .exchange-body');
+
+    const exchanges = (await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n').length;
+    assert.equal(await page.locator('#activity svg.gantt rect').count(), exchanges, 'one bar per model call');
+    assert.match(await page.locator('#activity svg.gantt').innerHTML(), />engineer</);
+    assert.equal(await page.locator('#activity svg.tokens-over-time polyline').count(), 1);
+
+    // A link to one message opens it.
+    const linked = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await linked.goto(`${server.url}runs/wordfreq#msg-000014`);
+    await linked.waitForSelector('#msg-000014 details[open] .payload');
+    await linked.close();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('fits a phone: at 390 px only code blocks and drawings scroll sideways, and every column is in reach', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const problems = watchPage(page, server);
+    /** Elements wider than the screen that are not code, a drawing or inside one. */
+    const overflowing = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as any).document;
+        const width = doc.documentElement.clientWidth;
+        const out: string[] = [];
+        if (doc.documentElement.scrollWidth > width) out.push(`the page is ${doc.documentElement.scrollWidth}px wide`);
+        for (const el of doc.querySelectorAll('main *')) {
+          // Code, drawings, what is folded away, and the run list's header (shown to screen readers only) are not laid out on screen.
+          if (el.closest('pre, .diagram-svg, .chart-frame, svg, details:not([open]) > :not(summary), table.runs thead')) continue;
+          const box = el.getBoundingClientRect();
+          if (box.width > 0 && box.right > width + 1) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(box.right)}px`);
+        }
+        return out.slice(0, 10);
+      });
+    await page.goto(server.url);
+    await page.waitForSelector('tr[data-run="wordfreq"]');
+    assert.deepEqual(await overflowing(), [], 'the run list');
+    const cells = await page.locator('tr[data-run="wordfreq"] td').evaluateAll((tds) => tds.map((td) => {
+      const box = td.getBoundingClientRect();
+      return { label: (td as any).dataset.label, shown: box.width > 0 && box.height > 0 && box.right <= 391 };
+    }));
+    assert.deepEqual(cells.filter((c) => !c.shown), [], 'every column is on screen');
+    assert.deepEqual(cells.map((c) => c.label), ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'], 'each labelled');
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    await diagramsSettled(page);
+    await page.locator('#conversations .section-toggle > summary').click();
+    await page.waitForSelector('#conversations .thread');
+    assert.deepEqual(await overflowing(), [], 'the run page');
+    // The timeline's type and summary are on screen, not cut off.
+    const bug = await page.locator('#msg-000014 .text').boundingBox();
+    assert.ok(bug && bug.x + bug.width <= 390, `the summary fits: ${JSON.stringify(bug)}`);
+    assert.match(await page.locator('#msg-000014 summary').innerText(), /BugReport[\s\S]*tokenize splits on whitespace only/);
+    await page.screenshot({ path: artifactPath('review-phone.png'), fullPage: false });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('has no serious or critical accessibility violation on any page (axe-core)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const serious = async (what: string) => {
+      const result = await new AxeBuilder({ page }).analyze();
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what}: ${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes[0]?.target.join(' ')}`);
+    };
+    const found: string[] = [];
+    await page.goto(server.tokenUrl);
+    await page.waitForSelector('tr[data-run="wordfreq"]');
+    found.push(...(await serious('runs')));
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    await diagramsSettled(page);
+    await page.locator('#conversations .section-toggle > summary').click();
+    await page.waitForSelector('#conversations .thread');
+    // Open what a reviewer opens: a message, a file with its diff, an exchange.
+    await page.locator('#msg-000002 summary').click();
+    await page.locator('[id="file-src/tokenize.js"] > summary').click();
+    await page.locator('#exchanges .exchange summary').first().click();
+    await page.waitForSelector('.exchange-body');
+    found.push(...(await serious('run')));
+    await fs.writeFile(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]));
+    try {
+      await page.goto(`${server.url}runs/gate-no`);
+      await page.waitForSelector('#decision form');
+      found.push(...(await serious('decision')));
+    } finally {
+      await fs.rm(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), { force: true });
+    }
+    await page.goto(`${server.url}runs/not-yet`);
+    await page.waitForSelector('.waiting');
+    found.push(...(await serious('waiting')));
+    assert.deepEqual(found, []);
+
+    // Every control works by keyboard: Tab reaches the first message, Enter opens it.
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== null && (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== undefined);
+    }
+    assert.ok(reached, 'the timeline is reachable with Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#msg-000001 details[open]');
+    await context.close();
   });
 });

@@ -14,6 +14,7 @@ import { readCommitDiff, readCommits } from '../git-history.ts';
 import { loadRun } from '../load-run.ts';
 import { readRun } from '../read-run.ts';
 import { buildRunPage, runConversations } from '../run-page.ts';
+import { searchRun } from '../run-search.ts';
 import { RunCatalog, RunNotFound } from './run-catalog.ts';
 import { watchCatalog, watchRun, type Watcher } from './run-watcher.ts';
 import { ASSETS, PAGE, type StaticAsset } from './static-assets.ts';
@@ -75,6 +76,7 @@ class HttpError extends Error {
   }
 }
 
+const SearchQuery = z.string().trim().min(2, 'give at least 2 characters to look for').max(200, 'look for at most 200 characters');
 const ExchangeIndex = z.string().regex(/^\d{1,9}$/).transform(Number);
 const CommitHash = z.string().regex(/^[0-9a-f]{40}$/, 'a commit is named by its full hash');
 /** How often an idle event stream says it is alive, so proxies and browsers keep it open. */
@@ -219,6 +221,12 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       if (parts.length === 2) return sendJson(res, 200, { root: catalog.root, runs: await catalog.list() });
       const dir = await runDir(third!);
       if (parts.length === 3) return sendJson(res, 200, await buildRunPage(await loadRun(dir)));
+      if (parts.length === 4 && fourth === 'search') {
+        const query = SearchQuery.safeParse(url.searchParams.get('q') ?? '');
+        if (!query.success) throw new HttpError(400, `Search: ${query.error.issues[0]?.message}.`);
+        const record = await readRun(dir);
+        return sendJson(res, 200, searchRun(record.messages, record.exchanges, query.data));
+      }
       if (parts.length === 4 && fourth === 'conversations') return sendJson(res, 200, { threads: runConversations(await readRun(dir)) });
       if (parts.length === 4 && fourth === 'events') return events(res, (onChange) => watchRun(dir, onChange));
       if (parts.length === 5 && fourth === 'exchanges') {

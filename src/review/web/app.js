@@ -188,27 +188,73 @@ async function showRuns() {
   await refresh();
 }
 
-function renderRuns({ root, runs }) {
-  const rows = runs.map((run) =>
+/** A run's state in one word, for filtering: its outcome, or whether it is at work or stopped. */
+const stateOf = (run) => (run.problem ? 'unreadable' : run.status.finished ? run.status.outcome : run.status.running ? 'in progress' : 'stopped');
+const money = (usd) => (usd === null || usd === undefined ? '—' : `$${usd.toFixed(usd < 1 ? 4 : 2)}`);
+const duration = (ms) => {
+  if (ms === null || ms === undefined) return '—';
+  if (ms < 60_000) return seconds(ms);
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+};
+const count = (n) => (n === null || n === undefined ? '—' : n.toLocaleString('en-US'));
+
+const RUN_SORTS = {
+  newest: ['newest first', (a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '')],
+  oldest: ['oldest first', (a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '')],
+  longest: ['longest first', (a, b) => (b.wallMs ?? -1) - (a.wallMs ?? -1)],
+  tokens: ['most tokens first', (a, b) => (b.tokens ?? -1) - (a.tokens ?? -1)],
+  cost: ['most cost first', (a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1)],
+  name: ['by name', (a, b) => a.name.localeCompare(b.name)],
+};
+/** The list's filter and order, kept while the list redraws itself. */
+const runsView = { state: 'all', sort: 'newest', last: null };
+
+function renderRuns(answer) {
+  runsView.last = answer;
+  const focused = document.activeElement?.id;
+  const { root, runs } = answer;
+  const states = [...new Set(runs.map(stateOf))].sort();
+  if (runsView.state !== 'all' && !states.includes(runsView.state)) states.push(runsView.state);
+  const shown = runs.filter((run) => runsView.state === 'all' || stateOf(run) === runsView.state).sort(RUN_SORTS[runsView.sort][1]);
+  const cell = (label, attrs, ...content) => h('td', { ...attrs, dataset: { label } }, ...content);
+  const rows = shown.map((run) =>
     h(
       'tr',
-      { class: 'run-row', dataset: { run: run.name } },
-      h('td', {}, h('a', { href: `/runs/${encodeURIComponent(run.name)}` }, run.name)),
-      h('td', {}, run.problem ? h('span', { class: 'badge bad' }, 'unreadable') : statusBadge(run.status)),
-      h('td', { class: 'spec' }, run.problem ?? run.spec ?? ''),
-      h('td', { class: 'num' }, String(run.messages)),
-      h('td', { class: 'muted' }, run.startedAt ?? ''),
-      h('td', { class: 'muted' }, run.model ?? ''),
+      { class: 'run-row', dataset: { run: run.name, state: stateOf(run) } },
+      cell('run', {}, h('a', { href: `/runs/${encodeURIComponent(run.name)}` }, run.name)),
+      cell('outcome', {}, run.problem ? h('span', { class: 'badge bad' }, 'unreadable') : statusBadge(run.status)),
+      cell('spec', { class: 'spec' }, run.problem ?? run.spec ?? ''),
+      cell('duration', { class: 'num' }, duration(run.wallMs)),
+      cell('calls', { class: 'num' }, count(run.calls)),
+      cell('tokens', { class: 'num' }, count(run.tokens)),
+      cell('cost', { class: 'num' }, money(run.costUsd)),
+      cell('messages', { class: 'num' }, String(run.messages)),
+      cell('started', { class: 'muted' }, run.startedAt ?? ''),
+      cell('model', { class: 'muted' }, run.model ?? ''),
     ),
   );
+  const select = (id, label, value, options, onchange) =>
+    h('label', { for: id }, label, h('select', { id, onchange: (e) => onchange(e.target.value) }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text))));
+  const redraw = () => renderRuns(runsView.last);
   fill(
     app,
     h('h1', {}, 'Runs'),
     h('p', { class: 'muted' }, `In ${root}`),
     runs.length === 0
       ? h('p', {}, 'No sopworks runs here yet. Make one with ', h('code', {}, 'sopworks run "…"'), ' (or the offline demo: ', h('code', {}, 'npm run demo'), ').')
-      : h('table', { class: 'runs' }, h('thead', {}, h('tr', {}, ['run', 'outcome', 'spec', 'messages', 'started', 'model'].map((c) => h('th', {}, c)))), h('tbody', {}, rows)),
+      : [
+          h('div', { class: 'toolbar' },
+            select('runs-state', 'Outcome', runsView.state, [['all', `all (${runs.length})`], ...states.map((st) => [st, `${st} (${runs.filter((r) => stateOf(r) === st).length})`])], (v) => ((runsView.state = v), redraw())),
+            select('runs-sort', 'Sort', runsView.sort, Object.entries(RUN_SORTS).map(([k, [text]]) => [k, text]), (v) => ((runsView.sort = v), redraw())),
+          ),
+          h('table', { class: 'runs' },
+            h('thead', {}, h('tr', {}, ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'].map((c, i) => h('th', { class: i >= 3 && i <= 7 ? 'num' : null, scope: 'col' }, c)))),
+            h('tbody', {}, rows)),
+        ],
   );
+  // Keep keyboard focus on the control that redrew the list.
+  if (focused) document.getElementById(focused)?.focus();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -221,6 +267,7 @@ const SECTIONS = [
   ['code', 'Code'],
   ['tests', 'Tests'],
   ['usage', 'Usage'],
+  ['activity', 'Who worked when'],
   ['roles', 'SOPs'],
   ['commits', 'Commits'],
   ['exchanges', 'Model exchanges'],
@@ -232,14 +279,17 @@ function runSkeleton() {
   const warnings = h('section', { id: 'warnings' });
   const decision = h('div', { class: 'decision-requests' });
   const decided = h('div', { class: 'decision-result', role: 'status' });
+  const search = searchBox();
   fill(app,
     summary,
     warnings,
     h('section', { id: 'decision', 'aria-label': 'Decision' }, decision, decided),
+    search,
     h('nav', { class: 'sections' }, SECTIONS.map(([id, title]) => h('a', { href: `#${id}` }, title))),
     ...SECTIONS.map(([id, title]) => h('section', { id, class: 'run-section' }, h('h2', {}, title), sections[id])),
   );
   sections.timeline.append(h('ol', { class: 'timeline' }));
+  sections.timeline.prepend(timelineToolbar(sections.timeline));
   sections.commits.append(h('ol', { class: 'commits' }));
   sections.exchanges.append(h('ol', { class: 'exchanges' }));
   const threads = h('div', { class: 'threads' });
@@ -248,6 +298,39 @@ function runSkeleton() {
   sections.conversations.threads = threads;
   sections.conversations.toggle = toggle;
   return { summary, warnings, decision, decided, sections };
+}
+
+/** Where a search hit links: a message in the timeline, a file in Code, an exchange. */
+const hitHref = (hit) => (hit.kind === 'message' ? `#${hit.target}` : hit.kind === 'file' ? `#file-${hit.target}` : `#exchange-${hit.target}`);
+
+/** A search over the run's messages, files and model exchanges (answered by the server). */
+function searchBox() {
+  const input = h('input', { type: 'search', id: 'run-search', name: 'q', minlength: '2', placeholder: 'a word, a file name, an error…' });
+  const results = h('div', { class: 'search-results', role: 'status' });
+  const form = h(
+    'form',
+    { class: 'toolbar search', role: 'search' },
+    h('label', { for: 'run-search' }, 'Search this run'),
+    input,
+    h('button', { type: 'submit' }, 'Search'),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = decodeURIComponent(location.pathname.split('/')[2] ?? '');
+    const q = input.value.trim();
+    if (q.length < 2) return fill(results, h('p', { class: 'muted' }, 'Give at least 2 characters.'));
+    fill(results, h('p', { class: 'muted' }, 'Searching…'));
+    try {
+      const answer = await getJson(`${runUrl(name)}/search?q=${encodeURIComponent(q)}`);
+      fill(results,
+        h('p', {}, answer.hits.length === 0 ? `Nothing matches “${q}”.` : `${answer.hits.length}${answer.truncated ? '+' : ''} match${answer.hits.length === 1 ? '' : 'es'} for “${q}”:`),
+        answer.hits.length ? h('ul', { class: 'hits' }, answer.hits.map((hit) => h('li', { dataset: { kind: hit.kind } }, h('span', { class: 'badge' }, hit.kind), ' ', h('a', { href: hitHref(hit) }, hit.title), h('div', { class: 'muted snippet' }, hit.snippet)))) : null,
+      );
+    } catch (error) {
+      fill(results, h('p', { class: 'error' }, error.message));
+    }
+  });
+  return h('section', { class: 'search-section', 'aria-label': 'Search' }, form, results);
 }
 
 /** Sends a decision: POST, JSON, with the page's cookie — the server checks the token, Origin and Host. */
@@ -340,13 +423,43 @@ function renderWarnings(el, warnings) {
   );
 }
 
+/** Role and type filters over the timeline: entries are hidden, not removed, so live appends keep their place. */
+function timelineToolbar(section) {
+  const filter = { role: 'all', type: 'all' };
+  const roleSelect = h('select', { id: 'timeline-role' }, h('option', { value: 'all' }, 'all'));
+  const typeSelect = h('select', { id: 'timeline-type' }, h('option', { value: 'all' }, 'all'));
+  const shownCount = h('span', { class: 'muted', role: 'status' });
+  const apply = () => {
+    const items = [...section.querySelectorAll('ol.timeline > li')];
+    for (const li of items) li.hidden = (filter.role !== 'all' && li.dataset.from !== filter.role && li.dataset.to !== filter.role) || (filter.type !== 'all' && li.dataset.type !== filter.type);
+    const visible = items.filter((li) => !li.hidden).length;
+    shownCount.textContent = visible === items.length ? '' : `${visible} of ${items.length} messages`;
+  };
+  /** New roles and types join the choices as messages arrive. */
+  const learn = () => {
+    for (const [select, values] of [
+      [roleSelect, [...section.querySelectorAll('ol.timeline > li')].flatMap((li) => [li.dataset.from, li.dataset.to]).filter((v) => v !== 'all')],
+      [typeSelect, [...section.querySelectorAll('ol.timeline > li')].map((li) => li.dataset.type)],
+    ]) {
+      const known = new Set([...select.options].map((o) => o.value));
+      for (const v of [...new Set(values)].sort()) if (!known.has(v)) select.append(h('option', { value: v }, v));
+    }
+    apply();
+  };
+  roleSelect.addEventListener('change', () => ((filter.role = roleSelect.value), apply()));
+  typeSelect.addEventListener('change', () => ((filter.type = typeSelect.value), apply()));
+  const bar = h('div', { class: 'toolbar' }, h('label', { for: 'timeline-role' }, 'Role', roleSelect), h('label', { for: 'timeline-type' }, 'Type', typeSelect), shownCount);
+  bar.learn = learn;
+  return bar;
+}
+
 function timelineEntry(entry) {
   const caused = entry.causedBy.length
     ? h('p', {}, 'Caused by ', entry.causedBy.flatMap((id, i) => [i ? ', ' : '', h('a', { href: `#${id}` }, id)]))
     : h('p', { class: 'muted' }, 'Caused by nothing earlier: the start of the run.');
   return h(
     'li',
-    { class: 'message', id: entry.id, dataset: { seq: String(entry.seq), type: entry.type } },
+    { class: 'message', id: entry.id, dataset: { seq: String(entry.seq), type: entry.type, from: entry.from, to: entry.to } },
     h(
       'details',
       { dataset: { key: entry.id } },
@@ -359,7 +472,7 @@ function timelineEntry(entry) {
         h('span', { class: `type type-${entry.type}` }, entry.type),
         h('span', { class: 'text' }, entry.summary),
       ),
-      h('div', { class: 'detail' }, caused, h('p', { class: 'muted' }, `${entry.id} · ${entry.createdAt}`), h('pre', { class: 'payload' }, JSON.stringify(entry.payload, null, 2))),
+      h('div', { class: 'detail' }, caused, h('p', { class: 'muted' }, `${entry.id} · ${entry.createdAt}`), scrollable('pre', { class: 'payload' }, JSON.stringify(entry.payload, null, 2))),
     ),
   );
 }
@@ -377,13 +490,18 @@ function renderDocuments(el, documents) {
         h(
           'details',
           { class: 'card document', open: true, dataset: { key: `${doc.messageId}:${file.path}` } },
-          h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'type' }, doc.type), ' by ', roleChip(doc.from), ' ', doc.story ? h('span', { class: `badge ${/left|rejected/.test(doc.story) ? 'bad' : 'ok'}` }, doc.story) : null, ' ', commitRef(doc.commit), ' ', h('a', { href: `#${doc.messageId}` }, doc.messageId)),
+          h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'type' }, doc.type), ' by ', roleChip(doc.from), ' ', doc.story ? h('span', { class: `badge ${/left|rejected/.test(doc.story) ? 'bad' : 'ok'}` }, doc.story) : null),
+          // Links live outside <summary>: a link inside a control is two controls in one for a keyboard or a screen reader.
+          h('p', { class: 'muted' }, 'Message ', h('a', { href: `#${doc.messageId}` }, doc.messageId), ' · commit ', commitRef(doc.commit), doc.story ? [' · ', h('a', { href: `#thread-${DOC_SUBJECT[doc.type] ?? doc.type}` }, 'its conversation')] : null),
           h('div', { class: 'markdown', html: file.html }),
         ),
       ),
     ),
   );
 }
+
+/** The conversation subject of each document type (see conversation.ts). */
+const DOC_SUBJECT = { PRD: 'prd', Design: 'design', TaskGraph: 'tasks' };
 
 const commitRef = (hash) => (hash ? h('a', { class: 'hash', href: `#commit-${hash}` }, short(hash)) : h('span', { class: 'muted' }, 'not committed yet'));
 
@@ -407,7 +525,7 @@ function renderCode(el, files) {
       const older = file.versions.slice(0, -1).reverse();
       return h(
         'details',
-        { class: 'card code-file', dataset: { key: `code:${file.path}` } },
+        { class: 'card code-file', id: `file-${file.path}`, dataset: { key: `code:${file.path}` } },
         h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'muted' }, `${file.kind} · ${file.versions.length} version${file.versions.length === 1 ? '' : 's'}`), ' ', storyBadge(file.story, latest.review, file.kind)),
         h('div', { class: 'version' },
           h('p', { class: 'muted' }, 'Latest, by ', roleChip(latest.from), ' in ', h('a', { href: `#${latest.messageId}` }, latest.messageId), ' · ', commitRef(latest.commit), file.story ? ` · ${file.story} (`: null, file.story ? h('a', { href: `#thread-${file.path}` }, 'the conversation') : null, file.story ? ')' : null),
@@ -451,7 +569,7 @@ function renderTests(el, rounds) {
         { class: `card round ${round.passed ? 'passed' : 'failed'}`, dataset: { round: String(round.round) } },
         h('h3', {}, `Round ${round.round}: `, h('span', { class: `badge ${round.passed ? 'ok' : 'bad'}` }, round.summary), ' ', h('a', { href: `#${round.messageId}` }, round.messageId)),
         h('div', { class: 'markdown', html: round.html }),
-        h('details', { dataset: { key: `output:${round.messageId}` } }, h('summary', {}, 'Runner output (tail)'), h('pre', {}, round.output || '(no output)')),
+        h('details', { dataset: { key: `output:${round.messageId}` } }, h('summary', {}, 'Runner output (tail)'), scrollable('pre', {}, round.output || '(no output)')),
         round.bug
           ? h('div', { class: 'bug' }, h('p', {}, 'QA sent a bug report to ', roleChip(round.bug.to), ' ', h('a', { href: `#${round.bug.messageId}` }, round.bug.messageId), ':'), h('div', { class: 'markdown', html: round.bug.html }))
           : null,
@@ -460,8 +578,8 @@ function renderTests(el, rounds) {
   );
 }
 
-function usageTable(rows, total, costFields) {
-  const header = ['', 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields];
+function usageTable(rows, total, costFields, first) {
+  const header = [first, 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields];
   const cells = (r) => [r.name, r.calls, r.promptTokens, r.completionTokens, r.repairs, ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : r.costs[c]))];
   return h(
     'table',
@@ -477,10 +595,82 @@ function renderUsage(el, usage) {
     usage.costFields.length === 0 ? h('p', { class: 'muted' }, 'This run recorded no cost; tokens are shown.') : null,
     h('h3', {}, 'Per role'),
     h('div', { class: 'chart', html: usage.charts.byRole }),
-    usageTable(usage.byRole, usage.total, usage.costFields),
+    usageTable(usage.byRole, usage.total, usage.costFields, 'role'),
     h('h3', {}, 'Per action'),
     h('div', { class: 'chart', html: usage.charts.byAction }),
-    usageTable(usage.byAction, usage.total, usage.costFields),
+    usageTable(usage.byAction, usage.total, usage.costFields, 'role / action'),
+  );
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined) el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+  return el;
+}
+
+/**
+ * Model calls as bars on a time axis, one row per role — and a role's calls that overlapped (parallel
+ * Engineers) side by side on rows of their own — then the tokens used so far, on the same axis.
+ */
+function renderActivity(el, exchanges) {
+  const timed = exchanges.filter((x) => x.at !== null && !Number.isNaN(Date.parse(x.at)));
+  if (timed.length === 0) return fill(el, h('p', { class: 'muted' }, 'No timed model calls yet.'));
+  const t0 = Math.min(...timed.map((x) => Date.parse(x.at)));
+  const span = Math.max(1, Math.max(...timed.map((x) => Date.parse(x.at) - t0 + (x.ms ?? 0))));
+  const lanes = [];
+  for (const x of timed) {
+    const start = Date.parse(x.at) - t0;
+    const end = start + Math.max(x.ms ?? 0, 1);
+    let lane = lanes.find((l) => l.role === x.role && l.end <= start);
+    if (!lane) lanes.push((lane = { role: x.role, n: lanes.filter((l) => l.role === x.role).length + 1, end: 0, bars: [] }));
+    lane.end = end;
+    lane.bars.push({ x, start, end });
+  }
+  lanes.sort((a, b) => a.role.localeCompare(b.role) || a.n - b.n);
+  const W = 1000;
+  const left = 170;
+  const row = 18;
+  const scale = (t) => left + ((W - left - 10) * t) / span;
+  const hueOf = (role) => {
+    let hash = 0;
+    for (const c of role) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+    return hash % 360;
+  };
+  const gantt = svg(
+    'svg',
+    { viewBox: `0 0 ${W} ${lanes.length * row + 24}`, role: 'img', 'aria-label': `Model calls over ${seconds(span)}: ${timed.length} calls on ${lanes.length} rows`, class: 'gantt' },
+    lanes.map((lane, i) => [
+      svg('text', { x: 4, y: i * row + 13, class: 'lane' }, lane.n === 1 ? lane.role : `${lane.role} (${lane.n})`),
+      lane.bars.map(({ x, start, end }) =>
+        svg('rect', { x: scale(start), y: i * row + 3, width: Math.max(2, scale(end) - scale(start)), height: row - 6, rx: 2, fill: `hsl(${hueOf(x.role)} 55% 45%)`, class: x.ok ? 'bar' : 'bar invalid', 'data-index': x.index },
+          svg('title', {}, `#${x.index + 1} ${x.role} ${x.action}${x.key ? ` ${x.key}` : ''}: +${seconds(start)}, ${x.ms === null ? '?' : seconds(x.ms)}, ${x.promptTokens + x.completionTokens} tokens`)),
+      ),
+    ]),
+    svg('text', { x: left, y: lanes.length * row + 18, class: 'axis' }, '0s'),
+    svg('text', { x: W - 10, y: lanes.length * row + 18, class: 'axis', 'text-anchor': 'end' }, seconds(span)),
+  );
+  let total = 0;
+  const points = [`${scale(0)},110`];
+  for (const x of [...timed].sort((a, b) => Date.parse(a.at) + (a.ms ?? 0) - Date.parse(b.at) - (b.ms ?? 0))) {
+    total += x.promptTokens + x.completionTokens;
+    points.push({ t: Date.parse(x.at) - t0 + (x.ms ?? 0), total });
+  }
+  const line = points.map((p) => (typeof p === 'string' ? p : `${scale(p.t).toFixed(1)},${(110 - (100 * p.total) / Math.max(1, total)).toFixed(1)}`)).join(' ');
+  const tokens = svg(
+    'svg',
+    { viewBox: `0 0 ${W} 130`, role: 'img', 'aria-label': `Tokens used over time: ${total.toLocaleString('en-US')} in all`, class: 'tokens-over-time' },
+    svg('polyline', { points: line, fill: 'none', stroke: '#4e79a7', 'stroke-width': 2 }),
+    svg('text', { x: 4, y: 14, class: 'lane' }, `${total.toLocaleString('en-US')} tokens`),
+    svg('text', { x: 4, y: 110, class: 'lane' }, '0'),
+    svg('text', { x: W - 10, y: 126, class: 'axis', 'text-anchor': 'end' }, seconds(span)),
+  );
+  fill(el,
+    h('p', { class: 'muted' }, 'Each bar is one model call (hover for what it was); a role\'s calls that ran at the same time get rows of their own.'),
+    h('div', { class: 'chart-frame', tabindex: '0', 'aria-label': 'model calls per role over time' }, gantt),
+    h('h3', {}, 'Tokens used over time'),
+    h('div', { class: 'chart-frame', tabindex: '0', 'aria-label': 'tokens over time' }, tokens),
   );
 }
 
@@ -504,6 +694,13 @@ function renderRoles(el, roles) {
       ),
     ),
   ));
+}
+
+/** Server-rendered and drawn blocks that may scroll (code in markdown, wide diagrams) join the tab order. */
+function focusableScrollers(root) {
+  for (const el of root.querySelectorAll('.markdown pre, .diagram-svg, .markdown table')) {
+    if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
+  }
 }
 
 /** A block that scrolls on its own: reachable by keyboard (focusable), named for screen readers. */
@@ -583,7 +780,8 @@ function appendCommits(list, name, commits) {
     const details = h(
       'details',
       {},
-      h('summary', {}, h('span', { class: 'hash' }, short(c.hash)), ' ', h('span', { class: 'subject' }, c.subject), ' ', h('span', { class: 'muted' }, `${c.author} · ${c.files.length} file${c.files.length === 1 ? '' : 's'}`), ' ', c.messageId ? h('a', { href: `#${c.messageId}` }, c.messageId) : null),
+      h('summary', {}, h('span', { class: 'hash' }, short(c.hash)), ' ', h('span', { class: 'subject' }, c.subject), ' ', h('span', { class: 'muted' }, `${c.author} · ${c.files.length} file${c.files.length === 1 ? '' : 's'}`)),
+      c.messageId ? h('p', { class: 'muted' }, 'Committed for ', h('a', { href: `#${c.messageId}` }, c.messageId)) : null,
     );
     onDemand(details, async () => diffView((await getJson(`${runUrl(name)}/commits/${c.hash}`)).diff));
     list.append(h('li', { id: `commit-${c.hash}`, dataset: { hash: c.hash } }, details));
@@ -594,8 +792,8 @@ function exchangeView(x) {
   return h(
     'div',
     { class: 'exchange-body' },
-    x.messages.map((m) => h('div', { class: `chat ${m.role}` }, h('div', { class: 'chat-role' }, m.role === 'assistant' ? 'earlier reply' : m.role), h('pre', {}, m.content))),
-    h('div', { class: 'chat reply' }, h('div', { class: 'chat-role' }, `reply${x.finishReason ? ` (${x.finishReason})` : ''}`), h('pre', {}, x.reply)),
+    x.messages.map((m) => h('div', { class: `chat ${m.role}` }, h('div', { class: 'chat-role' }, m.role === 'assistant' ? 'earlier reply' : m.role), scrollable('pre', {}, m.content))),
+    h('div', { class: 'chat reply' }, h('div', { class: 'chat-role' }, `reply${x.finishReason ? ` (${x.finishReason})` : ''}`), scrollable('pre', {}, x.reply)),
     x.error ? h('p', { class: 'error' }, `Rejected: ${x.error}`) : null,
   );
 }
@@ -619,7 +817,7 @@ function appendExchanges(list, name, exchanges) {
       ),
     );
     onDemand(details, async () => exchangeView(await getJson(`${runUrl(name)}/exchanges/${x.index}`)));
-    list.append(h('li', { class: 'exchange', dataset: { index: String(x.index) } }, details));
+    list.append(h('li', { class: 'exchange', id: `exchange-${x.index}`, dataset: { index: String(x.index) } }, details));
   }
 }
 
@@ -717,21 +915,29 @@ async function showRun(name) {
     }
     toggle.dataset.loaded = 'true';
   };
-  /** A link to one artifact's thread opens the section and the thread. */
-  const showThread = async () => {
-    if (!view || !location.hash.startsWith('#thread-')) return;
-    const { toggle } = view.sections.conversations;
-    if (!toggle.open) {
-      toggle.open = true;
-      await loadConversations();
+  /**
+   * A link to one message, file, exchange or conversation thread opens what it points at (loading the
+   * conversations first if need be) — so such a link can be shared.
+   */
+  const showTarget = async () => {
+    if (!view || location.hash.length < 2) return;
+    const id = decodeURIComponent(location.hash.slice(1));
+    if (id.startsWith('thread-')) {
+      const { toggle } = view.sections.conversations;
+      if (!toggle.open) {
+        toggle.open = true;
+        await loadConversations();
+      }
     }
-    const thread = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (thread) {
-      thread.open = true;
-      thread.scrollIntoView();
-    }
+    const target = document.getElementById(id);
+    if (!target) return;
+    const details = target.matches('details') ? target : target.querySelector(':scope > details');
+    if (details) details.open = true;
+    target.closest('li')?.removeAttribute('hidden');
+    target.scrollIntoView();
   };
-  window.addEventListener('hashchange', showThread);
+  window.addEventListener('hashchange', showTarget);
+  let targetShown = false;
   /** Whether this browser holds the token that lets it decide (asked once). */
   const session = getJson('/api/session').catch(() => ({ canDecide: false }));
 
@@ -762,17 +968,25 @@ async function showRun(name) {
     renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
     const decision = { pending: page.pending, running: page.status.running, canDecide: (await session).canDecide, dir: page.dir ?? name };
     renderIfChanged(memory, 'decision', view.decision, decision, (el, d) => renderDecision(el, view.decided, name, d));
-    appendTimeline(view.sections.timeline.firstChild, page.timeline);
+    appendTimeline(view.sections.timeline.querySelector('ol.timeline'), page.timeline);
+    view.sections.timeline.querySelector('.toolbar').learn();
     renderIfChanged(memory, 'documents', view.sections.documents, page.documents, renderDocuments);
     renderIfChanged(memory, 'code', view.sections.code, page.code, renderCode);
     renderIfChanged(memory, 'tests', view.sections.tests, page.tests, renderTests);
     renderIfChanged(memory, 'usage', view.sections.usage, page.usage, renderUsage);
     renderIfChanged(memory, 'roles', view.sections.roles, page.roles, renderRoles);
+    renderIfChanged(memory, 'activity', view.sections.activity, page.exchanges, renderActivity);
     appendCommits(view.sections.commits.firstChild, name, page.commits);
     appendExchanges(view.sections.exchanges.firstChild, name, page.exchanges);
     if (view.sections.conversations.toggle.open) await loadConversations();
     showLive();
     await drawDiagrams(app);
+    focusableScrollers(app);
+    // A shared link is followed once the run is drawn.
+    if (!targetShown) {
+      targetShown = true;
+      await showTarget();
+    }
     document.body.dataset.loadedVersion = String(Number(document.body.dataset.loadedVersion ?? 0) + 1);
   });
 
