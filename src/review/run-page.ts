@@ -98,15 +98,34 @@ export interface RunPage {
   info: RunReport['info'];
   costFacts: RunReport['costFacts'];
   status: RunReport['status'];
-  timeline: (TimelineEntry & { payload: unknown })[];
+  /** The messages, without their payloads (fetched when one is opened: a big run's payloads are most of it). */
+  timeline: TimelineEntry[];
   documents: DocumentView[];
   code: CodeFileView[];
   tests: TestRoundView[];
   usage: RunReport['usage'] & { charts: { byRole: string; byAction: string } };
   roles: RoleView[];
   commits: RunReport['commits'];
-  exchanges: ExchangeSummary[];
+  /** How many model exchanges there are; their summaries are fetched by page (`exchangeSummaries`). */
+  exchangeCount: number;
   warnings: string[];
+}
+
+/** A summary of each model exchange: what the exchange list and the time chart show. */
+export function exchangeSummaries(record: RunRecord): ExchangeSummary[] {
+  return record.exchanges.map(({ index, exchange: e }) => ({
+    index,
+    role: e.role,
+    action: e.action,
+    key: e.key,
+    attempt: e.attempt,
+    ok: e.ok,
+    error: e.error ?? null,
+    promptTokens: e.usage.promptTokens,
+    completionTokens: e.usage.completionTokens,
+    ms: e.ms ?? null,
+    at: e.at ?? null,
+  }));
 }
 
 /** Artifact types shown with their QA round or as code, not among the documents. */
@@ -146,7 +165,6 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
   const storyOf = (subject: string) => stories.get(subject) ?? null;
   const warnings = report.warnings;
   const commitOf = (id: string) => report.artifacts.find((a) => a.messageId === id)?.commit ?? null;
-  const payloadOf = new Map(record.messages.map((m) => [m.id, m.payload]));
 
   const artifacts = artifactsOf(record.messages);
   /** The message's files as committed, rendered; empty when they could not be rendered (a warning says why). */
@@ -190,7 +208,7 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
     info: report.info,
     costFacts: report.costFacts,
     status: report.status,
-    timeline: report.timeline.map((t) => ({ ...t, payload: payloadOf.get(t.id) })),
+    timeline: report.timeline,
     documents,
     code: codeFiles(record.messages, commitOf, storyOf),
     tests,
@@ -203,19 +221,7 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
     },
     roles: await roleViewsOf(record.info, record.roleStates, warnings),
     commits: report.commits,
-    exchanges: record.exchanges.map(({ index, exchange: e }) => ({
-      index,
-      role: e.role,
-      action: e.action,
-      key: e.key,
-      attempt: e.attempt,
-      ok: e.ok,
-      error: e.error ?? null,
-      promptTokens: e.usage.promptTokens,
-      completionTokens: e.usage.completionTokens,
-      ms: e.ms ?? null,
-      at: e.at ?? null,
-    })),
+    exchangeCount: record.exchanges.length,
     warnings,
   };
 }

@@ -125,6 +125,9 @@ describe('the review viewer in a real browser', function () {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchPage(page, server);
     await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    assert.equal(await page.locator('#exchanges .exchange').count(), 0, 'the exchanges are not loaded until their section is opened');
+    await page.locator('#exchanges .section-toggle > summary').click();
     await page.waitForSelector('#exchanges .exchange');
     assert.equal(await page.locator('.exchange-body').count(), 0, 'prompts are not loaded until asked for');
     await page.locator('#exchanges .exchange summary').first().click();
@@ -378,10 +381,14 @@ describe('the review viewer in a real browser', function () {
     await page.waitForSelector('.hits li');
     const kinds = new Set(await page.locator('.hits li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.kind)));
     assert.deepEqual([...kinds].sort(), ['exchange', 'file', 'message']);
-    await page.locator('.hits li[data-kind="exchange"] a').first().click();
-    await page.waitForSelector('.exchange:target details[open] .exchange-body');
+    const hit = page.locator('.hits li[data-kind="exchange"] a').first();
+    const href = await hit.getAttribute('href');
+    await hit.click();
+    await page.waitForSelector(`${href} details[open] .exchange-body`);
 
     const exchanges = (await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n').length;
+    await page.locator('#activity .section-toggle > summary').click();
+    await page.waitForSelector('#activity svg.gantt');
     assert.equal(await page.locator('#activity svg.gantt rect').count(), exchanges, 'one bar per model call');
     assert.match(await page.locator('#activity svg.gantt').innerHTML(), />engineer</);
     assert.equal(await page.locator('#activity svg.tokens-over-time polyline').count(), 1);
@@ -456,8 +463,11 @@ describe('the review viewer in a real browser', function () {
     // Open what a reviewer opens: a message, a file with its diff, an exchange.
     await page.locator('#msg-000002 summary').click();
     await page.locator('[id="file-src/tokenize.js"] > summary').click();
+    await page.locator('#exchanges .section-toggle > summary').click();
     await page.locator('#exchanges .exchange summary').first().click();
     await page.waitForSelector('.exchange-body');
+    await page.locator('#activity .section-toggle > summary').click();
+    await page.waitForSelector('#activity svg.gantt');
     found.push(...(await serious('run')));
     await fs.writeFile(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]));
     try {

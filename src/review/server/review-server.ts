@@ -13,7 +13,8 @@ import { describeError, SopworksError } from '../../errors.ts';
 import { readCommitDiff, readCommits } from '../git-history.ts';
 import { loadRun } from '../load-run.ts';
 import { readRun } from '../read-run.ts';
-import { buildRunPage, runConversations } from '../run-page.ts';
+import { buildRunPage, exchangeSummaries, runConversations } from '../run-page.ts';
+import { pageDelta } from './page-delta.ts';
 import { searchRun } from '../run-search.ts';
 import { RunCatalog, RunNotFound } from './run-catalog.ts';
 import { watchCatalog, watchRun, type Watcher } from './run-watcher.ts';
@@ -77,6 +78,8 @@ class HttpError extends Error {
 }
 
 const SearchQuery = z.string().trim().min(2, 'give at least 2 characters to look for').max(200, 'look for at most 200 characters');
+const PageFrom = z.string().regex(/^\d{1,9}$/).transform(Number);
+const PageLimit = z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().int().min(1).max(5000));
 const ExchangeIndex = z.string().regex(/^\d{1,9}$/).transform(Number);
 const CommitHash = z.string().regex(/^[0-9a-f]{40}$/, 'a commit is named by its full hash');
 /** How often an idle event stream says it is alive, so proxies and browsers keep it open. */
@@ -220,7 +223,19 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (first === 'api' && second === 'runs') {
       if (parts.length === 2) return sendJson(res, 200, { root: catalog.root, runs: await catalog.list() });
       const dir = await runDir(third!);
-      if (parts.length === 3) return sendJson(res, 200, await buildRunPage(await loadRun(dir)));
+      if (parts.length === 3) return sendJson(res, 200, pageDelta(await buildRunPage(await loadRun(dir)), url.searchParams));
+      if (parts.length === 4 && fourth === 'exchanges') {
+        const from = PageFrom.safeParse(url.searchParams.get('from') ?? '0');
+        const limit = PageLimit.safeParse(url.searchParams.get('limit') ?? '200');
+        if (!from.success || !limit.success) throw new HttpError(400, 'Page the exchanges with ?from=<first index>&limit=<1..5000>.');
+        const all = exchangeSummaries(await readRun(dir));
+        return sendJson(res, 200, { total: all.length, from: from.data, items: all.slice(from.data, from.data + limit.data) });
+      }
+      if (parts.length === 5 && fourth === 'messages') {
+        const message = (await readRun(dir, { exchanges: false })).messages.find((m) => m.id === fifth);
+        if (!message) throw new HttpError(404, `Run "${third}" has no message ${fifth}.`);
+        return sendJson(res, 200, { id: message.id, payload: message.payload });
+      }
       if (parts.length === 4 && fourth === 'search') {
         const query = SearchQuery.safeParse(url.searchParams.get('q') ?? '');
         if (!query.success) throw new HttpError(400, `Search: ${query.error.issues[0]?.message}.`);

@@ -290,8 +290,19 @@ function runSkeleton() {
   );
   sections.timeline.append(h('ol', { class: 'timeline' }));
   sections.timeline.prepend(timelineToolbar(sections.timeline));
+  const timelineMore = h('button', { type: 'button', class: 'more', hidden: true });
+  sections.timeline.append(timelineMore);
+  sections.timeline.more = timelineMore;
   sections.commits.append(h('ol', { class: 'commits' }));
-  sections.exchanges.append(h('ol', { class: 'exchanges' }));
+  const exchangeList = h('ol', { class: 'exchanges' });
+  const exchangesMore = h('button', { type: 'button', class: 'more', hidden: true });
+  const exchangesToggle = h('details', { class: 'section-toggle', dataset: { key: 'exchanges' } }, h('summary', {}, 'Show every model call: prompt and reply'), exchangeList, exchangesMore);
+  sections.exchanges.append(exchangesToggle);
+  Object.assign(sections.exchanges, { toggle: exchangesToggle, list: exchangeList, more: exchangesMore });
+  const activityBody = h('div', {});
+  const activityToggle = h('details', { class: 'section-toggle', dataset: { key: 'activity' } }, h('summary', {}, 'Show model calls per role over time, and tokens over time'), activityBody);
+  sections.activity.append(activityToggle);
+  Object.assign(sections.activity, { toggle: activityToggle, body: activityBody });
   const threads = h('div', { class: 'threads' });
   const toggle = h('details', { class: 'section-toggle', dataset: { key: 'conversations' } }, h('summary', {}, 'Show how each artifact was drafted, reviewed, revised and decided'), threads);
   sections.conversations.append(toggle);
@@ -407,7 +418,7 @@ function renderSummary(el, page) {
   }
   for (const fact of page.costFacts) facts.push([fact.name, fact.value]);
   const total = page.usage.total;
-  facts.push(['Messages', String(page.timeline.length)], ['Commits', String(page.commits.length)], ['Model calls', `${total.calls} (${total.promptTokens} + ${total.completionTokens} tokens)`]);
+  facts.push(['Messages', String(page.timelineTotal)], ['Commits', String(page.commits.length)], ['Model calls', `${total.calls} (${total.promptTokens} + ${total.completionTokens} tokens)`]);
   const reason = page.status.reason ? h('span', { class: 'reason' }, page.status.reason) : null;
   fill(el,
     h('h1', {}, page.name, ' ', statusBadge(page.status)),
@@ -457,10 +468,7 @@ function timelineEntry(entry) {
   const caused = entry.causedBy.length
     ? h('p', {}, 'Caused by ', entry.causedBy.flatMap((id, i) => [i ? ', ' : '', h('a', { href: `#${id}` }, id)]))
     : h('p', { class: 'muted' }, 'Caused by nothing earlier: the start of the run.');
-  return h(
-    'li',
-    { class: 'message', id: entry.id, dataset: { seq: String(entry.seq), type: entry.type, from: entry.from, to: entry.to } },
-    h(
+  const details = h(
       'details',
       { dataset: { key: entry.id } },
       h(
@@ -472,14 +480,27 @@ function timelineEntry(entry) {
         h('span', { class: `type type-${entry.type}` }, entry.type),
         h('span', { class: 'text' }, entry.summary),
       ),
-      h('div', { class: 'detail' }, caused, h('p', { class: 'muted' }, `${entry.id} · ${entry.createdAt}`), scrollable('pre', { class: 'payload' }, JSON.stringify(entry.payload, null, 2))),
-    ),
+      h('div', { class: 'detail' }, caused, h('p', { class: 'muted' }, `${entry.id} · ${entry.createdAt}`)),
   );
+  // The payload (a whole file, a report) is fetched when the message is opened.
+  onDemand(details, async () => scrollable('pre', { class: 'payload' }, JSON.stringify((await getJson(`${runUrl(runName)}/messages/${entry.id}`)).payload, null, 2)), details.querySelector('.detail'));
+  return h('li', { class: 'message', id: entry.id, dataset: { seq: String(entry.seq), type: entry.type, from: entry.from, to: entry.to } }, details);
 }
 
-function appendTimeline(list, timeline) {
+/** How many entries of a long list are drawn at a time; "Show more" draws the next lot. */
+const PAGE_SIZE = 200;
+
+/**
+ * A list drawn a page at a time: `entries` is everything known so far; what is drawn grows by
+ * PAGE_SIZE when the reader asks, and new entries join at once only when everything before them is shown.
+ */
+function pagedList(list, more, entries, draw, total = entries.length) {
+  const limit = Number(list.dataset.limit ?? PAGE_SIZE);
   const shown = list.children.length;
-  for (const entry of timeline.slice(shown)) list.append(timelineEntry(entry));
+  for (const entry of entries.slice(shown, Math.max(limit, shown))) list.append(draw(entry));
+  const left = total - list.children.length;
+  more.hidden = left <= 0;
+  more.textContent = `Show ${Math.min(left, PAGE_SIZE)} more (${left} not shown)`;
 }
 
 function renderDocuments(el, documents) {
@@ -717,14 +738,14 @@ function diffView(text) {
   return pre;
 }
 
-/** A <details> whose body is fetched the first time it opens. */
-function onDemand(details, load) {
+/** A <details> whose body is fetched the first time it opens (into `into`, the details itself by default). */
+function onDemand(details, load, into = details) {
   let loaded = false;
   details.addEventListener('toggle', async () => {
     if (!details.open || loaded) return;
     loaded = true;
     const body = h('div', { class: 'loading muted' }, 'Loading…');
-    details.append(body);
+    into.append(body);
     try {
       body.replaceWith(await load());
     } catch (error) {
@@ -798,27 +819,24 @@ function exchangeView(x) {
   );
 }
 
-function appendExchanges(list, name, exchanges) {
-  const shown = list.children.length;
-  for (const x of exchanges.slice(shown)) {
-    const details = h(
-      'details',
+function exchangeItem(name, x) {
+  const details = h(
+    'details',
+    {},
+    h(
+      'summary',
       {},
-      h(
-        'summary',
-        {},
-        h('span', { class: 'seq' }, `#${x.index + 1}`),
-        roleChip(x.role),
-        h('span', { class: 'action' }, x.action),
-        x.key ? h('code', {}, x.key) : null,
-        x.attempt > 1 ? h('span', { class: 'badge' }, `re-ask ${x.attempt - 1}`) : null,
-        h('span', { class: `badge ${x.ok ? 'ok' : 'bad'}` }, x.ok ? 'valid' : 'invalid'),
-        h('span', { class: 'muted' }, `${x.promptTokens} → ${x.completionTokens} tokens${x.ms === null ? '' : ` · ${seconds(x.ms)}`}`),
-      ),
-    );
-    onDemand(details, async () => exchangeView(await getJson(`${runUrl(name)}/exchanges/${x.index}`)));
-    list.append(h('li', { class: 'exchange', id: `exchange-${x.index}`, dataset: { index: String(x.index) } }, details));
-  }
+      h('span', { class: 'seq' }, `#${x.index + 1}`),
+      roleChip(x.role),
+      h('span', { class: 'action' }, x.action),
+      x.key ? h('code', {}, x.key) : null,
+      x.attempt > 1 ? h('span', { class: 'badge' }, `re-ask ${x.attempt - 1}`) : null,
+      h('span', { class: `badge ${x.ok ? 'ok' : 'bad'}` }, x.ok ? 'valid' : 'invalid'),
+      h('span', { class: 'muted' }, `${x.promptTokens} → ${x.completionTokens} tokens${x.ms === null ? '' : ` · ${seconds(x.ms)}`}`),
+    ),
+  );
+  onDemand(details, async () => exchangeView(await getJson(`${runUrl(name)}/exchanges/${x.index}`)));
+  return h('li', { class: 'exchange', id: `exchange-${x.index}`, dataset: { index: String(x.index) } }, details);
 }
 
 /** Redraws a section only when its data changed, keeping open whatever the reader had opened. */
@@ -835,15 +853,15 @@ function renderIfChanged(memory, key, el, data, render) {
   }
 }
 
-/** Whatever tells two runs in one folder apart: a `--force` re-run starts a new one under the same name. */
-const runIdentity = (page) => `${page.info?.startedAt ?? ''}|${page.timeline[0]?.id ?? ''}|${page.timeline[0]?.createdAt ?? ''}`;
+/** The run this page shows (set by showRun). */
+let runName = null;
 
 async function showRun(name) {
+  runName = name;
   document.title = `${name} · sopworks`;
   fill(crumbs, h('a', { href: '/' }, 'runs'), ' / ', h('span', {}, name));
   let view = null;
   let memory = new Map();
-  let identity = null;
   let status = null;
   let connected = false;
   /** The run's own event stream once the run exists; until then, the list's stream tells when it appears. */
@@ -880,7 +898,7 @@ async function showRun(name) {
     events?.close();
     events = null;
     view = null;
-    identity = null;
+    known = null;
     status = null;
     fill(app, h('section', { class: 'waiting', role: 'status' },
       h('h1', {}, `Waiting for the run “${name}”`),
@@ -929,6 +947,22 @@ async function showRun(name) {
         await loadConversations();
       }
     }
+    const exchange = /^exchange-(\d+)$/.exec(id);
+    if (exchange) {
+      const { toggle, list } = view.sections.exchanges;
+      list.dataset.limit = String(Math.max(Number(list.dataset.limit ?? PAGE_SIZE), Number(exchange[1]) + 1));
+      toggle.open = true;
+      await loadExchanges();
+    }
+    const message = known?.timeline.findIndex((m) => m.id === id) ?? -1;
+    if (message >= 0) {
+      const list = view.sections.timeline.querySelector('ol.timeline');
+      if (message >= list.children.length) {
+        list.dataset.limit = String(message + 1);
+        pagedList(list, view.sections.timeline.more, known.timeline, timelineEntry);
+        view.sections.timeline.querySelector('.toolbar').learn();
+      }
+    }
     const target = document.getElementById(id);
     if (!target) return;
     const details = target.matches('details') ? target : target.querySelector(':scope > details');
@@ -941,43 +975,85 @@ async function showRun(name) {
   /** Whether this browser holds the token that lets it decide (asked once). */
   const session = getJson('/api/session').catch(() => ({ canDecide: false }));
 
+  /** Everything known of the run, merged from the server's answers (each carries only what changed). */
+  let known = null;
+  /** Exchange summaries fetched so far (in pages, while their section is open). */
+  let exchangeSummaries = [];
+
+  /** One load at a time: a toggle and a followed link may both ask, and pages must not be fetched twice. */
+  let exchangesLoading = Promise.resolve();
+  const loadExchanges = (all = false) => (exchangesLoading = exchangesLoading.then(() => loadExchangePages(all)).catch((error) => fill(view.sections.exchanges.list, h('li', { class: 'error' }, error.message))));
+  const loadExchangePages = async (all) => {
+    const { list, more } = view.sections.exchanges;
+    const want = all ? known.exchangeCount : Math.max(Number(list.dataset.limit ?? PAGE_SIZE), list.children.length);
+    while (exchangeSummaries.length < Math.min(want, known.exchangeCount)) {
+      const answer = await getJson(`${runUrl(name)}/exchanges?from=${exchangeSummaries.length}&limit=${all ? 5000 : PAGE_SIZE}`);
+      if (answer.items.length === 0) break;
+      exchangeSummaries.push(...answer.items);
+    }
+    if (view.sections.exchanges.toggle.open) pagedList(list, more, exchangeSummaries, (x) => exchangeItem(name, x), known.exchangeCount);
+  };
+  const loadActivity = async () => {
+    await loadExchanges(true);
+    renderIfChanged(memory, 'activity', view.sections.activity.body, exchangeSummaries, renderActivity);
+  };
+
   const refresh = oneAtATime(async () => {
-    let page;
+    let delta;
     try {
-      page = await getJson(runUrl(name));
+      const query = known === null ? '' : `?identity=${encodeURIComponent(known.identity)}&timelineFrom=${known.timeline.length}&have=${encodeURIComponent(Object.entries(known.versions).map(([k, v]) => `${k}.${v}`).join(','))}`;
+      delta = await getJson(`${runUrl(name)}${query}`);
     } catch (error) {
-      if (error instanceof ServerError && error.status === 404) return waitForRun(error);
+      if (error instanceof ServerError && error.status === 404) {
+        known = null;
+        return waitForRun(error);
+      }
       // Anything else may pass (a file caught mid-write, a restarted server): say it, and try again on the next change.
       view = null;
-      identity = null;
+      known = null;
       showError(error);
       return;
     }
     follow();
     // A re-run under the same name replaces everything shown, rather than appending to the old run.
-    if (view === null || identity !== runIdentity(page)) {
+    if (view === null || known === null || known.identity !== delta.identity) {
       view = runSkeleton();
       memory = new Map();
-      identity = runIdentity(page);
-      view.sections.conversations.toggle.addEventListener('toggle', () => {
-        if (view.sections.conversations.toggle.open) void loadConversations();
+      known = { timeline: [] };
+      exchangeSummaries = [];
+      const { conversations, exchanges, activity, timeline } = view.sections;
+      conversations.toggle.addEventListener('toggle', () => conversations.toggle.open && void loadConversations());
+      exchanges.toggle.addEventListener('toggle', () => exchanges.toggle.open && void loadExchanges());
+      exchanges.more.addEventListener('click', () => {
+        exchanges.list.dataset.limit = String(exchanges.list.children.length + PAGE_SIZE);
+        void loadExchanges();
+      });
+      activity.toggle.addEventListener('toggle', () => activity.toggle.open && void loadActivity());
+      timeline.more.addEventListener('click', () => {
+        const list = timeline.querySelector('ol.timeline');
+        list.dataset.limit = String(list.children.length + PAGE_SIZE);
+        pagedList(list, timeline.more, known.timeline, timelineEntry);
+        timeline.querySelector('.toolbar').learn();
       });
     }
+    const { timeline: newMessages, timelineFrom, ...sections } = delta;
+    known = { ...known, ...sections, timeline: [...known.timeline.slice(0, timelineFrom), ...newMessages] };
+    const page = known;
     status = page.status;
     renderSummary(view.summary, page);
     renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
     const decision = { pending: page.pending, running: page.status.running, canDecide: (await session).canDecide, dir: page.dir ?? name };
     renderIfChanged(memory, 'decision', view.decision, decision, (el, d) => renderDecision(el, view.decided, name, d));
-    appendTimeline(view.sections.timeline.querySelector('ol.timeline'), page.timeline);
+    pagedList(view.sections.timeline.querySelector('ol.timeline'), view.sections.timeline.more, page.timeline, timelineEntry);
     view.sections.timeline.querySelector('.toolbar').learn();
     renderIfChanged(memory, 'documents', view.sections.documents, page.documents, renderDocuments);
     renderIfChanged(memory, 'code', view.sections.code, page.code, renderCode);
     renderIfChanged(memory, 'tests', view.sections.tests, page.tests, renderTests);
     renderIfChanged(memory, 'usage', view.sections.usage, page.usage, renderUsage);
     renderIfChanged(memory, 'roles', view.sections.roles, page.roles, renderRoles);
-    renderIfChanged(memory, 'activity', view.sections.activity, page.exchanges, renderActivity);
     appendCommits(view.sections.commits.firstChild, name, page.commits);
-    appendExchanges(view.sections.exchanges.firstChild, name, page.exchanges);
+    if (view.sections.exchanges.toggle.open) await loadExchanges();
+    if (view.sections.activity.toggle.open) await loadActivity();
     if (view.sections.conversations.toggle.open) await loadConversations();
     showLive();
     await drawDiagrams(app);
