@@ -26,11 +26,12 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     host: parsed.data.host,
     onError: (error) => io.err(`error while answering a request: ${describeError(error)}`),
   });
-  io.out(`sopworks viewer of ${dir}: ${server.url}`);
+  // As Jupyter does: the URL carries the secret that lets this browser decide on runs awaiting approval.
+  io.out(`sopworks viewer of ${dir}: ${server.tokenUrl}`);
   if (!['127.0.0.1', 'localhost', '::1'].includes(parsed.data.host)) {
     io.err(`warning: listening on ${parsed.data.host}: other machines that can reach it can read every run in ${dir}, prompts included.`);
   }
-  io.out('Read-only; it follows runs in progress. Ctrl-C to stop.');
+  io.out(`It follows runs in progress; runs awaiting approval can be decided from a page opened with that URL (read-only without the token: ${server.url}). Ctrl-C to stop.`);
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -4,11 +4,12 @@
  * on-demand views, and a live run whose new messages appear in the open page without a reload.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { startReviewServer, type ReviewServer } from '../../src/review/server/review-server.ts';
 import { artifactPath, launchBrowser } from '../helpers/browser.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
@@ -44,6 +45,19 @@ const timelineOf = (page: Page): Promise<{ id: string; type: string }[]> =>
 const timelineLength = (page: Page, n: number) =>
   page.waitForFunction((count) => (globalThis as any).document.querySelectorAll('#timeline .message').length === count, n);
 
+/** Starts a scripted run in `out` as a child process; the latency spreads it over a few seconds. */
+function startRun(root: string, out: string, name: string, extra: string[] = [], latencyMs = 100): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], {
+    cwd: root,
+    env: cleanEnv({ SOPWORKS_SCRIPTED_LATENCY_MS: String(latencyMs) }),
+    stdio: 'ignore',
+  });
+  return { child, exited: new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null)))) };
+}
+
+const liveText = (page: Page, text: string, timeout = 10_000) =>
+  page.waitForFunction((expected) => (globalThis as any).document.getElementById('live')?.textContent === expected, text, { timeout });
+
 const outcomeBadge = (page: Page, text: string) =>
   page.waitForFunction((expected) => (globalThis as any).document.querySelector('#summary .badge')?.textContent === expected, text);
 
@@ -66,9 +80,11 @@ describe('the review viewer in a real browser', function () {
     root = await tempDir('sopworks-browser-');
     out = path.join(root, 'output');
     await fs.mkdir(out);
-    const [made, launched] = await Promise.all([runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }), launchBrowser()]);
+    const gated = (name: string) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
+    const [made, launched, ...stopped] = await Promise.all([runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }), launchBrowser(), gated('gate-yes'), gated('gate-no')]);
     browser = launched;
     assert.equal(made.code, 0, made.stderr);
+    for (const run of stopped) assert.equal(run.code, 4, run.stderr);
     server = await startReviewServer({ dir: out, port: 0, host: '127.0.0.1' });
   });
   after(async () => {
@@ -109,6 +125,9 @@ describe('the review viewer in a real browser', function () {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchPage(page, server);
     await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    assert.equal(await page.locator('#exchanges .exchange').count(), 0, 'the exchanges are not loaded until their section is opened');
+    await page.locator('#exchanges .section-toggle > summary').click();
     await page.waitForSelector('#exchanges .exchange');
     assert.equal(await page.locator('.exchange-body').count(), 0, 'prompts are not loaded until asked for');
     await page.locator('#exchanges .exchange summary').first().click();
@@ -168,5 +187,312 @@ describe('the review viewer in a real browser', function () {
       await exited;
       await page.close();
     }
+  });
+
+  it('shows a run whose process was killed as stopped within seconds, on an open page and a fresh one', async () => {
+    const project = path.join(out, 'killed');
+    const run = startRun(root, out, 'killed', [], 300);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    try {
+      while ((await boardOf(project).catch(() => [])).length < 2) await sleep(20);
+      await page.goto(`${server.url}runs/killed`);
+      await outcomeBadge(page, 'in progress');
+      await liveText(page, '● live');
+      run.child.kill('SIGKILL');
+      await run.exited;
+      // Nothing in the run's files changes when its process dies: only the lock's owner says so.
+      await outcomeBadge(page, 'stopped before an outcome');
+      await liveText(page, 'stopped');
+      const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await fresh.goto(`${server.url}runs/killed`);
+      await outcomeBadge(fresh, 'stopped before an outcome');
+      await liveText(fresh, 'stopped');
+      await fresh.goto(server.url);
+      await fresh.waitForSelector('tr[data-run="killed"] .badge.stopped');
+      await fresh.close();
+      assert.deepEqual(problems, []);
+    } finally {
+      run.child.kill('SIGKILL');
+      await page.close();
+    }
+  });
+
+  it('replaces what an open page shows when the run is re-run with --force', async () => {
+    const project = path.join(out, 'killed');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}runs/killed`);
+    await outcomeBadge(page, 'stopped before an outcome');
+    const rerun = startRun(root, out, 'killed', ['--force'], 0);
+    assert.equal(await rerun.exited, 0);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 30_000 });
+    await outcomeBadge(page, 'done');
+    const board = await boardOf(project);
+    // The page may still be catching up with the last commit: wait for the history to settle, then compare.
+    const commits = execFileSync('git', ['log', '--reverse', '--format=%H'], { cwd: project, encoding: 'utf8' }).trim().split('\n');
+    await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#commits li').length === n, commits.length);
+    assert.deepEqual(await timelineOf(page), board.map((m) => ({ id: m.id, type: m.type })), 'only the new run, each message once');
+    assert.deepEqual(await page.locator('#commits li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.hash)), commits);
+    assert.match(await page.locator('#summary').innerText(), new RegExp(`Messages\\s*${board.length}\\b`));
+    await page.close();
+  });
+
+  it('follows a run opened before it exists, from the moment it appears', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(`${server.url}runs/later`);
+    await page.waitForSelector('text=Waiting for the run “later”');
+    assert.match(await page.locator('main').innerText(), /There is no run called "later"/);
+    const run = startRun(root, out, 'later', [], 0);
+    assert.equal(await run.exited, 0);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 30_000 });
+    await outcomeBadge(page, 'done');
+    assert.deepEqual(await timelineOf(page), (await boardOf(path.join(out, 'later'))).map((m) => ({ id: m.id, type: m.type })));
+    // A 404 while waiting is the page asking, not a failure a reader should see in the console.
+    assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+    await page.close();
+  });
+
+  it('says what happened when a run cannot be read', async () => {
+    const broken = path.join(out, 'broken', '.sopworks');
+    await fs.mkdir(broken, { recursive: true });
+    await fs.writeFile(path.join(broken, 'board.jsonl'), 'not json\n{}\n');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}runs/broken`);
+    await page.waitForSelector('.error-page');
+    const text = await page.locator('.error-page').innerText();
+    assert.match(text, /The server could not read this/);
+    assert.match(text, /board\.jsonl:1/);
+    await fs.rm(path.join(out, 'broken'), { recursive: true });
+    await page.close();
+  });
+
+  /** The last message on a run's board. */
+  const lastMessage = async (name: string) => (await boardOf(path.join(out, name))).at(-1) as any;
+
+  it('approves a run awaiting approval from its page, recorded on the board', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(server.tokenUrl);
+    assert.equal(page.url(), server.url, 'the token leaves the address bar');
+    await page.goto(`${server.url}runs/gate-yes`);
+    await page.waitForSelector('#decision form');
+    assert.match(await page.locator('#decision').innerText(), /Waiting for your decision[\s\S]*Approve the prd of product-manager\?[\s\S]*wordfreq — Product Requirements/);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForSelector('.decision-result :text("Approved the prd of product-manager")');
+    assert.match(await page.locator('.decision-result').innerText(), /continue the run with sopworks resume .*gate-yes/);
+    assert.deepEqual((await lastMessage('gate-yes')).payload, { role: 'product-manager', gate: 'prd', key: null, round: 0, approved: true, feedback: null });
+    // The page follows the board: nothing is waiting any more.
+    await page.waitForFunction(() => !(globalThis as any).document.querySelector('#decision form'));
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('rejects with feedback from the page, and asks for the feedback first', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(server.tokenUrl);
+    await page.goto(`${server.url}runs/gate-no`);
+    await page.waitForSelector('#decision form');
+    const before = await boardOf(path.join(out, 'gate-no'));
+    await page.getByRole('button', { name: 'Reject with feedback' }).click();
+    await page.waitForSelector('#decision [role="alert"]:text("a rejection needs feedback")');
+    assert.equal((await boardOf(path.join(out, 'gate-no'))).length, before.length, 'nothing recorded without feedback');
+    await page.getByLabel('Feedback for the role').fill('Add a --json output mode.');
+    await page.getByRole('button', { name: 'Reject with feedback' }).click();
+    await page.waitForSelector('.decision-result :text("Rejected the prd of product-manager")');
+    assert.deepEqual((await lastMessage('gate-no')).payload, { role: 'product-manager', gate: 'prd', key: null, round: 0, approved: false, feedback: 'Add a --json output mode.' });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('offers no decision to a page opened without the token, and the server refuses one sent from it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await fs.writeFile(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]));
+    try {
+      await page.goto(`${server.url}runs/gate-no`);
+      await page.waitForSelector('#decision :text("To decide from this page, open the URL")');
+      assert.equal(await page.locator('#decision form').count(), 0);
+      const before = await boardOf(path.join(out, 'gate-no'));
+      const status = await page.evaluate(async () => (await fetch('/api/runs/gate-no/decision', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"approved":true}' })).status);
+      assert.equal(status, 403);
+      assert.deepEqual(await boardOf(path.join(out, 'gate-no')), before);
+    } finally {
+      await fs.rm(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), { force: true });
+      await page.close();
+    }
+  });
+
+  it('shows each artifact’s conversation: drafts, reviews with their issues, revisions as diffs, in order, with who said it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#code .code-file');
+    // The file's status says what happened, not only its last verdict.
+    assert.match(await page.locator('[id="file-src/cli.js"] > summary').innerText(), /approved after 1 revision/);
+    assert.match(await page.locator('#documents .document > summary', { hasText: 'docs/prd.md' }).innerText(), /approved after 1 revision/);
+    assert.equal(await page.locator('#conversations .thread').count(), 0, 'loaded only when opened');
+    await page.locator('#conversations .section-toggle > summary').click();
+    await page.waitForSelector('#conversations .thread');
+    const cli = page.locator('[id="thread-src/cli.js"]');
+    await cli.locator('summary').first().click();
+    assert.deepEqual(await cli.locator('.thread-entries > li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.kind)), ['draft', 'review', 'revision', 'review', 'published']);
+    const review = cli.locator('.entry-review').first();
+    assert.match(await review.innerText(), /engineer\s*asked for changes \(3 issues\)[\s\S]*Usage errors/);
+    assert.match(await cli.locator('.entry-revision pre.diff').innerText(), /^\+.*pathToFileURL/m);
+    assert.match(await cli.locator('.entry-published').innerText(), /published it[\s\S]*msg-000010/);
+    // The PRD's self-review and revision, once invisible, are there too.
+    assert.match(await page.locator('[id="thread-prd"] > summary').innerText(), /approved after 1 revision/);
+    // A fixed file's earlier version can be compared with the next one.
+    const tokenize = page.locator('[id="file-src/tokenize.js"]');
+    await tokenize.locator('> summary').click();
+    await tokenize.locator('.changes > summary').first().click();
+    assert.match(await tokenize.locator('.changes pre.diff').first().innerText(), /--- a\/src\/tokenize\.js\tmsg-000006[\s\S]*\+const WORD/);
+    await page.screenshot({ path: artifactPath('review-conversation.png'), fullPage: false });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('is a workbench: runs sorted and filtered by outcome, search, timeline filters, calls over time, links to one thing', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(server.url);
+    await page.waitForSelector('tr[data-run="wordfreq"]');
+    const row = await page.locator('tr[data-run="wordfreq"]').innerText();
+    assert.match(row, /done[\s\S]*\d+\.\ds[\s\S]*\b\d+\b[\s\S]*[\d,]+/, 'duration, calls and tokens are listed');
+    await page.selectOption('#runs-state', 'awaiting-approval');
+    const shown = await page.locator('tr.run-row').evaluateAll((rows) => rows.map((r) => (r as any).dataset.state));
+    assert.ok(shown.length > 0 && shown.every((st) => st === 'awaiting-approval'), `filtered: ${shown}`);
+    await page.selectOption('#runs-state', 'all');
+    await page.selectOption('#runs-sort', 'name');
+    const names = await page.locator('tr.run-row').evaluateAll((rows) => rows.map((r) => (r as any).dataset.run));
+    assert.deepEqual(names, [...names].sort());
+
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    await page.selectOption('#timeline-type', 'Code');
+    assert.deepEqual([...new Set(await page.locator('#timeline .message:not([hidden])').evaluateAll((lis) => lis.map((li) => (li as any).dataset.type)))], ['Code']);
+    await page.selectOption('#timeline-type', 'all');
+    await page.selectOption('#timeline-role', 'qa');
+    for (const li of await page.locator('#timeline .message:not([hidden])').evaluateAll((lis) => lis.map((l) => [(l as any).dataset.from, (l as any).dataset.to]))) assert.ok(li.includes('qa'));
+
+    await page.fill('#run-search', 'pathToFileURL');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForSelector('.hits li');
+    const kinds = new Set(await page.locator('.hits li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.kind)));
+    assert.deepEqual([...kinds].sort(), ['exchange', 'file', 'message']);
+    const hit = page.locator('.hits li[data-kind="exchange"] a').first();
+    const href = await hit.getAttribute('href');
+    await hit.click();
+    await page.waitForSelector(`${href} details[open] .exchange-body`);
+
+    const exchanges = (await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n').length;
+    await page.locator('#activity .section-toggle > summary').click();
+    await page.waitForSelector('#activity svg.gantt');
+    assert.equal(await page.locator('#activity svg.gantt rect').count(), exchanges, 'one bar per model call');
+    assert.match(await page.locator('#activity svg.gantt').innerHTML(), />engineer</);
+    assert.equal(await page.locator('#activity svg.tokens-over-time polyline').count(), 1);
+
+    // A link to one message opens it.
+    const linked = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await linked.goto(`${server.url}runs/wordfreq#msg-000014`);
+    await linked.waitForSelector('#msg-000014 details[open] .payload');
+    await linked.close();
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('fits a phone: at 390 px only code blocks and drawings scroll sideways, and every column is in reach', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const problems = watchPage(page, server);
+    /** Elements wider than the screen that are not code, a drawing or inside one. */
+    const overflowing = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as any).document;
+        const width = doc.documentElement.clientWidth;
+        const out: string[] = [];
+        if (doc.documentElement.scrollWidth > width) out.push(`the page is ${doc.documentElement.scrollWidth}px wide`);
+        for (const el of doc.querySelectorAll('main *')) {
+          // Code, drawings, what is folded away, and the run list's header (shown to screen readers only) are not laid out on screen.
+          if (el.closest('pre, .diagram-svg, .chart-frame, svg, details:not([open]) > :not(summary), table.runs thead')) continue;
+          const box = el.getBoundingClientRect();
+          if (box.width > 0 && box.right > width + 1) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(box.right)}px`);
+        }
+        return out.slice(0, 10);
+      });
+    await page.goto(server.url);
+    await page.waitForSelector('tr[data-run="wordfreq"]');
+    assert.deepEqual(await overflowing(), [], 'the run list');
+    const cells = await page.locator('tr[data-run="wordfreq"] td').evaluateAll((tds) => tds.map((td) => {
+      const box = td.getBoundingClientRect();
+      return { label: (td as any).dataset.label, shown: box.width > 0 && box.height > 0 && box.right <= 391 };
+    }));
+    assert.deepEqual(cells.filter((c) => !c.shown), [], 'every column is on screen');
+    assert.deepEqual(cells.map((c) => c.label), ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'], 'each labelled');
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    await diagramsSettled(page);
+    await page.locator('#conversations .section-toggle > summary').click();
+    await page.waitForSelector('#conversations .thread');
+    assert.deepEqual(await overflowing(), [], 'the run page');
+    // The timeline's type and summary are on screen, not cut off.
+    const bug = await page.locator('#msg-000014 .text').boundingBox();
+    assert.ok(bug && bug.x + bug.width <= 390, `the summary fits: ${JSON.stringify(bug)}`);
+    assert.match(await page.locator('#msg-000014 summary').innerText(), /BugReport[\s\S]*tokenize splits on whitespace only/);
+    await page.screenshot({ path: artifactPath('review-phone.png'), fullPage: false });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('has no serious or critical accessibility violation on any page (axe-core)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const serious = async (what: string) => {
+      const result = await new AxeBuilder({ page }).analyze();
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what}: ${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes[0]?.target.join(' ')}`);
+    };
+    const found: string[] = [];
+    await page.goto(server.tokenUrl);
+    await page.waitForSelector('tr[data-run="wordfreq"]');
+    found.push(...(await serious('runs')));
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    await diagramsSettled(page);
+    await page.locator('#conversations .section-toggle > summary').click();
+    await page.waitForSelector('#conversations .thread');
+    // Open what a reviewer opens: a message, a file with its diff, an exchange.
+    await page.locator('#msg-000002 summary').click();
+    await page.locator('[id="file-src/tokenize.js"] > summary').click();
+    await page.locator('#exchanges .section-toggle > summary').click();
+    await page.locator('#exchanges .exchange summary').first().click();
+    await page.waitForSelector('.exchange-body');
+    await page.locator('#activity .section-toggle > summary').click();
+    await page.waitForSelector('#activity svg.gantt');
+    found.push(...(await serious('run')));
+    await fs.writeFile(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]));
+    try {
+      await page.goto(`${server.url}runs/gate-no`);
+      await page.waitForSelector('#decision form');
+      found.push(...(await serious('decision')));
+    } finally {
+      await fs.rm(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), { force: true });
+    }
+    await page.goto(`${server.url}runs/not-yet`);
+    await page.waitForSelector('.waiting');
+    found.push(...(await serious('waiting')));
+    assert.deepEqual(found, []);
+
+    // Every control works by keyboard: Tab reaches the first message, Enter opens it.
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    let reached = false;
+    for (let i = 0; i < 40 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await page.evaluate(() => (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== null && (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== undefined);
+    }
+    assert.ok(reached, 'the timeline is reachable with Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#msg-000001 details[open]');
+    await context.close();
   });
 });

@@ -126,8 +126,14 @@ describe('sopworks serve: the viewer server', function () {
     assert.ok(page.roles.every((r: any) => r.diagram.startsWith('stateDiagram-v2')));
     assert.equal(page.commits.length, Number((await exec('git', ['rev-list', '--count', 'HEAD'], { cwd: path.join(out, 'wordfreq') })).stdout.trim()));
     const exchanges = (await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n');
-    assert.equal(page.exchanges.length, exchanges.length);
-    assert.equal(page.exchanges[0].messages, undefined, 'prompts are fetched on demand, not with the page');
+    assert.equal(page.exchangeCount, exchanges.length);
+    assert.equal(page.timeline[0].payload, undefined, 'payloads are fetched on demand, not with the page');
+    const first = await getJson(server, '/api/runs/wordfreq/exchanges?from=0&limit=10');
+    assert.equal(first.total, exchanges.length);
+    assert.equal(first.items.length, 10);
+    assert.equal(first.items[0].messages, undefined, 'prompts are fetched on demand, not with the page');
+    assert.deepEqual((await getJson(server, '/api/runs/wordfreq/exchanges?from=20&limit=200')).items.map((x: any) => x.index), exchanges.slice(20).map((_, i) => 20 + i));
+    assert.deepEqual((await getJson(server, '/api/runs/wordfreq/messages/msg-000001')).payload, board[0].payload);
     assert.deepEqual(page.warnings, []);
   });
 
@@ -184,12 +190,12 @@ describe('sopworks serve: the viewer server', function () {
     assert.deepEqual(runs.map((r: any) => r.name), ['wordfreq'], 'a symlink out of the folder is not a run of it');
   });
 
-  it('is read-only, and answers only requests addressed to it', async () => {
+  it('reads with GET only (its one write is a guarded decision), and answers only requests addressed to it', async () => {
     const before = await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'board.jsonl'), 'utf8');
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const res = await rawRequest(server, '/api/runs/wordfreq', { method });
       assert.equal(res.status, 405, method);
-      assert.equal(res.headers.allow, 'GET, HEAD');
+      assert.equal(res.headers.allow, method === 'POST' ? 'GET, HEAD' : 'GET, HEAD, POST');
     }
     assert.equal(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'board.jsonl'), 'utf8'), before);
     const rebound = await rawRequest(server, '/api/runs', { headers: { host: 'attacker.example' } });
@@ -209,7 +215,8 @@ describe('sopworks serve: the viewer server', function () {
       assert.equal(res.status, 200, asset);
     }
     const app = await rawRequest(server, '/assets/app.js');
-    assert.doesNotMatch(app.body, /https?:\/\/(?!viewer)/, 'the script loads nothing from elsewhere');
+    // The SVG namespace is a name, not an address the page loads.
+    assert.doesNotMatch(app.body, /https?:\/\/(?!viewer|www\.w3\.org\/2000\/svg')/, 'the script loads nothing from elsewhere');
   });
 
   it('tells an open page when a run changes, and the run list when runs appear', async () => {
@@ -222,10 +229,18 @@ describe('sopworks serve: the viewer server', function () {
       const board = path.join(out, 'copy', '.sopworks', 'board.jsonl');
       const last = (await boardLines('copy')).at(-1);
       const next = { ...last, id: 'msg-000019', seq: 19, type: 'Outcome', payload: { outcome: 'done', reason: 'seen live' } };
+      const before = await getJson(server, '/api/runs/copy');
       await fs.appendFile(board, JSON.stringify(next) + '\n');
       assert.deepEqual(JSON.parse(await events.next()), { version: 2 });
       const page = await getJson(server, '/api/runs/copy');
       assert.equal(page.timeline.at(-1).summary, 'done: seen live');
+      // A page that says what it holds gets only what changed: the new message, and the sections it changed.
+      const have = Object.entries(before.versions).map(([k, v]) => `${k}.${v}`).join(',');
+      const delta = await getJson(server, `/api/runs/copy?identity=${encodeURIComponent(before.identity)}&timelineFrom=${before.timeline.length}&have=${encodeURIComponent(have)}`);
+      assert.deepEqual(delta.timeline.map((t: any) => t.id), ['msg-000019']);
+      assert.equal(delta.timelineTotal, before.timeline.length + 1);
+      assert.equal(delta.documents, undefined, 'unchanged sections are not sent again');
+      assert.equal(delta.code, undefined);
 
       await fs.cp(path.join(out, 'copy'), path.join(out, 'copy-2'), { recursive: true, verbatimSymlinks: true });
       await folderEvents.next();
@@ -260,7 +275,7 @@ describe('sopworks serve: the viewer server', function () {
         child.stdout.setEncoding('utf8');
         child.stdout.on('data', (chunk: string) => {
           stdout += chunk;
-          const found = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
+          const found = /(http:\/\/127\.0\.0\.1:\d+\/)\?token=[\w-]{32}\n/.exec(stdout);
           if (found) resolve(found[1]!);
         });
         child.on('exit', (code) => reject(new Error(`serve exited (${code}) before printing its URL: ${stdout}`)));

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { describeError, SopworksError } from '../../errors.ts';
 import { isRunFolder, readRun } from '../read-run.ts';
 import { runStatus, type RunStatus } from '../run-report.ts';
+import type { RunInfo } from '../run-files.ts';
 
 /** A run name as it may appear in a URL: one path segment, nothing that climbs or hides a separator. */
 export const RunName = z
@@ -24,11 +25,30 @@ export interface RunListing {
   startedAt: string | null;
   status: RunStatus;
   messages: number;
+  /** Wall time of a finished run. */
+  wallMs: number | null;
+  /** Model calls and tokens (prompt + completion) of a finished run, as run.json recorded them. */
+  calls: number | null;
+  tokens: number | null;
+  /** Cost in US dollars, when the run could price every call. */
+  costUsd: number | null;
   /** Why the run could not be read, if it could not. */
   problem: string | null;
 }
 
 export class RunNotFound extends Error {}
+
+/** What the list shows of a run's size: read from run.json (written whole when the run ends), so listing stays cheap. */
+function usageFacts(info: RunInfo | null): Pick<RunListing, 'wallMs' | 'calls' | 'tokens' | 'costUsd'> {
+  const total = info?.usage?.total;
+  const cost = total?.['costUsd'];
+  return {
+    wallMs: info?.wallMs ?? null,
+    calls: total?.calls ?? null,
+    tokens: total ? total.promptTokens + total.completionTokens : null,
+    costUsd: typeof cost === 'number' ? cost : null,
+  };
+}
 
 export class RunCatalog {
   private constructor(
@@ -91,11 +111,12 @@ export class RunCatalog {
             startedAt: record.info?.startedAt ?? record.messages[0]?.createdAt ?? null,
             status: runStatus(record),
             messages: record.messages.length,
+            ...usageFacts(record.info),
             problem: null,
           };
         } catch (error) {
           const status = { finished: false, running: false, outcome: null, reason: null };
-          return { name, spec: null, model: null, startedAt: null, status, messages: 0, problem: describeError(error) };
+          return { name, spec: null, model: null, startedAt: null, status, messages: 0, wallMs: null, calls: null, tokens: null, costUsd: null, problem: describeError(error) };
         }
       }),
     );

@@ -17,7 +17,7 @@ export interface Watcher {
 export interface WatchTimings {
   /** How long to let a burst of writes settle before looking. */
   settleMs?: number;
-  /** The safety-net poll interval. */
+  /** The poll interval: a safety net for dropped file events, and how soon a killed run is seen as stopped. */
   pollMs?: number;
 }
 
@@ -37,7 +37,27 @@ const stamp = (file: string): string => {
   }
 };
 
-/** Sizes and times of the files that change as a run goes on. */
+/**
+ * Whether the process named in a run's lock is alive. A killed run leaves its lock behind unchanged, so
+ * only asking the process tells a page that the run stopped.
+ */
+const lockHolder = (lock: string): string => {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(lock, 'utf8').trim());
+  } catch {
+    return 'no-lock';
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return 'bad-lock';
+  try {
+    process.kill(pid, 0);
+    return `alive:${pid}`;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? `alive:${pid}` : `dead:${pid}`;
+  }
+};
+
+/** Sizes and times of the files that change as a run goes on, and whether its lock's owner lives. */
 export function runSignature(dir: string): string {
   const files = runFiles(dir);
   const watched = [files.board, files.exchanges, files.info, files.lock, path.join(dir, '.git', 'logs', 'HEAD')];
@@ -47,7 +67,7 @@ export function runSignature(dir: string): string {
   } catch {
     // No role states recorded (yet).
   }
-  return [...watched, ...roleFiles].map(stamp).join('|');
+  return [...[...watched, ...roleFiles].map(stamp), lockHolder(files.lock)].join('|');
 }
 
 const runFolders = (dir: string): string[] => {
@@ -94,7 +114,7 @@ function watchChanges(spec: WatchSpec): Watcher {
     if (!closed && timer === null) timer = setTimeout(() => void look(), spec.settleMs ?? 100);
   }
   void look();
-  const poll = setInterval(wake, spec.pollMs ?? 2000);
+  const poll = setInterval(wake, spec.pollMs ?? 1000);
   poll.unref();
 
   return {
