@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { describeRequest, recordDecision } from '../approvals/record-decision.ts';
+import { describeRequest, recordDecision } from '../company/record-decision.ts';
 import { readRunRecord } from '../company/run-record.ts';
 import { STATE_DIR } from '../workspace/workspace.ts';
 import type { Output } from './output.ts';

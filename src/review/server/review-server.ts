@@ -20,7 +20,7 @@ import { RunCatalog, RunNotFound } from './run-catalog.ts';
 import { watchCatalog, watchRun, type Watcher } from './run-watcher.ts';
 import { ASSETS, PAGE, type StaticAsset } from './static-assets.ts';
 import { Refusal, writeGuard, type WriteGuard } from './write-guard.ts';
-import { describeRequest, recordDecision } from '../../approvals/record-decision.ts';
+import { describeRequest, recordDecision } from '../../company/record-decision.ts';
 import { runFiles } from '../read-run.ts';
 
 export interface ReviewServerOptions {

@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { MessageBoard } from '../board/message-board.ts';
-import { acquireRunLock } from '../company/run-lock.ts';
+import { acquireRunLock } from './run-lock.ts';
 import { SopworksError } from '../errors.ts';
-import { clearPending, readPending, type ApprovalRequest, type Decision } from './approval-desk.ts';
+import { clearPending, readPending, type ApprovalRequest, type Decision } from '../approvals/approval-desk.ts';
 
 export async function recordDecision(stateDir: string, decision: Decision): Promise<ApprovalRequest[]> {
   const lock = await acquireRunLock(stateDir);
