@@ -14,6 +14,8 @@ export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 export const LlmRecord = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('openai'), model: z.string() }),
   z.object({ kind: z.literal('scripted'), file: z.string() }),
+  /** `model`: the GGUF file's absolute path. */
+  z.object({ kind: z.literal('local'), model: z.string() }),
 ]);
 export type LlmRecord = z.infer<typeof LlmRecord>;
 

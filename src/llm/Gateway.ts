@@ -103,7 +103,7 @@ export class Gateway {
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         budget?.check(request.call, countPromptTokens(messages), this.options.maxOutputTokens ?? 4096);
-        const pending = provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+        const pending = provider.complete({ call: request.call, messages, jsonSchema, output: request.output, signal: request.signal });
         this.startWarmUp();
         const completion = await pending;
         text = completion.text;
