@@ -52,7 +52,7 @@ export function grammarJsonSchema(schema: z.ZodType, limits: GrammarLimits): Rec
 
 /** A code block's lines: any line but one that starts with three backticks (that would close it early). */
 const BLOCK_RULES = String.raw`
-lang ::= [a-zA-Z0-9+#._-]*
+lang ::= [a-zA-Z0-9+#._-]{0,16}
 line ::= ([^${'`'}\n] [^\n]* | "${'`'}" ([^${'`'}\n] [^\n]*)? | "${'``'}" ([^${'`'}\n] [^\n]*)?)? "\n"
 block ::= "${'```'}" lang "\n" line* "${'```'}"
 `;

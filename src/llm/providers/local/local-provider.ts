@@ -142,13 +142,14 @@ export class LocalProvider implements Provider {
           maxTokens: Math.max(1, Math.min(this.options.maxOutputTokens, room - 1)),
           temperature: this.options.temperature ?? undefined,
           signal,
+          // The engine's own count of what it generated (re-tokenizing the text could differ).
+          onToken: (tokens) => (completionTokens += tokens.length),
         })
         .catch((error: unknown) => {
           if (signal?.aborted) throw signal.reason ?? error;
           throw new SopworksError('MODEL_ERROR', `The local model failed during ${describeCall(request.call)}: ${firstLine(error)}`, { cause: error });
         });
       text += response.response;
-      completionTokens += this.model.tokenize(response.response).length;
       finishReason = response.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
       if (finishReason !== 'length' || continuations >= this.options.maxContinuations) break;
       if (this.countPrompt([...history, { type: 'model', response: [text] }]) + 1 >= this.contextSize) break;
