@@ -6,7 +6,7 @@
 import { SopworksError } from '../../../errors.ts';
 
 /** The version package.json pins (its prebuilt binaries install from the npm registry, no build). */
-export const ENGINE_PACKAGE = 'node-llama-cpp@3.22.1';
+export const ENGINE_PACKAGE = 'node-llama-cpp@3.21.1';
 
 export type Engine = typeof import('node-llama-cpp');
 

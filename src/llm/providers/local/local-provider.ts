@@ -60,7 +60,15 @@ export class LocalProvider implements Provider {
     const { modelFile, settings } = options;
     const { bytes } = await checkGgufFile(modelFile);
     const engine = options.engine ?? (await loadEngine());
-    const llama = await engine.getLlama({ gpu: settings.gpu === 'off' ? false : 'auto', build: 'never', progressLogs: false, logLevel: engine.LlamaLogLevel.error });
+    // llama.cpp's own error lines are kept for our message instead of printed beside it.
+    const engineLog: string[] = [];
+    const llama = await engine.getLlama({
+      gpu: settings.gpu === 'off' ? false : 'auto',
+      build: 'never',
+      progressLogs: false,
+      logLevel: engine.LlamaLogLevel.error,
+      logger: (_level, message) => void engineLog.push(message.trim()),
+    });
     try {
       const info = await readInfo(engine, modelFile);
       const insights = await engine.GgufInsights.from(info, llama);
@@ -78,7 +86,7 @@ export class LocalProvider implements Provider {
         }
       }
       const threads = settings.threads ?? chooseThreads();
-      const model = await loadModel(llama, modelFile, onGpu);
+      const model = await loadModel(llama, modelFile, onGpu, engineLog);
       const context = await model
         .createContext({ contextSize: settings.contextSize ?? { min: Math.min(512, contextSize), max: contextSize }, threads, sequences: 1 })
         .catch((error: unknown) => {
@@ -205,12 +213,13 @@ async function readInfo(engine: Engine, modelFile: string) {
   }
 }
 
-async function loadModel(llama: Llama, modelFile: string, onGpu: boolean): Promise<LlamaModel> {
+async function loadModel(llama: Llama, modelFile: string, onGpu: boolean, engineLog: readonly string[]): Promise<LlamaModel> {
   try {
     return await llama.loadModel({ modelPath: modelFile, gpuLayers: onGpu ? 'auto' : 0 });
   } catch (error) {
     const memory = (error as Error)?.name === 'InsufficientMemoryError' || /memory/i.test(firstLine(error));
-    throw new SopworksError('NO_MODEL', `${modelFile} could not be loaded: ${firstLine(error)}`, {
+    const detail = engineLog.length > 0 ? ` (llama.cpp: ${engineLog[0]!.replace(/^\w+: /, '')})` : '';
+    throw new SopworksError('NO_MODEL', `${modelFile} could not be loaded: ${firstLine(error)}${detail}`, {
       hint: memory ? 'Choose a smaller model or quantization (sopworks models list), or free memory.' : 'The file may be truncated or corrupt: download it again.',
       cause: error,
     });
