@@ -1,11 +1,18 @@
 /** Where pulled models live: SOPWORKS_MODELS_DIR, else the user's cache folder ($XDG_CACHE_HOME or ~/.cache). */
 import os from 'node:os';
 import path from 'node:path';
+import { z } from 'zod';
+
+const ModelsEnv = z.object({
+  SOPWORKS_MODELS_DIR: z.string().optional(),
+  XDG_CACHE_HOME: z.string().optional(),
+});
 
 export function modelsDir(env: NodeJS.ProcessEnv = process.env): string {
-  const set = env.SOPWORKS_MODELS_DIR?.trim();
+  const e = ModelsEnv.parse(env);
+  const set = e.SOPWORKS_MODELS_DIR?.trim();
   if (set) return path.resolve(expandHome(set));
-  const cache = env.XDG_CACHE_HOME?.trim() || path.join(os.homedir(), '.cache');
+  const cache = e.XDG_CACHE_HOME?.trim() || path.join(os.homedir(), '.cache');
   return path.join(cache, 'sopworks', 'models');
 }
 

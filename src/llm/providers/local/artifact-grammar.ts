@@ -2,7 +2,7 @@
  * The grammars a local model generates under, so that a reply has the shape its parser expects by
  * construction:
  * - a JSON artifact: the step's schema as JSON Schema for node-llama-cpp's grammar builder — objects
- *   closed, every property present (nullable where optional), and the length limits the grammar can
+ *   closed, every property present (nullable where optional), anyOf as the builder's oneOf, and the length limits the grammar can
  *   enforce (minLength/maxLength, minItems/maxItems) kept. What it cannot express (string patterns,
  *   zod refinements such as a safe relative path) is dropped here and still checked by the parser,
  *   which re-asks with the error;
@@ -27,7 +27,8 @@ function close(node: unknown, limits: GrammarLimits): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED.has(key)) continue;
-    out[key] =
+    // The grammar builder knows alternatives as oneOf only; to generate, the two mean the same.
+    out[key === 'anyOf' ? 'oneOf' : key] =
       key === 'properties'
         ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, close(v, limits)]))
         : close(value, limits);
