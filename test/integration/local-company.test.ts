@@ -76,16 +76,18 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     const env = { SOPWORKS_MODELS_DIR: path.join(cwd, 'models') };
     await fs.writeFile(path.join(cwd, 'notes.gguf'), 'these are notes, not a model\n');
     await fs.writeFile(path.join(cwd, 'cut.gguf'), (await fs.readFile(MODEL)).subarray(0, 4096));
-    const cases: [string, RegExp][] = [
+    const cases: [string, RegExp, Record<string, string>?][] = [
       [`local:${path.join(cwd, 'missing.gguf')}`, /The model file .*missing\.gguf does not exist/],
       [`local:${path.join(cwd, 'notes.gguf')}`, /notes\.gguf is not a GGUF model file/],
       [`local:${path.join(cwd, 'cut.gguf')}`, /cut\.gguf (is not a readable GGUF model|could not be loaded)[\s\S]*truncated or corrupt/],
       ['local:qwen-nonexistent', /Unknown local model "qwen-nonexistent"/],
       ['local:qwen2.5-coder-7b', /The model qwen2\.5-coder-7b is not in the model cache[\s\S]*sopworks models pull qwen2\.5-coder-7b/],
       ['local', /the model cache \(.*models\) is empty[\s\S]*sopworks models pull qwen2\.5-coder-7b/],
+      // A context of a billion tokens: the engine's own estimate of what that needs exceeds any free memory here.
+      [`local:${MODEL}`, /does not fit in memory: the model needs about [\d.]+ GB of RAM with its context, and [\d.]+ GB is free/, { SOPWORKS_LOCAL_CONTEXT: '1000000000' }],
     ];
-    for (const [llm, message] of cases) {
-      const result = await runCli(['run', '--llm', llm, '--out', 'out', 'a todo app'], { cwd, env });
+    for (const [llm, message, extra] of cases) {
+      const result = await runCli(['run', '--llm', llm, '--out', 'out', 'a todo app'], { cwd, env: { ...env, ...extra } });
       assert.equal(result.code, 2, `${llm}: ${result.stderr}`);
       assert.match(result.stderr, message, llm);
       assert.doesNotMatch(result.stderr, /\n\s+at .*\(/, 'no stack trace');
