@@ -5,10 +5,11 @@
  * is written.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
+import { BIN, ROOT } from '../helpers/paths.ts';
+import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
@@ -69,6 +70,33 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     const after = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as Record<string, any>;
     assert.equal(after.resumedAt.length, 1);
     assert.deepEqual(after.llm, { kind: 'local', model: MODEL });
+  });
+
+  it('stops the generation in flight at the second Ctrl-C: outcome interrupted, no reply recorded', async () => {
+    const cwd = await tempDir();
+    // No caps and a large output limit: the random model's PRD would run to the end of the context.
+    const env = cleanEnv({ SOPWORKS_MAX_OUTPUT_TOKENS: '100000', SOPWORKS_MAX_CONTINUATIONS: '0', SOPWORKS_MODELS_DIR: path.join(cwd, 'models') });
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'stop', 'a todo app'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let sent = 0;
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (sent === 0 && /… write_prd/.test(stdout)) {
+        sent = 1;
+        child.kill('SIGINT');
+      } else if (sent === 1 && /Stopping after the steps in flight/.test(stdout)) {
+        sent = 2;
+        child.kill('SIGINT');
+      }
+    });
+    assert.equal(await closed, 130, stdout);
+    assert.match(stdout, /Outcome\s+interrupted — stopped by the user \(at once\)/);
+    const sopworks = path.join(cwd, 'out', 'stop', '.sopworks');
+    const exchanges = await fs.readFile(path.join(sopworks, 'exchanges.jsonl'), 'utf8').catch(() => '');
+    assert.equal(exchanges.trim(), '', 'the PRD generation was stopped, not waited for');
+    const record = JSON.parse(await fs.readFile(path.join(sopworks, 'run.json'), 'utf8')) as { outcome: string };
+    assert.equal(record.outcome, 'interrupted');
   });
 
   it('refuses bad model input with exit 2 before anything is written', async () => {
