@@ -33,13 +33,13 @@ describe('the company on a local model (--llm local, tiny random model)', functi
   this.timeout(120_000);
   after(removeTempDirs);
 
-  it('ends a run with a clear outcome naming the step, well under a minute, writing only its project; resume reopens the same model', async () => {
+  it('ends a run with a clear outcome naming the step, well under a minute, writing only its project; it replays from its recording, and resume reopens the same model', async () => {
     const cwd = await tempDir();
     const home = path.join(cwd, 'home');
     await fs.mkdir(home);
     const env = { ...SMALL, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache') };
     const started = Date.now();
-    const run = await runCli(['run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'words', '--max-tokens', '500000', 'a CLI that counts words in text files'], { cwd, env });
+    const run = await runCli(['run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'words', '--max-tokens', '500000', '--record', 'rec.yaml', 'a CLI that counts words in text files'], { cwd, env });
     const wallMs = Date.now() - started;
 
     assert.equal(run.code, 1, `outcome failed (exit 1)\n${run.stdout}\n${run.stderr}`);
@@ -59,9 +59,14 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     assert.ok(exchanges.length >= 1);
     assert.ok(exchanges.every((e) => e.usageCounted === false), 'usage comes from the engine, not the bundled tokenizer');
 
-    assert.deepEqual(await fs.readdir(cwd), ['home', 'out'], 'nothing beside the output folder');
+    assert.deepEqual((await fs.readdir(cwd)).sort(), ['home', 'out', 'rec.yaml'], 'nothing beside the output folder and the recording');
     assert.deepEqual(await filesUnder(home), [], 'nothing written in the home folder or the cache');
     assert.deepEqual(await fs.readdir(path.join(cwd, 'out')), ['words']);
+
+    // The recording replays offline to the same outcome, at the same step.
+    const replay = await runCli(['run', '--llm', 'scripted:rec.yaml', '--out', 'replay', '--name', 'words'], { cwd, env });
+    assert.equal(replay.code, 1, replay.stderr);
+    assert.equal(/Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(replay.stdout)?.[1], /Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(run.stdout)?.[1]);
 
     const resumed = await runCli(['resume', project], { cwd, env: { ...env, SOPWORKS_MAX_REPAIRS: '0' } });
     assert.equal(resumed.code, 1, `${resumed.stdout}\n${resumed.stderr}`);
