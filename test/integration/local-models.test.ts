@@ -86,6 +86,7 @@ describe('sopworks models pull|list|rm (local HTTP server)', function () {
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(ranges, ['', `bytes=${part.size}-`], 'the second request asked only for the rest');
     assert.match(second.stderr, /resumed from/);
+    assert.match(second.stderr, /100% 2 MB of 2 MB/, 'progress, a line per tenth without a terminal');
     assert.match(second.stdout, new RegExp(`Pulled tiny: .*sha256 ${MODEL_SHA256}`));
     assert.match(second.stdout, /sopworks run --llm local:tiny/);
     const landed = await fs.readFile(path.join(cache, 'tiny.gguf'));

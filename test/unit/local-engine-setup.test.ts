@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
@@ -16,8 +18,10 @@ import { ENGINE_PACKAGE, loadEngine } from '../../src/llm/providers/local/load-e
 import { readLocalSettings } from '../../src/llm/providers/local/local-settings.ts';
 import { chooseContextSize, chooseThreads, memoryShortfall } from '../../src/llm/providers/local/machine-fit.ts';
 import { modelsDir } from '../../src/models/models-dir.ts';
+import { resolveLocalModel } from '../../src/models/resolve-local-model.ts';
 import { priceOf, worstReplyTokens } from '../../src/cli/price-of.ts';
 import { ROOT } from '../helpers/paths.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 describe('local engine set-up', () => {
   it('reads --llm local, local:<name> and local:<path>', () => {
@@ -94,5 +98,34 @@ describe('local engine set-up', () => {
       loadEngine(() => import('node-llama-cpp-not-installed-here' as string) as never),
       (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && /not installed/.test(error.message) && error.hint === `Install it: npm install ${ENGINE_PACKAGE}`,
     );
+  });
+});
+
+describe('which model --llm local loads', () => {
+  let dir: string;
+  const env = () => ({ SOPWORKS_MODELS_DIR: dir });
+  before(async () => {
+    dir = await tempDir();
+  });
+  after(removeTempDirs);
+
+  it('says how to pull one when the cache is empty', async () => {
+    await assert.rejects(resolveLocalModel(null, env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && /is empty/.test(error.message) && /sopworks models pull qwen2\.5-coder-7b/.test(error.hint ?? ''));
+  });
+
+  it('takes a path as it is, and a name from the cache; plain local takes the newest and says so', async () => {
+    assert.deepEqual(await resolveLocalModel('~/m/a.gguf', env()), { file: path.join(os.homedir(), 'm', 'a.gguf'), chosen: null });
+    await fsp.writeFile(path.join(dir, 'older.gguf'), 'GGUF');
+    await fsp.utimes(path.join(dir, 'older.gguf'), new Date(1_000_000), new Date(1_000_000));
+    await fsp.writeFile(path.join(dir, 'newer.gguf'), 'GGUF');
+    assert.deepEqual(await resolveLocalModel('older', env()), { file: path.join(dir, 'older.gguf'), chosen: null });
+    const newest = await resolveLocalModel(null, env());
+    assert.equal(newest.file, path.join(dir, 'newer.gguf'));
+    assert.match(newest.chosen ?? '', /newer from .* \(newest of 2; choose with --llm local:<name>\)/);
+  });
+
+  it('tells a recommended model not pulled yet from an unknown name', async () => {
+    await assert.rejects(resolveLocalModel('qwen2.5-coder-3b', env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && error.hint === 'Pull it first: sopworks models pull qwen2.5-coder-3b');
+    await assert.rejects(resolveLocalModel('mistery', env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'USAGE' && /Cached: newer, older\./.test(error.hint ?? ''));
   });
 });
