@@ -19,7 +19,7 @@ import { SopworksError } from '../../../errors.ts';
 import { checkGgufFile } from '../../../models/gguf-file.ts';
 import { describeCall, type ChatMessage, type Completion, type CompletionRequest, type Provider } from '../../provider.ts';
 import { CODE_BLOCK_GRAMMAR, FILES_GRAMMAR, grammarJsonSchema } from './artifact-grammar.ts';
-import { loadEngine, type Engine } from './load-engine.ts';
+import { ENGINE_PACKAGE, loadEngine, type Engine } from './load-engine.ts';
 import type { LocalSettings } from './local-settings.ts';
 import { chooseContextSize, chooseThreads, formatBytes, memoryShortfall } from './machine-fit.ts';
 
@@ -43,7 +43,8 @@ const CONTEXT_CEILING = 16_384;
 export class LocalProvider implements Provider {
   readonly label: string;
   private tail: Promise<unknown> = Promise.resolve();
-  private readonly grammars = new WeakMap<z.ZodType, LlamaGrammar>();
+  /** A schema's grammar, made once; null when the builder could not take the schema. */
+  private readonly grammars = new WeakMap<z.ZodType, LlamaGrammar | null>();
   private blockGrammars: { code?: LlamaGrammar; files?: LlamaGrammar } = {};
 
   private constructor(
@@ -62,13 +63,20 @@ export class LocalProvider implements Provider {
     const engine = options.engine ?? (await loadEngine());
     // llama.cpp's own error lines are kept for our message instead of printed beside it.
     const engineLog: string[] = [];
-    const llama = await engine.getLlama({
-      gpu: settings.gpu === 'off' ? false : 'auto',
-      build: 'never',
-      progressLogs: false,
-      logLevel: engine.LlamaLogLevel.error,
-      logger: (_level, message) => void engineLog.push(message.trim()),
-    });
+    const llama = await engine
+      .getLlama({
+        gpu: settings.gpu === 'off' ? false : 'auto',
+        build: 'never',
+        progressLogs: false,
+        logLevel: engine.LlamaLogLevel.error,
+        logger: (_level, message) => void engineLog.push(message.trim()),
+      })
+      .catch((error: unknown) => {
+        throw new SopworksError('NO_MODEL', `llama.cpp could not start on this machine (${process.platform}-${process.arch}): ${firstLine(error)}`, {
+          hint: `Reinstall the engine with its prebuilt binaries: npm install ${ENGINE_PACKAGE}`,
+          cause: error,
+        });
+      });
     try {
       const info = await readInfo(engine, modelFile);
       const insights = await engine.GgufInsights.from(info, llama);
@@ -177,13 +185,17 @@ export class LocalProvider implements Provider {
     if (!output) return undefined;
     if (output.kind === 'code') return (this.blockGrammars.code ??= await this.llama.createGrammar({ grammar: CODE_BLOCK_GRAMMAR }));
     if (output.kind === 'files') return (this.blockGrammars.files ??= await this.llama.createGrammar({ grammar: FILES_GRAMMAR }));
-    let grammar = this.grammars.get(output.schema);
-    if (!grammar) {
-      const { maxStringChars, maxItems } = this.options.settings;
+    if (this.grammars.has(output.schema)) return this.grammars.get(output.schema) ?? undefined;
+    const { maxStringChars, maxItems } = this.options.settings;
+    let grammar: LlamaGrammar | null = null;
+    try {
       grammar = await this.llama.createGrammarForJsonSchema(grammarJsonSchema(output.schema, { maxStringChars, maxItems }) as never);
-      this.grammars.set(output.schema, grammar);
+    } catch (error) {
+      // A schema the grammar builder cannot take is not a reason to stop: the parser and validation still judge the reply.
+      this.options.report(`notice: the schema of ${describeCall(request.call)} cannot be made a grammar (${firstLine(error)}); its replies are generated without one, and parsed and validated as usual.`);
     }
-    return grammar;
+    this.grammars.set(output.schema, grammar);
+    return grammar ?? undefined;
   }
 
   private contextTooSmall(request: CompletionRequest, promptTokens: number, minReply: number): SopworksError {
