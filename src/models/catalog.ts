@@ -13,7 +13,8 @@ export interface CatalogEntry {
   sha256: string | null;
 }
 
-const GB = 1024 ** 3;
+/** Decimal, as the files' sizes are published. */
+const GB = 1e9;
 const HF = 'https://huggingface.co/bartowski';
 
 export const CATALOG: readonly CatalogEntry[] = [

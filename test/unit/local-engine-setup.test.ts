@@ -44,8 +44,8 @@ describe('local engine set-up', () => {
   });
 
   it('says how much memory a model needs and how much is free', () => {
-    assert.equal(memoryShortfall(1024 ** 3, 2 * 1024 ** 3, 'RAM'), null);
-    assert.equal(memoryShortfall(6.2 * 1024 ** 3, 3.5 * 1024 ** 3, 'RAM'), 'the model needs about 6.2 GB of RAM with its context, and 3.5 GB is free');
+    assert.equal(memoryShortfall(1e9, 2e9, 'RAM'), null);
+    assert.equal(memoryShortfall(6.2e9, 3.5e9, 'RAM'), 'the model needs about 6.2 GB of RAM with its context, and 3.5 GB is free');
   });
 
   it('prices a local model at zero unless a price is set, and budgets for its continuations', () => {

@@ -19,11 +19,11 @@ export function chooseContextSize(trainContextSize: number | undefined, ceiling:
   return Math.max(Math.min(trained, ceiling), Math.min(floor, trained));
 }
 
-/** A memory figure for a person: "4.7 GB", "512 MB". */
+/** A size for a person, in decimal units as model files are published: "4.7 GB", "512 MB". */
 export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
-  if (bytes >= 1024 ** 2) return `${Math.round(bytes / 1024 ** 2)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
+  if (bytes >= 1e6) return `${Math.round(bytes / 1e6)} MB`;
+  return `${Math.max(1, Math.round(bytes / 1e3))} KB`;
 }
 
 /**
