@@ -9,7 +9,7 @@ const LAYERS = [
   ['sandbox'],
   ['artifacts'],
   ['board'],
-  ['workspace', 'roles', 'policy', 'config', 'approvals'],
+  ['workspace', 'roles', 'policy', 'config', 'approvals', 'models'],
   ['llm'],
   ['sop'],
   ['company'],

@@ -7,6 +7,7 @@ import pc from 'picocolors';
 import { SopworksError, type ErrorCode } from '../errors.ts';
 import { registerSopCommand } from './sop-command.ts';
 import { registerSandboxCommand } from './sandbox-command.ts';
+import { registerModelsCommand } from './models-command.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
 // Commands are loaded when they run: each pulls in what it needs (LangChain, the viewer, …), and start-up
 // of the others stays short.
@@ -52,8 +53,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .argument('[spec...]', 'what to build, in one line (a scripted scenario may supply it)')
     .option('--name <project>', 'project folder name (default: from the spec)')
     .option('--out <dir>', 'where projects are created', 'output')
-    .option('--llm <provider>', 'openai | scripted:<scenario file> (default: openai when configured)')
-    .option('--model <name>', 'model name for the openai provider (default: SOPWORKS_MODEL or gpt-4o-mini)')
+    .option('--llm <provider>', 'openai | local[:<model name or .gguf path>] | scripted:<scenario file> (default: openai when configured)')
+    .option('--model <name>', 'model name for the openai provider (default: SOPWORKS_MODEL or gpt-4o-mini), or a cached model for --llm local')
     .option('--model-for <role=model>', 'another model for one role, e.g. architect=gpt-4o (repeatable; kept for resume)', collect, [])
     .option('--force', 'replace an existing project of the same name', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here (no bubblewrap, not Node) with your rights, only limited (docs/sandbox.md)', false)
@@ -74,7 +75,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .command('resume')
     .description('continue a run that stopped before its outcome (crash, Ctrl-C, a failed step)')
     .argument('<project>', 'the project folder, e.g. output/wordfreq')
-    .option('--llm <provider>', 'another provider than the run started with: openai | scripted:<file>')
+    .option('--llm <provider>', 'another provider than the run started with: openai | local[:<name or path>] | scripted:<file>')
     .option('--model <name>', 'another model for the openai provider')
     .option('--model-for <role=model>', 'another model for one role, e.g. architect=gpt-4o (repeatable)', collect, [])
     .option('--budget <usd>', 'a new limit in US dollars for the whole run (what was spent counts)')
@@ -135,6 +136,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
 
   registerSopCommand(program, { sops: path.join(PACKAGE_ROOT, 'sops'), roles: path.join(PACKAGE_ROOT, 'roles') }, io, (code) => (exitCode = code));
   registerSandboxCommand(program, io, (code) => (exitCode = code), PACKAGE_ROOT);
+  registerModelsCommand(program, io, (code) => (exitCode = code));
 
   try {
     loadDotEnv();

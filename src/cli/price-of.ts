@@ -8,6 +8,7 @@ import { RoutedProvider } from '../llm/providers/routed.ts';
 import { SopworksError } from '../errors.ts';
 
 export function priceOf(llm: LlmRecord, settings: Settings): Price | null {
+  if (llm.kind === 'local') return settings.price ?? { inputPerMTok: 0, outputPerMTok: 0 };
   return llm.kind === 'openai' ? priceFor(llm.model, settings.price) : settings.price;
 }
 
@@ -17,11 +18,11 @@ export function checkBudgetPrice(limits: BudgetLimits, price: Price | null): voi
 }
 
 /**
- * The most tokens one call's reply can take, for the budget check: with the openai provider a reply cut
+ * The most tokens one call's reply can take, for the budget check: with the openai and local providers a reply cut
  * off at max_tokens is continued up to SOPWORKS_MAX_CONTINUATIONS times, each up to max_tokens.
  */
 export function worstReplyTokens(llm: LlmRecord, settings: Settings): number {
-  return llm.kind === 'openai' ? settings.maxOutputTokens * (1 + settings.model.maxContinuations) : settings.maxOutputTokens;
+  return llm.kind !== 'scripted' ? settings.maxOutputTokens * (1 + settings.model.maxContinuations) : settings.maxOutputTokens;
 }
 
 /**

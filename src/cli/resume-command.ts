@@ -3,6 +3,7 @@
  * Ctrl-C or a failed step — with the SOPs, model settings and scenario it started with. `--llm` and
  * `--model` may change the model.
  */
+import { choiceOfRecord, llmRecordOf } from './llm-record.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../config/settings.ts';
@@ -38,7 +39,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const projectDir = path.resolve(project);
   const record = await resumableRecord(projectDir);
   const settings = readSettings();
-  const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };
+  const choice = options.llm ? parseLlmFlag(options.llm, settings) : choiceOfRecord(record.llm);
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
   // The models each role asked keep answering it, unless --model-for names another.
@@ -46,10 +47,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const roles = company.roles.map((r) => ({ id: r.id, model: kept?.find((k) => k.id === r.id)?.model ?? r.model }));
   const modelFor = parseModelFor(options.modelFor, company.roles.map((r) => r.id));
   const { provider, roleModels } = await createProviderForRoles(choice, null, settings, model, providerHooks(io), roles, modelFor);
-  const llm: LlmRecord =
-    choice.kind === 'scripted'
-      ? { kind: 'scripted', file: path.resolve(choice.file) }
-      : { kind: 'openai', model: model ?? settings.model.model, ...(roleModels ? { roles: roleModels } : {}) };
+  const llm: LlmRecord = llmRecordOf(choice, provider, model, settings, roleModels);
   // New limits replace the old ones; without them, the run keeps the limits it started with.
   const budget = {
     usd: options.budget ?? record.budget.usd,

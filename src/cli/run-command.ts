@@ -1,5 +1,4 @@
 /** `sopworks run`: parse and check the input, run the company, print progress and a summary. */
-import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 import { readSettings } from '../config/settings.ts';
@@ -23,6 +22,7 @@ import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
+import { llmRecordOf } from './llm-record.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
 const MAX_ENGINEERS = 16;
@@ -86,10 +86,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const { provider, roleModels } = await createProviderForRoles(choice, scenario, settings, options.model, providerHooks(io), company.roles, modelFor);
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
-  const llm: LlmRecord =
-    choice.kind === 'scripted'
-      ? { kind: 'scripted', file: path.resolve(choice.file) }
-      : { kind: 'openai', model: options.model ?? settings.model.model, ...(roleModels ? { roles: roleModels } : {}) };
+  const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings, roleModels);
   checkBudgetPrices({ usd: options.budget, tokens: options.maxTokens }, provider, priceOf(llm, settings));
   const { signals, dispose } = installStopSignals();
   try {

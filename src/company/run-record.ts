@@ -20,6 +20,8 @@ export const LlmRecord = z.discriminatedUnion('kind', [
     roles: z.record(z.string(), RoleModelRecord).optional(),
   }),
   z.object({ kind: z.literal('scripted'), file: z.string() }),
+  /** `model`: the GGUF file's absolute path. */
+  z.object({ kind: z.literal('local'), model: z.string() }),
 ]);
 export type LlmRecord = z.infer<typeof LlmRecord>;
 

@@ -182,7 +182,7 @@ export class Gateway {
         budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
         let completion: Completion;
         try {
-          const pending = route.provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+          const pending = route.provider.complete({ call: request.call, messages, jsonSchema, output: request.output, signal: request.signal });
           this.startWarmUp();
           completion = await pending;
         } catch (error) {

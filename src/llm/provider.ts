@@ -1,4 +1,6 @@
 /** What the gateway needs from a model provider — nothing more. */
+import type { z } from 'zod';
+
 export interface CallMeta {
   role: string;
   action: string;
@@ -16,6 +18,8 @@ export interface CompletionRequest {
   messages: ChatMessage[];
   /** When set, the provider asks for JSON matching this schema where the endpoint supports it. */
   jsonSchema: { name: string; schema: Record<string, unknown> } | null;
+  /** The reply's expected shape, for providers that constrain generation to it (the local engine's grammars). */
+  output?: { kind: 'json'; schema: z.ZodType } | { kind: 'code'; path: string } | { kind: 'files' };
   signal?: AbortSignal;
 }
 

@@ -12,7 +12,11 @@ import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 
-export type LlmChoice = { kind: 'openai' } | { kind: 'scripted'; file: string };
+export type LlmChoice =
+  | { kind: 'openai' }
+  | { kind: 'scripted'; file: string }
+  /** A GGUF model run in-process; `model`: a cached model's name or a file's path, null for the cache's newest. */
+  | { kind: 'local'; model: string | null };
 
 export function parseLlmFlag(value: string | undefined, settings: Settings): LlmChoice {
   if (value === undefined) {
@@ -26,7 +30,9 @@ export function parseLlmFlag(value: string | undefined, settings: Settings): Llm
   if (value === 'openai') return { kind: 'openai' };
   const scripted = /^scripted:(.+)$/.exec(value);
   if (scripted) return { kind: 'scripted', file: scripted[1]! };
-  throw new SopworksError('USAGE', `Unknown --llm "${value}".`, { hint: 'Use --llm openai or --llm scripted:<scenario file>.' });
+  const local = /^local(?::(.+))?$/.exec(value);
+  if (local) return { kind: 'local', model: local[1] ?? null };
+  throw new SopworksError('USAGE', `Unknown --llm "${value}".`, { hint: 'Use --llm openai, --llm local[:<model name or .gguf path>] or --llm scripted:<scenario file>.' });
 }
 
 /**
@@ -54,6 +60,11 @@ export async function createProvider(
       });
     }
     return new ScriptedProvider(`scripted:${choice.file}`, scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
+  }
+  if (choice.kind === 'local') {
+    // Loaded on demand: node-llama-cpp is an optional dependency with native binaries.
+    const { createLocalProvider } = await import('./providers/local/create-local-provider.ts');
+    return createLocalProvider(choice.model ?? model ?? null, settings);
   }
   const modelSettings = { ...settings.model, model: model ?? settings.model.model };
   if (!settings.openaiConfigured) {
@@ -114,9 +125,9 @@ export async function createProviderForRoles(
   roles: readonly { id: string; model?: RoleModel | undefined }[],
   modelFor: Record<string, string>,
 ): Promise<RoleRoutedProvider> {
-  if (choice.kind === 'scripted') {
+  if (choice.kind !== 'openai') {
     if (Object.keys(modelFor).length > 0) {
-      throw new SopworksError('USAGE', '--model-for applies to --llm openai; a scripted run replays its scenario whatever the model.', {
+      throw new SopworksError('USAGE', `--model-for applies to --llm openai; ${choice.kind === 'scripted' ? 'a scripted run replays its scenario whatever the model' : 'a local run asks its one model'}.`, {
         hint: 'Drop --model-for, or use --llm openai.',
       });
     }

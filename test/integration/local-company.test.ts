@@ -1,0 +1,130 @@
+/**
+ * The whole company on the local engine (`--llm local`), through the real CLI, with a real GGUF model of
+ * random weights: it writes gibberish, so the run must end with a clear outcome within its bounds — no
+ * crash, no hang, nothing written outside the project — and bad model input must exit 2 before anything
+ * is written.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { BIN, ROOT } from '../helpers/paths.ts';
+import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
+
+/** Small output limits: the random model fills every reply to the limit unless a grammar ends it. */
+const SMALL = {
+  SOPWORKS_MAX_OUTPUT_TOKENS: '256',
+  SOPWORKS_MAX_CONTINUATIONS: '1',
+  SOPWORKS_MAX_REPAIRS: '1',
+  SOPWORKS_LOCAL_MAX_STRING_CHARS: '24',
+  SOPWORKS_LOCAL_MAX_ITEMS: '3',
+};
+
+/** Every file under `dir`, relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+}
+
+describe('the company on a local model (--llm local, tiny random model)', function () {
+  this.timeout(120_000);
+  after(removeTempDirs);
+
+  it('ends a run with a clear outcome naming the step, well under a minute, writing only its project; it replays from its recording, and resume reopens the same model', async () => {
+    const cwd = await tempDir();
+    const home = path.join(cwd, 'home');
+    await fs.mkdir(home);
+    const env = { ...SMALL, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache') };
+    const started = Date.now();
+    const run = await runCli(['run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'words', '--max-tokens', '500000', '--record', 'rec.yaml', 'a CLI that counts words in text files'], { cwd, env });
+    const wallMs = Date.now() - started;
+
+    assert.equal(run.code, 1, `outcome failed (exit 1)\n${run.stdout}\n${run.stderr}`);
+    assert.doesNotMatch(run.stderr, /\n\s+at .*\(/, 'no stack trace');
+    assert.match(run.stderr, /local model: .*llama-2-tiny-random\.gguf \(2 MB, llama, chat template \w+\) on the CPU, \d+ threads?, context 4096 tokens/);
+    assert.match(run.stdout, /Outcome\s+failed — [\w-]+ failed in step "\w+": /);
+    assert.match(run.stdout, /\$0\.00/, 'a local model costs nothing unless a price is set');
+    assert.ok(wallMs < 60_000, `the run took ${wallMs} ms`);
+
+    const project = path.join(cwd, 'out', 'words');
+    const record = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as Record<string, any>;
+    assert.equal(record.outcome, 'failed');
+    assert.match(record.reason, /failed in step/);
+    assert.deepEqual(record.llm, { kind: 'local', model: MODEL });
+    assert.ok(record.usage.total.calls >= 1 && record.usage.total.completionTokens > 0);
+    const exchanges = (await fs.readFile(path.join(project, '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(exchanges.length >= 1);
+    assert.ok(exchanges.every((e) => e.usageCounted === false), 'usage comes from the engine, not the bundled tokenizer');
+
+    assert.deepEqual((await fs.readdir(cwd)).sort(), ['home', 'out', 'rec.yaml'], 'nothing beside the output folder and the recording');
+    assert.deepEqual(await filesUnder(home), [], 'nothing written in the home folder or the cache');
+    assert.deepEqual(await fs.readdir(path.join(cwd, 'out')), ['words']);
+
+    // The recording replays offline to the same outcome, at the same step.
+    const replay = await runCli(['run', '--llm', 'scripted:rec.yaml', '--out', 'replay', '--name', 'words'], { cwd, env });
+    assert.equal(replay.code, 1, replay.stderr);
+    assert.equal(/Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(replay.stdout)?.[1], /Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(run.stdout)?.[1]);
+
+    const resumed = await runCli(['resume', project], { cwd, env: { ...env, SOPWORKS_MAX_REPAIRS: '0' } });
+    assert.equal(resumed.code, 1, `${resumed.stdout}\n${resumed.stderr}`);
+    assert.match(resumed.stderr, /local model: .*llama-2-tiny-random\.gguf/);
+    assert.match(resumed.stdout, /Outcome\s+failed — [\w-]+ failed in step/);
+    const after = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as Record<string, any>;
+    assert.equal(after.resumedAt.length, 1);
+    assert.deepEqual(after.llm, { kind: 'local', model: MODEL });
+  });
+
+  it('stops the generation in flight at the second Ctrl-C: outcome interrupted, no reply recorded', async () => {
+    const cwd = await tempDir();
+    // No caps and a large output limit: the random model's PRD would run to the end of the context.
+    const env = cleanEnv({ SOPWORKS_MAX_OUTPUT_TOKENS: '100000', SOPWORKS_MAX_CONTINUATIONS: '0', SOPWORKS_MODELS_DIR: path.join(cwd, 'models') });
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'stop', 'a todo app'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let sent = 0;
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (sent === 0 && /… write_prd/.test(stdout)) {
+        sent = 1;
+        child.kill('SIGINT');
+      } else if (sent === 1 && /Stopping after the steps in flight/.test(stdout)) {
+        sent = 2;
+        child.kill('SIGINT');
+      }
+    });
+    assert.equal(await closed, 130, stdout);
+    assert.match(stdout, /Outcome\s+interrupted — stopped by the user \(at once\)/);
+    const sopworks = path.join(cwd, 'out', 'stop', '.sopworks');
+    const exchanges = await fs.readFile(path.join(sopworks, 'exchanges.jsonl'), 'utf8').catch(() => '');
+    assert.equal(exchanges.trim(), '', 'the PRD generation was stopped, not waited for');
+    const record = JSON.parse(await fs.readFile(path.join(sopworks, 'run.json'), 'utf8')) as { outcome: string };
+    assert.equal(record.outcome, 'interrupted');
+  });
+
+  it('refuses bad model input with exit 2 before anything is written', async () => {
+    const cwd = await tempDir();
+    const env = { SOPWORKS_MODELS_DIR: path.join(cwd, 'models') };
+    await fs.writeFile(path.join(cwd, 'notes.gguf'), 'these are notes, not a model\n');
+    await fs.writeFile(path.join(cwd, 'cut.gguf'), (await fs.readFile(MODEL)).subarray(0, 4096));
+    const cases: [string, RegExp, Record<string, string>?][] = [
+      [`local:${path.join(cwd, 'missing.gguf')}`, /The model file .*missing\.gguf does not exist/],
+      [`local:${path.join(cwd, 'notes.gguf')}`, /notes\.gguf is not a GGUF model file/],
+      [`local:${path.join(cwd, 'cut.gguf')}`, /cut\.gguf (is not a readable GGUF model|could not be loaded)[\s\S]*truncated or corrupt/],
+      ['local:qwen-nonexistent', /Unknown local model "qwen-nonexistent"/],
+      ['local:qwen2.5-coder-7b', /The model qwen2\.5-coder-7b is not in the model cache[\s\S]*sopworks models pull qwen2\.5-coder-7b/],
+      ['local', /the model cache \(.*models\) is empty[\s\S]*sopworks models pull qwen2\.5-coder-7b/],
+      // A context of a billion tokens: the engine's own estimate of what that needs exceeds any free memory here.
+      [`local:${MODEL}`, /does not fit in memory: the model needs about [\d.]+ GB of RAM with its context, and [\d.]+ GB is free/, { SOPWORKS_LOCAL_CONTEXT: '1000000000' }],
+    ];
+    for (const [llm, message, extra] of cases) {
+      const result = await runCli(['run', '--llm', llm, '--out', 'out', 'a todo app'], { cwd, env: { ...env, ...extra } });
+      assert.equal(result.code, 2, `${llm}: ${result.stderr}`);
+      assert.match(result.stderr, message, llm);
+      assert.doesNotMatch(result.stderr, /\n\s+at .*\(/, 'no stack trace');
+    }
+    assert.deepEqual((await fs.readdir(cwd)).sort(), ['cut.gguf', 'notes.gguf'], 'no output folder, no model cache');
+  });
+});

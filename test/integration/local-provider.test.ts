@@ -1,0 +1,120 @@
+/**
+ * The local provider on a real llama.cpp engine (node-llama-cpp, CPU) and a real GGUF model with random
+ * weights: it writes gibberish, so whatever shape a reply has comes from the grammar. The model is loaded
+ * once for the suite.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { z } from 'zod';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/artifacts/schemas.ts';
+import { SopworksError } from '../../src/errors.ts';
+import { parseJsonReply } from '../../src/llm/parse/json-reply.ts';
+import { parseCodeReply } from '../../src/llm/parse/code-reply.ts';
+import type { CompletionRequest } from '../../src/llm/provider.ts';
+import { LocalProvider } from '../../src/llm/providers/local/local-provider.ts';
+import { chooseThreads } from '../../src/llm/providers/local/machine-fit.ts';
+import { ROOT } from '../helpers/paths.ts';
+
+const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
+const MAX_OUTPUT = 800;
+
+const ask = (action: string, content: string, output: CompletionRequest['output'], signal?: AbortSignal): CompletionRequest => ({
+  call: { role: 'tester', action, key: null },
+  messages: [
+    { role: 'system', content: 'You write software artifacts.' },
+    { role: 'user', content },
+  ],
+  jsonSchema: null,
+  output,
+  signal,
+});
+
+describe('the local provider (llama.cpp, tiny random model)', function () {
+  this.timeout(60_000);
+  let provider: LocalProvider;
+  const reports: string[] = [];
+
+  before(async () => {
+    provider = await LocalProvider.open({
+      modelFile: MODEL,
+      settings: { contextSize: null, threads: null, gpu: 'off', maxStringChars: 24, maxItems: 3 },
+      maxOutputTokens: MAX_OUTPUT,
+      maxContinuations: 1,
+      temperature: null,
+      report: (line) => reports.push(line),
+    });
+  });
+  after(async () => {
+    await provider?.close();
+  });
+
+  it('says what it chose: the CPU, a thread count for the machine, the context size and the chat template', () => {
+    assert.equal(reports.length, 1);
+    const threads = chooseThreads();
+    assert.match(reports[0]!, new RegExp(`llama-2-tiny-random\\.gguf \\(2 MB, llama, chat template \\w+\\) on the CPU, ${threads} threads?, context 4096 tokens \\(trained on 4096\\)`));
+    assert.equal(provider.contextSize, 4096);
+  });
+
+  const artifacts: [string, z.ZodType][] = [
+    ['PRD', PRD],
+    ['Review', Review],
+    ['Design', Design],
+    ['TaskGraph', TaskGraph],
+    ['BugReport', BugReport],
+  ];
+  for (const [name, schema] of artifacts) {
+    it(`generates a ${name} that is JSON of the schema's shape, by its grammar`, async () => {
+      const completion = await provider.complete(ask(`write_${name}`, `Write the ${name}.`, { kind: 'json', schema }));
+      assert.equal(completion.finishReason, 'stop', 'the grammar ended the reply, not the output limit');
+      const value = JSON.parse(completion.text) as Record<string, unknown>;
+      const shape = (schema as unknown as z.ZodObject).shape;
+      assert.deepEqual(Object.keys(value).sort(), Object.keys(shape).sort(), 'every property, and no other');
+      const parsed = parseJsonReply(completion.text, schema);
+      if (!parsed.ok) {
+        // Only what a grammar cannot express is left to the parser (which re-asks): patterns, refinements.
+        for (const line of parsed.error.split('\n').slice(1)) assert.match(line, /must be mermaid text starting with|must be a relative path|unsafe/, parsed.error);
+      }
+      assert.ok(completion.usage && completion.usage.promptTokens > 10 && completion.usage.completionTokens > 0);
+    });
+  }
+
+  it('generates code as one fenced block (cut off at the output limit, the parser says so)', async () => {
+    const completion = await provider.complete(ask('write_code', 'Write src/index.js.', { kind: 'code', path: 'src/index.js' }));
+    assert.match(completion.text, /^```[a-zA-Z0-9+#._-]{0,16}\n/);
+    const inner = completion.text.split('\n').slice(1, completion.finishReason === 'stop' ? -1 : undefined);
+    assert.ok(!inner.some((line) => line.startsWith('```') && line !== inner.at(-1)), 'no line inside the block opens another fence');
+    const parsed = parseCodeReply(completion.text, 'src/index.js');
+    if (completion.finishReason === 'stop') assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+    else assert.ok(!parsed.ok);
+  });
+
+  it('counts usage with the engine, continues a reply cut off at the output limit, and gives up after the continuations', async () => {
+    const completion = await provider.complete(ask('free_text', 'Say anything.', undefined));
+    assert.equal(completion.finishReason, 'length');
+    assert.equal(completion.continuations, 1);
+    assert.equal(completion.usage?.completionTokens, 2 * MAX_OUTPUT, 'two generations of exactly the output limit, as the engine counted them');
+    assert.ok(completion.usage!.promptTokens > 2 * 10, 'the continuation is counted as a second request with what came before');
+  });
+
+  it('stops a generation in flight when its signal is aborted, and answers the next call', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = provider.complete(ask('free_text', 'Say anything at length.', undefined, controller.signal));
+    setTimeout(() => controller.abort(new DOMException('stopped by the user', 'AbortError')), 150);
+    await assert.rejects(pending, (error: Error) => error.name === 'AbortError');
+    assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms, not at the end of the generation`);
+    const next = await provider.complete(ask('write_Review', 'Review it.', { kind: 'json', schema: Review }));
+    assert.doesNotThrow(() => JSON.parse(next.text));
+  });
+
+  it('refuses a prompt longer than the context, naming the call and by how much', async () => {
+    const long = 'word '.repeat(6000);
+    await assert.rejects(provider.complete(ask('write_prd', long, { kind: 'json', schema: PRD })), (error: unknown) => {
+      assert.ok(SopworksError.isInstance(error));
+      assert.equal(error.code, 'MODEL_ERROR');
+      assert.match(error.message, /The prompt for \{role: tester, action: write_prd, key: \(none\)\} is \d+ tokens; with 256 for the reply it exceeds the local model's context of 4096 tokens by \d+\./);
+      assert.match(error.hint ?? '', /SOPWORKS_LOCAL_CONTEXT to at least \d+/);
+      return true;
+    });
+  });
+});

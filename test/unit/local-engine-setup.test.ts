@@ -1,0 +1,131 @@
+/**
+ * What the local provider decides before any model runs: the --llm flag, its settings, threads, context
+ * and memory, the grammar's schema, and the message when the engine is not installed.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseEnv } from 'node:util';
+import { z } from 'zod';
+import { Design, PRD } from '../../src/artifacts/schemas.ts';
+import { readSettings } from '../../src/config/settings.ts';
+import { SopworksError } from '../../src/errors.ts';
+import { parseLlmFlag } from '../../src/llm/select-provider.ts';
+import { grammarJsonSchema } from '../../src/llm/providers/local/artifact-grammar.ts';
+import { ENGINE_PACKAGE, loadEngine } from '../../src/llm/providers/local/load-engine.ts';
+import { readLocalSettings } from '../../src/llm/providers/local/local-settings.ts';
+import { chooseContextSize, chooseThreads, memoryShortfall } from '../../src/llm/providers/local/machine-fit.ts';
+import { modelsDir } from '../../src/models/models-dir.ts';
+import { resolveLocalModel } from '../../src/models/resolve-local-model.ts';
+import { priceOf, worstReplyTokens } from '../../src/cli/price-of.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+describe('local engine set-up', () => {
+  it('reads --llm local, local:<name> and local:<path>', () => {
+    const settings = readSettings({});
+    assert.deepEqual(parseLlmFlag('local', settings), { kind: 'local', model: null });
+    assert.deepEqual(parseLlmFlag('local:qwen2.5-coder-7b', settings), { kind: 'local', model: 'qwen2.5-coder-7b' });
+    assert.deepEqual(parseLlmFlag('local:~/models/a.gguf', settings), { kind: 'local', model: '~/models/a.gguf' });
+    assert.throws(() => parseLlmFlag('locally', settings), /Unknown --llm "locally"[\s\S]*/);
+  });
+
+  it('uses one thread on two cores or fewer, all but one above', () => {
+    assert.deepEqual([1, 2, 3, 4, 16].map((n) => chooseThreads(n)), [1, 1, 2, 3, 15]);
+  });
+
+  it('gives the context the model was trained on, within a ceiling', () => {
+    assert.equal(chooseContextSize(4096, 16_384), 4096);
+    assert.equal(chooseContextSize(131_072, 16_384), 16_384);
+    assert.equal(chooseContextSize(undefined, 16_384), 2048);
+    assert.equal(chooseContextSize(512, 16_384), 512, 'never more than the model was trained on');
+  });
+
+  it('says how much memory a model needs and how much is free', () => {
+    assert.equal(memoryShortfall(1e9, 2e9, 'RAM'), null);
+    assert.equal(memoryShortfall(6.2e9, 3.5e9, 'RAM'), 'the model needs about 6.2 GB of RAM with its context, and 3.5 GB is free');
+  });
+
+  it('prices a local model at zero unless a price is set, and budgets for its continuations', () => {
+    const llm = { kind: 'local' as const, model: '/m.gguf' };
+    assert.deepEqual(priceOf(llm, readSettings({})), { inputPerMTok: 0, outputPerMTok: 0 });
+    assert.deepEqual(priceOf(llm, readSettings({ SOPWORKS_PRICE_INPUT: '0.1', SOPWORKS_PRICE_OUTPUT: '0.2' })), { inputPerMTok: 0.1, outputPerMTok: 0.2 });
+    assert.equal(worstReplyTokens(llm, readSettings({ SOPWORKS_MAX_OUTPUT_TOKENS: '100', SOPWORKS_MAX_CONTINUATIONS: '2' })), 300);
+  });
+
+  it('reads its settings, refusing bad values with the setting named', () => {
+    const documented = parseEnv(fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8')) as NodeJS.ProcessEnv;
+    assert.deepEqual(readLocalSettings(documented), { contextSize: null, threads: null, gpu: 'auto', maxStringChars: null, maxItems: null });
+    assert.deepEqual(readLocalSettings({ SOPWORKS_LOCAL_CONTEXT: '8192', SOPWORKS_LOCAL_THREADS: '2', SOPWORKS_LOCAL_GPU: 'off' }).contextSize, 8192);
+    assert.throws(
+      () => readLocalSettings({ SOPWORKS_LOCAL_CONTEXT: 'big', SOPWORKS_LOCAL_GPU: 'cuda' }),
+      (error: unknown) => SopworksError.isInstance(error) && error.code === 'CONFIG_INVALID' && /SOPWORKS_LOCAL_CONTEXT/.test(error.message) && /SOPWORKS_LOCAL_GPU: must be auto or off/.test(error.message),
+    );
+  });
+
+  it('keeps the models in SOPWORKS_MODELS_DIR, else in the user cache folder', () => {
+    assert.equal(modelsDir({ SOPWORKS_MODELS_DIR: '/srv/models' }), '/srv/models');
+    assert.equal(modelsDir({ XDG_CACHE_HOME: '/c' }), '/c/sopworks/models');
+  });
+
+  it('builds the grammar schema closed, with the limits a grammar enforces and without the ones it cannot', () => {
+    const schema = grammarJsonSchema(
+      z.object({ name: z.string().min(2).max(5), code: z.string().regex(/^[A-Z]+$/), tags: z.array(z.string()).min(1), note: z.string().nullable().optional(), run: z.array(z.string()).nullable() }),
+      { maxStringChars: null, maxItems: null },
+    );
+    assert.deepEqual(schema, {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 2, maxLength: 5 },
+        code: { type: 'string' },
+        tags: { type: 'array', minItems: 1, items: { type: 'string' } },
+        note: { type: ['string', 'null'] },
+        run: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+      },
+      required: ['name', 'code', 'tags', 'note', 'run'],
+      additionalProperties: false,
+    });
+    const capped = grammarJsonSchema(PRD, { maxStringChars: 24, maxItems: 3 }) as { properties: Record<string, { maxLength?: number; maxItems?: number }> };
+    assert.equal(capped.properties.summary!.maxLength, 24);
+    assert.equal(capped.properties.goals!.maxItems, 3);
+    assert.ok(JSON.stringify(grammarJsonSchema(Design, { maxStringChars: null, maxItems: null })).length > 100);
+  });
+
+  it('names the one command that installs the engine when it is missing', async () => {
+    await assert.rejects(
+      loadEngine(() => import('node-llama-cpp-not-installed-here' as string) as never),
+      (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && /not installed/.test(error.message) && error.hint === `Install it: npm install ${ENGINE_PACKAGE}`,
+    );
+  });
+});
+
+describe('which model --llm local loads', () => {
+  let dir: string;
+  const env = () => ({ SOPWORKS_MODELS_DIR: dir });
+  before(async () => {
+    dir = await tempDir();
+  });
+  after(removeTempDirs);
+
+  it('says how to pull one when the cache is empty', async () => {
+    await assert.rejects(resolveLocalModel(null, env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && /is empty/.test(error.message) && /sopworks models pull qwen2\.5-coder-7b/.test(error.hint ?? ''));
+  });
+
+  it('takes a path as it is, and a name from the cache; plain local takes the newest and says so', async () => {
+    assert.deepEqual(await resolveLocalModel('~/m/a.gguf', env()), { file: path.join(os.homedir(), 'm', 'a.gguf'), chosen: null });
+    await fsp.writeFile(path.join(dir, 'older.gguf'), 'GGUF');
+    await fsp.utimes(path.join(dir, 'older.gguf'), new Date(1_000_000), new Date(1_000_000));
+    await fsp.writeFile(path.join(dir, 'newer.gguf'), 'GGUF');
+    assert.deepEqual(await resolveLocalModel('older', env()), { file: path.join(dir, 'older.gguf'), chosen: null });
+    const newest = await resolveLocalModel(null, env());
+    assert.equal(newest.file, path.join(dir, 'newer.gguf'));
+    assert.match(newest.chosen ?? '', /newer from .* \(newest of 2; choose with --llm local:<name>\)/);
+  });
+
+  it('tells a recommended model not pulled yet from an unknown name', async () => {
+    await assert.rejects(resolveLocalModel('qwen2.5-coder-3b', env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && error.hint === 'Pull it first: sopworks models pull qwen2.5-coder-3b');
+    await assert.rejects(resolveLocalModel('mistery', env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'USAGE' && /Cached: newer, older\./.test(error.hint ?? ''));
+  });
+});
