@@ -13,6 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
 import { resolveInside } from './safe-path.ts';
+import { noFollowRefusal, writeNoFollow } from './no-follow-write.ts';
 import { crashPoint } from '../testing/crash-point.ts';
 import type { ProjectFile } from '../artifacts/registry.ts';
 import { findOnPath, git } from './git-process.ts';
@@ -232,16 +233,24 @@ export class Workspace {
       if (refusal) item.reject(refusal);
       else accepted.push({ request, resolve: item.resolve, reject: item.reject });
     }
-    if (accepted.length === 0) return;
     // The files go on disk first (later commits of the batch overwrite earlier ones' files, as they would
-    // one commit at a time); the commits themselves carry their own content.
-    for (const { request } of accepted) {
-      for (const file of request.files) {
-        const target = await resolveInside(this.root, file.path);
-        await fs.mkdir(path.dirname(target), { recursive: true });
-        await fs.writeFile(target, file.content);
+    // one commit at a time); the commits themselves carry their own content. A path through a symbolic
+    // link (left by generated code) is refused like a policy refusal: that commit fails, nothing is written.
+    for (const item of [...accepted]) {
+      const refusals = (await Promise.all(item.request.files.map(async (file) => [file.path, await noFollowRefusal(this.root, file.path)] as const))).filter(([, reason]) => reason !== null);
+      let refusal = refusals.length > 0 ? refusals.map(([file, reason]) => `${file}: ${reason}`).join('; ') : null;
+      for (const file of refusal ? [] : item.request.files) {
+        const refused = await writeNoFollow(this.root, file.path, file.content);
+        if (refused) refusal ??= `${file.path}: ${refused}`;
+      }
+      if (refusal) {
+        accepted.splice(accepted.indexOf(item), 1);
+        item.reject(new SopworksError('PATH_UNSAFE', `Refused to write "${item.request.subject}": ${refusal}.`, {
+          hint: 'Generated code left a symbolic link in the project; remove it, then `sopworks resume`.',
+        }));
       }
     }
+    if (accepted.length === 0) return;
     const parent = this.tip === undefined ? await this.headCommit() : this.tip;
     this.importer ??= new GitImporter(this.root, await this.branchRef());
     const commits = accepted.map(({ request }) => {
