@@ -20,6 +20,7 @@ import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
+import { refuseUnsandboxableAtStart } from '../sandbox/early-refusal.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
@@ -76,10 +77,14 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
     });
   }
   const name = checkProjectName(options.name ?? scenario?.name ?? projectNameFromSpec(spec));
+  // Whether any generated code could run here: probed while the company loads, refused before anything is written.
+  const sandboxCheck = refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
   const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
+  const unsandboxable = await sandboxCheck;
+  if (unsandboxable) throw unsandboxable;
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
   const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: options.model ?? settings.model.model };

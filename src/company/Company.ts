@@ -37,6 +37,7 @@ import { STATE_DIR, Workspace, type Author } from '../workspace/Workspace.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
 import { RoleStore } from './role-store.ts';
 import { acquireRunLock } from './run-lock.ts';
+import { stopOnSecurityFindings } from './security-stop.ts';
 import { readRunRecord, writeRunRecord, type LlmRecord, type RunOutcome, type RunRecord } from './run-record.ts';
 import type { RunEvent } from './run-events.ts';
 import { ApprovalDesk, clearPending, type ApprovalPolicy, type AskPerson } from '../approvals/ApprovalDesk.ts';
@@ -196,6 +197,8 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       if (made > 0) emit({ kind: 'notice', text: `Committed ${made} artifact(s) whose commit a crash had prevented.` });
     }
     board.subscribe((message) => emit({ kind: 'message', message }));
+    // A security violation in a test run, or a test command this machine cannot sandbox, stops the run.
+    stopOnSecurityFindings(board, commitFault, request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, workspace.root);
 
     const gateway = new Gateway({
       provider: request.provider,

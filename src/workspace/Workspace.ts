@@ -51,6 +51,8 @@ export class Workspace {
   private queued: QueuedCommit[] = [];
   private draining: Promise<void> | null = null;
   private writeGuard: WriteGuard | null = null;
+  /** Set while a sandboxed run is checked against the repository: commits wait for it. */
+  private held: Promise<void> | null = null;
   /** The branch's last commit: undefined until read from the repository, null while it has none. */
   private tip: string | null | undefined;
   private ref: string | undefined;
@@ -162,6 +164,23 @@ export class Workspace {
     this.commit({ files: [{ path: '.gitignore', content: GITIGNORE }], author: COMMITTER, subject: 'chore: start the repository', trailers: {} }).catch(() => undefined);
   }
 
+  /**
+   * Runs `fn` with no commit made meanwhile (commits asked meanwhile wait their turn): a sandboxed run
+   * is checked against the repository's refs and index as they were before it (sandbox/integrity.ts).
+   */
+  async withCommitsHeld<T>(fn: () => Promise<T>): Promise<T> {
+    await this.settled();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.held = held;
+    try {
+      return await fn();
+    } finally {
+      if (this.held === held) this.held = null;
+      release();
+    }
+  }
+
   /** Resolves once every commit asked so far is made (or has failed: its own promise says so). */
   async settled(): Promise<void> {
     while (this.draining) await this.draining;
@@ -199,6 +218,7 @@ export class Workspace {
   }
 
   private async drain(): Promise<void> {
+    while (this.held) await this.held;
     try {
       if (this.prepare) {
         const prepare = this.prepare;
@@ -211,6 +231,7 @@ export class Workspace {
       return;
     }
     while (this.queued.length > 0) {
+      while (this.held) await this.held;
       const batch = this.queued.splice(0);
       await this.commitBatch(batch).catch((error: unknown) => {
         for (const item of batch) item.reject(error);

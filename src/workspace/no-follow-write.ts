@@ -40,7 +40,7 @@ export async function noFollowRefusal(root: string, relative: string): Promise<s
  * Writes `content` to `root/relative` without following any link. Returns null when written, or the
  * refusal (a link or a non-folder on the way): the caller reports it like a policy refusal.
  */
-export async function writeNoFollow(root: string, relative: string, content: string | Uint8Array): Promise<string | null> {
+export async function writeNoFollow(root: string, relative: string, content: string | Uint8Array, mode = 0o644): Promise<string | null> {
   const realRoot = await fs.realpath(root);
   const refusal = await noFollowRefusal(realRoot, relative);
   if (refusal) return refusal;
@@ -57,9 +57,10 @@ export async function writeNoFollow(root: string, relative: string, content: str
     });
   }
   const temporary = path.join(folder, `.sopworks-write-${randomBytes(6).toString('hex')}`);
-  const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+  const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
   try {
     await handle.writeFile(content);
+    await handle.chmod(mode);
   } finally {
     await handle.close();
   }

@@ -226,8 +226,9 @@ export function actorImplementations(services: RoleServices) {
       const { policy, sandbox } = services;
       // The code and tests just posted may still be on their way into the repository.
       await services.filesOnDisk();
+      // No commit lands while the tests run: the sandbox compares the repository before and after.
       const run = (argv: readonly string[], network: boolean) =>
-        runSandboxed({
+        services.workspace.withCommitsHeld(() => runSandboxed({
           argv,
           projectDir: services.workspace.root,
           limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
@@ -235,7 +236,7 @@ export function actorImplementations(services: RoleServices) {
           allowUnsandboxed: sandbox.allowUnsandboxed,
           network,
           onNotice: (notice) => services.report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
-        });
+        }));
 
       let outcome: SandboxOutcome | null = null;
       let command = design.testCommand;
@@ -265,7 +266,7 @@ export function actorImplementations(services: RoleServices) {
         failures: parsed.failures,
         signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
         output: outcome.output.slice(-8000),
-        sandbox: { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps },
+        sandbox: { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps, ...(outcome.limitNotes ? { limitNotes: outcome.limitNotes } : {}) },
       };
       const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
       services.report({ kind: 'tests-end', detail: `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}` });
