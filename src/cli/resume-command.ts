@@ -17,6 +17,7 @@ import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
+import { refuseTampered } from './refuse-tampered.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 
@@ -33,6 +34,7 @@ export const ResumeOptions = z.object({
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(ResumeOptions, rawOptions);
   const projectDir = path.resolve(project);
+  await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
   const settings = readSettings();
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };

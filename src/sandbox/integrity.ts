@@ -104,11 +104,17 @@ function describe(relative: string, before: Entry, after: Entry): string {
 }
 
 /** Puts one entry back as it was; children of a restored folder follow from their own entries. */
-async function restore(root: string, relative: string, before: Entry, after: Entry): Promise<void> {
+async function restore(root: string, relative: string, before: Entry, after: Entry, acceptLine: AcceptLine): Promise<void> {
   const file = path.join(root, relative);
   if (before.kind === 'prefix' && after.kind === 'prefix') {
-    // What sopworks appended since stays; what was there before is put back.
-    await writeFresh(file, Buffer.concat([before.bytes, after.bytes.subarray(before.bytes.length)]), before.mode);
+    // What was there before is put back, and of what was appended, the lines sopworks wrote. In place:
+    // sopworks' own log keeps this file open for appending.
+    const handle = await fs.open(file, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW);
+    try {
+      await handle.writeFile(Buffer.concat([before.bytes, Buffer.from(ownLines(relative, appended(before, after), acceptLine))]));
+    } finally {
+      await handle.close();
+    }
     return;
   }
   if (after.kind !== 'absent' && !(before.kind === 'dir' && after.kind === 'dir')) await fs.rm(file, { recursive: true, force: true });
@@ -132,10 +138,26 @@ async function writeFresh(file: string, bytes: Buffer, mode: number): Promise<vo
 }
 
 /**
+ * Whether a line appended to an append-only file of the record (relative path) was written by sopworks
+ * itself — a run goes on posting while the tests run. Absent: nobody else writes, every line is foreign.
+ */
+export type AcceptLine = (relative: string, line: string) => boolean;
+
+const appended = (before: Entry & { kind: 'prefix' }, after: Entry & { kind: 'prefix' }) => after.bytes.subarray(before.bytes.length).toString('utf8');
+
+/** The appended lines sopworks wrote, each with its newline (a torn last line of its own stays). */
+function ownLines(relative: string, text: string, acceptLine: AcceptLine): string {
+  const lines = text.split('\n');
+  const last = lines.pop()!;
+  const kept = lines.filter((line) => acceptLine(relative, line)).map((line) => `${line}\n`);
+  return kept.join('') + (last !== '' && acceptLine(relative, last) ? last : '');
+}
+
+/**
  * Compares the protected paths with the snapshot, puts back whatever changed, and returns what changed,
  * one line each (empty: nothing did).
  */
-export async function restoreProtected(snapshot: ProtectedSnapshot): Promise<string[]> {
+export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: AcceptLine = () => false): Promise<string[]> {
   const { root, entries } = snapshot;
   const now = new Map<string, Entry>();
   for (const relative of new Set([...entries.keys(), ...(await protectedPaths(root))])) {
@@ -147,16 +169,26 @@ export async function restoreProtected(snapshot: ProtectedSnapshot): Promise<str
   for (const relative of byDepth) {
     const before = entries.get(relative) ?? { kind: 'absent' as const };
     const after = now.get(relative)!;
-    if (same(before, after)) continue;
+    let foreign = false;
+    if (before.kind === 'prefix' && after.kind === 'prefix' && same(before, after)) {
+      const text = appended(before, after);
+      foreign = ownLines(relative, text, acceptLine) !== text;
+      if (foreign) changed.push(`${relative} got lines sopworks did not write`);
+    }
+    if (same(before, after) && !foreign) continue;
+    if (foreign) {
+      await restore(root, relative, before, after, acceptLine).catch(() => undefined);
+      continue;
+    }
     // A file inside a planted (or removed) folder is named by its folder.
     if (!changed.some((line) => relative.startsWith(`${line.split(' ')[0]}/`))) changed.push(describe(relative, before, after));
-    await restore(root, relative, before, after).catch(() => undefined);
+    await restore(root, relative, before, after, acceptLine).catch(() => undefined);
   }
   // A second pass catches children of folders that were removed and had to be made again.
   for (const relative of byDepth) {
     const before = entries.get(relative);
     if (before && before.kind !== 'absent' && !same(before, await entryOf(path.join(root, relative), APPEND_ONLY.includes(relative)))) {
-      await restore(root, relative, before, await entryOf(path.join(root, relative), APPEND_ONLY.includes(relative))).catch(() => undefined);
+      await restore(root, relative, before, await entryOf(path.join(root, relative), APPEND_ONLY.includes(relative)), acceptLine).catch(() => undefined);
     }
   }
   return changed;

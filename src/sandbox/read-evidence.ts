@@ -33,6 +33,8 @@ export function violationsInOutput(output: string, context: EvidenceContext): Vi
     if (!inside(file, context.sandboxProjectDir)) add('filesystem', `permission denied: ${file}`);
   }
   if (context.mode === 'bubblewrap') {
+    // A rename out of a read-only bind (.git/, .sopworks/) crosses mounts.
+    for (const file of pathsOf(output, [/EXDEV: cross-device link not permitted, rename '([^']+)'/g])) add('filesystem', `write refused (read-only mount): ${file}`);
     for (const file of pathsOf(output, [/ENOENT: no such file or directory, \w+ '([^']+)'/g, /\[Errno 2\] No such file or directory: '([^']+)'/g])) {
       if (hiddenFromSandbox(file, context)) add('filesystem', `hidden from the sandbox: ${file}`);
     }

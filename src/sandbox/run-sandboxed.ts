@@ -33,7 +33,7 @@ import { runProcess } from './run-process.ts';
 import type { LimitKind, SandboxMode, SandboxReport, Violation } from './sandbox-report.ts';
 import { redactSecrets, secretsOf } from './secrets.ts';
 import { linksOutside } from './symlinks-outside.ts';
-import { restoreProtected, snapshotProtected } from './integrity.ts';
+import { restoreProtected, snapshotProtected, type AcceptLine } from './integrity.ts';
 import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy.ts';
 import { diskLimits } from './limits.ts';
 import { runningTest } from './running-test.ts';
@@ -46,6 +46,11 @@ export interface SandboxRequest {
   allowUnsandboxed: boolean;
   /** Share the host's network: only ever for a dependency install the policy grants it to. */
   network?: boolean;
+  /**
+   * Whether a line appended to the run's board or exchange log while the command ran is sopworks' own
+   * (a run goes on posting meanwhile); absent: none may be appended (integrity.ts).
+   */
+  acceptRecordLine?: AcceptLine;
   /** Told why the run is not under bubblewrap, before it starts (print it loudly). */
   onNotice?: (notice: string) => void;
 }
@@ -200,7 +205,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       for (const refused of await copyBack(scratch, projectDir)) violations.push({ kind: 'symlink', detail: `not copied back: ${refused}` });
     }
     // Last: nothing of the run is alive now, so what the check finds is what the run did.
-    for (const change of await restoreProtected(snapshot)) violations.push({ kind: 'integrity', detail: `${change} (restored)` });
+    for (const change of await restoreProtected(snapshot, request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: `${change} (restored)` });
     const limitNotes = describeLimitsHit(limitsHit, limits, result.timedOut, signal, secrets.output);
 
     return {
@@ -238,7 +243,7 @@ function describeLimitsHit(hit: Set<LimitKind>, limits: SandboxLimits, timedOut:
   return notes;
 }
 
-const LIMIT_ORDER: LimitKind[] = ['time', 'cpu', 'memory', 'processes', 'output'];
+const LIMIT_ORDER: LimitKind[] = ['time', 'cpu', 'memory', 'processes', 'output', 'disk'];
 
 /** Only what a test runner needs; nothing from sopworks' environment that could carry a secret. */
 function sandboxEnvironment(mode: SandboxMode, runId: string, hostTmp: string | null, binDirs: string[]): Record<string, string> {

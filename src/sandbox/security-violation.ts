@@ -13,5 +13,5 @@ export function securityViolations(sandbox: Pick<SandboxReport, 'violations'>): 
 export function securityStopReason(report: { round: number; sandbox?: Pick<SandboxReport, 'violations'> | null }): string | null {
   const found = report.sandbox ? securityViolations(report.sandbox) : [];
   if (found.length === 0) return null;
-  return `security violation in test round ${report.round}: the generated code changed ${found.join('; ')} — see docs/test-reports/round-${report.round}.md`;
+  return `security violation in test round ${report.round}: the generated code changed what it must never touch — ${found.join('; ')}; see docs/test-reports/round-${report.round}.md`;
 }

@@ -129,7 +129,7 @@ for (const modeCase of MODES) {
       const marker = path.join(host.base, `PWNED-${modeCase.mode}-${name}`);
       const prelude = `const fs = require('node:fs'); const path = require('node:path'); const cp = require('node:child_process');
         const P = ${JSON.stringify(project)}; const M = ${JSON.stringify(marker)};
-        const tryTo = (what, fn) => { try { fn(); console.log('DONE', what); } catch (e) { console.log('BLOCKED', what, e.code || e.message); } };\n`;
+        const tryTo = (what, fn) => { try { fn(); console.log('DONE', what); } catch (e) { console.log('BLOCKED', what, String(e.message).split('\\n').slice(-3).join(' ')); } };\n`;
       await fs.writeFile(path.join(project, 'attack.cjs'), prelude + code);
       const [gitBefore, stateBefore] = await Promise.all([fingerprint(path.join(project, '.git')), fingerprint(path.join(project, '.sopworks'))]);
       const outcome = await runSandboxed({ argv: modeCase.argv, projectDir: project, limits: { ...LIMITS, ...limits }, setting: modeCase.setting, allowUnsandboxed: modeCase.allowUnsandboxed });
@@ -240,6 +240,7 @@ for (const modeCase of MODES) {
         const a = await attempt('hooks-path', `
           fs.mkdirSync('githooks', { recursive: true });
           fs.writeFileSync('githooks/post-checkout', '#!/bin/sh\\ntouch ' + M + '\\n', { mode: 0o755 });
+          tryTo('relative', () => fs.appendFileSync('.git/config', '[core]\\n\\thooksPath = githooks\\n'));
           tryTo('config', () => fs.appendFileSync(path.join(P, '.git/config'), '[core]\\n\\thooksPath = githooks\\n'));
           tryTo('config by sh', () => cp.execSync('git config core.hooksPath githooks', { cwd: P, stdio: 'pipe' }));`);
         await assertHostIntact(a);
@@ -249,6 +250,7 @@ for (const modeCase of MODES) {
       it('cannot name a clean/smudge filter or diff driver through attributes', async () => {
         const a = await attempt('attributes', `
           fs.writeFileSync('.gitattributes', '* filter=evil diff=evil\\n');
+          tryTo('relative', () => fs.writeFileSync('.git/info/attributes', '* filter=evil diff=evil\\n'));
           tryTo('info/attributes', () => fs.writeFileSync(path.join(P, '.git/info/attributes'), '* filter=evil diff=evil\\n'));
           tryTo('filter config', () => cp.execSync('git config filter.evil.clean "touch ' + M + '; cat" && git config diff.evil.textconv "touch ' + M + '; cat"', { cwd: P, stdio: 'pipe' }));`);
         await assertHostIntact(a);
@@ -375,7 +377,8 @@ for (const modeCase of MODES) {
       });
 
       it('links left in the work tree are reported and never committed', async () => {
-        const a = await attempt('link-commit', `fs.symlinkSync('/etc/passwd', 'passwd'); fs.symlinkSync('/', 'root');`);
+        // With ln: Node's permission model refuses symlinkSync itself, a child that is not Node is not confined.
+        const a = await attempt('link-commit', `cp.execFileSync('ln', ['-s', '/etc/passwd', 'passwd']); cp.execFileSync('ln', ['-s', '/', 'root']);`);
         assert.ok(a.outcome.violations.some((v) => v.kind === 'symlink' && /passwd -> \/etc\/passwd/.test(v.detail)), describeOutcome(a.outcome));
         const write = await sopworksWrites(a.project, 'docs/after.md');
         assert.equal(write.refused, null);

@@ -11,6 +11,7 @@ import { validateTaskGraph } from '../../artifacts/task-graph.ts';
 import { checkRelativePath } from '../../workspace/safe-path.ts';
 import type { OutputSpec } from '../../llm/Gateway.ts';
 import { runSandboxed, type SandboxOutcome } from '../../sandbox/run-sandboxed.ts';
+import { ownRecordLine } from '../../sandbox/own-record-line.ts';
 import { lockfileInstall } from '../../sandbox/lockfile-install.ts';
 import { commandRefusal } from '../../policy/may-run.ts';
 import { writeRefusals } from '../../policy/may-write.ts';
@@ -235,6 +236,7 @@ export function actorImplementations(services: RoleServices) {
           setting: sandbox.mode,
           allowUnsandboxed: sandbox.allowUnsandboxed,
           network,
+          acceptRecordLine: ownRecordLine(services.board),
           onNotice: (notice) => services.report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
         }));
 
