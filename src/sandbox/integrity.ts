@@ -108,10 +108,12 @@ async function restore(root: string, relative: string, before: Entry, after: Ent
   const file = path.join(root, relative);
   if (before.kind === 'prefix' && after.kind === 'prefix') {
     // What was there before is put back, and of what was appended, the lines sopworks wrote. In place:
-    // sopworks' own log keeps this file open for appending.
+    // sopworks' own log keeps this file open for appending. Read again: the run may have posted since.
+    const current = await entryOf(file, true);
+    const grown = current.kind === 'prefix' && current.bytes.length >= after.bytes.length ? current : after;
     const handle = await fs.open(file, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW);
     try {
-      await handle.writeFile(Buffer.concat([before.bytes, Buffer.from(ownLines(relative, appended(before, after), acceptLine))]));
+      await handle.writeFile(Buffer.concat([before.bytes, Buffer.from(ownLines(relative, appended(before, grown), acceptLine))]));
     } finally {
       await handle.close();
     }
@@ -143,6 +145,8 @@ async function writeFresh(file: string, bytes: Buffer, mode: number): Promise<vo
  */
 export type AcceptLine = (relative: string, line: string) => boolean;
 
+const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+
 const appended = (before: Entry & { kind: 'prefix' }, after: Entry & { kind: 'prefix' }) => after.bytes.subarray(before.bytes.length).toString('utf8');
 
 /** The appended lines sopworks wrote, each with its newline (a torn last line of its own stays). */
@@ -171,8 +175,9 @@ export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: 
     const after = now.get(relative)!;
     let foreign = false;
     if (before.kind === 'prefix' && after.kind === 'prefix' && same(before, after)) {
-      const text = appended(before, after);
-      foreign = ownLines(relative, text, acceptLine) !== text;
+      const isForeign = (entry: Entry) => entry.kind === 'prefix' && ownLines(relative, appended(before, entry), acceptLine) !== appended(before, entry);
+      // A line sopworks is posting right now is on disk a moment before it is in the board's list.
+      foreign = isForeign(after) && (await settle(), isForeign(await entryOf(path.join(root, relative), true)));
       if (foreign) changed.push(`${relative} got lines sopworks did not write`);
     }
     if (same(before, after) && !foreign) continue;
