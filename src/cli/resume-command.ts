@@ -18,6 +18,7 @@ import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { refuseTampered } from './refuse-tampered.ts';
+import { refuseUnsandboxableAtStart } from '../sandbox/early-refusal.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 
@@ -37,6 +38,8 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
   const settings = readSettings();
+  const unsandboxable = await refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
+  if (unsandboxable) throw unsandboxable;
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
