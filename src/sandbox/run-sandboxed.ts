@@ -234,7 +234,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
 /** Which limit ended the run, and the test that was running when the runner's output names one. */
 function describeLimitsHit(hit: Set<LimitKind>, limits: SandboxLimits, timedOut: boolean, signal: string | null, output: string): string[] {
   const test = runningTest(output);
-  const during = test ? ` while "${test}" was running` : '';
+  const during = test.running ? ` while "${test.running}" was running` : test.lastFinished ? ` after "${test.lastFinished}", the last test that ended` : '';
   const notes: string[] = [];
   if (timedOut) notes.push(`time: the wall clock (${limits.wallSeconds} s) was up${during}; every process was killed`);
   if (hit.has('cpu')) notes.push(`cpu: a process used its ${limits.cpuSeconds} s of CPU time${signal === 'SIGXCPU' || signal === 'SIGKILL' ? ` and was killed (${signal})` : ''}${during}`);
@@ -290,7 +290,7 @@ function gapsOf(mode: SandboxMode, facts: { cgroup: boolean; nproc: boolean; net
     gaps.push(
       'network: not blocked (Node\'s permission model does not cover it)',
       'reads: not limited; the code can read any file your user can (your HOME included)',
-      'child processes: allowed (node --test needs them); one that is not Node, or Node started without NODE_OPTIONS, is not confined',
+      'child processes: allowed (node --test needs them); one that is not Node, or Node started without NODE_OPTIONS, is not confined (a change it makes to .git/ or .sopworks/ is detected and undone, and stops the run)',
     );
   }
   if (mode === 'unsandboxed') {

@@ -1,20 +1,28 @@
 /**
- * The test that was running when a run was killed, read from what the runner printed last: node's
- * test runner (TAP "# Subtest: name", or its spec reporter's "▶ name") and pytest's verbose
- * "path::test" lines. Pure; null when the output names none.
+ * Which test a killed run was in, read from what the runner printed last. Pure.
+ * - node --test (TAP): "# Subtest: name" opens a test and "ok N - name" / "not ok N - name" closes it;
+ *   Node 20 prints a test's lines once it ends, so a test that never ends is not named — the last one
+ *   that ended is, which says where the run was.
+ * - pytest -v: "path::test" starts a line and its result ends it; a line without a result is running.
  */
-const PATTERNS: RegExp[] = [
-  /^\s*# Subtest: (.+)$/gm,
-  /^\s*▶ (.+)$/gm,
-  /^(\S+\.py::\S+)/gm,
-];
+export interface TestPosition {
+  /** The test that was running, when the output names it. */
+  running: string | null;
+  /** The last test that ended, when no running one is named. */
+  lastFinished: string | null;
+}
 
-export function runningTest(output: string): string | null {
-  let last: { at: number; name: string } | null = null;
-  for (const pattern of PATTERNS) {
-    for (const match of output.matchAll(pattern)) {
-      if (!last || match.index >= last.at) last = { at: match.index, name: match[1]!.trim() };
-    }
+export function runningTest(output: string): TestPosition {
+  let opened: { at: number; name: string } | null = null;
+  let closed: { at: number; name: string } | null = null;
+  for (const m of output.matchAll(/^\s*# Subtest: (.+)$/gm)) opened = { at: m.index, name: m[1]!.trim() };
+  for (const m of output.matchAll(/^\s*(?:not )?ok \d+ - (.+?)(?: # .*)?$/gm)) closed = { at: m.index, name: m[1]!.trim() };
+  for (const m of output.matchAll(/^(\S+\.py::\S+)(.*)$/gm)) {
+    const ended = /\b(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b/.test(m[2] ?? '');
+    if (ended) closed = { at: m.index, name: m[1]! };
+    else opened = { at: m.index, name: m[1]! };
   }
-  return last ? last.name.slice(0, 160) : null;
+  const clip = (name: string) => name.slice(0, 160);
+  if (opened && (!closed || opened.at > closed.at)) return { running: clip(opened.name), lastFinished: null };
+  return { running: null, lastFinished: closed ? clip(closed.name) : null };
 }
