@@ -123,7 +123,13 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const leftovers: string[] = [];
   try {
     // Outside bubblewrap nothing else keeps the code off .git/ and .sopworks/: it gets a copy without them.
-    if (mode !== 'bubblewrap') scratch = await makeScratch(projectDir);
+    if (mode !== 'bubblewrap') {
+      scratch = await makeScratch(projectDir).catch((error: unknown) => {
+        throw new SopworksError('TEST_RUN_FAILED', `Could not copy the work tree of ${projectDir} to run "${request.argv.join(' ')}" outside bubblewrap: ${(error as Error).message}`, {
+          hint: 'Remove what cannot be copied (a socket, a pipe), or install bubblewrap, which needs no copy.',
+        });
+      });
+    }
     const workDir = scratch?.dir ?? projectDir;
     const env = sandboxEnvironment(mode, runId, hostTmp, found.binDirs);
     if (mode === 'node-permissions') {
