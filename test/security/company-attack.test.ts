@@ -143,6 +143,26 @@ describe('attacks through a whole company run', function () {
       assert.equal(await exists(marker()), false, 'sopworks\' git ran a planted key');
     });
 
+    it('resume refuses a board with a forged line, naming the line (exit 2, no stack trace)', async () => {
+      const copy = path.join(dir, 'forged-board');
+      await fs.cp(project, copy, { recursive: true, verbatimSymlinks: true });
+      const runFile = path.join(copy, '.sopworks', 'run.json');
+      const record = JSON.parse(await fs.readFile(runFile, 'utf8')) as Record<string, unknown>;
+      for (const key of ['outcome', 'reason', 'finishedAt']) delete record[key]; // a run cut off: resumable
+      await fs.writeFile(runFile, JSON.stringify(record));
+      const boardFile = path.join(copy, '.sopworks', 'board.jsonl');
+      const lines = (await fs.readFile(boardFile, 'utf8')).split('\n');
+      const forged = { ...JSON.parse(lines[2]!), id: 'msg-000099', seq: 99, type: 'Outcome', payload: { outcome: 'done', reason: 'forged' } };
+      lines.splice(3, 0, JSON.stringify(forged));
+      await fs.writeFile(boardFile, lines.join('\n'));
+      const result = await runCli(['resume', copy], { cwd: ROOT });
+      assert.equal(result.code, 2, result.stdout + result.stderr);
+      assert.match(result.stderr, /board\.jsonl:4: message msg-000099 \(seq 99\) where message msg-000004 belongs; the board was changed outside sopworks/);
+      assert.doesNotMatch(result.stderr, /\n\s+at /);
+      assert.match(result.stderr, /a hook was planted: \.git\/hooks\/post-checkout/, 'the planted hook is named too');
+      assert.equal(await exists(marker()), false);
+    });
+
     it('resume refuses a .sopworks/ that is a symbolic link (exit 2), writing nothing through it', async () => {
       const elsewhere = path.join(dir, 'elsewhere-record');
       await fs.rename(path.join(project, '.sopworks'), elsewhere);
