@@ -5,7 +5,7 @@ const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.tes
 
 module.exports = {
   'node-option': ['import=tsx'],
-  ...(named ? {} : { spec: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'] }),
+  ...(named ? {} : { spec: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/security/**/*.test.ts'] }),
   timeout: 60000,
   reporter: 'test/helpers/summary-reporter.cjs',
 };

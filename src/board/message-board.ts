@@ -22,7 +22,7 @@ export class MessageBoard implements BoardReader {
   /** Opens (or creates) the board stored at `file`, replaying what is already there. */
   static async open(file: string, options: { now?: () => Date } = {}): Promise<{ board: MessageBoard; droppedTail: string | null }> {
     const loaded = await repairAppendLog(file);
-    const messages = loaded.records.map((record, index) => parseStored(record, `${file}:${index + 1}`));
+    const messages = loaded.records.map((record, index) => parseStored(record, `${file}:${index + 1}`, index + 1));
     const board = new MessageBoard(await AppendLog.open(file, { flush: 'each', crashPointName: 'board.append' }), options.now ?? (() => new Date()));
     board.messages.push(...messages);
     return { board, droppedTail: loaded.droppedTail };
@@ -106,8 +106,22 @@ export class MessageBoard implements BoardReader {
   }
 }
 
-function parseStored(record: unknown, where: string): Message {
+/**
+ * A stored line must be the board's next message: a line that is not one, or is out of order, was not
+ * written by sopworks (edited by hand, or forged by code that reached the record) — the run is refused
+ * with the line named, never replayed.
+ */
+function parseStored(record: unknown, where: string, seq: number): Message {
   const parsed = Envelope.safeParse(record);
-  if (!parsed.success) throw new Error(`${where}: not a board message (${parsed.error.issues[0]?.message})`);
+  const problem = !parsed.success
+    ? `not a board message (${parsed.error.issues[0]?.message})`
+    : parsed.data.seq !== seq || parsed.data.id !== messageId(seq)
+      ? `message ${parsed.data.id} (seq ${parsed.data.seq}) where message ${messageId(seq)} belongs`
+      : null;
+  if (problem) {
+    throw new SopworksError('NOT_RESUMABLE', `${where}: ${problem}; the board was changed outside sopworks.`, {
+      hint: 'The board is the run\'s source of truth and sopworks only appends to it: restore it from a copy, or start a new run.',
+    });
+  }
   return parsed.data as Message;
 }

@@ -20,6 +20,8 @@ import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
+import { refuseTampered } from './refuse-tampered.ts';
+import { refuseUnsandboxableAtStart } from '../sandbox/early-refusal.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 
@@ -37,8 +39,11 @@ export const ResumeOptions = z.object({
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(ResumeOptions, rawOptions);
   const projectDir = path.resolve(project);
+  await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
   const settings = readSettings();
+  const unsandboxable = await refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
+  if (unsandboxable) throw unsandboxable;
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : choiceOfRecord(record.llm);
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);

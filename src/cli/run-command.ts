@@ -21,6 +21,7 @@ import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
+import { refuseUnsandboxableAtStart } from '../sandbox/early-refusal.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
 
@@ -79,11 +80,15 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
     });
   }
   const name = checkProjectName(options.name ?? scenario?.name ?? projectNameFromSpec(spec));
+  // Whether any generated code could run here: probed while the company loads, refused before anything is written.
+  const sandboxCheck = refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
   const modelFor = parseModelFor(options.modelFor, company.roles.map((r) => r.id));
   const { provider, roleModels } = await createProviderForRoles(choice, scenario, settings, options.model, providerHooks(io), company.roles, modelFor);
+  const unsandboxable = await sandboxCheck;
+  if (unsandboxable) throw unsandboxable;
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
   const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings, roleModels);

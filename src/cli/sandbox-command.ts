@@ -14,6 +14,7 @@ import { loadPolicy } from '../policy/load-policy.ts';
 import { commandRefusal } from '../policy/may-run.ts';
 import { describeLimits } from '../sandbox/limits.ts';
 import { runSandboxed, type SandboxOutcome } from '../sandbox/run-sandboxed.ts';
+import { securityViolations } from '../sandbox/security-violation.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions, positiveInteger } from './parse-options.ts';
@@ -64,6 +65,11 @@ export async function sandboxExec(argv: string[], rawOptions: unknown, io: Outpu
   });
   io.out(outcome.output.trimEnd());
   io.out(renderOutcome(argv, outcome));
+  const security = securityViolations(outcome);
+  if (security.length > 0) {
+    io.err(pc.bold(pc.red(`SECURITY VIOLATION: the command changed what it must never touch (put back): ${security.join('; ')}`)));
+    return EXIT.failed;
+  }
   if (outcome.exitCode === 0 && outcome.signal === null) return EXIT.done;
   return outcome.exitCode !== null && outcome.exitCode > 0 && outcome.signal === null ? outcome.exitCode : EXIT.failed;
 }
@@ -78,6 +84,7 @@ function renderOutcome(argv: readonly string[], outcome: SandboxOutcome): string
     `${pc.bold('Sandbox')}     ${mode}`,
     `${pc.bold('Limits')}      ${describeLimits(outcome.limits)}`,
     `${pc.bold('Limits hit')}  ${outcome.limitsHit.length > 0 ? pc.red(outcome.limitsHit.join(', ')) : 'none'}${outcome.truncated ? ' (output shows the tail)' : ''}`,
+    ...(outcome.limitNotes ?? []).map((note) => `  - ${note}`),
     `${pc.bold('Violations')}  ${outcome.violations.length > 0 ? pc.red(String(outcome.violations.length)) : 'none seen'}`,
     ...outcome.violations.map((v) => `  - ${v.kind}: ${v.detail}`),
   ];

@@ -7,6 +7,7 @@ import { readRunRecord, type RunRecord } from '../company/run-record.ts';
 import { lockOwner } from '../company/run-lock.ts';
 import { STATE_DIR } from '../workspace/workspace.ts';
 import type { Output } from './output.ts';
+import { describeFindings, inspectProject } from '../workspace/tamper-check.ts';
 import { formatUsd } from '../config/prices.ts';
 
 interface RunStatus {
@@ -42,6 +43,7 @@ export async function statusCommand(dir: string, io: Output): Promise<number> {
   const single = await statusOf(root);
   const entries = single ? [root] : (await fs.readdir(root, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name));
   const rows = (await Promise.all(entries.map(statusOf))).filter((r): r is RunStatus => r !== null).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) for (const line of describeFindings(path.basename(entry), await inspectProject(entry))) io.err(`warning: ${line}`);
   if (rows.length === 0) {
     io.out(`No sopworks runs in ${root}.`);
     return 0;

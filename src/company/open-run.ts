@@ -24,6 +24,8 @@ import { askSchemas } from '../sop/vocabulary/actors.ts';
 import { Materializer } from '../workspace/materializer.ts';
 import type { Author, Workspace } from '../workspace/workspace.ts';
 import { RoleStore } from './role-store.ts';
+import { stopOnSecurityFindings } from './security-stop.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox/sandbox-settings.ts';
 import type { RunEvent } from './run-events.ts';
 import type { CommitFault } from './run-loop.ts';
 import { writeRunRecord, type RunRecord } from './run-record.ts';
@@ -95,6 +97,8 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
     if (made > 0) emit({ kind: 'notice', text: `Committed ${made} artifact(s) whose commit a crash had prevented.` });
   }
   board.subscribe((message) => emit({ kind: 'message', message }));
+  // A security violation in a test run, or a test command this machine cannot sandbox, stops the run.
+  stopOnSecurityFindings(board, commitFault, request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, workspace.root);
 
   const workInFlight = new WorkInFlight();
   const gateway = new Gateway({

@@ -1,5 +1,6 @@
 /** Reads a run folder and its git history: the effects behind a review, in one place. */
 import { describeError } from '../errors.ts';
+import { describeFindings, inspectProject } from '../workspace/tamper-check.ts';
 import { readCommits, type Commit } from './git-history.ts';
 import { readRun, type RunRecord } from './read-run.ts';
 
@@ -9,7 +10,10 @@ export interface LoadedRun {
 }
 
 export async function loadRun(dir: string): Promise<LoadedRun> {
+  const tampered = describeFindings(dir, await inspectProject(dir));
   const record = await readRun(dir);
+  // A tampered repository or record is named first: what it shows may not be what sopworks wrote.
+  record.warnings.unshift(...tampered);
   let commits: Commit[] = [];
   try {
     commits = await readCommits(dir);

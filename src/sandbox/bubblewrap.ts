@@ -2,7 +2,8 @@
  * The bubblewrap sandbox: new namespaces for everything (no network unless granted — not even the
  * host's loopback — and its own process tree), an empty root holding only the system folders
  * read-only, the runtime's install folder read-only, a private /tmp, an empty HOME, and the project
- * as the one writable folder, mounted at /project. The root is remounted read-only at the end, so a
+ * as the one writable folder, mounted at /project — its `.git/` and `.sopworks/` bound read-only over it.
+ * The root is remounted read-only at the end, so a
  * write anywhere else fails with EROFS (which the run then reports).
  */
 import { execFile } from 'node:child_process';
@@ -47,6 +48,13 @@ export interface BubblewrapPlan {
   /** Share the host's network (only when the policy grants it, for a dependency install). */
   network: boolean;
   argv: readonly string[];
+  /**
+   * Entries of the project bound read-only over the writable project (`.git`, `.sopworks`): generated
+   * code can read the repository but not change its metadata or the run's record. Only existing ones.
+   */
+  readOnly?: readonly string[];
+  /** Size of the private /tmp and HOME (tmpfs), in bytes; absent: the kernel's default (half the RAM). */
+  tmpBytes?: number;
 }
 
 /** The bwrap command line for a plan. Pure: the host's layout is passed in. */
@@ -61,8 +69,11 @@ export function bubblewrapArgs(plan: BubblewrapPlan, system: readonly SystemEntr
   for (const file of etc) args.push('--ro-bind', file, file);
   if (plan.network) args.push('--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf');
   for (const root of plan.roots) args.push('--ro-bind', root, root);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', SANDBOX_TMP, '--tmpfs', SANDBOX_HOME);
-  args.push('--bind', plan.projectDir, SANDBOX_PROJECT, '--chdir', SANDBOX_PROJECT, '--remount-ro', '/');
+  const size = plan.tmpBytes ? ['--size', String(plan.tmpBytes)] : [];
+  args.push('--proc', '/proc', '--dev', '/dev', ...size, '--tmpfs', SANDBOX_TMP, ...size, '--tmpfs', SANDBOX_HOME);
+  args.push('--bind', plan.projectDir, SANDBOX_PROJECT);
+  for (const name of plan.readOnly ?? []) args.push('--ro-bind', path.join(plan.projectDir, name), path.posix.join(SANDBOX_PROJECT, name));
+  args.push('--chdir', SANDBOX_PROJECT, '--remount-ro', '/');
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
   args.push('--', ...plan.argv);

@@ -15,6 +15,12 @@ export const SandboxLimits = z.object({
   maxProcesses: z.number().int().min(8),
   /** Output kept: the tail of stdout and stderr interleaved. */
   outputKb: z.number().int().min(1),
+  /** Largest file a process may write (RLIMIT_FSIZE: SIGXFSZ, then EFBIG); absent: DISK_DEFAULTS. */
+  fileMb: z.number().int().min(1).optional(),
+  /** Space the run may add to the project, and the private /tmp and HOME (tmpfs size under bubblewrap). */
+  diskMb: z.number().int().min(1).optional(),
+  /** Files the run may add to the project. */
+  maxFiles: z.number().int().min(1).optional(),
 });
 export type SandboxLimits = z.infer<typeof SandboxLimits>;
 
@@ -26,10 +32,25 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   outputKb: 256,
 };
 
+/**
+ * The disk bounds when the limits do not name them. Kept out of DEFAULT_LIMITS so that a report's
+ * limits (and the page committed from it) read as before for runs that did not set them.
+ */
+export const DISK_DEFAULTS = { fileMb: 256, diskMb: 512, maxFiles: 20_000 } as const;
+
+export const diskLimits = (limits: SandboxLimits) => ({
+  fileMb: limits.fileMb ?? DISK_DEFAULTS.fileMb,
+  diskMb: limits.diskMb ?? DISK_DEFAULTS.diskMb,
+  maxFiles: limits.maxFiles ?? DISK_DEFAULTS.maxFiles,
+});
+
 /** One line a user can read: "wall 120 s, CPU 60 s per process, memory 1024 MB per process, …". */
 export function describeLimits(limits: SandboxLimits): string {
   return (
     `wall ${limits.wallSeconds} s, CPU ${limits.cpuSeconds} s per process, memory ${limits.memoryMb} MB per process, ` +
-    `${limits.maxProcesses} processes, output ${limits.outputKb} KB`
+    `${limits.maxProcesses} processes, output ${limits.outputKb} KB` +
+    (limits.fileMb !== undefined ? `, files up to ${limits.fileMb} MB` : '') +
+    (limits.diskMb !== undefined ? `, ${limits.diskMb} MB added` : '') +
+    (limits.maxFiles !== undefined ? `, ${limits.maxFiles} files added` : '')
   );
 }

@@ -33,6 +33,8 @@ export function violationsInOutput(output: string, context: EvidenceContext): Vi
     if (!inside(file, context.sandboxProjectDir)) add('filesystem', `permission denied: ${file}`);
   }
   if (context.mode === 'bubblewrap') {
+    // A rename out of a read-only bind (.git/, .sopworks/) crosses mounts.
+    for (const file of pathsOf(output, [/EXDEV: cross-device link not permitted, rename '([^']+)'/g])) add('filesystem', `write refused (read-only mount): ${file}`);
     for (const file of pathsOf(output, [/ENOENT: no such file or directory, \w+ '([^']+)'/g, /\[Errno 2\] No such file or directory: '([^']+)'/g])) {
       if (hiddenFromSandbox(file, context)) add('filesystem', `hidden from the sandbox: ${file}`);
     }
@@ -49,8 +51,9 @@ export function violationsInOutput(output: string, context: EvidenceContext): Vi
 /** Limits whose signs are in the output (the runner adds those it knows first-hand: time, cgroup, signal). */
 export function limitsInOutput(output: string): LimitKind[] {
   const hit: LimitKind[] = [];
-  if (/JavaScript heap out of memory|Allocation failed|std::bad_alloc|FatalProcessOutOfMemory|\bMemoryError\b|Cannot allocate memory|\bENOMEM\b/.test(output)) hit.push('memory');
+  if (/JavaScript heap out of memory|allocation failed|std::bad_alloc|FatalProcessOutOfMemory|ERR_MEMORY_ALLOCATION_FAILED|\bMemoryError\b|Cannot allocate memory|\bENOMEM\b|out of memory/i.test(output)) hit.push('memory');
   if (/SIGXCPU|CPU time limit exceeded/.test(output)) hit.push('cpu');
+  if (/SIGXFSZ|File size limit exceeded|\bEFBIG\b|File too large|\bENOSPC\b|No space left on device/.test(output)) hit.push('disk');
   if (/\bspawn(?:Sync)?(?: \S+)? EAGAIN\b|fork(?:\(\))?: (?:retry: )?Resource temporarily unavailable|Cannot fork|can't fork|BlockingIOError: \[Errno 11\] Resource temporarily unavailable/i.test(output)) {
     hit.push('processes');
   }

@@ -5,14 +5,17 @@
  * limit must not drop a core dump into the project.
  */
 import fs from 'node:fs/promises';
-import type { SandboxLimits } from './limits.ts';
+import { diskLimits, type SandboxLimits } from './limits.ts';
 
 export function prlimitArgs(limits: SandboxLimits, nproc: number | null): string[] {
   const data = limits.memoryMb * 1024 * 1024;
+  // One huge file: SIGXFSZ at the limit (a process that ignores it gets EFBIG).
+  const fsize = diskLimits(limits).fileMb * 1024 * 1024;
   return [
     'prlimit',
     `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
     `--data=${data}:${data}`,
+    `--fsize=${fsize}:${fsize}`,
     '--core=0',
     ...(nproc === null ? [] : [`--nproc=${nproc}:${nproc}`]),
     '--',

@@ -6,6 +6,12 @@
  *
  * Layers, outermost first: a pids cgroup (when this process may make one) → prlimit → bubblewrap or
  * Node's permission model (or neither, when allowed) → the command.
+ *
+ * Only the work tree is writable, in every mode: under bubblewrap `.git/` and `.sopworks/` are bound
+ * read-only; otherwise the command runs in a scratch copy of the work tree without them, and what it
+ * wrote is copied back. Whatever the mode, the repository's metadata and the run's record are
+ * snapshotted before and compared after (integrity.ts): a change is put back and reported as an
+ * `integrity` violation, on which the run stops.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -27,6 +33,10 @@ import { runProcess } from './run-process.ts';
 import type { LimitKind, SandboxMode, SandboxReport, Violation } from './sandbox-report.ts';
 import { redactSecrets, secretsOf } from './secrets.ts';
 import { linksOutside } from './symlinks-outside.ts';
+import { restoreProtected, snapshotProtected, type AcceptLine } from './integrity.ts';
+import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy.ts';
+import { diskLimits } from './limits.ts';
+import { runningTest } from './running-test.ts';
 
 export interface SandboxRequest {
   argv: readonly string[];
@@ -36,6 +46,11 @@ export interface SandboxRequest {
   allowUnsandboxed: boolean;
   /** Share the host's network: only ever for a dependency install the policy grants it to. */
   network?: boolean;
+  /**
+   * Whether a line appended to the run's board or exchange log while the command ran is sopworks' own
+   * (a run goes on posting meanwhile); absent: none may be appended (integrity.ts).
+   */
+  acceptRecordLine?: AcceptLine;
   /** Told why the run is not under bubblewrap, before it starts (print it loudly). */
   onNotice?: (notice: string) => void;
 }
@@ -96,20 +111,34 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   if (notice) request.onNotice?.(notice);
 
   const { limits } = request;
+  const disk = diskLimits(limits);
   const runId = randomUUID();
+  const snapshot = await snapshotProtected(projectDir);
+  const sizeBefore = await measureTree(projectDir, Number.MAX_SAFE_INTEGER);
   const hostTmp = mode === 'bubblewrap' ? null : await fsp.mkdtemp(path.join(os.tmpdir(), 'sopworks-sandbox-'));
+  let scratch: Scratch | null = null;
   const cgroup = await createPidsCgroup(limits.maxProcesses);
   const nproc = await nprocBound(limits.maxProcesses);
   /** Commands of the processes still running when the command ended. */
   const leftovers: string[] = [];
   try {
+    // Outside bubblewrap nothing else keeps the code off .git/ and .sopworks/: it gets a copy without them.
+    if (mode !== 'bubblewrap') {
+      scratch = await makeScratch(projectDir).catch((error: unknown) => {
+        throw new SopworksError('TEST_RUN_FAILED', `Could not copy the work tree of ${projectDir} to run "${request.argv.join(' ')}" outside bubblewrap: ${(error as Error).message}`, {
+          hint: 'Remove what cannot be copied (a socket, a pipe), or install bubblewrap, which needs no copy.',
+        });
+      });
+    }
+    const workDir = scratch?.dir ?? projectDir;
     const env = sandboxEnvironment(mode, runId, hostTmp, found.binDirs);
     if (mode === 'node-permissions') {
-      env.NODE_OPTIONS = nodePermissionOptions({ projectDir, tmpDir: hostTmp! });
+      env.NODE_OPTIONS = nodePermissionOptions({ projectDir: workDir, tmpDir: hostTmp! });
     }
+    const readOnly = ['.git', '.sopworks'].filter((name) => fs.existsSync(path.join(projectDir, name)));
     let command =
       mode === 'bubblewrap'
-        ? ['bwrap', ...bubblewrapArgs({ projectDir, roots: found.roots, env, network: request.network ?? false, argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...request.argv] }, systemLayout(), etcFiles())]
+        ? ['bwrap', ...bubblewrapArgs({ projectDir, roots: found.roots, env, network: request.network ?? false, readOnly, tmpBytes: disk.diskMb * 1024 * 1024, argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...request.argv] }, systemLayout(), etcFiles())]
         : [...request.argv];
     command = [...prlimitArgs(limits, nproc), ...command];
     if (cgroup) command = ['/bin/sh', '-c', JOIN_CGROUP, 'sopworks-sandbox', cgroup.procsFile, ...command];
@@ -120,7 +149,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     let result: Awaited<ReturnType<typeof runProcess>>;
     try {
       result = await runProcess(command, {
-        cwd: projectDir,
+        cwd: workDir,
         env: spawnEnv,
         timeoutMs: limits.wallSeconds * 1000,
         maxOutputBytes: limits.outputKb * 1024,
@@ -155,22 +184,35 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     const limitsHit = new Set<LimitKind>(limitsInOutput(secrets.output));
     if (result.timedOut) limitsHit.add('time');
     if (signal === 'SIGXCPU') limitsHit.add('cpu');
+    if (signal === 'SIGXFSZ') limitsHit.add('disk');
+    // Many small files, or space: measured after the run (the sandbox's /tmp is a bounded tmpfs).
+    const sizeAfter = await measureTree(workDir, sizeBefore.files + disk.maxFiles);
+    const overDisk = sizeAfter.files - sizeBefore.files > disk.maxFiles || sizeAfter.bytes - sizeBefore.bytes > disk.diskMb * 1024 * 1024;
+    if (overDisk) limitsHit.add('disk');
     if (await cgroup?.limitHit()) limitsHit.add('processes');
     if (result.truncated) limitsHit.add('output');
 
-    const sandboxProjectDir = mode === 'bubblewrap' ? SANDBOX_PROJECT : projectDir;
+    const sandboxProjectDir = mode === 'bubblewrap' ? SANDBOX_PROJECT : workDir;
     const violations: Violation[] = violationsInOutput(secrets.output, {
       mode,
-      projectDir,
+      projectDir: workDir,
       sandboxProjectDir,
       tmpDir: hostTmp,
       existsOnHost: (file) => fs.existsSync(file),
     });
     for (const detail of describeLeftovers([reported.commands, leftovers])) violations.push({ kind: 'outlived', detail });
-    for (const link of await linksOutside(projectDir)) {
-      violations.push({ kind: 'symlink', detail: `${link.link} -> ${link.target} points outside the project (sopworks will not write through it)` });
+    for (const link of await linksOutside(workDir)) {
+      violations.push({ kind: 'symlink', detail: `${link.link} -> ${link.target.split(workDir).join('<project>')} points outside the project (sopworks will not write through it)` });
     }
     for (const name of secrets.leaked) violations.push({ kind: 'secret', detail: `the value of ${name} appeared in the output (redacted)` });
+    if (scratch && overDisk) {
+      violations.push({ kind: 'filesystem', detail: 'the files written were not copied back into the project: the disk limit was hit' });
+    } else if (scratch) {
+      for (const refused of await copyBack(scratch, projectDir)) violations.push({ kind: 'symlink', detail: `not copied back: ${refused}` });
+    }
+    // Last: nothing of the run is alive now, so what the check finds is what the run did.
+    for (const change of await restoreProtected(snapshot, request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: `${change} (restored)` });
+    const limitNotes = describeLimitsHit(limitsHit, limits, result.timedOut, signal, secrets.output);
 
     return {
       mode,
@@ -178,6 +220,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       limitsHit: LIMIT_ORDER.filter((kind) => limitsHit.has(kind)),
       violations,
       gaps: gapsOf(mode, { cgroup: cgroup !== null, nproc: nproc !== null, network: request.network ?? false }),
+      ...(limitNotes.length > 0 ? { limitNotes } : {}),
       exitCode: result.exitCode,
       signal,
       timedOut: result.timedOut,
@@ -190,10 +233,23 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     await cgroup?.remove();
     // What the code left in its temp folder goes with it (rm does not follow links out of it).
     if (hostTmp) await fsp.rm(hostTmp, { recursive: true, force: true }).catch(() => undefined);
+    await scratch?.remove().catch(() => undefined);
   }
 }
 
-const LIMIT_ORDER: LimitKind[] = ['time', 'cpu', 'memory', 'processes', 'output'];
+/** Which limit ended the run, and the test that was running when the runner's output names one. */
+function describeLimitsHit(hit: Set<LimitKind>, limits: SandboxLimits, timedOut: boolean, signal: string | null, output: string): string[] {
+  const test = runningTest(output);
+  const during = test.running ? ` while "${test.running}" was running` : test.lastFinished ? ` after "${test.lastFinished}", the last test that ended` : '';
+  const notes: string[] = [];
+  if (timedOut) notes.push(`time: the wall clock (${limits.wallSeconds} s) was up${during}; every process was killed`);
+  if (hit.has('cpu')) notes.push(`cpu: a process used its ${limits.cpuSeconds} s of CPU time${signal === 'SIGXCPU' || signal === 'SIGKILL' ? ` and was killed (${signal})` : ''}${during}`);
+  if (hit.has('memory')) notes.push(`memory: a process ran out of its ${limits.memoryMb} MB${during}`);
+  if (hit.has('disk')) notes.push(`disk: a file over ${diskLimits(limits).fileMb} MB, or more than ${diskLimits(limits).diskMb} MB or ${diskLimits(limits).maxFiles} files added${during}`);
+  return notes;
+}
+
+const LIMIT_ORDER: LimitKind[] = ['time', 'cpu', 'memory', 'processes', 'output', 'disk'];
 
 /** Only what a test runner needs; nothing from sopworks' environment that could carry a secret. */
 function sandboxEnvironment(mode: SandboxMode, runId: string, hostTmp: string | null, binDirs: string[]): Record<string, string> {
@@ -240,13 +296,17 @@ function gapsOf(mode: SandboxMode, facts: { cgroup: boolean; nproc: boolean; net
     gaps.push(
       'network: not blocked (Node\'s permission model does not cover it)',
       'reads: not limited; the code can read any file your user can (your HOME included)',
-      'child processes: allowed (node --test needs them); one that is not Node, or Node started without NODE_OPTIONS, is not confined',
+      'child processes: allowed (node --test needs them); one that is not Node, or Node started without NODE_OPTIONS, is not confined (a change it makes to .git/ or .sopworks/ is detected and undone, and stops the run)',
     );
   }
   if (mode === 'unsandboxed') {
-    gaps.push('filesystem: not isolated; the command can read and write whatever your user can', 'network: not blocked');
+    gaps.push(
+      'filesystem: not isolated; the command can read and write whatever your user can (it runs in a scratch copy of the work tree, and changes to .git/ or .sopworks/ are detected and undone afterwards, not prevented)',
+      'network: not blocked',
+    );
   }
   if (mode === 'bubblewrap' && facts.network) gaps.push('network: shared with the host for this run (granted by the policy)');
+  if (mode !== 'bubblewrap') gaps.push('disk: the private temp folder is on the host\'s disk, bounded only by the file-size limit (under bubblewrap it is a bounded tmpfs)');
   if (!facts.cgroup && !facts.nproc) gaps.push('processes: not bounded (root is exempt from RLIMIT_NPROC and no pids cgroup could be made)');
   if (mode !== 'bubblewrap' && !facts.cgroup) gaps.push('leftover processes: one that leaves the process group and clears its environment is not found');
   return gaps;

@@ -14,16 +14,18 @@ import { SandboxLimits } from './limits.ts';
 export const SandboxMode = z.enum(['bubblewrap', 'node-permissions', 'unsandboxed']);
 export type SandboxMode = z.infer<typeof SandboxMode>;
 
-export const LimitKind = z.enum(['time', 'cpu', 'memory', 'processes', 'output']);
+/** disk: a file over the size limit (SIGXFSZ/EFBIG), or more space or files added than allowed. */
+export const LimitKind = z.enum(['time', 'cpu', 'memory', 'processes', 'output', 'disk']);
 export type LimitKind = z.infer<typeof LimitKind>;
 
 /**
  * filesystem: a read or write outside the project was refused, or the path is hidden from the sandbox;
  * network: a connection was refused or unreachable; process: a child process or worker was refused;
  * outlived: a process was still running after the run and was killed; symlink: the project holds a
- * link that points outside it; secret: a secret's value appeared in the output (it was redacted).
+ * link that points outside it; secret: a secret's value appeared in the output (it was redacted);
+ * integrity: the repository's metadata or the run's record changed (restored; the run stops on it).
  */
-export const ViolationKind = z.enum(['filesystem', 'network', 'process', 'outlived', 'symlink', 'secret']);
+export const ViolationKind = z.enum(['filesystem', 'network', 'process', 'outlived', 'symlink', 'secret', 'integrity']);
 export type ViolationKind = z.infer<typeof ViolationKind>;
 
 export const Violation = z.object({
@@ -40,5 +42,7 @@ export const SandboxReport = z.object({
   violations: z.array(Violation),
   /** What this mode could not stop on this machine; empty when everything the design asks is enforced. */
   gaps: z.array(z.string()),
+  /** Which limit ended the run and, where the runner said, the test that was running (absent: none). */
+  limitNotes: z.array(z.string()).optional(),
 });
 export type SandboxReport = z.infer<typeof SandboxReport>;

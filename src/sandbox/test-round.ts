@@ -9,6 +9,7 @@ import type { SandboxSettings } from './sandbox-settings.ts';
 import { lockfileInstall } from './lockfile-install.ts';
 import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
 import { runSandboxed, type SandboxOutcome } from './run-sandboxed.ts';
+import type { AcceptLine } from './integrity.ts';
 
 export interface TestRoundRequest {
   /** The round's number in the run (1-based). */
@@ -20,6 +21,10 @@ export interface TestRoundRequest {
   /** The policy's `dependencies`: install from the lockfile first, and whether the install may use the network. */
   dependencies: { install: boolean; network: boolean };
   progress(kind: 'tests-start' | 'tests-end', detail: string): void;
+  /** Tells sopworks' own appends to the run's record from generated code's while the tests run (integrity.ts). */
+  acceptRecordLine?: AcceptLine;
+  /** Runs the sandboxed command with no commit landing meanwhile: the sandbox compares the repository before and after. */
+  holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** The round's result: the TestReport artifact's fields (artifacts/schemas.ts). */
@@ -41,16 +46,20 @@ const OUTPUT_TAIL = 8000;
 
 export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
   const { round, testCommand, sandbox, progress } = request;
+  const hold = request.holdCommits ?? (<T>(work: () => Promise<T>) => work());
   const run = (argv: readonly string[], network: boolean) =>
-    runSandboxed({
-      argv,
-      projectDir: request.projectDir,
-      limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
-      setting: sandbox.mode,
-      allowUnsandboxed: sandbox.allowUnsandboxed,
-      network,
-      onNotice: (notice) => progress('tests-start', `round ${round}: ${notice}`),
-    });
+    hold(() =>
+      runSandboxed({
+        argv,
+        projectDir: request.projectDir,
+        limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
+        setting: sandbox.mode,
+        allowUnsandboxed: sandbox.allowUnsandboxed,
+        network,
+        ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
+        onNotice: (notice) => progress('tests-start', `round ${round}: ${notice}`),
+      }),
+    );
 
   let outcome: SandboxOutcome | null = null;
   let command = testCommand;
@@ -84,7 +93,14 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
     failures: parsed.failures,
     signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
     output: outcome.output.slice(-OUTPUT_TAIL),
-    sandbox: { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps },
+    sandbox: {
+      mode: outcome.mode,
+      limits: outcome.limits,
+      limitsHit: outcome.limitsHit,
+      violations: outcome.violations,
+      gaps: outcome.gaps,
+      ...(outcome.limitNotes ? { limitNotes: outcome.limitNotes } : {}),
+    },
   };
 }
 

@@ -6,21 +6,21 @@
  * with GIT_DIR set) still works on the generated repository and nothing else; and git looks for the
  * repository in `cwd` only, never in a folder above it — a project whose repository is not made yet
  * (it is made with the first commit) must not be taken for the repository around the output folder.
+ * Every git runs hardened (git-hardening.ts): nothing the repository's config names is executed.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
+import { hardenedGitEnv } from './git-hardening.ts';
 
 export interface GitResult {
   stdout: string;
   stderr: string;
 }
 
-export const gitEnv = (cwd: string): NodeJS.ProcessEnv => ({
-  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_'))),
-  GIT_CEILING_DIRECTORIES: path.dirname(path.resolve(cwd)),
-});
+/** Hardened: a tampered repository's hooks, fsmonitor, pager or helpers never run (git-hardening.ts). */
+export const gitEnv = (cwd: string): NodeJS.ProcessEnv => hardenedGitEnv(cwd);
 
 export interface GitOptions {
   /** Exit codes that are not failures (e.g. 1 for `rev-parse --verify --quiet` of a missing ref). */

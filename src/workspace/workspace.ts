@@ -13,6 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
 import { resolveInside } from '../files/safe-path.ts';
+import { noFollowRefusal, writeNoFollow } from '../files/no-follow-write.ts';
 import { crashPoint } from '../testing/crash-point.ts';
 import type { ProjectFile } from '../artifacts/registry.ts';
 import { findOnPath, git } from './git-process.ts';
@@ -50,6 +51,8 @@ export class Workspace {
   private queued: QueuedCommit[] = [];
   private draining: Promise<void> | null = null;
   private writeGuard: WriteGuard | null = null;
+  /** Set while a sandboxed run is checked against the repository: commits wait for it. */
+  private held: Promise<void> | null = null;
   /** The branch's last commit: undefined until read from the repository, null while it has none. */
   private tip: string | null | undefined;
   private ref: string | undefined;
@@ -161,6 +164,23 @@ export class Workspace {
     this.commit({ files: [{ path: '.gitignore', content: GITIGNORE }], author: COMMITTER, subject: 'chore: start the repository', trailers: {} }).catch(() => undefined);
   }
 
+  /**
+   * Runs `fn` with no commit made meanwhile (commits asked meanwhile wait their turn): a sandboxed run
+   * is checked against the repository's refs and index as they were before it (sandbox/integrity.ts).
+   */
+  async withCommitsHeld<T>(fn: () => Promise<T>): Promise<T> {
+    await this.settled();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.held = held;
+    try {
+      return await fn();
+    } finally {
+      if (this.held === held) this.held = null;
+      release();
+    }
+  }
+
   /** Resolves once every commit asked so far is made (or has failed: its own promise says so). */
   async settled(): Promise<void> {
     while (this.draining) await this.draining;
@@ -198,6 +218,7 @@ export class Workspace {
   }
 
   private async drain(): Promise<void> {
+    while (this.held) await this.held;
     try {
       if (this.prepare) {
         const prepare = this.prepare;
@@ -210,6 +231,7 @@ export class Workspace {
       return;
     }
     while (this.queued.length > 0) {
+      while (this.held) await this.held;
       const batch = this.queued.splice(0);
       await this.commitBatch(batch).catch((error: unknown) => {
         for (const item of batch) item.reject(error);
@@ -232,16 +254,24 @@ export class Workspace {
       if (refusal) item.reject(refusal);
       else accepted.push({ request, resolve: item.resolve, reject: item.reject });
     }
-    if (accepted.length === 0) return;
     // The files go on disk first (later commits of the batch overwrite earlier ones' files, as they would
-    // one commit at a time); the commits themselves carry their own content.
-    for (const { request } of accepted) {
-      for (const file of request.files) {
-        const target = await resolveInside(this.root, file.path);
-        await fs.mkdir(path.dirname(target), { recursive: true });
-        await fs.writeFile(target, file.content);
+    // one commit at a time); the commits themselves carry their own content. A path through a symbolic
+    // link (left by generated code) is refused like a policy refusal: that commit fails, nothing is written.
+    for (const item of [...accepted]) {
+      const refusals = (await Promise.all(item.request.files.map(async (file) => [file.path, await noFollowRefusal(this.root, file.path)] as const))).filter(([, reason]) => reason !== null);
+      let refusal = refusals.length > 0 ? refusals.map(([file, reason]) => `${file}: ${reason}`).join('; ') : null;
+      for (const file of refusal ? [] : item.request.files) {
+        const refused = await writeNoFollow(this.root, file.path, file.content);
+        if (refused) refusal ??= `${file.path}: ${refused}`;
+      }
+      if (refusal) {
+        accepted.splice(accepted.indexOf(item), 1);
+        item.reject(new SopworksError('PATH_UNSAFE', `Refused to write "${item.request.subject}": ${refusal}.`, {
+          hint: 'Generated code left a symbolic link in the project; remove it, then `sopworks resume`.',
+        }));
       }
     }
+    if (accepted.length === 0) return;
     const parent = this.tip === undefined ? await this.headCommit() : this.tip;
     this.importer ??= new GitImporter(this.root, await this.branchRef());
     const commits = accepted.map(({ request }) => {

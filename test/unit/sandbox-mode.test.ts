@@ -68,9 +68,11 @@ describe('sandbox mode', () => {
     );
   });
 
-  it('limits CPU, memory and core files per process, and processes where RLIMIT_NPROC binds', () => {
+  it('limits CPU, memory, file size and core files per process, and processes where RLIMIT_NPROC binds', () => {
     const limits = { wallSeconds: 5, cpuSeconds: 3, memoryMb: 256, maxProcesses: 64, outputKb: 8 };
-    assert.deepEqual(prlimitArgs(limits, null), ['prlimit', '--cpu=3:4', `--data=${256 * 1024 * 1024}:${256 * 1024 * 1024}`, '--core=0', '--']);
+    const mb = (n: number) => n * 1024 * 1024;
+    assert.deepEqual(prlimitArgs(limits, null), ['prlimit', '--cpu=3:4', `--data=${mb(256)}:${mb(256)}`, `--fsize=${mb(256)}:${mb(256)}`, '--core=0', '--']);
+    assert.ok(prlimitArgs({ ...limits, fileMb: 4 }, null).includes(`--fsize=${mb(4)}:${mb(4)}`));
     assert.ok(prlimitArgs(limits, 900).includes('--nproc=900:900'));
   });
 });

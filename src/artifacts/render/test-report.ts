@@ -2,6 +2,7 @@ import type { BugReport, TestReport } from '../schemas.ts';
 import { bullets, document, shellCommand } from './markdown.ts';
 import { describeLimits } from '../../sandbox/limits.ts';
 import type { SandboxReport } from '../../sandbox/sandbox-report.ts';
+import { securityViolations } from '../../sandbox/security-violation.ts';
 
 /** Committed test report: counts and failures, never timings, so the same run yields the same file. */
 export function renderTestReport(report: TestReport): string {
@@ -29,6 +30,10 @@ const MODE_TEXT: Record<SandboxReport['mode'], string> = {
 function renderSandbox(sandbox: SandboxReport): string {
   return [
     `## Sandbox\n\nMode: ${MODE_TEXT[sandbox.mode]}  \nLimits: ${describeLimits(sandbox.limits)}  \nLimits hit: ${sandbox.limitsHit.length > 0 ? sandbox.limitsHit.join(', ') : 'none'}`,
+    sandbox.limitNotes && sandbox.limitNotes.length > 0 ? `### Limits that ended the run\n\n${bullets(sandbox.limitNotes)}` : null,
+    securityViolations(sandbox).length > 0
+      ? `### SECURITY VIOLATION\n\nThe generated code changed what it must never touch; sopworks put it back and stopped the run:\n\n${bullets(securityViolations(sandbox))}`
+      : null,
     `### Violations seen\n\n${bullets(sandbox.violations.map((v) => `${v.kind}: ${v.detail}`))}`,
     sandbox.gaps.length > 0 ? `### Not stopped in this mode\n\n${bullets(sandbox.gaps)}` : null,
   ]

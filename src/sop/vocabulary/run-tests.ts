@@ -4,6 +4,7 @@ import { z } from 'zod';
 import * as S from '../../artifacts/schemas.ts';
 import { SopworksError } from '../../errors.ts';
 import { commandRefusal } from '../../policy/may-run.ts';
+import { ownRecordLine } from '../../board/own-record-line.ts';
 import { runTestRound } from '../../sandbox/test-round.ts';
 import type { RoleServices } from '../services.ts';
 import { resolveView } from '../views.ts';
@@ -39,6 +40,8 @@ export const runTestsActor = (services: RoleServices) =>
         sandbox: services.sandbox,
         dependencies: services.policy.dependencies,
         progress: (kind, detail) => services.report({ kind, detail }),
+        acceptRecordLine: ownRecordLine(services.board),
+        holdCommits: (work) => services.workspace.withCommitsHeld(work),
       }),
     );
   });
