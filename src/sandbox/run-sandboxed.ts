@@ -27,6 +27,7 @@ import { runProcess } from './run-process.ts';
 import type { LimitKind, SandboxMode, SandboxReport, Violation } from './sandbox-report.ts';
 import { redactSecrets, secretsOf } from './secrets.ts';
 import { linksOutside } from './symlinks-outside.ts';
+import { projectVenv } from './project-venv.ts';
 
 export interface SandboxRequest {
   argv: readonly string[];
@@ -104,6 +105,8 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const leftovers: string[] = [];
   try {
     const env = sandboxEnvironment(mode, runId, hostTmp, found.binDirs);
+    const venv = projectVenv(projectDir, mode === 'bubblewrap' ? SANDBOX_PROJECT : projectDir);
+    if (venv) Object.assign(env, { PATH: `${venv.bin}:${env.PATH}`, VIRTUAL_ENV: venv.root });
     if (mode === 'node-permissions') {
       env.NODE_OPTIONS = nodePermissionOptions({ projectDir, tmpDir: hostTmp! });
     }

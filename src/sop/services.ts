@@ -46,5 +46,5 @@ export interface RoleServices {
   /** Approval gates: whether a gate is on, and the decision on an artifact held back. */
   approvals: ApprovalDesk;
   /** Tells the user what the role is doing (progress lines). */
-  report(event: { kind: 'tests-start' | 'tests-end'; detail: string }): void;
+  report(event: { kind: 'tests-start' | 'tests-end' | 'check'; detail: string }): void;
 }

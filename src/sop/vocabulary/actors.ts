@@ -11,7 +11,6 @@ import { validateTaskGraph } from '../../artifacts/task-graph.ts';
 import { checkRelativePath } from '../../workspace/safe-path.ts';
 import type { OutputSpec } from '../../llm/Gateway.ts';
 import { runSandboxed, type SandboxOutcome } from '../../sandbox/run-sandboxed.ts';
-import { lockfileInstall } from '../../sandbox/lockfile-install.ts';
 import { commandRefusal } from '../../policy/may-run.ts';
 import { writeRefusals } from '../../policy/may-write.ts';
 import { failureSignature, parseTestOutput } from '../../sandbox/parse-test-output.ts';
@@ -92,8 +91,8 @@ export const actorParams = {
   },
   runTests: {
     description:
-      "Run the design's test command in the sandbox (docs/sandbox.md) with a wall-clock limit, if the policy lets this role run it " +
-      '(after installing dependencies from the lockfile, when the policy allows that); the output is a TestReport.',
+      "Run the design's test command in the sandbox (docs/sandbox.md), without network, with a wall-clock limit, if the policy " +
+      'lets this role run it (dependencies come from an installDependencies step before it); the output is a TestReport.',
     params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000) }).strict(),
   },
   eachFile: {
@@ -237,19 +236,9 @@ export function actorImplementations(services: RoleServices) {
           onNotice: (notice) => services.report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
         });
 
+      // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
       let outcome: SandboxOutcome | null = null;
-      let command = design.testCommand;
-      if (policy.dependencies.install) {
-        const install = lockfileInstall(services.workspace.root, policy.dependencies.network);
-        if (install) {
-          services.report({ kind: 'tests-start', detail: `round ${round}: installing dependencies from ${install.lockfile}: ${install.argv.join(' ')}` });
-          const installed = await run(install.argv, policy.dependencies.network);
-          // A failed install is the round's result: the tests cannot run without their dependencies.
-          if (installed.exitCode !== 0 || installed.timedOut) [outcome, command] = [installed, install.argv];
-        } else {
-          services.report({ kind: 'tests-start', detail: `round ${round}: no lockfile sopworks installs from (package-lock.json); nothing installed` });
-        }
-      }
+      const command = design.testCommand;
       services.report({ kind: 'tests-start', detail: `round ${round}: ${design.testCommand.join(' ')}` });
       outcome ??= await run(design.testCommand, false);
 
