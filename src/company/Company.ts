@@ -7,6 +7,7 @@
  * every effect of a step has an identity (the n-th model call of an action for a key, the n-th message of
  * a role), so `resumeRun` restores the machines and re-runs in-flight steps without doing anything twice.
  */
+import { runFigures } from '../artifacts/run-figures.ts';
 import path from 'node:path';
 import { AppendLog, repairAppendLog } from '../board/append-log.ts';
 import { MessageBoard } from '../board/MessageBoard.ts';
@@ -272,6 +273,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       reason: outcome.reason,
       wallMs: (record.wallMs ?? 0) + wallMs,
       usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()) },
+      figures: runFigures(board.list()),
     });
     const written = awaitedLater(writeRunRecord(stateDir, finished(Date.now() - started)));
     await repository.catch((error: unknown) => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 import { GATES } from '../approvals/ApprovalDesk.ts';
+import { RunFigures } from '../artifacts/run-figures.ts';
 
 export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
@@ -52,6 +53,8 @@ export const RunRecord = z
     usage: z
       .object({ total: Totals, byRole: z.record(z.string(), Totals), byAction: z.record(z.string(), Totals) })
       .optional(),
+    /** Completeness, executability, tests and fast checks (src/artifacts/run-figures.ts), once the run stops. */
+    figures: RunFigures.optional(),
   })
   .passthrough();
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { SopworksError } from '../errors.ts';
 import type { FastCheck } from '../artifacts/schemas.ts';
+import { SANDBOX_PROJECT } from './bubblewrap.ts';
 import { runSandboxed } from './run-sandboxed.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
 
@@ -93,6 +94,11 @@ export async function runFastChecks(input: {
       if (plan.whole) await copyProject(projectDir, scratch);
       await fs.mkdir(path.dirname(path.join(scratch, file)), { recursive: true });
       await fs.writeFile(path.join(scratch, file), content);
+      // Alone, a .js file is CommonJS to Node, and Node 20 passes an ES module with a syntax error as valid:
+      // say which it is, as the project's package.json would.
+      if (!plan.whole && path.extname(file) === '.js' && /^\s*(import|export)\b/m.test(content)) {
+        await fs.writeFile(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
+      }
       let outcome;
       try {
         outcome = await runSandboxed({
@@ -112,7 +118,7 @@ export async function runFastChecks(input: {
         }
         throw error;
       }
-      const lines = outcome.output.split('\n').map((line) => line.replaceAll(scratch, '.').trimEnd()).filter((line) => line.trim() !== '');
+      const lines = outcome.output.split('\n').map((line) => line.replaceAll(`${scratch}/`, '').replaceAll(`${SANDBOX_PROJECT}/`, '').trimEnd()).filter((line) => line.trim() !== '');
       const about = plan.about ? lines.filter(plan.about) : lines;
       const failed = outcome.timedOut || (outcome.exitCode !== 0 && (plan.about ? about.length > 0 || !lines.some(isDiagnosticLine) : true));
       results.push({
