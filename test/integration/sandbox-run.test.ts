@@ -116,7 +116,7 @@ describe('running projects in the sandbox', function () {
       const dir = await project(NODE_PROJECT);
       const run = await runCli(['sandbox', 'exec', '--dir', dir, '--', 'npm', 'install', 'left-pad'], { cwd: dir });
       assert.equal(run.code, 2);
-      assert.match(run.stderr, /Refused: "npm install left-pad" installs dependencies, and .*policy\.yaml does not allow installing them/);
+      assert.match(run.stderr, /Refused: "npm install left-pad" installs dependencies; .*policy\.yaml lets them come only from the project's manifest, installed by the installDependencies step before the tests/);
     });
   });
 });
