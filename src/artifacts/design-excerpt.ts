@@ -16,6 +16,8 @@ export interface DesignExcerpt {
   language: string;
   testCommand: string[];
   runCommand: string[] | null;
+  /** Third-party packages the project declares (the manifest's writer needs them; [] when none). */
+  packages: { name: string; range: string; kind: 'runtime' | 'dev' }[];
   file: { path: string; purpose: string };
   dependencies: { path: string; purpose: string }[];
   classes: string[];
@@ -100,6 +102,7 @@ function makeDesignExcerpt(design: Design, file: string, dependsOn: readonly str
     language: design.language,
     testCommand: design.testCommand,
     runCommand: design.runCommand,
+    packages: design.dependencies ?? [],
     file: row(file),
     dependencies: dependsOn.map(row),
     classes,

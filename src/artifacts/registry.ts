@@ -101,6 +101,13 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
       `test: round ${report.round} ${report.passed ? 'passed' : 'failed'}` +
       (report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : ''),
   }),
+  /** A dependency install before a test round: commits the lockfile it produced, when it changed. */
+  Dependencies: define({
+    schema: S.DependencyInstall,
+    files: (install) => (install.lockfile ? [install.lockfile] : []),
+    paths: (install) => (install.lockfile ? [install.lockfile.path] : []),
+    subject: (install) => `build: lock the dependencies (${install.lockfile?.path ?? 'unchanged'})`,
+  }),
   BugReport: define({
     schema: S.BugReport,
     files: (bug, board) => {

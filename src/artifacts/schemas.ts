@@ -42,6 +42,14 @@ export const DesignFile = z.object({
   purpose: text('purpose'),
 });
 
+/** A third-party package the project needs: installed by QA before the tests (docs/sandbox.md). */
+export const Dependency = z.object({
+  name: text('a dependency name'),
+  /** A version range in the ecosystem's syntax: "^4.17.0" for npm, ">=2.31" for pip. */
+  range: text('a version range'),
+  kind: z.enum(['runtime', 'dev']),
+});
+
 export const Design = z.object({
   summary: text('summary'),
   approach: text('approach'),
@@ -50,6 +58,10 @@ export const Design = z.object({
   testCommand: z.array(text('a testCommand word')).min(1),
   /** How a user runs the program, as argv; null for a library. */
   runCommand: z.array(text('a runCommand word')).min(1).nullable(),
+  /** The run command with a concrete input, which QA runs once the tests pass; null: the run command as is. */
+  smokeCommand: z.array(text('a smokeCommand word')).min(1).nullable().default(null),
+  /** Third-party dependencies, declared in the manifest the Engineer writes; null or [] for none. */
+  dependencies: z.array(Dependency).nullable().default(null),
   files: z.array(DesignFile).min(1),
   classDiagram: z
     .string()
@@ -76,6 +88,22 @@ export const CodeFile = z.object({
   content: z.string(),
 });
 
+/** One fast check of a draft before its model review: a checker's verdict, or the placeholders left in it. */
+export const FastCheck = z.object({
+  path: RelativePath,
+  /** What ran ("node --check", "tsc --noEmit", "py_compile", "npm run lint", "completeness"). */
+  checker: z.string(),
+  passed: z.boolean(),
+  problems: z.array(z.string()),
+});
+
+/** A draft's fast checks as a review verdict (a failure is revised before any model review), with every check it failed so far. */
+export const FastCheckVerdict = z.object({
+  approved: z.boolean(),
+  issues: z.array(z.string()),
+  checks: z.array(FastCheck),
+});
+
 /** A person of the company, as a commit names them. */
 export const Person = z.object({ name: z.string().min(1), email: z.string().min(1) });
 
@@ -85,6 +113,8 @@ export const Code = CodeFile.extend({
   /** Who wrote the file and who reviewed it (with `--engineers N`, two of the N); null on older runs. */
   author: Person.nullable().default(null),
   reviewer: Person.nullable().default(null),
+  /** The file's fast checks: each one failed was a model review saved (null on older runs, or without a fastCheck step). */
+  checks: FastCheckVerdict.nullable().default(null),
 });
 
 export const CodeComplete = z.object({
@@ -114,6 +144,17 @@ export const TestReport = z.object({
   output: z.string(),
   /** How the tests ran: sandbox mode, limits, limits hit, violations seen, gaps (null in reports from before the sandbox). */
   sandbox: SandboxReport.nullable().default(null),
+  /** What the round ran (absent: the tests): the tests, the dependency install before them, or the program on its smoke input. */
+  kind: z.enum(['tests', 'install', 'smoke']).optional(),
+});
+
+/** The dependency install before a test round: what ran, and the lockfile it produced (committed). */
+export const DependencyInstall = TestReport.extend({
+  ecosystem: z.enum(['npm', 'python']).nullable(),
+  /** The lockfile when it changed since the last install (committed with this message); null otherwise. */
+  lockfile: CodeFile.nullable(),
+  /** Packages that declare install scripts which the policy kept from running. */
+  scriptsSkipped: z.array(z.string()).default([]),
 });
 
 export const BugReport = z.object({
@@ -148,7 +189,8 @@ export const Outcome = z.object({
 export type Requirement = z.infer<typeof Requirement>;
 export type PRD = z.infer<typeof PRD>;
 export type Review = z.infer<typeof Review>;
-export type Design = z.infer<typeof Design>;
+/** As written (the fields added since the first version may be absent from older boards and scenarios). */
+export type Design = z.input<typeof Design>;
 export type Task = z.infer<typeof Task>;
 export type TaskGraph = z.infer<typeof TaskGraph>;
 export type CodeFile = z.infer<typeof CodeFile>;
@@ -159,3 +201,7 @@ export type TestReport = z.infer<typeof TestReport>;
 export type BugReport = z.infer<typeof BugReport>;
 export type Document = z.infer<typeof Document>;
 export type Outcome = z.infer<typeof Outcome>;
+export type Dependency = z.infer<typeof Dependency>;
+export type FastCheck = z.infer<typeof FastCheck>;
+export type FastCheckVerdict = z.infer<typeof FastCheckVerdict>;
+export type DependencyInstall = z.infer<typeof DependencyInstall>;

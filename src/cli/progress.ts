@@ -44,6 +44,9 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
       case 'tests-end':
         write(`${who(event.role)}${/passed/.test(event.detail) ? pc.green('■') : pc.red('■')} tests ${event.detail}`);
         return;
+      case 'check':
+        write(`${who(event.role)}${pc.yellow('◆')} check ${event.detail}`);
+        return;
     }
   };
 }

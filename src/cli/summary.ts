@@ -4,6 +4,7 @@ import pc from 'picocolors';
 import type { RunResult } from '../company/finish-run.ts';
 import type { UsageTotals } from '../llm/usage.ts';
 import { formatUsd } from '../config/prices.ts';
+import { describeFigures, runFigures } from '../artifacts/run-figures.ts';
 
 export interface SummaryFacts {
   files: string[];
@@ -24,6 +25,7 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   } else {
     lines.push(`${pc.bold('Tests')}     not run`);
   }
+  for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${figure.value}`);
   lines.push(`${pc.bold('Model')}     ${facts.model}`);
   lines.push(usageTable('role', result.usage.byRole(), result.usage.total()));
   lines.push(usageTable('role/action', result.usage.byAction(), result.usage.total()));

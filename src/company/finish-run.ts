@@ -3,6 +3,7 @@
  * (run.json) with its usage, and the recorded scenario when asked for. A commit that fails after the
  * last step still fails the run.
  */
+import { runFigures } from '../artifacts/run-figures.ts';
 import type { TestReport } from '../artifacts/schemas.ts';
 import type { Message } from '../artifacts/message.ts';
 import { describeError } from '../errors.ts';
@@ -43,6 +44,7 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
     reason: conclusion.reason,
     wallMs: (record.wallMs ?? 0) + wallMs,
     usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()), byModel: Object.fromEntries(usage.byModel()) },
+    figures: runFigures(board.list()),
   });
   const written = awaitedLater(writeRunRecord(stateDir, finished(Date.now() - started)));
   await repository.catch((error: unknown) => {

@@ -8,4 +8,6 @@ export type RunEvent =
   | { kind: 'model'; event: GatewayEvent }
   | { kind: 'message'; message: Message }
   | { kind: 'commit'; role: string; subject: string }
-  | { kind: 'tests-start' | 'tests-end'; role: string; detail: string };
+  | { kind: 'tests-start' | 'tests-end'; role: string; detail: string }
+  /** A fast check of a draft file (before its model review). */
+  | { kind: 'check'; role: string; detail: string };

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 import { GATES } from '../approvals/approval-desk.ts';
 import { RoleModelRecord } from '../llm/role-model.ts';
+import { RunFigures } from '../artifacts/run-figures.ts';
 
 export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
@@ -60,6 +61,8 @@ export const RunRecord = z
     usage: z
       .object({ total: Totals, byRole: z.record(z.string(), Totals), byAction: z.record(z.string(), Totals), byModel: z.record(z.string(), Totals).optional() })
       .optional(),
+    /** Completeness, executability, tests and fast checks (src/artifacts/run-figures.ts), once the run stops. */
+    figures: RunFigures.optional(),
   })
   .passthrough();
 export type RunRecord = z.infer<typeof RunRecord>;

@@ -1,7 +1,7 @@
 /**
  * Whether a role may run a command in the sandbox — pure. The command must start with the words of
  * one of the role's `run` entries, and must not install dependencies: those come only from the
- * project's lockfile, in a step of their own, when the policy allows it (install-dependencies.ts).
+ * project's manifest, in a step of their own, when the policy allows it (src/sandbox/install-dependencies.ts).
  */
 import path from 'node:path';
 import type { Policy } from './policy-file.ts';
@@ -34,7 +34,7 @@ export function commandRefusal(policy: Policy, role: string, argv: readonly stri
   const command = argv.join(' ');
   if (isInstallCommand(argv)) {
     return policy.dependencies.install
-      ? `"${command}" installs dependencies; ${policy.source} lets them come only from the project's lockfile, installed before the tests (dependencies.install: true)`
+      ? `"${command}" installs dependencies; ${policy.source} lets them come only from the project's manifest, installed by the installDependencies step before the tests (dependencies.install: true)`
       : `"${command}" installs dependencies, and ${policy.source} does not allow installing them (dependencies.install: false)`;
   }
   const rules = rulesOf(policy, role);

@@ -40,13 +40,22 @@ export const PolicyFile = z
     otherRoles: RolePolicy.default({ write: [], except: [], run: [] }),
     dependencies: z
       .object({
-        /** Install the project's dependencies before its tests — only ever from its lockfile. */
-        install: z.boolean().default(false),
-        /** Let that install reach the network; tests never do. */
-        network: z.boolean().default(false),
+        /** Install the project's declared dependencies (its manifest) before its tests, in the sandbox. */
+        install: z.boolean().default(true),
+        /** The roles that may run that install (its SOP step `installDependencies`). */
+        by: z.array(z.string().regex(/^[a-z][a-z0-9-]*$/, 'a role id: lower-case letters, digits and dashes')).default(['qa']),
+        /** Let that install reach the registry; the tests never reach the network. */
+        network: z.boolean().default(true),
+        /** Let packages' install (lifecycle and build) scripts run during the install. */
+        scripts: z.boolean().default(false),
+        /** Where packages come from (SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL override them); null: the ecosystem's default. */
+        registries: z
+          .object({ npm: z.string().url().nullable().default(null), pip: z.string().url().nullable().default(null) })
+          .strict()
+          .default({ npm: null, pip: null }),
       })
       .strict()
-      .default({ install: false, network: false }),
+      .default({ install: true, by: ['qa'], network: true, scripts: false, registries: { npm: null, pip: null } }),
   })
   .strict()
   .superRefine((policy, ctx) => {
@@ -75,11 +84,11 @@ export const DEFAULT_POLICY: Policy = {
     architect: { write: ['README.md', 'docs/design.md', 'docs/tasks.md'], except: [], run: [] },
     engineer: { write: ['**'], except: [...SOPWORKS_DOCS, ...TEST_FILES], run: [] },
     qa: {
-      write: [...TEST_FILES, 'docs/test-reports/', 'docs/bug-reports/'],
+      write: [...TEST_FILES, 'docs/test-reports/', 'docs/bug-reports/', 'package-lock.json', 'requirements.lock'],
       except: [],
       run: ['node', 'npm test', 'npm run test', 'yarn test', 'pnpm test', 'python', 'python3', 'pytest', 'go test', 'cargo test', 'make test', 'deno test', 'bun test'],
     },
   },
   otherRoles: { write: ['docs/'], except: SOPWORKS_DOCS.filter((p) => p.startsWith('docs/')), run: [] },
-  dependencies: { install: false, network: false },
+  dependencies: { install: true, by: ['qa'], network: true, scripts: false, registries: { npm: null, pip: null } },
 };

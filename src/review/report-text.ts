@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { shellCommand } from '../artifacts/render/markdown.ts';
 import { oneLine, testCounts } from './message-summary.ts';
 import type { RunReport } from './run-report.ts';
+import { describeFigures } from '../artifacts/run-figures.ts';
 import type { UsageRow } from './usage-summary.ts';
 
 const heading = (text: string): string => `\n${pc.bold(text)}`;
@@ -89,6 +90,9 @@ export function renderReportText(report: RunReport): string {
     for (const failure of r.failures) lines.push(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`);
     if (round.bug) lines.push(`    bug report ${round.bug.id} → ${round.bug.to}: ${oneLine(round.bug.payload.summary, 100)}`);
   }
+
+  lines.push(heading('Figures'));
+  lines.push(...columns(describeFigures(report.figures).map((f) => [f.name, f.value])));
 
   lines.push(heading(`Usage${report.usage.source === 'exchanges' ? ' so far (from the model exchanges)' : ''}`));
   lines.push(...usageRows(report));

@@ -3,6 +3,7 @@
  * its outcome, the timeline of messages, the artifacts and where they landed, the QA rounds, the
  * model usage and the git history. Pure: built from what read-run and git-history read.
  */
+import { runFigures, type RunFigures } from '../artifacts/run-figures.ts';
 import type { Outcome } from '../artifacts/schemas.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { Commit } from './git-history.ts';
@@ -54,6 +55,8 @@ export interface RunReport {
   timeline: TimelineEntry[];
   artifacts: ArtifactEntry[];
   tests: TestRound[];
+  /** Completeness, executability, tests and fast checks, from the board. */
+  figures: RunFigures;
   usage: UsageSummary;
   commits: Commit[];
   warnings: string[];
@@ -116,6 +119,7 @@ export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport 
       commit: commitOf.get(message.id) ?? null,
     })),
     tests: testRoundsOf(record.messages),
+    figures: runFigures(record.messages),
     usage: usageSummary(record.info, record.exchanges.map((e) => e.exchange)),
     commits,
     warnings,

@@ -37,6 +37,7 @@ import { restoreProtected, snapshotProtected, type AcceptLine } from './integrit
 import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy.ts';
 import { diskLimits } from './limits.ts';
 import { runningTest } from './running-test.ts';
+import { projectVenv } from './project-venv.ts';
 
 export interface SandboxRequest {
   argv: readonly string[];
@@ -132,6 +133,8 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     }
     const workDir = scratch?.dir ?? projectDir;
     const env = sandboxEnvironment(mode, runId, hostTmp, found.binDirs);
+    const venv = projectVenv(projectDir, mode === 'bubblewrap' ? SANDBOX_PROJECT : projectDir);
+    if (venv) Object.assign(env, { PATH: `${venv.bin}:${env.PATH}`, VIRTUAL_ENV: venv.root });
     if (mode === 'node-permissions') {
       env.NODE_OPTIONS = nodePermissionOptions({ projectDir: workDir, tmpDir: hostTmp! });
     }

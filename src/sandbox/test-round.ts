@@ -6,7 +6,6 @@
  */
 import type { SandboxReport } from './sandbox-report.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
-import { lockfileInstall } from './lockfile-install.ts';
 import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
 import { runSandboxed, type SandboxOutcome } from './run-sandboxed.ts';
 import type { AcceptLine } from './integrity.ts';
@@ -18,8 +17,6 @@ export interface TestRoundRequest {
   projectDir: string;
   timeoutMs: number;
   sandbox: SandboxSettings;
-  /** The policy's `dependencies`: install from the lockfile first, and whether the install may use the network. */
-  dependencies: { install: boolean; network: boolean };
   progress(kind: 'tests-start' | 'tests-end', detail: string): void;
   /** Tells sopworks' own appends to the run's record from generated code's while the tests run (integrity.ts). */
   acceptRecordLine?: AcceptLine;
@@ -61,19 +58,9 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
       }),
     );
 
+  // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
   let outcome: SandboxOutcome | null = null;
-  let command = testCommand;
-  if (request.dependencies.install) {
-    const install = lockfileInstall(request.projectDir, request.dependencies.network);
-    if (install) {
-      progress('tests-start', `round ${round}: installing dependencies from ${install.lockfile}: ${install.argv.join(' ')}`);
-      const installed = await run(install.argv, request.dependencies.network);
-      // A failed install is the round's result: the tests cannot run without their dependencies.
-      if (installed.exitCode !== 0 || installed.timedOut) [outcome, command] = [installed, install.argv];
-    } else {
-      progress('tests-start', `round ${round}: no lockfile sopworks installs from (package-lock.json); nothing installed`);
-    }
-  }
+  const command = testCommand;
   progress('tests-start', `round ${round}: ${testCommand.join(' ')}`);
   outcome ??= await run(testCommand, false);
 

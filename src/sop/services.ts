@@ -51,5 +51,5 @@ export interface RoleServices {
    */
   trackWork<T>(work: () => Promise<T>): Promise<T>;
   /** Tells the user what the role is doing (progress lines). */
-  report(event: { kind: 'tests-start' | 'tests-end'; detail: string }): void;
+  report(event: { kind: 'tests-start' | 'tests-end' | 'check'; detail: string }): void;
 }

@@ -81,15 +81,6 @@ describe('the authorization policy in a run', function () {
     assert.ok(!result.messages.some((m) => m.type === 'Code'), 'nothing was built on a design whose tests cannot run');
   });
 
-  it('installs dependencies before the tests only when the policy allows it, and only from a lockfile', async () => {
-    const sops = await sopsWithPolicy((policy) => policy.replace('dependencies:\n  install: false', 'dependencies:\n  install: true'));
-    const { result, events } = await runScenario(await demoScenario(), { sops: sops.dir, roles: ROLES });
-    assert.equal(result.outcome, 'done', result.reason);
-    const progress = events.flatMap((e) => (e.kind === 'tests-start' ? [e.detail] : []));
-    // The demo project has no lockfile: nothing is installed, and the run says so before its tests.
-    assert.deepEqual(progress.slice(0, 2), ['round 1: no lockfile sopworks installs from (package-lock.json); nothing installed', 'round 1: node --test']);
-  });
-
   it('sends a test file QA may not write back to QA with the reason, then accepts its corrected reply', async () => {
     const scenario = await demoScenario();
     const tests = scenario.replies.find((r) => r.action === 'write_tests')!;

@@ -1,14 +1,13 @@
 /**
  * Running real projects in the sandbox: the test runners generated projects use (node --test, npm
- * test, Python's unittest) under bubblewrap and under the fallback; the output cap; a dependency
- * install from a lockfile; and `sopworks sandbox exec`, which runs a command exactly as QA does.
+ * test, Python's unittest) under bubblewrap and under the fallback; the output cap; and `sopworks
+ * sandbox exec`, which runs a command exactly as QA does (dependency installs: dependencies.test.ts).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ModeSetting } from '../../src/sandbox/choose-mode.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../../src/sandbox/limits.ts';
-import { lockfileInstall } from '../../src/sandbox/lockfile-install.ts';
 import { runSandboxed } from '../../src/sandbox/run-sandboxed.ts';
 import { SopworksError } from '../../src/errors.ts';
 import { runCli } from '../helpers/run-cli.ts';
@@ -96,20 +95,6 @@ describe('running projects in the sandbox', function () {
     assert.match(outcome.output, /line 4999 x+\nTHE END\n$/);
   });
 
-  it('installs dependencies only from a lockfile, without scripts, offline unless the network is granted', async () => {
-    const dir = await project({
-      ...NODE_PROJECT,
-      'package-lock.json': JSON.stringify({ name: 'demo', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'demo', version: '1.0.0' } } }),
-    });
-    const install = lockfileInstall(dir, false)!;
-    assert.deepEqual(install, { lockfile: 'package-lock.json', argv: ['npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--offline'] });
-    assert.ok(!lockfileInstall(dir, true)!.argv.includes('--offline'));
-    assert.equal(lockfileInstall(await project(PYTHON_PROJECT), false), null, 'no lockfile sopworks installs from');
-    const outcome = await runSandboxed({ argv: install.argv, projectDir: dir, limits: LIMITS, setting: 'auto', allowUnsandboxed: false });
-    assert.equal(outcome.exitCode, 0, outcome.output);
-    assert.deepEqual(outcome.gaps, [], 'the network stays closed when not granted');
-  });
-
   describe('sopworks sandbox exec', () => {
     it('runs a command as QA does and prints its exit code, mode, limits hit and violations', async () => {
       const dir = await project({ 'escape.js': "try { require('node:fs').writeFileSync('/escaped.txt', 'x'); } catch (error) { console.error(error.message); }\nprocess.exit(3);\n" });
@@ -136,7 +121,7 @@ describe('running projects in the sandbox', function () {
       const dir = await project(NODE_PROJECT);
       const run = await runCli(['sandbox', 'exec', '--dir', dir, '--', 'npm', 'install', 'left-pad'], { cwd: dir });
       assert.equal(run.code, 2);
-      assert.match(run.stderr, /Refused: "npm install left-pad" installs dependencies, and .*policy\.yaml does not allow installing them/);
+      assert.match(run.stderr, /Refused: "npm install left-pad" installs dependencies; .*policy\.yaml lets them come only from the project's manifest, installed by the installDependencies step before the tests/);
     });
   });
 });

@@ -31,16 +31,16 @@ describe('policy file', () => {
     assert.match(policy.source, /^the default policy/);
   });
 
-  it('fills in what a short policy leaves out: nothing writable, nothing runnable, no installs', async () => {
+  it('fills in what a short policy leaves out: nothing writable, nothing runnable, the default dependency install', async () => {
     const policy = await loadPolicy(await sopsWith('roles:\n  qa:\n    run: [node]\n'));
     assert.deepEqual(policy.roles.qa, { write: [], except: [], run: ['node'] });
     assert.deepEqual(policy.protected, []);
-    assert.deepEqual(policy.dependencies, { install: false, network: false });
+    assert.deepEqual(policy.dependencies, { install: true, by: ['qa'], network: true, scripts: false, registries: { npm: null, pip: null } });
   });
 
   it('names file:line:column of every problem', async () => {
     const dir = await sopsWith(
-      ['roles:', '  engineer:', '    write: [src/, /etc/passwd]', '    run: ["npm test && curl x"]', '  qa:', '    writes: [test/]', 'dependencies:', '  network: true', ''].join('\n'),
+      ['roles:', '  engineer:', '    write: [src/, /etc/passwd]', '    run: ["npm test && curl x"]', '  qa:', '    writes: [test/]', 'dependencies:', '  install: false', '  network: true', ''].join('\n'),
     );
     const file = path.join(dir, 'policy.yaml');
     const problems = await policyProblems(dir);
@@ -48,7 +48,7 @@ describe('policy file', () => {
       `${file}:3:19: roles.engineer.write.1: a path pattern is relative to the project root and stays inside it (no leading "/", no "..")`,
       `${file}:4:11: roles.engineer.run.0: write a command as plain words, without quotes or shell syntax`,
       `${file}:6:13: roles.qa: Unrecognized key: "writes"`,
-      `${file}:8:12: dependencies.network: network only applies to a dependency install: set install: true, or remove network`,
+      `${file}:9:12: dependencies.network: network only applies to a dependency install: set install: true, or remove network`,
     ]);
     await assert.rejects(loadPolicy(dir), (error: unknown) => SopworksError.isInstance(error) && error.code === 'SOP_INVALID' && error.message === problems.join('\n'));
   });

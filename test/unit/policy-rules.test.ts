@@ -57,9 +57,10 @@ describe('policy rules', () => {
     }
     assert.match(commandRefusal(policy, 'qa', ['sh', '-c', 'node --test'])!, /^qa may not run "sh -c node --test": .* allows only commands starting with: node; npm test;/);
     assert.match(commandRefusal(policy, 'engineer', ['node', '--test'])!, /^engineer may not run "node --test": .* allows no commands$/);
-    assert.match(commandRefusal(policy, 'qa', ['python3', '-m', 'pip', 'install', 'requests'])!, /installs dependencies, and .* does not allow installing them \(dependencies\.install: false\)/);
-    const installing: Policy = { ...policy, dependencies: { install: true, network: false } };
-    assert.match(commandRefusal(installing, 'qa', ['npm', 'install'])!, /lets them come only from the project's lockfile, installed before the tests/);
+    const notInstalling: Policy = { ...policy, dependencies: { ...policy.dependencies, install: false } };
+    assert.match(commandRefusal(notInstalling, 'qa', ['python3', '-m', 'pip', 'install', 'requests'])!, /installs dependencies, and .* does not allow installing them \(dependencies\.install: false\)/);
+    const installing: Policy = { ...policy, dependencies: { ...policy.dependencies, install: true } };
+    assert.match(commandRefusal(installing, 'qa', ['npm', 'install'])!, /lets them come only from the project's manifest, installed by the installDependencies step before the tests/);
   });
 
   it('tells installs from other package-manager commands', () => {

@@ -12,13 +12,18 @@ export function renderTestReport(report: TestReport): string {
   const verdict = report.passed ? 'PASSED' : report.timedOut ? 'TIMED OUT' : 'FAILED';
   return document(
     `# Test report — round ${report.round}: ${verdict}`,
-    `Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${counts}`,
+    `${report.kind && report.kind !== 'tests' ? `What ran: ${KIND_TEXT[report.kind]}  \n` : ''}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${counts}`,
     report.failures.length > 0
       ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}`
       : null,
     report.sandbox ? renderSandbox(report.sandbox) : null,
   );
 }
+
+const KIND_TEXT = {
+  install: "the install of the project's dependencies, before the tests",
+  smoke: 'the program, on its smoke input, after the tests passed',
+} as const;
 
 const MODE_TEXT: Record<SandboxReport['mode'], string> = {
   bubblewrap: 'bubblewrap — no network, read-only system, only the project writable, private /tmp, empty HOME',

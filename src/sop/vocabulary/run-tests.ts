@@ -13,8 +13,8 @@ import { scopeOf, type Params, type StepInput } from './step.ts';
 
 export const runTests = {
   description:
-    "Run the design's test command in the sandbox (docs/sandbox.md) with a wall-clock limit, if the policy lets this role run it " +
-    '(after installing dependencies from the lockfile, when the policy allows that); the output is a TestReport.',
+    "Run the design's test command in the sandbox (docs/sandbox.md), without network, with a wall-clock limit, if the policy " +
+    'lets this role run it (dependencies come from an installDependencies step before it); the output is a TestReport.',
   params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000) }).strict(),
 } satisfies VocabularyEntry;
 
@@ -38,7 +38,6 @@ export const runTestsActor = (services: RoleServices) =>
         projectDir: services.workspace.root,
         timeoutMs: params.timeoutMs,
         sandbox: services.sandbox,
-        dependencies: services.policy.dependencies,
         progress: (kind, detail) => services.report({ kind, detail }),
         acceptRecordLine: ownRecordLine(services.board),
         holdCommits: (work) => services.workspace.withCommitsHeld(work),

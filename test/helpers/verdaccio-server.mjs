@@ -1,0 +1,7 @@
+// Starts verdaccio from its library entry (its CLI refuses Node 20; the server itself runs on it):
+// node verdaccio-server.mjs <config.yaml> <port>. Prints "listening" once it accepts connections.
+import { runServer } from 'verdaccio';
+
+const [configFile, port] = process.argv.slice(2);
+const app = await runServer(configFile);
+app.listen(Number(port), '127.0.0.1', () => console.log('listening'));

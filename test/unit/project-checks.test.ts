@@ -1,0 +1,84 @@
+/** What makes a generated project run: placeholders found (completeness), the smoke command, install plans and failures. */
+import assert from 'node:assert/strict';
+import { placeholdersIn } from '../../src/artifacts/completeness.ts';
+import { smokeCommandOf } from '../../src/sandbox/smoke-run.ts';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { installFailures, ManifestProblem, planInstall } from '../../src/sandbox/install-dependencies.ts';
+import { dependencyRegistries } from '../../src/sandbox/dependency-registries.ts';
+import { DEFAULT_POLICY } from '../../src/policy/policy-file.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const whys = (file: string, content: string) => placeholdersIn(file, content).map((p) => `${p.line}: ${p.why}`);
+
+describe('completeness', () => {
+  it('finds TODOs, "not implemented" errors and Python functions that only pass', () => {
+    assert.deepEqual(whys('src/a.js', "export function f() {\n  // TODO: count the words\n  throw new Error('not implemented');\n}\n"), [
+      '2: a TODO left in the code',
+      '3: throws "not implemented"',
+    ]);
+    const python = 'def parse(text):\n    """Parse it."""\n    pass\n\n\ndef load(path):\n    ...\n\n\ndef main():\n    raise NotImplementedError\n';
+    assert.deepEqual(whys('tool.py', python), [
+      '1: the function parse does nothing (its body is only `pass`)',
+      '6: the function load does nothing (its body is only `...`)',
+      '11: raises NotImplementedError',
+    ]);
+  });
+
+  it('leaves finished code, documents and an abstract-looking but real body alone', () => {
+    assert.deepEqual(whys('src/a.ts', 'export const todo = (items: string[]) => items.filter((i) => i.startsWith("TODO"));\n'), []);
+    assert.deepEqual(whys('README.md', '# TODO\n'), []);
+    assert.deepEqual(whys('tool.py', 'def f(x):\n    if x:\n        pass\n    return x\n'), []);
+  });
+});
+
+describe('smoke command', () => {
+  const design = { runCommand: ['node', 'src/cli.js', 'FILE...'], smokeCommand: null };
+  it("is the design's smoke command, else a run command without placeholders, else none", () => {
+    assert.equal(smokeCommandOf(design as never), null);
+    assert.deepEqual(smokeCommandOf({ ...design, smokeCommand: ['node', 'src/cli.js', 'README.md'] } as never), ['node', 'src/cli.js', 'README.md']);
+    assert.deepEqual(smokeCommandOf({ runCommand: ['python3', 'app.py', '--help'], smokeCommand: null } as never), ['python3', 'app.py', '--help']);
+    assert.equal(smokeCommandOf({ runCommand: ['node', 'cli.js', '<path>'], smokeCommand: null } as never), null);
+  });
+});
+
+describe('install plans', () => {
+  after(removeTempDirs);
+  const registries = dependencyRegistries(DEFAULT_POLICY, {});
+  const projectWith = async (files: Record<string, string>) => {
+    const dir = await tempDir();
+    for (const [name, content] of Object.entries(files)) await fs.writeFile(path.join(dir, name), content);
+    return dir;
+  };
+
+  it('installs nothing for a project that declares no dependencies', async () => {
+    assert.equal(await planInstall(await projectWith({ 'package.json': '{ "name": "x", "type": "module" }' }), registries, false), null);
+    assert.equal(await planInstall(await projectWith({ 'requirements.txt': '# none yet\n' }), registries, false), null);
+  });
+
+  it('reads pyproject.toml dependencies, from the default index, wheels only', async () => {
+    const plan = (await planInstall(await projectWith({ 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.31"]\n' }), registries, false))!;
+    assert.equal(plan.ecosystem, 'python');
+    assert.deepEqual(plan.shown.slice(-3), ['--index-url', 'https://pypi.org/simple', 'requests>=2.31']);
+    assert.ok(plan.shown.includes('--only-binary'), 'no source builds: they run setup code');
+  });
+
+  it('says what is wrong with a manifest it cannot read', async () => {
+    await assert.rejects(planInstall(await projectWith({ 'package.json': '{ "dependencies": ["mini-slug"] }' }), registries, false), (error: unknown) => error instanceof ManifestProblem && /^package\.json: dependencies: /.test(error.message));
+    await assert.rejects(planInstall(await projectWith({ 'pyproject.toml': '[project\n' }), registries, false), (error: unknown) => error instanceof ManifestProblem && /^pyproject\.toml is not valid TOML/.test(error.message));
+  });
+
+  it('takes the registry from the environment first, and refuses one that is not a URL', () => {
+    assert.equal(dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_NPM_REGISTRY: 'http://127.0.0.1:4873/' }).npm, 'http://127.0.0.1:4873/');
+    assert.equal(dependencyRegistries({ ...DEFAULT_POLICY, dependencies: { ...DEFAULT_POLICY.dependencies, registries: { npm: 'https://npm.example/', pip: null } } }, {}).npm, 'https://npm.example/');
+    assert.throws(() => dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_PIP_INDEX_URL: 'pypi' }), /SOPWORKS_PIP_INDEX_URL is not a URL: "pypi"/);
+  });
+});
+
+describe('install failures', () => {
+  it('name the package npm or pip could not resolve', () => {
+    assert.deepEqual(installFailures("npm error 404 'left-padd@^1.0.0' is not in this registry.").map((f) => f.name), ['install: left-padd@^1.0.0']);
+    assert.deepEqual(installFailures('npm error notarget No matching version found for mini-slug@^9.0.0.').map((f) => f.name), ['install: mini-slug@^9.0.0']);
+    assert.deepEqual(installFailures('ERROR: No matching distribution found for requestz').map((f) => f.name), ['install: requestz']);
+  });
+});
