@@ -7,9 +7,9 @@
  * - Every structured reply is generated under a grammar made from the step's schema, and every code
  *   reply under a fenced-block grammar (artifact-grammar.ts), so it parses by construction; the
  *   gateway still parses and validates it.
- * - As with a server: usage is counted by the model's own tokenizer, a reply cut off at the output
- *   limit is continued (the continuation has no grammar: a grammar cannot resume mid-document, so the
- *   parser judges the joined text), and the request's AbortSignal stops the generation in flight.
+ * - As with a server: usage is counted by the model's own tokenizer, the output limit and its
+ *   continuations bound a reply (under a grammar as one generation of their combined length, since a
+ *   grammar cannot resume mid-document), and the request's AbortSignal stops the generation in flight.
  * - One sequence of one context: calls are answered one at a time, in the order they came.
  */
 import os from 'node:os';
@@ -137,42 +137,56 @@ export class LocalProvider implements Provider {
   }
 
   private async generate(request: CompletionRequest): Promise<Completion> {
-    const { signal } = request;
-    signal?.throwIfAborted();
+    request.signal?.throwIfAborted();
     const history = toHistory(request.messages);
     const grammar = await this.grammarFor(request);
-    const minReply = Math.min(this.options.maxOutputTokens, 256);
-    let promptTokens = this.countPrompt(history);
+    const { maxOutputTokens, maxContinuations } = this.options;
+    const minReply = Math.min(maxOutputTokens, 256);
+    const promptTokens = this.countPrompt(history);
     if (promptTokens + minReply > this.contextSize) throw this.contextTooSmall(request, promptTokens, minReply);
-    let text = '';
-    let completionTokens = 0;
-    let continuations = 0;
-    let finishReason: string;
-    for (;;) {
-      const asked = continuations === 0 ? history : [...history, { type: 'model' as const, response: [text] }];
-      const room = this.contextSize - this.countPrompt(asked);
-      const response = await this.chat
-        .generateResponse(asked, {
-          // A grammar starts at the top of its document: a continuation is judged by the parser instead.
-          grammar: continuations === 0 ? grammar : undefined,
-          maxTokens: Math.max(1, Math.min(this.options.maxOutputTokens, room - 1)),
-          temperature: this.options.temperature ?? undefined,
-          signal,
-          // The engine's own count of what it generated (re-tokenizing the text could differ).
-          onToken: (tokens) => (completionTokens += tokens.length),
-        })
-        .catch((error: unknown) => {
-          if (signal?.aborted) throw signal.reason ?? error;
-          throw new SopworksError('MODEL_ERROR', `The local model failed during ${describeCall(request.call)}: ${firstLine(error)}`, { cause: error });
-        });
-      text += response.response;
-      finishReason = response.metadata.stopReason === 'maxTokens' ? 'length' : 'stop';
-      if (finishReason !== 'length' || continuations >= this.options.maxContinuations) break;
-      if (this.countPrompt([...history, { type: 'model', response: [text] }]) + 1 >= this.contextSize) break;
-      continuations++;
-      promptTokens += this.countPrompt([...history, { type: 'model', response: [text] }]);
+    if (grammar) {
+      // Under a grammar the reply is generated in one go, as long as a server's reply and its continuations
+      // could be together: a continuation would have to start the grammar over, mid-document.
+      const room = this.contextSize - promptTokens - 1;
+      const { text, tokens, cutOff } = await this.generateOnce(request, history, grammar, Math.min(maxOutputTokens * (1 + maxContinuations), room));
+      const continuations = Math.max(0, Math.ceil(tokens / maxOutputTokens) - 1);
+      return { text, usage: { promptTokens, completionTokens: tokens }, finishReason: cutOff ? 'length' : 'stop', continuations };
     }
-    return { text, usage: { promptTokens, completionTokens }, finishReason, continuations };
+    // Without a grammar, as with a server: a reply cut off at the output limit is continued (the model
+    // sees what it wrote as its own unfinished turn), at most maxContinuations times.
+    let text = '';
+    let usage = { promptTokens: 0, completionTokens: 0 };
+    let continuations = 0;
+    for (;;) {
+      const asked: ChatHistoryItem[] = continuations === 0 ? history : [...history, { type: 'model', response: [text] }];
+      const asking = this.countPrompt(asked);
+      const room = this.contextSize - asking - 1;
+      if (room < 1) return { text, usage, finishReason: 'length', continuations };
+      const once = await this.generateOnce(request, asked, undefined, Math.min(maxOutputTokens, room));
+      text += once.text;
+      usage = { promptTokens: usage.promptTokens + asking, completionTokens: usage.completionTokens + once.tokens };
+      if (!once.cutOff || continuations >= maxContinuations) return { text, usage, finishReason: once.cutOff ? 'length' : 'stop', continuations };
+      continuations++;
+    }
+  }
+
+  /** One generation; `tokens` is the engine's own count of what it generated (re-tokenizing the text could differ). */
+  private async generateOnce(request: CompletionRequest, asked: ChatHistoryItem[], grammar: LlamaGrammar | undefined, maxTokens: number): Promise<{ text: string; tokens: number; cutOff: boolean }> {
+    const { signal } = request;
+    let tokens = 0;
+    const response = await this.chat
+      .generateResponse(asked, {
+        grammar,
+        maxTokens: Math.max(1, maxTokens),
+        temperature: this.options.temperature ?? undefined,
+        signal,
+        onToken: (generated) => (tokens += generated.length),
+      })
+      .catch((error: unknown) => {
+        if (signal?.aborted) throw signal.reason ?? error;
+        throw new SopworksError('MODEL_ERROR', `The local model failed during ${describeCall(request.call)}: ${firstLine(error)}`, { cause: error });
+      });
+    return { text: response.response, tokens, cutOff: response.metadata.stopReason === 'maxTokens' };
   }
 
   /** The prompt's length in the model's own tokens, as its chat template lays it out. */
