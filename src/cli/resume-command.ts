@@ -1,13 +1,15 @@
 /**
  * `sopworks resume <project>`: continue a run whose outcome is not `done` — after a crash, kill -9,
  * Ctrl-C or a failed step — with the SOPs, model settings and scenario it started with. `--llm` and
- * `--model` may change the model.
+ * `--model` may change the model; `--hint` hands a person's guidance to the step that failed, which is
+ * asked again. A run its SOP concluded failed is refused, saying why (run-continuation.ts).
  */
 import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
 import { resumableRecord, resumeRun } from '../company/Company.ts';
+import { checkContinuable } from '../company/run-continuation.ts';
 import { parseLlmFlag, createProvider } from '../llm/select-provider.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import type { Output } from './output.ts';
@@ -28,12 +30,19 @@ export const ResumeOptions = z.object({
   record: z.string().min(1).optional(),
   allowUnsandboxed: z.boolean().default(false),
   yes: z.boolean().default(false),
+  /** Guidance for the step that failed, shown in its prompt when it is asked again. */
+  hint: z
+    .string()
+    .trim()
+    .min(1, 'give the guidance as text, e.g. --hint "write the whole file, no placeholders"')
+    .optional(),
 });
 
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(ResumeOptions, rawOptions);
   const projectDir = path.resolve(project);
   const record = await resumableRecord(projectDir);
+  await checkContinuable(projectDir);
   const settings = readSettings();
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
@@ -60,6 +69,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
       recordTo: options.record ?? null,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
       maxRepairs: settings.maxRepairs,
+      guidance: options.hint ?? null,
       onEvent: progressPrinter((line) => io.out(line)),
       stop: signals,
     });

@@ -67,6 +67,8 @@ interface CommonRequest {
   sandbox?: SandboxSettings;
   /** Who decides on artifacts held back for approval, when `--yes` is not given: null when nobody is there. */
   askPerson?: AskPerson | null;
+  /** A person's guidance for the step that failed (`resume --hint`), shown when it is asked again. */
+  guidance?: string | null;
 }
 
 export interface StartRequest extends CommonRequest {
@@ -205,6 +207,7 @@ async function operate(workspace: Workspace, record: RunRecord, request: CommonR
       exchanges,
       maxRepairs: request.maxRepairs,
       replay,
+      guidance: request.guidance ?? null,
       budget,
       price: request.price ?? null,
       maxOutputTokens: request.maxOutputTokens,

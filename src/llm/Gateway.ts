@@ -51,8 +51,16 @@ export interface GatewayOptions {
   /** Where every exchange (prompt and reply) is recorded; null to keep none. */
   exchanges: { append(record: ExchangeRecord): Promise<void> } | null;
   maxRepairs: number;
-  /** Attempts recorded before a restart: answered from here, not sent (and not paid for) again. */
+  /**
+   * Attempts recorded before a restart: answered from here, not sent (and not paid for) again — except a
+   * call whose recorded attempts failed the step (all invalid, or a loop), which is asked again.
+   */
   replay?: ExchangeReplay;
+  /**
+   * A person's guidance (`sopworks resume --hint`), shown in the prompt of each call asked again because
+   * its recorded attempts failed the step; null or absent: none.
+   */
+  guidance?: string | null;
   /** Checked before every call; null for an unbounded run. */
   budget?: Budget | null;
   /** The model's price, for the cost of each call; null when unknown. */
@@ -77,10 +85,12 @@ export class Gateway {
   }
 
   async ask(request: AskRequest): Promise<unknown> {
-    const { provider, renderer, meter, exchanges, maxRepairs, replay, budget, onEvent } = this.options;
+    const { provider, renderer, meter, exchanges, maxRepairs, budget, onEvent } = this.options;
     const price = this.options.price ?? null;
     const format = formatOf(request.output);
-    const prompt = renderer.render(request.profile, request.call.action, request.variables, format);
+    const round = this.recordedRound(request);
+    const guidance = round.rejected ? (this.options.guidance ?? null) : null;
+    const prompt = renderer.render(request.profile, request.call.action, request.variables, format, guidance);
     const messages: ChatMessage[] = [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
@@ -93,7 +103,7 @@ export class Gateway {
     let lastError = '';
     for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
       const sentAt = Date.now();
-      const recorded = replay?.find(request.call, request.occurrence, attempt);
+      const recorded = round.attempts[attempt - 1];
       let text: string;
       let parsed: ParseResult<unknown> | null = null;
       if (recorded) {
@@ -157,8 +167,32 @@ export class Gateway {
     throw new SopworksError(
       'REPLY_INVALID',
       `The model's reply for ${describeCall(request.call)} was still invalid after ${maxRepairs + 1} attempts: ${lastError}`,
-      { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
+      {
+        hint:
+          'Every attempt is in .sopworks/exchanges.jsonl. `sopworks resume <project folder>` asks the step again — with --model for a stronger model, or --hint "…" to tell the model what to fix; an edit to the template helps too.',
+      },
     );
+  }
+
+  /**
+   * The recorded attempts to answer a call from (exchange-log.ts), and whether a recorded round was
+   * rejected: one that failed the step, or a valid reply the loop guard stopped (the same as the call
+   * before it) — replayed, either would end the step exactly as before.
+   */
+  private recordedRound(request: AskRequest): { attempts: readonly ExchangeRecord[]; rejected: boolean } {
+    const replay = this.options.replay;
+    if (!replay) return { attempts: [], rejected: false };
+    const everything = replay.round(request.call, request.occurrence, Infinity);
+    const attempts = replay.round(request.call, request.occurrence, this.options.maxRepairs + 1);
+    const last = attempts.at(-1);
+    if (last?.ok && this.isLoop(request, last.reply)) return { attempts: [], rejected: true };
+    return { attempts, rejected: attempts.length === 0 && everything.length > 0 };
+  }
+
+  private isLoop(request: AskRequest, reply: string): boolean {
+    if (request.output.kind === 'json' && request.output.name === 'Review') return false;
+    const previous = request.occurrence > 0 ? this.validReplies.get(replyKey(request.call, request.occurrence - 1)) : undefined;
+    return previous !== undefined && previous.trim() === reply.trim();
   }
 
   /**
@@ -181,14 +215,13 @@ export class Gateway {
    * keeps coming back to the same issues is the SOP's `repeats` guard's to catch.
    */
   private guardAgainstLoop(request: AskRequest, reply: string): void {
-    if (request.output.kind === 'json' && request.output.name === 'Review') return;
-    const previous = request.occurrence > 0 ? this.validReplies.get(replyKey(request.call, request.occurrence - 1)) : undefined;
+    const loop = this.isLoop(request, reply);
     this.validReplies.set(replyKey(request.call, request.occurrence), reply);
-    if (previous !== undefined && previous.trim() === reply.trim()) {
+    if (loop) {
       throw new SopworksError(
         'LOOP_DETECTED',
         `The model gave the same reply to ${describeCall(request.call)} twice in a row (calls ${request.occurrence} and ${request.occurrence + 1}): a loop, not progress.`,
-        { hint: 'Look at the two exchanges in .sopworks/exchanges.jsonl; a clearer template or a stronger model usually breaks it. `sopworks resume` retries the step.' },
+        { hint: 'Look at the two exchanges in .sopworks/exchanges.jsonl; a clearer template or a stronger model usually breaks it. `sopworks resume <project folder>` asks the step again; add --hint "…" to tell the model what to do differently.' },
       );
     }
   }

@@ -30,15 +30,25 @@ export const ExchangeRecord = z
 
 export type ExchangeRecord = z.infer<typeof ExchangeRecord>;
 
-const identity = (call: CallMeta, occurrence: number, attempt: number) =>
-  `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}\u0000${attempt}`;
+const callIdentity = (call: CallMeta, occurrence: number) => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}\u0000${occurrence}`;
 
-/** Recorded attempts, looked up by call, occurrence and attempt. */
+/**
+ * Recorded attempts of each call. A call's attempts form rounds: a round starts at attempt 1, and a
+ * call asked again after a restart starts a new one (its attempts numbered from 1 again, after the old
+ * ones in the log). Only the last round of a call is ever replayed — and not when it ended in failure
+ * with every attempt used: replayed, those failed answers would fail the step again identically, for
+ * free, whatever model the resumed run has. They stay in the log for the record; the model is asked.
+ */
 export class ExchangeReplay {
-  private readonly byAttempt = new Map<string, ExchangeRecord>();
+  private readonly lastRound = new Map<string, ExchangeRecord[]>();
 
   constructor(readonly records: readonly ExchangeRecord[]) {
-    for (const record of records) byAttemptSet(this.byAttempt, record);
+    for (const record of records) {
+      const id = callIdentity(record, record.occurrence);
+      const round = this.lastRound.get(id);
+      if (round && record.attempt > round.at(-1)!.attempt) round.push(record);
+      else this.lastRound.set(id, [record]);
+    }
   }
 
   static parse(raw: readonly unknown[]): ExchangeReplay {
@@ -50,8 +60,15 @@ export class ExchangeReplay {
     );
   }
 
-  find(call: CallMeta, occurrence: number, attempt: number): ExchangeRecord | undefined {
-    return this.byAttempt.get(identity(call, occurrence, attempt));
+  /**
+   * The attempts to answer a call from, in order: its last recorded round — unless that round failed
+   * with all `allowed` attempts spent (a step that failed), when the call is asked again from attempt 1.
+   * A round cut short (a crash between re-asks) is replayed and then carried on.
+   */
+  round(call: CallMeta, occurrence: number, allowed: number): readonly ExchangeRecord[] {
+    const round = this.lastRound.get(callIdentity(call, occurrence)) ?? [];
+    const failed = round.length >= allowed && round.every((r) => !r.ok);
+    return failed ? [] : round;
   }
 
   /** Provider calls already made per {role, action, key}: what a scripted provider has used up. */
@@ -63,10 +80,6 @@ export class ExchangeReplay {
     }
     return counts;
   }
-}
-
-function byAttemptSet(map: Map<string, ExchangeRecord>, record: ExchangeRecord): void {
-  map.set(identity(record, record.occurrence, record.attempt), record);
 }
 
 /**
