@@ -8,6 +8,7 @@ import type { CallMeta, Provider } from './provider.ts';
 import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
+import { preflight } from './endpoint/preflight.ts';
 
 export type LlmChoice = { kind: 'openai' } | { kind: 'scripted'; file: string };
 
@@ -58,34 +59,8 @@ export async function createProvider(
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env.',
     });
   }
-  await preflight(modelSettings.baseUrl ?? 'https://api.openai.com/v1', modelSettings.apiKey);
+  await preflight({ baseUrl: modelSettings.baseUrl ?? 'https://api.openai.com/v1', apiKey: modelSettings.apiKey, model: modelSettings.model, timeoutMs: modelSettings.timeoutMs });
   // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
   const { OpenAIProvider } = await import('./providers/openai.ts');
   return OpenAIProvider.create(modelSettings, hooks);
-}
-
-/**
- * Asks the endpoint for its model list before anything is written, so an unreachable server or a wrong
- * key fails in a second with a clear message instead of in the middle of a run. Servers without a
- * model list are not refused.
- */
-async function preflight(baseUrl: string, apiKey: string | null): Promise<void> {
-  const url = `${baseUrl.replace(/\/$/, '')}/models`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${baseUrl} (${cause}). Nothing was written.`, {
-      hint: 'Check OPENAI_BASE_URL and that the server is running (e.g. `ollama serve`).',
-    });
-  }
-  if (response.status === 401 || response.status === 403) {
-    throw new SopworksError('MODEL_AUTH', `The model endpoint ${baseUrl} rejected the API key (${response.status}). Nothing was written.`, {
-      hint: 'Check OPENAI_API_KEY in the environment or .env.',
-    });
-  }
 }

@@ -11,6 +11,9 @@
  * - `response_format` rejected (a 4xx/5xx naming it): structured output is turned off for the rest of
  *   the run, said once, and the request sent again; the format is described in the prompt anyway, and
  *   the gateway's parse, repair and validation do the rest.
+ * - A 200 that is not a chat completion (an HTML page, an event stream, no choices, an empty body):
+ *   an error saying what came back and its likely cause (endpoint/checked-fetch.ts), not retried.
+ * - A 5xx: retried; if it keeps coming, the error quotes the server's own text.
  * Whatever still fails is mapped to an error that says what to fix.
  */
 import { initChatModel } from 'langchain';
@@ -22,6 +25,9 @@ import type { ModelSettings } from '../../config/settings.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type CompletionRequest, type Provider, type Usage } from '../provider.ts';
 import { decideRetry, type RetryDecision } from '../retry-decision.ts';
 import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
+import { countTextTokens } from '../token-count.ts';
+import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
+import { lacksV1 } from '../endpoint/not-a-completion.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
@@ -74,7 +80,8 @@ export class OpenAIProvider implements Provider {
       modelProvider: 'openai',
       // Local servers take any key; the client insists on one.
       apiKey: settings.apiKey ?? 'not-needed-for-local-servers',
-      configuration: settings.baseUrl ? { baseURL: settings.baseUrl } : undefined,
+      // The platform's fetch, but a 200 that is not a chat completion is an error that says what came back.
+      configuration: { ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch: checkedFetch(settings.baseUrl ?? 'https://api.openai.com/v1') },
       // Retries are ours (see retry.ts): LangChain's would stack on top and skip a 429 without Retry-After.
       maxRetries: 0,
       timeout: settings.timeoutMs,
@@ -84,6 +91,10 @@ export class OpenAIProvider implements Provider {
       __includeRawResponse: true,
     });
     return new OpenAIProvider(model, settings, hooks);
+  }
+
+  get cutOffLimits(): { perStep: number; perRequest: number } {
+    return { perStep: this.settings.maxCutOffTokens, perRequest: this.settings.maxOutputTokens };
   }
 
   /** The structured output mode in use now: "off" after the endpoint rejected the configured one. */
@@ -108,6 +119,9 @@ export class OpenAIProvider implements Provider {
       usage = usage && answer.usage ? { promptTokens: usage.promptTokens + answer.usage.promptTokens, completionTokens: usage.completionTokens + answer.usage.completionTokens } : null;
       finishReason = answer.finishReason;
       if (finishReason !== 'length' || counts.continuations >= this.settings.maxContinuations) break;
+      // A continuation may produce a whole reply's worth: sent only while the step's allowance has room.
+      const spent = usage?.completionTokens ?? countTextTokens(text);
+      if (request.continuationTokens !== undefined && spent + this.settings.maxOutputTokens > request.continuationTokens) break;
       counts.continuations++;
     }
     return { text, usage, finishReason, retries: counts.retries, continuations: counts.continuations };
@@ -189,9 +203,22 @@ export class OpenAIProvider implements Provider {
     const during = describeCall(call);
     const after = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
     const resume = '`sopworks resume <project folder>` continues the run from this step.';
+    const notACompletion = notACompletionMessage(error);
+    if (notACompletion) {
+      return new SopworksError('MODEL_ERROR', `${notACompletion} (during ${during})`, {
+        hint: `Check OPENAI_BASE_URL (and any proxy in between); then ${resume}`,
+        cause: error,
+      });
+    }
     if (status === 401 || status === 403) {
       return new SopworksError('MODEL_AUTH', `The model endpoint ${where} rejected the API key (${status}) during ${during}.`, {
         hint: 'Check OPENAI_API_KEY (in the environment or .env).',
+        cause: error,
+      });
+    }
+    if (status === 404 && this.settings.baseUrl && lacksV1(this.settings.baseUrl)) {
+      return new SopworksError('MODEL_ERROR', `The model endpoint ${where} has no chat API at that address (404) during ${during}: ${message}`, {
+        hint: `OpenAI-compatible servers serve their API under /v1: set OPENAI_BASE_URL=${where.replace(/\/+$/, '')}/v1; then ${resume}`,
         cause: error,
       });
     }
@@ -237,17 +264,51 @@ export class OpenAIProvider implements Provider {
         cause: error,
       });
     }
+    if (status === undefined && !refused(error)) {
+      // It answered the connection: the server is there, but broke off each time.
+      return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} accepted the connection but closed it without an answer during ${during}: ${decision.reason} (${attempts}).`, {
+        hint: `The server (or a proxy in between) may be crashing on this request: see its log; then ${resume}`,
+        cause: error,
+      });
+    }
     if (status === undefined) {
       return new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${this.where} during ${during}: ${decision.reason} (${attempts}).`, {
         hint: `Check OPENAI_BASE_URL and that the server is running; then ${resume}`,
         cause: error,
       });
     }
-    return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} kept failing during ${during}: ${decision.reason} (${attempts}).`, {
+    const said = serverText(error);
+    return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} kept failing during ${during}: ${decision.reason} (${attempts})${said ? `; the server said: ${said}` : ''}.`, {
       hint: `${status === 429 ? 'The endpoint is rate-limiting: raise SOPWORKS_MAX_RETRIES or SOPWORKS_RETRY_BASE_MS to wait longer, or' : 'Wait for the endpoint to recover, or raise SOPWORKS_MAX_RETRIES; then'} ${resume}`,
       cause: error,
     });
   }
+}
+
+/** A connection that was never made (refused, no such host), as opposed to one the server broke off. */
+function refused(error: unknown): boolean {
+  const e = error as { message?: string; code?: string; cause?: { code?: string; message?: string; cause?: { code?: string } } };
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(
+    `${e?.message ?? ''} ${e?.code ?? ''} ${e?.cause?.code ?? ''} ${e?.cause?.message ?? ''} ${e?.cause?.cause?.code ?? ''}`,
+  );
+}
+
+/** The server's own error text from an error answer (its JSON message, or its text), on one short line; null when none. */
+function serverText(error: unknown): string | null {
+  const e = error as { error?: unknown; message?: string; status?: number };
+  const body = e?.error;
+  const raw =
+    typeof body === 'string'
+      ? body
+      : typeof (body as { message?: unknown })?.message === 'string'
+        ? (body as { message: string }).message
+        : typeof body === 'object' && body !== null
+          ? JSON.stringify(body)
+          : (e?.message ?? '').replace(/^\d{3}\s*/, '').replace(/^status code \(no body\)$/, '');
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1];
+  const line = (title ?? raw.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+  if (line === '') return null;
+  return `"${line.length > 160 ? `${line.slice(0, 157)}…` : line}"`;
 }
 
 /**
