@@ -17,6 +17,7 @@ import type { ExchangeRecord, ExchangeReplay } from './exchange-log.ts';
 import type { Budget } from './budget.ts';
 import { costOf, type Price } from './prices.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
+import { CutOffAllowance } from './cut-off-allowance.ts';
 
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
@@ -101,6 +102,7 @@ export class Gateway {
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
     let lastError = '';
+    const cutOff = provider.cutOffLimits ? new CutOffAllowance(provider.cutOffLimits) : null;
     for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
       const sentAt = Date.now();
       const recorded = round.attempts[attempt - 1];
@@ -113,7 +115,11 @@ export class Gateway {
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         budget?.check(request.call, countPromptTokens(messages), this.options.maxOutputTokens ?? 4096);
-        const pending = provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal });
+        if (cutOff && !cutOff.roomForAnother) {
+          this.finishFailed(request, tokens, attempt - 1, started);
+          throw cutOff.exhausted(request.call);
+        }
+        const pending = provider.complete({ call: request.call, messages, jsonSchema, signal: request.signal, ...(cutOff ? { continuationTokens: cutOff.remaining } : {}) });
         this.startWarmUp();
         const completion = await pending;
         text = completion.text;
@@ -122,6 +128,7 @@ export class Gateway {
           completionTokens: countTextTokens(completion.text),
         };
         budget?.charge(usage);
+        cutOff?.record(completion, usage.completionTokens);
         const costUsd = costOf(usage, price);
         tokens.promptTokens += usage.promptTokens;
         tokens.completionTokens += usage.completionTokens;
@@ -161,9 +168,7 @@ export class Gateway {
         messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
       }
     }
-    const record = { ...request.call, ...tokens, repairs: maxRepairs, ms: Date.now() - started, ok: false };
-    meter.record(record);
-    onEvent?.({ kind: 'call-end', call: request.call, record });
+    this.finishFailed(request, tokens, maxRepairs, started);
     throw new SopworksError(
       'REPLY_INVALID',
       `The model's reply for ${describeCall(request.call)} was still invalid after ${maxRepairs + 1} attempts: ${lastError}`,
@@ -172,6 +177,13 @@ export class Gateway {
           'Every attempt is in .sopworks/exchanges.jsonl. `sopworks resume <project folder>` asks the step again — with --model for a stronger model, or --hint "…" to tell the model what to fix; an edit to the template helps too.',
       },
     );
+  }
+
+  /** Meters and reports a call that ends without a valid reply. */
+  private finishFailed(request: AskRequest, tokens: Omit<CallRecord, 'role' | 'action' | 'key' | 'repairs' | 'ms' | 'ok'>, repairs: number, started: number): void {
+    const record = { ...request.call, ...tokens, repairs, ms: Date.now() - started, ok: false };
+    this.options.meter.record(record);
+    this.options.onEvent?.({ kind: 'call-end', call: request.call, record });
   }
 
   /**

@@ -17,6 +17,8 @@ export interface CompletionRequest {
   /** When set, the provider asks for JSON matching this schema where the endpoint supports it. */
   jsonSchema: { name: string; schema: Record<string, unknown> } | null;
   signal?: AbortSignal;
+  /** Completion tokens this request's continuations may spend, at most (cut-off-allowance.ts); none: no bound. */
+  continuationTokens?: number;
 }
 
 export interface Usage {
@@ -44,6 +46,8 @@ export interface Provider {
   complete(request: CompletionRequest): Promise<Completion>;
   /** For providers that follow a script: skip what an earlier process of this run already used. */
   skipUsed?(used: Map<string, number>): void;
+  /** How much a step may spend on replies cut off at the output limit; none: the provider never cuts off. */
+  readonly cutOffLimits?: { perStep: number; perRequest: number };
 }
 
 export const describeCall = (call: CallMeta): string =>

@@ -129,7 +129,11 @@ export class OpenAIProvider implements Provider {
 
   /** One request, retried on transient faults; falls back to no response_format when the endpoint rejects it. */
   private async send(messages: ChatMessage[], request: CompletionRequest, structured: boolean, counts: { retries: number }): Promise<Answer> {
-    const options: Partial<ChatOpenAICallOptions> = { signal: request.signal };
+    // A signal of this request's own, following the run's: the client and the retry waits add their
+    // abort listeners to it, not to the run's signal, which every request in flight shares (eleven at
+    // once would make Node print a MaxListenersExceededWarning). AbortSignal.any holds no listener.
+    const signal = request.signal ? AbortSignal.any([request.signal]) : undefined;
+    const options: Partial<ChatOpenAICallOptions> = { signal };
     const format = structured && request.jsonSchema ? this.structuredOutput : 'off';
     if (request.jsonSchema && format === 'json_schema') {
       options.response_format = leftUnparsed({
@@ -150,7 +154,7 @@ export class OpenAIProvider implements Provider {
       },
       { maxRetries: this.settings.maxRetries, baseDelayMs: this.settings.retryBaseMs, maxDelayMs: this.settings.retryMaxMs },
       {
-        signal: request.signal,
+        signal,
         onRetry: (event) => this.hooks.onRetry?.(request.call, event),
         decide: (error) => (error instanceof StructuredOutputRejected ? { retry: false, reason: 'response_format rejected' } : decideRetry(error)),
       },
