@@ -15,6 +15,7 @@ import { lockfileInstall } from '../../sandbox/lockfile-install.ts';
 import { commandRefusal } from '../../policy/may-run.ts';
 import { writeRefusals } from '../../policy/may-write.ts';
 import { failureSignature, parseTestOutput } from '../../sandbox/parse-test-output.ts';
+import { stoppedByLimit } from '../../sandbox/stopped-by-limit.ts';
 import { askIdentity, type RoleContext } from '../role-context.ts';
 import { resolveCallKey } from '../call-key.ts';
 import type { RoleServices } from '../services.ts';
@@ -253,7 +254,10 @@ export function actorImplementations(services: RoleServices) {
       services.report({ kind: 'tests-start', detail: `round ${round}: ${design.testCommand.join(' ')}` });
       outcome ??= await run(design.testCommand, false);
 
-      const parsed = parseTestOutput(outcome.output);
+      const read = parseTestOutput(outcome.output);
+      // A run stopped at a limit is a failure of its own: which limit, and the test that was running.
+      const stopped = stoppedByLimit(outcome, read);
+      const parsed = stopped ? { ...read, failures: [...read.failures, stopped] } : read;
       const passed = command === design.testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
       const report: S.TestReport = {
         round,
