@@ -16,6 +16,7 @@ import { commandRefusal } from '../../policy/may-run.ts';
 import { writeRefusals } from '../../policy/may-write.ts';
 import { failureSignature, parseTestOutput } from '../../sandbox/parse-test-output.ts';
 import { stoppedByLimit } from '../../sandbox/stopped-by-limit.ts';
+import { withoutMachinePaths } from '../../sandbox/machine-paths.ts';
 import { askIdentity, type RoleContext } from '../role-context.ts';
 import { resolveCallKey } from '../call-key.ts';
 import type { RoleServices } from '../services.ts';
@@ -253,6 +254,8 @@ export function actorImplementations(services: RoleServices) {
       }
       services.report({ kind: 'tests-start', detail: `round ${round}: ${design.testCommand.join(' ')}` });
       outcome ??= await run(design.testCommand, false);
+      // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
+      outcome = { ...outcome, output: withoutMachinePaths(outcome.output, services.workspace.root) };
 
       const read = parseTestOutput(outcome.output);
       // A run stopped at a limit is a failure of its own: which limit, and the test that was running.
