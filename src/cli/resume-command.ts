@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
 import { resumableRecord, resumeRun } from '../company/Company.ts';
-import { checkContinuable } from '../company/run-continuation.ts';
+import { checkContinuable, checkHintApplies } from '../company/run-continuation.ts';
 import { parseLlmFlag, createProvider } from '../llm/select-provider.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import type { Output } from './output.ts';
@@ -43,6 +43,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const projectDir = path.resolve(project);
   const record = await resumableRecord(projectDir);
   await checkContinuable(projectDir);
+  if (options.hint) checkHintApplies(record);
   const settings = readSettings();
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);

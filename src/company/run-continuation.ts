@@ -48,3 +48,16 @@ export async function checkContinuable(projectDir: string): Promise<void> {
   const why = whyNotContinuable(records as Pick<Message, 'type'>[]);
   if (why) throw new SopworksError('NOT_RESUMABLE', `${projectDir} cannot be continued. ${why}`, { hint: INSTEAD });
 }
+
+/** The reasons of a run whose step failed on the model's replies: the steps `resume` asks again. */
+const FAILED_ON_REPLIES = /still invalid after \d+ attempts|gave the same reply to .* twice in a row|kept stopping at the output limit/;
+
+/** `--hint` reaches only a step that failed on the model's replies; refused otherwise, rather than ignored. */
+export function checkHintApplies(record: { outcome?: string | undefined; reason?: string | undefined }): void {
+  if (record.outcome === 'failed' && FAILED_ON_REPLIES.test(record.reason ?? '')) return;
+  throw new SopworksError(
+    'USAGE',
+    `--hint is for a run that stopped because a step's replies kept failing (invalid, looping, or cut off); this run's last outcome is ${record.outcome ?? 'none (it was cut off)'}${record.reason ? ` (${record.reason})` : ''}.`,
+    { hint: 'Resume without --hint; the run goes on from where it stopped.' },
+  );
+}

@@ -194,7 +194,7 @@ export class Gateway {
   private recordedRound(request: AskRequest): { attempts: readonly ExchangeRecord[]; rejected: boolean } {
     const replay = this.options.replay;
     if (!replay) return { attempts: [], rejected: false };
-    const everything = replay.round(request.call, request.occurrence, Infinity);
+    const everything = replay.recorded(request.call, request.occurrence);
     const attempts = replay.round(request.call, request.occurrence, this.options.maxRepairs + 1);
     const last = attempts.at(-1);
     if (last?.ok && this.isLoop(request, last.reply)) return { attempts: [], rejected: true };

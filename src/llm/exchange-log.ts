@@ -25,6 +25,7 @@ export const ExchangeRecord = z
     retries: z.number().int().default(0),
     ok: z.boolean(),
     ms: z.number(),
+    finishReason: z.string().nullable().optional(),
   })
   .passthrough();
 
@@ -62,13 +63,21 @@ export class ExchangeReplay {
 
   /**
    * The attempts to answer a call from, in order: its last recorded round — unless that round failed
-   * with all `allowed` attempts spent (a step that failed), when the call is asked again from attempt 1.
+   * the step (all `allowed` attempts spent, or its replies kept stopping at the output limit), when the
+   * call is asked again from attempt 1.
    * A round cut short (a crash between re-asks) is replayed and then carried on.
    */
   round(call: CallMeta, occurrence: number, allowed: number): readonly ExchangeRecord[] {
-    const round = this.lastRound.get(callIdentity(call, occurrence)) ?? [];
-    const failed = round.length >= allowed && round.every((r) => !r.ok);
+    const round = this.recorded(call, occurrence);
+    // Failed: every attempt invalid, and either none left or the last one stopped at the output limit
+    // (a step whose cut-off replies used up their allowance, cut-off-allowance.ts, ends before its attempts do).
+    const failed = round.length > 0 && round.every((r) => !r.ok) && (round.length >= allowed || round.at(-1)!.finishReason === 'length');
     return failed ? [] : round;
+  }
+
+  /** The last recorded round of a call as it is, failed or not. */
+  recorded(call: CallMeta, occurrence: number): readonly ExchangeRecord[] {
+    return this.lastRound.get(callIdentity(call, occurrence)) ?? [];
   }
 
   /** Provider calls already made per {role, action, key}: what a scripted provider has used up. */

@@ -47,3 +47,11 @@ describe('exchange replay', () => {
     assert.equal(replay.round(call, 1, 3).length, 0);
   });
 });
+
+describe('exchange replay of cut-off replies', () => {
+  it('asks again a step whose replies kept stopping at the output limit, though attempts were left', () => {
+    const cut = { ...attempt(1, false), finishReason: 'length' };
+    const replay = new ExchangeReplay([cut, { ...attempt(2, false), finishReason: 'length' }]);
+    assert.deepEqual(replay.round(call, 0, 3), []);
+  });
+});
