@@ -47,7 +47,12 @@ export function scanFences(text: string): FenceScan {
   let merged: string | null = null;
   let between: string[] = [];
   let open: Open | null = null;
-  const finish = (block: Open, content: string[]) => blocks.push(makeBlock(block, content));
+  /** The line each block was closed on (its closing fence, or the line before the fence that ended it). */
+  const closedAt: number[] = [];
+  const finish = (block: Open, content: string[], line: number) => {
+    blocks.push(makeBlock(block, content));
+    closedAt.push(line);
+  };
   const lines = text.split('\n');
   for (const [index, line] of lines.entries()) {
     const fence = FENCE_LINE.exec(line);
@@ -60,7 +65,7 @@ export function scanFences(text: string): FenceScan {
     }
     const sameKind = isFence && fence[2]![0] === open.fence[0] && fence[2]!.length >= open.fence.length;
     if (sameKind && fence[3] === '') {
-      finish(open, open.content);
+      finish(open, open.content, index);
       open = null;
       between = [];
       continue;
@@ -69,7 +74,7 @@ export function scanFences(text: string): FenceScan {
       // An opening fence inside an open block: the block before it was left open.
       const last = lastNonBlank(open.content);
       if (last >= 0 && labelLine(open.content[last]!) !== null) {
-        finish(open, open.content.slice(0, last));
+        finish(open, open.content.slice(0, last), index - 1);
         open = { indent: fence[1]!.length, fence: fence[2]!, info: fence[3]!, content: [], before: open.content.slice(last), line: index + 1 };
         continue;
       }
@@ -80,14 +85,21 @@ export function scanFences(text: string): FenceScan {
   let unclosed: { lang: string } | null = null;
   // A bare fence with nothing after it is a stray closer, not an opening.
   if (open && !(open.info === '' && open.content.every((l) => l.trim() === ''))) unclosed = { lang: open.info.split(/\s+/)[0] ?? '' };
-  // A block that ends on another file's path line swallowed that file's opening fence as its closer.
-  for (const block of blocks) {
-    const lines = block.content.trimEnd().split('\n');
-    const tail = labelLine(lines.at(-1) ?? '');
-    if (tail !== null && tail !== block.label && lines.length > 1) {
-      merged ??= `the block${block.label ? ` of ${block.label}` : ''} ends with the path line of another file ("${lines.at(-1)!.trim()}"): its closing fence is missing`;
+  // A block that ends on another file's path line may have taken that file's opening fence for its
+  // closer: then that file's code follows as loose text, up to a bare fence. (A .gitignore ending in
+  // `.env`, followed by the next file's own label, is not that.)
+  blocks.forEach((block, index) => {
+    const tail = block.content.trimEnd().split('\n');
+    const label = labelLine(tail.at(-1) ?? '');
+    if (label === null || label === block.label || tail.length < 2) return;
+    const after = lines.slice(closedAt[index]! + 1);
+    const next = after.findIndex((l) => FENCE_LINE.test(l));
+    const loose = (next === -1 ? after : after.slice(0, next)).join('\n');
+    const bare = next === -1 || FENCE_LINE.exec(after[next]!)![3] === '';
+    if (bare && loose.trim() !== '' && labelAbove(loose) === null) {
+      merged ??= `the block${block.label ? ` of ${block.label}` : ''} ends with the path line of another file ("${tail.at(-1)!.trim()}"): its closing fence is missing`;
     }
-  }
+  });
   return { blocks, unclosed, merged };
 }
 
