@@ -60,8 +60,9 @@ function readCounts(text: string): Omit<ParsedTestOutput, 'running'> {
     return { counts: { passed: ran - failed, failed }, failures };
   }
   // node:test's dot reporter — a line of "." and "X", then "Failed tests:" with each failure
+  // (its first line, or followed by its "Failed tests:" list — a "..." printed by a program is not it)
   const dots = /^[.X]+$/m.exec(text);
-  if (dots) {
+  if (dots && (text.trimStart().startsWith(dots[0]) || text.includes('\nFailed tests:\n'))) {
     const failures = markedFailures(text.slice(text.indexOf('Failed tests:') + 1 || text.length));
     return { counts: { passed: (dots[0].match(/\./g) ?? []).length, failed: failures.length }, failures };
   }

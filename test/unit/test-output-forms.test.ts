@@ -86,3 +86,9 @@ describe('test output in every common form', () => {
     assert.equal(stoppedByLimit({ limitsHit: [], limits: DEFAULT_LIMITS }, output('pytest-v-killed.txt')), null);
   });
 });
+
+describe('test output that only looks like a form', () => {
+  it('does not read a program\'s "..." as node:test dots', () => {
+    assert.equal(parseTestOutput('Loading\n...\nError: cannot find module ./x\n').counts, null);
+  });
+});
