@@ -83,6 +83,15 @@ describe('replies cut off at the output limit, bounded in tokens', function () {
     assert.equal(meter.total().completionTokens, 300, 'the usage report has what was spent');
   });
 
+  it('counts the reply the SDK withholds under json_schema against the bound, and meters it', async () => {
+    server = await startFakeOpenAI({ replies: ALWAYS_CUT_OFF });
+    const { ask, meter } = await gatewayFor(server, { SOPWORKS_STRUCTURED_OUTPUT: 'json_schema' });
+    await assert.rejects(ask(), /SOPWORKS_MAX_CUT_OFF_TOKENS \(300\)/);
+    // The withheld reply, the same request without response_format, one continuation: 300 tokens.
+    assert.deepEqual(server.chatRequests().map((r) => r.body.response_format?.type ?? null), ['json_schema', null, null]);
+    assert.equal(meter.total().completionTokens, 300);
+  });
+
   it('shares SOPWORKS_MAX_CUT_OFF_TOKENS between continuations and re-asks', async () => {
     server = await startFakeOpenAI({ replies: ALWAYS_CUT_OFF });
     const { ask } = await gatewayFor(server, { SOPWORKS_MAX_CUT_OFF_TOKENS: '500' });

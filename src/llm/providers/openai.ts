@@ -103,7 +103,7 @@ export class OpenAIProvider implements Provider {
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
-    const counts = { retries: 0, continuations: 0 };
+    const counts = { retries: 0, continuations: 0, withheldTokens: 0 };
     let text = '';
     let usage: Usage | null = { promptTokens: 0, completionTokens: 0 };
     let finishReason: string | null = null;
@@ -120,15 +120,17 @@ export class OpenAIProvider implements Provider {
       finishReason = answer.finishReason;
       if (finishReason !== 'length' || counts.continuations >= this.settings.maxContinuations) break;
       // A continuation may produce a whole reply's worth: sent only while the step's allowance has room.
-      const spent = usage?.completionTokens ?? countTextTokens(text);
+      const spent = (usage?.completionTokens ?? countTextTokens(text)) + counts.withheldTokens;
       if (request.continuationTokens !== undefined && spent + this.settings.maxOutputTokens > request.continuationTokens) break;
       counts.continuations++;
     }
+    // A reply the SDK withheld (cut off under json_schema) was produced, and paid for, all the same.
+    if (usage && counts.withheldTokens > 0) usage = { ...usage, completionTokens: usage.completionTokens + counts.withheldTokens };
     return { text, usage, finishReason, retries: counts.retries, continuations: counts.continuations };
   }
 
   /** One request, retried on transient faults; falls back to no response_format when the endpoint rejects it. */
-  private async send(messages: ChatMessage[], request: CompletionRequest, structured: boolean, counts: { retries: number }): Promise<Answer> {
+  private async send(messages: ChatMessage[], request: CompletionRequest, structured: boolean, counts: { retries: number; withheldTokens: number }): Promise<Answer> {
     // A signal of this request's own, following the run's: the client and the retry waits add their
     // abort listeners to it, not to the run's signal, which every request in flight shares (eleven at
     // once would make Node print a MaxListenersExceededWarning). AbortSignal.any holds no listener.
@@ -172,7 +174,9 @@ export class OpenAIProvider implements Provider {
     if (isSdkError(outcome.error, 'LengthFinishReasonError')) {
       // Cut off under json_schema: the SDK keeps the text from us, so this one request is sent again without
       // response_format — its cut-off text can then be continued.
+      // It stopped at the output limit: a whole reply's worth of tokens, counted though its text is lost.
       counts.retries++;
+      counts.withheldTokens += this.settings.maxOutputTokens;
       this.hooks.onRetry?.(request.call, { retry: counts.retries, maxRetries: this.settings.maxRetries, reason: 'cut off under json_schema, sent again without response_format', waitMs: 0, asked: false });
       return this.send(messages, request, false, counts);
     }
