@@ -20,7 +20,7 @@ const asPath = (word: string): string | null => {
 };
 
 const PREFIX =
-  /^(?:(?:the\s+)?(?:(?:new|updated|complete|full|final|modified|corrected|fixed)\s+)?(?:file\s*name|filename|file|path|code|source(?:\s+code)?|module|script|tests?(?:\s+file)?|contents?(?:\s+of)?|title|create|update)\s*(?:[:=]|\s[-–—])\s*)/i;
+  /^(?:(?:the\s+)?(?:(?:new|updated|complete|full|final|modified|corrected|fixed)\s+)?(?:file\s*name|filename|file|path|code|source(?:\s+code)?|module|script|tests?(?:\s+file)?|contents?(?:\s+of)?|title|create|update)(?:\s+\d+)?\s*(?:[:=]|\s[-–—])\s*)/i;
 const HERE_IS =
   /^here(?:'s|’s|\s+is)\s+(?:the\s+)?(?:(?:updated|complete|full|new|final|corrected|fixed|whole)\s+)?(?:(?:file|code|content|contents|implementation|version|source)\s+)?(?:(?:for|of)\s+)?/i;
 
