@@ -122,7 +122,7 @@ function makeBlock(open: Open, lines: string[]): ScannedBlock {
   const body = trimTrailingBlank(lines).join('\n');
   const content = body === '' ? '\n' : body + '\n';
   const before = open.before.join('\n');
-  const label = labelInInfo(info) ?? labelAbove(before) ?? labelInFirstLine(content);
+  const label = labelInInfo(info) ?? labelAbove(before, lang) ?? labelInFirstLine(content);
   return { lang: label && lang === label ? '' : lang, label, content, before };
 }
 

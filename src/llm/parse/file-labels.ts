@@ -8,6 +8,8 @@
  * A sentence that merely mentions a path ("Add this import to src/main.py:") is not a label.
  */
 
+import { languagesOf } from './languages.ts';
+
 /** A path: with an extension (a letter in it: not a version number), a dotfile, or with a folder. */
 const SEGMENT = String.raw`[\w@.][\w@.\-]*`;
 const PATH = new RegExp(String.raw`^(?:${SEGMENT}/+)*(?:[\w@][\w@.\-]*\.[A-Za-z][A-Za-z0-9]*|\.[A-Za-z][\w.\-]*)$|^${SEGMENT}(?:/+${SEGMENT})+$`);
@@ -52,22 +54,37 @@ export function labelInInfo(info: readonly string[]): string | null {
   return rest.length === 0 && /[/.]/.test(first) ? asPath(first) : null;
 }
 
-/** Words that introduce an example, a command or a snippet rather than a file. */
+/**
+ * A line that introduces an example, a command or a snippet rather than a file: it starts so ("Usage:",
+ * "Run it with:", "Expected output:") or asks to add a piece to some file ("Add this import to …").
+ * Narrow on purpose — a block set aside is not committed, so a file must not look like one.
+ */
 export const SNIPPET_LEAD_IN =
-  /\b(?:usage|example|e\.g\.|for instance|run (?:it|this|them|the|with)|to run|install|output|prints?|you (?:can|could|should)|add (?:this|the following|these|a line)|insert|replace|snippet|try (?:it|this)|command|invoke|call it|like this|as follows|in your|import (?:it|them))\b/i;
+  /^[#>*\s-]*(?:usage|examples?|for (?:example|instance)|e\.g\.|(?:expected |sample |example )?output|result|(?:to |then |you can )?run\b|(?:to )?install|try (?:it|this)|call it|invoke|commands?|in (?:a|your) terminal)\b|\b(?:add|insert|replace) (?:this|the following|these|a line)\b|\b(?:run|install|start) (?:it|this|them|the tests?|the program|the app) with\b/i;
 
-/** The label on the nearest non-blank line above a fence — or a few lines up, past a sentence about the file. */
-export function labelAbove(before: string): string | null {
+/**
+ * The label on the nearest non-blank line above a fence — or a few lines up, past a sentence about the
+ * file. Past a line that introduces a snippet, only a label in the block's own language is taken
+ * (`### src/cli.py` / "Usage:" / a bash block is not src/cli.py).
+ */
+export function labelAbove(before: string, lang = ''): string | null {
   const lines = before.split('\n').filter((l) => l.trim() !== '');
   const nearest = lines.at(-1) ?? '';
   const direct = labelLine(nearest);
   if (direct) return direct;
-  if (SNIPPET_LEAD_IN.test(nearest)) return null;
+  const snippet = SNIPPET_LEAD_IN.test(nearest);
   for (const line of lines.slice(-3, -1).reverse()) {
     const found = labelLine(line);
-    if (found) return found;
+    if (found && (!snippet || fitsLanguage(found, lang))) return found;
+    if (found) return null;
   }
   return null;
+}
+
+/** Whether a block in `lang` can be the file at `filePath` (an unknown extension or no language: yes). */
+function fitsLanguage(filePath: string, lang: string): boolean {
+  const family = languagesOf(filePath);
+  return lang === '' || family === null || family.has(lang.toLowerCase());
 }
 
 const FIRST_LINE_COMMENT = /^\s*(?:\/\/|#(?![!\[])|--|;|\/\*|<!--|\{\/\*|%)\s*(?:(?:file(?:\s*name)?|path)\s*:\s*)?(\S+?)\s*(?:\*\/\}?|-->)?\s*$/i;
