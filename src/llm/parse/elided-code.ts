@@ -10,15 +10,22 @@
 const OPEN = String.raw`(?:\/\/+|#+|\/\*+|<!--|--|;+|\{\/\*|%|\*)`;
 const DOTS = String.raw`(?:\.{3,}|…)`;
 
-/** Phrases that say code was left out, wherever they stand in a short comment. */
+/**
+ * Phrases that say code was left out. Anchored where a plain comment could use the same words: "the
+ * rest …", "existing code …" start the comment; "unchanged" and "omitted" count only said of code.
+ */
+const LEAD = String.raw`^(?:${DOTS})?\s*\(?\s*`;
 const OMITTED = new RegExp(
   [
     String.raw`\brest of (?:the\s+)?(?:code|file|implementation|module|function|class|methods|logic|tests?|component|script|program|body)\b`,
-    String.raw`\b(?:existing|previous|original|other|remaining|same)\s+(?:code|implementation|logic|methods|functions|imports|tests|handlers|routes|content|body)\b`,
+    String.raw`${LEAD}(?:the\s+)?rest\b`,
+    String.raw`${LEAD}(?:the\s+)?(?:existing|previous|original|other|remaining|same)\s+(?:code|implementation|logic|methods|functions|imports|tests|handlers|routes|content|body|fields|styles|rules)\b`,
+    String.raw`${LEAD}(?:your\s+|the\s+)?(?:code|implementation|logic)\s+(?:goes\s+)?here\b`,
     String.raw`\b(?:code|implementation|logic|body|tests?)\s+(?:goes|go)\s+here\b`,
-    String.raw`\b(?:unchanged|omitted|elided|for brevity|as before|same as (?:before|above|the original|earlier))\b`,
-    String.raw`\b(?:remains?|stays?|kept)\s+(?:the\s+same|unchanged|as\s+(?:is|it\s+was))\b`,
-    String.raw`\b(?:implement(?:ation)?|fill(?: this)?) (?:here|in later|as needed)\b`,
+    String.raw`${LEAD}(?:unchanged|as before|same as (?:before|above))\)?\s*\.?$`,
+    String.raw`\b(?:same|unchanged|identical) as (?:before|above|the original|earlier)\b`,
+    String.raw`\b(?:code|implementation|details|logic|body|methods|functions|tests?|everything else|the rest)\s+(?:\w+\s+)?(?:omitted|elided|unchanged|remains? unchanged|stays? the same|remains? the same)\b`,
+    String.raw`\bfor brevity\b`,
   ].join('|'),
   'i',
 );
