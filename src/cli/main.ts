@@ -81,6 +81,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--budget <usd>', 'a new limit in US dollars for the whole run (what was spent counts)')
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
     .option('--record <file>', 'write the run\'s model replies as a scenario file')
+    .option('--hint <text>', 'guidance for the step that failed, shown in its prompt when it is asked again')
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
     .action(async (project: string, options: unknown) => {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { RunResult } from '../company/finish-run.ts';
 import { Workspace } from '../workspace/workspace.ts';
+import { INSTEAD, whyNotContinuable } from '../company/run-continuation.ts';
 import { EXIT, type Output } from './output.ts';
 import { renderSummary } from './summary.ts';
 
@@ -13,6 +14,11 @@ export async function reportRun(result: RunResult, model: string, io: Output): P
   if (result.outcome === 'done') {
     io.out(`\nNext: cd ${shown} && git log --stat`);
     return EXIT.done;
+  }
+  const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
+  if (why) {
+    io.out(`\n${why}\n${INSTEAD}`);
+    return EXIT.failed;
   }
   io.out(`\nContinue it with: sopworks resume ${shown}`);
   if (result.outcome === 'budget-exhausted') io.out('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');

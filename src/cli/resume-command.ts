@@ -1,7 +1,8 @@
 /**
  * `sopworks resume <project>`: continue a run whose outcome is not `done` — after a crash, kill -9,
  * Ctrl-C or a failed step — with the SOPs, model settings and scenario it started with. `--llm` and
- * `--model` may change the model.
+ * `--model` may change the model; `--hint` hands a person's guidance to the step that failed, which is
+ * asked again. A run its SOP concluded failed is refused, saying why (run-continuation.ts).
  */
 import { choiceOfRecord, llmRecordOf } from './llm-record.ts';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { loadCompany } from '../company/load-company.ts';
 import { resumableRecord, resumeRun } from '../company/start-run.ts';
 import { parseLlmFlag, createProviderForRoles } from '../llm/select-provider.ts';
 import { parseModelFor, roleModelsFromRecord } from '../llm/role-model.ts';
+import { checkContinuable, checkHintApplies } from '../company/run-continuation.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
@@ -34,6 +36,12 @@ export const ResumeOptions = z.object({
   record: z.string().min(1).optional(),
   allowUnsandboxed: z.boolean().default(false),
   yes: z.boolean().default(false),
+  /** Guidance for the step that failed, shown in its prompt when it is asked again. */
+  hint: z
+    .string()
+    .trim()
+    .min(1, 'give the guidance as text, e.g. --hint "write the whole file, no placeholders"')
+    .optional(),
 });
 
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
@@ -41,6 +49,8 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const projectDir = path.resolve(project);
   await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
+  await checkContinuable(projectDir);
+  if (options.hint) checkHintApplies(record);
   const settings = readSettings();
   const unsandboxable = await refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
   if (unsandboxable) throw unsandboxable;
@@ -74,6 +84,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
       recordTo: options.record ?? null,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
       maxRepairs: settings.maxRepairs,
+      guidance: options.hint ?? null,
       onEvent,
       stop: signals,
     }),

@@ -68,7 +68,10 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const choice = parseLlmFlag(options.llm, settings);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
 
-  const spec = (specWords.join(' ').trim() || scenario?.spec || '').trim();
+  // A spec given on the command line, even an empty one, is the spec: a blank one is refused, not
+  // silently replaced by the scenario's.
+  const given = specWords.length > 0;
+  const spec = (given ? specWords.join(' ') : (scenario?.spec ?? '')).trim();
   if (spec === '') {
     throw new SopworksError('SPEC_INVALID', 'The spec is empty.', {
       hint: 'Say what to build in one line: sopworks run "a CLI that counts word frequencies in text files"',

@@ -108,6 +108,7 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
     meter: new UsageMeter(),
     exchanges,
     maxRepairs: request.maxRepairs,
+    guidance: request.guidance ?? null,
     replay,
     budget,
     price: request.price ?? null,

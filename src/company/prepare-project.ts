@@ -4,16 +4,20 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { transliterate } from 'transliteration';
 import { SopworksError } from '../errors.ts';
 
 export const PROJECT_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-/** A project name from a spec: its first few meaningful words, kebab-case. */
+/**
+ * A project name from a spec: its first few meaningful words, kebab-case — in any script, transliterated
+ * to Latin letters by a kept library (`Wörterzähler` → `worterzahler`, `счётчик слов` → `schyotchik-slov`,
+ * `统计词频` → `tong-ji-ci-pin`) rather than its letters dropped.
+ */
 export function projectNameFromSpec(spec: string): string {
   const stop = new Set(['a', 'an', 'the', 'that', 'which', 'for', 'of', 'in', 'to', 'and', 'with', 'on']);
-  const words = spec
+  const words = transliterate(spec)
     .toLowerCase()
-    .normalize('NFKD')
     .replace(/[^a-z0-9\s-]/g, ' ')
     .split(/\s+/)
     .filter((w) => w && !stop.has(w));

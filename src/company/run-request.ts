@@ -27,6 +27,8 @@ export interface CommonRequest {
   sandbox?: SandboxSettings;
   /** Who decides on artifacts held back for approval, when `--yes` is not given: null when nobody is there. */
   askPerson?: AskPerson | null;
+  /** A person's guidance for the step that failed (`resume --hint`), shown when it is asked again. */
+  guidance?: string | null;
 }
 
 export interface StartRequest extends CommonRequest {

@@ -56,6 +56,7 @@ const EnvSchema = z.object({
   SOPWORKS_RETRY_BASE_MS: intFrom(1_000),
   SOPWORKS_RETRY_MAX_MS: intFrom(30_000),
   SOPWORKS_MAX_CONTINUATIONS: intFrom(2),
+  SOPWORKS_MAX_CUT_OFF_TOKENS: intFrom(0),
   SOPWORKS_MAX_REPAIRS: intFrom(2),
   SOPWORKS_SCRIPTED_LATENCY_MS: intFrom(0),
   SOPWORKS_PRICE_INPUT: usdPerMillion,
@@ -95,6 +96,8 @@ export interface ModelSettings {
   retryMaxMs: number;
   /** Requests to continue a reply cut off at the output limit (finish_reason "length"). */
   maxContinuations: number;
+  /** Completion tokens one step may spend on cut-off replies — continuations and re-asks together. */
+  maxCutOffTokens: number;
   /** Sent as max_tokens: the largest reply one request may produce (the budget check relies on it). */
   maxOutputTokens: number;
   timeoutMs: number;
@@ -139,6 +142,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       retryBaseMs: e.SOPWORKS_RETRY_BASE_MS,
       retryMaxMs: e.SOPWORKS_RETRY_MAX_MS,
       maxContinuations: e.SOPWORKS_MAX_CONTINUATIONS,
+      // Unset: three whole replies' worth, at least one (src/llm/cut-off-allowance.ts).
+      maxCutOffTokens: Math.max(e.SOPWORKS_MAX_CUT_OFF_TOKENS || 3 * e.SOPWORKS_MAX_OUTPUT_TOKENS, e.SOPWORKS_MAX_OUTPUT_TOKENS),
       maxOutputTokens: e.SOPWORKS_MAX_OUTPUT_TOKENS,
       timeoutMs: e.SOPWORKS_TIMEOUT_MS,
       temperature: e.SOPWORKS_TEMPERATURE,

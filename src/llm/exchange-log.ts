@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { AppendLog } from '../files/append-log.ts';
 import type { CallMeta } from './provider.ts';
 import { UsageMeter } from './usage.ts';
-import { attemptIdentity, callIdentity, seriesIdentity } from '../resume/effect-identity.ts';
+import { callIdentity, seriesIdentity } from '../resume/effect-identity.ts';
 
 export const ExchangeRecord = z
   .object({
@@ -26,6 +26,7 @@ export const ExchangeRecord = z
     retries: z.number().int().default(0),
     ok: z.boolean(),
     ms: z.number(),
+    finishReason: z.string().nullable().optional(),
     /** The model that answered (its label); absent in logs written before a model per role. */
     model: z.string().optional(),
     /** Set when the model could not answer at all (not found, context exceeded): why the next one was asked. */
@@ -36,12 +37,23 @@ export const ExchangeRecord = z
 
 export type ExchangeRecord = z.infer<typeof ExchangeRecord>;
 
-/** Recorded attempts, looked up by call, occurrence and attempt. */
+/**
+ * Recorded attempts of each call. A call's attempts form rounds: a round starts at attempt 1, and a
+ * call asked again after a restart starts a new one (its attempts numbered from 1 again, after the old
+ * ones in the log). Only the last round of a call is ever replayed — and not when it ended in failure
+ * with every attempt used: replayed, those failed answers would fail the step again identically, for
+ * free, whatever model the resumed run has. They stay in the log for the record; the model is asked.
+ */
 export class ExchangeReplay {
-  private readonly byAttempt = new Map<string, ExchangeRecord>();
+  private readonly lastRound = new Map<string, ExchangeRecord[]>();
 
   constructor(readonly records: readonly ExchangeRecord[]) {
-    for (const record of records) byAttemptSet(this.byAttempt, record);
+    for (const record of records) {
+      const id = callIdentity(record, record.occurrence);
+      const round = this.lastRound.get(id);
+      if (round && record.attempt > round.at(-1)!.attempt) round.push(record);
+      else this.lastRound.set(id, [record]);
+    }
   }
 
   static parse(raw: readonly unknown[]): ExchangeReplay {
@@ -53,8 +65,23 @@ export class ExchangeReplay {
     );
   }
 
-  find(call: CallMeta, occurrence: number, attempt: number): ExchangeRecord | undefined {
-    return this.byAttempt.get(attemptIdentity(call, occurrence, attempt));
+  /**
+   * The attempts to answer a call from, in order: its last recorded round — unless that round failed
+   * the step (all `allowed` attempts spent, or its replies kept stopping at the output limit), when the
+   * call is asked again from attempt 1.
+   * A round cut short (a crash between re-asks) is replayed and then carried on.
+   */
+  round(call: CallMeta, occurrence: number, allowed: number): readonly ExchangeRecord[] {
+    const round = this.recorded(call, occurrence);
+    // Failed: every attempt invalid, and either none left or the last one stopped at the output limit
+    // (a step whose cut-off replies used up their allowance, cut-off-allowance.ts, ends before its attempts do).
+    const failed = round.length > 0 && round.every((r) => !r.ok) && (round.length >= allowed || round.at(-1)!.finishReason === 'length');
+    return failed ? [] : round;
+  }
+
+  /** The last recorded round of a call as it is, failed or not. */
+  recorded(call: CallMeta, occurrence: number): readonly ExchangeRecord[] {
+    return this.lastRound.get(callIdentity(call, occurrence)) ?? [];
   }
 
   /** Provider calls already made per {role, action, key}: what a scripted provider has used up. */
@@ -66,10 +93,6 @@ export class ExchangeReplay {
     }
     return counts;
   }
-}
-
-function byAttemptSet(map: Map<string, ExchangeRecord>, record: ExchangeRecord): void {
-  map.set(attemptIdentity(record, record.occurrence, record.attempt), record);
 }
 
 /**

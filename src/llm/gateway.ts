@@ -19,6 +19,7 @@ import type { Budget } from './budget.ts';
 import { costOf, type Price } from '../config/prices.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../resume/effect-identity.ts';
+import { CutOffAllowance } from './cut-off-allowance.ts';
 
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
@@ -56,8 +57,16 @@ export interface GatewayOptions {
   /** Where every exchange (prompt and reply) is recorded; null to keep none. */
   exchanges: { append(record: ExchangeRecord): Promise<void> } | null;
   maxRepairs: number;
-  /** Attempts recorded before a restart: answered from here, not sent (and not paid for) again. */
+  /**
+   * Attempts recorded before a restart: answered from here, not sent (and not paid for) again — except a
+   * call whose recorded attempts failed the step (all invalid, or a loop), which is asked again.
+   */
   replay?: ExchangeReplay;
+  /**
+   * A person's guidance (`sopworks resume --hint`), shown in the prompt of each call asked again because
+   * its recorded attempts failed the step; null or absent: none.
+   */
+  guidance?: string | null;
   /** Checked before every call; null for an unbounded run. */
   budget?: Budget | null;
   /** The model's price, for the cost of each call; null when unknown. */
@@ -82,9 +91,12 @@ export class Gateway {
   }
 
   async ask(request: AskRequest): Promise<unknown> {
-    const { renderer, meter, onEvent } = this.options;
+    const { renderer, onEvent } = this.options;
     const format = formatOf(request.output);
-    const prompt = renderer.render(request.profile, request.call.action, request.variables, format);
+    const chain = this.chainFor(request.call.role);
+    const round = this.recordedRound(request, chain);
+    const guidance = round.rejected ? (this.options.guidance ?? null) : null;
+    const prompt = renderer.render(request.profile, request.call.action, request.variables, format, guidance);
     const opening: ChatMessage[] = [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
@@ -94,15 +106,16 @@ export class Gateway {
     const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
-    const chain = this.chainFor(request.call.role);
     // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
     const attempts = { made: 0, repairs: 0 };
+    const turn: Turn = { request, messages: [], jsonSchema, format, tokens, attempts, recorded: round.attempts, chain };
     let lastError = '';
+    let failure: unknown = null;
     for (const [index, route] of chain.entries()) {
-      const outcome = await this.askModel(route, request, [...opening], jsonSchema, format, tokens, attempts);
+      const outcome = await this.askModel(route, { ...turn, messages: [...opening] });
       if (outcome.kind === 'answered') {
         const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: true, model: route.label };
-        meter.record(record);
+        this.options.meter.record(record);
         onEvent?.({ kind: 'call-end', call: request.call, record, text: { prompt: opening, reply: outcome.text } });
         this.guardAgainstLoop(request, outcome.text);
         return outcome.value;
@@ -110,22 +123,27 @@ export class Gateway {
       const next = chain[index + 1];
       if (outcome.kind === 'unavailable') {
         if (outcome.reason === MODEL_NOT_FOUND) this.missingModels.add(route.label);
-        if (!next) throw outcome.error;
+        if (!next) {
+          this.finishFailed(request, tokens, attempts.repairs, started, route.label);
+          throw outcome.error;
+        }
         onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: outcome.reason });
         continue;
       }
       lastError = outcome.error;
+      failure = outcome.failure ?? null;
       if (next) onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: 'replies still invalid after the re-asks' });
     }
-    const last = chain.at(-1)!;
-    const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: false, model: last.label };
-    meter.record(record);
-    onEvent?.({ kind: 'call-end', call: request.call, record });
+    this.finishFailed(request, tokens, attempts.repairs, started, chain.at(-1)!.label);
+    if (failure) throw failure;
     const tried = chain.length > 1 ? ` (models tried: ${chain.map((r) => r.label).join(', ')})` : '';
     throw new SopworksError(
       'REPLY_INVALID',
       `The model's reply for ${describeCall(request.call)} was still invalid after ${attempts.made} attempts${tried}: ${lastError}`,
-      { hint: 'Every attempt is in .sopworks/exchanges.jsonl. A stronger model, or an edit to the template, usually helps.' },
+      {
+        hint:
+          'Every attempt is in .sopworks/exchanges.jsonl. `sopworks resume <project folder>` asks the step again — with --model for a stronger model, or --hint "…" to tell the model what to fix; an edit to the template helps too.',
+      },
     );
   }
 
@@ -147,32 +165,26 @@ export class Gateway {
    * One model's turn at a call: its first answer and the re-asks (bounded). Ends answered, with the reply
    * still invalid, or with the model unavailable for a reason another model could avoid (fallback-reason.ts).
    */
-  private async askModel(
-    route: ModelRoute,
-    request: AskRequest,
-    messages: ChatMessage[],
-    jsonSchema: { name: string; schema: Record<string, unknown> } | null,
-    format: ReturnType<typeof formatOf>,
-    tokens: Tally,
-    attempts: { made: number; repairs: number },
-  ): Promise<ModelOutcome> {
-    const { renderer, exchanges, maxRepairs, replay, budget, onEvent } = this.options;
+  private async askModel(route: ModelRoute, turn: Turn): Promise<ModelOutcome> {
+    const { renderer, exchanges, maxRepairs, budget, onEvent } = this.options;
+    const { request, messages, jsonSchema, format, tokens, attempts } = turn;
+    const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
     let lastError = '';
-    for (let turn = 1; turn <= maxRepairs + 1; turn++) {
+    for (let step = 1; step <= maxRepairs + 1; step++) {
       const attempt = ++attempts.made;
-      if (turn > 1) attempts.repairs++;
+      if (step > 1) attempts.repairs++;
       const sentAt = Date.now();
-      const recorded = replay?.find(request.call, request.occurrence, attempt);
-      let text: string;
-      let parsed: ParseResult<unknown> | null = null;
+      const recorded = turn.recorded[attempt - 1];
       // A resumed run follows the recorded attempts: one that another model made means this one was passed over.
-      if (recorded?.model !== undefined && recorded.model !== route.label && chainHas(this.chainFor(request.call.role), recorded.model)) {
+      if (recorded?.model !== undefined && recorded.model !== route.label && chainHas(turn.chain, recorded.model)) {
         attempts.made--;
         return { kind: 'unavailable', reason: recorded.unavailable ?? MODEL_NOT_FOUND, error: new SopworksError('MODEL_ERROR', `${route.label} was passed over`) };
       }
       if (recorded?.unavailable) {
         return { kind: 'unavailable', reason: recorded.unavailable, error: new SopworksError('MODEL_ERROR', recorded.error ?? recorded.unavailable) };
       }
+      let text: string;
+      let parsed: ParseResult<unknown> | null = null;
       if (recorded) {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
@@ -180,9 +192,20 @@ export class Gateway {
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
+        if (cutOff && !cutOff.roomForAnother) {
+          const exhausted = cutOff.exhausted(request.call);
+          return { kind: 'invalid', error: exhausted.message, failure: exhausted };
+        }
         let completion: Completion;
         try {
-          const pending = route.provider.complete({ call: request.call, messages, jsonSchema, output: request.output, signal: request.signal });
+          const pending = route.provider.complete({
+            call: request.call,
+            messages,
+            jsonSchema,
+            output: request.output,
+            signal: request.signal,
+            ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
+          });
           this.startWarmUp();
           completion = await pending;
         } catch (error) {
@@ -210,6 +233,7 @@ export class Gateway {
           completionTokens: countTextTokens(completion.text),
         };
         budget?.charge(usage, route.price);
+        cutOff?.record(completion, usage.completionTokens);
         const costUsd = costOf(usage, route.price);
         tokens.promptTokens += usage.promptTokens;
         tokens.completionTokens += usage.completionTokens;
@@ -233,12 +257,41 @@ export class Gateway {
       parsed ??= judgeReply(text, request);
       if (parsed.ok) return { kind: 'answered', value: parsed.value, text };
       lastError = parsed.error;
-      if (turn <= maxRepairs) {
-        onEvent?.({ kind: 'call-repair', call: request.call, attempt: turn, error: parsed.error });
+      if (step <= maxRepairs) {
+        onEvent?.({ kind: 'call-repair', call: request.call, attempt: step, error: parsed.error });
         messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
       }
     }
     return { kind: 'invalid', error: lastError };
+  }
+
+  private finishFailed(request: AskRequest, tokens: Tally, repairs: number, started: number, model: string): void {
+    const record = { ...request.call, ...tokens, repairs, ms: Date.now() - started, ok: false, model };
+    this.options.meter.record(record);
+    this.options.onEvent?.({ kind: 'call-end', call: request.call, record });
+  }
+
+  /**
+   * The recorded attempts to answer a call from (exchange-log.ts), and whether a recorded round was
+   * rejected: one that failed the step — every model of the role's chain used up, or replies that kept
+   * stopping at the output limit — or a valid reply the loop guard stopped (the same as the call before
+   * it). Replayed, either would end the step exactly as before; the model is asked again instead.
+   */
+  private recordedRound(request: AskRequest, chain: readonly ModelRoute[]): { attempts: readonly ExchangeRecord[]; rejected: boolean } {
+    const replay = this.options.replay;
+    if (!replay) return { attempts: [], rejected: false };
+    const everything = replay.recorded(request.call, request.occurrence);
+    const round = replay.round(request.call, request.occurrence, Number.POSITIVE_INFINITY);
+    const last = round.at(-1);
+    if (last?.ok && this.isLoop(request, last.reply)) return { attempts: [], rejected: true };
+    if (usedUp(round, chain, this.options.maxRepairs + 1)) return { attempts: [], rejected: true };
+    return { attempts: round, rejected: round.length === 0 && everything.length > 0 };
+  }
+
+  private isLoop(request: AskRequest, reply: string): boolean {
+    if (request.output.kind === 'json' && request.output.name === 'Review') return false;
+    const previous = request.occurrence > 0 ? this.validReplies.get(callIdentity(request.call, request.occurrence - 1)) : undefined;
+    return previous !== undefined && previous.trim() === reply.trim();
   }
 
   /**
@@ -261,14 +314,15 @@ export class Gateway {
    * keeps coming back to the same issues is the SOP's `repeats` guard's to catch.
    */
   private guardAgainstLoop(request: AskRequest, reply: string): void {
-    if (request.output.kind === 'json' && request.output.name === 'Review') return;
-    const previous = request.occurrence > 0 ? this.validReplies.get(callIdentity(request.call, request.occurrence - 1)) : undefined;
+    const loop = this.isLoop(request, reply);
     this.validReplies.set(callIdentity(request.call, request.occurrence), reply);
-    if (previous !== undefined && previous.trim() === reply.trim()) {
+    if (loop) {
       throw new SopworksError(
         'LOOP_DETECTED',
         `The model gave the same reply to ${describeCall(request.call)} twice in a row (calls ${request.occurrence} and ${request.occurrence + 1}): a loop, not progress.`,
-        { hint: 'Look at the two exchanges in .sopworks/exchanges.jsonl; a clearer template or a stronger model usually breaks it. `sopworks resume` retries the step.' },
+        {
+          hint: 'Look at the two exchanges in .sopworks/exchanges.jsonl; a clearer template or a stronger model usually breaks it. `sopworks resume <project folder>` asks the step again; add --hint "…" to tell the model what to do differently.',
+        },
       );
     }
   }
@@ -284,8 +338,40 @@ interface Tally {
 
 type ModelOutcome =
   | { kind: 'answered'; value: unknown; text: string }
-  | { kind: 'invalid'; error: string }
+  /** `failure`: the error to end the step with when no model is left, when it says more than the last parse error. */
+  | { kind: 'invalid'; error: string; failure?: SopworksError }
   | { kind: 'unavailable'; reason: string; error: unknown };
+
+/** What one call carries from model to model of its chain. */
+interface Turn {
+  request: AskRequest;
+  messages: ChatMessage[];
+  jsonSchema: { name: string; schema: Record<string, unknown> } | null;
+  format: ReturnType<typeof formatOf>;
+  tokens: Tally;
+  attempts: { made: number; repairs: number };
+  /** The recorded attempts of the round being replayed, by attempt number − 1. */
+  recorded: readonly ExchangeRecord[];
+  chain: readonly ModelRoute[];
+}
+
+/**
+ * Whether a recorded round used up the role's chain: walked as the gateway walks it — a model that could
+ * not answer passes to the next, one whose `perModel` attempts all failed too — it reached past the last
+ * model with no valid reply.
+ */
+function usedUp(round: readonly ExchangeRecord[], chain: readonly ModelRoute[], perModel: number): boolean {
+  if (round.length === 0 || round.some((r) => r.ok)) return false;
+  let model = 0;
+  let made = 0;
+  for (const record of round) {
+    if (record.unavailable || ++made >= perModel) {
+      model++;
+      made = 0;
+    }
+  }
+  return model >= chain.length;
+}
 
 /** What every exchange record of an attempt says: which call, which attempt, which model, what was sent, when. */
 const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, messages: readonly ChatMessage[], sentAt: number) => ({

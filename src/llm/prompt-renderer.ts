@@ -4,6 +4,7 @@
  *   roles/_shared/system.hbs         the system prompt, from the role profile
  *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
  *   roles/_shared/repair.hbs         the re-ask after an invalid reply
+ *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
  *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
  *   roles/<role>/<action>.hbs        the request of one SOP step
  */
@@ -57,12 +58,28 @@ export class PromptRenderer {
     return path.join(this.rolesDir, role, `${action}.hbs`);
   }
 
-  /** Renders one SOP step's request: system prompt from the profile, request plus format instructions. */
-  render(profile: RoleProfile, action: string, variables: Record<string, unknown>, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
+  /**
+   * Renders one SOP step's request: system prompt from the profile, request plus format instructions —
+   * and, when a person gave guidance for the step (`resume --hint`), that guidance between the two.
+   */
+  render(
+    profile: RoleProfile,
+    action: string,
+    variables: Record<string, unknown>,
+    format: { kind: OutputKind; schema?: string; path?: string },
+    guidance: string | null = null,
+  ): RenderedPrompt {
     const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
     const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
     const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
-    return { system, user: `${request.trimEnd()}\n\n${instructions.trimEnd()}\n` };
+    const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
+    return { system, user: `${request.trimEnd()}\n\n${said}${instructions.trimEnd()}\n` };
+  }
+
+  /** A roles folder made before guidance.hbs existed still shows the guidance, in these words. */
+  private renderGuidance(guidance: string): string {
+    const file = path.join(this.rolesDir, '_shared', 'guidance.hbs');
+    return fs.existsSync(file) ? this.renderFile(file, { guidance }) : `## Guidance from a person\n${guidance}`;
   }
 
   /**

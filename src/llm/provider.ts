@@ -21,6 +21,8 @@ export interface CompletionRequest {
   /** The reply's expected shape, for providers that constrain generation to it (the local engine's grammars). */
   output?: { kind: 'json'; schema: z.ZodType } | { kind: 'code'; path: string } | { kind: 'files' };
   signal?: AbortSignal;
+  /** Completion tokens this request's continuations may spend, at most (cut-off-allowance.ts); none: no bound. */
+  continuationTokens?: number;
 }
 
 export interface Usage {
@@ -64,6 +66,8 @@ export interface Provider {
   chainFor?(role: string): readonly ModelRoute[];
   /** For providers that follow a script: skip what an earlier process of this run already used. */
   skipUsed?(used: Map<string, number>): void;
+  /** How much a step may spend on replies cut off at the output limit; none: the provider never cuts off. */
+  readonly cutOffLimits?: { perStep: number; perRequest: number };
 }
 
 export const describeCall = (call: CallMeta): string =>

@@ -11,6 +11,7 @@ import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, ty
 import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
+import { preflight } from './endpoint/preflight.ts';
 
 export type LlmChoice =
   | { kind: 'openai' }
@@ -72,36 +73,10 @@ export async function createProvider(
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env.',
     });
   }
-  await preflight(modelSettings.baseUrl ?? 'https://api.openai.com/v1', modelSettings.apiKey);
+  await preflight({ baseUrl: modelSettings.baseUrl ?? 'https://api.openai.com/v1', apiKey: modelSettings.apiKey, model: modelSettings.model, timeoutMs: modelSettings.timeoutMs });
   // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
   const { OpenAIProvider } = await import('./providers/openai.ts');
   return OpenAIProvider.create(modelSettings, hooks);
-}
-
-/**
- * Asks the endpoint for its model list before anything is written, so an unreachable server or a wrong
- * key fails in a second with a clear message instead of in the middle of a run. Servers without a
- * model list are not refused.
- */
-async function preflight(baseUrl: string, apiKey: string | null): Promise<void> {
-  const url = `${baseUrl.replace(/\/$/, '')}/models`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-      signal: AbortSignal.timeout(10_000),
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${baseUrl} (${cause}). Nothing was written.`, {
-      hint: 'Check OPENAI_BASE_URL and that the server is running (e.g. `ollama serve`).',
-    });
-  }
-  if (response.status === 401 || response.status === 403) {
-    throw new SopworksError('MODEL_AUTH', `The model endpoint ${baseUrl} rejected the API key (${response.status}). Nothing was written.`, {
-      hint: 'Check OPENAI_API_KEY in the environment or .env.',
-    });
-  }
 }
 
 /** A run's provider when roles may have models of their own, and what run.json keeps of them. */
@@ -143,12 +118,20 @@ export async function createProviderForRoles(
     });
   }
   const { OpenAIProvider } = await import('./providers/openai.ts');
+  // Each endpoint is checked once, with the last model a chain there falls back to: a first model the
+  // endpoint does not know is what its fallbacks are for, not a reason to refuse the run.
+  const endpointOf = (s: ResolvedModel['settings']) => `${s.baseUrl ?? 'https://api.openai.com/v1'}\u0000${s.apiKey ?? ''}`;
+  const lastResort = new Map<string, ResolvedModel['settings']>();
+  for (const chain of [...Object.values(chains), [{ settings: base }]]) for (const { settings: s } of chain) lastResort.set(endpointOf(s), s);
   const checked = new Map<string, Promise<void>>();
   const clients = new Map<string, Promise<ModelRoute>>();
   const routeOf = (resolved: ResolvedModel): Promise<ModelRoute> => {
     const s = resolved.settings;
-    const endpoint = `${s.baseUrl ?? 'https://api.openai.com/v1'}\u0000${s.apiKey ?? ''}`;
-    if (!checked.has(endpoint)) checked.set(endpoint, preflight(s.baseUrl ?? 'https://api.openai.com/v1', s.apiKey));
+    const endpoint = endpointOf(s);
+    if (!checked.has(endpoint)) {
+      const probe = lastResort.get(endpoint)!;
+      checked.set(endpoint, preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }));
+    }
     const key = JSON.stringify([s, resolved.price]);
     let route = clients.get(key);
     if (!route) {

@@ -7,6 +7,8 @@
 import type { SandboxReport } from './sandbox-report.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
 import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
+import { stoppedByLimit } from './stopped-by-limit.ts';
+import { withoutMachinePaths } from './machine-paths.ts';
 import { runSandboxed, type SandboxOutcome } from './run-sandboxed.ts';
 import type { AcceptLine } from './integrity.ts';
 
@@ -63,8 +65,13 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   const command = testCommand;
   progress('tests-start', `round ${round}: ${testCommand.join(' ')}`);
   outcome ??= await run(testCommand, false);
+  // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
+  outcome = { ...outcome, output: withoutMachinePaths(outcome.output, request.projectDir) };
 
-  const parsed = parseTestOutput(outcome.output);
+  const read = parseTestOutput(outcome.output);
+  // A run stopped at a limit is a failure of its own: which limit, and the test that was running.
+  const stopped = stoppedByLimit(outcome, read);
+  const parsed = stopped ? { ...read, failures: [...read.failures, stopped] } : read;
   const passed = command === testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
   const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
   progress('tests-end', `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}`);

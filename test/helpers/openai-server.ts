@@ -5,10 +5,16 @@
  *
  * A reply can carry a fault, as real endpoints produce them: an error status (429 with or without
  * Retry-After, 5xx, a 400 that rejects `response_format`), an answer slower than the client's timeout,
- * a connection reset after the headers, or a reply cut off at the output limit (`finish_reason: length`).
+ * a connection reset after the headers, or a reply cut off at the output limit (`finish_reason: length`)
+ * — or a 200 whose body is not a chat completion at all (`body`: an HTML page, an event stream…).
+ *
+ * Like real servers, it serves its API under /v1 only: anything else is a plain-text 404. The start-up
+ * check's small chat request (marked by PREFLIGHT_HEADER) is answered by `startUpCheck` (default: a
+ * normal completion) without taking a reply from the queue, and is left out of `chatRequests()`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PREFLIGHT_HEADER } from '../../src/llm/endpoint/preflight.ts';
 
 export interface FakeReply {
   /** HTTP status; 200 by default. */
@@ -28,6 +34,11 @@ export interface FakeReply {
   delayMs?: number;
   /** Sends the headers and the start of the body, then destroys the socket (a connection reset mid-response). */
   resetMidResponse?: boolean;
+  /** Sent as it is, with `status` (200 by default) and `contentType`, instead of a chat completion. */
+  body?: string;
+  contentType?: string;
+  /** Never answers: holds the request until the client gives up. */
+  silent?: boolean;
 }
 
 export interface RecordedRequest {
@@ -40,7 +51,10 @@ export interface RecordedRequest {
 export interface FakeOpenAI {
   url: string;
   requests: RecordedRequest[];
+  /** The run's chat requests (the start-up check's left out). */
   chatRequests(): RecordedRequest[];
+  /** The start-up check's chat requests. */
+  startUpChecks(): RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -48,6 +62,8 @@ export async function startFakeOpenAI(options: {
   replies: FakeReply[] | ((body: any) => FakeReply);
   apiKey?: string;
   modelsStatus?: number;
+  /** The answer to the start-up check's chat request; default: a normal completion. */
+  startUpCheck?: FakeReply;
 }): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
   const queue = Array.isArray(options.replies) ? [...options.replies] : null;
@@ -65,13 +81,24 @@ export async function startFakeOpenAI(options: {
     if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       return send(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
     }
+    if (!path.startsWith('/v1/')) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      return res.end('404 page not found');
+    }
     if (path.endsWith('/models')) {
       return send(options.modelsStatus ?? 200, { object: 'list', data: [{ id: 'test-model', object: 'model' }] });
     }
     if (!path.endsWith('/chat/completions')) return send(404, { error: { message: `no route ${path}` } });
-    const reply = queue ? queue.shift() : (options.replies as (body: any) => FakeReply)(body);
+    const checking = req.headers[PREFLIGHT_HEADER] !== undefined;
+    const reply = checking ? (options.startUpCheck ?? { content: 'OK' }) : queue ? queue.shift() : (options.replies as (body: any) => FakeReply)(body);
     if (!reply) return send(500, { error: { message: 'the fake server has no reply left' } });
+    if (reply.silent) await holdBack(60 * 60_000, res);
     if (reply.delayMs) await holdBack(reply.delayMs, res);
+    if (res.destroyed) return;
+    if (reply.body !== undefined) {
+      res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json', ...reply.headers });
+      return res.end(reply.body);
+    }
     if (reply.status && reply.status !== 200) {
       const error = reply.error ?? { message: `injected ${reply.status}`, type: 'server_error' };
       return send(reply.status, { error: { type: 'server_error', ...error } }, reply.headers);
@@ -111,7 +138,8 @@ export async function startFakeOpenAI(options: {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    chatRequests: () => requests.filter((r) => r.path.endsWith('/chat/completions')),
+    chatRequests: () => requests.filter((r) => r.path.endsWith('/chat/completions') && r.headers[PREFLIGHT_HEADER] === undefined),
+    startUpChecks: () => requests.filter((r) => r.headers[PREFLIGHT_HEADER] !== undefined),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

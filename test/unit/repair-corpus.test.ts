@@ -139,8 +139,8 @@ describe('repair corpus: malformed replies through the gateway', () => {
     );
   });
 
-  it('holds at least 60 cases, with unique ids', () => {
-    assert.ok(corpus.length >= 60, `the corpus has ${corpus.length} cases`);
+  it('holds at least 150 cases, with unique ids', () => {
+    assert.ok(corpus.length >= 150, `the corpus has ${corpus.length} cases`);
     const ids = corpus.map((c) => c.fixture.id);
     assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
   });

@@ -1,14 +1,16 @@
 /**
  * Source code comes back as fenced blocks, never JSON-escaped.
  * `parseCodeReply`: one file, whose path is known (the call's key).
- * `parseFilesReply`: several files, each block labelled with its path on the line before it.
- * A reply cut off inside a block, or whose blocks leave it unclear which one is the file, is re-asked:
- * a guess could commit the wrong content.
+ * `parseFilesReply`: several files, each block labelled with its path (file-labels.ts says how).
+ * A reply cut off inside a block, whose blocks run together, or whose blocks leave it unclear which one
+ * is the file, is re-asked: a guess could commit the wrong content. Blocks that are plainly not files
+ * (a shell command, a usage example: non-file-blocks.ts) are set aside beside blocks that are.
  */
 import path from 'node:path';
 import { checkRelativePath } from '../../files/safe-path.ts';
 import type { CodeFile } from '../../artifacts/schemas.ts';
-import { fencedBlocks, unclosedFence, type FencedBlock } from './fenced-blocks.ts';
+import { scanFences, type FencedBlock, type ScannedBlock } from './fenced-blocks.ts';
+import { isNonFileBlock } from './non-file-blocks.ts';
 import { elidedLine } from './elided-code.ts';
 import { languagesOf } from './languages.ts';
 import { isRefusal, refusalError } from './refusal.ts';
@@ -17,7 +19,7 @@ import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './re
 export function parseCodeReply(raw: string, filePath: string): ParseResult<CodeFile> {
   const chosen = chooseCodeBlock(raw, filePath);
   if (!chosen.ok) return chosen;
-  const elided = elidedLine(chosen.value.content);
+  const elided = elidedLine(chosen.value.content, filePath);
   if (elided) return fail(elisionError(filePath, elided));
   return chosen;
 }
@@ -26,12 +28,19 @@ function chooseCodeBlock(raw: string, filePath: string): ParseResult<CodeFile> {
   const wanted = `the full content of ${filePath} in one fenced code block`;
   const text = stripThinking(raw);
   if (text === '') return fail(emptyReplyError(raw, wanted));
-  if (unclosedFence(text)) return fail(cutOff(wanted));
-  const blocks = fencedBlocks(text);
-  if (blocks.length === 0) {
+  const scan = scanFences(text);
+  if (scan.merged) return fail(mergedError(scan.merged, `the whole of ${filePath} in one block, closed with its fence`));
+  if (scan.unclosed) return fail(cutOff(wanted));
+  if (scan.blocks.length === 0) {
     if (isRefusal(text)) return fail(refusalError(text, wanted));
     return fail(`the reply has no fenced code block; put the full content of ${filePath} in one block`);
   }
+  const files = setAside(scan.blocks);
+  const chosen = chooseAmong(files, filePath);
+  return chosen.ok && files.length < scan.blocks.length ? ok(chosen.value, true) : chosen;
+}
+
+function chooseAmong(blocks: readonly FencedBlock[], filePath: string): ParseResult<CodeFile> {
   const wrongFile = (b: FencedBlock) => b.label !== null && isOtherFile(b.label, filePath);
   if (blocks.length === 1) {
     const block = blocks[0]!;
@@ -66,24 +75,35 @@ export function parseFilesReply(raw: string): ParseResult<CodeFile[]> {
   const wanted = 'one fenced code block per file, its path on the line before it';
   const text = stripThinking(raw);
   if (text === '') return fail(emptyReplyError(raw, wanted));
-  if (unclosedFence(text)) return fail(cutOff('every file complete'));
-  const blocks = fencedBlocks(text);
-  if (blocks.length === 0) {
+  const scan = scanFences(text);
+  if (scan.merged) return fail(mergedError(scan.merged, 'every file, each block closed with its fence before the next file\'s path line'));
+  if (scan.unclosed) return fail(cutOff('every file complete'));
+  if (scan.blocks.length === 0) {
     if (isRefusal(text)) return fail(refusalError(text, wanted));
     return fail('the reply has no fenced code block; give each file as a path line followed by a fenced block');
   }
+  const blocks = setAside(scan.blocks);
   const files: CodeFile[] = [];
   for (const [index, block] of blocks.entries()) {
     if (block.label === null) return fail(`code block ${index + 1} has no file path; write the path on the line just before its opening fence`);
     const checked = checkRelativePath(block.label);
     if (!checked.ok) return fail(`code block ${index + 1} has an unsafe path "${block.label}": ${checked.reason}`);
     if (files.some((f) => f.path === checked.path)) return fail(`the file ${checked.path} appears twice; give each file once`);
-    const elided = elidedLine(block.content);
+    const elided = elidedLine(block.content, checked.path);
     if (elided) return fail(elisionError(checked.path, elided));
     files.push({ path: checked.path, content: block.content });
   }
-  return ok(files);
+  return ok(files, blocks.length < scan.blocks.length);
 }
+
+/** The blocks that may be files: commands and examples set aside, when some block is not one. */
+function setAside(blocks: readonly ScannedBlock[]): ScannedBlock[] {
+  const files = blocks.filter((b) => !isNonFileBlock(b));
+  return files.length > 0 ? files : [...blocks];
+}
+
+const mergedError = (why: string, wanted: string): string =>
+  `two code blocks run together — ${why} — so one file would hold another's code; reply again with ${wanted} (a file that itself holds \`\`\` fences goes in a \`\`\`\` block)`;
 
 const elisionError = (filePath: string, elided: { line: number; text: string }): string =>
   `${filePath} leaves code out (line ${elided.line}: "${elided.text}"); write the whole file, every line of it`;

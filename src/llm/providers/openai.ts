@@ -11,6 +11,9 @@
  * - `response_format` rejected (a 4xx/5xx naming it): structured output is turned off for the rest of
  *   the run, said once, and the request sent again; the format is described in the prompt anyway, and
  *   the gateway's parse, repair and validation do the rest.
+ * - A 200 that is not a chat completion (an HTML page, an event stream, no choices, an empty body):
+ *   an error saying what came back and its likely cause (endpoint/checked-fetch.ts), not retried.
+ * - A 5xx: retried; if it keeps coming, the error quotes the server's own text.
  * Whatever still fails is mapped to an error that says what to fix.
  */
 import { initChatModel } from 'langchain';
@@ -23,6 +26,9 @@ import { describeCall, type CallMeta, type ChatMessage, type Completion, type Co
 import { decideRetry, type RetryDecision } from '../retry-decision.ts';
 import { isContextOverflow } from '../fallback-reason.ts';
 import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
+import { countTextTokens } from '../token-count.ts';
+import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
+import { lacksV1 } from '../endpoint/not-a-completion.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
@@ -75,7 +81,8 @@ export class OpenAIProvider implements Provider {
       modelProvider: 'openai',
       // Local servers take any key; the client insists on one.
       apiKey: settings.apiKey ?? 'not-needed-for-local-servers',
-      configuration: settings.baseUrl ? { baseURL: settings.baseUrl } : undefined,
+      // The platform's fetch, but a 200 that is not a chat completion is an error that says what came back.
+      configuration: { ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), fetch: checkedFetch(settings.baseUrl ?? 'https://api.openai.com/v1') },
       // Retries are ours (see retry.ts): LangChain's would stack on top and skip a 429 without Retry-After.
       maxRetries: 0,
       timeout: settings.timeoutMs,
@@ -87,13 +94,17 @@ export class OpenAIProvider implements Provider {
     return new OpenAIProvider(model, settings, hooks);
   }
 
+  get cutOffLimits(): { perStep: number; perRequest: number } {
+    return { perStep: this.settings.maxCutOffTokens, perRequest: this.settings.maxOutputTokens };
+  }
+
   /** The structured output mode in use now: "off" after the endpoint rejected the configured one. */
   get structuredOutputMode(): StructuredOutput {
     return this.structuredOutput;
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
-    const counts = { retries: 0, continuations: 0 };
+    const counts = { retries: 0, continuations: 0, withheldTokens: 0 };
     let text = '';
     let usage: Usage | null = { promptTokens: 0, completionTokens: 0 };
     let finishReason: string | null = null;
@@ -109,14 +120,23 @@ export class OpenAIProvider implements Provider {
       usage = usage && answer.usage ? { promptTokens: usage.promptTokens + answer.usage.promptTokens, completionTokens: usage.completionTokens + answer.usage.completionTokens } : null;
       finishReason = answer.finishReason;
       if (finishReason !== 'length' || counts.continuations >= this.settings.maxContinuations) break;
+      // A continuation may produce a whole reply's worth: sent only while the step's allowance has room.
+      const spent = (usage?.completionTokens ?? countTextTokens(text)) + counts.withheldTokens;
+      if (request.continuationTokens !== undefined && spent + this.settings.maxOutputTokens > request.continuationTokens) break;
       counts.continuations++;
     }
+    // A reply the SDK withheld (cut off under json_schema) was produced, and paid for, all the same.
+    if (usage && counts.withheldTokens > 0) usage = { ...usage, completionTokens: usage.completionTokens + counts.withheldTokens };
     return { text, usage, finishReason, retries: counts.retries, continuations: counts.continuations };
   }
 
   /** One request, retried on transient faults; falls back to no response_format when the endpoint rejects it. */
-  private async send(messages: ChatMessage[], request: CompletionRequest, structured: boolean, counts: { retries: number }): Promise<Answer> {
-    const options: Partial<ChatOpenAICallOptions> = { signal: request.signal };
+  private async send(messages: ChatMessage[], request: CompletionRequest, structured: boolean, counts: { retries: number; withheldTokens: number }): Promise<Answer> {
+    // A signal of this request's own, following the run's: the client and the retry waits add their
+    // abort listeners to it, not to the run's signal, which every request in flight shares (eleven at
+    // once would make Node print a MaxListenersExceededWarning). AbortSignal.any holds no listener.
+    const signal = request.signal ? AbortSignal.any([request.signal]) : undefined;
+    const options: Partial<ChatOpenAICallOptions> = { signal };
     const format = structured && request.jsonSchema ? this.structuredOutput : 'off';
     if (request.jsonSchema && format === 'json_schema') {
       options.response_format = leftUnparsed({
@@ -137,7 +157,7 @@ export class OpenAIProvider implements Provider {
       },
       { maxRetries: this.settings.maxRetries, baseDelayMs: this.settings.retryBaseMs, maxDelayMs: this.settings.retryMaxMs },
       {
-        signal: request.signal,
+        signal,
         onRetry: (event) => this.hooks.onRetry?.(request.call, event),
         decide: (error) => (error instanceof StructuredOutputRejected ? { retry: false, reason: 'response_format rejected' } : decideRetry(error)),
       },
@@ -155,7 +175,9 @@ export class OpenAIProvider implements Provider {
     if (isSdkError(outcome.error, 'LengthFinishReasonError')) {
       // Cut off under json_schema: the SDK keeps the text from us, so this one request is sent again without
       // response_format — its cut-off text can then be continued.
+      // It stopped at the output limit: a whole reply's worth of tokens, counted though its text is lost.
       counts.retries++;
+      counts.withheldTokens += this.settings.maxOutputTokens;
       this.hooks.onRetry?.(request.call, { retry: counts.retries, maxRetries: this.settings.maxRetries, reason: 'cut off under json_schema, sent again without response_format', waitMs: 0, asked: false });
       return this.send(messages, request, false, counts);
     }
@@ -190,9 +212,22 @@ export class OpenAIProvider implements Provider {
     const during = describeCall(call);
     const after = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
     const resume = '`sopworks resume <project folder>` continues the run from this step.';
+    const notACompletion = notACompletionMessage(error);
+    if (notACompletion) {
+      return new SopworksError('MODEL_ERROR', `${notACompletion} (during ${during})`, {
+        hint: `Check OPENAI_BASE_URL (and any proxy in between); then ${resume}`,
+        cause: error,
+      });
+    }
     if (status === 401 || status === 403) {
       return new SopworksError('MODEL_AUTH', `The model endpoint ${where} rejected the API key (${status}) during ${during}.`, {
         hint: 'Check OPENAI_API_KEY (in the environment or .env).',
+        cause: error,
+      });
+    }
+    if (status === 404 && this.settings.baseUrl && lacksV1(this.settings.baseUrl)) {
+      return new SopworksError('MODEL_ERROR', `The model endpoint ${where} has no chat API at that address (404) during ${during}: ${message}`, {
+        hint: `OpenAI-compatible servers serve their API under /v1: set OPENAI_BASE_URL=${where.replace(/\/+$/, '')}/v1; then ${resume}`,
         cause: error,
       });
     }
@@ -238,17 +273,51 @@ export class OpenAIProvider implements Provider {
         cause: error,
       });
     }
+    if (status === undefined && !refused(error)) {
+      // It answered the connection: the server is there, but broke off each time.
+      return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} accepted the connection but closed it without an answer during ${during}: ${decision.reason} (${attempts}).`, {
+        hint: `The server (or a proxy in between) may be crashing on this request: see its log; then ${resume}`,
+        cause: error,
+      });
+    }
     if (status === undefined) {
       return new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${this.where} during ${during}: ${decision.reason} (${attempts}).`, {
         hint: `Check OPENAI_BASE_URL and that the server is running; then ${resume}`,
         cause: error,
       });
     }
-    return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} kept failing during ${during}: ${decision.reason} (${attempts}).`, {
+    const said = serverText(error);
+    return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} kept failing during ${during}: ${decision.reason} (${attempts})${said ? `; the server said: ${said}` : ''}.`, {
       hint: `${status === 429 ? 'The endpoint is rate-limiting: raise SOPWORKS_MAX_RETRIES or SOPWORKS_RETRY_BASE_MS to wait longer, or' : 'Wait for the endpoint to recover, or raise SOPWORKS_MAX_RETRIES; then'} ${resume}`,
       cause: error,
     });
   }
+}
+
+/** A connection that was never made (refused, no such host), as opposed to one the server broke off. */
+function refused(error: unknown): boolean {
+  const e = error as { message?: string; code?: string; cause?: { code?: string; message?: string; cause?: { code?: string } } };
+  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(
+    `${e?.message ?? ''} ${e?.code ?? ''} ${e?.cause?.code ?? ''} ${e?.cause?.message ?? ''} ${e?.cause?.cause?.code ?? ''}`,
+  );
+}
+
+/** The server's own error text from an error answer (its JSON message, or its text), on one short line; null when none. */
+function serverText(error: unknown): string | null {
+  const e = error as { error?: unknown; message?: string; status?: number };
+  const body = e?.error;
+  const raw =
+    typeof body === 'string'
+      ? body
+      : typeof (body as { message?: unknown })?.message === 'string'
+        ? (body as { message: string }).message
+        : typeof body === 'object' && body !== null
+          ? JSON.stringify(body)
+          : (e?.message ?? '').replace(/^\d{3}\s*/, '').replace(/^status code \(no body\)$/, '');
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1];
+  const line = (title ?? raw.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+  if (line === '') return null;
+  return `"${line.length > 160 ? `${line.slice(0, 157)}…` : line}"`;
 }
 
 /**

@@ -1,0 +1,18 @@
+/**
+ * Blocks in a code reply that are not files: a shell command, a program's output, an "add this import"
+ * snippet, a usage example. Beside blocks that unmistakably are files, such a block is set aside rather
+ * than made a reason to re-ask — it has no path and nothing would be committed from it anyway. A block
+ * without a path that is none of these (a helper module, say) still is: it may be a file left unnamed.
+ */
+import { SNIPPET_LEAD_IN } from './file-labels.ts';
+import type { ScannedBlock } from './fenced-blocks.ts';
+
+const NOT_SOURCE = new Set(['sh', 'bash', 'shell', 'zsh', 'console', 'shell-session', 'terminal', 'powershell', 'ps1', 'cmd', 'bat', 'output', 'log']);
+
+export function isNonFileBlock(block: Pick<ScannedBlock, 'label' | 'lang' | 'content' | 'before'>): boolean {
+  if (block.label !== null) return false;
+  if (NOT_SOURCE.has(block.lang.toLowerCase())) return true;
+  if (/^\s*[$>] \S/.test(block.content)) return true;
+  const leadIn = block.before.split('\n').filter((l) => l.trim() !== '').at(-1) ?? '';
+  return SNIPPET_LEAD_IN.test(leadIn);
+}
