@@ -154,7 +154,7 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
   it('an HTML login page in the way: exit 1, saying what came back and its likely cause', async () => {
     const { code, stdout } = await doctor({ loginPage: true });
     assert.equal(code, 1);
-    assert.match(stdout, /✗ reachable\s+GET \/models answered with an HTML page \(200: "<!DOCTYPE html><html><head><title>Sign in<\/title>.*— a wrong base URL, or a proxy or login page in the way/);
+    assert.match(stdout, /✗ reachable\s+GET \/models answered with an HTML page \("Sign in"\) \(200\) — a web page answered instead of the model server — a proxy, captive portal or login page/);
   });
 
   it('a base URL without /v1: exit 1 with the URL to set', async () => {

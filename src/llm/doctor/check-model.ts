@@ -8,6 +8,7 @@ import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { parseJsonReply } from '../parse/json-reply.ts';
 import { strictJsonSchema } from '../strict-json-schema.ts';
+import { lacksV1 } from '../endpoint/not-a-completion.ts';
 import { describeNotJson, errorText, probe, type HttpOutcome, type ProbeTarget } from './http-probe.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';
@@ -64,11 +65,11 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
   }
   if (list.kind === 'not-json') {
     add('reachable', 'fail', `GET /models answered with ${describeNotJson(list)}`);
-    if (list.status === 404 || list.status === 200) report.advice.push(missingV1Hint(target.baseUrl));
+    if (lacksV1(target.baseUrl)) report.advice.push(missingV1Hint(target.baseUrl));
     return report;
   }
   const models = list.status === 200 ? ModelList.safeParse(list.body) : null;
-  if (list.status === 404 && !/\/v1\/?$/.test(target.baseUrl)) {
+  if (list.status === 404 && lacksV1(target.baseUrl)) {
     add('reachable', 'fail', `GET /models is 404 (${errorText(list.body)}): the base URL probably lacks /v1`);
     report.advice.push(missingV1Hint(target.baseUrl));
     return report;
@@ -140,7 +141,7 @@ function reached(
   return true;
 }
 
-const missingV1Hint = (baseUrl: string) => `OPENAI_BASE_URL=${baseUrl.replace(/\/$/, '')}/v1 — OpenAI-compatible servers serve their API under /v1`;
+const missingV1Hint = (baseUrl: string) => `OPENAI_BASE_URL=${baseUrl.replace(/\/+$/, '')}/v1 — OpenAI-compatible servers serve their API under /v1`;
 
 type Answer = { ok: true; text: string; usage: boolean } | { ok: false; error: string };
 

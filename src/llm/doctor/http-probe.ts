@@ -3,6 +3,8 @@
  * accepted but never answered, an answer that is not JSON (an HTML page from a proxy or a login page, an
  * event stream), or JSON with its status. Never throws: every outcome is something to report.
  */
+import { describeNonCompletion } from '../endpoint/not-a-completion.ts';
+
 export type HttpOutcome =
   | { kind: 'unreachable'; cause: string; ms: number }
   | { kind: 'no-answer'; ms: number }
@@ -40,7 +42,7 @@ export async function probe(target: ProbeTarget, method: 'GET' | 'POST', route: 
   try {
     return { kind: 'json', status: response.status, body: JSON.parse(text), ms: ms() };
   } catch {
-    return { kind: 'not-json', status: response.status, contentType, excerpt: text.replace(/\s+/g, ' ').trim().slice(0, 120), ms: ms() };
+    return { kind: 'not-json', status: response.status, contentType, excerpt: text.slice(0, 2000), ms: ms() };
   }
 }
 
@@ -51,15 +53,10 @@ function failedConnection(error: unknown, ms: number): Extract<HttpOutcome, { ki
   return { kind: 'unreachable', cause: cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error), ms };
 }
 
-/** What a body that is not JSON most likely is, for a person to act on. */
+/** What a body that is not JSON most likely is, for a person to act on (endpoint/not-a-completion.ts). */
 export function describeNotJson(outcome: Extract<HttpOutcome, { kind: 'not-json' }>): string {
-  const { contentType, excerpt, status } = outcome;
-  if (/text\/html/i.test(contentType) || /^<(!doctype|html)/i.test(excerpt)) {
-    return `an HTML page (${status}: "${excerpt.slice(0, 60)}…") — a wrong base URL, or a proxy or login page in the way`;
-  }
-  if (/text\/event-stream/i.test(contentType) || /^data:/.test(excerpt)) return `an event stream (${status}) although none was asked for`;
-  if (excerpt === '') return `an empty body (${status})`;
-  return `text that is not JSON (${status}: "${excerpt.slice(0, 60)}")`;
+  const found = describeNonCompletion(outcome.excerpt, outcome.contentType);
+  return found ? `${found.what} (${outcome.status}) — ${found.cause}` : `a body that is not JSON (${outcome.status})`;
 }
 
 /** The server's own error text from an OpenAI-shaped error body, or the body itself. */
