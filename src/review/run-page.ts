@@ -161,7 +161,7 @@ const DOCUMENT_SUBJECT: Record<string, string> = { PRD: 'prd', Design: 'design',
 
 export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunPage> {
   const report = buildRunReport(record, commits);
-  const stories = new Map(conversationsOf(record.messages, record.exchanges).map((t) => [t.subject, t.status]));
+  const stories = new Map(conversationsOf(record.messages, record.exchanges, { diffs: false }).map((t) => [t.subject, t.status]));
   const storyOf = (subject: string) => stories.get(subject) ?? null;
   const warnings = report.warnings;
   const commitOf = (id: string) => report.artifacts.find((a) => a.messageId === id)?.commit ?? null;

@@ -600,8 +600,9 @@ function renderTests(el, rounds) {
 }
 
 function usageTable(rows, total, costFields, first) {
-  const header = [first, 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields];
-  const cells = (r) => [r.name, r.calls, r.promptTokens, r.completionTokens, r.repairs, ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : r.costs[c]))];
+  // Cost fields are recorded in US dollars (costUsd): shown as money, headed as a person would.
+  const header = [first, 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields.map((c) => c.replace(/Usd$/, '').toLowerCase())];
+  const cells = (r) => [r.name, count(r.calls), count(r.promptTokens), count(r.completionTokens), count(r.repairs), ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : money(r.costs[c])))];
   return h(
     'table',
     { class: 'usage' },
@@ -1052,6 +1053,8 @@ async function showRun(name) {
     renderIfChanged(memory, 'usage', view.sections.usage, page.usage, renderUsage);
     renderIfChanged(memory, 'roles', view.sections.roles, page.roles, renderRoles);
     appendCommits(view.sections.commits.firstChild, name, page.commits);
+    // Drawn and readable: what a reader needs first is on screen (the diagrams follow).
+    document.body.dataset.shownVersion = String(Number(document.body.dataset.shownVersion ?? 0) + 1);
     if (view.sections.exchanges.toggle.open) await loadExchanges();
     if (view.sections.activity.toggle.open) await loadActivity();
     if (view.sections.conversations.toggle.open) await loadConversations();
