@@ -109,7 +109,12 @@ describe('the review viewer in a real browser', function () {
     const drawn = await page.locator('#documents .diagram svg').evaluateAll((svgs) => svgs.map((svg) => svg.getAttribute('aria-roledescription')));
     assert.deepEqual(drawn, ['classDiagram', 'sequence', 'flowchart-v2']);
     assert.match(await page.locator('#documents .diagram svg').first().textContent() ?? '', /Tokenize/);
-    assert.equal(await page.locator('#roles .diagram svg').count(), 4, 'one SOP state diagram per role');
+    assert.equal(await page.locator('#roles .role-card > .diagram svg').count(), 4, 'one SOP state diagram per role');
+    // The per-file SOPs are drawn too, with the path the run took through them marked.
+    const fileSop = (name: string) => page.locator(`#roles .role-card[data-role="engineer"] .file-sop[data-sop="${name}"] svg .node.visited`).allTextContents();
+    assert.deepEqual((await fileSop('engineer-file.yaml')).sort(), ['reviewing', 'revising', 'writing']);
+    assert.deepEqual((await fileSop('engineer-fix.yaml')).sort(), ['fixing', 'reviewingFix']);
+    assert.ok((await page.locator('#roles .role-card[data-role="product-manager"] svg .node.visited').allTextContents()).includes('revising'));
     const marked = await page.locator('#roles svg .node.current').allTextContents();
     const recorded = await Promise.all(['product-manager', 'architect', 'engineer', 'qa'].map(async (role) => JSON.parse(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'roles', `${role}.json`), 'utf8')).state));
     assert.deepEqual(marked, recorded, 'each diagram marks the state its role was last in');

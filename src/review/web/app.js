@@ -698,7 +698,7 @@ function renderActivity(el, exchanges) {
 
 function renderRoles(el, roles) {
   if (roles.length === 0) return fill(el, h('p', { class: 'muted' }, 'No roles could be shown for this run.'));
-  fill(el, h('div', { class: 'roles-grid' },
+  fill(el, h('p', { class: 'muted' }, 'Yellow: the state a role is in, or was last in. Green: states the run passed through (its model calls say so).'), h('div', { class: 'roles-grid' },
     roles.map((role) =>
       h(
         'div',
@@ -713,6 +713,11 @@ function renderRoles(el, roles) {
             : h('span', { class: 'muted' }, 'No state recorded by this run.'),
         ),
         role.diagram ? diagram(role.diagram) : h('p', { class: 'muted' }, 'Its SOP could not be loaded (see the warnings above).'),
+        (role.fileSops ?? []).map((sub) =>
+          h('details', { class: 'file-sop', open: true, dataset: { key: `file-sop:${role.id}:${sub.name}`, sop: sub.name } },
+            h('summary', {}, `Per-file SOP ${sub.name}`, h('span', { class: 'muted' }, sub.visited.length ? ` · the run passed through ${sub.visited.join(', ')}` : ' · not run')),
+            diagram(sub.diagram)),
+        ),
       ),
     ),
   ));
