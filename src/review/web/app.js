@@ -725,7 +725,7 @@ function renderRoles(el, roles) {
 
 /** Server-rendered and drawn blocks that may scroll (code in markdown, wide diagrams) join the tab order. */
 function focusableScrollers(root) {
-  for (const el of root.querySelectorAll('.markdown pre, .diagram-svg, .markdown table')) {
+  for (const el of root.querySelectorAll('.markdown pre, .diagram-svg')) {
     if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
   }
 }
