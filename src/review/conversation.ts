@@ -138,7 +138,9 @@ function messageEntry(message: Message, subject: string): ThreadEntry | null {
 }
 
 /** The threads of a run, in the order each began. */
-export function conversationsOf(messages: readonly Message[], exchanges: readonly IndexedExchange[]): Thread[] {
+export function conversationsOf(messages: readonly Message[], exchanges: readonly IndexedExchange[], options: { diffs?: boolean } = {}): Thread[] {
+  // The statuses alone (for the run page) need no diffs, and diffs are the costly part of a big run.
+  const withDiffs = options.diffs !== false;
   const threads = new Map<string, { entries: { sort: number; order: number; entry: ThreadEntry }[]; lastDraft: string | null; revisions: number }>();
   const threadOf = (subject: string) => threads.get(subject) ?? threads.set(subject, { entries: [], lastDraft: null, revisions: 0 }).get(subject)!;
   let order = 0;
@@ -161,9 +163,9 @@ export function conversationsOf(messages: readonly Message[], exchanges: readonl
       const review = parseReview(x.reply);
       made = entry({ ...base, kind: 'review', approved: review?.approved ?? null, issues: review?.issues ?? [], text: review ? null : x.reply.slice(0, 500) });
     } else {
-      const text = draftText(x.reply);
+      const text = withDiffs ? draftText(x.reply) : '';
       const kind = verb === 'write' ? 'draft' : what === 'file' && verb === 'fix' ? 'fix' : 'revision';
-      const diff = kind === 'draft' || thread.lastDraft === null ? null : unifiedDiff(subject, thread.lastDraft, text, ['before', kind === 'fix' ? 'fixed' : 'revised']);
+      const diff = !withDiffs || kind === 'draft' || thread.lastDraft === null ? null : unifiedDiff(subject, thread.lastDraft, text, ['before', kind === 'fix' ? 'fixed' : 'revised']);
       if (kind === 'revision') thread.revisions += 1;
       thread.lastDraft = text;
       made = entry({ ...base, kind, diff });

@@ -9,6 +9,7 @@ import { describeError } from '../errors.ts';
 import type { SopFile, StateNodeConfig } from '../sop/sop-file.ts';
 import { sopStateDiagram } from '../sop/state-diagram.ts';
 import type { RoleState, RunInfo } from './run-files.ts';
+import { visitedStates } from './sop-path.ts';
 
 export interface RoleView {
   id: string;
@@ -22,6 +23,10 @@ export interface RoleView {
   diagram: string | null;
   /** The state marked in the diagram (the recorded state, when the SOP has it). */
   marked: string | null;
+  /** States the run passed through (its model calls say so), marked apart. */
+  visited: string[];
+  /** The per-file SOPs the role ran (`eachFile`), each drawn with the states the run passed through. */
+  fileSops: { name: string; diagram: string; visited: string[] }[];
 }
 
 /** Whether a dotted state path ("review.deciding") names a state of the SOP. */
@@ -59,7 +64,7 @@ async function loadCompanyCached(sopsDir: string, rolesDir: string): Promise<Com
   return company;
 }
 
-export async function roleViewsOf(info: RunInfo | null, roleStates: readonly RoleState[], warnings: string[]): Promise<RoleView[]> {
+export async function roleViewsOf(info: RunInfo | null, roleStates: readonly RoleState[], warnings: string[], calledActions: ReadonlyMap<string, ReadonlySet<string>> = new Map()): Promise<RoleView[]> {
   const stateOf = new Map(roleStates.map((s) => [s.role, s]));
   const recorded = (id: string) => {
     const s = stateOf.get(id);
@@ -72,11 +77,17 @@ export async function roleViewsOf(info: RunInfo | null, roleStates: readonly Rol
         const state = recorded(role.id);
         const marked = state.state && sopHasState(role.sop, state.state) ? state.state : null;
         if (state.state && !marked) warnings.push(`${role.id} is recorded in state "${state.state}", which its SOP (${role.sopFile}) does not have; nothing is marked.`);
-        return { id: role.id, title: role.profile.title, watches: role.watches, ...state, diagram: sopStateDiagram(role.sop, { highlight: marked }), marked };
+        const called = calledActions.get(role.id) ?? new Set<string>();
+        const visited = visitedStates(role.sop, called);
+        const fileSops = Object.entries(role.subSops).map(([name, sop]) => {
+          const path = visitedStates(sop, called);
+          return { name, diagram: sopStateDiagram(sop, { visited: path }), visited: path };
+        });
+        return { id: role.id, title: role.profile.title, watches: role.watches, ...state, diagram: sopStateDiagram(role.sop, { highlight: marked, visited }), marked, visited, fileSops };
       });
     } catch (error) {
       warnings.push(`The SOPs this run used (${info.sops}, ${info.roles}) could not be loaded, so no state diagrams are drawn: ${describeError(error)}`);
     }
   }
-  return roleStates.map((s) => ({ id: s.role, title: null, watches: [], ...recorded(s.role), diagram: null, marked: null }));
+  return roleStates.map((s) => ({ id: s.role, title: null, watches: [], ...recorded(s.role), diagram: null, marked: null, visited: [], fileSops: [] }));
 }

@@ -157,11 +157,18 @@ export function runConversations(record: RunRecord): Thread[] {
   return conversationsOf(record.messages, record.exchanges);
 }
 
+/** The model actions each role called: the trace of the path it took through its SOPs. */
+function calledActionsOf(record: RunRecord): Map<string, Set<string>> {
+  const called = new Map<string, Set<string>>();
+  for (const { exchange } of record.exchanges) (called.get(exchange.role) ?? called.set(exchange.role, new Set()).get(exchange.role)!).add(exchange.action);
+  return called;
+}
+
 const DOCUMENT_SUBJECT: Record<string, string> = { PRD: 'prd', Design: 'design', TaskGraph: 'tasks' };
 
 export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunPage> {
   const report = buildRunReport(record, commits);
-  const stories = new Map(conversationsOf(record.messages, record.exchanges).map((t) => [t.subject, t.status]));
+  const stories = new Map(conversationsOf(record.messages, record.exchanges, { diffs: false }).map((t) => [t.subject, t.status]));
   const storyOf = (subject: string) => stories.get(subject) ?? null;
   const warnings = report.warnings;
   const commitOf = (id: string) => report.artifacts.find((a) => a.messageId === id)?.commit ?? null;
@@ -219,7 +226,7 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
         byAction: usageChartSvg(report.usage.byAction, 'Tokens per role and action'),
       },
     },
-    roles: await roleViewsOf(record.info, record.roleStates, warnings),
+    roles: await roleViewsOf(record.info, record.roleStates, warnings, calledActionsOf(record)),
     commits: report.commits,
     exchangeCount: record.exchanges.length,
     warnings,

@@ -12,6 +12,7 @@ import type { RunRecord } from './read-run.ts';
 import type { RunInfo } from './run-files.ts';
 import { testRoundsOf, type TestRound } from './test-rounds.ts';
 import { usageSummary, type UsageSummary } from './usage-summary.ts';
+import { labelOf, valueOf } from './human-labels.ts';
 
 export interface RunStatus {
   /** Finished runs have their outcome in run.json. */
@@ -64,17 +65,6 @@ export interface RunReport {
 
 const COST_FACT = /cost|budget/i;
 
-/** A recorded fact for people: null is "none", a flat object reads as "key: value, …". */
-function describeFact(value: unknown): string {
-  if (value === null || value === undefined) return 'none';
-  if (typeof value !== 'object') return String(value);
-  const entries = Object.entries(value);
-  if (!Array.isArray(value) && entries.every(([, v]) => v === null || typeof v !== 'object')) {
-    return entries.map(([k, v]) => `${k}: ${v === null ? 'none' : String(v)}`).join(', ');
-  }
-  return JSON.stringify(value);
-}
-
 export function runStatus(record: RunRecord): RunStatus {
   const { info } = record;
   const running = record.runningPid !== null;
@@ -94,7 +84,7 @@ export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport 
     info: record.info,
     costFacts: Object.entries(record.info ?? {})
       .filter(([key]) => COST_FACT.test(key))
-      .map(([name, value]) => ({ name, value: describeFact(value) })),
+      .map(([name, value]) => ({ name: labelOf(name), value: valueOf(name, value) })),
     status: runStatus(record),
     timeline: record.messages.map((m) => {
       const at = Date.parse(m.createdAt);

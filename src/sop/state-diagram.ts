@@ -17,6 +17,8 @@ const label = (text: string): string => text.replace(/[:;"]/g, ' ').trim();
 export interface StateDiagramOptions {
   /** A state to mark, as a dotted path ("writing" or "review.deciding"). */
   highlight?: string | null;
+  /** States a run passed through (dotted paths), marked apart from the highlighted one. */
+  visited?: readonly string[];
 }
 
 export function sopStateDiagram(sop: SopFile, options: StateDiagramOptions = {}): string {
@@ -56,6 +58,10 @@ export function sopStateDiagram(sop: SopFile, options: StateDiagramOptions = {})
   };
   describe(sop.states, [], '  ');
   lines.push(...edges, ...finals.map((f) => `  ${f} --> [*]`));
+  const visited = (options.visited ?? []).filter((v) => v !== options.highlight);
+  if (visited.length > 0) {
+    lines.push('  classDef visited fill:#dafbe1,stroke:#1a7f37,stroke-width:2px', `  class ${visited.map((v) => id(v.split('.'))).join(',')} visited`);
+  }
   if (options.highlight) {
     lines.push('  classDef current fill:#ffd54f,stroke:#f57f17,stroke-width:3px', `  class ${id(options.highlight.split('.'))} current`);
   }

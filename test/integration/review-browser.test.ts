@@ -109,7 +109,12 @@ describe('the review viewer in a real browser', function () {
     const drawn = await page.locator('#documents .diagram svg').evaluateAll((svgs) => svgs.map((svg) => svg.getAttribute('aria-roledescription')));
     assert.deepEqual(drawn, ['classDiagram', 'sequence', 'flowchart-v2']);
     assert.match(await page.locator('#documents .diagram svg').first().textContent() ?? '', /Tokenize/);
-    assert.equal(await page.locator('#roles .diagram svg').count(), 4, 'one SOP state diagram per role');
+    assert.equal(await page.locator('#roles .role-card > .diagram svg').count(), 4, 'one SOP state diagram per role');
+    // The per-file SOPs are drawn too, with the path the run took through them marked.
+    const fileSop = (name: string) => page.locator(`#roles .role-card[data-role="engineer"] .file-sop[data-sop="${name}"] svg .node.visited`).allTextContents();
+    assert.deepEqual((await fileSop('engineer-file.yaml')).sort(), ['reviewing', 'revising', 'writing']);
+    assert.deepEqual((await fileSop('engineer-fix.yaml')).sort(), ['fixing', 'reviewingFix']);
+    assert.ok((await page.locator('#roles .role-card[data-role="product-manager"] svg .node.visited').allTextContents()).includes('revising'));
     const marked = await page.locator('#roles svg .node.current').allTextContents();
     const recorded = await Promise.all(['product-manager', 'architect', 'engineer', 'qa'].map(async (role) => JSON.parse(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'roles', `${role}.json`), 'utf8')).state));
     assert.deepEqual(marked, recorded, 'each diagram marks the state its role was last in');
@@ -494,5 +499,47 @@ describe('the review viewer in a real browser', function () {
     await page.keyboard.press('Enter');
     await page.waitForSelector('#msg-000001 details[open]');
     await context.close();
+  });
+
+  it('keeps a run of 2,000 exchanges usable: sections load when opened, lists are paged, a live change sends what changed', async () => {
+    const big = path.join(out, 'big');
+    await fs.cp(path.join(out, 'wordfreq'), big, { recursive: true, verbatimSymlinks: true });
+    const file = path.join(big, '.sopworks', 'exchanges.jsonl');
+    const lines = (await fs.readFile(file, 'utf8')).trim().split('\n');
+    const t0 = Date.parse(JSON.parse(lines[0]!).at);
+    const many = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ ...JSON.parse(lines[i % lines.length]!), at: new Date(t0 + i * 50).toISOString() }));
+    await fs.writeFile(file, many.join('\n') + '\n');
+
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    const pageAnswers: number[] = [];
+    page.on('response', async (response) => {
+      if (/\/api\/runs\/big(\?|$)/.test(response.url())) pageAnswers.push((await response.body()).length);
+    });
+    const started = Date.now();
+    await page.goto(`${server.url}runs/big`);
+    await page.waitForFunction(() => (globalThis as any).document.body.dataset.shownVersion !== undefined);
+    const usableMs = Date.now() - started;
+    await page.waitForFunction(() => (globalThis as any).document.body.dataset.loadedVersion !== undefined);
+    const drawnMs = Date.now() - started;
+    const height = await page.evaluate(() => (globalThis as any).document.documentElement.scrollHeight);
+    assert.match(await page.locator('#summary').innerText(), /Model calls/);
+
+    await page.locator('#exchanges .section-toggle > summary').click();
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#exchanges .exchange').length === 200);
+    assert.match(await page.locator('#exchanges button.more').innerText(), /Show 200 more \(1800 not shown\)/);
+    await page.locator('#exchanges button.more').click();
+    await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('#exchanges .exchange').length === 400);
+
+    // A live change: one more exchange. The page asks for what changed and gets little.
+    const version = await page.evaluate(() => Number((globalThis as any).document.body.dataset.loadedVersion));
+    await fs.appendFile(file, many[0] + '\n');
+    await page.waitForFunction((v) => Number((globalThis as any).document.body.dataset.loadedVersion) > v, version);
+    const full = pageAnswers[0]!;
+    const delta = pageAnswers.at(-1)!;
+    assert.ok(pageAnswers.length >= 2 && delta * 5 < full, `a live change sends a fraction of the page (${delta} of ${full} bytes)`);
+    console.log(`      2,000 exchanges: page usable in ${usableMs} ms (diagrams drawn at ${drawnMs} ms), ${height} px tall; first answer ${full} bytes, a live change ${delta} bytes`);
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 });

@@ -66,11 +66,27 @@ describe('sopworks review', function () {
     const usage = section(report, /^Usage$/);
     assert.deepEqual(usage.slice(1, 6).map((l) => l.trim().split(/\s+/)[0]), ['product-manager', 'architect', 'engineer', 'qa', 'total']);
     const runJson = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'));
-    assert.match(usage[5]!, new RegExp(`total\\s+${runJson.usage.total.calls}\\s+${runJson.usage.total.promptTokens}\\s+${runJson.usage.total.completionTokens}`));
+    const n = (x: number) => x.toLocaleString('en-US');
+    assert.match(usage[5]!, new RegExp(`total\\s+${n(runJson.usage.total.calls)}\\s+${n(runJson.usage.total.promptTokens)}\\s+${n(runJson.usage.total.completionTokens)}`));
+    // Per action too, as the run summary shows it.
+    const byAction = section(report, /^\s+role\/action\s+calls/);
+    assert.deepEqual(byAction.map((l) => l.trim().split(/\s+/)[0]), [...Object.keys(runJson.usage.byAction), 'total']);
+    assert.match(report, /^Budget {3}none$/m, 'labels a person would write');
+    assert.doesNotMatch(report, /costUsd|usd:/);
 
     const commits = log.trim().split('\n');
     const gitLog = section(report, new RegExp(`^Git log \\(${commits.length} commits\\)$`));
     assert.deepEqual(gitLog.map((l) => l.trim().split(/\s+/)[0]), commits.map((c) => c.split(' ')[0]!.slice(0, 7)));
+  });
+
+  it('fits the terminal width ($COLUMNS), cutting free text rather than wrapping tables', async () => {
+    const result = await runCli(['review', project], { cwd: root, env: { COLUMNS: '64' } });
+    assert.equal(result.code, 0, result.stderr);
+    const long = result.stdout.split('\n').filter((l) => [...l].length > 64);
+    assert.deepEqual(long, []);
+    assert.match(result.stdout, /^ {2}14 {2}\+\d+\.\ds {2}qa → engineer {10}BugReport {5}tokenize spl.*…$/m, 'a long summary is cut with an ellipsis');
+    const wide = await runCli(['review', project], { cwd: root });
+    assert.match(wide.stdout, /tokenize splits on whitespace only, so words keep their case and punctuation/, 'a pipe gets every word');
   });
 
   it('reviews a run cut off mid-way as far as it got, without touching its files', async () => {

@@ -137,6 +137,19 @@ describe('sopworks serve: the viewer server', function () {
     assert.deepEqual(page.warnings, []);
   });
 
+  it('serves the conversation of each artifact and a search over the run', async () => {
+    const { threads } = await getJson(server, '/api/runs/wordfreq/conversations');
+    const cli = threads.find((t: any) => t.subject === 'src/cli.js');
+    assert.equal(cli.status, 'approved after 1 revision');
+    assert.deepEqual(cli.entries.map((e: any) => [e.kind, e.who]), [['draft', 'engineer'], ['review', 'engineer'], ['revision', 'engineer'], ['review', 'engineer'], ['published', 'engineer']]);
+    assert.equal(cli.entries[1].issues.length, 3);
+    const found = await getJson(server, '/api/runs/wordfreq/search?q=pathToFileURL');
+    assert.deepEqual([...new Set(found.hits.map((h: any) => h.kind))].sort(), ['exchange', 'file', 'message']);
+    const short = await rawRequest(server, '/api/runs/wordfreq/search?q=a');
+    assert.equal(short.status, 400);
+    assert.match(JSON.parse(short.body).error, /at least 2 characters/);
+  });
+
   it('serves one model exchange, prompt and reply, on demand', async () => {
     const exchange = await getJson(server, '/api/runs/wordfreq/exchanges/0');
     assert.equal(exchange.role, 'product-manager');

@@ -87,11 +87,11 @@ describe('review: the run report', () => {
     assert.deepEqual(usage.byRole.map((r) => [r.name, r.costs.costUsd]), [['pm', 0.05], ['qa', null]]);
 
     const text = plain(renderReportText(buildRunReport(record([], { info: { ...finished, costUsd: 0.25, budget: { usd: 1, tokens: null } } }), [])));
-    assert.match(text, /costUsd {2}0\.25\n/);
-    assert.match(text, /budget {2}usd: 1, tokens: none\n/);
-    assert.match(text, /role\s+calls\s+prompt tokens\s+completion tokens\s+re-asks\s+costUsd/);
+    assert.match(text, /^Cost {5}\$0\.2500\n/m, 'labels and units as a person writes them');
+    assert.match(text, /^Budget {3}\$1\.00\n/m);
+    assert.match(text, /role\s+calls\s+prompt tokens\s+completion tokens\s+re-asks\s+cost\n/);
     assert.match(text, /qa\s+2\s+20\s+2\s+0\s+unknown/);
-    assert.match(text, /total\s+3\s+30\s+3\s+0\s+0\.25/);
+    assert.match(text, /total\s+3\s+30\s+3\s+0\s+\$0\.2500/);
   });
 
   it('lists each artifact with the files it became and the commit that added them', () => {

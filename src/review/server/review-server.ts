@@ -11,10 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { describeError, SopworksError } from '../../errors.ts';
 import { readCommitDiff, readCommits } from '../git-history.ts';
-import { loadRun } from '../load-run.ts';
-import { readRun } from '../read-run.ts';
-import { buildRunPage, exchangeSummaries, runConversations } from '../run-page.ts';
+import { exchangeSummaries, runConversations } from '../run-page.ts';
 import { pageDelta } from './page-delta.ts';
+import { RunCache } from './run-cache.ts';
 import { searchRun } from '../run-search.ts';
 import { RunCatalog, RunNotFound } from './run-catalog.ts';
 import { watchCatalog, watchRun, type Watcher } from './run-watcher.ts';
@@ -137,6 +136,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const streams = new Set<http.ServerResponse>();
   let allowedHosts = new Set<string>();
   let guard: WriteGuard | null = null;
+  const cache = new RunCache();
 
   const runDir = async (name: string): Promise<string> => {
     try {
@@ -223,31 +223,31 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     if (first === 'api' && second === 'runs') {
       if (parts.length === 2) return sendJson(res, 200, { root: catalog.root, runs: await catalog.list() });
       const dir = await runDir(third!);
-      if (parts.length === 3) return sendJson(res, 200, pageDelta(await buildRunPage(await loadRun(dir)), url.searchParams));
+      if (parts.length === 3) return sendJson(res, 200, pageDelta(await cache.page(dir), url.searchParams));
       if (parts.length === 4 && fourth === 'exchanges') {
         const from = PageFrom.safeParse(url.searchParams.get('from') ?? '0');
         const limit = PageLimit.safeParse(url.searchParams.get('limit') ?? '200');
         if (!from.success || !limit.success) throw new HttpError(400, 'Page the exchanges with ?from=<first index>&limit=<1..5000>.');
-        const all = exchangeSummaries(await readRun(dir));
+        const all = exchangeSummaries((await cache.run(dir)).record);
         return sendJson(res, 200, { total: all.length, from: from.data, items: all.slice(from.data, from.data + limit.data) });
       }
       if (parts.length === 5 && fourth === 'messages') {
-        const message = (await readRun(dir, { exchanges: false })).messages.find((m) => m.id === fifth);
+        const message = (await cache.run(dir)).record.messages.find((m) => m.id === fifth);
         if (!message) throw new HttpError(404, `Run "${third}" has no message ${fifth}.`);
         return sendJson(res, 200, { id: message.id, payload: message.payload });
       }
       if (parts.length === 4 && fourth === 'search') {
         const query = SearchQuery.safeParse(url.searchParams.get('q') ?? '');
         if (!query.success) throw new HttpError(400, `Search: ${query.error.issues[0]?.message}.`);
-        const record = await readRun(dir);
+        const { record } = await cache.run(dir);
         return sendJson(res, 200, searchRun(record.messages, record.exchanges, query.data));
       }
-      if (parts.length === 4 && fourth === 'conversations') return sendJson(res, 200, { threads: runConversations(await readRun(dir)) });
+      if (parts.length === 4 && fourth === 'conversations') return sendJson(res, 200, { threads: runConversations((await cache.run(dir)).record) });
       if (parts.length === 4 && fourth === 'events') return events(res, (onChange) => watchRun(dir, onChange));
       if (parts.length === 5 && fourth === 'exchanges') {
         const index = ExchangeIndex.safeParse(fifth);
         if (!index.success) throw new HttpError(400, `"${fifth}" is not an exchange number.`);
-        const found = (await readRun(dir)).exchanges.find((e) => e.index === index.data);
+        const found = (await cache.run(dir)).record.exchanges.find((e) => e.index === index.data);
         if (!found) throw new HttpError(404, `Run "${third}" has no exchange ${index.data}.`);
         return sendJson(res, 200, { index: found.index, ...found.exchange });
       }

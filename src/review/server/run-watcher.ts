@@ -60,7 +60,7 @@ const lockHolder = (lock: string): string => {
 /** Sizes and times of the files that change as a run goes on, and whether its lock's owner lives. */
 export function runSignature(dir: string): string {
   const files = runFiles(dir);
-  const watched = [files.board, files.exchanges, files.info, files.lock, path.join(dir, '.git', 'logs', 'HEAD')];
+  const watched = [files.board, files.exchanges, files.info, files.lock, path.join(files.state, 'approvals.json'), path.join(dir, '.git', 'logs', 'HEAD')];
   let roleFiles: string[] = [];
   try {
     roleFiles = fs.readdirSync(files.roles).filter((n) => n.endsWith('.json')).sort().map((n) => path.join(files.roles, n));

@@ -600,8 +600,9 @@ function renderTests(el, rounds) {
 }
 
 function usageTable(rows, total, costFields, first) {
-  const header = [first, 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields];
-  const cells = (r) => [r.name, r.calls, r.promptTokens, r.completionTokens, r.repairs, ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : r.costs[c]))];
+  // Cost fields are recorded in US dollars (costUsd): shown as money, headed as a person would.
+  const header = [first, 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields.map((c) => c.replace(/Usd$/, '').toLowerCase())];
+  const cells = (r) => [r.name, count(r.calls), count(r.promptTokens), count(r.completionTokens), count(r.repairs), ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : money(r.costs[c])))];
   return h(
     'table',
     { class: 'usage' },
@@ -697,7 +698,7 @@ function renderActivity(el, exchanges) {
 
 function renderRoles(el, roles) {
   if (roles.length === 0) return fill(el, h('p', { class: 'muted' }, 'No roles could be shown for this run.'));
-  fill(el, h('div', { class: 'roles-grid' },
+  fill(el, h('p', { class: 'muted' }, 'Yellow: the state a role is in, or was last in. Green: states the run passed through (its model calls say so).'), h('div', { class: 'roles-grid' },
     roles.map((role) =>
       h(
         'div',
@@ -712,6 +713,11 @@ function renderRoles(el, roles) {
             : h('span', { class: 'muted' }, 'No state recorded by this run.'),
         ),
         role.diagram ? diagram(role.diagram) : h('p', { class: 'muted' }, 'Its SOP could not be loaded (see the warnings above).'),
+        (role.fileSops ?? []).map((sub) =>
+          h('details', { class: 'file-sop', open: true, dataset: { key: `file-sop:${role.id}:${sub.name}`, sop: sub.name } },
+            h('summary', {}, `Per-file SOP ${sub.name}`, h('span', { class: 'muted' }, sub.visited.length ? ` · the run passed through ${sub.visited.join(', ')}` : ' · not run')),
+            diagram(sub.diagram)),
+        ),
       ),
     ),
   ));
@@ -719,7 +725,7 @@ function renderRoles(el, roles) {
 
 /** Server-rendered and drawn blocks that may scroll (code in markdown, wide diagrams) join the tab order. */
 function focusableScrollers(root) {
-  for (const el of root.querySelectorAll('.markdown pre, .diagram-svg, .markdown table')) {
+  for (const el of root.querySelectorAll('.markdown pre, .diagram-svg')) {
     if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
   }
 }
@@ -1052,6 +1058,8 @@ async function showRun(name) {
     renderIfChanged(memory, 'usage', view.sections.usage, page.usage, renderUsage);
     renderIfChanged(memory, 'roles', view.sections.roles, page.roles, renderRoles);
     appendCommits(view.sections.commits.firstChild, name, page.commits);
+    // Drawn and readable: what a reader needs first is on screen (the diagrams follow).
+    document.body.dataset.shownVersion = String(Number(document.body.dataset.shownVersion ?? 0) + 1);
     if (view.sections.exchanges.toggle.open) await loadExchanges();
     if (view.sections.activity.toggle.open) await loadActivity();
     if (view.sections.conversations.toggle.open) await loadConversations();
