@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Message } from '../../src/board/message.ts';
+import type { Message } from '../../src/artifacts/message.ts';
 import type { IndexedExchange } from '../../src/review/read-run.ts';
 import { searchRun } from '../../src/review/run-search.ts';
 
