@@ -28,6 +28,8 @@ const USAGE_ERRORS: ErrorCode[] = [
   'MODEL_AUTH',
   'PROJECT_BUSY',
   'NOT_RESUMABLE',
+  'QUEUE_UNREACHABLE',
+  'QUEUE_MISCONFIGURED',
 ];
 
 function loadDotEnv(): void {
@@ -114,6 +116,22 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
     .action(async (dir: string, options: unknown) => {
       exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
+    });
+
+  program
+    .command('eval')
+    .description('run a suite of specs (several at once), measure each run, and write the table (docs/eval.md)')
+    .argument('[suite]', 'the suite file, e.g. examples/eval/suite.yaml')
+    .option('--out <dir>', 'where the suite\'s projects and results go (default: output/eval-<suite name>)')
+    .option('--concurrency <n>', 'how many runs at once (default: the suite\'s)')
+    .option('--llm <provider>', 'the model of specs without a scenario: openai | scripted:<file>')
+    .option('--model <name>', 'model name for the openai provider')
+    .option('--compare <files...>', 'show two results files side by side: --compare a.json b.json')
+    .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
+    .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
+    .action(async (suite: string | undefined, options: unknown) => {
+      exitCode = await (await import('./eval-command.ts')).evalCommand(suite, options, io);
     });
 
   registerSopCommand(program, { sops: path.join(PACKAGE_ROOT, 'sops'), roles: path.join(PACKAGE_ROOT, 'roles') }, io, (code) => (exitCode = code));
