@@ -2,6 +2,7 @@
  * `sopworks eval <suite.yaml>`: runs every spec of a suite (several at once), measures what each run
  * made, prints the table and writes it as eval.json and eval.md; run again, it resumes what stopped and
  * keeps what finished. `eval --compare a.json b.json` puts two suites' results side by side.
+ * `--queue` hands the runs to the workers of the job queue instead of running them here (docs/scaling.md).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { runSpec } from '../eval/run-spec.ts';
 import { aggregateTable, compareTables, renderText, specTable } from '../eval/render-table.ts';
 import { SuiteResults } from '../eval/spec-result.ts';
 import { EXIT, type Output } from './output.ts';
+import { requestProcessStop } from './stop-signals.ts';
 import { parseOptions, wholeNumberIn } from './parse-options.ts';
 
 const EvalOptions = z.object({
@@ -23,6 +25,7 @@ const EvalOptions = z.object({
   llm: z.string().optional(),
   model: z.string().min(1).optional(),
   compare: z.array(z.string()).length(2, 'give two results files: --compare a.json b.json').optional(),
+  queue: z.boolean().default(false),
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
@@ -35,17 +38,23 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   const suite = await loadSuite(suiteFile);
   const settings = readSettings();
   const out = path.resolve(options.out ?? path.join('output', `eval-${suite.name}`));
-  const concurrency = options.concurrency ?? suite.concurrency;
-  const runner: SpecRunner = runSpec;
-  const close = async () => {};
+  // Through the queue, every spec is queued at once: the workers' concurrency is the limit.
+  const concurrency = options.queue ? suite.specs.length : (options.concurrency ?? suite.concurrency);
   const stop = new AbortController();
+  let runner: SpecRunner = runSpec;
+  let close = async () => {};
+  if (options.queue) {
+    const { queueRunner } = await import('../queue/queue-runner.ts');
+    ({ runner, close } = await queueRunner(io, stop.signal));
+  }
   const onSigint = () => {
     if (!stop.signal.aborted) io.err('notice: stopping: no further spec starts; the runs under way stop after their steps in flight. Run the same eval again to resume.');
     stop.abort();
+    requestProcessStop();
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
-  io.out(`Suite ${suite.name}: ${suite.specs.length} specs, ${concurrency} at once → ${out}`);
+  io.out(`Suite ${suite.name}: ${suite.specs.length} specs, ${options.queue ? 'through the queue' : `${concurrency} at once`} → ${out}`);
   try {
     const results = await runSuite(suite, {
       out,

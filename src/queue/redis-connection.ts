@@ -34,14 +34,15 @@ export const shownUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//*
  */
 export async function connectRedis(url: string): Promise<Redis> {
   const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null });
-  // ioredis reports a failed connection on 'error' as well as in connect(): the rejection is what we handle.
-  redis.on('error', () => {});
+  // ioredis reports the cause of a failed connection (ECONNREFUSED, …) on 'error'; connect() only says it closed.
+  let cause: unknown = null;
+  redis.on('error', (error) => (cause ??= error));
   try {
     await redis.connect();
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new SopworksError('QUEUE_UNREACHABLE', `Cannot reach Redis at ${shownUrl(url)} (${describeRedisError(error)}). Nothing was queued or run.`, {
+    throw new SopworksError('QUEUE_UNREACHABLE', `Cannot reach Redis at ${shownUrl(url)} (${describeRedisError(cause ?? error)}). Nothing was queued or run.`, {
       hint: `Start Redis (redis-server --maxmemory-policy noeviction) or set ${REDIS_URL_ENV} to where it runs.`,
     });
   }
