@@ -6,6 +6,9 @@
 import { z } from 'zod';
 import { connectRedis, redisUrl, shownUrl } from '../queue/redis-connection.ts';
 import { startWorker } from '../queue/worker.ts';
+import { rateLimitSettings } from '../queue/rate-limits.ts';
+import { installWorkerRateLimits, rateLimitKey } from '../queue/worker-rate-limits.ts';
+import { readSettings } from '../config/settings.ts';
 import { SOPWORKS_VERSION } from '../version.ts';
 import { EXIT, type Output } from './output.ts';
 import { requestProcessStop } from './stop-signals.ts';
@@ -19,10 +22,14 @@ const WorkerOptions = z.object({
 export async function workerCommand(rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(WorkerOptions, rawOptions);
   const url = redisUrl();
+  const settings = readSettings();
+  const rates = rateLimitSettings();
   const redis = await connectRedis(url);
+  const limits = installWorkerRateLimits(redis, settings, rates);
   const concurrency = options.concurrency ?? 2;
   const worker = startWorker(redis, { concurrency, lockMs: options.lockMs ?? 30_000, log: (line) => io.out(line) });
   io.out(`Worker ${worker.id} (sopworks ${SOPWORKS_VERSION}): up to ${concurrency} runs at once from ${shownUrl(url)}. SIGTERM or Ctrl-C hands the runs under way back.`);
+  if (limits) io.out(`Shared rate limits of ${rateLimitKey(settings)}: ${limits.limits.settings.rpm ?? 'no'} requests and ${limits.limits.settings.tpm ?? 'no'} tokens per minute, across all workers.`);
   const stop = () => {
     io.out('Stopping: no new job; the runs under way stop after their steps in flight and go back to the queue (again to stop at once).');
     process.off('SIGTERM', stop);

@@ -8,6 +8,7 @@ import type { CallMeta, Provider } from './provider.ts';
 import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
+import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
 
 export type LlmChoice = { kind: 'openai' } | { kind: 'scripted'; file: string };
 
@@ -44,6 +45,11 @@ export async function createProvider(
   model: string | undefined,
   hooks: ProviderHooks = {},
 ): Promise<Provider> {
+  // A process may wrap every provider it makes (provider-middleware.ts: a queue worker's shared rate limits).
+  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks)));
+}
+
+async function createBareProvider(choice: LlmChoice, scenario: Scenario | null, settings: Settings, model: string | undefined, hooks: ProviderHooks): Promise<Provider> {
   if (choice.kind === 'scripted') {
     if (model !== undefined) {
       throw new SopworksError('USAGE', '--model applies to --llm openai; a scripted run replays its scenario whatever the model.', {
