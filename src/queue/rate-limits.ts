@@ -33,7 +33,10 @@ const Limit = z
     }
     return n;
   });
-const Env = z.object({ SOPWORKS_RPM: Limit, SOPWORKS_TPM: Limit });
+const Env = z.object({
+  SOPWORKS_RPM: Limit,
+  SOPWORKS_TPM: Limit,
+});
 
 export function rateLimitSettings(env: NodeJS.ProcessEnv = process.env): RateLimitSettings {
   const parsed = Env.safeParse(env);

@@ -15,9 +15,13 @@ const RedisUrl = z
   .trim()
   .regex(/^rediss?:\/\/[^\s/]+(\/\d+)?$/, 'must be a redis:// or rediss:// URL such as redis://127.0.0.1:6379 (optionally /<db>)');
 
+const Env = z.object({
+  SOPWORKS_REDIS_URL: z.string().optional(),
+});
+
 /** The URL from the environment (the default on this machine when unset). */
 export function redisUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const raw = env[REDIS_URL_ENV]?.trim() || DEFAULT_URL;
+  const raw = Env.parse(env).SOPWORKS_REDIS_URL?.trim() || DEFAULT_URL;
   const parsed = RedisUrl.safeParse(raw);
   if (!parsed.success) {
     throw new SopworksError('CONFIG_INVALID', `${REDIS_URL_ENV}="${raw}" ${parsed.error.issues[0]!.message}.`, { hint: `Set ${REDIS_URL_ENV} in the environment or .env.` });
