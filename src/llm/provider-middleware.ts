@@ -3,8 +3,14 @@
  * limits here — without each command knowing about it. A middleware sees the provider after it is made
  * and the transport retries it makes (a 429 and the wait it asked for). None is installed by default.
  */
-import type { Provider } from './provider.ts';
-import type { ProviderHooks } from './select-provider.ts';
+import type { CallMeta, Provider } from './provider.ts';
+import type { RetryEvent } from './retry.ts';
+
+/** The shape of select-provider.ts' ProviderHooks, repeated here so neither module imports the other's. */
+export interface ProviderHooks {
+  onNotice?: (text: string) => void;
+  onRetry?: (call: CallMeta, event: RetryEvent) => void;
+}
 
 export interface ProviderMiddleware {
   wrap(provider: Provider): Provider;
