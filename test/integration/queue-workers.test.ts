@@ -265,4 +265,20 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     }
     assert.deepEqual(await fs.readdir(out), [], 'nothing was made');
   });
+
+  it('refuses to queue a run that fails the checks `run` makes: a bad name, SOPs that do not load, a finished project', async () => {
+    const out = await tempDir();
+    const env = { SOPWORKS_REDIS_URL: redis.url };
+    const badName = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--name', 'Not A Name', '--out', out], { cwd: out, env });
+    assert.equal(badName.code, 2);
+    assert.match(badName.stderr, /Invalid project name "Not A Name"/);
+    const badSops = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--sops', path.join(out, 'no-sops'), '--out', out], { cwd: out, env });
+    assert.equal(badSops.code, 2, badSops.stderr);
+    await fs.mkdir(path.join(out, 'roman', '.sopworks'), { recursive: true });
+    await fs.writeFile(path.join(out, 'roman', '.sopworks', 'run.json'), JSON.stringify({ spec: 's', project: 'roman', llm: { kind: 'scripted', file: 'f' }, model: 'm', sops: SOPS, roles: ROLES, startedAt: 'x', outcome: 'done' }));
+    const finished = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], { cwd: out, env });
+    assert.equal(finished.code, 2);
+    assert.match(finished.stderr, /roman already exists \(outcome done\); nothing was queued/);
+    assert.deepEqual(await queue.getJobCounts('waiting', 'active', 'completed', 'failed'), { waiting: 0, active: 0, completed: 0, failed: 0 });
+  });
 });
