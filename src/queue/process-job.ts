@@ -74,7 +74,8 @@ export async function processJob(job: Job, token: string | undefined, context: W
     if (after.outcome === 'done') return result;
     throw new UnrecoverableError(`the run ended ${after.outcome}: ${record.reason ?? ''} (sopworks resume ${projectDir} continues it)`);
   }
-  if (after.kind === 'resumable' && context.closing()) {
+  // Stopped by the worker's shutdown — even before its run record was written: another worker takes it.
+  if (context.closing() && error === null) {
     await job.moveToWait(token);
     context.log(`${job.id} ${data.name}: handed back (interrupted by the worker's shutdown)`);
     throw new WaitingError();
