@@ -5,7 +5,7 @@
  */
 const LAYERS = [
   // Generic helpers: errors, files (append log, YAML, safe paths), crash points, effect identity.
-  ['errors.ts', 'files', 'testing', 'resume'],
+  ['errors.ts', 'version.ts', 'files', 'testing', 'resume'],
   ['sandbox'],
   ['artifacts'],
   ['board'],
@@ -14,6 +14,8 @@ const LAYERS = [
   ['sop'],
   ['company'],
   ['review', 'tracing'],
+  ['eval'],
+  ['queue'],
   ['cli'],
 ];
 

@@ -30,7 +30,9 @@ export type ErrorCode =
   | 'LOOP_DETECTED'
   | 'APPROVAL_REJECTED'
   | 'RUN_ENDED'
-  | 'INTERRUPTED';
+  | 'INTERRUPTED'
+  | 'QUEUE_UNREACHABLE'
+  | 'QUEUE_MISCONFIGURED';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

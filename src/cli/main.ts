@@ -29,6 +29,8 @@ const USAGE_ERRORS: ErrorCode[] = [
   'MODEL_AUTH',
   'PROJECT_BUSY',
   'NOT_RESUMABLE',
+  'QUEUE_UNREACHABLE',
+  'QUEUE_MISCONFIGURED',
 ];
 
 /** A flag given several times: each value kept, in order. */
@@ -133,6 +135,56 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--json', 'print the findings as JSON', false)
     .action(async (options: unknown) => {
       exitCode = await (await import('./doctor-command.ts')).doctorCommand(options, io);
+    });
+
+  program
+    .command('eval')
+    .description('run a suite of specs (several at once), measure each run, and write the table (docs/eval.md)')
+    .argument('[suite]', 'the suite file, e.g. examples/eval/suite.yaml')
+    .option('--out <dir>', 'where the suite\'s projects and results go (default: output/eval-<suite name>)')
+    .option('--concurrency <n>', 'how many runs at once (default: the suite\'s)')
+    .option('--llm <provider>', 'the model of specs without a scenario: openai | scripted:<file>')
+    .option('--model <name>', 'model name for the openai provider')
+    .option('--compare <files...>', 'show two results files side by side: --compare a.json b.json')
+    .option('--queue', 'hand the runs to the workers of the job queue (SOPWORKS_REDIS_URL; docs/scaling.md)', false)
+    .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
+    .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
+    .action(async (suite: string | undefined, options: unknown) => {
+      exitCode = await (await import('./eval-command.ts')).evalCommand(suite, options, io);
+    });
+
+  program
+    .command('worker')
+    .description('run queued runs, several at once, until stopped (SOPWORKS_REDIS_URL; docs/scaling.md)')
+    .option('--concurrency <n>', 'how many runs at once', '2')
+    .option('--lock-ms <ms>', 'how long a job stays locked without renewal: a dead worker\'s runs are taken over after it', '30000')
+    .action(async (options: unknown) => {
+      exitCode = await (await import('./worker-command.ts')).workerCommand(options, io);
+    });
+
+  program
+    .command('submit')
+    .description('check a run as `run` would and put it on the job queue for a worker')
+    .argument('[spec...]', 'what to build, in one line (a scripted scenario may supply it)')
+    .option('--name <project>', 'project folder name (default: from the spec)')
+    .option('--out <dir>', 'where projects are created: a folder every worker reaches at the same path', 'output')
+    .option('--llm <provider>', 'openai | scripted:<scenario file>')
+    .option('--model <name>', 'model name for the openai provider')
+    .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed with the worker\'s rights, only limited', false)
+    .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
+    .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
+    .action(async (spec: string[], options: unknown) => {
+      exitCode = await (await import('./submit-command.ts')).submitCommand(spec, options, io);
+    });
+
+  program
+    .command('jobs')
+    .description('the runs on the job queue: queued, running, finished, failed')
+    .option('--limit <n>', 'at most this many jobs per state', '200')
+    .option('--json', 'as JSON', false)
+    .action(async (options: unknown) => {
+      exitCode = await (await import('./jobs-command.ts')).jobsCommand(options, io);
     });
 
   registerSopCommand(program, { sops: path.join(PACKAGE_ROOT, 'sops'), roles: path.join(PACKAGE_ROOT, 'roles') }, io, (code) => (exitCode = code));

@@ -12,6 +12,7 @@ import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
+import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
 
 export type LlmChoice =
   | { kind: 'openai' }
@@ -54,6 +55,11 @@ export async function createProvider(
   model: string | undefined,
   hooks: ProviderHooks = {},
 ): Promise<Provider> {
+  // A process may wrap every provider it makes (provider-middleware.ts: a queue worker's shared rate limits).
+  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks)));
+}
+
+async function createBareProvider(choice: LlmChoice, scenario: Scenario | null, settings: Settings, model: string | undefined, hooks: ProviderHooks): Promise<Provider> {
   if (choice.kind === 'scripted') {
     if (model !== undefined) {
       throw new SopworksError('USAGE', '--model applies to --llm openai; a scripted run replays its scenario whatever the model.', {
@@ -136,7 +142,7 @@ export async function createProviderForRoles(
     let route = clients.get(key);
     if (!route) {
       route = checked.get(endpoint)!.then(async () => {
-        const provider = await OpenAIProvider.create(s, hooks);
+        const provider = applyProviderMiddleware(await OpenAIProvider.create(s, withMiddlewareHooks(hooks)));
         const price = resolved.price ? { inputPerMTok: resolved.price.input, outputPerMTok: resolved.price.output } : priceFor(s.model, settings.price);
         return { label: provider.label, provider, price, maxOutputTokens: s.maxOutputTokens * (1 + s.maxContinuations) };
       });

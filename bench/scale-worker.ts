@@ -1,0 +1,65 @@
+/**
+ * A queue worker for `npm run bench:scale`: the real worker (src/queue/worker.ts) with the real shared
+ * rate limits, whose scripted model must pass a rate-limited endpoint before each reply — a request to
+ * the benchmark's endpoint (rpm-endpoint.ts), sent with the real retry loop (src/llm/retry.ts), so a 429
+ * is waited out as its Retry-After asks and pauses every worker, as with a real model.
+ *
+ *   SOPWORKS_REDIS_URL=… BENCH_ENDPOINT=… [SOPWORKS_RPM=…] node --import tsx bench/scale-worker.ts <concurrency>
+ */
+import { readSettings } from '../src/config/settings.ts';
+import type { Completion, CompletionRequest, Provider } from '../src/llm/provider.ts';
+import { installProviderMiddleware } from '../src/llm/provider-middleware.ts';
+import { withRetries, type RetryEvent } from '../src/llm/retry.ts';
+import { requestProcessStop } from '../src/cli/stop-signals.ts';
+import { connectRedis, redisUrl } from '../src/queue/redis-connection.ts';
+import { rateLimitSettings } from '../src/queue/rate-limits.ts';
+import { installWorkerRateLimits } from '../src/queue/worker-rate-limits.ts';
+import { startWorker } from '../src/queue/worker.ts';
+
+class EndpointGate implements Provider {
+  readonly label: string;
+  constructor(private readonly inner: Provider, private readonly endpoint: string, private readonly onRetry: (event: RetryEvent) => void) {
+    this.label = inner.label;
+  }
+
+  async complete(request: CompletionRequest): Promise<Completion> {
+    const outcome = await withRetries(
+      async () => {
+        const response = await fetch(this.endpoint, { method: 'POST', body: '{}', signal: request.signal });
+        await response.text();
+        if (!response.ok) throw Object.assign(new Error(`${response.status} from the endpoint`), { status: response.status, headers: response.headers });
+      },
+      { maxRetries: 8, baseDelayMs: 500, maxDelayMs: 60_000 },
+      { signal: request.signal, onRetry: this.onRetry },
+    );
+    if (!outcome.ok) throw outcome.error;
+    return { ...(await this.inner.complete(request)), retries: outcome.retries };
+  }
+
+  skipUsed(used: Map<string, number>): void {
+    this.inner.skipUsed?.(used);
+  }
+}
+
+const concurrency = Number(process.argv[2] ?? '4');
+const settings = readSettings();
+const redis = await connectRedis(redisUrl());
+let retries = 0;
+// Installed first, so the rate limits wrap it: every request to the endpoint is counted.
+installProviderMiddleware({
+  wrap: (provider) =>
+    new EndpointGate(provider, process.env.BENCH_ENDPOINT!, (event) => {
+      retries += 1;
+      if (/^429/.test(event.reason)) void limits?.limits.pause(event.waitMs);
+    }),
+});
+const limits = installWorkerRateLimits(redis, settings, rateLimitSettings());
+const worker = startWorker(redis, { concurrency, lockMs: 30_000, log: () => {} });
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => {
+  requestProcessStop();
+  void worker.close();
+});
+await worker.done;
+process.stdout.write(JSON.stringify({ retries, limiterWaits: limits?.limits.waits ?? 0 }) + '\n');
+await redis.quit();

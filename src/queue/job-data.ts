@@ -1,0 +1,44 @@
+/**
+ * A queued run: everything a worker on any machine needs to start it — or, after a worker died, to
+ * resume it from its folder on the shared storage. Validated on both ends.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The BullMQ queue every sopworks submitter and worker share. */
+export const QUEUE_NAME = 'sopworks-runs';
+
+export const JobData = z.object({
+  /** The sopworks version that submitted it: a worker of another version hands the job back. */
+  version: z.string(),
+  name: z.string(),
+  spec: z.string(),
+  /** Absolute scenario file (on the shared storage), or null for the configured model. */
+  scenario: z.string().nullable(),
+  /** Absolute folder of projects, on storage every worker reaches; the run is <out>/<name>. */
+  out: z.string(),
+  llm: z.string().nullish(),
+  model: z.string().nullish(),
+  sops: z.string(),
+  roles: z.string(),
+  allowUnsandboxed: z.boolean(),
+  submittedAt: z.string(),
+});
+export type JobData = z.infer<typeof JobData>;
+
+/** What a worker writes as the job's progress once it made the run folder: a later worker expects it. */
+export const JobProgress = z.object({ folderMade: z.boolean(), worker: z.string() });
+
+/** What a finished job returns. */
+export const JobResult = z.object({ outcome: z.string(), reason: z.string(), projectDir: z.string(), worker: z.string() });
+export type JobResult = z.infer<typeof JobResult>;
+
+/**
+ * One job per project folder: submitting the same project twice while it is queued adds nothing.
+ * (BullMQ job ids may not contain ':'; the name keeps it readable, the hash keeps it unique.)
+ */
+export const jobIdFor = (data: Pick<JobData, 'out' | 'name'>): string =>
+  `${data.name}-${createHash('sha256').update(path.join(data.out, data.name)).digest('hex').slice(0, 10)}`;
+
+export const projectDirOf = (data: Pick<JobData, 'out' | 'name'>): string => path.join(data.out, data.name);

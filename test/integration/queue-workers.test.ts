@@ -1,0 +1,284 @@
+/**
+ * The job queue on a real Redis (Debian's redis-server) and real worker processes: runs submitted to
+ * several workers all end `done`, each exactly once, with the same trees, commits and boards as runs
+ * made by one `sopworks run` — even when a worker is killed with kill -9 in the middle of its runs, or
+ * stopped with SIGTERM. Bad input (no Redis, an evicting Redis, a job of another version, a job whose
+ * folder is gone, a run that cannot start) gets a clear message and is never retried endlessly.
+ */
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { Queue } from 'bullmq';
+import { readAppendLog } from '../../src/files/append-log.ts';
+import { QUEUE_NAME, jobIdFor, type JobData } from '../../src/queue/job-data.ts';
+import { SOPWORKS_VERSION } from '../../src/version.ts';
+import { BIN, ROLES, ROOT, SOPS } from '../helpers/paths.ts';
+import { startRedis, freePort, type TestRedis } from '../helpers/redis-server.ts';
+import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
+const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout.trim();
+const scenario = (name: string) => path.join(ROOT, 'examples', 'eval', `${name}.yaml`);
+const SPECS = ['roman', 'caesar', 'vowels', 'fizzbuzz', 'slugify', 'leapyear'];
+/** Slow enough that a kill lands in the middle of runs; each run makes 11 calls. */
+const LATENCY_MS = '150';
+
+interface RunFacts {
+  tree: string;
+  subjects: string[];
+  boardIds: string[];
+}
+
+async function facts(project: string): Promise<RunFacts> {
+  const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+  return {
+    tree: await git(project, 'rev-parse', 'HEAD^{tree}'),
+    subjects: (await git(project, 'log', '--reverse', '--format=%s')).split('\n'),
+    boardIds: (records as { id: string }[]).map((m) => m.id),
+  };
+}
+
+interface WorkerProcess {
+  child: ChildProcess;
+  lines: string[];
+  exited: Promise<{ code: number | null; signal: string | null }>;
+  /** Resolves at the first line matching the pattern. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+function startWorker(redis: TestRedis, args: string[] = []): WorkerProcess {
+  const env = cleanEnv({ SOPWORKS_REDIS_URL: redis.url, SOPWORKS_SCRIPTED_LATENCY_MS: LATENCY_MS });
+  const child = spawn(process.execPath, [BIN, 'worker', '--lock-ms', '2000', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  let buffered = '';
+  const take = (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    for (const line of parts) {
+      lines.push(line);
+      for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  return {
+    child,
+    lines,
+    exited,
+    waitFor: (pattern, timeoutMs = 60_000) => {
+      const seen = lines.find((l) => pattern.test(l));
+      if (seen) return Promise.resolve(seen);
+      return Promise.race([
+        new Promise<string>((resolve) => waiters.push({ pattern, resolve })),
+        sleep(timeoutMs).then(() => {
+          throw new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}`);
+        }),
+      ]);
+    },
+  };
+}
+
+async function stopWorker(worker: WorkerProcess): Promise<void> {
+  if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
+  await worker.exited;
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    await sleep(250);
+  }
+}
+
+const submit = (redis: TestRedis, name: string, out: string) =>
+  runCli(['submit', '--llm', `scripted:${scenario(name)}`, '--out', out], { cwd: ROOT, env: { SOPWORKS_REDIS_URL: redis.url } });
+
+describe('the job queue: BullMQ on a real Redis, several worker processes', function () {
+  this.timeout(300_000);
+  let redis: TestRedis;
+  let queue: Queue;
+  const reference = new Map<string, RunFacts>();
+  const workers: WorkerProcess[] = [];
+
+  before(async function () {
+    requireSystem(this, REDIS);
+    redis = await startRedis();
+    queue = new Queue(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port } });
+    // The single-process reference: each spec run by `sopworks run`.
+    const refOut = await tempDir();
+    for (const name of SPECS) {
+      const result = await runCli(['run', '--llm', `scripted:${scenario(name)}`, '--out', refOut], { cwd: refOut });
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      reference.set(name, await facts(path.join(refOut, name)));
+    }
+  });
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map(stopWorker));
+    await queue?.obliterate({ force: true });
+  });
+  after(async () => {
+    await queue?.close();
+    await redis?.stop();
+    await removeTempDirs();
+  });
+
+  it('runs every submitted run to done exactly once, across three workers, one of them killed with kill -9 mid-run', async () => {
+    const out = await tempDir();
+    for (const name of SPECS) assert.equal((await submit(redis, name, out)).code, 0);
+    const victim = startWorker(redis, ['--concurrency', '2']);
+    workers.push(victim);
+    const others = [startWorker(redis, ['--concurrency', '2']), startWorker(redis, ['--concurrency', '2'])];
+    workers.push(...others);
+    // Mid-run: one of the victim's runs has made commits (the PRD, the design), not all of them.
+    await waitUntil('a run of the victim is under way', async () => {
+      const started = victim.lines.map((l) => /^\S+ (\S+): starting /.exec(l)?.[1]).filter((n): n is string => n !== undefined);
+      for (const name of started) {
+        const log = await fs.readFile(path.join(out, 'logs', `${name}.log`), 'utf8').catch(() => '');
+        if ((log.match(/● commit/g) ?? []).length >= 2) return true;
+      }
+      return false;
+    }, 60_000);
+    const victimPid = victim.child.pid!;
+    victim.child.kill('SIGKILL');
+    assert.equal((await victim.exited).signal, 'SIGKILL');
+    const cutOff = victim.lines.filter((l) => /: starting /.test(l)).map((l) => /^\S+ (\S+):/.exec(l)![1]!).filter((name) => !victim.lines.some((l) => l.includes(` ${name}: done`)));
+    assert.ok(cutOff.length > 0, `the kill cut off a run:\n${victim.lines.join('\n')}`);
+
+    await waitUntil('every job finished', async () => (await queue.getJobCounts('completed')).completed === SPECS.length);
+    const counts = await queue.getJobCounts('completed', 'failed', 'waiting', 'active', 'delayed');
+    assert.deepEqual(counts, { completed: SPECS.length, failed: 0, waiting: 0, active: 0, delayed: 0 });
+    for (const name of SPECS) {
+      const project = path.join(out, name);
+      const record = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as { outcome: string; resumedAt: string[] };
+      assert.equal(record.outcome, 'done', name);
+      const got = await facts(project);
+      assert.deepEqual(got, reference.get(name), `${name}: the same tree, commits and board as a single-process run`);
+      assert.equal(new Set(got.boardIds).size, got.boardIds.length, `${name}: no board message twice`);
+      const job = await queue.getJob(jobIdFor({ out, name }));
+      assert.ok(job?.returnvalue, name);
+      if (cutOff.includes(name)) assert.doesNotMatch(job.returnvalue.worker, new RegExp(`:${victimPid}$`), `${name} finished on another worker`);
+    }
+    const resumed = [];
+    for (const name of cutOff) {
+      const record = JSON.parse(await fs.readFile(path.join(out, name, '.sopworks', 'run.json'), 'utf8')) as { resumedAt: string[] };
+      if (record.resumedAt.length > 0) resumed.push(name);
+    }
+    assert.ok(resumed.length >= 1, `a run the kill cut off was resumed by another worker (cut off: ${cutOff.join(', ')})`);
+    const finishedLines = others.flatMap((w) => w.lines).filter((l) => / done$/.test(l));
+    assert.equal(new Set(finishedLines).size, finishedLines.length, 'no run finished twice');
+  });
+
+  it('SIGTERM hands a worker\'s runs back to the queue, interrupted; another worker finishes them', async () => {
+    const out = await tempDir();
+    assert.equal((await submit(redis, 'roman', out)).code, 0);
+    const first = startWorker(redis);
+    workers.push(first);
+    await first.waitFor(/roman: starting/);
+    first.child.kill('SIGTERM');
+    assert.equal((await first.exited).code, 0, first.lines.join('\n'));
+    assert.ok(first.lines.some((l) => /roman: handed back/.test(l)), first.lines.join('\n'));
+    const record = JSON.parse(await fs.readFile(path.join(out, 'roman', '.sopworks', 'run.json'), 'utf8')) as { outcome: string };
+    assert.equal(record.outcome, 'interrupted');
+    assert.equal(await (await queue.getJob(jobIdFor({ out, name: 'roman' })))!.getState(), 'waiting');
+
+    const second = startWorker(redis);
+    workers.push(second);
+    await second.waitFor(/roman: resuming/);
+    await second.waitFor(/roman: done/);
+    assert.deepEqual(await facts(path.join(out, 'roman')), reference.get('roman'));
+  });
+
+  it('eval --queue runs a suite through the workers', async () => {
+    const cwd = await tempDir();
+    const suite = path.join(cwd, 'two.yaml');
+    await fs.writeFile(suite, `name: two\nspecs:\n  - name: vowels\n    scenario: ${scenario('vowels')}\n    entry: [node, src/cli.js, abc]\n  - name: roman\n    scenario: ${scenario('roman')}\n`);
+    workers.push(startWorker(redis, ['--concurrency', '2']));
+    const out = path.join(cwd, 'out');
+    const result = await runCli(['eval', suite, '--queue', '--out', out], { cwd, env: { SOPWORKS_REDIS_URL: redis.url } });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const results = JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')) as { specs: { name: string; outcome: string; entryRuns: boolean | null }[] };
+    assert.deepEqual(results.specs.map((s) => [s.name, s.outcome, s.entryRuns]), [['vowels', 'done', true], ['roman', 'done', null]]);
+    assert.deepEqual(await facts(path.join(out, 'roman')), reference.get('roman'));
+  });
+
+  it('fails a job a retry cannot fix once, and leaves a job of another version on the queue untouched', async () => {
+    const out = await tempDir();
+    const data = (name: string, extra: Partial<JobData> = {}): JobData => ({
+      version: SOPWORKS_VERSION, name, spec: 'x', scenario: scenario('roman'), out, llm: null, model: null, sops: SOPS, roles: ROLES, allowUnsandboxed: false, submittedAt: new Date().toISOString(), ...extra,
+    });
+    // A scenario gone from the shared storage, and a run folder another worker made that is gone.
+    await queue.add('broken', data('broken', { scenario: path.join(out, 'no-such-scenario.yaml') }), { jobId: 'broken', attempts: 3 });
+    const lost = await queue.add('lost', data('lost'), { jobId: 'lost', attempts: 3 });
+    await lost.updateProgress({ folderMade: true, worker: 'elsewhere:1' });
+    const worker = startWorker(redis);
+    workers.push(worker);
+    await waitUntil('both jobs failed', async () => (await queue.getJobCounts('failed')).failed === 2, 60_000);
+    const broken = (await queue.getJob('broken'))!;
+    assert.equal(broken.attemptsMade, 1, 'not retried');
+    assert.match(broken.failedReason, /Cannot read scenario file .*no-such-scenario\.yaml: ENOENT/);
+    const gone = (await queue.getJob('lost'))!;
+    assert.equal(gone.attemptsMade, 1);
+    assert.match(gone.failedReason, /the run folder .*lost is missing .* although elsewhere:1 made it: workers must share the storage/);
+    const listed = await runCli(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url } });
+    assert.equal(listed.code, 0);
+    assert.match(listed.stdout, /0 queued, 0 running, 0 finished, 2 failed/);
+    assert.match(listed.stdout, /^broken\s+failed\s+1\s/m);
+
+    await queue.add('future', data('future', { version: '99.0.0' }), { jobId: 'future' });
+    const { code } = await worker.exited;
+    assert.equal(code, 2, worker.lines.join('\n'));
+    assert.ok(worker.lines.some((l) => /job future was submitted with sopworks 99\.0\.0; this worker runs another version\. The job was handed back/.test(l)), worker.lines.join('\n'));
+    const future = (await queue.getJob('future'))!;
+    assert.equal(await future.getState(), 'waiting');
+    assert.equal(future.attemptsMade, 0);
+    await assert.rejects(fs.stat(path.join(out, 'future')), 'nothing was made for it');
+  });
+
+  it('refuses an unreachable Redis, a malformed URL and a Redis that evicts keys, before anything is queued', async () => {
+    const out = await tempDir();
+    const nobody = `redis://127.0.0.1:${await freePort()}`;
+    const unreachable = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], { cwd: out, env: { SOPWORKS_REDIS_URL: nobody } });
+    assert.equal(unreachable.code, 2);
+    assert.match(unreachable.stderr, /Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\. Nothing was queued or run\./);
+    const malformed = await runCli(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: 'http://localhost:6379' } });
+    assert.equal(malformed.code, 2);
+    assert.match(malformed.stderr, /SOPWORKS_REDIS_URL="http:\/\/localhost:6379" must be a redis:\/\/ or rediss:\/\/ URL/);
+    await redis.client.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    try {
+      const evicting = await runCli(['worker'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url } });
+      assert.equal(evicting.code, 2);
+      assert.match(evicting.stderr, /evicts keys \(maxmemory-policy allkeys-lru\).*\n.*maxmemory-policy noeviction/);
+    } finally {
+      await redis.client.config('SET', 'maxmemory-policy', 'noeviction');
+    }
+    assert.deepEqual(await fs.readdir(out), [], 'nothing was made');
+  });
+
+  it('refuses to queue a run that fails the checks `run` makes: a bad name, SOPs that do not load, a finished project', async () => {
+    const out = await tempDir();
+    const env = { SOPWORKS_REDIS_URL: redis.url };
+    const badName = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--name', 'Not A Name', '--out', out], { cwd: out, env });
+    assert.equal(badName.code, 2);
+    assert.match(badName.stderr, /Invalid project name "Not A Name"/);
+    const badSops = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--sops', path.join(out, 'no-sops'), '--out', out], { cwd: out, env });
+    assert.equal(badSops.code, 2, badSops.stderr);
+    await fs.mkdir(path.join(out, 'roman', '.sopworks'), { recursive: true });
+    await fs.writeFile(path.join(out, 'roman', '.sopworks', 'run.json'), JSON.stringify({ spec: 's', project: 'roman', llm: { kind: 'scripted', file: 'f' }, model: 'm', sops: SOPS, roles: ROLES, startedAt: 'x', outcome: 'done' }));
+    const finished = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], { cwd: out, env });
+    assert.equal(finished.code, 2);
+    assert.match(finished.stderr, /roman already exists \(outcome done\); nothing was queued/);
+    assert.deepEqual(await queue.getJobCounts('waiting', 'active', 'completed', 'failed'), { waiting: 0, active: 0, completed: 0, failed: 0 });
+  });
+});
