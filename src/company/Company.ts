@@ -467,7 +467,8 @@ async function runRoles(ctx: RolesContext): Promise<{ outcome: RunOutcome; reaso
   board.subscribe((message) => {
     // The first outcome stands; roles still at work (a writer documenting the code, say) finish first.
     if (message.type === 'Outcome' && !posted) posted = message.payload as Outcome;
-    if (!stopping) deliver(message);
+    // Nothing more is handed out once a reason to stop is known (a failed commit, a security finding).
+    if (!stopping && !ctx.commitFault.first) deliver(message);
   });
 
   const soft = () => {
