@@ -105,7 +105,8 @@ export class RunLoop {
     board.subscribe((message) => {
       // The first outcome stands; roles still at work (a writer documenting the code, say) finish first.
       if (message.type === 'Outcome' && !this.posted) this.posted = message.payload as Outcome;
-      if (!this.stopping) this.deliver(message);
+      // Nothing more is handed out once a reason to stop is known (a failed commit, a security finding).
+      if (!this.stopping && !this.setup.commitFault.first) this.deliver(message);
     });
 
     const soft = () => this.stopSoftly();

@@ -9,7 +9,7 @@
  */
 import type { MessageBoard } from '../board/message-board.ts';
 import type { Message } from '../artifacts/message.ts';
-import { sandboxRefusal } from '../sandbox/early-refusal.ts';
+import { sandboxFacts, sandboxRefusal, sandboxRefusalNow, type SandboxFacts } from '../sandbox/early-refusal.ts';
 import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { securityStopReason } from '../sandbox/security-violation.ts';
 
@@ -19,6 +19,10 @@ export interface RunStopper {
 }
 
 export function stopOnSecurityFindings(board: MessageBoard, stopper: RunStopper, sandbox: SandboxSettings, projectDir: string): () => void {
+  // Probed now, while the first model calls are under way, so the Design can be judged on the spot:
+  // this subscriber runs before the Design is delivered to anyone, so no role starts on it.
+  let facts: SandboxFacts | null = null;
+  void sandboxFacts(sandbox).then((found) => (facts = found), () => undefined);
   const stop = (reason: string) => {
     stopper.first ??= reason;
     stopper.notify();
@@ -31,9 +35,13 @@ export function stopOnSecurityFindings(board: MessageBoard, stopper: RunStopper,
     if (message.type === 'Design') {
       const command = (message.payload as { testCommand?: unknown }).testCommand;
       if (Array.isArray(command) && command.every((word) => typeof word === 'string') && command.length > 0) {
-        void sandboxRefusal(command, projectDir, sandbox).then((refusal) => {
-          if (refusal) stop(`the design's test command cannot run here: ${refusal}`);
-        });
+        const now = facts ? sandboxRefusalNow(command, facts, sandbox) : undefined;
+        if (now) stop(`the design's test command cannot run here: ${now}`);
+        else if (now === undefined) {
+          void sandboxRefusal(command, projectDir, sandbox).then((refusal) => {
+            if (refusal) stop(`the design's test command cannot run here: ${refusal}`);
+          });
+        }
       }
     }
   };

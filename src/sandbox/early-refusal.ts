@@ -8,11 +8,40 @@
 import { SopworksError } from '../errors.ts';
 import { bubblewrapAvailability, type Availability } from './bubblewrap.ts';
 import { chooseMode } from './choose-mode.ts';
-import { findCommand } from './find-command.ts';
+import { findCommand, runtimeByName } from './find-command.ts';
 import { nodePermissionAvailability } from './probe-node-permissions.ts';
 import type { SandboxSettings } from './sandbox-settings.ts';
 
 const notNeeded: Availability = { available: false, reason: 'not needed' };
+
+/** What the machine allows, probed once: for a decision that must not wait (sandboxRefusalNow). */
+export interface SandboxFacts {
+  bubblewrap: Availability;
+  nodePermissions: Availability;
+}
+
+export async function sandboxFacts(sandbox: SandboxSettings): Promise<SandboxFacts> {
+  const bubblewrap = sandbox.mode === 'fallback' ? notNeeded : await bubblewrapAvailability();
+  // Node's permission model matters only without bubblewrap: no probe (a process) otherwise.
+  const nodePermissions = bubblewrap.available ? notNeeded : await nodePermissionAvailability();
+  return { bubblewrap, nodePermissions };
+}
+
+/**
+ * The same decision without waiting, when the command's name tells its runtime (node, npm, python3,
+ * pytest, …): the refusal, null when it would run, or undefined when only the program file can say.
+ */
+export function sandboxRefusalNow(argv: readonly string[], facts: SandboxFacts, sandbox: SandboxSettings): string | null | undefined {
+  const runtime = runtimeByName(argv[0] ?? '');
+  if (runtime === null) return undefined;
+  try {
+    chooseMode({ setting: sandbox.mode, bubblewrap: facts.bubblewrap, nodePermissions: facts.nodePermissions, runtime, allowUnsandboxed: sandbox.allowUnsandboxed, command: argv.join(' ') });
+    return null;
+  } catch (error) {
+    if (SopworksError.isInstance(error)) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
+    throw error;
+  }
+}
 
 /** The refusal `runSandboxed` would give this command in this project, or null when it would run. */
 export async function sandboxRefusal(argv: readonly string[], projectDir: string, sandbox: SandboxSettings): Promise<string | null> {

@@ -31,6 +31,13 @@ export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
 const NODE_PROGRAMS = /^(node|nodejs|npm|npx|yarn|pnpm|corepack)$/;
 const PYTHON_PROGRAMS = /^(python[\d.]*|pytest|py\.test|pip[\d.]*)$/;
 
+/** The runtime a command's name alone tells (no file looked at); null when only the program can say. */
+export function runtimeByName(name: string): Runtime | null {
+  if (NODE_PROGRAMS.test(name)) return 'node';
+  if (PYTHON_PROGRAMS.test(name)) return 'python';
+  return null;
+}
+
 export async function findCommand(argv: readonly string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<FoundCommand> {
   const name = argv[0];
   if (!name) throw new SopworksError('TEST_RUN_FAILED', 'The command is empty.', { hint: 'Name a program to run, e.g. node --test.' });
