@@ -81,6 +81,11 @@ export interface StartRequest extends CommonRequest {
   concurrency?: number;
   /** How many people hold each role that writes files one per file (`eachFile`): `--engineers N`, default 1. */
   engineers?: number;
+  /**
+   * A change run (sopworks change): the project folder is a work tree of an existing repository, already
+   * checked out on the change's branch; `record` is kept in run.json (src/change/).
+   */
+  change?: { record: Record<string, unknown> };
 }
 
 export interface ResumeRequest extends CommonRequest {
@@ -106,8 +111,9 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
   const warmUp = new WarmUp();
   // What the first model calls need is prepared while the start-up waits on files.
   warmUp.add(firstCallWarmUp(request.company, renderer));
-  const workspace = await Workspace.create(request.projectDir);
+  const workspace = request.change ? await Workspace.open(request.projectDir) : await Workspace.create(request.projectDir);
   const record: RunRecord = {
+    ...(request.change ? { change: request.change.record } : {}),
     spec: request.spec,
     project: request.project,
     llm: request.llm,

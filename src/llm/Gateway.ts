@@ -10,6 +10,7 @@ import { describeCall, type CallMeta, type ChatMessage, type Provider } from './
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
 import { parseJsonReply } from './parse/json-reply.ts';
 import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
+import { parseEditsReply } from './parse/edits-reply.ts';
 import type { ParseResult } from './parse/result.ts';
 import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
@@ -21,7 +22,9 @@ import type { WarmUp, WarmUpTask } from './warm-up.ts';
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
   | { kind: 'code'; path: string }
-  | { kind: 'files' };
+  | { kind: 'files' }
+  /** Changes to an existing file (search/replace blocks, or a small file whole): parse/edits-reply.ts. */
+  | { kind: 'edits'; path: string };
 
 export interface AskRequest {
   call: CallMeta;
@@ -212,6 +215,8 @@ function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
       return parseCodeReply(text, output.path);
     case 'files':
       return parseFilesReply(text);
+    case 'edits':
+      return parseEditsReply(text, output.path);
   }
 }
 
@@ -255,5 +260,7 @@ function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path
       return { kind: 'code', path: output.path };
     case 'files':
       return { kind: 'files' };
+    case 'edits':
+      return { kind: 'edits', path: output.path };
   }
 }

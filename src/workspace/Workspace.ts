@@ -102,7 +102,7 @@ export class Workspace {
    * holding the run lock: then no other process can be using this repository.
    */
   async recoverFromCrash(): Promise<boolean> {
-    const gitDir = path.join(this.root, '.git');
+    const gitDir = await gitDirOf(this.root);
     if (!(await exists(path.join(gitDir, 'HEAD')))) {
       // Killed before the repository was made (it is made with the first commit): make it now.
       this.prepare = () => startRepository(this.root);
@@ -289,7 +289,7 @@ export class Workspace {
   }
 
   private async readBranchRef(): Promise<string> {
-    const head = await fs.readFile(path.join(this.root, '.git', 'HEAD'), 'utf8').catch(() => '');
+    const head = await fs.readFile(path.join(await gitDirOf(this.root), 'HEAD'), 'utf8').catch(() => '');
     const match = /^ref: (refs\/heads\/\S+)\s*$/.exec(head);
     if (match) return match[1]!;
     const { stdout } = await git(this.root, ['symbolic-ref', 'HEAD']);
@@ -298,7 +298,7 @@ export class Workspace {
 
   /** The hash of HEAD, or null in a repository without commits (or none at all yet). */
   private async headCommit(): Promise<string | null> {
-    if (!(await exists(path.join(this.root, '.git', 'HEAD')))) return null;
+    if (!(await exists(path.join(await gitDirOf(this.root), 'HEAD')))) return null;
     const { stdout, code } = await git(this.root, ['rev-parse', '--verify', '--quiet', 'HEAD'], { okCodes: [1] });
     return code === 0 ? stdout.trim() : null;
   }
@@ -323,6 +323,17 @@ export class Workspace {
     const { stdout } = await git(this.root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
     return stdout.split('\0').filter(Boolean);
   }
+}
+
+/**
+ * The repository's git folder: `.git` itself, or — in a work tree added by `git worktree add` (a change
+ * run's) — the folder its `.git` file points to.
+ */
+async function gitDirOf(root: string): Promise<string> {
+  const dotGit = path.join(root, '.git');
+  const pointer = await fs.readFile(dotGit, 'utf8').catch(() => null);
+  const match = pointer === null ? null : /^gitdir: (.+)$/m.exec(pointer);
+  return match ? path.resolve(root, match[1]!.trim()) : dotGit;
 }
 
 const exists = (file: string): Promise<boolean> =>

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
 import { messageTypes } from '../../artifacts/registry.ts';
 import * as S from '../../artifacts/schemas.ts';
+import { ReadRequest } from '../../change/change-schemas.ts';
 import { validateTaskGraph } from '../../artifacts/task-graph.ts';
 import { checkRelativePath } from '../../workspace/safe-path.ts';
 import type { OutputSpec } from '../../llm/Gateway.ts';
@@ -30,6 +31,8 @@ import { stateName } from '../state-name.ts';
 /** Structured outputs an `ask` step may request, besides `code` (one file) and `files` (several). */
 export const askSchemas: Record<string, z.ZodType> = {
   Review: S.Review,
+  // The files a change run's step asks to read (src/change/change-schemas.ts).
+  ReadRequest: ReadRequest,
   ...Object.fromEntries(Object.entries(messageTypes).map(([name, type]) => [name, type.schema])),
 };
 
@@ -93,8 +96,11 @@ export const actorParams = {
   runTests: {
     description:
       "Run the design's test command in the sandbox (docs/sandbox.md) with a wall-clock limit, if the policy lets this role run it " +
-      '(after installing dependencies from the lockfile, when the policy allows that); the output is a TestReport.',
-    params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000) }).strict(),
+      '(after installing dependencies from the lockfile, when the policy allows that); the output is a TestReport. ' +
+      '`design` names the view or slot whose test command is run (a change run: designDelta).',
+    params: z
+      .object({ timeoutMs: z.number().int().min(1000).default(120_000), design: z.string().min(1).default('design') })
+      .strict(),
   },
   eachFile: {
     description:
@@ -214,7 +220,7 @@ export function actorImplementations(services: RoleServices) {
     }),
 
     runTests: fromPromise<S.TestReport, StepInput<Params<'runTests'>>>(async ({ input: { params, context } }) => {
-      const design = S.Design.parse(resolveView('design', scope(context)));
+      const design = S.Design.parse(resolveView(params.design, scope(context)));
       const round = services.board.all('TestReport').length + 1;
       const role = services.profile.id;
       const refusal = commandRefusal(services.policy, role, design.testCommand);
@@ -284,7 +290,8 @@ export function actorImplementations(services: RoleServices) {
       if (!sop) {
         throw new SopworksError('SOP_INVALID', `${services.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
       }
-      const graph = services.board.latest<S.TaskGraph>('TaskGraph')?.payload;
+      // A change run's task graph has the same shape (src/change/change-schemas.ts).
+      const graph = (services.board.latest<S.TaskGraph>('TaskGraph') ?? services.board.latest<S.TaskGraph>('ChangeTaskGraph'))?.payload;
       const asks: Record<string, number> = {};
       const kept = new Map<string, unknown>();
       const result = await runOverDag({

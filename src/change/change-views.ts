@@ -1,0 +1,31 @@
+/**
+ * The views of a change run (src/sop/views.ts lists them with the others): its documents on the board,
+ * and the current file's change task.
+ */
+import { SopworksError } from '../errors.ts';
+import type { ChangeTask, ChangeTaskGraph } from './change-schemas.ts';
+
+interface Reader {
+  latest<T = unknown>(type: string): { payload: T } | undefined;
+}
+
+/** Views that are the latest published document of a message type (unless the role holds a slot). */
+export const changeArtifactViews: Record<string, string> = {
+  repoMap: 'RepositoryMap',
+  changeRequest: 'ChangeRequest',
+  designDelta: 'DesignDelta',
+  changeTasks: 'ChangeTaskGraph',
+  baseline: 'BaselineTests',
+};
+
+/** The current file's change task; a file a bug report names outside the tasks is a modification. */
+export function currentChangeTask(board: Reader, current: string | null): ChangeTask {
+  const task = board.latest<ChangeTaskGraph>('ChangeTaskGraph')?.payload.tasks.find((t) => t.file === current);
+  if (task) return task;
+  if (!current) throw new SopworksError('SOP_INVALID', 'No current file: "changeTask" is a view of per-file steps.');
+  return { file: current, op: 'modify', from: null, description: `Fix ${current} as the bug report says.`, dependsOn: [] };
+}
+
+export const changeViews = {
+  changeTask: ({ context, board }: { context: { current: string | null }; board: Reader }) => currentChangeTask(board, context.current),
+};
