@@ -84,7 +84,9 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
     paths: (code) => [code.path],
     subject: (code, board) => {
       const earlier = board.all<S.Code>('Code').some((m) => m.payload.path === code.path);
-      return earlier ? `fix: ${code.path}` : `feat: add ${code.path}`;
+      // In a change run, a file that was there before is changed, not added.
+      const op = board.latest<{ tasks: { file: string; op: string }[] }>('ChangeTaskGraph')?.payload.tasks.find((t) => t.file === code.path)?.op;
+      return earlier ? `fix: ${code.path}` : op === 'modify' ? `feat: change ${code.path}` : `feat: add ${code.path}`;
     },
     author: (code) => code.author,
   }),

@@ -75,7 +75,7 @@ export async function checkRepository(repoArg: string, ask: ChangeAsk): Promise<
       'Commit or stash them first: the change starts from a commit, and your work tree is never touched.',
     );
   }
-  const slug = projectNameFromSpec(request);
+  const slug = projectNameFromSpec(request).replace(/-{2,}/g, '-');
   const branch = ask.branch ?? `sopworks/${slug}`;
   const valid = await query(repo, ['check-ref-format', '--branch', branch], [1, 128]);
   if (valid.code !== 0) throw usage(`"${branch}" is not a valid branch name.`, 'Choose another with --branch <name>.');
