@@ -1,10 +1,12 @@
 /**
  * Runs the repository's existing tests on the base, before any change: in a copy of the base commit's
- * tree (git archive) under the run's state folder, in the sandbox, so the Engineers' edits in the work
+ * tree (git archive) in a temporary folder outside the work tree (a test runner that looks for tests in
+ * every folder must not find the copy), in the sandbox, so the Engineers' edits in the work
  * tree never race with it and what was failing before the change is known — and not blamed on it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { SopworksError } from '../errors.ts';
 import { gitEnv } from '../workspace/git-process.ts';
@@ -18,8 +20,6 @@ export interface BaseTestsRequest {
   /** The change's work tree (its git knows the base commit). */
   root: string;
   base: string;
-  /** Where the base's tree is unpacked (replaced if there). */
-  into: string;
   command: readonly string[];
   timeoutSeconds: number;
   sandbox: SandboxSettings;
@@ -28,13 +28,20 @@ export interface BaseTestsRequest {
 }
 
 export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineTests> {
-  await fs.rm(request.into, { recursive: true, force: true });
-  await fs.mkdir(request.into, { recursive: true });
-  await unpackTree(request.root, request.base, request.into);
+  const into = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-base-'));
+  try {
+    await unpackTree(request.root, request.base, into);
+    return await runIn(into, request);
+  } finally {
+    await fs.rm(into, { recursive: true, force: true });
+  }
+}
+
+async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineTests> {
   const run = (argv: readonly string[], network: boolean) =>
     runSandboxed({
       argv,
-      projectDir: request.into,
+      projectDir: into,
       limits: { ...request.sandbox.limits, wallSeconds: request.timeoutSeconds },
       setting: request.sandbox.mode,
       allowUnsandboxed: request.sandbox.allowUnsandboxed,
@@ -43,7 +50,7 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
     });
   let outcome: SandboxOutcome | null = null;
   let command = [...request.command];
-  const install = request.install.enabled ? lockfileInstall(request.into, request.install.network) : null;
+  const install = request.install.enabled ? lockfileInstall(into, request.install.network) : null;
   if (install) {
     const installed = await run(install.argv, request.install.network);
     if (installed.exitCode !== 0 || installed.timedOut) [outcome, command] = [installed, install.argv];

@@ -182,7 +182,6 @@ export function changeActorImplementations(services: RoleServices) {
       const report = await runBaseTests({
         root: services.workspace.root,
         base: map.base,
-        into: path.join(services.workspace.stateDir, 'base-tree'),
         command: design.testCommand,
         timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
         sandbox: services.sandbox,
