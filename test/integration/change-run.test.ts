@@ -12,18 +12,20 @@ import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-js');
+const PY_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-py');
 const SCENARIO = path.join(ROOT, 'examples', 'change-greetings.yaml');
 const REQUEST = 'let greet take a language option (en or fr)';
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(cwd) } });
 
-/** A copy of the fixture as a user's repository: one commit on main. */
-async function userRepository(): Promise<string> {
-  const dir = path.join(await tempDir('sopworks-change-'), 'greetings');
-  await fs.cp(FIXTURE, dir, { recursive: true });
+/** A copy of a fixture as a user's repository: one commit on main. */
+async function userRepository(fixture = FIXTURE, name = 'greetings'): Promise<string> {
+  const dir = path.join(await tempDir('sopworks-change-'), name);
+  await fs.cp(fixture, dir, { recursive: true });
   git(dir, 'init', '--quiet', '--initial-branch=main');
   git(dir, 'add', '.');
   git(dir, 'commit', '--quiet', '-m', 'greetings 0.3.0');
@@ -37,7 +39,7 @@ const stateOf = (repo: string) => ({
   status: git(repo, 'status', '--porcelain', '--untracked-files=all'),
 });
 
-describe('sopworks change (a JavaScript repository sopworks did not make)', function () {
+describe("sopworks change (repositories sopworks did not make: JavaScript, Python)", function () {
   this.timeout(120_000);
   after(removeTempDirs);
 
@@ -107,6 +109,23 @@ describe('sopworks change (a JavaScript repository sopworks did not make)', func
     assert.equal(edits[1].ok, true);
     // The review saw the diff.
     assert.match(sent('review_edit'), /```diff\n--- a\/src\/greet\.js\n\+\+\+ b\/src\/greet\.js/);
+  });
+
+  it('changes a Python repository: its unittest suite runs on the base, then old and new tests pass', async function () {
+    requireSystem(this, PYTHON);
+    const repo = await userRepository(PY_FIXTURE, 'textstats');
+    const before = stateOf(repo);
+    const out = path.join(path.dirname(repo), 'out');
+    const result = await runCli(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'change-textstats.yaml')}`, '--out', out], { cwd: ROOT });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests base: passed \(3 passed, 0 failed\)/);
+    assert.match(result.stdout, /tests round 1: passed \(6 passed, 0 failed\)/);
+    assert.deepEqual(stateOf(repo), before);
+    const branch = 'sopworks/make-word-count-accept';
+    const diff = git(repo, 'diff', `${before.head}...${branch}`, '--', 'textstats/core.py');
+    assert.match(diff, /\+from pathlib import Path/);
+    assert.match(diff, /\+    if isinstance\(text, Path\):/);
+    assert.ok(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n').includes('tests/test_path.py'));
   });
 
   describe('refuses bad input with exit 2 before anything is written', () => {
