@@ -1,0 +1,132 @@
+/**
+ * The failure paths of `sopworks change`, each a clear outcome with the user's repository exactly as it
+ * was: an edit that never applies, tests that failed on the base already (said, and not blamed on the
+ * change), a change that breaks an existing test (a bug report, a fix, then green), and a budget hit
+ * mid-change that `resume` continues to `done`.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import { ROOT } from '../helpers/paths.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-js');
+const SCENARIO = path.join(ROOT, 'examples', 'change-greetings.yaml');
+const BRANCH = 'sopworks/let-greet-take-language';
+
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(cwd) } });
+
+interface Reply {
+  role: string;
+  action: string;
+  key?: string;
+  reply?: string;
+  json?: unknown;
+}
+
+/** The fixture as a user's repository (plus `extra` files), and a scenario made from the greetings one by `edit`. */
+async function setUp(edit: (replies: Reply[]) => Reply[], extra: Record<string, string> = {}) {
+  const dir = await tempDir('sopworks-change-fail-');
+  const repo = path.join(dir, 'greetings');
+  await fs.cp(FIXTURE, repo, { recursive: true });
+  for (const [file, content] of Object.entries(extra)) await fs.writeFile(path.join(repo, file), content);
+  git(repo, 'init', '--quiet', '--initial-branch=main');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '--quiet', '-m', 'greetings');
+  const scenario = parse(await fs.readFile(SCENARIO, 'utf8')) as { replies: Reply[] };
+  scenario.replies = edit(scenario.replies);
+  const file = path.join(dir, 'scenario.yaml');
+  await fs.writeFile(file, stringify(scenario));
+  const head = git(repo, 'rev-parse', 'HEAD').trim();
+  const status = git(repo, 'status', '--porcelain', '--untracked-files=all');
+  return {
+    repo,
+    worktree: path.join(dir, 'out', 'greetings-let-greet-take-language'),
+    change: (...args: string[]) => runCli(['change', repo, '--llm', `scripted:${file}`, '--out', path.join(dir, 'out'), ...args], { cwd: ROOT }),
+    untouched: () => {
+      assert.equal(git(repo, 'rev-parse', 'HEAD').trim(), head);
+      assert.equal(git(repo, 'symbolic-ref', 'HEAD').trim(), 'refs/heads/main');
+      assert.equal(git(repo, 'status', '--porcelain', '--untracked-files=all'), status);
+    },
+  };
+}
+
+const isEdit = (r: Reply, action = 'edit_file') => r.role === 'engineer' && r.action === action;
+
+describe('sopworks change: failure paths', function () {
+  this.timeout(180_000);
+  after(removeTempDirs);
+
+  it('an edit that never applies fails the run saying why, and nothing is applied', async () => {
+    const wrong: Reply = { role: 'engineer', action: 'edit_file', key: 'src/greet.js', reply: '<<<<<<< SEARCH\nexport function greet(person) {\n=======\nexport function greet(person, options) {\n>>>>>>> REPLACE\n' };
+    const run = await setUp((replies) => replies.flatMap((r) => (isEdit(r) ? [] : [r])).concat([wrong, wrong, wrong]));
+    const result = await run.change();
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /Outcome\s+failed — engineer failed in step "nextFile": src\/greet\.js, step "editing": The model's reply for \{role: engineer, action: edit_file, key: src\/greet\.js\} was still invalid after 3 attempts: block 1 of 1: its SEARCH text is not in src\/greet\.js/);
+    assert.match(result.stdout, /The nearest lines in the file now/);
+    run.untouched();
+    // The branch has the documents so far, and src/greet.js as it was.
+    assert.equal(git(run.repo, 'diff', '--name-only', `main...${BRANCH}`, '--', 'src'), '');
+    assert.match(result.stdout, /Continue it with: sopworks resume/);
+  });
+
+  it('tests that failed on the base already are said, and not blamed on the change', async () => {
+    const broken = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n\ntest('an old bug', () => {\n  assert.equal(1 + 1, 3);\n});\n";
+    const run = await setUp((replies) => replies, { 'test/old-bug.test.js': broken });
+    const result = await run.change();
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests base: FAILED before the change \(4 passed, 1 failed\)/);
+    assert.match(result.stdout, /Outcome\s+done — the change's tests pass; the only failures were failing on the base already \(not caused by the change\): failing tests: an old bug/);
+    const baseline = git(run.repo, 'show', `${BRANCH}:docs/changes/1-let-greet-take-language/baseline-tests.md`);
+    assert.match(baseline, /## Failing on the base already\n\n- an old bug/);
+    run.untouched();
+  });
+
+  it('a change that breaks an existing test gets a bug report, a fix, and then passes', async () => {
+    const breaking = (r: Reply): Reply => ({ ...r, reply: r.reply!.replace('`Hello, ${name}!`', '`Hello ${name}`') });
+    const run = await setUp((replies) => {
+      const out: Reply[] = [];
+      for (const r of replies) {
+        out.push(isEdit(r) && r.reply?.includes('GREETINGS') ? breaking(r) : r);
+        if (r.role === 'qa' && r.action === 'write_change_tests') {
+          out.push(
+            { role: 'qa', action: 'write_change_bug_report', json: { summary: 'The English greeting lost its comma and exclamation mark.', failingTests: ['greet says hello', 'greet is English by default'], files: [{ path: 'src/greet.js', problem: 'en must render `Hello, ${name}!`' }] } },
+            { role: 'engineer', action: 'fix_edit', key: 'src/greet.js', reply: '<<<<<<< SEARCH\nconst GREETINGS = { en: (name) => `Hello ${name}`,\n=======\nconst GREETINGS = { en: (name) => `Hello, ${name}!`,\n>>>>>>> REPLACE\n' },
+            { role: 'engineer', action: 'review_edit', key: 'src/greet.js', json: { approved: true, issues: [] } },
+          );
+        }
+      }
+      return out;
+    });
+    const result = await run.change();
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests round 1: failed/);
+    assert.match(result.stdout, /BugReport → engineer/);
+    assert.match(result.stdout, /tests round 2: passed \(7 passed, 0 failed\)/);
+    const log = git(run.repo, 'log', '--format=%an|%s', `main..${BRANCH}`);
+    assert.match(log, /QA Engineer\|docs: bug report for src\/greet\.js/);
+    assert.match(log, /Engineer\|fix: src\/greet\.js/);
+    assert.ok(git(run.repo, 'ls-tree', '-r', '--name-only', BRANCH).includes('docs/changes/1-let-greet-take-language/bug-reports/bug-1.md'));
+    run.untouched();
+  });
+
+  it('a budget hit mid-change stops with budget-exhausted, and resume continues to done', async () => {
+    const run = await setUp((replies) => replies);
+    const stopped = await run.change('--max-tokens', '9000');
+    assert.equal(stopped.code, 3, stopped.stdout + stopped.stderr);
+    assert.match(stopped.stdout, /Outcome\s+budget-exhausted/);
+    run.untouched();
+    const resumed = await runCli(['resume', run.worktree, '--max-tokens', '200000'], { cwd: ROOT });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Outcome\s+done — the existing tests and the change's tests pass/);
+    // Nothing was done twice: one commit per artifact.
+    const subjects = git(run.repo, 'log', '--format=%s', `main..${BRANCH}`).trim().split('\n');
+    assert.equal(subjects.length, new Set(subjects).size);
+    assert.equal(subjects.length, 8);
+    run.untouched();
+  });
+});
