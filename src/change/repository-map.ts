@@ -17,7 +17,7 @@ export const MAP_BOUNDS = {
   manifestChars: 2500,
   readmeChars: 2500,
   /** All interfaces together. */
-  interfaceChars: 8000,
+  interfaceChars: 4000,
   /** Source files larger than this are not read for their interface. */
   sourceBytes: 200_000,
 };
