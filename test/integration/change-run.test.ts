@@ -102,6 +102,12 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(sent('write_design_delta'), /### src\/greet\.js\n```\n\/\/ Greetings for people\./, 'the requested file is sent');
     assert.match(sent('write_design_delta'), /Not read: `assets\/logo\.png`: a binary file/);
 
+    // `review` shows the change against its base.
+    const review = await runCli(['review', worktree], { cwd: ROOT });
+    assert.equal(review.code, 0, review.stderr);
+    assert.match(review.stdout, new RegExp(`Change of ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on branch ${branch}, from main \\(${base.slice(0, 12)}\\)`));
+    assert.match(review.stdout, /src\/greet\.js +\| +\d+ \+*-*\n/);
+
     // The edit whose SEARCH text was found twice was re-asked with where, never applied.
     const edits = exchanges.filter((e) => e.action === 'edit_file');
     assert.equal(edits.length, 2);
@@ -126,6 +132,21 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(diff, /\+from pathlib import Path/);
     assert.match(diff, /\+    if isinstance\(text, Path\):/);
     assert.ok(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n').includes('tests/test_path.py'));
+  });
+
+  it('changes the demo\'s repository: npm run demo, then npm run demo:change', async () => {
+    const out = await tempDir('sopworks-demo-change-');
+    const demo = await runCli(['run', '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq.yaml')}`, '--out', out], { cwd: ROOT });
+    assert.equal(demo.code, 0, demo.stdout + demo.stderr);
+    const repo = path.join(out, 'wordfreq');
+    const before = stateOf(repo);
+    const change = await runCli(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq-change.yaml')}`, '--out', out], { cwd: ROOT });
+    assert.equal(change.code, 0, change.stdout + change.stderr);
+    assert.match(change.stdout, /tests base: passed \(8 passed, 0 failed\)/);
+    assert.match(change.stdout, /tests round 1: passed \(12 passed, 0 failed\)/);
+    assert.match(change.stdout, /edit_file src\/cli\.js: reply invalid \(attempt 1\), asking again — block 1 of 1: its SEARCH text is not in src\/cli\.js/);
+    assert.deepEqual(stateOf(repo), before);
+    assert.match(git(repo, 'diff', `${before.head}...sopworks/add-json-flag-prints`, '--', 'src/cli.js'), /\+    if \(values\.json\) io\.out\(formatJson\(entries\)\);/);
   });
 
   describe('refuses bad input with exit 2 before anything is written', () => {
