@@ -35,6 +35,8 @@ export interface MessageType<T> {
    */
   paths?: (payload: T, board: BoardReader) => string[];
   subject?: (payload: T, board: BoardReader) => string;
+  /** The paths the message removes from the repository (a change run's deleted or renamed files). */
+  removes?: (payload: T, board: BoardReader) => string[];
   /** Who authors the commit, when not the role that posted it (one of several Engineers). */
   author?: (payload: T) => { name: string; email: string } | null;
 }

@@ -17,6 +17,7 @@ interface ChangeMessageType<T> {
   files?: (payload: T, board: Reader) => { path: string; content: string }[];
   paths?: (payload: T, board: Reader) => string[];
   subject?: (payload: T, board: Reader) => string;
+  removes?: (payload: T, board: Reader) => string[];
 }
 
 const define = <T>(type: ChangeMessageType<T>): ChangeMessageType<unknown> => type as ChangeMessageType<unknown>;
@@ -49,6 +50,14 @@ export const changeMessageTypes = {
     files: (graph, board) => [{ path: at(board, 'tasks.md'), content: renderChangeTasks(graph) }],
     paths: (_graph, board) => [at(board, 'tasks.md')],
     subject: (graph) => `docs: change tasks (${graph.tasks.length})`,
+  }),
+  // A deleted file, or a renamed one (removed at its old path, added at its new one), in one commit.
+  Removal: define({
+    schema: C.Removal,
+    files: (removal) => (removal.renamedTo !== null ? [{ path: removal.renamedTo, content: removal.content ?? '' }] : []),
+    paths: (removal) => [removal.path, ...(removal.renamedTo !== null ? [removal.renamedTo] : [])],
+    removes: (removal) => [removal.path],
+    subject: (removal) => (removal.renamedTo !== null ? `refactor: move ${removal.path} to ${removal.renamedTo}` : `refactor: remove ${removal.path}`),
   }),
   BaselineTests: define({
     schema: C.BaselineTests,

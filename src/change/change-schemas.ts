@@ -73,11 +73,14 @@ export const ChangeTaskGraph = z.object({
   tasks: z.array(ChangeTask).min(1),
 });
 
-/** A file a task deletes, or the old path of a renamed one: committed as its removal. */
+/**
+ * A file a task deletes, or moves: one commit removes `path` and, for a rename, adds `renamedTo` with
+ * `content` (the file as the Engineer left it at its new path).
+ */
 export const Removal = z.object({
   path: RelativePath,
-  /** The rename it is part of (the new path), or null for a deletion. */
   renamedTo: RelativePath.nullable(),
+  content: z.string().nullable(),
 });
 
 /** The repository's tests as they ran on the base, before any change: what was failing already. */

@@ -3,7 +3,7 @@
  * and the current file's change task.
  */
 import { SopworksError } from '../errors.ts';
-import type { ChangeTask, ChangeTaskGraph } from './change-schemas.ts';
+import type { ChangeTask, ChangeTaskGraph, Removal } from './change-schemas.ts';
 
 interface Reader {
   latest<T = unknown>(type: string): { payload: T } | undefined;
@@ -26,6 +26,19 @@ export function currentChangeTask(board: Reader, current: string | null): Change
   return { file: current, op: 'modify', from: null, description: `Fix ${current} as the bug report says.`, dependsOn: [] };
 }
 
+type Scope = { context: { current: string | null; slots: Record<string, unknown> }; board: Reader };
+
 export const changeViews = {
-  changeTask: ({ context, board }: { context: { current: string | null }; board: Reader }) => currentChangeTask(board, context.current),
+  changeTask: ({ context, board }: Scope) => currentChangeTask(board, context.current),
+  /** What a delete or rename task removes: a Removal, with a rename's new content from the `draft` slot. */
+  changeRemoval: ({ context, board }: Scope): Removal => {
+    const task = currentChangeTask(board, context.current);
+    if (task.op === 'rename' && task.from) {
+      const draft = context.slots.draft as { content?: unknown } | undefined;
+      if (typeof draft?.content !== 'string') throw new SopworksError('SOP_INVALID', `"changeRemoval" of a rename needs the moved file's content in the slot draft (edit it first).`);
+      return { path: task.from, renamedTo: task.file, content: draft.content };
+    }
+    if (task.op !== 'delete') throw new SopworksError('SOP_INVALID', `"changeRemoval" is for delete and rename tasks; ${task.file} is to ${task.op}.`);
+    return { path: task.file, renamedTo: null, content: null };
+  },
 };

@@ -1,8 +1,7 @@
 /**
  * What is wrong with a change task graph, against the work tree at the base: one task per file, known
  * dependencies, no cycle; a file to modify exists and is text small enough to edit; a file to add does
- * not exist. Deleting and renaming files are not carried out by the shipped SOPs yet: such a task is
- * refused with that reason (the Architect re-plans, e.g. as a modification).
+ * not exist; a file to delete exists; a file to rename exists at `from` and not at its new path.
  */
 import fs from 'node:fs/promises';
 import { resolveInside } from '../workspace/safe-path.ts';
@@ -16,22 +15,26 @@ export async function changeTaskProblems(root: string, graph: ChangeTaskGraph): 
   // The graph's own shape: validateTaskGraph checks it against a "design" of exactly its files.
   const problems = validateTaskGraph(graph, { files: graph.tasks.map((t) => ({ path: t.file, purpose: t.description })) }).filter((p) => !p.startsWith('missing file'));
   for (const task of graph.tasks) {
-    if (task.op === 'delete' || task.op === 'rename') {
-      problems.push(`"${task.file}": ${task.op} is not carried out by this company's SOPs; change the file's content instead (op modify), or leave it`);
-      continue;
-    }
-    const target = await resolveInside(root, task.file).catch((error: Error) => error);
+    if (task.op === 'rename' && task.from === null) problems.push(`"${task.file}": a rename needs \`from\`, the path it has now`);
+    if (task.op !== 'rename' && task.from !== null) problems.push(`"${task.file}": \`from\` is for renames only; give null`);
+    const existing = task.op === 'rename' && task.from ? task.from : task.file;
+    const target = await resolveInside(root, existing).catch((error: Error) => error);
     if (target instanceof Error) {
-      problems.push(`"${task.file}": ${target.message}`);
+      problems.push(`"${existing}": ${target.message}`);
       continue;
     }
     const stat = await fs.lstat(target).catch(() => null);
     if (task.op === 'add' && stat) problems.push(`"${task.file}" already exists: use op modify to change it`);
-    if (task.op === 'modify') {
-      if (!stat) problems.push(`"${task.file}" does not exist in the repository: use op add to create it`);
-      else if (!stat.isFile()) problems.push(`"${task.file}" is not a plain file`);
-      else if (stat.size > MAX_EDIT_BYTES) problems.push(`"${task.file}" is too large to edit (${stat.size} bytes; the limit is ${MAX_EDIT_BYTES})`);
-      else if ((await fs.readFile(target)).subarray(0, 8000).includes(0)) problems.push(`"${task.file}" is a binary file: it cannot be edited as text`);
+    if (task.op === 'delete' && !stat) problems.push(`"${task.file}" does not exist: there is nothing to delete`);
+    if (task.op === 'rename') {
+      const to = await resolveInside(root, task.file).then((p) => fs.lstat(p)).catch(() => null);
+      if (to) problems.push(`"${task.file}" already exists: a rename cannot overwrite it`);
+    }
+    if (task.op === 'modify' || task.op === 'rename') {
+      if (!stat) problems.push(`"${existing}" does not exist in the repository${task.op === 'modify' ? ': use op add to create it' : ''}`);
+      else if (!stat.isFile()) problems.push(`"${existing}" is not a plain file`);
+      else if (stat.size > MAX_EDIT_BYTES) problems.push(`"${existing}" is too large to edit (${stat.size} bytes; the limit is ${MAX_EDIT_BYTES})`);
+      else if ((await fs.readFile(target)).subarray(0, 8000).includes(0)) problems.push(`"${existing}" is a binary file: it cannot be edited as text`);
     }
   }
   return problems;

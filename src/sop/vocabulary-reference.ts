@@ -28,6 +28,7 @@ export const VIEW_DESCRIPTIONS: Record<string, string> = {
   testReport: 'The latest TestReport.',
   bug: 'The latest BugReport.',
   changeTask: "A change run's current file's task from the ChangeTaskGraph: `file`, `op`, `from`, `description`, `dependsOn` (a file a bug report names outside the tasks: a modification).",
+  changeRemoval: "What the current delete or rename task removes, as a Removal: `path`, `renamedTo`, and a rename's `content` (from the slot draft).",
   repoMap: 'The latest RepositoryMap (a change run): `tree`, `manifests`, `readmes`, `interfaces`, `hasTests`, `fileCount`, `omitted`, `base`, `branch`, `changeDir`.',
   changeRequest: 'The latest ChangeRequest.',
   designDelta: 'The latest DesignDelta.',
@@ -52,7 +53,8 @@ export const MESSAGE_DESCRIPTIONS: Record<string, string> = {
   RepositoryMap: 'A change run\'s bounded map of the repository at the base (tree, manifests, README, interfaces); committed as docs/changes/<n>-<slug>/repository-map.md.',
   ChangeRequest: 'What a change does: `changes`, `acceptanceCriteria`, `mustKeepWorking`, `outOfScope`; committed as docs/changes/<n>-<slug>/change-request.md.',
   DesignDelta: 'A Design of what the repository becomes (its `testCommand` runs old and new tests) plus what stays `unchanged`; committed as docs/changes/<n>-<slug>/design.md.',
-  ChangeTaskGraph: 'One task per file to `modify` or `add` (`delete`, `rename` are refused by the check), with dependencies; committed as docs/changes/<n>-<slug>/tasks.md.',
+  ChangeTaskGraph: 'One task per file to `modify`, `add`, `delete` or `rename` (`from`: its old path), with dependencies; committed as docs/changes/<n>-<slug>/tasks.md.',
+  Removal: 'A deleted file (`path`), or a renamed one (`path` → `renamedTo`, with its `content`), committed in one commit that removes the old path.',
   BaselineTests: 'The existing tests as they ran on the base before the change (`ran`: false when there are none); committed as docs/changes/<n>-<slug>/baseline-tests.md.',
 };
 

@@ -28,6 +28,8 @@ export type Author = Identity;
 
 export interface CommitRequest {
   files: ProjectFile[];
+  /** Paths the commit removes (a change run's deleted or renamed files); checked like the files. */
+  removed?: string[];
   author: Author;
   subject: string;
   /** Trailer lines `Key: value`, e.g. the board message id. */
@@ -236,6 +238,7 @@ export class Workspace {
     // The files go on disk first (later commits of the batch overwrite earlier ones' files, as they would
     // one commit at a time); the commits themselves carry their own content.
     for (const { request } of accepted) {
+      for (const gone of request.removed ?? []) await fs.rm(await resolveInside(this.root, gone), { force: true });
       for (const file of request.files) {
         const target = await resolveInside(this.root, file.path);
         await fs.mkdir(path.dirname(target), { recursive: true });
@@ -248,6 +251,7 @@ export class Workspace {
       const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`);
       return {
         files: request.files,
+        removed: request.removed,
         author: request.author,
         committer: COMMITTER,
         message: trailers.length > 0 ? `${request.subject}\n\n${trailers.join('\n')}` : request.subject,
@@ -266,7 +270,8 @@ export class Workspace {
   }
 
   private refusal(request: CommitRequest): SopworksError | null {
-    const refusals = request.role !== undefined && this.writeGuard ? this.writeGuard(request.role, request.files.map((f) => f.path)) : [];
+    const paths = [...request.files.map((f) => f.path), ...(request.removed ?? [])];
+    const refusals = request.role !== undefined && this.writeGuard ? this.writeGuard(request.role, paths) : [];
     if (refusals.length === 0) return null;
     return new SopworksError('PATH_UNSAFE', `Refused to commit "${request.subject}": ${refusals.join('; ')}.`, {
       hint: 'Nothing was written. Edit the authorization policy (sops/policy.yaml) if the role should write there.',

@@ -57,7 +57,7 @@ async function setUp(edit: (replies: Reply[]) => Reply[], extra: Record<string, 
 
 const isEdit = (r: Reply, action = 'edit_file') => r.role === 'engineer' && r.action === action;
 
-describe('sopworks change: failure paths', function () {
+describe('sopworks change: failure paths, deleted and renamed files', function () {
   this.timeout(180_000);
   after(removeTempDirs);
 
@@ -111,6 +111,39 @@ describe('sopworks change: failure paths', function () {
     assert.match(log, /QA Engineer\|docs: bug report for src\/greet\.js/);
     assert.match(log, /Engineer\|fix: src\/greet\.js/);
     assert.ok(git(run.repo, 'ls-tree', '-r', '--name-only', BRANCH).includes('docs/changes/1-let-greet-take-language/bug-reports/bug-1.md'));
+    run.untouched();
+  });
+
+  it('deletes a file and renames another, each in one commit that git sees as such', async () => {
+    const run = await setUp(
+      (replies) =>
+        replies.flatMap((r) => {
+          if (r.role === 'architect' && r.action === 'write_change_tasks') {
+            const tasks = (r.json as { tasks: unknown[] }).tasks;
+            return [{ ...r, json: { tasks: [...tasks, { file: 'src/old-helper.js', op: 'delete', from: null, description: 'Unused: remove it.', dependsOn: [] }, { file: 'src/lib/util.js', op: 'rename', from: 'src/util.js', description: 'Move it under src/lib/ and say so in its comment.', dependsOn: [] }] } }];
+          }
+          if (r.role === 'qa' && r.action === 'write_change_tests') {
+            return [
+              { role: 'engineer', action: 'edit_file', key: 'src/lib/util.js', reply: '<<<<<<< SEARCH\n// Utilities.\n=======\n// Utilities (moved to src/lib/).\n>>>>>>> REPLACE\n' },
+              { role: 'engineer', action: 'review_edit', key: 'src/lib/util.js', json: { approved: true, issues: [] } },
+              r,
+            ];
+          }
+          return [r];
+        }),
+      { 'src/old-helper.js': 'export const old = 1;\n', 'src/util.js': '// Utilities.\nexport const twice = (n) => 2 * n;\n' },
+    );
+    const result = await run.change();
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const log = git(run.repo, 'log', '--format=%an|%s', `main..${BRANCH}`);
+    assert.match(log, /Engineer\|refactor: remove src\/old-helper\.js/);
+    assert.match(log, /Engineer\|refactor: move src\/util\.js to src\/lib\/util\.js/);
+    const changes = git(run.repo, 'diff', '--name-status', '-M', `main...${BRANCH}`, '--', 'src');
+    assert.match(changes, /^D\tsrc\/old-helper\.js$/m);
+    assert.match(changes, /^R\d+\tsrc\/util\.js\tsrc\/lib\/util\.js$/m);
+    assert.equal(git(run.repo, 'show', `${BRANCH}:src/lib/util.js`), '// Utilities (moved to src/lib/).\nexport const twice = (n) => 2 * n;\n');
+    // The work tree follows the branch: the removed files are gone from it too.
+    assert.equal(git(run.worktree, 'status', '--porcelain'), '');
     run.untouched();
   });
 

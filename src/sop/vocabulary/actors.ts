@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
 import { messageTypes } from '../../artifacts/registry.ts';
 import * as S from '../../artifacts/schemas.ts';
-import { ReadRequest } from '../../change/change-schemas.ts';
+import { ReadRequest, Removal } from '../../change/change-schemas.ts';
 import { validateTaskGraph } from '../../artifacts/task-graph.ts';
 import { checkRelativePath } from '../../workspace/safe-path.ts';
 import type { OutputSpec } from '../../llm/Gateway.ts';
@@ -309,6 +309,9 @@ export function actorImplementations(services: RoleServices) {
             publish: async (draft) => {
               const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
               if (code?.success && code.data.path === file) handle.written(code.data.content);
+              // A change run's deleted or renamed file is done too: what depends on it goes on.
+              const removal = draft.type === 'Removal' ? Removal.safeParse(draft.payload) : null;
+              if (removal?.success) handle.written(removal.data.content ?? '');
               const nth = context.published + (await handle.turn());
               // Who wrote and who reviewed it go with the file: the commit is its writer's.
               const signed = draft.type === 'Code' ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } } : draft;

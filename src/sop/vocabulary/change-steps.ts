@@ -130,7 +130,10 @@ export function changeActorImplementations(services: RoleServices) {
       if (!file) throw new SopworksError('SOP_INVALID', `${services.profile.id}: step ${params.action} needs a current file (run it in a per-file SOP).`);
       const onto = params.onto && params.onto in context.slots ? (context.slots[params.onto] as { content: string; before?: string | null }) : null;
       const committed = [...services.board.all<Code>('Code')].reverse().find((m) => m.payload.path === file)?.payload.content;
-      const onDisk = committed === undefined ? await services.workspace.readFile(file) : null;
+      // A file renamed by its task starts as the file at its old path.
+      const task = currentChangeTask(services.board, file);
+      const source = task.op === 'rename' && task.from ? task.from : file;
+      const onDisk = committed === undefined ? await services.workspace.readFile(source) : null;
       const before = onto ? (onto.before ?? null) : (committed ?? onDisk);
       const original = onto ? onto.content : (committed ?? onDisk ?? '');
       const variables = Object.fromEntries(params.with.map((name) => [name, resolveView(name, scope(context))]));
