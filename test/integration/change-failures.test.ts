@@ -5,55 +5,12 @@
  * mid-change that `resume` continues to `done`.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { parse, stringify } from 'yaml';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { removeTempDirs } from '../helpers/temp-dir.ts';
+import { changeSetUp, git, GREETINGS_BRANCH as BRANCH, type Reply } from '../helpers/change-repo.ts';
 
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-js');
-const SCENARIO = path.join(ROOT, 'examples', 'change-greetings.yaml');
-const BRANCH = 'sopworks/let-greet-take-language';
-
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(cwd) } });
-
-interface Reply {
-  role: string;
-  action: string;
-  key?: string;
-  reply?: string;
-  json?: unknown;
-}
-
-/** The fixture as a user's repository (plus `extra` files), and a scenario made from the greetings one by `edit`. */
-async function setUp(edit: (replies: Reply[]) => Reply[], extra: Record<string, string> = {}) {
-  const dir = await tempDir('sopworks-change-fail-');
-  const repo = path.join(dir, 'greetings');
-  await fs.cp(FIXTURE, repo, { recursive: true });
-  for (const [file, content] of Object.entries(extra)) await fs.writeFile(path.join(repo, file), content);
-  git(repo, 'init', '--quiet', '--initial-branch=main');
-  git(repo, 'add', '.');
-  git(repo, 'commit', '--quiet', '-m', 'greetings');
-  const scenario = parse(await fs.readFile(SCENARIO, 'utf8')) as { replies: Reply[] };
-  scenario.replies = edit(scenario.replies);
-  const file = path.join(dir, 'scenario.yaml');
-  await fs.writeFile(file, stringify(scenario));
-  const head = git(repo, 'rev-parse', 'HEAD').trim();
-  const status = git(repo, 'status', '--porcelain', '--untracked-files=all');
-  return {
-    repo,
-    worktree: path.join(dir, 'out', 'greetings-let-greet-take-language'),
-    change: (...args: string[]) => runCli(['change', repo, '--llm', `scripted:${file}`, '--out', path.join(dir, 'out'), ...args], { cwd: ROOT }),
-    untouched: () => {
-      assert.equal(git(repo, 'rev-parse', 'HEAD').trim(), head);
-      assert.equal(git(repo, 'symbolic-ref', 'HEAD').trim(), 'refs/heads/main');
-      assert.equal(git(repo, 'status', '--porcelain', '--untracked-files=all'), status);
-    },
-  };
-}
+const setUp = (edit: (replies: Reply[]) => Reply[], extra: Record<string, string> = {}) => changeSetUp(edit, { extra });
 
 const isEdit = (r: Reply, action = 'edit_file') => r.role === 'engineer' && r.action === action;
 
@@ -149,7 +106,7 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
 
   it('a budget hit mid-change stops with budget-exhausted, and resume continues to done', async () => {
     const run = await setUp((replies) => replies);
-    const stopped = await run.change('--max-tokens', '9000');
+    const stopped = await run.change(['--max-tokens', '9000']);
     assert.equal(stopped.code, 3, stopped.stdout + stopped.stderr);
     assert.match(stopped.stdout, /Outcome\s+budget-exhausted/);
     run.untouched();
