@@ -51,6 +51,36 @@ describe('sopworks change: what every run has', function () {
     assert.equal(git(second.repo, 'show', `${BRANCH}:test/greet-lang.test.js`), git(first.repo, 'show', `${BRANCH}:test/greet-lang.test.js`));
   });
 
+  it('starts an existing branch again from the base only with --force', async () => {
+    const run = await changeSetUp();
+    assert.equal((await run.change()).code, 0);
+    const again = await run.change();
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /The branch sopworks\/let-greet-take-language already exists/);
+    const forced = await run.change(['--force']);
+    assert.equal(forced.code, 0, forced.stdout + forced.stderr);
+    assert.match(forced.stderr, /Replacing the existing project .*greetings-let-greet-take-language \(--force\)/);
+    assert.equal(git(run.repo, 'rev-list', '--count', `main..${BRANCH}`).trim(), '8');
+    run.untouched();
+  });
+
+  it('a task that would edit a binary file goes back to the Architect with the reason, then ends the run saying so', async () => {
+    const binaryTask = { tasks: [{ file: 'assets/logo.png', op: 'modify', from: null, description: 'Recolour the logo.', dependsOn: [] }] };
+    const run = await changeSetUp((replies) =>
+      replies.flatMap((r) =>
+        r.role === 'architect' && r.action === 'write_change_tasks'
+          ? [{ ...r, json: binaryTask }, { role: 'architect', action: 'fix_change_tasks', json: binaryTask }, { role: 'architect', action: 'fix_change_tasks', json: { tasks: [{ ...binaryTask.tasks[0]!, description: 'Recolour the logo, again.' }] } }]
+          : [r],
+      ),
+    );
+    const result = await run.change();
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /Outcome\s+failed — the change tasks are still invalid after 2 corrections: The change tasks are invalid:\n- "assets\/logo\.png" is a binary file: it cannot be edited as text/);
+    const exchanges = await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8');
+    assert.match(exchanges, /is a binary file: it cannot be edited as text/, 'the Architect was told why');
+    run.untouched();
+  });
+
   it('is killed mid-commit, and resume finishes it, each artifact committed once', async () => {
     const run = await changeSetUp();
     const killed = await run.change([], { SOPWORKS_CRASH_AT: 'git.commit:4' });
