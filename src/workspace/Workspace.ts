@@ -114,7 +114,9 @@ export class Workspace {
     }
     const locks = [path.join(gitDir, 'index.lock')];
     const ref = await this.branchRef();
-    locks.push(path.join(gitDir, `${ref}.lock`));
+    // In a change run's work tree the branches live in the repository's common git folder.
+    const commonDir = await fs.readFile(path.join(gitDir, 'commondir'), 'utf8').then((p) => path.resolve(gitDir, p.trim()), () => gitDir);
+    locks.push(path.join(commonDir, `${ref}.lock`));
     let removed = false;
     for (const lock of locks) {
       const existed = await exists(lock);

@@ -6,21 +6,19 @@
  * refused with exit 2 before anything is written.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { PYTHON, requireSystem } from '../helpers/system-requirements.ts';
+import { CHANGE_FIXTURE, git, GREETINGS_SCENARIO } from '../helpers/change-repo.ts';
 
-const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-js');
+const FIXTURE = CHANGE_FIXTURE;
 const PY_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-py');
-const SCENARIO = path.join(ROOT, 'examples', 'change-greetings.yaml');
+const SCENARIO = GREETINGS_SCENARIO;
 const REQUEST = 'let greet take a language option (en or fr)';
 
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(cwd) } });
 
 /** A copy of a fixture as a user's repository: one commit on main. */
 async function userRepository(fixture = FIXTURE, name = 'greetings'): Promise<string> {
