@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { main } from '../../src/cli/main.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { CHANGE_FIXTURE, git, GREETINGS_SCENARIO } from '../helpers/change-repo.ts';
@@ -148,12 +149,13 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
   });
 
   describe('refuses bad input with exit 2 before anything is written', () => {
-    const refused = async (repo: string, args: string[], message: RegExp, scenario = SCENARIO) => {
-      const out = path.join(path.dirname(repo), 'out-refused');
+    // In process (main() as bin/sopworks.js calls it): each check costs milliseconds, not a Node start-up.
+    const refused = async (repo: string, args: string[], message: RegExp, scenario = SCENARIO, out = path.join(path.dirname(repo), 'out-refused')) => {
       const before = await fs.stat(path.join(repo, '.git')).then(() => stateOf(repo), () => null);
-      const result = await runCli(['change', repo, ...args, '--llm', `scripted:${scenario}`, '--out', out], { cwd: ROOT });
-      assert.equal(result.code, 2, result.stdout + result.stderr);
-      assert.match(result.stderr, message);
+      const err: string[] = [];
+      const code = await main(['node', 'sopworks', 'change', repo, ...args, '--llm', `scripted:${scenario}`, '--out', out], { out: () => {}, err: (line) => err.push(line) });
+      assert.equal(code, 2, err.join('\n'));
+      assert.match(err.join('\n'), message);
       await assert.rejects(fs.stat(out), 'nothing was written');
       if (before) assert.deepEqual(stateOf(repo), before);
     };
@@ -180,6 +182,10 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
       const repo = await userRepository();
       git(repo, 'branch', 'sopworks/let-greet-take-language');
       await refused(repo, [REQUEST], /The branch sopworks\/let-greet-take-language already exists/);
+    });
+    it('an --out inside the repository', async () => {
+      const repo = await userRepository();
+      await refused(repo, [REQUEST], /would be inside the repository/, SCENARIO, path.join(repo, 'output'));
     });
     it('an empty request', async () => {
       const repo = await userRepository();
