@@ -3,7 +3,6 @@
  * existing file with search/replace blocks, run the tests on the base first — and the actions, guards
  * and views that go with them. Registered beside the others in ./index.ts.
  */
-import path from 'node:path';
 import { assign, fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
