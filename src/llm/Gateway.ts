@@ -94,9 +94,12 @@ export class Gateway {
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
     let lastError = '';
+    // A call whose every recorded attempt was invalid failed its step: resumed, it is asked afresh
+    // (replaying the same invalid replies would only fail it again).
+    const exhausted = replay?.find(request.call, request.occurrence, maxRepairs + 1)?.ok === false;
     for (let attempt = 1; attempt <= maxRepairs + 1; attempt++) {
       const sentAt = Date.now();
-      const recorded = replay?.find(request.call, request.occurrence, attempt);
+      const recorded = exhausted ? undefined : replay?.find(request.call, request.occurrence, attempt);
       let text: string;
       let parsed: ParseResult<unknown> | null = null;
       if (recorded) {

@@ -18,9 +18,13 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
   this.timeout(180_000);
   after(removeTempDirs);
 
-  it('an edit that never applies fails the run saying why, and nothing is applied', async () => {
+  it('an edit that never applies fails the run saying why, nothing applied; resume asks it afresh and finishes', async () => {
     const wrong: Reply = { role: 'engineer', action: 'edit_file', key: 'src/greet.js', reply: '<<<<<<< SEARCH\nexport function greet(person) {\n=======\nexport function greet(person, options) {\n>>>>>>> REPLACE\n' };
-    const run = await setUp((replies) => replies.flatMap((r) => (isEdit(r) ? [] : [r])).concat([wrong, wrong, wrong]));
+    // Three replies that never apply; the right one is there for `resume`, which asks afresh.
+    const run = await setUp((replies) => {
+      const good = replies.filter((r) => isEdit(r)).at(-1)!;
+      return replies.flatMap((r) => (isEdit(r) ? [] : [r])).concat([wrong, wrong, wrong, good]);
+    });
     const result = await run.change();
     assert.equal(result.code, 1, result.stdout + result.stderr);
     assert.match(result.stdout, /Outcome\s+failed — engineer failed in step "nextFile": src\/greet\.js, step "editing": The model's reply for \{role: engineer, action: edit_file, key: src\/greet\.js\} was still invalid after 3 attempts: block 1 of 1: its SEARCH text is not in src\/greet\.js/);
@@ -29,6 +33,12 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     // The branch has the documents so far, and src/greet.js as it was.
     assert.equal(git(run.repo, 'diff', '--name-only', `main...${BRANCH}`, '--', 'src'), '');
     assert.match(result.stdout, /Continue it with: sopworks resume/);
+    // Resumed, the edit is asked afresh (not answered from the three invalid replies on record), and the change is finished.
+    const resumed = await runCli(['resume', run.worktree], { cwd: ROOT });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Outcome\s+done/);
+    assert.match(git(run.repo, 'show', `${BRANCH}:src/greet.js`), /Bonjour/);
+    run.untouched();
   });
 
   it('tests that failed on the base already are said, and not blamed on the change', async () => {
