@@ -11,6 +11,7 @@ const LAYERS = [
   ['board'],
   ['workspace', 'roles', 'policy', 'config', 'approvals', 'models'],
   ['llm'],
+  ['change'],
   ['sop'],
   ['company'],
   ['review', 'tracing'],

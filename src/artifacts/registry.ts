@@ -10,6 +10,8 @@ import { renderTasks } from './render/tasks.ts';
 import { renderReadme } from './render/readme.ts';
 import { renderBugReport, renderTestReport } from './render/test-report.ts';
 import type { Message } from './message.ts';
+import { changeMessageTypes } from './change/change-message-types.ts';
+import { documentsDir } from './change/documents-dir.ts';
 
 /** Read access to what is already on the board, for renderers that combine artifacts. */
 export interface BoardReader {
@@ -33,6 +35,8 @@ export interface MessageType<T> {
    */
   paths?: (payload: T, board: BoardReader) => string[];
   subject?: (payload: T, board: BoardReader) => string;
+  /** The paths the message removes from the repository (a change run's deleted or renamed files). */
+  removes?: (payload: T, board: BoardReader) => string[];
   /** Who authors the commit, when not the role that posted it (one of several Engineers). */
   author?: (payload: T) => { name: string; email: string } | null;
 }
@@ -82,7 +86,9 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
     paths: (code) => [code.path],
     subject: (code, board) => {
       const earlier = board.all<S.Code>('Code').some((m) => m.payload.path === code.path);
-      return earlier ? `fix: ${code.path}` : `feat: add ${code.path}`;
+      // In a change run, a file that was there before is changed, not added.
+      const op = board.latest<{ tasks: { file: string; op: string }[] }>('ChangeTaskGraph')?.payload.tasks.find((t) => t.file === code.path)?.op;
+      return earlier ? `fix: ${code.path}` : op === 'modify' ? `feat: change ${code.path}` : `feat: add ${code.path}`;
     },
     author: (code) => code.author,
   }),
@@ -95,8 +101,8 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
   }),
   TestReport: define({
     schema: S.TestReport,
-    files: (report) => [{ path: testReportPath(report), content: renderTestReport(report) }],
-    paths: (report) => [testReportPath(report)],
+    files: (report, board) => [{ path: testReportPath(report, board), content: renderTestReport(report) }],
+    paths: (report, board) => [testReportPath(report, board)],
     subject: (report) =>
       `test: round ${report.round} ${report.passed ? 'passed' : 'failed'}` +
       (report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : ''),
@@ -112,9 +118,9 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
     schema: S.BugReport,
     files: (bug, board) => {
       const number = bugNumber(board);
-      return [{ path: bugReportPath(number), content: renderBugReport(bug, number) }];
+      return [{ path: bugReportPath(number, board), content: renderBugReport(bug, number) }];
     },
-    paths: (_bug, board) => [bugReportPath(bugNumber(board))],
+    paths: (_bug, board) => [bugReportPath(bugNumber(board), board)],
     subject: (bug) => `docs: bug report for ${bug.files.map((f) => f.path).join(', ')}`,
   }),
   Document: define({
@@ -125,11 +131,14 @@ export const messageTypes: Record<string, MessageType<unknown>> = {
   }),
   Approval: define({ schema: S.Approval }),
   Outcome: define({ schema: S.Outcome }),
+  // A change run's documents (sopworks change): src/change/change-message-types.ts.
+  ...(changeMessageTypes as Record<string, MessageType<unknown>>),
 };
 
-const testReportPath = (report: S.TestReport): string => `docs/test-reports/round-${report.round}.md`;
+/** Under docs/, or under the change's folder in a change run (documents-dir.ts). */
+const testReportPath = (report: S.TestReport, board: BoardReader): string => `${documentsDir(board)}/test-reports/round-${report.round}.md`;
 /** Bug reports are numbered in board order: the one after those already posted. */
 const bugNumber = (board: BoardReader): number => board.all('BugReport').length + 1;
-const bugReportPath = (number: number): string => `docs/bug-reports/bug-${number}.md`;
+const bugReportPath = (number: number, board: BoardReader): string => `${documentsDir(board)}/bug-reports/bug-${number}.md`;
 
 export const knownMessageTypes = (): string[] => Object.keys(messageTypes);

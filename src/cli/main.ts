@@ -74,6 +74,30 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     });
 
   program
+    .command('change')
+    .description('change an existing git repository on a new branch, in its own work tree (your work tree is never touched)')
+    .argument('<repo>', 'the top folder of a git repository with a clean work tree')
+    .argument('[request...]', 'what to change, in one line (a scripted scenario may supply it)')
+    .option('--base <rev>', 'where the change starts (default: the current branch)')
+    .option('--branch <name>', 'the branch to make (default: sopworks/<slug of the request>)')
+    .option('--force', 'start an existing branch (and its work tree under --out) again from the base', false)
+    .option('--name <project>', 'the folder of the change under --out (default: <repo>-<slug>)')
+    .option('--out <dir>', 'where the change\'s work tree and run state go (outside the repository)', 'output')
+    .option('--llm <provider>', 'openai | scripted:<scenario file> (default: openai when configured)')
+    .option('--model <name>', 'model name for the openai provider')
+    .option('--budget <usd>', 'stop (outcome budget-exhausted, exit 3) before spending more than this many US dollars')
+    .option('--max-tokens <n>', 'stop before using more than this many tokens (prompt + completion)')
+    .option('--record <file>', 'write the run\'s model replies as a scenario file, to replay it offline')
+    .option('--approve <gates>', 'hold these artifacts until a person approves them: prd,design,code,tests')
+    .option('--yes', 'approve every gated artifact without asking', false)
+    .option('--allow-unsandboxed', 'run the tests that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--sops <dir>', 'folder of the change company and its SOP files', path.join(PACKAGE_ROOT, 'sops', 'change'))
+    .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
+    .action(async (repo: string, request: string[], options: unknown) => {
+      exitCode = await (await import('./change-command.ts')).changeCommand(repo, request, options, io);
+    });
+
+  program
     .command('resume')
     .description('continue a run that stopped before its outcome (crash, Ctrl-C, a failed step)')
     .argument('<project>', 'the project folder, e.g. output/wordfreq')

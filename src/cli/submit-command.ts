@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
-import { checkProjectName, projectNameFromSpec } from '../company/prepare-project.ts';
+import { checkProjectName, projectNameFromSpec } from '../files/project-name.ts';
 import { parseLlmFlag } from '../llm/select-provider.ts';
 import { loadScenario } from '../llm/scenario.ts';
 import { runState } from '../eval/run-spec.ts';

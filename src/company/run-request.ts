@@ -43,6 +43,11 @@ export interface StartRequest extends CommonRequest {
   concurrency?: number;
   /** How many people hold each role that writes files one per file (`eachFile`): `--engineers N`, default 1. */
   engineers?: number;
+  /**
+   * A change run (sopworks change): the project folder is a work tree of an existing repository, already
+   * checked out on the change's branch; `record` is kept in run.json (src/change/).
+   */
+  change?: { record: Record<string, unknown> };
 }
 
 export interface ResumeRequest extends CommonRequest {

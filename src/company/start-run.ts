@@ -34,8 +34,9 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
   const warmUp = new WarmUp();
   // What the first model calls need is prepared while the start-up waits on files (docs/performance.md).
   warmUp.add(firstCallWarmUp(request.company, renderer));
-  const workspace = await Workspace.create(request.projectDir);
+  const workspace = request.change ? await Workspace.open(request.projectDir) : await Workspace.create(request.projectDir);
   const record: RunRecord = {
+    ...(request.change ? { change: request.change.record } : {}),
     spec: request.spec,
     project: request.project,
     llm: request.llm,

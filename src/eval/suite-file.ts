@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
-import { PROJECT_NAME } from '../company/prepare-project.ts';
+import { PROJECT_NAME } from '../files/project-name.ts';
 import { loadScenario, type Scenario } from '../llm/scenario.ts';
 import { loadYamlChecked, locatorOf } from '../sop/yaml-diagnostics.ts';
 import { formatDiagnostic, sopError, type Diagnostic } from '../sop/diagnostic.ts';

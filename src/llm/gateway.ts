@@ -11,6 +11,7 @@ import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
 import { parseJsonReply } from './parse/json-reply.ts';
 import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
+import { parseEditsReply } from './parse/edits-reply.ts';
 import type { ParseResult } from './parse/result.ts';
 import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
@@ -24,7 +25,9 @@ import { CutOffAllowance } from './cut-off-allowance.ts';
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
   | { kind: 'code'; path: string }
-  | { kind: 'files' };
+  | { kind: 'files' }
+  /** Changes to an existing file (search/replace blocks, or a small file whole): parse/edits-reply.ts. */
+  | { kind: 'edits'; path: string };
 
 export interface AskRequest {
   call: CallMeta;
@@ -403,6 +406,8 @@ function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
       return parseCodeReply(text, output.path);
     case 'files':
       return parseFilesReply(text);
+    case 'edits':
+      return parseEditsReply(text, output.path);
   }
 }
 
@@ -446,5 +451,7 @@ function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path
       return { kind: 'code', path: output.path };
     case 'files':
       return { kind: 'files' };
+    case 'edits':
+      return { kind: 'edits', path: output.path };
   }
 }

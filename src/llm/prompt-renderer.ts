@@ -19,7 +19,7 @@ import type { WarmUpTask } from './warm-up.ts';
 /** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
 const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
 
-export type OutputKind = 'json' | 'code' | 'files';
+export type OutputKind = 'json' | 'code' | 'files' | 'edits';
 
 export interface RenderedPrompt {
   system: string;

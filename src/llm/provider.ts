@@ -19,7 +19,7 @@ export interface CompletionRequest {
   /** When set, the provider asks for JSON matching this schema where the endpoint supports it. */
   jsonSchema: { name: string; schema: Record<string, unknown> } | null;
   /** The reply's expected shape, for providers that constrain generation to it (the local engine's grammars). */
-  output?: { kind: 'json'; schema: z.ZodType } | { kind: 'code'; path: string } | { kind: 'files' };
+  output?: { kind: 'json'; schema: z.ZodType } | { kind: 'code'; path: string } | { kind: 'files' } | { kind: 'edits'; path: string };
   signal?: AbortSignal;
   /** Completion tokens this request's continuations may spend, at most (cut-off-allowance.ts); none: no bound. */
   continuationTokens?: number;

@@ -124,7 +124,7 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
 }
 
 /** Steps whose completion is counted, so a re-invoked step after a restore can find its earlier effect. */
-const COUNTED: Record<string, string> = { ask: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH, eachFile: MERGE_FILES, awaitApproval: COUNT_APPROVAL };
+const COUNTED: Record<string, string> = { ask: COUNT_ASK, edit: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH, eachFile: MERGE_FILES, awaitApproval: COUNT_APPROVAL };
 
 /** Puts `action` first on every done-transition of a step (a targetless one if the SOP has none). */
 function countOnDone(onDone: unknown, action: unknown): unknown {

@@ -37,7 +37,7 @@ export function checkNames(sop: SopFile, where: (at: YamlPath) => string, option
     const params = step.params;
     if (!params) continue;
     const input = [...step.at, 'input'];
-    if (step.src === 'ask') {
+    if (step.src === 'ask' || step.src === 'edit') {
       (params.with as string[]).forEach((value, i) => {
         name(value, [...input, 'with', i]);
         if (usesCurrent.has(value) && !setsCurrent && !slots.has(value)) {

@@ -11,7 +11,7 @@ import { renderers } from '../artifacts/markdown-of.ts';
 import { RoleProfile } from '../roles/role-profile.ts';
 import { templateError, type Diagnostic } from './diagnostic.ts';
 import type { SopFile } from './sop-file.ts';
-import { stepsNamed, type YamlPath } from './sop-walk.ts';
+import { stepsNamed, stepsOf, type YamlPath } from './sop-walk.ts';
 import { analyseTemplate, type Position, type TemplateAnalysis, type TemplateUse } from './template-analysis.ts';
 
 /** The helpers PromptRenderer (src/llm/prompt-renderer.ts) registers besides Handlebars' built-in ones. */
@@ -26,8 +26,8 @@ export interface TemplateRole {
   sopWhere: (at: YamlPath) => string;
 }
 
-type Kind = 'json' | 'code' | 'files';
-const kindOf = (output: string): Kind => (output === 'code' || output === 'files' ? output : 'json');
+type Kind = 'json' | 'code' | 'files' | 'edits';
+const kindOf = (output: string): Kind => (output === 'code' || output === 'files' || output === 'edits' ? output : 'json');
 
 /** What one rendering of a template is given, and who to blame when something is missing. */
 interface Scope {
@@ -90,10 +90,14 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
 
   const kinds = new Map<Kind, string>();
   for (const role of roles) {
-    for (const step of stepsNamed(role.sop, 'ask')) {
+    // An `edit` step (a change run's) renders its template like an `ask`, with `original` besides its list, for edits.
+    const edits = stepsOf(role.sop)
+      .filter((step) => step.src === 'edit')
+      .map((step) => ({ ...step, params: step.params ? { action: String(step.params.action), output: 'edits', with: [...(step.params.with as string[]), 'original'] } : null }));
+    for (const step of [...stepsNamed(role.sop, 'ask'), ...edits]) {
       if (!step.params) continue;
       const { action, output } = step.params;
-      if (!kinds.has(kindOf(output))) kinds.set(kindOf(output), role.sopWhere([...step.at, 'input', 'output']));
+      if (!kinds.has(kindOf(output))) kinds.set(kindOf(output), role.sopWhere([...step.at, 'input', step.src === 'edit' ? 'action' : 'output']));
       const template = path.join(rolesDir, role.id, `${action}.hbs`);
       if (!(await exists(template))) {
         diagnostics.push(
@@ -126,7 +130,7 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
     };
     await shared('system', ['role'], firstStep, 'every model call, as the system prompt,');
     for (const [kind, at] of kinds) {
-      const extra = kind === 'json' ? ['schema'] : kind === 'code' ? ['path'] : [];
+      const extra = kind === 'json' ? ['schema'] : kind === 'code' || kind === 'edits' ? ['path'] : [];
       await shared(`format-${kind}`, ['kind', ...extra], at, `every step with output ${kind === 'json' ? 'of a structured type' : kind}`);
     }
     // A re-ask may follow any step, so repair.hbs gets only what every output kind in use provides.

@@ -11,6 +11,7 @@ import { designExcerpt } from '../artifacts/design-excerpt.ts';
 import { topologicalOrder } from '../artifacts/task-graph.ts';
 import { codeInterface } from '../artifacts/code-interface.ts';
 import type { RoleContext } from './role-context.ts';
+import { changeArtifactViews, changeViews } from '../change/change-views.ts';
 
 export interface ViewScope {
   context: RoleContext;
@@ -25,6 +26,8 @@ export const artifactViews: Record<string, string> = {
   tests: 'Tests',
   testReport: 'TestReport',
   bug: 'BugReport',
+  // A change run's documents (sopworks change).
+  ...changeArtifactViews,
 };
 
 type View = (scope: ViewScope) => unknown;
@@ -85,6 +88,7 @@ export const builtInViews: Record<string, View> = {
     return { path: file.path, content: file.content };
   },
   files: ({ board }) => latestCode(board).map((c) => ({ path: c.path, content: c.content })),
+  ...changeViews,
 };
 
 export const viewNames = (): string[] => [...Object.keys(builtInViews), ...Object.keys(artifactViews)];

@@ -27,6 +27,13 @@ export const VIEW_DESCRIPTIONS: Record<string, string> = {
   tests: 'The latest Tests (`files`).',
   testReport: 'The latest TestReport.',
   bug: 'The latest BugReport.',
+  changeTask: "A change run's current file's task from the ChangeTaskGraph: `file`, `op`, `from`, `description`, `dependsOn` (a file a bug report names outside the tasks: a modification).",
+  changeRemoval: "What the current delete or rename task removes, as a Removal: `path`, `renamedTo`, and a rename's `content` (from the slot draft).",
+  repoMap: 'The latest RepositoryMap (a change run): `tree`, `manifests`, `readmes`, `interfaces`, `hasTests`, `fileCount`, `omitted`, `base`, `branch`, `changeDir`.',
+  changeRequest: 'The latest ChangeRequest.',
+  designDelta: 'The latest DesignDelta.',
+  changeTasks: 'The latest ChangeTaskGraph.',
+  baseline: 'The latest BaselineTests: the existing tests as they ran on the base, before the change.',
 };
 
 /** What each message type is for; a test checks this lists exactly the registered types. */
@@ -44,6 +51,12 @@ export const MESSAGE_DESCRIPTIONS: Record<string, string> = {
   Document: 'A document at a path of the role\'s choosing (`path`, `content`), e.g. a user guide; committed at its path as "docs: <path>".',
   Approval: 'A person\'s decision on an artifact held back by `awaitApproval` (`role`, `gate`, `key`, `round`, `approved`, `feedback`); posted by the client.',
   Outcome: 'Ends the run: `outcome` done or failed, and a `reason`. Read by the company itself.',
+  RepositoryMap: 'A change run\'s bounded map of the repository at the base (tree, manifests, README, interfaces); committed as docs/changes/<n>-<slug>/repository-map.md.',
+  ChangeRequest: 'What a change does: `changes`, `acceptanceCriteria`, `mustKeepWorking`, `outOfScope`; committed as docs/changes/<n>-<slug>/change-request.md.',
+  DesignDelta: 'A Design of what the repository becomes (its `testCommand` runs old and new tests) plus what stays `unchanged`; committed as docs/changes/<n>-<slug>/design.md.',
+  ChangeTaskGraph: 'One task per file to `modify`, `add`, `delete` or `rename` (`from`: its old path), with dependencies; committed as docs/changes/<n>-<slug>/tasks.md.',
+  Removal: 'A deleted file (`path`), or a renamed one (`path` → `renamedTo`, with its `content`), committed in one commit that removes the old path.',
+  BaselineTests: 'The existing tests as they ran on the base before the change (`ran`: false when there are none); committed as docs/changes/<n>-<slug>/baseline-tests.md.',
 };
 
 type JsonSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: JsonSchema[]; items?: JsonSchema; default?: unknown; minimum?: number; pattern?: string };

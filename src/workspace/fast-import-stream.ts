@@ -12,6 +12,8 @@ export interface Identity {
 export interface StreamCommit {
   /** Path → content; every other path keeps the content it had in the commit before. */
   files: { path: string; content: string }[];
+  /** Paths the commit removes (a change run's deleted or renamed files). */
+  removed?: string[];
   author: Identity;
   committer: Identity;
   message: string;
@@ -31,6 +33,7 @@ export function commitCommand(ref: string, mark: number, commit: StreamCommit, f
     `committer ${identity(commit.committer)} now\n`,
     data(commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`),
     from ? `from ${from}\n` : '',
+    ...(commit.removed ?? []).map((file) => `D ${quotePath(file)}\n`),
     ...commit.files.map((file) => `M 100644 inline ${quotePath(file.path)}\n${data(file.content)}`),
     '\n',
     `get-mark :${mark}\n`,

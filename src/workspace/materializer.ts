@@ -40,6 +40,7 @@ export class Materializer {
       subject = type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`;
       return {
         files: files(message.payload, earlier),
+        removed: type.removes?.(message.payload, earlier),
         author: type.author?.(message.payload) ?? this.authorOf(message.from),
         subject,
         trailers: { [MESSAGE_TRAILER]: message.id },

@@ -29,6 +29,8 @@ export type Author = Identity;
 
 export interface CommitRequest {
   files: ProjectFile[];
+  /** Paths the commit removes (a change run's deleted or renamed files); checked like the files. */
+  removed?: string[];
   author: Author;
   subject: string;
   /** Trailer lines `Key: value`, e.g. the board message id. */
@@ -105,7 +107,7 @@ export class Workspace {
    * holding the run lock: then no other process can be using this repository.
    */
   async recoverFromCrash(): Promise<boolean> {
-    const gitDir = path.join(this.root, '.git');
+    const gitDir = await gitDirOf(this.root);
     if (!(await exists(path.join(gitDir, 'HEAD')))) {
       // Killed before the repository was made (it is made with the first commit): make it now.
       this.prepare = () => startRepository(this.root);
@@ -115,7 +117,9 @@ export class Workspace {
     }
     const locks = [path.join(gitDir, 'index.lock')];
     const ref = await this.branchRef();
-    locks.push(path.join(gitDir, `${ref}.lock`));
+    // In a change run's work tree the branches live in the repository's common git folder.
+    const commonDir = await fs.readFile(path.join(gitDir, 'commondir'), 'utf8').then((p) => path.resolve(gitDir, p.trim()), () => gitDir);
+    locks.push(path.join(commonDir, `${ref}.lock`));
     let removed = false;
     for (const lock of locks) {
       const existed = await exists(lock);
@@ -258,8 +262,10 @@ export class Workspace {
     // one commit at a time); the commits themselves carry their own content. A path through a symbolic
     // link (left by generated code) is refused like a policy refusal: that commit fails, nothing is written.
     for (const item of [...accepted]) {
-      const refusals = (await Promise.all(item.request.files.map(async (file) => [file.path, await noFollowRefusal(this.root, file.path)] as const))).filter(([, reason]) => reason !== null);
+      const touched = [...item.request.files.map((file) => file.path), ...(item.request.removed ?? [])];
+      const refusals = (await Promise.all(touched.map(async (file) => [file, await noFollowRefusal(this.root, file)] as const))).filter(([, reason]) => reason !== null);
       let refusal = refusals.length > 0 ? refusals.map(([file, reason]) => `${file}: ${reason}`).join('; ') : null;
+      for (const gone of refusal ? [] : (item.request.removed ?? [])) await fs.rm(await resolveInside(this.root, gone), { force: true });
       for (const file of refusal ? [] : item.request.files) {
         const refused = await writeNoFollow(this.root, file.path, file.content);
         if (refused) refusal ??= `${file.path}: ${refused}`;
@@ -278,6 +284,7 @@ export class Workspace {
       const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`);
       return {
         files: request.files,
+        removed: request.removed,
         author: request.author,
         committer: COMMITTER,
         message: trailers.length > 0 ? `${request.subject}\n\n${trailers.join('\n')}` : request.subject,
@@ -296,7 +303,8 @@ export class Workspace {
   }
 
   private refusal(request: CommitRequest): SopworksError | null {
-    const refusals = request.role !== undefined && this.writeGuard ? this.writeGuard(request.role, request.files.map((f) => f.path)) : [];
+    const paths = [...request.files.map((f) => f.path), ...(request.removed ?? [])];
+    const refusals = request.role !== undefined && this.writeGuard ? this.writeGuard(request.role, paths) : [];
     if (refusals.length === 0) return null;
     return new SopworksError('PATH_UNSAFE', `Refused to commit "${request.subject}": ${refusals.join('; ')}.`, {
       hint: 'Nothing was written. Edit the authorization policy (sops/policy.yaml) if the role should write there.',
@@ -319,7 +327,7 @@ export class Workspace {
   }
 
   private async readBranchRef(): Promise<string> {
-    const head = await fs.readFile(path.join(this.root, '.git', 'HEAD'), 'utf8').catch(() => '');
+    const head = await fs.readFile(path.join(await gitDirOf(this.root), 'HEAD'), 'utf8').catch(() => '');
     const match = /^ref: (refs\/heads\/\S+)\s*$/.exec(head);
     if (match) return match[1]!;
     const { stdout } = await git(this.root, ['symbolic-ref', 'HEAD']);
@@ -328,7 +336,7 @@ export class Workspace {
 
   /** The hash of HEAD, or null in a repository without commits (or none at all yet). */
   private async headCommit(): Promise<string | null> {
-    if (!(await exists(path.join(this.root, '.git', 'HEAD')))) return null;
+    if (!(await exists(path.join(await gitDirOf(this.root), 'HEAD')))) return null;
     const { stdout, code } = await git(this.root, ['rev-parse', '--verify', '--quiet', 'HEAD'], { okCodes: [1] });
     return code === 0 ? stdout.trim() : null;
   }
@@ -353,6 +361,17 @@ export class Workspace {
     const { stdout } = await git(this.root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
     return stdout.split('\0').filter(Boolean);
   }
+}
+
+/**
+ * The repository's git folder: `.git` itself, or — in a work tree added by `git worktree add` (a change
+ * run's) — the folder its `.git` file points to.
+ */
+async function gitDirOf(root: string): Promise<string> {
+  const dotGit = path.join(root, '.git');
+  const pointer = await fs.readFile(dotGit, 'utf8').catch(() => null);
+  const match = pointer === null ? null : /^gitdir: (.+)$/m.exec(pointer);
+  return match ? path.resolve(root, match[1]!.trim()) : dotGit;
 }
 
 const exists = (file: string): Promise<boolean> =>

@@ -2,6 +2,7 @@
  * `eachFile`: every queued file worked on by a per-file SOP of its own, up to --concurrency at once, in
  * dependency order (dag-scheduler.ts); the files' messages go out in queue order whatever order they finish in.
  */
+import { Removal } from '../../artifacts/change/change-schemas.ts';
 import { createActor, fromPromise, type AnyStateMachine } from 'xstate';
 import { z } from 'zod';
 import * as S from '../../artifacts/schemas.ts';
@@ -41,7 +42,8 @@ export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine
     if (!sop) {
       throw new SopworksError('SOP_INVALID', `${services.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
     }
-    const graph = services.board.latest<S.TaskGraph>('TaskGraph')?.payload;
+    // A change run's task graph has the same shape (src/change/change-schemas.ts).
+    const graph = (services.board.latest<S.TaskGraph>('TaskGraph') ?? services.board.latest<S.TaskGraph>('ChangeTaskGraph'))?.payload;
     const asks: Record<string, number> = {};
     const kept = new Map<string, unknown>();
     const result = await runOverDag({
@@ -59,6 +61,9 @@ export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine
           publish: async (draft) => {
             const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
             if (code?.success && code.data.path === file) handle.written(code.data.content);
+            // A change run's deleted or renamed file is done too: what depends on it goes on.
+            const removal = draft.type === 'Removal' ? Removal.safeParse(draft.payload) : null;
+            if (removal?.success) handle.written(removal.data.content ?? '');
             const nth = context.published + (await handle.turn());
             // Who wrote and who reviewed it go with the file: the commit is its writer's.
             const signed = draft.type === 'Code' ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } } : draft;

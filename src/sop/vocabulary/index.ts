@@ -1,21 +1,30 @@
 /** The whole vocabulary SOP files may use, by kind. */
-import { actionImplementations, actionParams, type VocabularyEntry } from './actions.ts';
+import { actionImplementations as coreActions, actionParams, type VocabularyEntry } from './actions.ts';
 import { guardImplementations as coreGuards, guardParams } from './guards.ts';
 import { actorImplementations as coreActors, actorParams } from './actors.ts';
 import { projectGuardImplementations, projectGuardParams, projectStepImplementations, projectStepParams } from './project-steps.ts';
+import { changeActionImplementations, changeActionParams, changeActorImplementations, changeActorParams, changeGuardImplementations, changeGuardParams } from './change-steps.ts';
 import type { RoleServices } from '../services.ts';
 
 export type { VocabularyEntry } from './actions.ts';
-export { actionImplementations };
+
+// The steps of generated projects' dependencies and checks (./project-steps.ts) and of a change run
+// (sopworks change, ./change-steps.ts) sit beside the core ones.
+export const actionImplementations = (services: RoleServices) => ({ ...coreActions(services), ...changeActionImplementations(services) });
 
 export const actorImplementations = (services: RoleServices, build: Parameters<typeof coreActors>[1]) => ({
   ...coreActors(services, build),
   ...projectStepImplementations(services),
+  ...changeActorImplementations(services),
 });
-export const guardImplementations = (services: RoleServices) => ({ ...coreGuards(services), ...projectGuardImplementations() });
+export const guardImplementations = (services: RoleServices) => ({
+  ...coreGuards(services),
+  ...projectGuardImplementations(),
+  ...changeGuardImplementations(services),
+});
 
 export const vocabulary: Record<'action' | 'guard' | 'actor', Record<string, VocabularyEntry>> = {
-  action: actionParams,
-  guard: { ...guardParams, ...projectGuardParams },
-  actor: { ...actorParams, ...projectStepParams },
+  action: { ...actionParams, ...changeActionParams },
+  guard: { ...guardParams, ...projectGuardParams, ...changeGuardParams },
+  actor: { ...actorParams, ...projectStepParams, ...changeActorParams },
 };

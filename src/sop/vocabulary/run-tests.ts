@@ -14,13 +14,14 @@ import { scopeOf, type Params, type StepInput } from './step.ts';
 export const runTests = {
   description:
     "Run the design's test command in the sandbox (docs/sandbox.md), without network, with a wall-clock limit, if the policy " +
-    'lets this role run it (dependencies come from an installDependencies step before it); the output is a TestReport.',
-  params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000) }).strict(),
+    'lets this role run it (dependencies come from an installDependencies step before it); the output is a TestReport. ' +
+    '`design` names the view or slot whose test command is run (a change run: designDelta).',
+  params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000), design: z.string().min(1).default('design') }).strict(),
 } satisfies VocabularyEntry;
 
 export const runTestsActor = (services: RoleServices) =>
   fromPromise<S.TestReport, StepInput<Params<typeof runTests>>>(async ({ input: { params, context } }) => {
-    const design = S.Design.parse(resolveView('design', scopeOf(services, context)));
+    const design = S.Design.parse(resolveView(params.design, scopeOf(services, context)));
     const round = services.board.all('TestReport').length + 1;
     const refusal = commandRefusal(services.policy, services.profile.id, design.testCommand);
     if (refusal) {

@@ -199,6 +199,8 @@ export class LocalProvider implements Provider {
     if (!output) return undefined;
     if (output.kind === 'code') return (this.blockGrammars.code ??= await this.llama.createGrammar({ grammar: CODE_BLOCK_GRAMMAR }));
     if (output.kind === 'files') return (this.blockGrammars.files ??= await this.llama.createGrammar({ grammar: FILES_GRAMMAR }));
+    // Search/replace edits (a change run) have a shape of their own, which the parser checks: no grammar.
+    if (output.kind === 'edits') return undefined;
     if (this.grammars.has(output.schema)) return this.grammars.get(output.schema) ?? undefined;
     const { maxStringChars, maxItems } = this.options.settings;
     let grammar: LlamaGrammar | null = null;

@@ -1,0 +1,132 @@
+/**
+ * The failure paths of `sopworks change`, each a clear outcome with the user's repository exactly as it
+ * was: an edit that never applies, tests that failed on the base already (said, and not blamed on the
+ * change), a change that breaks an existing test (a bug report, a fix, then green), and a budget hit
+ * mid-change that `resume` continues to `done`.
+ */
+import assert from 'node:assert/strict';
+import { ROOT } from '../helpers/paths.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { removeTempDirs } from '../helpers/temp-dir.ts';
+import { changeSetUp, git, GREETINGS_BRANCH as BRANCH, type Reply } from '../helpers/change-repo.ts';
+
+const setUp = (edit: (replies: Reply[]) => Reply[], extra: Record<string, string> = {}) => changeSetUp(edit, { extra });
+
+const isEdit = (r: Reply, action = 'edit_file') => r.role === 'engineer' && r.action === action;
+
+describe('sopworks change: failure paths, deleted and renamed files', function () {
+  this.timeout(180_000);
+  after(removeTempDirs);
+
+  it('an edit that never applies fails the run saying why, nothing applied; resume asks it afresh and finishes', async () => {
+    const wrong: Reply = { role: 'engineer', action: 'edit_file', key: 'src/greet.js', reply: '<<<<<<< SEARCH\nexport function greet(person) {\n=======\nexport function greet(person, options) {\n>>>>>>> REPLACE\n' };
+    // Three replies that never apply; the right one is there for `resume`, which asks afresh.
+    const run = await setUp((replies) => {
+      const good = replies.filter((r) => isEdit(r)).at(-1)!;
+      return replies.flatMap((r) => (isEdit(r) ? [] : [r])).concat([wrong, wrong, wrong, good]);
+    });
+    const result = await run.change();
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(result.stdout, /Outcome\s+failed — engineer failed in step "nextFile": src\/greet\.js, step "editing": The model's reply for \{role: engineer, action: edit_file, key: src\/greet\.js\} was still invalid after 3 attempts: block 1 of 1: its SEARCH text is not in src\/greet\.js/);
+    assert.match(result.stdout, /The nearest lines in the file now/);
+    run.untouched();
+    // The branch has the documents so far, and src/greet.js as it was.
+    assert.equal(git(run.repo, 'diff', '--name-only', `main...${BRANCH}`, '--', 'src'), '');
+    assert.match(result.stdout, /Continue it with: sopworks resume/);
+    // Resumed, the edit is asked afresh (not answered from the three invalid replies on record), and the change is finished.
+    const resumed = await runCli(['resume', run.worktree], { cwd: ROOT });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Outcome\s+done/);
+    assert.match(git(run.repo, 'show', `${BRANCH}:src/greet.js`), /Bonjour/);
+    run.untouched();
+  });
+
+  it('tests that failed on the base already are said, and not blamed on the change', async () => {
+    const broken = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n\ntest('an old bug', () => {\n  assert.equal(1 + 1, 3);\n});\n";
+    const run = await setUp((replies) => replies, { 'test/old-bug.test.js': broken });
+    const result = await run.change();
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests base: FAILED before the change \(4 passed, 1 failed\)/);
+    assert.match(result.stdout, /Outcome\s+done — the change's tests pass; the only failures were failing on the base already \(not caused by the change\): failing tests: an old bug/);
+    const baseline = git(run.repo, 'show', `${BRANCH}:docs/changes/1-let-greet-take-language/baseline-tests.md`);
+    assert.match(baseline, /## Failing on the base already\n\n- an old bug/);
+    run.untouched();
+  });
+
+  it('a change that breaks an existing test gets a bug report, a fix, and then passes', async () => {
+    const breaking = (r: Reply): Reply => ({ ...r, reply: r.reply!.replace('`Hello, ${name}!`', '`Hello ${name}`') });
+    const run = await setUp((replies) => {
+      const out: Reply[] = [];
+      for (const r of replies) {
+        out.push(isEdit(r) && r.reply?.includes('GREETINGS') ? breaking(r) : r);
+        if (r.role === 'qa' && r.action === 'write_change_tests') {
+          out.push(
+            { role: 'qa', action: 'write_change_bug_report', json: { summary: 'The English greeting lost its comma and exclamation mark.', failingTests: ['greet says hello', 'greet is English by default'], files: [{ path: 'src/greet.js', problem: 'en must render `Hello, ${name}!`' }] } },
+            { role: 'engineer', action: 'fix_edit', key: 'src/greet.js', reply: '<<<<<<< SEARCH\nconst GREETINGS = { en: (name) => `Hello ${name}`,\n=======\nconst GREETINGS = { en: (name) => `Hello, ${name}!`,\n>>>>>>> REPLACE\n' },
+            { role: 'engineer', action: 'review_edit', key: 'src/greet.js', json: { approved: true, issues: [] } },
+          );
+        }
+      }
+      return out;
+    });
+    const result = await run.change();
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests round 1: failed/);
+    assert.match(result.stdout, /BugReport → engineer/);
+    assert.match(result.stdout, /tests round 2: passed \(7 passed, 0 failed\)/);
+    const log = git(run.repo, 'log', '--format=%an|%s', `main..${BRANCH}`);
+    assert.match(log, /QA Engineer\|docs: bug report for src\/greet\.js/);
+    assert.match(log, /Engineer\|fix: src\/greet\.js/);
+    assert.ok(git(run.repo, 'ls-tree', '-r', '--name-only', BRANCH).includes('docs/changes/1-let-greet-take-language/bug-reports/bug-1.md'));
+    run.untouched();
+  });
+
+  it('deletes a file and renames another, each in one commit that git sees as such', async () => {
+    const run = await setUp(
+      (replies) =>
+        replies.flatMap((r) => {
+          if (r.role === 'architect' && r.action === 'write_change_tasks') {
+            const tasks = (r.json as { tasks: unknown[] }).tasks;
+            return [{ ...r, json: { tasks: [...tasks, { file: 'src/old-helper.js', op: 'delete', from: null, description: 'Unused: remove it.', dependsOn: [] }, { file: 'src/lib/util.js', op: 'rename', from: 'src/util.js', description: 'Move it under src/lib/ and say so in its comment.', dependsOn: [] }] } }];
+          }
+          if (r.role === 'qa' && r.action === 'write_change_tests') {
+            return [
+              { role: 'engineer', action: 'edit_file', key: 'src/lib/util.js', reply: '<<<<<<< SEARCH\n// Utilities.\n=======\n// Utilities (moved to src/lib/).\n>>>>>>> REPLACE\n' },
+              { role: 'engineer', action: 'review_edit', key: 'src/lib/util.js', json: { approved: true, issues: [] } },
+              r,
+            ];
+          }
+          return [r];
+        }),
+      { 'src/old-helper.js': 'export const old = 1;\n', 'src/util.js': '// Utilities.\nexport const twice = (n) => 2 * n;\n' },
+    );
+    const result = await run.change();
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const log = git(run.repo, 'log', '--format=%an|%s', `main..${BRANCH}`);
+    assert.match(log, /Engineer\|refactor: remove src\/old-helper\.js/);
+    assert.match(log, /Engineer\|refactor: move src\/util\.js to src\/lib\/util\.js/);
+    const changes = git(run.repo, 'diff', '--name-status', '-M', `main...${BRANCH}`, '--', 'src');
+    assert.match(changes, /^D\tsrc\/old-helper\.js$/m);
+    assert.match(changes, /^R\d+\tsrc\/util\.js\tsrc\/lib\/util\.js$/m);
+    assert.equal(git(run.repo, 'show', `${BRANCH}:src/lib/util.js`), '// Utilities (moved to src/lib/).\nexport const twice = (n) => 2 * n;\n');
+    // The work tree follows the branch: the removed files are gone from it too.
+    assert.equal(git(run.worktree, 'status', '--porcelain'), '');
+    run.untouched();
+  });
+
+  it('a budget hit mid-change stops with budget-exhausted, and resume continues to done', async () => {
+    const run = await setUp((replies) => replies);
+    const stopped = await run.change(['--max-tokens', '9000']);
+    assert.equal(stopped.code, 3, stopped.stdout + stopped.stderr);
+    assert.match(stopped.stdout, /Outcome\s+budget-exhausted/);
+    run.untouched();
+    const resumed = await runCli(['resume', run.worktree, '--max-tokens', '200000'], { cwd: ROOT });
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Outcome\s+done — the existing tests and the change's tests pass/);
+    // Nothing was done twice: one commit per artifact.
+    const subjects = git(run.repo, 'log', '--format=%s', `main..${BRANCH}`).trim().split('\n');
+    assert.equal(subjects.length, new Set(subjects).size);
+    assert.equal(subjects.length, 8);
+    run.untouched();
+  });
+});

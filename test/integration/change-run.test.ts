@@ -1,0 +1,198 @@
+/**
+ * `sopworks change` on a repository sopworks did not make (test/fixtures/change-js, copied and
+ * `git init`ed): the change lands on its own branch in its own work tree, one commit per artifact by
+ * its role; the user's branch, work tree, index and untracked files stay exactly as they were; the
+ * model is sent the map and the files it asked for, never the whole repository; and bad input is
+ * refused with exit 2 before anything is written.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ROOT } from '../helpers/paths.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { main } from '../../src/cli/main.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { PYTHON, requireSystem } from '../helpers/system-requirements.ts';
+import { CHANGE_FIXTURE, git, GREETINGS_SCENARIO } from '../helpers/change-repo.ts';
+
+const FIXTURE = CHANGE_FIXTURE;
+const PY_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-py');
+const SCENARIO = GREETINGS_SCENARIO;
+const REQUEST = 'let greet take a language option (en or fr)';
+
+
+/** A copy of a fixture as a user's repository: one commit on main. */
+async function userRepository(fixture = FIXTURE, name = 'greetings'): Promise<string> {
+  const dir = path.join(await tempDir('sopworks-change-'), name);
+  await fs.cp(fixture, dir, { recursive: true });
+  git(dir, 'init', '--quiet', '--initial-branch=main');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '--quiet', '-m', 'greetings 0.3.0');
+  return dir;
+}
+
+/** What the user would see of their repository: branch, HEAD, status (untracked included), branches. */
+const stateOf = (repo: string) => ({
+  branch: git(repo, 'rev-parse', '--symbolic-full-name', 'HEAD').trim(),
+  head: git(repo, 'rev-parse', 'HEAD').trim(),
+  status: git(repo, 'status', '--porcelain', '--untracked-files=all'),
+});
+
+describe("sopworks change (repositories sopworks did not make: JavaScript, Python)", function () {
+  this.timeout(120_000);
+  after(removeTempDirs);
+
+  it('makes the change on a branch in its own work tree, leaves the user\'s tree alone, and sends only the map and the files asked for', async () => {
+    const repo = await userRepository();
+    await fs.writeFile(path.join(repo, 'notes.txt'), 'my untracked notes\n');
+    const before = stateOf(repo);
+    const base = before.head;
+    const out = path.join(path.dirname(repo), 'out');
+
+    const result = await runCli(['change', repo, REQUEST, '--llm', `scripted:${SCENARIO}`, '--out', out], { cwd: ROOT });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /Outcome\s+done — the existing tests and the change's tests pass/);
+
+    // The user's repository: same branch, same HEAD, same status, untracked file untouched.
+    assert.deepEqual(stateOf(repo), before);
+    assert.equal(await fs.readFile(path.join(repo, 'notes.txt'), 'utf8'), 'my untracked notes\n');
+    await assert.rejects(fs.stat(path.join(repo, '.sopworks')));
+
+    // The branch: one commit per artifact, each by its role, on top of the base.
+    const branch = 'sopworks/let-greet-take-language';
+    const log = git(repo, 'log', '--reverse', '--format=%an|%s', `${base}..${branch}`).trim().split('\n');
+    assert.deepEqual(log, [
+      'Product Manager|docs: map of the repository at ' + base.slice(0, 12) + ' (6 files)',
+      'Product Manager|docs: change request: Greetings in French',
+      'Architect|docs: design delta of the change',
+      'Architect|docs: change tasks (1)',
+      'Engineer|feat: change src/greet.js',
+      'QA Engineer|test: the tests on the base pass (4 passed, 0 failed)',
+      'QA Engineer|test: add test/greet-lang.test.js',
+      'QA Engineer|test: round 1 passed (7 passed, 0 failed)',
+    ]);
+    assert.equal(git(repo, 'merge-base', base, branch).trim(), base);
+    const changed = git(repo, 'diff', '--name-status', `${base}...${branch}`).trim().split('\n').sort();
+    assert.deepEqual(changed, [
+      'A\tdocs/changes/1-let-greet-take-language/baseline-tests.md',
+      'A\tdocs/changes/1-let-greet-take-language/change-request.md',
+      'A\tdocs/changes/1-let-greet-take-language/design.md',
+      'A\tdocs/changes/1-let-greet-take-language/repository-map.md',
+      'A\tdocs/changes/1-let-greet-take-language/tasks.md',
+      'A\tdocs/changes/1-let-greet-take-language/test-reports/round-1.md',
+      'A\ttest/greet-lang.test.js',
+      'M\tsrc/greet.js',
+    ]);
+    const diff = git(repo, 'diff', `${base}...${branch}`, '--', 'src/greet.js');
+    assert.match(diff, /\+export function greet\(name, \{ lang = 'en' \} = \{\}\) \{/);
+    assert.match(diff, /-export function greet\(name\) \{/);
+    assert.ok(git(repo, 'show', `${branch}:src/greet.js`).endsWith("export function shout(text) {\n  return text.toUpperCase();\n}\n"), 'the rest of the file is untouched');
+
+    // The run's state lives in the change's work tree (git ignores it there), not in a commit.
+    const worktree = path.join(out, 'greetings-let-greet-take-language');
+    assert.equal(git(worktree, 'status', '--porcelain'), '');
+    assert.ok(!git(repo, 'ls-tree', '-r', '--name-only', branch).includes('.sopworks'));
+
+    // What the model was sent: the map (interfaces, not bodies), the file it asked for, the refusal of the binary one.
+    const exchanges = (await fs.readFile(path.join(worktree, '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const sent = (action: string) => exchanges.filter((e) => e.action === action).map((e) => e.messages.map((m: { content: string }) => m.content).join('\n')).join('\n');
+    assert.match(sent('write_change_request'), /export function ledgerTotal\(rows\) \{ … \}/, 'the map carries the interfaces');
+    assert.doesNotMatch(exchanges.map((e) => JSON.stringify(e.messages)).join('\n'), /LEDGER_BODY_MARKER/, 'a file nobody asked for is never sent whole');
+    assert.match(sent('write_design_delta'), /### src\/greet\.js\n```\n\/\/ Greetings for people\./, 'the requested file is sent');
+    assert.match(sent('write_design_delta'), /Not read: `assets\/logo\.png`: a binary file/);
+
+    // `review` shows the change against its base.
+    const review = await runCli(['review', worktree], { cwd: ROOT });
+    assert.equal(review.code, 0, review.stderr);
+    assert.match(review.stdout, new RegExp(`Change of ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on branch ${branch}, from main \\(${base.slice(0, 12)}\\)`));
+    assert.match(review.stdout, /src\/greet\.js +\| +\d+ \+*-*\n/);
+
+    // The edit whose SEARCH text was found twice was re-asked with where, never applied.
+    const edits = exchanges.filter((e) => e.action === 'edit_file');
+    assert.equal(edits.length, 2);
+    assert.match(edits[0].error, /its SEARCH text is in src\/greet\.js 3 times \(at lines 5, 6, 10\)/);
+    assert.equal(edits[1].ok, true);
+    // The review saw the diff.
+    assert.match(sent('review_edit'), /```diff\n--- a\/src\/greet\.js\n\+\+\+ b\/src\/greet\.js/);
+  });
+
+  it('changes a Python repository: its unittest suite runs on the base, then old and new tests pass', async function () {
+    requireSystem(this, PYTHON);
+    const repo = await userRepository(PY_FIXTURE, 'textstats');
+    const before = stateOf(repo);
+    const out = path.join(path.dirname(repo), 'out');
+    const result = await runCli(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'change-textstats.yaml')}`, '--out', out], { cwd: ROOT });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests base: passed \(3 passed, 0 failed\)/);
+    assert.match(result.stdout, /tests round 1: passed \(6 passed, 0 failed\)/);
+    assert.deepEqual(stateOf(repo), before);
+    const branch = 'sopworks/make-word-count-accept';
+    const diff = git(repo, 'diff', `${before.head}...${branch}`, '--', 'textstats/core.py');
+    assert.match(diff, /\+from pathlib import Path/);
+    assert.match(diff, /\+    if isinstance\(text, Path\):/);
+    assert.ok(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n').includes('tests/test_path.py'));
+  });
+
+  it('changes the demo\'s repository: npm run demo, then npm run demo:change', async () => {
+    const out = await tempDir('sopworks-demo-change-');
+    const demo = await runCli(['run', '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq.yaml')}`, '--out', out], { cwd: ROOT });
+    assert.equal(demo.code, 0, demo.stdout + demo.stderr);
+    const repo = path.join(out, 'wordfreq');
+    const before = stateOf(repo);
+    const change = await runCli(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq-change.yaml')}`, '--out', out], { cwd: ROOT });
+    assert.equal(change.code, 0, change.stdout + change.stderr);
+    assert.match(change.stdout, /tests base: passed \(8 passed, 0 failed\)/);
+    assert.match(change.stdout, /tests round 1: passed \(12 passed, 0 failed\)/);
+    assert.match(change.stdout, /edit_file src\/cli\.js: reply invalid \(attempt 1\), asking again — block 1 of 1: its SEARCH text is not in src\/cli\.js/);
+    assert.deepEqual(stateOf(repo), before);
+    assert.match(git(repo, 'diff', `${before.head}...sopworks/add-json-flag-prints`, '--', 'src/cli.js'), /\+    if \(values\.json\) io\.out\(formatJson\(entries\)\);/);
+  });
+
+  describe('refuses bad input with exit 2 before anything is written', () => {
+    // In process (main() as bin/sopworks.js calls it): each check costs milliseconds, not a Node start-up.
+    const refused = async (repo: string, args: string[], message: RegExp, scenario = SCENARIO, out = path.join(path.dirname(repo), 'out-refused')) => {
+      const before = await fs.stat(path.join(repo, '.git')).then(() => stateOf(repo), () => null);
+      const err: string[] = [];
+      const code = await main(['node', 'sopworks', 'change', repo, ...args, '--llm', `scripted:${scenario}`, '--out', out], { out: () => {}, err: (line) => err.push(line) });
+      assert.equal(code, 2, err.join('\n'));
+      assert.match(err.join('\n'), message);
+      await assert.rejects(fs.stat(out), 'nothing was written');
+      if (before) assert.deepEqual(stateOf(repo), before);
+    };
+
+    it('a folder that is not a git repository', async () => {
+      const dir = await tempDir();
+      await refused(dir, [REQUEST], /is not the top folder of a git repository/);
+    });
+    it('a dirty work tree', async () => {
+      const repo = await userRepository();
+      await fs.appendFile(path.join(repo, 'src', 'greet.js'), '// edited\n');
+      await refused(repo, [REQUEST], /has uncommitted changes \(src\/greet\.js\)/);
+    });
+    it('a detached HEAD without --base', async () => {
+      const repo = await userRepository();
+      git(repo, 'checkout', '--quiet', '--detach');
+      await refused(repo, [REQUEST], /has a detached HEAD/);
+    });
+    it('an unknown base', async () => {
+      const repo = await userRepository();
+      await refused(repo, [REQUEST, '--base', 'no-such-branch'], /Unknown base "no-such-branch"/);
+    });
+    it('a branch that exists, without --force', async () => {
+      const repo = await userRepository();
+      git(repo, 'branch', 'sopworks/let-greet-take-language');
+      await refused(repo, [REQUEST], /The branch sopworks\/let-greet-take-language already exists/);
+    });
+    it('an --out inside the repository', async () => {
+      const repo = await userRepository();
+      await refused(repo, [REQUEST], /would be inside the repository/, SCENARIO, path.join(repo, 'output'));
+    });
+    it('an empty request', async () => {
+      const repo = await userRepository();
+      // A scenario with a spec would supply the request: this one has none.
+      const scenario = path.join(path.dirname(repo), 'no-spec.yaml');
+      await fs.writeFile(scenario, (await fs.readFile(SCENARIO, 'utf8')).replace(/^spec: .*\n/m, ''));
+      await refused(repo, ['   '], /The change request is empty/, scenario);
+    });
+  });
+});

@@ -1,0 +1,70 @@
+/** Search/replace edits: parsed from a reply, applied exactly once or refused with the reason and the nearest lines. */
+import assert from 'node:assert/strict';
+import { parseEditsReply, type EditsReply } from '../../src/llm/parse/edits-reply.ts';
+import { applyEdits, WHOLE_FILE_LINES } from '../../src/change/apply-edits.ts';
+
+const FILE = 'export function a() {\n  return 1;\n}\n\nexport function b() {\n  return 2;\n}\n';
+
+const edits = (reply: string): EditsReply => {
+  const parsed = parseEditsReply(reply, 'src/x.js');
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.error);
+  return parsed.value;
+};
+
+describe('edits: parsing a reply', () => {
+  it('reads several blocks, inside a fence or not', () => {
+    const reply = 'Here:\n```\n<<<<<<< SEARCH\n  return 1;\n=======\n  return 10;\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\n  return 2;\n=======\n  return 20;\n>>>>>>> REPLACE\n';
+    assert.deepEqual(edits(reply), { kind: 'edits', path: 'src/x.js', edits: [{ search: '  return 1;', replace: '  return 10;' }, { search: '  return 2;', replace: '  return 20;' }] });
+  });
+
+  it('takes one fenced block without markers as the whole file', () => {
+    assert.deepEqual(edits('```js\nexport const c = 3;\n```\n'), { kind: 'whole', path: 'src/x.js', content: 'export const c = 3;\n' });
+  });
+
+  it('refuses a block cut off, or with an empty SEARCH', () => {
+    const cut = parseEditsReply('<<<<<<< SEARCH\n  return 1;\n=======\n  return 10;\n', 'src/x.js');
+    assert.ok(!cut.ok && /not closed with >>>>>>> REPLACE/.test(cut.error));
+    const empty = parseEditsReply('<<<<<<< SEARCH\n=======\nx\n>>>>>>> REPLACE\n', 'src/x.js');
+    assert.ok(!empty.ok && /SEARCH part is empty/.test(empty.error));
+  });
+});
+
+describe('edits: applying them', () => {
+  it('applies each block where its SEARCH text is, keeping the rest of the file', () => {
+    const applied = applyEdits(FILE, edits('<<<<<<< SEARCH\n  return 2;\n=======\n  return 2 + 2;\n>>>>>>> REPLACE\n'));
+    assert.deepEqual(applied, { ok: true, content: FILE.replace('return 2;', 'return 2 + 2;') });
+  });
+
+  it('keeps CRLF line ends', () => {
+    const applied = applyEdits(FILE.replace(/\n/g, '\r\n'), edits('<<<<<<< SEARCH\n  return 1;\n}\n=======\n  return 11;\n}\n>>>>>>> REPLACE\n'));
+    assert.ok(applied.ok);
+    assert.equal(applied.content, FILE.replace('return 1;', 'return 11;').replace(/\n/g, '\r\n'));
+  });
+
+  it('refuses a SEARCH text found twice, saying where, and applies nothing', () => {
+    const applied = applyEdits(FILE, edits('<<<<<<< SEARCH\n}\n=======\n};\n>>>>>>> REPLACE\n'));
+    assert.deepEqual(applied, {
+      ok: false,
+      reason: 'block 1 of 1: its SEARCH text is in src/x.js 2 times (at lines 3, 7), so where to apply it is unclear. Include more of the surrounding lines so it matches exactly once. Nothing was applied.',
+    });
+  });
+
+  it('refuses a SEARCH text not found, showing the nearest lines numbered', () => {
+    const applied = applyEdits(FILE, edits('<<<<<<< SEARCH\nexport function b(x) {\n  return 2;\n=======\nexport function b(x) {\n  return x;\n>>>>>>> REPLACE\n'));
+    assert.ok(!applied.ok);
+    assert.match(applied.reason, /^block 1 of 1: its SEARCH text is not in src\/x\.js/);
+    assert.match(applied.reason, /   5\| export function b\(\) \{\n   6\|   return 2;/);
+  });
+
+  it('applies nothing when a later block does not fit', () => {
+    const applied = applyEdits(FILE, edits('<<<<<<< SEARCH\n  return 1;\n=======\n  return 10;\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n  return 3;\n=======\n  return 30;\n>>>>>>> REPLACE\n'));
+    assert.ok(!applied.ok && /^block 2 of 2/.test(applied.reason));
+  });
+
+  it('takes a whole file only for a small file', () => {
+    const big = Array.from({ length: WHOLE_FILE_LINES + 5 }, (_, i) => `line ${i}`).join('\n');
+    const applied = applyEdits(big, { kind: 'whole', path: 'src/x.js', content: 'short\n' });
+    assert.ok(!applied.ok && /reply with SEARCH\/REPLACE blocks/.test(applied.reason));
+    assert.deepEqual(applyEdits(FILE, { kind: 'whole', path: 'src/x.js', content: 'short\n' }), { ok: true, content: 'short\n' });
+  });
+});
