@@ -135,6 +135,19 @@ describe('generated projects with dependencies, against local registries', funct
     assert.equal((await fetch(`${npm.url}mini-slug`)).status, 200);
   });
 
+  it("runs the project's declared linter as a fast check once its dependencies are installed", async () => {
+    // A copy of the finished project, given a lint script (the check copies the work tree, so the run's own project stays as it was).
+    const project = await tempDir();
+    await fs.cp(jsRun.project, project, { recursive: true, filter: (source) => !source.includes(`${path.sep}.git`) });
+    const manifest = JSON.parse(await fs.readFile(path.join(project, 'package.json'), 'utf8'));
+    manifest.scripts.lint = 'node lint.cjs';
+    await fs.writeFile(path.join(project, 'package.json'), JSON.stringify(manifest));
+    await fs.writeFile(path.join(project, 'lint.cjs'), "const src = require('fs').readFileSync('src/cli.js', 'utf8');\nif (/\\bvar\\b/.test(src)) { console.error('src/cli.js: no var'); process.exit(1); }\n");
+    const checks = await runFastChecks({ file: 'src/cli.js', content: "var slug = require('mini-slug');\nconsole.log(slug('A b'));\n", projectDir: project, sandbox: DEFAULT_SANDBOX_SETTINGS });
+    assert.deepEqual(checks.map((c) => `${c.checker}: ${c.passed}`), ['node --check: true', 'npm run lint: false']);
+    assert.match(checks[1]!.problems.join('\n'), /src\/cli\.js: no var/);
+  });
+
   it('TypeScript type-checked and compiled with its declared typescript; a stub caught by the completeness check', async () => {
     const run = await runScenario(await example('sum-ts.yaml'));
     await assertRanEndToEnd(run, { file: 'src/sum.ts', checker: 'completeness' }, 'package-lock.json');
