@@ -7,6 +7,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../config/settings.ts';
 import { loadCompany } from '../company/load-company.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
+import { dependencyRegistries } from '../sandbox/dependency-registries.ts';
 import { resumableRecord, resumeRun } from '../company/Company.ts';
 import { parseLlmFlag, createProvider } from '../llm/select-provider.ts';
 import type { LlmRecord } from '../company/run-record.ts';
@@ -38,6 +40,8 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : record.llm.kind === 'scripted' ? { kind: 'scripted' as const, file: record.llm.file } : { kind: 'openai' as const };
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
+  // A registry set to something that is not a URL is refused now, before the run goes on.
+  dependencyRegistries(await loadPolicy(record.sops));
   const provider = await createProvider(choice, null, settings, model, providerHooks(io));
   const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: model ?? settings.model.model };
   // New limits replace the old ones; without them, the run keeps the limits it started with.

@@ -20,6 +20,7 @@ import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
+import { dependencyRegistries } from '../sandbox/dependency-registries.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
@@ -79,6 +80,8 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
+  // A registry set to something that is not a URL is refused now, before anything is written.
+  dependencyRegistries(policy);
   const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
 
