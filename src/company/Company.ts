@@ -7,12 +7,12 @@
  * every effect of a step has an identity (the n-th model call of an action for a key, the n-th message of
  * a role), so `resumeRun` restores the machines and re-runs in-flight steps without doing anything twice.
  */
-import { runFigures } from '../artifacts/run-figures.ts';
 import path from 'node:path';
 import { AppendLog, repairAppendLog } from '../board/append-log.ts';
 import { MessageBoard } from '../board/MessageBoard.ts';
 import type { Draft, Message } from '../board/message.ts';
 import type { Outcome, TestReport } from '../artifacts/schemas.ts';
+import { runFigures } from '../artifacts/run-figures.ts';
 import { describeError, SopworksError } from '../errors.ts';
 import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from '../llm/exchange-log.ts';
 import { Budget, type BudgetLimits } from '../llm/budget.ts';

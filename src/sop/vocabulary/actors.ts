@@ -10,7 +10,7 @@ import * as S from '../../artifacts/schemas.ts';
 import { validateTaskGraph } from '../../artifacts/task-graph.ts';
 import { checkRelativePath } from '../../workspace/safe-path.ts';
 import type { OutputSpec } from '../../llm/Gateway.ts';
-import { runSandboxed, type SandboxOutcome } from '../../sandbox/run-sandboxed.ts';
+import { runSandboxed } from '../../sandbox/run-sandboxed.ts';
 import { commandRefusal } from '../../policy/may-run.ts';
 import { writeRefusals } from '../../policy/may-write.ts';
 import { failureSignature, parseTestOutput } from '../../sandbox/parse-test-output.ts';
@@ -222,7 +222,7 @@ export function actorImplementations(services: RoleServices) {
           hint: `Change the design's test command, or edit ${services.policy.source} if this command is safe to run.`,
         });
       }
-      const { policy, sandbox } = services;
+      const { sandbox } = services;
       // The code and tests just posted may still be on their way into the repository.
       await services.filesOnDisk();
       const run = (argv: readonly string[], network: boolean) =>
@@ -237,10 +237,9 @@ export function actorImplementations(services: RoleServices) {
         });
 
       // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
-      let outcome: SandboxOutcome | null = null;
       const command = design.testCommand;
       services.report({ kind: 'tests-start', detail: `round ${round}: ${design.testCommand.join(' ')}` });
-      outcome ??= await run(design.testCommand, false);
+      const outcome = await run(design.testCommand, false);
 
       const parsed = parseTestOutput(outcome.output);
       const passed = command === design.testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
