@@ -126,6 +126,22 @@ describe('generated projects with dependencies, against local registries', funct
     assert.ok(!tests.sandbox!.gaps.some((g) => /network/.test(g)), 'the tests did not');
   });
 
+  it('a clone of the repository installs the same versions from the committed lockfile', async () => {
+    const clone = path.join(await tempDir(), 'clone');
+    await exec('git', ['clone', '--quiet', jsRun.project, clone]);
+    const outcome = await runSandboxed({
+      argv: ['npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--registry', npm.url],
+      projectDir: clone,
+      limits: DEFAULT_SANDBOX_SETTINGS.limits,
+      setting: 'bubblewrap',
+      allowUnsandboxed: false,
+      network: true,
+    });
+    assert.equal(outcome.exitCode, 0, outcome.output);
+    const installed = JSON.parse(await fs.readFile(path.join(clone, 'node_modules', 'mini-slug', 'package.json'), 'utf8'));
+    assert.equal(installed.version, '1.0.2');
+  });
+
   it('the tests and the program have no network, though the install had it', async () => {
     const probe = `fetch(${JSON.stringify(npm.url)}).then(() => console.log('REACHED'), (error) => { console.log('BLOCKED', error.cause?.code ?? error.message); process.exit(3); })`;
     const outcome = await runSandboxed({ argv: ['node', '-e', probe], projectDir: jsRun.project, limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 30 }, setting: 'bubblewrap', allowUnsandboxed: false });
