@@ -10,6 +10,7 @@ const LAYERS = [
   ['artifacts'],
   ['board'],
   ['workspace', 'roles', 'policy', 'config', 'approvals', 'models'],
+  ['project'],
   ['llm'],
   ['change'],
   ['sop'],

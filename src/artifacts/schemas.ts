@@ -59,9 +59,10 @@ export const Design = z.object({
   /** How a user runs the program, as argv; null for a library. */
   runCommand: z.array(text('a runCommand word')).min(1).nullable(),
   /** The run command with a concrete input, which QA runs once the tests pass; null: the run command as is. */
-  smokeCommand: z.array(text('a smokeCommand word')).min(1).nullable().default(null),
-  /** Third-party dependencies, declared in the manifest the Engineer writes; null or [] for none. */
-  dependencies: z.array(Dependency).nullable().default(null),
+  smokeCommand: z.array(text('a smokeCommand word')).min(1).nullable().optional(),
+  /** Third-party dependencies, declared in the manifest the Engineer writes; null or [] for none. (Both new
+   * fields are optional, not defaulted, so older designs still parse and no `default` reaches the JSON Schema.) */
+  dependencies: z.array(Dependency).nullable().optional(),
   files: z.array(DesignFile).min(1),
   classDiagram: z
     .string()

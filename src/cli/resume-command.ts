@@ -13,6 +13,8 @@ import { resumableRecord, resumeRun } from '../company/start-run.ts';
 import { parseLlmFlag, createProviderForRoles } from '../llm/select-provider.ts';
 import { parseModelFor, roleModelsFromRecord } from '../llm/role-model.ts';
 import { checkContinuable, checkHintApplies } from '../company/run-continuation.ts';
+import { loadPolicy } from '../policy/load-policy.ts';
+import { dependencyRegistries } from '../project/dependency-registries.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
@@ -57,6 +59,8 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   const choice = options.llm ? parseLlmFlag(options.llm, settings) : choiceOfRecord(record.llm);
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
+  // A registry set to something that is not a URL is refused now, before the run goes on.
+  dependencyRegistries(await loadPolicy(record.sops));
   // The models each role asked keep answering it, unless --model-for names another.
   const kept = record.llm.kind === 'openai' && record.llm.roles && choice.kind === 'openai' ? roleModelsFromRecord(record.llm.roles) : null;
   const roles = company.roles.map((r) => ({ id: r.id, model: kept?.find((k) => k.id === r.id)?.model ?? r.model }));

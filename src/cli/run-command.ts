@@ -23,6 +23,7 @@ import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../company/run-record.ts';
 import { loadPolicy } from '../policy/load-policy.ts';
 import { refuseUnsandboxableAtStart } from '../sandbox/early-refusal.ts';
+import { dependencyRegistries } from '../project/dependency-registries.ts';
 import { sandboxSettings } from '../sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
 
@@ -89,6 +90,8 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
+  // A registry set to something that is not a URL is refused now, before anything is written.
+  dependencyRegistries(policy);
   const modelFor = parseModelFor(options.modelFor, company.roles.map((r) => r.id));
   const { provider, roleModels } = await createProviderForRoles(choice, scenario, settings, options.model, providerHooks(io), company.roles, modelFor);
   const unsandboxable = await sandboxCheck;

@@ -19,9 +19,9 @@ import type { Code, DependencyInstall, TestReport } from '../../src/artifacts/sc
 import { RunRecord } from '../../src/company/run-record.ts';
 import { Scenario } from '../../src/llm/scenario.ts';
 import { DEFAULT_POLICY } from '../../src/policy/policy-file.ts';
-import { dependencyRegistries } from '../../src/sandbox/dependency-registries.ts';
-import { runFastChecks } from '../../src/sandbox/fast-checks.ts';
-import { installFailures, packagesWithInstallScripts, planInstall } from '../../src/sandbox/install-dependencies.ts';
+import { dependencyRegistries } from '../../src/project/dependency-registries.ts';
+import { runFastChecks } from '../../src/project/fast-checks.ts';
+import { installFailures, packagesWithInstallScripts, planInstall } from '../../src/project/install-dependencies.ts';
 import { runSandboxed } from '../../src/sandbox/run-sandboxed.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src/sandbox/sandbox-settings.ts';
 import { freePort, packInstalled, startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
@@ -126,6 +126,22 @@ describe('generated projects with dependencies, against local registries', funct
     assert.ok(!tests.sandbox!.gaps.some((g) => /network/.test(g)), 'the tests did not');
   });
 
+  it('a clone of the repository installs the same versions from the committed lockfile', async () => {
+    const clone = path.join(await tempDir(), 'clone');
+    await exec('git', ['clone', '--quiet', jsRun.project, clone]);
+    const outcome = await runSandboxed({
+      argv: ['npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--registry', npm.url],
+      projectDir: clone,
+      limits: DEFAULT_SANDBOX_SETTINGS.limits,
+      setting: 'bubblewrap',
+      allowUnsandboxed: false,
+      network: true,
+    });
+    assert.equal(outcome.exitCode, 0, outcome.output);
+    const installed = JSON.parse(await fs.readFile(path.join(clone, 'node_modules', 'mini-slug', 'package.json'), 'utf8'));
+    assert.equal(installed.version, '1.0.2');
+  });
+
   it('the tests and the program have no network, though the install had it', async () => {
     const probe = `fetch(${JSON.stringify(npm.url)}).then(() => console.log('REACHED'), (error) => { console.log('BLOCKED', error.cause?.code ?? error.message); process.exit(3); })`;
     const outcome = await runSandboxed({ argv: ['node', '-e', probe], projectDir: jsRun.project, limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 30 }, setting: 'bubblewrap', allowUnsandboxed: false });
@@ -133,6 +149,19 @@ describe('generated projects with dependencies, against local registries', funct
     assert.match(outcome.output, /BLOCKED/);
     // The registry itself is up: the host reaches it.
     assert.equal((await fetch(`${npm.url}mini-slug`)).status, 200);
+  });
+
+  it("runs the project's declared linter as a fast check once its dependencies are installed", async () => {
+    // A copy of the finished project, given a lint script (the check copies the work tree, so the run's own project stays as it was).
+    const project = await tempDir();
+    await fs.cp(jsRun.project, project, { recursive: true, filter: (source) => !source.includes(`${path.sep}.git`) });
+    const manifest = JSON.parse(await fs.readFile(path.join(project, 'package.json'), 'utf8'));
+    manifest.scripts.lint = 'node lint.cjs';
+    await fs.writeFile(path.join(project, 'package.json'), JSON.stringify(manifest));
+    await fs.writeFile(path.join(project, 'lint.cjs'), "const src = require('fs').readFileSync('src/cli.js', 'utf8');\nif (/\\bvar\\b/.test(src)) { console.error('src/cli.js: no var'); process.exit(1); }\n");
+    const checks = await runFastChecks({ file: 'src/cli.js', content: "var slug = require('mini-slug');\nconsole.log(slug('A b'));\n", projectDir: project, sandbox: DEFAULT_SANDBOX_SETTINGS });
+    assert.deepEqual(checks.map((c) => `${c.checker}: ${c.passed}`), ['node --check: true', 'npm run lint: false']);
+    assert.match(checks[1]!.problems.join('\n'), /src\/cli\.js: no var/);
   });
 
   it('TypeScript type-checked and compiled with its declared typescript; a stub caught by the completeness check', async () => {

@@ -1,11 +1,11 @@
 /** What makes a generated project run: placeholders found (completeness), the smoke command, install plans and failures. */
 import assert from 'node:assert/strict';
 import { placeholdersIn } from '../../src/artifacts/completeness.ts';
-import { smokeCommandOf } from '../../src/sandbox/smoke-run.ts';
+import { smokeCommandOf } from '../../src/project/smoke-run.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { installFailures, ManifestProblem, planInstall } from '../../src/sandbox/install-dependencies.ts';
-import { dependencyRegistries } from '../../src/sandbox/dependency-registries.ts';
+import { installFailures, ManifestProblem, planInstall } from '../../src/project/install-dependencies.ts';
+import { dependencyRegistries } from '../../src/project/dependency-registries.ts';
 import { DEFAULT_POLICY } from '../../src/policy/policy-file.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
 import * as S from '../../artifacts/schemas.ts';
 import { describePlaceholders, placeholdersIn } from '../../artifacts/completeness.ts';
-import { runFastChecks } from '../../sandbox/fast-checks.ts';
+import { runFastChecks } from '../../project/fast-checks.ts';
 import type { RoleServices } from '../services.ts';
 import type { StepInput } from './step-input.ts';
 

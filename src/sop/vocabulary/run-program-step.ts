@@ -10,7 +10,7 @@ import { SopworksError } from '../../errors.ts';
 import * as S from '../../artifacts/schemas.ts';
 import { commandRefusal } from '../../policy/may-run.ts';
 import { runSandboxed } from '../../sandbox/run-sandboxed.ts';
-import { smokeCommandOf, smokeReport } from '../../sandbox/smoke-run.ts';
+import { smokeCommandOf, smokeReport } from '../../project/smoke-run.ts';
 import type { RoleServices } from '../services.ts';
 import { resolveView } from '../views.ts';
 import type { StepInput } from './step-input.ts';

@@ -19,7 +19,7 @@ import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import type { DependencyInstall } from '../artifacts/schemas.ts';
 import type { DependencyRegistries } from './dependency-registries.ts';
-import type { SandboxOutcome } from './run-sandboxed.ts';
+import type { SandboxOutcome } from '../sandbox/run-sandboxed.ts';
 
 export const NPM_LOCKFILE = 'package-lock.json';
 export const PYTHON_LOCKFILE = 'requirements.lock';

@@ -5,7 +5,7 @@
  * here; the step that runs it is src/sop/vocabulary/run-program-step.ts.
  */
 import type { Design, TestReport } from '../artifacts/schemas.ts';
-import type { SandboxOutcome } from './run-sandboxed.ts';
+import type { SandboxOutcome } from '../sandbox/run-sandboxed.ts';
 
 /** A word of a run command that stands for an input to fill in: FILE..., <path>, [options], $INPUT. */
 const PLACEHOLDER = /\.\.\.$|^<.*>$|^\[.*\]$|^\$\w+$|^\{.*\}$/;

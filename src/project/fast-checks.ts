@@ -13,9 +13,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { SopworksError } from '../errors.ts';
 import type { FastCheck } from '../artifacts/schemas.ts';
-import { SANDBOX_PROJECT } from './bubblewrap.ts';
-import { runSandboxed } from './run-sandboxed.ts';
-import type { SandboxSettings } from './sandbox-settings.ts';
+import { SANDBOX_PROJECT } from '../sandbox/bubblewrap.ts';
+import { runSandboxed } from '../sandbox/run-sandboxed.ts';
+import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
 
 const exec = promisify(execFile);
 
