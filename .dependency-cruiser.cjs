@@ -26,16 +26,18 @@ const anyOf = (names) => `(${names.map(at).join('|')})`;
 
 const layerRules = LAYERS.flatMap((layer, index) => {
   const above = LAYERS.slice(index + 1).flat();
-  return layer.map((name) => {
-    const peers = index === 0 ? [] : layer.filter((other) => other !== name);
-    return {
-      name: `layer:${name}`,
-      comment: `src/${name} may import only from its own folder and the layers below it (${LAYERS.slice(0, index).flat().join(', ') || 'none'}).`,
-      severity: 'error',
-      from: { path: at(name) },
-      to: { path: anyOf([...above, ...peers]) },
-    };
-  }).filter((rule) => rule.to.path !== '()');
+  return layer
+    .map((name) => {
+      const peers = index === 0 ? [] : layer.filter((other) => other !== name);
+      return {
+        name: `layer:${name}`,
+        comment: `src/${name} may import only from its own folder and the layers below it (${LAYERS.slice(0, index).flat().join(', ') || 'none'}).`,
+        severity: 'error',
+        from: { path: at(name) },
+        to: { path: anyOf([...above, ...peers]) },
+      };
+    })
+    .filter((rule) => rule.to.path !== '()');
 });
 
 module.exports = {

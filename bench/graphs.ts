@@ -56,7 +56,10 @@ const unique = (list: number[]): number[] => [...new Set(list)].sort((a, b) => a
 export function width(graph: Graph): number {
   const n = graph.length;
   const reaches: Set<number>[] = graph.map(() => new Set());
-  for (let i = 0; i < n; i++) for (const d of graph[i]!) { reaches[d]!.add(i); }
+  for (let i = 0; i < n; i++)
+    for (const d of graph[i]!) {
+      reaches[d]!.add(i);
+    }
   // transitive closure, in topological order from the end
   for (let i = n - 1; i >= 0; i--) for (const j of [...reaches[i]!]) for (const k of reaches[j]!) reaches[i]!.add(k);
   const matchOf = new Array<number>(n).fill(-1);

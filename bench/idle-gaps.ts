@@ -33,11 +33,15 @@ async function main(): Promise<void> {
   const calls = provider.waits.length;
   console.log(`${shape} of ${files} files at concurrency ${concurrency}: ${result.outcome}, ${calls} calls, ${ended - started} ms`);
   console.log(`no call out: ${sum(idle)} ms (${(sum(idle) / calls).toFixed(2)} ms per call)`);
-  console.log(`  start ${sum(idle.filter((g) => g.kind === 'start'))} ms, between calls ${sum(idle.filter((g) => g.kind === 'gap'))} ms (${idle.filter((g) => g.kind === 'gap').length}), end ${sum(idle.filter((g) => g.kind === 'end'))} ms`);
+  console.log(
+    `  start ${sum(idle.filter((g) => g.kind === 'start'))} ms, between calls ${sum(idle.filter((g) => g.kind === 'gap'))} ms (${idle.filter((g) => g.kind === 'gap').length}), end ${sum(idle.filter((g) => g.kind === 'end'))} ms`,
+  );
   console.log('\nlongest:');
   for (const gap of [...idle].sort((a, b) => b.to - b.from - (a.to - a.from)).slice(0, 12)) {
     const during = posted.filter(([at]) => at >= gap.from && at <= gap.to).map(([, what]) => what);
-    console.log(`  ${String(gap.to - gap.from).padStart(5)} ms  ${gap.kind.padEnd(5)} at ${String(gap.from - started).padStart(6)} ms${during.length ? `  posted: ${during.join(', ')}` : ''}`);
+    console.log(
+      `  ${String(gap.to - gap.from).padStart(5)} ms  ${gap.kind.padEnd(5)} at ${String(gap.from - started).padStart(6)} ms${during.length ? `  posted: ${during.join(', ')}` : ''}`,
+    );
   }
 }
 

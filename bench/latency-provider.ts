@@ -29,7 +29,10 @@ export class LatencyProvider implements Provider {
   /** [start, end] of every simulated wait, in ms since the epoch. */
   readonly waits: [number, number][] = [];
 
-  constructor(scenario: Scenario, private readonly latency: Latency) {
+  constructor(
+    scenario: Scenario,
+    private readonly latency: Latency,
+  ) {
     this.inner = new ScriptedProvider('scripted:bench', scenario, 0);
     this.label = `scripted:bench (${latency.fixedMs} ms + ${latency.perTokenMs} ms/token)`;
     for (const reply of scenario.replies) {

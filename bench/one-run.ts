@@ -62,7 +62,9 @@ export async function runOne(spec: RunSpec): Promise<Row> {
   const total = result.usage.total();
   const written = result.messages.filter((m) => m.type === 'Code').length;
   if (result.outcome !== 'done' || written !== graph.length) {
-    throw new Error(`the ${spec.graph} run of ${spec.files} files ended ${result.outcome} (${result.reason}) with ${written} files written; expected ${filePath(graph.length - 1)} and all before it`);
+    throw new Error(
+      `the ${spec.graph} run of ${spec.files} files ended ${result.outcome} (${result.reason}) with ${written} files written; expected ${filePath(graph.length - 1)} and all before it`,
+    );
   }
   const modelBusyMs = provider.busyMs();
   return {

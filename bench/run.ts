@@ -146,8 +146,18 @@ const COLUMNS: [keyof BenchRow, string, number][] = [
 const cell = (value: BenchRow[keyof BenchRow]): string => (Array.isArray(value) ? value.join('–') : value === null ? '–' : String(value));
 // The range of a single run says nothing: shown with --repeat only.
 const columns = (repeat: number) => COLUMNS.filter(([key]) => key !== 'overheadMsPerCallRange' || repeat > 1);
-const printHeader = (repeat: number) => console.log(columns(repeat).map(([, title, w]) => title.padStart(w)).join(' '));
-const printRow = (row: BenchRow) => console.log(columns(row.runs).map(([key, , w]) => cell(row[key]).padStart(w)).join(' '));
+const printHeader = (repeat: number) =>
+  console.log(
+    columns(repeat)
+      .map(([, title, w]) => title.padStart(w))
+      .join(' '),
+  );
+const printRow = (row: BenchRow) =>
+  console.log(
+    columns(row.runs)
+      .map(([key, , w]) => cell(row[key]).padStart(w))
+      .join(' '),
+  );
 
 /** The issue's targets, read from this run's rows. */
 function summary(rows: BenchRow[]): string[] {
@@ -158,7 +168,8 @@ function summary(rows: BenchRow[]): string[] {
   for (const graph of [...new Set(rows.map((r) => r.graph))]) {
     const at = (n: number) => rows.find((r) => r.graph === graph && r.files === n && r.concurrency === 1)?.promptTokens;
     const [ten, forty] = [at(10), at(40)];
-    if (ten && forty) lines.push(`  prompt tokens ${graph} 10 -> 40 files: x${(forty / ten).toFixed(2)} (target <= 4.5) ${forty / ten <= 4.5 ? 'met' : 'MISSED'}`);
+    if (ten && forty)
+      lines.push(`  prompt tokens ${graph} 10 -> 40 files: x${(forty / ten).toFixed(2)} (target <= 4.5) ${forty / ten <= 4.5 ? 'met' : 'MISSED'}`);
   }
   const worstOverhead = Math.max(...rows.map((r) => r.overheadMsPerCall));
   lines.push(`  overhead per model call: worst ${worstOverhead} ms (target <= 5) ${worstOverhead <= 5 ? 'met' : 'MISSED'}`);

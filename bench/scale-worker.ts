@@ -18,7 +18,11 @@ import { startWorker } from '../src/queue/worker.ts';
 
 class EndpointGate implements Provider {
   readonly label: string;
-  constructor(private readonly inner: Provider, private readonly endpoint: string, private readonly onRetry: (event: RetryEvent) => void) {
+  constructor(
+    private readonly inner: Provider,
+    private readonly endpoint: string,
+    private readonly onRetry: (event: RetryEvent) => void,
+  ) {
     this.label = inner.label;
   }
 

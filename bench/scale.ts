@@ -40,7 +40,10 @@ const Options = z.object({
   concurrency: z.coerce.number().int().min(1).default(4),
   limitRpm: z.coerce.number().int().min(1).default(600),
   limitRuns: z.coerce.number().int().min(1).default(40),
-  sizes: z.string().regex(/^\d+(,\d+)*$/).default('5,10,20,40'),
+  sizes: z
+    .string()
+    .regex(/^\d+(,\d+)*$/)
+    .default('5,10,20,40'),
   repeat: z.coerce.number().int().min(1).default(1),
   json: z.string().optional(),
 });
@@ -54,7 +57,11 @@ interface WorkerProcess {
 function startWorkers(count: number, env: NodeJS.ProcessEnv, concurrency: number): Promise<WorkerProcess[]> {
   return Promise.all(
     Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'scale-worker.ts'), String(concurrency)], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'scale-worker.ts'), String(concurrency)], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       const worker: WorkerProcess = { child, output: '' };
       return new Promise<WorkerProcess>((resolve, reject) => {
         child.stdout!.on('data', (chunk: Buffer) => {
@@ -98,11 +105,27 @@ interface PhaseResult {
   limiterWaits: number;
 }
 
-async function phase(redis: TestRedis, queue: Queue, endpoint: RpmEndpoint, options: Options, workers: number, runs: number, rpm: number | null, out: string): Promise<PhaseResult> {
+async function phase(
+  redis: TestRedis,
+  queue: Queue,
+  endpoint: RpmEndpoint,
+  options: Options,
+  workers: number,
+  runs: number,
+  rpm: number | null,
+  out: string,
+): Promise<PhaseResult> {
   await queue.obliterate({ force: true });
   endpoint.reset();
   endpoint.setLimit(rpm);
-  const env = { ...process.env, SOPWORKS_REDIS_URL: redis.url, BENCH_ENDPOINT: endpoint.url, SOPWORKS_RPM: rpm === null ? '' : String(rpm), SOPWORKS_MODEL: 'bench-model', NO_COLOR: '1' };
+  const env = {
+    ...process.env,
+    SOPWORKS_REDIS_URL: redis.url,
+    BENCH_ENDPOINT: endpoint.url,
+    SOPWORKS_RPM: rpm === null ? '' : String(rpm),
+    SOPWORKS_MODEL: 'bench-model',
+    NO_COLOR: '1',
+  };
   const procs = await startWorkers(workers, env, options.concurrency);
   const dir = path.join(out, `w${workers}-${rpm ?? 'free'}`);
   const started = Date.now();
@@ -154,7 +177,10 @@ async function phase(redis: TestRedis, queue: Queue, endpoint: RpmEndpoint, opti
 
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
-async function overheadInOneProcess(sizes: number[], repeat: number): Promise<{ files: number; width: number; calls: number; wallMs: number; overheadMsPerCall: number }[]> {
+async function overheadInOneProcess(
+  sizes: number[],
+  repeat: number,
+): Promise<{ files: number; width: number; calls: number; wallMs: number; overheadMsPerCall: number }[]> {
   const latency = { fixedMs: 200, perTokenMs: 0.8 };
   const rows = [];
   // The first run of a process pays for loading and compiling; a worker pays it once, not per run.
@@ -178,9 +204,27 @@ async function overheadInOneProcess(sizes: number[], repeat: number): Promise<{ 
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { 'latency-ms': { type: 'string' }, 'runs-per-worker': { type: 'string' }, concurrency: { type: 'string' }, 'limit-rpm': { type: 'string' }, 'limit-runs': { type: 'string' }, sizes: { type: 'string' }, repeat: { type: 'string' }, json: { type: 'string' } },
+    options: {
+      'latency-ms': { type: 'string' },
+      'runs-per-worker': { type: 'string' },
+      concurrency: { type: 'string' },
+      'limit-rpm': { type: 'string' },
+      'limit-runs': { type: 'string' },
+      sizes: { type: 'string' },
+      repeat: { type: 'string' },
+      json: { type: 'string' },
+    },
   });
-  const options = Options.parse({ latencyMs: values['latency-ms'], runsPerWorker: values['runs-per-worker'], concurrency: values.concurrency, limitRpm: values['limit-rpm'], limitRuns: values['limit-runs'], sizes: values.sizes, repeat: values.repeat, json: values.json });
+  const options = Options.parse({
+    latencyMs: values['latency-ms'],
+    runsPerWorker: values['runs-per-worker'],
+    concurrency: values.concurrency,
+    limitRpm: values['limit-rpm'],
+    limitRuns: values['limit-runs'],
+    sizes: values.sizes,
+    repeat: values.repeat,
+    json: values.json,
+  });
   const redis = await startRedis();
   const endpoint = await startRpmEndpoint(options.latencyMs);
   const queue = new Queue(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port } });
@@ -199,11 +243,26 @@ async function main(): Promise<void> {
     const used = at.saturatedCallsPerMin === null ? null : round(at.saturatedCallsPerMin / options.limitRpm, 3);
     const targets = [
       { target: 'runs/min at 4 workers ÷ at 1 worker ≥ 3.2 (below the limit)', value: String(speedup), met: speedup >= 3.2 },
-      { target: '≥ 90 % of the allowed requests/min used at the limit', value: used === null ? 'not measured: no run waited for a worker (raise --limit-runs)' : `${round(used * 100, 1)} %`, met: used !== null && used >= 0.9 },
-      { target: 'no run failed, 429s ≤ 5 % of requests at the limit', value: `${at.failed} failed, ${at.refused} × 429 of ${at.refused + Math.round((at.callsPerMin * at.wallMs) / 60_000)}`, met: at.failed === 0 && at.refused <= 0.05 * (at.callsPerMin * at.wallMs) / 60_000 },
-      { target: 'overhead ≤ 5 ms per call in a long-lived process, every size', value: overhead.map((r) => `${r.files}: ${r.overheadMsPerCall}`).join(', '), met: overhead.every((r) => r.overheadMsPerCall <= 5) },
+      {
+        target: '≥ 90 % of the allowed requests/min used at the limit',
+        value: used === null ? 'not measured: no run waited for a worker (raise --limit-runs)' : `${round(used * 100, 1)} %`,
+        met: used !== null && used >= 0.9,
+      },
+      {
+        target: 'no run failed, 429s ≤ 5 % of requests at the limit',
+        value: `${at.failed} failed, ${at.refused} × 429 of ${at.refused + Math.round((at.callsPerMin * at.wallMs) / 60_000)}`,
+        met: at.failed === 0 && at.refused <= (0.05 * (at.callsPerMin * at.wallMs)) / 60_000,
+      },
+      {
+        target: 'overhead ≤ 5 ms per call in a long-lived process, every size',
+        value: overhead.map((r) => `${r.files}: ${r.overheadMsPerCall}`).join(', '),
+        met: overhead.every((r) => r.overheadMsPerCall <= 5),
+      },
     ];
-    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`;
     const lines = [
       `Machine: ${machine}`,
       `Endpoint latency ${options.latencyMs} ms per call; ${options.concurrency} runs at once per worker; scripted eval scenarios on bench/sops (11 calls a run).`,
@@ -211,7 +270,8 @@ async function main(): Promise<void> {
       '| phase | workers | runs | failed | wall s | runs/min | calls/min | calls/min while saturated | RPM limit | 429s | retries | limiter waits |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
       ...[...below.map((r) => ['below the limit', r, '-'] as const), ['at the limit', at, String(options.limitRpm)] as const].map(
-        ([name, r, limit]) => `| ${name} | ${r.workers} | ${r.runs} | ${r.failed} | ${(r.wallMs / 1000).toFixed(1)} | ${r.runsPerMin} | ${r.callsPerMin} | ${r.saturatedCallsPerMin ?? 'n/a'} | ${limit} | ${r.refused} | ${r.retries} | ${r.limiterWaits} |`,
+        ([name, r, limit]) =>
+          `| ${name} | ${r.workers} | ${r.runs} | ${r.failed} | ${(r.wallMs / 1000).toFixed(1)} | ${r.runsPerMin} | ${r.callsPerMin} | ${r.saturatedCallsPerMin ?? 'n/a'} | ${limit} | ${r.refused} | ${r.retries} | ${r.limiterWaits} |`,
       ),
       '',
       '| files (mix) | width | calls | wall ms | overhead ms/call (long-lived process) |',

@@ -24,7 +24,10 @@ export interface SyntheticRun {
   ended: number;
 }
 
-export async function runSynthetic(scenario: Scenario, options: { latency: Latency; concurrency: number; onEvent?: (event: RunEvent) => void }): Promise<SyntheticRun> {
+export async function runSynthetic(
+  scenario: Scenario,
+  options: { latency: Latency; concurrency: number; onEvent?: (event: RunEvent) => void },
+): Promise<SyntheticRun> {
   const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), path.join(ROOT, 'roles'));
   const policy = await loadPolicy(path.join(ROOT, 'sops'));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-bench-'));

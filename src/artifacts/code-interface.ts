@@ -26,7 +26,11 @@ function jsInterface(content: string): string {
     if (/^export\b|^module\.exports\b|^exports\.\w+/.test(line)) {
       out.push(...comment, signature(line));
       inClass = /\bclass\b/.test(line) && !line.includes('}');
-    } else if (inClass && /^\s{2,4}(static\s+|async\s+|get\s+|set\s+)*#?\w+\s*\(.*\)\s*\{?\s*$/.test(line) && !/^\s*(if|for|while|switch|return)\b/.test(line)) {
+    } else if (
+      inClass &&
+      /^\s{2,4}(static\s+|async\s+|get\s+|set\s+)*#?\w+\s*\(.*\)\s*\{?\s*$/.test(line) &&
+      !/^\s*(if|for|while|switch|return)\b/.test(line)
+    ) {
       out.push(signature(line));
     } else if (inClass && /^\}/.test(line)) {
       out.push('}');

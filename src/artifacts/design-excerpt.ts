@@ -28,7 +28,11 @@ export interface DesignExcerpt {
 }
 
 const normalise = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
-const baseName = (file: string): string => file.split('/').at(-1)!.replace(/\.[^.]*$/, '');
+const baseName = (file: string): string =>
+  file
+    .split('/')
+    .at(-1)!
+    .replace(/\.[^.]*$/, '');
 
 /** Class names declared or related in a mermaid class diagram, in order of appearance. */
 export function classNames(classDiagram: string): string[] {
@@ -36,7 +40,10 @@ export function classNames(classDiagram: string): string[] {
   for (const line of classDiagram.split('\n')) {
     const declared = /^\s*class\s+([A-Za-z_][\w]*)/.exec(line);
     if (declared) names.add(declared[1]!);
-    const related = /^\s*([A-Za-z_]\w*)\s*(?:"[^"]*"\s*)?(?:<\|--|\*--|o--|-->|--\*|--o|--\|>|\.\.>|\.\.\|>|<\.\.|<\|\.\.|--|\.\.)\s*(?:"[^"]*"\s*)?([A-Za-z_]\w*)/.exec(line);
+    const related =
+      /^\s*([A-Za-z_]\w*)\s*(?:"[^"]*"\s*)?(?:<\|--|\*--|o--|-->|--\*|--o|--\|>|\.\.>|\.\.\|>|<\.\.|<\|\.\.|--|\.\.)\s*(?:"[^"]*"\s*)?([A-Za-z_]\w*)/.exec(
+        line,
+      );
     if (related) names.add(related[1]!).add(related[2]!);
   }
   return [...names];

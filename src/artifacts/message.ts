@@ -17,7 +17,6 @@ export const Envelope = z.object({
 
 export type Message<P = unknown> = Omit<z.infer<typeof Envelope>, 'payload'> & { payload: P };
 
-export type Draft<P = unknown> = Pick<Message<P>, 'type' | 'from' | 'payload'> &
-  Partial<Pick<Message<P>, 'to' | 'causedBy'>>;
+export type Draft<P = unknown> = Pick<Message<P>, 'type' | 'from' | 'payload'> & Partial<Pick<Message<P>, 'to' | 'causedBy'>>;
 
 export const messageId = (seq: number): string => `msg-${String(seq).padStart(6, '0')}`;

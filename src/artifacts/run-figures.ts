@@ -59,7 +59,10 @@ export function runFigures(messages: readonly Message[]): RunFigures {
   const incomplete = sources.flatMap((code) => placeholdersIn(code.path, code.content).map((p) => ({ path: code.path, line: p.line, why: p.why })));
   const complete = sources.filter((code) => !incomplete.some((p) => p.path === code.path)).length;
 
-  const reports = messages.filter((m) => m.type === 'TestReport').map((m) => S.TestReport.safeParse(m.payload)).flatMap((r) => (r.success ? [r.data] : []));
+  const reports = messages
+    .filter((m) => m.type === 'TestReport')
+    .map((m) => S.TestReport.safeParse(m.payload))
+    .flatMap((r) => (r.success ? [r.data] : []));
   const testRounds = reports.filter((r) => (r.kind ?? 'tests') === 'tests');
   const lastTests = testRounds.at(-1);
   const smoke = reports.filter((r) => r.kind === 'smoke').at(-1);
@@ -77,7 +80,9 @@ export function runFigures(messages: readonly Message[]): RunFigures {
 export function describeFigures(figures: RunFigures): { name: string; value: string }[] {
   const percent = (ratio: number | null) => (ratio === null ? 'n/a' : `${Math.round(ratio * 100)}%`);
   const { completeness, executability, tests, fastChecks } = figures;
-  const checkers = Object.entries(fastChecks.byChecker).map(([checker, n]) => `${checker} ${n}`).join(', ');
+  const checkers = Object.entries(fastChecks.byChecker)
+    .map(([checker, n]) => `${checker} ${n}`)
+    .join(', ');
   return [
     {
       name: 'Completeness',
@@ -87,9 +92,21 @@ export function describeFigures(figures: RunFigures): { name: string; value: str
     },
     {
       name: 'Executability',
-      value: executability.passed === null ? 'n/a (nothing to run as written, or not run)' : `${executability.passed ? 'runs' : 'FAILS'}: ${executability.command!.join(' ')}`,
+      value:
+        executability.passed === null
+          ? 'n/a (nothing to run as written, or not run)'
+          : `${executability.passed ? 'runs' : 'FAILS'}: ${executability.command!.join(' ')}`,
     },
-    { name: 'Test pass rate', value: tests.passRate === null ? 'n/a' : `${percent(tests.passRate)} (${tests.passed} passed, ${tests.failed} failed, ${tests.rounds} round${tests.rounds === 1 ? '' : 's'})` },
-    { name: 'Fast checks', value: `${fastChecks.reviewsSaved} failure${fastChecks.reviewsSaved === 1 ? '' : 's'} caught before review (model reviews saved)${checkers ? `: ${checkers}` : ''}` },
+    {
+      name: 'Test pass rate',
+      value:
+        tests.passRate === null
+          ? 'n/a'
+          : `${percent(tests.passRate)} (${tests.passed} passed, ${tests.failed} failed, ${tests.rounds} round${tests.rounds === 1 ? '' : 's'})`,
+    },
+    {
+      name: 'Fast checks',
+      value: `${fastChecks.reviewsSaved} failure${fastChecks.reviewsSaved === 1 ? '' : 's'} caught before review (model reviews saved)${checkers ? `: ${checkers}` : ''}`,
+    },
   ];
 }

@@ -21,12 +21,8 @@ export const PRD = z.object({
   projectName: text('projectName'),
   summary: text('summary'),
   goals: z.array(text('a goal')).min(1),
-  userStories: z
-    .array(z.object({ asA: text('asA'), iWant: text('iWant'), soThat: text('soThat') }))
-    .min(1),
-  requirementPool: z
-    .array(z.object({ id: text('id'), description: text('description'), priority: Priority }))
-    .min(1),
+  userStories: z.array(z.object({ asA: text('asA'), iWant: text('iWant'), soThat: text('soThat') })).min(1),
+  requirementPool: z.array(z.object({ id: text('id'), description: text('description'), priority: Priority })).min(1),
   acceptanceCriteria: z.array(text('an acceptance criterion')).min(1),
   openQuestions: z.array(text('an open question')),
 });

@@ -120,7 +120,7 @@ function parseStored(record: unknown, where: string, seq: number): Message {
       : null;
   if (problem) {
     throw new SopworksError('NOT_RESUMABLE', `${where}: ${problem}; the board was changed outside sopworks.`, {
-      hint: 'The board is the run\'s source of truth and sopworks only appends to it: restore it from a copy, or start a new run.',
+      hint: "The board is the run's source of truth and sopworks only appends to it: restore it from a copy, or start a new run.",
     });
   }
   return parsed.data as Message;

@@ -17,7 +17,10 @@ export function applyEdits(current: string, reply: EditsReply): Applied {
   if (reply.kind === 'whole') {
     const lines = current.split('\n').length;
     if (lines > WHOLE_FILE_LINES) {
-      return { ok: false, reason: `${reply.path} has ${lines} lines: reply with SEARCH/REPLACE blocks for the lines that change, not the whole file (whole files only up to ${WHOLE_FILE_LINES} lines)` };
+      return {
+        ok: false,
+        reason: `${reply.path} has ${lines} lines: reply with SEARCH/REPLACE blocks for the lines that change, not the whole file (whole files only up to ${WHOLE_FILE_LINES} lines)`,
+      };
     }
     return { ok: true, content: reply.content };
   }
@@ -42,7 +45,10 @@ function applyOne(text: string, edit: SearchReplace, which: string, file: string
       reason: `${which}: its SEARCH text is in ${file} ${found.length} times (at lines ${lines.join(', ')}), so where to apply it is unclear. Include more of the surrounding lines so it matches exactly once. Nothing was applied.`,
     };
   }
-  return { ok: false, reason: `${which}: its SEARCH text is not in ${file} (it must match the file exactly, spaces included). Nothing was applied. ${nearest(text, search)}` };
+  return {
+    ok: false,
+    reason: `${which}: its SEARCH text is not in ${file} (it must match the file exactly, spaces included). Nothing was applied. ${nearest(text, search)}`,
+  };
 }
 
 function occurrences(text: string, search: string): number[] {
@@ -54,7 +60,10 @@ function occurrences(text: string, search: string): number[] {
 /** The file's lines around the window most like the SEARCH text, numbered, for the model to copy from. */
 function nearest(text: string, search: string): string {
   const lines = text.split('\n');
-  const wanted = search.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const wanted = search
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   if (wanted.length === 0 || lines.length === 0) return '';
   let best = { at: 0, score: -1 };
   for (let at = 0; at < lines.length; at++) {
@@ -64,7 +73,10 @@ function nearest(text: string, search: string): string {
   }
   const from = Math.max(0, best.at - CONTEXT_LINES);
   const to = Math.min(lines.length, best.at + wanted.length + CONTEXT_LINES);
-  const shown = lines.slice(from, to).map((line, i) => `${String(from + i + 1).padStart(4)}| ${line}`).join('\n');
+  const shown = lines
+    .slice(from, to)
+    .map((line, i) => `${String(from + i + 1).padStart(4)}| ${line}`)
+    .join('\n');
   return `The nearest lines in the file now (line numbers are not part of the file):\n${shown}`;
 }
 

@@ -76,12 +76,18 @@ async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineT
 /** `git archive <base> | tar -x`: the base's files, without .git, without anything of the work tree. */
 function unpackTree(root: string, base: string, into: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', 'git archive --format=tar "$1" | tar -x -C "$2"', 'sh', base, into], { cwd: root, env: gitEnv(root), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('sh', ['-c', 'git archive --format=tar "$1" | tar -x -C "$2"', 'sh', base, into], {
+      cwd: root,
+      env: gitEnv(root),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     child.on('error', (error) => reject(new SopworksError('GIT_FAILED', `Could not unpack the base ${base}: ${error.message}`)));
     child.on('close', (code) =>
-      code === 0 ? resolve() : reject(new SopworksError('GIT_FAILED', `Could not unpack the base ${base} into ${path.basename(into)} (exit ${code}): ${stderr.trim()}`)),
+      code === 0
+        ? resolve()
+        : reject(new SopworksError('GIT_FAILED', `Could not unpack the base ${base} into ${path.basename(into)} (exit ${code}): ${stderr.trim()}`)),
     );
   });
 }

@@ -35,7 +35,8 @@ export const changeViews = {
     const task = currentChangeTask(board, context.current);
     if (task.op === 'rename' && task.from) {
       const draft = context.slots.draft as { content?: unknown } | undefined;
-      if (typeof draft?.content !== 'string') throw new SopworksError('SOP_INVALID', `"changeRemoval" of a rename needs the moved file's content in the slot draft (edit it first).`);
+      if (typeof draft?.content !== 'string')
+        throw new SopworksError('SOP_INVALID', `"changeRemoval" of a rename needs the moved file's content in the slot draft (edit it first).`);
       return { path: task.from, renamedTo: task.file, content: draft.content };
     }
     if (task.op !== 'delete') throw new SopworksError('SOP_INVALID', `"changeRemoval" is for delete and rename tasks; ${task.file} is to ${task.op}.`);

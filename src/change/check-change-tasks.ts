@@ -13,7 +13,9 @@ export const MAX_EDIT_BYTES = 96_000;
 
 export async function changeTaskProblems(root: string, graph: ChangeTaskGraph): Promise<string[]> {
   // The graph's own shape: validateTaskGraph checks it against a "design" of exactly its files.
-  const problems = validateTaskGraph(graph, { files: graph.tasks.map((t) => ({ path: t.file, purpose: t.description })) }).filter((p) => !p.startsWith('missing file'));
+  const problems = validateTaskGraph(graph, { files: graph.tasks.map((t) => ({ path: t.file, purpose: t.description })) }).filter(
+    (p) => !p.startsWith('missing file'),
+  );
   for (const task of graph.tasks) {
     if (task.op === 'rename' && task.from === null) problems.push(`"${task.file}": a rename needs \`from\`, the path it has now`);
     if (task.op !== 'rename' && task.from !== null) problems.push(`"${task.file}": \`from\` is for renames only; give null`);
@@ -27,7 +29,9 @@ export async function changeTaskProblems(root: string, graph: ChangeTaskGraph): 
     if (task.op === 'add' && stat) problems.push(`"${task.file}" already exists: use op modify to change it`);
     if (task.op === 'delete' && !stat) problems.push(`"${task.file}" does not exist: there is nothing to delete`);
     if (task.op === 'rename') {
-      const to = await resolveInside(root, task.file).then((p) => fs.lstat(p)).catch(() => null);
+      const to = await resolveInside(root, task.file)
+        .then((p) => fs.lstat(p))
+        .catch(() => null);
       if (to) problems.push(`"${task.file}" already exists: a rename cannot overwrite it`);
     }
     if (task.op === 'modify' || task.op === 'rename') {

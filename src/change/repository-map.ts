@@ -101,7 +101,11 @@ function renderTree(files: string[]): string {
   }
   const lines = [...top, ...[...folders].map(([folder, count]) => `${folder} (${count} files)`)];
   const shown = lines.slice(0, MAP_BOUNDS.treeFiles);
-  return [...shown, ...(lines.length > shown.length ? [`… and ${lines.length - shown.length} more entries`] : []), `(${files.length} files in all: ask to read the ones you need)`].join('\n');
+  return [
+    ...shown,
+    ...(lines.length > shown.length ? [`… and ${lines.length - shown.length} more entries`] : []),
+    `(${files.length} files in all: ask to read the ones you need)`,
+  ].join('\n');
 }
 
 /** A file's text, or null when it is binary (a NUL byte), too large, or not a regular file. */

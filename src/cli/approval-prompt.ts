@@ -11,7 +11,9 @@ export function terminalApprover(): AskPerson | null {
   return async (request) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
     try {
-      process.stdout.write(`\n${pc.bold(`— ${request.role} asks for approval of the ${request.gate}${request.key ? ` ${request.key}` : ''} —`)}\n\n${request.content}\n\n`);
+      process.stdout.write(
+        `\n${pc.bold(`— ${request.role} asks for approval of the ${request.gate}${request.key ? ` ${request.key}` : ''} —`)}\n\n${request.content}\n\n`,
+      );
       for (;;) {
         const answer = (await rl.question(`Approve it? ${pc.dim('[y]es / [n]o')} `)).trim().toLowerCase();
         if (answer === 'y' || answer === 'yes') return { approved: true, feedback: null };

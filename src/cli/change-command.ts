@@ -45,7 +45,10 @@ const ChangeOptions = z.object({
     .optional()
     .transform((v, ctx) => {
       if (v === undefined) return [] as Gate[];
-      const gates = v.split(',').map((g) => g.trim()).filter(Boolean);
+      const gates = v
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean);
       if (gates.length === 0 || gates.some((g) => !(GATES as readonly string[]).includes(g))) {
         ctx.addIssue({ code: 'custom', message: `use a comma list of ${GATES.join(', ')}` });
         return z.NEVER;
@@ -67,7 +70,16 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
 
   // Everything is checked before anything is written.
   const target = await checkRepository(repoArg, { request, base: options.base, branch: options.branch, force: options.force });
-  const name = checkProjectName(options.name ?? `${path.basename(target.repo).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repo'}-${target.slug}`.slice(0, 64));
+  const name = checkProjectName(
+    options.name ??
+      `${
+        path
+          .basename(target.repo)
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, '-')
+          .replace(/^[^a-z0-9]+/, '') || 'repo'
+      }-${target.slug}`.slice(0, 64),
+  );
   const out = path.resolve(options.out);
   const projectDir = path.join(out, name);
   if (projectDir === target.repo || projectDir.startsWith(target.repo + path.sep)) {
@@ -79,7 +91,8 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
   const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
-  const llm: LlmRecord = choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: options.model ?? settings.model.model };
+  const llm: LlmRecord =
+    choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: options.model ?? settings.model.model };
   checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
   await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
   await openWorktree(target, projectDir);

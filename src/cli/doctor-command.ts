@@ -30,13 +30,22 @@ export async function doctorCommand(rawOptions: unknown, io: Output): Promise<nu
   const problems: string[] = [];
   const reports: ModelReport[] = [];
   if (!settings.openaiConfigured) {
-    problems.push('No model endpoint is configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env.');
+    problems.push(
+      'No model endpoint is configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env.',
+    );
   } else {
     const company = await loadCompany(options.sops, options.roles);
     const base = { ...settings.model, model: options.model ?? settings.model.model, timeoutMs: Math.min(settings.model.timeoutMs, DOCTOR_TIMEOUT_MS) };
     const targets = new Map<string, { baseUrl: string; apiKey: string | null; model: string; roles: string[] }>();
     try {
-      const chains = resolveRoleModels(base, company.roles, parseModelFor(options.modelFor, company.roles.map((r) => r.id)));
+      const chains = resolveRoleModels(
+        base,
+        company.roles,
+        parseModelFor(
+          options.modelFor,
+          company.roles.map((r) => r.id),
+        ),
+      );
       for (const [role, chain] of Object.entries(chains)) {
         chain.forEach(({ settings: s }, i) => {
           const baseUrl = s.baseUrl ?? 'https://api.openai.com/v1';

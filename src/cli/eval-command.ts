@@ -36,7 +36,8 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   const options = parseOptions(EvalOptions, rawOptions);
   if (options.compare) return compare(options.compare[0]!, options.compare[1]!, io);
   await handRunCommandsDown();
-  if (!suiteFile) throw new SopworksError('USAGE', 'Name a suite file, or two results files with --compare.', { hint: 'sopworks eval examples/eval/suite.yaml' });
+  if (!suiteFile)
+    throw new SopworksError('USAGE', 'Name a suite file, or two results files with --compare.', { hint: 'sopworks eval examples/eval/suite.yaml' });
   const suite = await loadSuite(suiteFile);
   const settings = readSettings();
   const out = path.resolve(options.out ?? path.join('output', `eval-${suite.name}`));
@@ -50,7 +51,8 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
     ({ runner, close } = await queueRunner(io, stop.signal));
   }
   const onSigint = () => {
-    if (!stop.signal.aborted) io.err('notice: stopping: no further spec starts; the runs under way stop after their steps in flight. Run the same eval again to resume.');
+    if (!stop.signal.aborted)
+      io.err('notice: stopping: no further spec starts; the runs under way stop after their steps in flight. Run the same eval again to resume.');
     stop.abort();
     requestProcessStop();
   };
@@ -75,7 +77,9 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
     io.out('');
     io.out(renderText(aggregateTable(results.aggregates)));
     const files = resultsFiles(out);
-    io.out(`\nWritten ${path.relative(process.cwd(), files.json) || files.json} and ${path.relative(process.cwd(), files.markdown) || files.markdown}; run logs in ${path.relative(process.cwd(), path.join(out, 'logs')) || 'logs'}/`);
+    io.out(
+      `\nWritten ${path.relative(process.cwd(), files.json) || files.json} and ${path.relative(process.cwd(), files.markdown) || files.markdown}; run logs in ${path.relative(process.cwd(), path.join(out, 'logs')) || 'logs'}/`,
+    );
     if (stop.signal.aborted || results.specs.length < suite.specs.length) {
       io.out('The suite was stopped: run the same command again to resume it.');
       return EXIT.interrupted;
@@ -93,7 +97,9 @@ async function readResults(file: string): Promise<SuiteResults> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    throw new SopworksError('USAGE', `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, { hint: 'Give the eval.json an eval wrote, e.g. output/eval-<suite>/eval.json.' });
+    throw new SopworksError('USAGE', `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, {
+      hint: 'Give the eval.json an eval wrote, e.g. output/eval-<suite>/eval.json.',
+    });
   }
   let data: unknown;
   try {
@@ -104,7 +110,9 @@ async function readResults(file: string): Promise<SuiteResults> {
   const parsed = SuiteResults.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new SopworksError('USAGE', `${file} is not an eval's results: ${issue.path.join('.') || '(top level)'}: ${issue.message}.`, { hint: 'Give the eval.json an eval wrote.' });
+    throw new SopworksError('USAGE', `${file} is not an eval's results: ${issue.path.join('.') || '(top level)'}: ${issue.message}.`, {
+      hint: 'Give the eval.json an eval wrote.',
+    });
   }
   return parsed.data;
 }

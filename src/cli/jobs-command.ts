@@ -11,7 +11,15 @@ import { parseOptions, wholeNumberIn } from './parse-options.ts';
 const JobsOptions = z.object({ limit: wholeNumberIn(1, 10_000), json: z.boolean().default(false) });
 
 /** BullMQ's states, in the words `jobs` shows. */
-const SHOWN = { waiting: 'queued', prioritized: 'queued', delayed: 'queued', 'waiting-children': 'queued', active: 'running', completed: 'finished', failed: 'failed' } as const;
+const SHOWN = {
+  waiting: 'queued',
+  prioritized: 'queued',
+  delayed: 'queued',
+  'waiting-children': 'queued',
+  active: 'running',
+  completed: 'finished',
+  failed: 'failed',
+} as const;
 type BullState = keyof typeof SHOWN;
 const STATES = Object.keys(SHOWN) as BullState[];
 
@@ -35,7 +43,14 @@ export async function jobsCommand(rawOptions: unknown, io: Output): Promise<numb
           attempts: job.attemptsMade,
           worker: job.returnvalue?.worker ?? (progress.success ? progress.data.worker : '-'),
           project: projectDirOf(job.data),
-          detail: state === 'failed' ? job.failedReason ?? '' : state === 'completed' ? job.returnvalue?.outcome ?? '' : state === 'delayed' ? 'retry after a pause' : '',
+          detail:
+            state === 'failed'
+              ? (job.failedReason ?? '')
+              : state === 'completed'
+                ? (job.returnvalue?.outcome ?? '')
+                : state === 'delayed'
+                  ? 'retry after a pause'
+                  : '',
         });
       }
     }
@@ -48,7 +63,12 @@ export async function jobsCommand(rawOptions: unknown, io: Output): Promise<numb
     io.out(`Queue at ${shownUrl(url)}: ${summary.queued} queued, ${summary.running} running, ${summary.finished} finished, ${summary.failed} failed`);
     if (rows.length > 0) {
       io.out('');
-      io.out(renderText({ header: ['job', 'state', 'attempts', 'worker', 'project', 'outcome / reason'], rows: rows.map((r) => [r.id, r.state, String(r.attempts), r.worker, r.project, r.detail]) }));
+      io.out(
+        renderText({
+          header: ['job', 'state', 'attempts', 'worker', 'project', 'outcome / reason'],
+          rows: rows.map((r) => [r.id, r.state, String(r.attempts), r.worker, r.project, r.detail]),
+        }),
+      );
     }
     return EXIT.done;
   } finally {

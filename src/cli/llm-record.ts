@@ -7,7 +7,13 @@ import type { RoleModelRecord } from '../llm/role-model.ts';
 import type { Provider } from '../llm/provider.ts';
 
 /** `roleModels`: each role's models, when roles have their own (src/llm/role-model.ts); kept for resume. */
-export function llmRecordOf(choice: LlmChoice, provider: Provider, model: string | undefined, settings: Settings, roleModels: Record<string, RoleModelRecord> | null = null): LlmRecord {
+export function llmRecordOf(
+  choice: LlmChoice,
+  provider: Provider,
+  model: string | undefined,
+  settings: Settings,
+  roleModels: Record<string, RoleModelRecord> | null = null,
+): LlmRecord {
   if (choice.kind === 'scripted') return { kind: 'scripted', file: path.resolve(choice.file) };
   // The file that was loaded (a name from the cache is kept as its path: the cache may change).
   if (choice.kind === 'local') return { kind: 'local', model: (provider as { modelFile?: string }).modelFile ?? provider.label.replace(/^local:/, '') };

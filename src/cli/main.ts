@@ -59,10 +59,14 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--model <name>', 'model name for the openai provider (default: SOPWORKS_MODEL or gpt-4o-mini), or a cached model for --llm local')
     .option('--model-for <role=model>', 'another model for one role, e.g. architect=gpt-4o (repeatable; kept for resume)', collect, [])
     .option('--force', 'replace an existing project of the same name', false)
-    .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here (no bubblewrap, not Node) with your rights, only limited (docs/sandbox.md)', false)
+    .option(
+      '--allow-unsandboxed',
+      'run generated code that cannot be sandboxed here (no bubblewrap, not Node) with your rights, only limited (docs/sandbox.md)',
+      false,
+    )
     .option('--budget <usd>', 'stop (outcome budget-exhausted, exit 3) before spending more than this many US dollars')
     .option('--max-tokens <n>', 'stop before using more than this many tokens (prompt + completion)')
-    .option('--record <file>', 'write the run\'s model replies as a scenario file, to replay it offline')
+    .option('--record <file>', "write the run's model replies as a scenario file, to replay it offline")
     .option('--approve <gates>', 'hold these artifacts until a person approves them: prd,design,code,tests')
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--concurrency <n>', 'how many files are written at once (kept for resume)', '4')
@@ -82,12 +86,12 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--branch <name>', 'the branch to make (default: sopworks/<slug of the request>)')
     .option('--force', 'start an existing branch (and its work tree under --out) again from the base', false)
     .option('--name <project>', 'the folder of the change under --out (default: <repo>-<slug>)')
-    .option('--out <dir>', 'where the change\'s work tree and run state go (outside the repository)', 'output')
+    .option('--out <dir>', "where the change's work tree and run state go (outside the repository)", 'output')
     .option('--llm <provider>', 'openai | scripted:<scenario file> (default: openai when configured)')
     .option('--model <name>', 'model name for the openai provider')
     .option('--budget <usd>', 'stop (outcome budget-exhausted, exit 3) before spending more than this many US dollars')
     .option('--max-tokens <n>', 'stop before using more than this many tokens (prompt + completion)')
-    .option('--record <file>', 'write the run\'s model replies as a scenario file, to replay it offline')
+    .option('--record <file>', "write the run's model replies as a scenario file, to replay it offline")
     .option('--approve <gates>', 'hold these artifacts until a person approves them: prd,design,code,tests')
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run the tests that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
@@ -106,7 +110,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--model-for <role=model>', 'another model for one role, e.g. architect=gpt-4o (repeatable)', collect, [])
     .option('--budget <usd>', 'a new limit in US dollars for the whole run (what was spent counts)')
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
-    .option('--record <file>', 'write the run\'s model replies as a scenario file')
+    .option('--record <file>', "write the run's model replies as a scenario file")
     .option('--hint <text>', 'guidance for the step that failed, shown in its prompt when it is asked again')
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
@@ -165,8 +169,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .command('eval')
     .description('run a suite of specs (several at once), measure each run, and write the table (docs/eval.md)')
     .argument('[suite]', 'the suite file, e.g. examples/eval/suite.yaml')
-    .option('--out <dir>', 'where the suite\'s projects and results go (default: output/eval-<suite name>)')
-    .option('--concurrency <n>', 'how many runs at once (default: the suite\'s)')
+    .option('--out <dir>', "where the suite's projects and results go (default: output/eval-<suite name>)")
+    .option('--concurrency <n>', "how many runs at once (default: the suite's)")
     .option('--llm <provider>', 'the model of specs without a scenario: openai | scripted:<file>')
     .option('--model <name>', 'model name for the openai provider')
     .option('--compare <files...>', 'show two results files side by side: --compare a.json b.json')
@@ -182,7 +186,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .command('worker')
     .description('run queued runs, several at once, until stopped (SOPWORKS_REDIS_URL; docs/scaling.md)')
     .option('--concurrency <n>', 'how many runs at once', '2')
-    .option('--lock-ms <ms>', 'how long a job stays locked without renewal: a dead worker\'s runs are taken over after it', '30000')
+    .option('--lock-ms <ms>', "how long a job stays locked without renewal: a dead worker's runs are taken over after it", '30000')
     .action(async (options: unknown) => {
       exitCode = await (await import('./worker-command.ts')).workerCommand(options, io);
     });
@@ -195,7 +199,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--out <dir>', 'where projects are created: a folder every worker reaches at the same path', 'output')
     .option('--llm <provider>', 'openai | scripted:<scenario file>')
     .option('--model <name>', 'model name for the openai provider')
-    .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed with the worker\'s rights, only limited', false)
+    .option('--allow-unsandboxed', "run generated code that cannot be sandboxed with the worker's rights, only limited", false)
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (spec: string[], options: unknown) => {

@@ -18,7 +18,10 @@ import { parseOptions } from './parse-options.ts';
 const NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
 
 const PullOptions = z.object({
-  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits').optional(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal digits')
+    .optional(),
   name: z.string().regex(NAME, 'must be letters, digits, ".", "_" or "-"').optional(),
 });
 
@@ -28,7 +31,7 @@ export function registerModelsCommand(program: Command, io: Output, setExitCode:
     .command('pull')
     .description('download a recommended model by name, or any GGUF file by URL (resumes an interrupted download)')
     .argument('<name-or-url>', `a recommended model (${CATALOG.map((e) => e.name).join(', ')}) or the URL of a .gguf file`)
-    .option('--name <name>', 'the name to keep a URL\'s model under (default: its file name)')
+    .option('--name <name>', "the name to keep a URL's model under (default: its file name)")
     .option('--sha256 <hex>', 'the sha256 the file must have')
     .action(async (what: string, options: unknown) => setExitCode(await pull(what, parseOptions(PullOptions, options), io)));
   models

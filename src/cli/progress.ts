@@ -23,7 +23,8 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         const e = event.event;
         const label = `${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`;
         if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}${e.seat ? pc.dim(` (${e.seat})`) : ''}`);
-        else if (e.kind === 'call-repair') write(`${who(e.call.role)}${pc.yellow('↻')} ${label}: reply invalid (attempt ${e.attempt}), asking again — ${firstLine(e.error)}`);
+        else if (e.kind === 'call-repair')
+          write(`${who(e.call.role)}${pc.yellow('↻')} ${label}: reply invalid (attempt ${e.attempt}), asking again — ${firstLine(e.error)}`);
         else if (e.kind === 'call-fallback') write(`${who(e.call.role)}${pc.yellow('⇄')} ${label}: ${e.reason} with ${e.from}; asking ${e.to}`);
         else {
           const r = e.record;
@@ -33,7 +34,9 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
         return;
       }
       case 'message':
-        write(`${who(event.message.from)}${pc.magenta('⇢')} ${event.message.type} → ${event.message.to} ${pc.dim([event.message.id, summary(event.message)].filter(Boolean).join(" "))}`);
+        write(
+          `${who(event.message.from)}${pc.magenta('⇢')} ${event.message.type} → ${event.message.to} ${pc.dim([event.message.id, summary(event.message)].filter(Boolean).join(' '))}`,
+        );
         return;
       case 'commit':
         write(`${who(event.role)}${pc.blue('●')} commit ${event.subject}`);

@@ -39,11 +39,7 @@ export const ResumeOptions = z.object({
   allowUnsandboxed: z.boolean().default(false),
   yes: z.boolean().default(false),
   /** Guidance for the step that failed, shown in its prompt when it is asked again. */
-  hint: z
-    .string()
-    .trim()
-    .min(1, 'give the guidance as text, e.g. --hint "write the whole file, no placeholders"')
-    .optional(),
+  hint: z.string().trim().min(1, 'give the guidance as text, e.g. --hint "write the whole file, no placeholders"').optional(),
 });
 
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
@@ -64,7 +60,10 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   // The models each role asked keep answering it, unless --model-for names another.
   const kept = record.llm.kind === 'openai' && record.llm.roles && choice.kind === 'openai' ? roleModelsFromRecord(record.llm.roles) : null;
   const roles = company.roles.map((r) => ({ id: r.id, model: kept?.find((k) => k.id === r.id)?.model ?? r.model }));
-  const modelFor = parseModelFor(options.modelFor, company.roles.map((r) => r.id));
+  const modelFor = parseModelFor(
+    options.modelFor,
+    company.roles.map((r) => r.id),
+  );
   const { provider, roleModels } = await createProviderForRoles(choice, null, settings, model, providerHooks(io), roles, modelFor);
   const llm: LlmRecord = llmRecordOf(choice, provider, model, settings, roleModels);
   // New limits replace the old ones; without them, the run keeps the limits it started with.
@@ -76,22 +75,26 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   io.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await withTracing('resume', io, progressPrinter((line) => io.out(line)), (onEvent) =>
-      resumeRun({
-      projectDir,
-      record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
-      askPerson: terminalApprover(),
-      company,
-      provider,
-      price: priceOf(llm, settings),
-      maxOutputTokens: worstReplyTokens(llm, settings),
-      recordTo: options.record ?? null,
-      sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-      maxRepairs: settings.maxRepairs,
-      guidance: options.hint ?? null,
-      onEvent,
-      stop: signals,
-    }),
+    const result = await withTracing(
+      'resume',
+      io,
+      progressPrinter((line) => io.out(line)),
+      (onEvent) =>
+        resumeRun({
+          projectDir,
+          record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
+          askPerson: terminalApprover(),
+          company,
+          provider,
+          price: priceOf(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings),
+          recordTo: options.record ?? null,
+          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+          maxRepairs: settings.maxRepairs,
+          guidance: options.hint ?? null,
+          onEvent,
+          stop: signals,
+        }),
     );
     return await reportRun(result, provider.label, io);
   } finally {

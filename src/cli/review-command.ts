@@ -9,7 +9,7 @@ import { changeSummary } from '../change/change-summary.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */
 function terminalWidth(): number | undefined {
-  const fromEnv = Number(process.env['COLUMNS']);
+  const fromEnv = Number(process.env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv >= 40) return fromEnv;
   return process.stdout.isTTY ? process.stdout.columns : undefined;
 }

@@ -36,10 +36,16 @@ const RunOptions = z.object({
     .optional()
     .transform((v, ctx) => {
       if (v === undefined) return [];
-      const gates = v.split(',').map((g) => g.trim()).filter(Boolean);
+      const gates = v
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean);
       const unknown = gates.filter((g) => !(GATES as readonly string[]).includes(g));
       if (unknown.length > 0 || gates.length === 0) {
-        ctx.addIssue({ code: 'custom', message: `unknown gate ${unknown.map((g) => `"${g}"`).join(', ') || '(none)'}; use a comma list of ${GATES.join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown gate ${unknown.map((g) => `"${g}"`).join(', ') || '(none)'}; use a comma list of ${GATES.join(', ')}`,
+        });
         return z.NEVER;
       }
       return gates as Gate[];
@@ -92,7 +98,10 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   const policy = await loadPolicy(options.sops);
   // A registry set to something that is not a URL is refused now, before anything is written.
   dependencyRegistries(policy);
-  const modelFor = parseModelFor(options.modelFor, company.roles.map((r) => r.id));
+  const modelFor = parseModelFor(
+    options.modelFor,
+    company.roles.map((r) => r.id),
+  );
   const { provider, roleModels } = await createProviderForRoles(choice, scenario, settings, options.model, providerHooks(io), company.roles, modelFor);
   const unsandboxable = await sandboxCheck;
   if (unsandboxable) throw unsandboxable;
@@ -102,28 +111,32 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   checkBudgetPrices({ usd: options.budget, tokens: options.maxTokens }, provider, priceOf(llm, settings));
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await withTracing('run', io, progressPrinter((line) => io.out(line)), (onEvent) =>
-      startRun({
-      spec,
-      project: name,
-      projectDir,
-      company,
-      provider,
-      llm,
-      budget: { usd: options.budget, tokens: options.maxTokens },
-      concurrency: options.concurrency ?? undefined,
-      engineers: options.engineers ?? undefined,
-      price: priceOf(llm, settings),
-      maxOutputTokens: worstReplyTokens(llm, settings),
-      recordTo: options.record ?? null,
-      approvals: { gates: options.approve, yes: options.yes },
-      askPerson: terminalApprover(),
-      maxRepairs: settings.maxRepairs,
-      policy,
-      sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-      onEvent,
-      stop: signals,
-    }),
+    const result = await withTracing(
+      'run',
+      io,
+      progressPrinter((line) => io.out(line)),
+      (onEvent) =>
+        startRun({
+          spec,
+          project: name,
+          projectDir,
+          company,
+          provider,
+          llm,
+          budget: { usd: options.budget, tokens: options.maxTokens },
+          concurrency: options.concurrency ?? undefined,
+          engineers: options.engineers ?? undefined,
+          price: priceOf(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings),
+          recordTo: options.record ?? null,
+          approvals: { gates: options.approve, yes: options.yes },
+          askPerson: terminalApprover(),
+          maxRepairs: settings.maxRepairs,
+          policy,
+          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+          onEvent,
+          stop: signals,
+        }),
     );
     return await reportRun(result, provider.label, io);
   } finally {

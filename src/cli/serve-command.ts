@@ -5,11 +5,7 @@ import { startReviewServer } from '../review/server/review-server.ts';
 import { EXIT, type Output } from './output.ts';
 
 export const ServeOptions = z.object({
-  port: z
-    .string()
-    .regex(/^\d+$/, 'a port is a number')
-    .transform(Number)
-    .pipe(z.number().int().max(65535, 'a port is at most 65535')),
+  port: z.string().regex(/^\d+$/, 'a port is a number').transform(Number).pipe(z.number().int().max(65535, 'a port is at most 65535')),
   host: z.string().trim().min(1),
 });
 
@@ -31,7 +27,9 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
   if (!['127.0.0.1', 'localhost', '::1'].includes(parsed.data.host)) {
     io.err(`warning: listening on ${parsed.data.host}: other machines that can reach it can read every run in ${dir}, prompts included.`);
   }
-  io.out(`It follows runs in progress; runs awaiting approval can be decided from a page opened with that URL (read-only without the token: ${server.url}). Ctrl-C to stop.`);
+  io.out(
+    `It follows runs in progress; runs awaiting approval can be decided from a page opened with that URL (read-only without the token: ${server.url}). Ctrl-C to stop.`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

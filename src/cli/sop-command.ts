@@ -74,7 +74,9 @@ export async function initSops(dir: string, rawOptions: unknown, defaults: Compa
   const result = await initCompanyFolder(defaults, dir, options);
   if (result.overwritten.length > 0) io.err(`Overwrote ${plural(result.overwritten.length, 'file')} (--force): ${result.overwritten.join(', ')}`);
   const { sops, roles } = result.target;
-  io.out(`Wrote ${plural(result.written.length, 'file')}: ${sops}${path.sep} (company.yaml and the SOPs) and ${roles}${path.sep} (profiles and prompt templates).`);
+  io.out(
+    `Wrote ${plural(result.written.length, 'file')}: ${sops}${path.sep} (company.yaml and the SOPs) and ${roles}${path.sep} (profiles and prompt templates).`,
+  );
   io.out('');
   io.out('Next: edit them (docs/sops.md describes the format), then');
   io.out(`  sopworks sop validate --sops ${sops} --roles ${roles}`);

@@ -37,11 +37,12 @@ async function statusOf(projectDir: string): Promise<RunStatus | null> {
   };
 }
 
-
 export async function statusCommand(dir: string, io: Output): Promise<number> {
   const root = path.resolve(dir);
   const single = await statusOf(root);
-  const entries = single ? [root] : (await fs.readdir(root, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name));
+  const entries = single
+    ? [root]
+    : (await fs.readdir(root, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name));
   const rows = (await Promise.all(entries.map(statusOf))).filter((r): r is RunStatus => r !== null).sort((a, b) => a.name.localeCompare(b.name));
   for (const entry of entries) for (const line of describeFindings(path.basename(entry), await inspectProject(entry))) io.err(`warning: ${line}`);
   if (rows.length === 0) {

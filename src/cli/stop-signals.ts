@@ -25,7 +25,9 @@ export function installStopSignals(): { signals: StopSignals; dispose: () => voi
   };
   const onOutputClosed = () => {
     if (soft.signal.aborted) return;
-    consoleOutput.err('notice: the output was closed (its reader went away): stopping after the steps in flight; `sopworks resume <project folder>` continues the run.');
+    consoleOutput.err(
+      'notice: the output was closed (its reader went away): stopping after the steps in flight; `sopworks resume <project folder>` continues the run.',
+    );
     soft.abort();
   };
   process.on('SIGINT', onSigint);

@@ -68,7 +68,11 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
       roles: path.resolve(options.roles),
       allowUnsandboxed: options.allowUnsandboxed,
     });
-    io.out(existing ? `Job ${job.id} for ${projectDir} is already on the queue (${await job.getState()}).` : `Queued job ${job.id}: ${projectDir} (${shownUrl(url)}).`);
+    io.out(
+      existing
+        ? `Job ${job.id} for ${projectDir} is already on the queue (${await job.getState()}).`
+        : `Queued job ${job.id}: ${projectDir} (${shownUrl(url)}).`,
+    );
     if (state.kind === 'resumable') io.out('The project stopped before its outcome: a worker resumes it.');
     io.out('Follow it with `sopworks jobs`; a worker (`sopworks worker`) must reach this folder at the same path.');
     return EXIT.done;

@@ -39,7 +39,11 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
 
 function usageTable(by: string, byRole: Map<string, UsageTotals>, total: UsageTotals): string {
   const header = [by, 'calls', 'prompt tokens', 'completion tokens', 're-asks', 'retries', 'cost'];
-  const row = (name: string, u: UsageTotals) => [name, ...[u.calls, u.promptTokens, u.completionTokens, u.repairs, u.retries].map(String), formatUsd(u.costUsd)];
+  const row = (name: string, u: UsageTotals) => [
+    name,
+    ...[u.calls, u.promptTokens, u.completionTokens, u.repairs, u.retries].map(String),
+    formatUsd(u.costUsd),
+  ];
   const rows = [...byRole.entries()].map(([role, u]) => row(role, u));
   rows.push(row('total', total));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

@@ -30,8 +30,13 @@ export async function workerCommand(rawOptions: unknown, io: Output): Promise<nu
   const limits = installWorkerRateLimits(redis, settings, rates);
   const concurrency = options.concurrency ?? 2;
   const worker = startWorker(redis, { concurrency, lockMs: options.lockMs ?? 30_000, log: (line) => io.out(line) });
-  io.out(`Worker ${worker.id} (sopworks ${SOPWORKS_VERSION}): up to ${concurrency} runs at once from ${shownUrl(url)}. SIGTERM or Ctrl-C hands the runs under way back.`);
-  if (limits) io.out(`Shared rate limits of ${rateLimitKey(settings)}: ${limits.limits.settings.rpm ?? 'no'} requests and ${limits.limits.settings.tpm ?? 'no'} tokens per minute, across all workers.`);
+  io.out(
+    `Worker ${worker.id} (sopworks ${SOPWORKS_VERSION}): up to ${concurrency} runs at once from ${shownUrl(url)}. SIGTERM or Ctrl-C hands the runs under way back.`,
+  );
+  if (limits)
+    io.out(
+      `Shared rate limits of ${rateLimitKey(settings)}: ${limits.limits.settings.rpm ?? 'no'} requests and ${limits.limits.settings.tpm ?? 'no'} tokens per minute, across all workers.`,
+    );
   const stop = () => {
     io.out('Stopping: no new job; the runs under way stop after their steps in flight and go back to the queue (again to stop at once).');
     process.off('SIGTERM', stop);

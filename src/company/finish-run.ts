@@ -43,7 +43,12 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
     outcome: conclusion.outcome,
     reason: conclusion.reason,
     wallMs: (record.wallMs ?? 0) + wallMs,
-    usage: { total: usage.total(), byRole: Object.fromEntries(usage.byRole()), byAction: Object.fromEntries(usage.byAction()), byModel: Object.fromEntries(usage.byModel()) },
+    usage: {
+      total: usage.total(),
+      byRole: Object.fromEntries(usage.byRole()),
+      byAction: Object.fromEntries(usage.byAction()),
+      byModel: Object.fromEntries(usage.byModel()),
+    },
     figures: runFigures(board.list()),
   });
   const written = awaitedLater(writeRunRecord(stateDir, finished(Date.now() - started)));

@@ -16,9 +16,13 @@ export async function prepareProjectDir(outDir: string, name: string, force: boo
     await fs.mkdir(out, { recursive: true });
     await fs.access(out, fs.constants.W_OK);
   } catch (error) {
-    throw new SopworksError('OUTPUT_UNWRITABLE', `Cannot write to the output folder ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, {
-      hint: 'Choose a folder you can write with --out <dir>.',
-    });
+    throw new SopworksError(
+      'OUTPUT_UNWRITABLE',
+      `Cannot write to the output folder ${out} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      {
+        hint: 'Choose a folder you can write with --out <dir>.',
+      },
+    );
   }
   const project = path.join(out, name);
   const exists = await fs.stat(project).then(

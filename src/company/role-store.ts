@@ -68,7 +68,10 @@ export class RoleStore {
       await fs.writeFile(`${file}.tmp`, text);
       await fs.rename(`${file}.tmp`, file);
     });
-    this.writes.set(role, write.catch(() => undefined));
+    this.writes.set(
+      role,
+      write.catch(() => undefined),
+    );
     return write;
   }
 

@@ -22,7 +22,10 @@ export function stopOnSecurityFindings(board: MessageBoard, stopper: RunStopper,
   // Probed now, while the first model calls are under way, so the Design can be judged on the spot:
   // this subscriber runs before the Design is delivered to anyone, so no role starts on it.
   let facts: SandboxFacts | null = null;
-  void sandboxFacts(sandbox).then((found) => (facts = found), () => undefined);
+  void sandboxFacts(sandbox).then(
+    (found) => (facts = found),
+    () => undefined,
+  );
   const stop = (reason: string) => {
     stopper.first ??= reason;
     stopper.notify();

@@ -38,4 +38,4 @@ export function priceFor(model: string, configured: Price | null): Price | null 
 export const costOf = (usage: { promptTokens: number; completionTokens: number }, price: Price | null): number | null =>
   price === null ? null : (usage.promptTokens * price.inputPerMTok + usage.completionTokens * price.outputPerMTok) / 1_000_000;
 
-export const formatUsd = (usd: number | null): string => (usd === null ? "unknown" : usd > 0 && usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);
+export const formatUsd = (usd: number | null): string => (usd === null ? 'unknown' : usd > 0 && usd < 1 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`);

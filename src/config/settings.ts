@@ -22,8 +22,7 @@ const intFrom = (fallback: number) =>
     });
 
 /** A whole number of at least `min`, for bounds where 0 means nothing sensible. */
-const intAtLeast = (min: number, fallback: number) =>
-  intFrom(fallback).refine((n) => n >= min, { message: `must be at least ${min}` });
+const intAtLeast = (min: number, fallback: number) => intFrom(fallback).refine((n) => n >= min, { message: `must be at least ${min}` });
 
 /** A price in US dollars per million tokens; unset when blank. */
 const usdPerMillion = z
@@ -45,12 +44,13 @@ const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (ty
 const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: blankAsUnset(
-    z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1')
+      .optional(),
   ),
   SOPWORKS_MODEL: z.string().optional(),
-  SOPWORKS_STRUCTURED_OUTPUT: blankAsUnset(
-    z.enum(['json_schema', 'json_object', 'off'], { message: 'must be json_schema, json_object or off' }).optional(),
-  ),
+  SOPWORKS_STRUCTURED_OUTPUT: blankAsUnset(z.enum(['json_schema', 'json_object', 'off'], { message: 'must be json_schema, json_object or off' }).optional()),
   SOPWORKS_MAX_RETRIES: intFrom(4),
   SOPWORKS_TIMEOUT_MS: intFrom(120_000),
   SOPWORKS_RETRY_BASE_MS: intFrom(1_000),
@@ -68,7 +68,12 @@ const EnvSchema = z.object({
   SOPWORKS_SANDBOX_MAX_PROCESSES: intAtLeast(8, DEFAULT_LIMITS.maxProcesses),
   SOPWORKS_SANDBOX_OUTPUT_KB: intAtLeast(1, DEFAULT_LIMITS.outputKb),
   /** Read by src/tracing/run-tracing.ts (with the standard OTEL_* variables); checked here. */
-  SOPWORKS_OTEL_ENDPOINT: blankAsUnset(z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:4318/v1/traces').optional()),
+  SOPWORKS_OTEL_ENDPOINT: blankAsUnset(
+    z
+      .string()
+      .regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:4318/v1/traces')
+      .optional(),
+  ),
   SOPWORKS_OTEL_CAPTURE_CONTENT: blankAsUnset(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional()),
   SOPWORKS_TEMPERATURE: z
     .string()
@@ -149,7 +154,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       temperature: e.SOPWORKS_TEMPERATURE,
     },
     maxRepairs: e.SOPWORKS_MAX_REPAIRS,
-    price: e.SOPWORKS_PRICE_INPUT !== null && e.SOPWORKS_PRICE_OUTPUT !== null ? { inputPerMTok: e.SOPWORKS_PRICE_INPUT, outputPerMTok: e.SOPWORKS_PRICE_OUTPUT } : null,
+    price:
+      e.SOPWORKS_PRICE_INPUT !== null && e.SOPWORKS_PRICE_OUTPUT !== null
+        ? { inputPerMTok: e.SOPWORKS_PRICE_INPUT, outputPerMTok: e.SOPWORKS_PRICE_OUTPUT }
+        : null,
     maxOutputTokens: e.SOPWORKS_MAX_OUTPUT_TOKENS,
     scriptedLatencyMs: e.SOPWORKS_SCRIPTED_LATENCY_MS,
     sandbox: {

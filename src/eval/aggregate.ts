@@ -31,7 +31,12 @@ export function aggregate(results: readonly SpecResult[], suiteWallMs: number): 
     checksPassRate: share(withChecks.filter((r) => r.checks.every((c) => c.passed)).length, withChecks.length),
     totalCalls: results.reduce((sum, r) => sum + r.calls, 0),
     // A total is only a total when every run had a price.
-    totalCostUsd: costs.some((c) => c === null) ? null : round(costs.reduce((a: number, b) => a + (b ?? 0), 0), 4),
+    totalCostUsd: costs.some((c) => c === null)
+      ? null
+      : round(
+          costs.reduce((a: number, b) => a + (b ?? 0), 0),
+          4,
+        ),
     suiteWallMs,
   };
 }

@@ -40,7 +40,12 @@ export async function measureRun(projectDir: string, definition: SpecDefinition,
   const entryRuns = definition.entry === null ? null : done ? (await runInProject(definition.entry, projectDir, sandbox)).passed : false;
   const checks = [];
   for (const check of definition.checks) {
-    checks.push({ name: check.name, ...(done ? await runInProject(check.run, projectDir, sandbox) : { passed: false, output: `not run: the run ended ${record.outcome ?? 'without an outcome'}` }) });
+    checks.push({
+      name: check.name,
+      ...(done
+        ? await runInProject(check.run, projectDir, sandbox)
+        : { passed: false, output: `not run: the run ended ${record.outcome ?? 'without an outcome'}` }),
+    });
   }
   const tokens = total.promptTokens + total.completionTokens;
   return {
@@ -73,15 +78,18 @@ async function runInProject(argv: string[], projectDir: string, sandbox: Sandbox
     allowUnsandboxed: sandbox.allowUnsandboxed,
   });
   const passed = outcome.exitCode === 0 && !outcome.timedOut;
-  return { passed, output: passed ? '' : `exit ${outcome.exitCode ?? outcome.signal}${outcome.timedOut ? ' (timed out)' : ''}: ${outcome.output.trim().slice(-400)}` };
+  return {
+    passed,
+    output: passed ? '' : `exit ${outcome.exitCode ?? outcome.signal}${outcome.timedOut ? ' (timed out)' : ''}: ${outcome.output.trim().slice(-400)}`,
+  };
 }
 
 /** The counts of the last test report on the board. */
 async function lastTestCounts(stateDir: string): Promise<SpecResult['tests']> {
   const file = path.join(stateDir, 'board.jsonl');
   const text = await fs.readFile(file, 'utf8').catch(() => '');
-  const reports = parseJsonLines(text, file).records
-    .map((r) => r.value as { type?: string; payload?: { counts?: { passed: number; failed: number } | null; passed?: boolean } })
+  const reports = parseJsonLines(text, file)
+    .records.map((r) => r.value as { type?: string; payload?: { counts?: { passed: number; failed: number } | null; passed?: boolean } })
     .filter((m) => m.type === 'TestReport');
   const last = reports.at(-1)?.payload;
   if (!last) return null;

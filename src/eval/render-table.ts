@@ -75,7 +75,8 @@ export function compareTables(a: SuiteResults, b: SuiteResults): { specs: Table;
     header: ['spec', `A outcome`, 'A tests', 'A tokens', 'A wall', 'B outcome', 'B tests', 'B tokens', 'B wall', 'tokens B/A'],
     rows: names.map((name) => {
       const [x, y] = [find(a, name), find(b, name)];
-      const ratio = x && y && x.promptTokens + x.completionTokens > 0 ? ((y.promptTokens + y.completionTokens) / (x.promptTokens + x.completionTokens)).toFixed(2) : 'n/a';
+      const ratio =
+        x && y && x.promptTokens + x.completionTokens > 0 ? ((y.promptTokens + y.completionTokens) / (x.promptTokens + x.completionTokens)).toFixed(2) : 'n/a';
       return [name, ...brief(x), ...brief(y), ratio];
     }),
   };
@@ -89,15 +90,19 @@ export function compareTables(a: SuiteResults, b: SuiteResults): { specs: Table;
 
 export function renderText(table: Table): string {
   const widths = table.header.map((h, i) => Math.max(h.length, ...table.rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(table.header), widths.map((w) => '-'.repeat(w)).join('  '), ...table.rows.map(line)].join('\n');
 }
 
 export function renderMarkdown(table: Table): string {
-  const escape = (cell: string) => cell.replace(/\|/g, '\\|');
+  const escapeCell = (cell: string) => cell.replace(/\|/g, '\\|');
   return [
-    `| ${table.header.map(escape).join(' | ')} |`,
+    `| ${table.header.map(escapeCell).join(' | ')} |`,
     `| ${table.header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
-    ...table.rows.map((r) => `| ${r.map(escape).join(' | ')} |`),
+    ...table.rows.map((r) => `| ${r.map(escapeCell).join(' | ')} |`),
   ].join('\n');
 }

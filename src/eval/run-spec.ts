@@ -40,7 +40,13 @@ export type RunState =
 export const FINAL_OUTCOMES: readonly RunOutcome[] = ['done', 'failed', 'budget-exhausted', 'awaiting-approval'];
 
 export async function runState(projectDir: string): Promise<RunState> {
-  if (!(await fsp.stat(projectDir).then(() => true, () => false))) return { kind: 'absent' };
+  if (
+    !(await fsp.stat(projectDir).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return { kind: 'absent' };
   const stateDir = path.join(projectDir, STATE_DIR);
   if (!fs.existsSync(path.join(stateDir, 'run.json'))) return { kind: 'unstarted' };
   const record = await readRunRecord(stateDir);

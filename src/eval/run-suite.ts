@@ -71,7 +71,9 @@ export async function runSuite(suite: Suite, options: SuiteOptions): Promise<Sui
         results.set(definition.name, result);
         ended += 1;
         const how = before.kind === 'finished' ? 'kept (finished earlier)' : before.kind === 'resumable' ? 'resumed' : 'run';
-        options.onProgress?.(`[${ended}/${suite.specs.length}] ${definition.name}: ${result.outcome} — ${how}, ${(result.wallMs / 1000).toFixed(1)}s${error ? ` — ${error.split('\n')[0]}` : ''}`);
+        options.onProgress?.(
+          `[${ended}/${suite.specs.length}] ${definition.name}: ${result.outcome} — ${how}, ${(result.wallMs / 1000).toFixed(1)}s${error ? ` — ${error.split('\n')[0]}` : ''}`,
+        );
         await save();
       }),
     ),

@@ -73,7 +73,13 @@ export async function loadSuite(file: string): Promise<Suite> {
     const where = locatorOf(source);
     const seen = new Set<string>();
     for (const [index, entry] of value.specs.entries()) {
-      if (seen.has(entry.name)) problems.push(sopError(where(['specs', index, 'name']), `specs.${index}.name: "${entry.name}" is used by an earlier spec; each spec needs its own name (it is its project folder)`));
+      if (seen.has(entry.name))
+        problems.push(
+          sopError(
+            where(['specs', index, 'name']),
+            `specs.${index}.name: "${entry.name}" is used by an earlier spec; each spec needs its own name (it is its project folder)`,
+          ),
+        );
       seen.add(entry.name);
       let scenario: Scenario | null = null;
       const scenarioFile = entry.scenario ? path.resolve(path.dirname(file), entry.scenario) : null;
@@ -87,15 +93,21 @@ export async function loadSuite(file: string): Promise<Suite> {
       }
       const spec = (entry.spec ?? scenario?.spec ?? '').trim();
       if (spec === '' && (scenario !== null || scenarioFile === null)) {
-        problems.push(sopError(where(['specs', index]), `specs.${index}: no spec: give \`spec: <what to build>\`${scenarioFile ? ' (the scenario has none)' : ''}`));
+        problems.push(
+          sopError(where(['specs', index]), `specs.${index}: no spec: give \`spec: <what to build>\`${scenarioFile ? ' (the scenario has none)' : ''}`),
+        );
       }
       specs.push({ name: entry.name, spec, scenario: scenarioFile, entry: entry.entry ?? null, checks: entry.checks });
     }
   }
   if (problems.length > 0) {
-    throw new SopworksError('CONFIG_INVALID', `The suite file has ${problems.length} problem(s); nothing was run:\n${problems.map(formatDiagnostic).join('\n')}`, {
-      hint: 'Fix each line named above (docs/eval.md describes the suite format).',
-    });
+    throw new SopworksError(
+      'CONFIG_INVALID',
+      `The suite file has ${problems.length} problem(s); nothing was run:\n${problems.map(formatDiagnostic).join('\n')}`,
+      {
+        hint: 'Fix each line named above (docs/eval.md describes the suite format).',
+      },
+    );
   }
   return { file: path.resolve(file), name: value!.name, description: value!.description ?? null, concurrency: value!.concurrency, specs };
 }

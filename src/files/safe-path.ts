@@ -53,17 +53,19 @@ export async function resolveInside(root: string, relative: string): Promise<str
     try {
       const real = await fs.realpath(probe);
       if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-        throw new SopworksError(
-          'PATH_UNSAFE',
-          `Refused path "${relative}": it goes through a symbolic link that points outside the project.`,
-        );
+        throw new SopworksError('PATH_UNSAFE', `Refused path "${relative}": it goes through a symbolic link that points outside the project.`);
       }
       return target;
     } catch (error) {
       if (SopworksError.isInstance(error)) throw error;
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       // A link whose target does not exist: writing through it would create the target, wherever it is.
-      if (await fs.lstat(probe).then((s) => s.isSymbolicLink(), () => false)) {
+      if (
+        await fs.lstat(probe).then(
+          (s) => s.isSymbolicLink(),
+          () => false,
+        )
+      ) {
         const pointsTo = path.resolve(path.dirname(probe), await fs.readlink(probe));
         const outside = pointsTo !== realRoot && !pointsTo.startsWith(realRoot + path.sep);
         throw new SopworksError(

@@ -144,8 +144,7 @@ export class Gateway {
       'REPLY_INVALID',
       `The model's reply for ${describeCall(request.call)} was still invalid after ${attempts.made} attempts${tried}: ${lastError}`,
       {
-        hint:
-          'Every attempt is in .sopworks/exchanges.jsonl. `sopworks resume <project folder>` asks the step again — with --model for a stronger model, or --hint "…" to tell the model what to fix; an edit to the template helps too.',
+        hint: 'Every attempt is in .sopworks/exchanges.jsonl. `sopworks resume <project folder>` asks the step again — with --model for a stronger model, or --hint "…" to tell the model what to fix; an edit to the template helps too.',
       },
     );
   }
@@ -181,7 +180,11 @@ export class Gateway {
       // A resumed run follows the recorded attempts: one that another model made means this one was passed over.
       if (recorded?.model !== undefined && recorded.model !== route.label && chainHas(turn.chain, recorded.model)) {
         attempts.made--;
-        return { kind: 'unavailable', reason: recorded.unavailable ?? MODEL_NOT_FOUND, error: new SopworksError('MODEL_ERROR', `${route.label} was passed over`) };
+        return {
+          kind: 'unavailable',
+          reason: recorded.unavailable ?? MODEL_NOT_FOUND,
+          error: new SopworksError('MODEL_ERROR', `${route.label} was passed over`),
+        };
       }
       if (recorded?.unavailable) {
         return { kind: 'unavailable', reason: recorded.unavailable, error: new SopworksError('MODEL_ERROR', recorded.error ?? recorded.unavailable) };

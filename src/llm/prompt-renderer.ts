@@ -91,7 +91,12 @@ export class PromptRenderer {
     const shared = ['system', 'repair', 'format-json', 'format-code', 'format-files'].map((name) => this.warmUpTask(null, name));
     const own = roles.flatMap((role) => {
       const dir = path.join(this.rolesDir, role);
-      const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.hbs')).sort() : [];
+      const names = fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir)
+            .filter((f) => f.endsWith('.hbs'))
+            .sort()
+        : [];
       return names.map((file) => this.warmUpTask(role, file.slice(0, -4)));
     });
     return [...this.partials.map((partial) => () => compileNow(partial)), ...shared, ...own];

@@ -70,5 +70,4 @@ export interface Provider {
   readonly cutOffLimits?: { perStep: number; perRequest: number };
 }
 
-export const describeCall = (call: CallMeta): string =>
-  `{role: ${call.role}, action: ${call.action}, key: ${call.key ?? '(none)'}}`;
+export const describeCall = (call: CallMeta): string => `{role: ${call.role}, action: ${call.action}, key: ${call.key ?? '(none)'}}`;

@@ -7,9 +7,7 @@
  * fail the same way — and a request the run itself aborted.
  */
 
-export type RetryDecision =
-  | { retry: true; reason: string; retryAfterMs: number | null }
-  | { retry: false; reason: string };
+export type RetryDecision = { retry: true; reason: string; retryAfterMs: number | null } | { retry: false; reason: string };
 
 const RETRIED_STATUSES = new Set([408, 409, 425, 429]);
 
@@ -20,7 +18,14 @@ const QUOTA = /insufficient[_ ]quota|exceeded your current quota|billing|credit 
 const CONNECTION = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|UND_ERR_|socket hang up|other side closed|terminated|fetch failed|Connection error/i;
 
 export function decideRetry(error: unknown): RetryDecision {
-  const e = error as { name?: string; message?: string; status?: number; code?: string; cause?: { code?: string; message?: string }; error?: { code?: string } };
+  const e = error as {
+    name?: string;
+    message?: string;
+    status?: number;
+    code?: string;
+    cause?: { code?: string; message?: string };
+    error?: { code?: string };
+  };
   if (e?.name === 'AbortError') return { retry: false, reason: 'aborted' };
   const status = typeof e?.status === 'number' ? e.status : undefined;
   const message = String(e?.message ?? error);

@@ -14,7 +14,10 @@ const Price = z.object({ input: z.number().min(0), output: z.number().min(0) }).
 /** The settings a model in company.yaml may carry beside its name; what is left out is the run's. */
 const ModelFields = {
   model: z.string().min(1),
-  baseUrl: z.string().regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
+  baseUrl: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+/, 'must be an http(s) URL such as http://localhost:11434/v1')
+    .optional(),
   apiKeyEnv: z.string().regex(ENV_NAME, 'must be the name of an environment variable, e.g. ARCHITECT_API_KEY').optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxOutputTokens: z.number().int().min(1).optional(),
@@ -29,7 +32,10 @@ export const ModelEntrySchema = z.union([ModelName, z.object(ModelFields).strict
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 
 /** A role's `model:` in company.yaml: the model it uses, and the ones to try when that one cannot answer. */
-export const RoleModelSchema = z.union([ModelName, z.object({ ...ModelFields, fallbacks: z.array(ModelEntrySchema).max(8, 'at most 8 fallbacks').optional() }).strict()]);
+export const RoleModelSchema = z.union([
+  ModelName,
+  z.object({ ...ModelFields, fallbacks: z.array(ModelEntrySchema).max(8, 'at most 8 fallbacks').optional() }).strict(),
+]);
 export type RoleModel = z.infer<typeof RoleModelSchema>;
 
 /** What run.json keeps of a role's models (never a key: only the name of the variable holding it). */
@@ -61,7 +67,9 @@ export function parseModelFor(values: readonly string[], roles: readonly string[
   for (const value of values) {
     const match = /^([a-z][a-z0-9-]*)=(.+)$/.exec(value.trim());
     if (!match) {
-      throw new SopworksError('USAGE', `--model-for "${value}" is not <role>=<model>.`, { hint: `For example --model-for architect=gpt-4o; roles: ${roles.join(', ')}.` });
+      throw new SopworksError('USAGE', `--model-for "${value}" is not <role>=<model>.`, {
+        hint: `For example --model-for architect=gpt-4o; roles: ${roles.join(', ')}.`,
+      });
     }
     const [, role, model] = match as unknown as [string, string, string];
     if (!roles.includes(role)) {
@@ -70,7 +78,9 @@ export function parseModelFor(values: readonly string[], roles: readonly string[
       });
     }
     if (chosen[role] !== undefined && chosen[role] !== model.trim()) {
-      throw new SopworksError('USAGE', `--model-for gives the role "${role}" two models ("${chosen[role]}" and "${model.trim()}").`, { hint: 'Give each role one model.' });
+      throw new SopworksError('USAGE', `--model-for gives the role "${role}" two models ("${chosen[role]}" and "${model.trim()}").`, {
+        hint: 'Give each role one model.',
+      });
     }
     chosen[role] = model.trim();
   }
@@ -106,9 +116,13 @@ function resolveEntry(base: ModelSettings, entry: ModelEntry, env: NodeJS.Proces
   if (entry.apiKeyEnv !== undefined) {
     const value = env[entry.apiKeyEnv]?.trim();
     if (!value) {
-      throw new SopworksError('CONFIG_INVALID', `The role "${role}" takes its API key from ${entry.apiKeyEnv} (sops/company.yaml), and ${entry.apiKeyEnv} is not set.`, {
-        hint: `Set ${entry.apiKeyEnv} in the environment or .env, or remove apiKeyEnv from the role's model to use OPENAI_API_KEY.`,
-      });
+      throw new SopworksError(
+        'CONFIG_INVALID',
+        `The role "${role}" takes its API key from ${entry.apiKeyEnv} (sops/company.yaml), and ${entry.apiKeyEnv} is not set.`,
+        {
+          hint: `Set ${entry.apiKeyEnv} in the environment or .env, or remove apiKeyEnv from the role's model to use OPENAI_API_KEY.`,
+        },
+      );
     }
     apiKey = value;
   }
@@ -162,4 +176,5 @@ export function roleModelsFromRecord(record: Record<string, RoleModelRecord>): {
 }
 
 /** A short label of one model, as progress lines and the exchange log name it. */
-export const modelLabel = (settings: Pick<ModelSettings, 'model' | 'baseUrl'>): string => `${settings.model}${settings.baseUrl ? ` at ${settings.baseUrl}` : ''}`;
+export const modelLabel = (settings: Pick<ModelSettings, 'model' | 'baseUrl'>): string =>
+  `${settings.model}${settings.baseUrl ? ` at ${settings.baseUrl}` : ''}`;

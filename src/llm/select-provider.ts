@@ -34,7 +34,9 @@ export function parseLlmFlag(value: string | undefined, settings: Settings): Llm
   if (scripted) return { kind: 'scripted', file: scripted[1]! };
   const local = /^local(?::(.+))?$/.exec(value);
   if (local) return { kind: 'local', model: local[1] ?? null };
-  throw new SopworksError('USAGE', `Unknown --llm "${value}".`, { hint: 'Use --llm openai, --llm local[:<model name or .gguf path>] or --llm scripted:<scenario file>.' });
+  throw new SopworksError('USAGE', `Unknown --llm "${value}".`, {
+    hint: 'Use --llm openai, --llm local[:<model name or .gguf path>] or --llm scripted:<scenario file>.',
+  });
 }
 
 /**
@@ -59,7 +61,13 @@ export async function createProvider(
   return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks)));
 }
 
-async function createBareProvider(choice: LlmChoice, scenario: Scenario | null, settings: Settings, model: string | undefined, hooks: ProviderHooks): Promise<Provider> {
+async function createBareProvider(
+  choice: LlmChoice,
+  scenario: Scenario | null,
+  settings: Settings,
+  model: string | undefined,
+  hooks: ProviderHooks,
+): Promise<Provider> {
   if (choice.kind === 'scripted') {
     if (model !== undefined) {
       throw new SopworksError('USAGE', '--model applies to --llm openai; a scripted run replays its scenario whatever the model.', {
@@ -79,7 +87,12 @@ async function createBareProvider(choice: LlmChoice, scenario: Scenario | null, 
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env.',
     });
   }
-  await preflight({ baseUrl: modelSettings.baseUrl ?? 'https://api.openai.com/v1', apiKey: modelSettings.apiKey, model: modelSettings.model, timeoutMs: modelSettings.timeoutMs });
+  await preflight({
+    baseUrl: modelSettings.baseUrl ?? 'https://api.openai.com/v1',
+    apiKey: modelSettings.apiKey,
+    model: modelSettings.model,
+    timeoutMs: modelSettings.timeoutMs,
+  });
   // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
   const { OpenAIProvider } = await import('./providers/openai.ts');
   return OpenAIProvider.create(modelSettings, hooks);
@@ -108,15 +121,21 @@ export async function createProviderForRoles(
 ): Promise<RoleRoutedProvider> {
   if (choice.kind !== 'openai') {
     if (Object.keys(modelFor).length > 0) {
-      throw new SopworksError('USAGE', `--model-for applies to --llm openai; ${choice.kind === 'scripted' ? 'a scripted run replays its scenario whatever the model' : 'a local run asks its one model'}.`, {
-        hint: 'Drop --model-for, or use --llm openai.',
-      });
+      throw new SopworksError(
+        'USAGE',
+        `--model-for applies to --llm openai; ${choice.kind === 'scripted' ? 'a scripted run replays its scenario whatever the model' : 'a local run asks its one model'}.`,
+        {
+          hint: 'Drop --model-for, or use --llm openai.',
+        },
+      );
     }
     return { provider: await createProvider(choice, scenario, settings, model, hooks), roleModels: null };
   }
   const base = { ...settings.model, model: model ?? settings.model.model };
   const chains = resolveRoleModels(base, roles, modelFor);
-  const ownModels = Object.values(chains).some((chain) => chain.length > 1 || chain[0]!.price !== null || JSON.stringify(chain[0]!.settings) !== JSON.stringify(base));
+  const ownModels = Object.values(chains).some(
+    (chain) => chain.length > 1 || chain[0]!.price !== null || JSON.stringify(chain[0]!.settings) !== JSON.stringify(base),
+  );
   if (!ownModels) return { provider: await createProvider(choice, null, settings, model, hooks), roleModels: null };
   if (!settings.openaiConfigured && Object.values(chains).some((chain) => chain.some((m) => m.settings.baseUrl === null && m.settings.apiKey === null))) {
     throw new SopworksError('NO_MODEL', '--llm openai needs an endpoint.', {
@@ -136,7 +155,10 @@ export async function createProviderForRoles(
     const endpoint = endpointOf(s);
     if (!checked.has(endpoint)) {
       const probe = lastResort.get(endpoint)!;
-      checked.set(endpoint, preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }));
+      checked.set(
+        endpoint,
+        preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }),
+      );
     }
     const key = JSON.stringify([s, resolved.price]);
     let route = clients.get(key);

@@ -10,5 +10,4 @@ const PER_MESSAGE = 4;
 
 export const countTextTokens = (text: string): number => count(text);
 
-export const countPromptTokens = (messages: readonly ChatMessage[]): number =>
-  messages.reduce((sum, m) => sum + PER_MESSAGE + count(m.content), 3);
+export const countPromptTokens = (messages: readonly ChatMessage[]): number => messages.reduce((sum, m) => sum + PER_MESSAGE + count(m.content), 3);

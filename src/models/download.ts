@@ -56,7 +56,9 @@ export async function downloadModel(url: string, file: string, options: Download
       options.onProgress?.(progress);
     });
     try {
-      await pipeline(Readable.fromWeb(response.body as never), counter, createWriteStream(part, { flags: resumedFrom > 0 ? 'a' : 'w' }), { signal: options.signal });
+      await pipeline(Readable.fromWeb(response.body as never), counter, createWriteStream(part, { flags: resumedFrom > 0 ? 'a' : 'w' }), {
+        signal: options.signal,
+      });
     } catch (error) {
       const at = await sizeOf(part);
       if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -76,16 +78,22 @@ async function finish(url: string, file: string, part: string, total: number | n
     const over = bytes > total;
     if (over) await fs.rm(part, { force: true });
     throw new SopworksError('MODEL_UNREACHABLE', `The download from ${url} has ${bytes} bytes where the server announced ${total}.`, {
-      hint: over ? 'The partial file was removed; run the same command again to download it afresh.' : 'Run the same command again: it resumes where it stopped.',
+      hint: over
+        ? 'The partial file was removed; run the same command again to download it afresh.'
+        : 'Run the same command again: it resumes where it stopped.',
     });
   }
   try {
     await checkGgufFile(part);
   } catch (error) {
     await fs.rm(part, { force: true });
-    throw new SopworksError('USAGE', `${url} did not give a GGUF model file (${(error as Error).message.replace(/^.*? is not/, 'it is not')}); it was removed.`, {
-      hint: 'Give the URL of a .gguf file itself (on Hugging Face: a ".../resolve/main/<file>.gguf" link).',
-    });
+    throw new SopworksError(
+      'USAGE',
+      `${url} did not give a GGUF model file (${(error as Error).message.replace(/^.*? is not/, 'it is not')}); it was removed.`,
+      {
+        hint: 'Give the URL of a .gguf file itself (on Hugging Face: a ".../resolve/main/<file>.gguf" link).',
+      },
+    );
   }
   const sha256 = await sha256Of(part);
   if (expectedSha !== null && sha256 !== expectedSha.toLowerCase()) {
@@ -111,7 +119,12 @@ async function request(url: string, have: number, signal: AbortSignal | undefine
   if (response.ok || (response.status === 416 && have > 0)) return response;
   await response.body?.cancel();
   throw new SopworksError('MODEL_UNREACHABLE', `The server answered ${response.status} ${response.statusText} for ${url}. Nothing was downloaded.`, {
-    hint: response.status === 404 ? 'Check the URL: it names no file there.' : response.status === 401 || response.status === 403 ? 'The file needs access rights (a gated model): download it yourself and use --llm local:<path.gguf>.' : 'Try again later.',
+    hint:
+      response.status === 404
+        ? 'Check the URL: it names no file there.'
+        : response.status === 401 || response.status === 403
+          ? 'The file needs access rights (a gated model): download it yourself and use --llm local:<path.gguf>.'
+          : 'Try again later.',
   });
 }
 
@@ -139,7 +152,6 @@ const reason = (error: unknown): string => {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 };
-
 
 /** Passes bytes through and counts them. */
 class TransformCounter extends Transform {

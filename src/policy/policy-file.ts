@@ -10,7 +10,10 @@ const Glob = z
   .string()
   .trim()
   .min(1, 'a path pattern must not be empty')
-  .refine((glob) => !glob.startsWith('/') && !glob.split('/').includes('..'), 'a path pattern is relative to the project root and stays inside it (no leading "/", no "..")');
+  .refine(
+    (glob) => !glob.startsWith('/') && !glob.split('/').includes('..'),
+    'a path pattern is relative to the project root and stays inside it (no leading "/", no "..")',
+  );
 
 /** A command prefix as words: "npm test" allows `npm test` and `npm test -- --watch=false`. */
 const CommandPrefix = z
@@ -60,7 +63,11 @@ export const PolicyFile = z
   .strict()
   .superRefine((policy, ctx) => {
     if (policy.dependencies.network && !policy.dependencies.install) {
-      ctx.addIssue({ code: 'custom', path: ['dependencies', 'network'], message: 'network only applies to a dependency install: set install: true, or remove network' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['dependencies', 'network'],
+        message: 'network only applies to a dependency install: set install: true, or remove network',
+      });
     }
   });
 
@@ -78,7 +85,21 @@ const TEST_FILES = ['test/', 'tests/', '__tests__/', 'spec/', '**/*.test.*', '**
 
 export const DEFAULT_POLICY: Policy = {
   source: 'the default policy (no policy.yaml in the --sops folder)',
-  protected: ['.git/', '.sopworks/', '.github/', '.gitlab-ci.yml', '.circleci/', '.travis.yml', 'azure-pipelines.yml', 'Jenkinsfile', '.ci/', '.gitignore', '.gitattributes', '.gitmodules', '.envrc'],
+  protected: [
+    '.git/',
+    '.sopworks/',
+    '.github/',
+    '.gitlab-ci.yml',
+    '.circleci/',
+    '.travis.yml',
+    'azure-pipelines.yml',
+    'Jenkinsfile',
+    '.ci/',
+    '.gitignore',
+    '.gitattributes',
+    '.gitmodules',
+    '.envrc',
+  ],
   roles: {
     'product-manager': { write: ['docs/prd.md'], except: [], run: [] },
     architect: { write: ['README.md', 'docs/design.md', 'docs/tasks.md'], except: [], run: [] },
@@ -86,7 +107,21 @@ export const DEFAULT_POLICY: Policy = {
     qa: {
       write: [...TEST_FILES, 'docs/test-reports/', 'docs/bug-reports/', 'package-lock.json', 'requirements.lock'],
       except: [],
-      run: ['node', 'npm test', 'npm run test', 'yarn test', 'pnpm test', 'python', 'python3', 'pytest', 'go test', 'cargo test', 'make test', 'deno test', 'bun test'],
+      run: [
+        'node',
+        'npm test',
+        'npm run test',
+        'yarn test',
+        'pnpm test',
+        'python',
+        'python3',
+        'pytest',
+        'go test',
+        'cargo test',
+        'make test',
+        'deno test',
+        'bun test',
+      ],
     },
   },
   otherRoles: { write: ['docs/'], except: SOPWORKS_DOCS.filter((p) => p.startsWith('docs/')), run: [] },

@@ -25,7 +25,9 @@ export function dependencyRegistries(policy: Policy, env: NodeJS.ProcessEnv = pr
   const pick = (name: string, fromPolicy: string | null, fallback: string): string => {
     const value = env[name]?.trim() || fromPolicy || fallback;
     if (!Url.safeParse(value).success) {
-      throw new SopworksError('USAGE', `${name} is not a URL: "${value}".`, { hint: `Set ${name} to the registry's address, e.g. http://127.0.0.1:4873/, or unset it.` });
+      throw new SopworksError('USAGE', `${name} is not a URL: "${value}".`, {
+        hint: `Set ${name} to the registry's address, e.g. http://127.0.0.1:4873/, or unset it.`,
+      });
     }
     return value;
   };

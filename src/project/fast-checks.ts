@@ -28,7 +28,11 @@ export interface CheckerPlan {
   about?: (line: string) => boolean;
 }
 
-const exists = (file: string) => fs.access(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** The checkers that apply to a file in this project, cheapest first. */
 export async function checkersFor(file: string, projectDir: string): Promise<CheckerPlan[]> {
@@ -37,7 +41,12 @@ export async function checkersFor(file: string, projectDir: string): Promise<Che
   const installed = (rel: string) => exists(path.join(projectDir, rel));
   if (['.js', '.mjs', '.cjs'].includes(ext)) plans.push({ checker: 'node --check', argv: ['node', '--check', file], whole: false });
   if (['.ts', '.mts', '.cts', '.tsx'].includes(ext) && (await installed('node_modules/typescript/bin/tsc')) && (await installed('tsconfig.json'))) {
-    plans.push({ checker: 'tsc --noEmit', argv: ['node', 'node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'], whole: true, about: (line) => line.startsWith(`${file}(`) || line.startsWith(`${file}:`) });
+    plans.push({
+      checker: 'tsc --noEmit',
+      argv: ['node', 'node_modules/typescript/bin/tsc', '--noEmit', '-p', '.'],
+      whole: true,
+      about: (line) => line.startsWith(`${file}(`) || line.startsWith(`${file}:`),
+    });
   }
   if (ext === '.py') plans.push({ checker: 'py_compile', argv: ['python3', '-m', 'py_compile', file], whole: false });
   if (['.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '.tsx', '.jsx'].includes(ext) && (await installed('node_modules')) && (await declaresLint(projectDir))) {
@@ -99,7 +108,7 @@ export async function runFastChecks(input: {
       if (!plan.whole && path.extname(file) === '.js' && /^\s*(import|export)\b/m.test(content)) {
         await fs.writeFile(path.join(scratch, 'package.json'), '{ "type": "module" }\n');
       }
-      let outcome;
+      let outcome: Awaited<ReturnType<typeof runSandboxed>>;
       try {
         outcome = await runSandboxed({
           argv: plan.argv,
@@ -118,7 +127,10 @@ export async function runFastChecks(input: {
         }
         throw error;
       }
-      const lines = outcome.output.split('\n').map((line) => line.replaceAll(`${scratch}/`, '').replaceAll(`${SANDBOX_PROJECT}/`, '').trimEnd()).filter((line) => line.trim() !== '');
+      const lines = outcome.output
+        .split('\n')
+        .map((line) => line.replaceAll(`${scratch}/`, '').replaceAll(`${SANDBOX_PROJECT}/`, '').trimEnd())
+        .filter((line) => line.trim() !== '');
       const about = plan.about ? lines.filter(plan.about) : lines;
       const failed = outcome.timedOut || (outcome.exitCode !== 0 && (plan.about ? about.length > 0 || !lines.some(isDiagnosticLine) : true));
       results.push({

@@ -47,7 +47,14 @@ const PackageJson = z
   })
   .passthrough();
 
-const PyProject = z.object({ project: z.object({ dependencies: z.array(z.string()).optional() }).passthrough().optional() }).passthrough();
+const PyProject = z
+  .object({
+    project: z
+      .object({ dependencies: z.array(z.string()).optional() })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
 
 /** What to run to install the project's dependencies, or null when it declares none. Throws ManifestProblem. */
 export async function planInstall(projectDir: string, registries: DependencyRegistries, scripts: boolean): Promise<InstallPlan | null> {
@@ -65,8 +72,18 @@ export async function planInstall(projectDir: string, registries: DependencyRegi
     const declared = { ...manifest.data.dependencies, ...manifest.data.devDependencies, ...manifest.data.optionalDependencies };
     if (Object.keys(declared).length > 0) {
       const argv = [
-        'npm', 'install', ...(scripts ? [] : ['--ignore-scripts']), '--no-audit', '--no-fund', '--no-update-notifier',
-        '--registry', registries.npm, '--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=5000', '--fetch-timeout=30000',
+        'npm',
+        'install',
+        ...(scripts ? [] : ['--ignore-scripts']),
+        '--no-audit',
+        '--no-fund',
+        '--no-update-notifier',
+        '--registry',
+        registries.npm,
+        '--fetch-retries=1',
+        '--fetch-retry-mintimeout=1000',
+        '--fetch-retry-maxtimeout=5000',
+        '--fetch-timeout=30000',
       ];
       return { ecosystem: 'npm', argv, shown: argv, lockfile: NPM_LOCKFILE, fingerprint: fingerprint([packageJson, await read(NPM_LOCKFILE)]) };
     }
@@ -92,8 +109,16 @@ export async function planInstall(projectDir: string, registries: DependencyRegi
   const lock = await read(PYTHON_LOCKFILE);
   const source = registries.pipFindLinks ? ['--no-index', '--find-links', registries.pipFindLinks] : ['--index-url', registries.pipIndex];
   const pipArgs = [
-    '--disable-pip-version-check', '--no-input', '--timeout', '20', '--retries', '1',
-    ...(scripts ? [] : ['--only-binary', ':all:']), ...source, ...(lock !== null ? ['-c', PYTHON_LOCKFILE] : []), ...requirements,
+    '--disable-pip-version-check',
+    '--no-input',
+    '--timeout',
+    '20',
+    '--retries',
+    '1',
+    ...(scripts ? [] : ['--only-binary', ':all:']),
+    ...source,
+    ...(lock !== null ? ['-c', PYTHON_LOCKFILE] : []),
+    ...requirements,
   ];
   return {
     ecosystem: 'python',
@@ -135,7 +160,9 @@ export async function markInstalled(projectDir: string, plan: InstallPlan): Prom
 export async function packagesWithInstallScripts(projectDir: string): Promise<string[]> {
   const text = await fs.readFile(path.join(projectDir, NPM_LOCKFILE), 'utf8').catch(() => null);
   if (!text) return [];
-  const lock = z.object({ packages: z.record(z.string(), z.object({ hasInstallScript: z.boolean().optional() }).passthrough()).optional() }).safeParse(JSON.parse(text));
+  const lock = z
+    .object({ packages: z.record(z.string(), z.object({ hasInstallScript: z.boolean().optional() }).passthrough()).optional() })
+    .safeParse(JSON.parse(text));
   if (!lock.success) return [];
   return Object.entries(lock.data.packages ?? {})
     .filter(([, entry]) => entry.hasInstallScript)
@@ -152,7 +179,8 @@ export function installFailures(output: string): { name: string; message: string
   for (const m of output.matchAll(/'([^'\s]+)' is not in this registry/g)) add(`install: ${m[1]}`, `the registry has no such package (${m[0]})`);
   for (const m of output.matchAll(/No matching version found for (\S+)\./g)) add(`install: ${m[1]}`, `no version of the package matches the range (${m[0]})`);
   for (const m of output.matchAll(/No matching distribution found for (\S+)/g)) add(`install: ${m[1]}`, `no version of the package matches (${m[0]})`);
-  for (const m of output.matchAll(/(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN)[^\n]*/g)) add('install: the registry', `the registry could not be reached (${m[0].trim()})`);
+  for (const m of output.matchAll(/(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN)[^\n]*/g))
+    add('install: the registry', `the registry could not be reached (${m[0].trim()})`);
   if (/Failed to establish a new connection|Connection refused/.test(output)) add('install: the registry', 'the package index could not be reached');
   return failures;
 }
@@ -170,7 +198,8 @@ export function installReport(input: {
   const { plan, outcome, problem } = input;
   const passed = problem === null && (outcome === null || (outcome.exitCode === 0 && !outcome.timedOut));
   const failures = problem !== null ? [{ name: 'install: the manifest', message: problem }] : passed ? [] : installFailures(outcome?.output ?? '');
-  if (!passed && failures.length === 0) failures.push({ name: 'install', message: outcome?.timedOut ? 'the install timed out' : `the install exited with code ${outcome?.exitCode}` });
+  if (!passed && failures.length === 0)
+    failures.push({ name: 'install', message: outcome?.timedOut ? 'the install timed out' : `the install exited with code ${outcome?.exitCode}` });
   const output = problem ?? input.skipped ?? outcome?.output ?? '';
   return {
     round: input.round,

@@ -23,7 +23,11 @@ const tail = (output: string, lines = 20): string => output.trimEnd().split('\n'
 export function smokeReport(round: number, command: string[], outcome: SandboxOutcome): TestReport {
   const passed = outcome.exitCode === 0 && !outcome.timedOut && outcome.signal === null;
   const how = outcome.timedOut ? 'timed out' : outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
-  const firstError = outcome.output.split('\n').find((line) => /error|exception|traceback/i.test(line))?.trim() ?? '';
+  const firstError =
+    outcome.output
+      .split('\n')
+      .find((line) => /error|exception|traceback/i.test(line))
+      ?.trim() ?? '';
   return {
     round,
     kind: 'smoke',

@@ -30,7 +30,8 @@ export interface WorkerContext {
 
 export async function processJob(job: Job, token: string | undefined, context: WorkerContext): Promise<JobResult> {
   const parsed = JobData.safeParse(job.data);
-  if (!parsed.success) throw new UnrecoverableError(`the job's data is not a sopworks run: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    throw new UnrecoverableError(`the job's data is not a sopworks run: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   const data = parsed.data;
   if (data.version !== SOPWORKS_VERSION) {
     // Not this worker's to run: back to the queue, untouched, for a worker of its version.
@@ -84,5 +85,5 @@ export async function processJob(job: Job, token: string | undefined, context: W
     // It could not start: a bad spec or scenario, a SOP that does not load. A retry changes nothing.
     throw new UnrecoverableError(error.split('\n')[0]!);
   }
-  throw new Error(error ?? `the run stopped before its outcome (${after.kind === 'resumable' ? after.outcome ?? 'cut off' : after.kind}); it is retried`);
+  throw new Error(error ?? `the run stopped before its outcome (${after.kind === 'resumable' ? (after.outcome ?? 'cut off') : after.kind}); it is retried`);
 }

@@ -10,7 +10,10 @@ import type { SharedRateLimits } from './rate-limits.ts';
 export class RateLimitedProvider implements Provider {
   readonly label: string;
 
-  constructor(private readonly inner: Provider, private readonly limits: SharedRateLimits) {
+  constructor(
+    private readonly inner: Provider,
+    private readonly limits: SharedRateLimits,
+  ) {
     this.label = inner.label;
   }
 

@@ -42,7 +42,9 @@ export function rateLimitSettings(env: NodeJS.ProcessEnv = process.env): RateLim
   const parsed = Env.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new SopworksError('CONFIG_INVALID', `${String(issue.path[0])} ${issue.message}.`, { hint: 'Set the endpoint\'s limits in the environment or .env (.env.example).' });
+    throw new SopworksError('CONFIG_INVALID', `${String(issue.path[0])} ${issue.message}.`, {
+      hint: "Set the endpoint's limits in the environment or .env (.env.example).",
+    });
   }
   return { rpm: parsed.data.SOPWORKS_RPM, tpm: parsed.data.SOPWORKS_TPM };
 }
@@ -62,7 +64,11 @@ export class SharedRateLimits {
   waits = 0;
   waitedMs = 0;
 
-  constructor(redis: Redis, private readonly key: string, readonly settings: RateLimitSettings) {
+  constructor(
+    redis: Redis,
+    private readonly key: string,
+    readonly settings: RateLimitSettings,
+  ) {
     const window = settings.rpm === null ? null : requestWindow(settings.rpm);
     this.requests = window && new RateLimiterRedis({ storeClient: redis, keyPrefix: 'sopworks-rpm', points: window.requests, duration: window.seconds });
     this.tokens = settings.tpm === null ? null : new RateLimiterRedis({ storeClient: redis, keyPrefix: 'sopworks-tpm', points: settings.tpm, duration: 60 });

@@ -24,7 +24,9 @@ export function redisUrl(env: NodeJS.ProcessEnv = process.env): string {
   const raw = Env.parse(env).SOPWORKS_REDIS_URL?.trim() || DEFAULT_URL;
   const parsed = RedisUrl.safeParse(raw);
   if (!parsed.success) {
-    throw new SopworksError('CONFIG_INVALID', `${REDIS_URL_ENV}="${raw}" ${parsed.error.issues[0]!.message}.`, { hint: `Set ${REDIS_URL_ENV} in the environment or .env.` });
+    throw new SopworksError('CONFIG_INVALID', `${REDIS_URL_ENV}="${raw}" ${parsed.error.issues[0]!.message}.`, {
+      hint: `Set ${REDIS_URL_ENV} in the environment or .env.`,
+    });
   }
   return parsed.data;
 }
@@ -55,9 +57,13 @@ export async function connectRedis(url: string): Promise<Redis> {
   const policy = await maxmemoryPolicy(redis);
   if (policy !== null && policy !== 'noeviction') {
     redis.disconnect();
-    throw new SopworksError('QUEUE_MISCONFIGURED', `Redis at ${shownUrl(url)} evicts keys (maxmemory-policy ${policy}): it could drop queued jobs. Nothing was queued or run.`, {
-      hint: 'Configure it with maxmemory-policy noeviction (redis-cli CONFIG SET maxmemory-policy noeviction, or in redis.conf).',
-    });
+    throw new SopworksError(
+      'QUEUE_MISCONFIGURED',
+      `Redis at ${shownUrl(url)} evicts keys (maxmemory-policy ${policy}): it could drop queued jobs. Nothing was queued or run.`,
+      {
+        hint: 'Configure it with maxmemory-policy noeviction (redis-cli CONFIG SET maxmemory-policy noeviction, or in redis.conf).',
+      },
+    );
   }
   return redis;
 }

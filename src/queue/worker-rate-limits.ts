@@ -12,7 +12,11 @@ import { SharedRateLimits, type RateLimitSettings } from './rate-limits.ts';
 export const rateLimitKey = (settings: Settings): string => `${settings.model.baseUrl ?? 'https://api.openai.com/v1'}|${settings.model.model}`;
 
 /** Null when no limit is set; `uninstall` takes the wrapper away again. */
-export function installWorkerRateLimits(redis: Redis, settings: Settings, limits: RateLimitSettings): { limits: SharedRateLimits; uninstall: () => void } | null {
+export function installWorkerRateLimits(
+  redis: Redis,
+  settings: Settings,
+  limits: RateLimitSettings,
+): { limits: SharedRateLimits; uninstall: () => void } | null {
   if (limits.rpm === null && limits.tpm === null) return null;
   const shared = new SharedRateLimits(redis, rateLimitKey(settings), limits);
   const uninstall = installProviderMiddleware({

@@ -59,9 +59,13 @@ export function earlierMessage<M extends { from: string; type: string }>(board: 
   const earlier = board.filter((m) => m.from === draft.from)[nth];
   if (!earlier) return null;
   if (earlier.type !== draft.type) {
-    throw new SopworksError('NOT_RESUMABLE', `${draft.from}'s message #${nth + 1} on the board is a ${earlier.type}, but the resumed step publishes a ${draft.type}.`, {
-      hint: 'The SOP changed in a way that reorders what this role publishes; start a new run.',
-    });
+    throw new SopworksError(
+      'NOT_RESUMABLE',
+      `${draft.from}'s message #${nth + 1} on the board is a ${earlier.type}, but the resumed step publishes a ${draft.type}.`,
+      {
+        hint: 'The SOP changed in a way that reorders what this role publishes; start a new run.',
+      },
+    );
   }
   return earlier;
 }
@@ -74,4 +78,5 @@ export interface ApprovalIdentity {
   round: number;
 }
 
-export const sameApproval = (a: ApprovalIdentity, b: ApprovalIdentity): boolean => a.role === b.role && a.gate === b.gate && a.key === b.key && a.round === b.round;
+export const sameApproval = (a: ApprovalIdentity, b: ApprovalIdentity): boolean =>
+  a.role === b.role && a.gate === b.gate && a.key === b.key && a.round === b.round;

@@ -43,7 +43,14 @@ export interface Thread {
 
 /** Model actions by what they do: `<verb>_<what>`. */
 const ACTION = /^(write|review|revise|fix|refix)_(.+)$/;
-const SUBJECT_OF_WHAT: Record<string, string> = { prd: 'prd', design: 'design', tasks: 'tasks', tests: 'tests', file_tests: 'tests', bug_report: 'bug reports' };
+const SUBJECT_OF_WHAT: Record<string, string> = {
+  prd: 'prd',
+  design: 'design',
+  tasks: 'tasks',
+  tests: 'tests',
+  file_tests: 'tests',
+  bug_report: 'bug reports',
+};
 const SUBJECT_OF_TYPE: Record<string, string> = { PRD: 'prd', Design: 'design', TaskGraph: 'tasks' };
 
 /** A review as a model wrote it: JSON, perhaps fenced or with words around it. */
@@ -165,7 +172,10 @@ export function conversationsOf(messages: readonly Message[], exchanges: readonl
     } else {
       const text = withDiffs ? draftText(x.reply) : '';
       const kind = verb === 'write' ? 'draft' : what === 'file' && verb === 'fix' ? 'fix' : 'revision';
-      const diff = !withDiffs || kind === 'draft' || thread.lastDraft === null ? null : unifiedDiff(subject, thread.lastDraft, text, ['before', kind === 'fix' ? 'fixed' : 'revised']);
+      const diff =
+        !withDiffs || kind === 'draft' || thread.lastDraft === null
+          ? null
+          : unifiedDiff(subject, thread.lastDraft, text, ['before', kind === 'fix' ? 'fixed' : 'revised']);
       if (kind === 'revision') thread.revisions += 1;
       thread.lastDraft = text;
       made = entry({ ...base, kind, diff });

@@ -31,7 +31,13 @@ export async function readCommits(dir: string): Promise<Commit[]> {
     () => false,
   );
   if (!hasHead) return [];
-  const { stdout: out } = await git(dir, ['log', '--reverse', '--no-color', `--format=${RECORD}%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%s${FIELD}%b${FIELD}`, '--name-only']);
+  const { stdout: out } = await git(dir, [
+    'log',
+    '--reverse',
+    '--no-color',
+    `--format=${RECORD}%H${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%s${FIELD}%b${FIELD}`,
+    '--name-only',
+  ]);
   return out
     .split(RECORD)
     .filter((chunk) => chunk.trim() !== '')
@@ -44,7 +50,10 @@ export async function readCommits(dir: string): Promise<Commit[]> {
         date,
         subject,
         messageId: TRAILER.exec(body)?.[1] ?? null,
-        files: names.split('\n').map((n) => n.trim()).filter(Boolean),
+        files: names
+          .split('\n')
+          .map((n) => n.trim())
+          .filter(Boolean),
       };
     });
 }
@@ -56,8 +65,10 @@ export async function readCommits(dir: string): Promise<Commit[]> {
  */
 export async function readCommitDiff(dir: string, hash: string): Promise<string> {
   if (!/^[0-9a-f]{40}$/.test(hash)) {
-    throw new SopworksError('USAGE', `"${hash}" is not a full commit hash.`, { hint: 'Pick a commit from the run\'s history.' });
+    throw new SopworksError('USAGE', `"${hash}" is not a full commit hash.`, { hint: "Pick a commit from the run's history." });
   }
   const { stdout: patch } = await git(dir, ['show', '--no-color', '--no-ext-diff', '--no-textconv', '--format=', '--patch', '-M', hash]);
-  return patch.length > MAX_DIFF_CHARS ? `${patch.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS} characters; see it with git show ${hash})\n` : patch;
+  return patch.length > MAX_DIFF_CHARS
+    ? `${patch.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${MAX_DIFF_CHARS} characters; see it with git show ${hash})\n`
+    : patch;
 }

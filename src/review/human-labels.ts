@@ -13,12 +13,17 @@ const KNOWN: Record<string, string> = { costUsd: 'Cost', budget: 'Budget', usd: 
 /** A recorded field's name for people: a known one by its word, else camelCase split into words. */
 export function labelOf(key: string): string {
   if (KNOWN[key]) return KNOWN[key];
-  const words = key.replace(/Usd$/, '').replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').trim().toLowerCase();
+  const words = key
+    .replace(/Usd$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1) || key;
 }
 
 /** A value in the unit its name says: dollars for `…usd`/`cost…`, a count of tokens for `tokens`. */
-export function valueOf(key: string, value: unknown): string {
+export function shownValue(key: string, value: unknown): string {
   if (value === null || value === undefined) return 'none';
   if (typeof value === 'number') {
     if (/usd$|^cost/i.test(key)) return dollars(value);
@@ -30,5 +35,5 @@ export function valueOf(key: string, value: unknown): string {
   if (Array.isArray(value) || entries.some(([, v]) => v !== null && typeof v === 'object')) return JSON.stringify(value);
   const set = entries.filter(([, v]) => v !== null && v !== undefined);
   if (set.length === 0) return 'none';
-  return set.map(([k, v]) => valueOf(k, v)).join(', ');
+  return set.map(([k, v]) => shownValue(k, v)).join(', ');
 }

@@ -11,8 +11,7 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
 /** The element the page turns into a drawn diagram: the mermaid source, escaped, in a <pre>. */
-export const diagramPlaceholder = (source: string): string =>
-  `<div class="diagram"><pre class="diagram-source">${escapeHtml(source.trim())}</pre></div>`;
+export const diagramPlaceholder = (source: string): string => `<div class="diagram"><pre class="diagram-source">${escapeHtml(source.trim())}</pre></div>`;
 
 const marked = new Marked({
   gfm: true,

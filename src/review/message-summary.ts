@@ -21,7 +21,11 @@ export function reviewVerdict(review: S.Review | null): string {
 
 export function testCounts(report: S.TestReport): string {
   const verdict = report.passed ? 'passed' : report.timedOut ? 'timed out' : 'failed';
-  const counts = report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : report.exitCode === null ? '' : ` (exit code ${report.exitCode})`;
+  const counts = report.counts
+    ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)`
+    : report.exitCode === null
+      ? ''
+      : ` (exit code ${report.exitCode})`;
   return `${verdict}${counts}`;
 }
 
@@ -32,7 +36,10 @@ function describe(message: Message): string {
       return (p as S.Requirement).spec;
     case 'PRD': {
       const prd = p as S.PRD;
-      return `${prd.projectName}: ${plural(prd.goals.length, 'goal')}, ${plural(prd.requirementPool.length, 'requirement')}, ${plural(prd.acceptanceCriteria.length, 'acceptance criterion')}`.replace('criterions', 'criteria');
+      return `${prd.projectName}: ${plural(prd.goals.length, 'goal')}, ${plural(prd.requirementPool.length, 'requirement')}, ${plural(prd.acceptanceCriteria.length, 'acceptance criterion')}`.replace(
+        'criterions',
+        'criteria',
+      );
     }
     case 'Design': {
       const design = p as S.Design;

@@ -46,7 +46,11 @@ export const runFiles = (dir: string) => {
   };
 };
 
-const exists = (file: string): Promise<boolean> => fs.access(file).then(() => true, () => false);
+const exists = (file: string): Promise<boolean> =>
+  fs.access(file).then(
+    () => true,
+    () => false,
+  );
 
 /** A folder is a run when sopworks has started recording in it. */
 export async function isRunFolder(dir: string): Promise<boolean> {

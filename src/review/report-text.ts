@@ -5,7 +5,7 @@ import { oneLine, testCounts } from './message-summary.ts';
 import type { RunReport } from './run-report.ts';
 import { describeFigures } from '../artifacts/run-figures.ts';
 import type { UsageRow } from './usage-summary.ts';
-import { labelOf, thousands, valueOf } from './human-labels.ts';
+import { labelOf, thousands, shownValue } from './human-labels.ts';
 
 const heading = (text: string): string => `\n${pc.bold(text)}`;
 
@@ -36,10 +36,15 @@ function columns(rows: string[][], right: ReadonlySet<number> = new Set(), fit: 
     }
   }
   return rows.map((row) =>
-    ('  ' + row.map((cell, i) => {
-      const pad = ' '.repeat(widths[i]! - visible(cell));
-      return right.has(i) ? pad + cell : i === row.length - 1 ? cell : cell + pad;
-    }).join('  ')).trimEnd(),
+    (
+      '  ' +
+      row
+        .map((cell, i) => {
+          const pad = ' '.repeat(widths[i]! - visible(cell));
+          return right.has(i) ? pad + cell : i === row.length - 1 ? cell : cell + pad;
+        })
+        .join('  ')
+    ).trimEnd(),
   );
 }
 
@@ -66,7 +71,7 @@ function usageRows(report: RunReport, by: 'byRole' | 'byAction', width: number |
     thousands(r.promptTokens),
     thousands(r.completionTokens),
     thousands(r.repairs),
-    ...costs.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : valueOf(c, r.costs[c]))),
+    ...costs.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : shownValue(c, r.costs[c]))),
   ];
   // On a narrow terminal the headings shrink before the names do.
   const tokens = width !== undefined && width < 100 ? ['prompt', 'completion'] : ['prompt tokens', 'completion tokens'];
@@ -108,13 +113,7 @@ export function renderReportText(report: RunReport, options: ReportTextOptions =
   lines.push(heading(`Timeline (${report.timeline.length} messages)`));
   lines.push(
     ...columns(
-      report.timeline.map((t) => [
-        String(t.seq),
-        t.offsetMs === null ? '' : `+${seconds(t.offsetMs)}`,
-        `${t.from} → ${t.to}`,
-        pc.cyan(t.type),
-        t.summary,
-      ]),
+      report.timeline.map((t) => [String(t.seq), t.offsetMs === null ? '' : `+${seconds(t.offsetMs)}`, `${t.from} → ${t.to}`, pc.cyan(t.type), t.summary]),
       new Set([0, 1]),
       { width, flex: 4 },
     ),
@@ -135,12 +134,19 @@ export function renderReportText(report: RunReport, options: ReportTextOptions =
     const r = round.report;
     const verdict = r.passed ? pc.green(testCounts(r)) : pc.red(testCounts(r));
     lines.push(fitLine(`  round ${r.round}  ${verdict}  ${pc.dim(shellCommand(r.command))}`, width));
-    for (const failure of r.failures) lines.push(fitLine(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`, width));
+    for (const failure of r.failures)
+      lines.push(fitLine(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`, width));
     if (round.bug) lines.push(fitLine(`    bug report ${round.bug.id} → ${round.bug.to}: ${oneLine(round.bug.payload.summary, 100)}`, width));
   }
 
   lines.push(heading('Figures'));
-  lines.push(...columns(describeFigures(report.figures).map((f) => [f.name, f.value])));
+  lines.push(
+    ...columns(
+      describeFigures(report.figures).map((f) => [f.name, f.value]),
+      new Set(),
+      { width, flex: 1 },
+    ),
+  );
 
   lines.push(heading(`Usage${report.usage.source === 'exchanges' ? ' so far (from the model exchanges)' : ''}`));
   lines.push(...usageRows(report, 'byRole', width), '');
@@ -148,7 +154,13 @@ export function renderReportText(report: RunReport, options: ReportTextOptions =
   if (report.usage.costFields.length === 0) lines.push(pc.dim('  cost: not recorded by this run'));
 
   lines.push(heading(`Git log (${report.commits.length} commit${report.commits.length === 1 ? '' : 's'})`));
-  lines.push(...columns(report.commits.map((c) => [pc.yellow(c.hash.slice(0, 7)), c.author, c.subject, c.messageId ?? '']), new Set(), { width, flex: 2 }));
+  lines.push(
+    ...columns(
+      report.commits.map((c) => [pc.yellow(c.hash.slice(0, 7)), c.author, c.subject, c.messageId ?? '']),
+      new Set(),
+      { width, flex: 2 },
+    ),
+  );
 
   if (report.warnings.length > 0) {
     lines.push(heading(pc.yellow('Warnings')));

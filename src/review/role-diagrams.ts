@@ -64,7 +64,12 @@ async function loadCompanyCached(sopsDir: string, rolesDir: string): Promise<Com
   return company;
 }
 
-export async function roleViewsOf(info: RunInfo | null, roleStates: readonly RoleState[], warnings: string[], calledActions: ReadonlyMap<string, ReadonlySet<string>> = new Map()): Promise<RoleView[]> {
+export async function roleViewsOf(
+  info: RunInfo | null,
+  roleStates: readonly RoleState[],
+  warnings: string[],
+  calledActions: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): Promise<RoleView[]> {
   const stateOf = new Map(roleStates.map((s) => [s.role, s]));
   const recorded = (id: string) => {
     const s = stateOf.get(id);
@@ -76,14 +81,24 @@ export async function roleViewsOf(info: RunInfo | null, roleStates: readonly Rol
       return company.roles.map((role) => {
         const state = recorded(role.id);
         const marked = state.state && sopHasState(role.sop, state.state) ? state.state : null;
-        if (state.state && !marked) warnings.push(`${role.id} is recorded in state "${state.state}", which its SOP (${role.sopFile}) does not have; nothing is marked.`);
+        if (state.state && !marked)
+          warnings.push(`${role.id} is recorded in state "${state.state}", which its SOP (${role.sopFile}) does not have; nothing is marked.`);
         const called = calledActions.get(role.id) ?? new Set<string>();
         const visited = visitedStates(role.sop, called);
         const fileSops = Object.entries(role.subSops).map(([name, sop]) => {
           const path = visitedStates(sop, called);
           return { name, diagram: sopStateDiagram(sop, { visited: path }), visited: path };
         });
-        return { id: role.id, title: role.profile.title, watches: role.watches, ...state, diagram: sopStateDiagram(role.sop, { highlight: marked, visited }), marked, visited, fileSops };
+        return {
+          id: role.id,
+          title: role.profile.title,
+          watches: role.watches,
+          ...state,
+          diagram: sopStateDiagram(role.sop, { highlight: marked, visited }),
+          marked,
+          visited,
+          fileSops,
+        };
       });
     } catch (error) {
       warnings.push(`The SOPs this run used (${info.sops}, ${info.roles}) could not be loaded, so no state diagrams are drawn: ${describeError(error)}`);

@@ -146,7 +146,8 @@ function codeFiles(messages: readonly Message[], commitOf: (id: string) => strin
       const code = m.payload as Code;
       add(code.path, 'source', { messageId: m.id, from: m.from, content: code.content, review: code.review ?? null, commit: commitOf(m.id) });
     } else if (m.type === 'Tests') {
-      for (const file of (m.payload as TestFiles).files) add(file.path, 'test', { messageId: m.id, from: m.from, content: file.content, review: null, commit: commitOf(m.id) });
+      for (const file of (m.payload as TestFiles).files)
+        add(file.path, 'test', { messageId: m.id, from: m.from, content: file.content, review: null, commit: commitOf(m.id) });
     }
   }
   return [...files.values()];
@@ -189,7 +190,10 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
       story: DOCUMENT_SUBJECT[message.type] ? storyOf(DOCUMENT_SUBJECT[message.type]!) : null,
     }));
 
-  const html = (id: string) => renderedFiles(id).map((f) => f.html).join('\n');
+  const html = (id: string) =>
+    renderedFiles(id)
+      .map((f) => f.html)
+      .join('\n');
   const tests = report.tests.map(({ message, report: r, bug }) => ({
     messageId: message.id,
     round: r.round,
@@ -203,7 +207,13 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
 
   let pending: PendingDecision[] = [];
   try {
-    pending = (await readPending(runFiles(record.dir).state)).map((r) => ({ role: r.role, gate: r.gate, key: r.key, round: r.round, html: markdownToHtml(r.content) }));
+    pending = (await readPending(runFiles(record.dir).state)).map((r) => ({
+      role: r.role,
+      gate: r.gate,
+      key: r.key,
+      round: r.round,
+      html: markdownToHtml(r.content),
+    }));
   } catch (error) {
     warnings.push(`${pendingFile(runFiles(record.dir).state)} could not be read (${describeError(error)}); decide with \`sopworks approve\` instead.`);
   }

@@ -12,7 +12,7 @@ import type { RunRecord } from './read-run.ts';
 import type { RunInfo } from './run-files.ts';
 import { testRoundsOf, type TestRound } from './test-rounds.ts';
 import { usageSummary, type UsageSummary } from './usage-summary.ts';
-import { labelOf, valueOf } from './human-labels.ts';
+import { labelOf, shownValue } from './human-labels.ts';
 
 export interface RunStatus {
   /** Finished runs have their outcome in run.json. */
@@ -84,7 +84,7 @@ export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport 
     info: record.info,
     costFacts: Object.entries(record.info ?? {})
       .filter(([key]) => COST_FACT.test(key))
-      .map(([name, value]) => ({ name: labelOf(name), value: valueOf(name, value) })),
+      .map(([name, value]) => ({ name: labelOf(name), value: shownValue(name, value) })),
     status: runStatus(record),
     timeline: record.messages.map((m) => {
       const at = Date.parse(m.createdAt);
@@ -110,7 +110,10 @@ export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport 
     })),
     tests: testRoundsOf(record.messages),
     figures: runFigures(record.messages),
-    usage: usageSummary(record.info, record.exchanges.map((e) => e.exchange)),
+    usage: usageSummary(
+      record.info,
+      record.exchanges.map((e) => e.exchange),
+    ),
     commits,
     warnings,
   };

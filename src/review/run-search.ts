@@ -45,14 +45,24 @@ export function searchRun(messages: readonly Message[], exchanges: readonly Inde
   };
   if (needle === '') return { query, hits, truncated: false };
   for (const m of messages) {
-    consider(`${m.type} ${m.from} → ${m.to}\n${JSON.stringify(m.payload, null, 1)}`, { kind: 'message', target: m.id, messageId: m.id, title: `${m.id} ${m.type} from ${m.from}` });
+    consider(`${m.type} ${m.from} → ${m.to}\n${JSON.stringify(m.payload, null, 1)}`, {
+      kind: 'message',
+      target: m.id,
+      messageId: m.id,
+      title: `${m.id} ${m.type} from ${m.from}`,
+    });
   }
   for (const { message, files } of artifactsOf(messages)) {
     for (const file of files) consider(file.content, { kind: 'file', target: file.path, messageId: message.id, title: `${file.path} (${message.id})` });
   }
   for (const { index, exchange: x } of exchanges) {
     const text = [...x.messages.map((m) => m.content), x.reply].join('\n');
-    consider(text, { kind: 'exchange', target: String(index), messageId: null, title: `exchange #${index + 1}: ${x.role} ${x.action}${x.key ? ` ${x.key}` : ''}` });
+    consider(text, {
+      kind: 'exchange',
+      target: String(index),
+      messageId: null,
+      title: `exchange #${index + 1}: ${x.role} ${x.action}${x.key ? ` ${x.key}` : ''}`,
+    });
   }
   return { query, hits, truncated: found > hits.length };
 }

@@ -125,7 +125,9 @@ async function probeBubblewrap(): Promise<Availability> {
     await exec('bwrap', args, { timeout: 10_000 });
     return { available: true, version };
   } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n')[0];
+    const stderr = String((error as { stderr?: string }).stderr ?? (error as Error).message)
+      .trim()
+      .split('\n')[0];
     return { available: false, reason: `${version} is installed but cannot start a sandbox here (${stderr})` };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

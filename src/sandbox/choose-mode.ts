@@ -55,7 +55,10 @@ export function chooseMode(input: ModeInput): ModeChoice {
         'and reach the network; only the time, CPU, memory, process and output limits and a clean environment apply.',
     };
   }
-  const what = runtime !== 'node' ? `the fallback covers only Node projects ("${input.command}" is not Node)` : `Node's permission model is not usable either (${nodePermissions.available ? 'unknown' : nodePermissions.reason})`;
+  const what =
+    runtime !== 'node'
+      ? `the fallback covers only Node projects ("${input.command}" is not Node)`
+      : `Node's permission model is not usable either (${nodePermissions.available ? 'unknown' : nodePermissions.reason})`;
   throw new SopworksError('TEST_RUN_FAILED', `Cannot sandbox "${input.command}": ${why}; ${what}.`, {
     hint: 'Install bubblewrap (e.g. apt-get install bubblewrap); or, knowing that the generated code then runs with your rights, pass --allow-unsandboxed.',
   });

@@ -35,7 +35,14 @@ export function sandboxRefusalNow(argv: readonly string[], facts: SandboxFacts, 
   const runtime = runtimeByName(argv[0] ?? '');
   if (runtime === null) return undefined;
   try {
-    chooseMode({ setting: sandbox.mode, bubblewrap: facts.bubblewrap, nodePermissions: facts.nodePermissions, runtime, allowUnsandboxed: sandbox.allowUnsandboxed, command: argv.join(' ') });
+    chooseMode({
+      setting: sandbox.mode,
+      bubblewrap: facts.bubblewrap,
+      nodePermissions: facts.nodePermissions,
+      runtime,
+      allowUnsandboxed: sandbox.allowUnsandboxed,
+      command: argv.join(' '),
+    });
     return null;
   } catch (error) {
     if (SopworksError.isInstance(error)) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
@@ -53,7 +60,14 @@ export async function sandboxRefusal(argv: readonly string[], projectDir: string
       sandbox.mode === 'fallback' ? notNeeded : bubblewrapAvailability(),
       found.runtime === 'node' ? nodePermissionAvailability() : notNeeded,
     ]);
-    chooseMode({ setting: sandbox.mode, bubblewrap, nodePermissions, runtime: found.runtime, allowUnsandboxed: sandbox.allowUnsandboxed, command: argv.join(' ') });
+    chooseMode({
+      setting: sandbox.mode,
+      bubblewrap,
+      nodePermissions,
+      runtime: found.runtime,
+      allowUnsandboxed: sandbox.allowUnsandboxed,
+      command: argv.join(' '),
+    });
     return null;
   } catch (error) {
     if (SopworksError.isInstance(error)) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
@@ -71,13 +85,21 @@ export async function refuseUnsandboxableAtStart(sandbox: SandboxSettings): Prom
   if (bubblewrap.available) return null;
   const bwrapReason = sandbox.mode === 'fallback' ? 'SOPWORKS_SANDBOX=fallback' : bubblewrap.reason;
   if (sandbox.mode === 'bubblewrap') {
-    return new SopworksError('CONFIG_INVALID', `The sandbox must be bubblewrap (SOPWORKS_SANDBOX=bubblewrap), but ${bwrapReason}: no generated code could be run, so the run is refused before it starts.`, {
-      hint: 'Install bubblewrap (e.g. apt-get install bubblewrap), or set SOPWORKS_SANDBOX=auto to accept the weaker fallback for Node projects.',
-    });
+    return new SopworksError(
+      'CONFIG_INVALID',
+      `The sandbox must be bubblewrap (SOPWORKS_SANDBOX=bubblewrap), but ${bwrapReason}: no generated code could be run, so the run is refused before it starts.`,
+      {
+        hint: 'Install bubblewrap (e.g. apt-get install bubblewrap), or set SOPWORKS_SANDBOX=auto to accept the weaker fallback for Node projects.',
+      },
+    );
   }
   const nodePermissions = await nodePermissionAvailability();
   if (nodePermissions.available) return null;
-  return new SopworksError('CONFIG_INVALID', `No sandbox is usable here (${bwrapReason}; Node's permission model: ${nodePermissions.reason}): no generated code could be run, so the run is refused before it starts.`, {
-    hint: 'Install bubblewrap (e.g. apt-get install bubblewrap); or, knowing that the generated code then runs with your rights, pass --allow-unsandboxed.',
-  });
+  return new SopworksError(
+    'CONFIG_INVALID',
+    `No sandbox is usable here (${bwrapReason}; Node's permission model: ${nodePermissions.reason}): no generated code could be run, so the run is refused before it starts.`,
+    {
+      hint: 'Install bubblewrap (e.g. apt-get install bubblewrap); or, knowing that the generated code then runs with your rights, pass --allow-unsandboxed.',
+    },
+  );
 }

@@ -98,7 +98,12 @@ async function throughPyenvShim(found: string, name: string, options: { cwd: str
   try {
     const { stdout } = await exec(pyenv, ['which', name], {
       cwd: options.cwd,
-      env: { PATH: options.env.PATH, HOME: os.homedir(), PYENV_ROOT: pyenvRoot, ...(options.env.PYENV_VERSION ? { PYENV_VERSION: options.env.PYENV_VERSION } : {}) },
+      env: {
+        PATH: options.env.PATH,
+        HOME: os.homedir(),
+        PYENV_ROOT: pyenvRoot,
+        ...(options.env.PYENV_VERSION ? { PYENV_VERSION: options.env.PYENV_VERSION } : {}),
+      },
     });
     const resolved = stdout.trim();
     return resolved && (await isExecutable(resolved)) ? resolved : null;

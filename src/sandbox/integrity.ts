@@ -87,7 +87,8 @@ export async function snapshotProtected(projectDir: string): Promise<ProtectedSn
 }
 
 function same(before: Entry, after: Entry): boolean {
-  if (before.kind === 'prefix') return after.kind === 'prefix' && after.bytes.length >= before.bytes.length && after.bytes.subarray(0, before.bytes.length).equals(before.bytes);
+  if (before.kind === 'prefix')
+    return after.kind === 'prefix' && after.bytes.length >= before.bytes.length && after.bytes.subarray(0, before.bytes.length).equals(before.bytes);
   if (before.kind !== after.kind) return false;
   if (before.kind === 'file' && after.kind === 'file') return before.bytes.equals(after.bytes) && before.mode === after.mode;
   if (before.kind === 'symlink' && after.kind === 'symlink') return before.target === after.target;
@@ -177,7 +178,10 @@ export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: 
     if (before.kind === 'prefix' && after.kind === 'prefix' && same(before, after)) {
       const isForeign = (entry: Entry) => entry.kind === 'prefix' && ownLines(relative, appended(before, entry), acceptLine) !== appended(before, entry);
       // A line sopworks is posting right now is on disk a moment before it is in the board's list.
-      foreign = isForeign(after) && (await settle(), isForeign(await entryOf(path.join(root, relative), true)));
+      if (isForeign(after)) {
+        await settle();
+        foreign = isForeign(await entryOf(path.join(root, relative), true));
+      }
       if (foreign) changed.push(`${relative} got lines sopworks did not write`);
     }
     if (same(before, after) && !foreign) continue;

@@ -5,10 +5,9 @@
  * `rootdir:`) — which tells the model nothing it can use, and tells the endpoint where the user keeps
  * their work. The project folder becomes `.`, the home folder `~`.
  */
+import { escapeRegExp } from '../files/escape-reg-exp.ts';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
-
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function withoutMachinePaths(text: string, projectDir: string, home: string = os.homedir()): string {
   const project = projectDir.replace(/\/+$/, '');
@@ -23,7 +22,7 @@ export function withoutMachinePaths(text: string, projectDir: string, home: stri
   let result = text;
   for (const [from, to] of replacements) {
     // Only where the path ends (a separator, a quote, the line's end): /home/ann is not /home/anna.
-    result = result.replace(new RegExp(`${escape(from)}(?=[/\\\\:'"\`)\\s,]|$)`, 'gm'), to);
+    result = result.replace(new RegExp(`${escapeRegExp(from)}(?=[/\\\\:'"\`)\\s,]|$)`, 'gm'), to);
   }
   return result;
 }

@@ -5,6 +5,7 @@
  * prints a test's name before its result (pytest -v, unittest -v, TAP). Pure. Anything it does not
  * recognise leaves counts null and the exit code decides.
  */
+import { escapeRegExp } from '../files/escape-reg-exp.ts';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 
@@ -75,7 +76,10 @@ const PYTEST_SUMMARY = /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|xfaile
 function pytestSections(text: string): { name: string; message: string }[] {
   return [...text.matchAll(/^_{3,} (.+?) _{3,}\n([\s\S]*?)(?=^_{3,} |^=+ |^\d+ (?:passed|failed)|(?![\s\S]))/gm)].map((m) => ({
     name: m[1]!.trim(),
-    message: [...m[2]!.matchAll(/^E +(.*)$/gm)].map((e) => e[1]!.trim()).slice(0, 6).join('\n'),
+    message: [...m[2]!.matchAll(/^E +(.*)$/gm)]
+      .map((e) => e[1]!.trim())
+      .slice(0, 6)
+      .join('\n'),
   }));
 }
 
@@ -100,7 +104,10 @@ function markedFailures(text: string): { name: string; message: string }[] {
       body.push(next.trim());
     }
     // The error's text, without its stack or the fields Node prints after it (`code: 'ERR_ASSERTION',`).
-    const message = body.filter((l) => l !== '' && !/^at /.test(l) && !/^\w+: .*,$|^[{}]$/.test(l)).slice(0, 4).join('\n');
+    const message = body
+      .filter((l) => l !== '' && !/^at /.test(l) && !/^\w+: .*,$|^[{}]$/.test(l))
+      .slice(0, 4)
+      .join('\n');
     // A suite whose failure is only that a subtest failed is reported by the subtest.
     if (/^'?\d+ subtests? failed'?$/.test(message) || (message === '' && lines.some((l) => l.startsWith(`${m[1]}▶ ${m[2]}`)))) return;
     if (!failures.some((f) => f.name === m[2])) failures.push({ name: m[2]!, message });
@@ -121,11 +128,10 @@ function runningTest(text: string): string | null {
   if (unittest && /\.\.\.\s*$/.test(last)) return unittest[2]!.endsWith(`.${unittest[1]}`) ? unittest[2]! : `${unittest[2]}.${unittest[1]}`;
   const subtests = [...text.matchAll(/^\s*# Subtest: (.+)$/gm)];
   const lastSubtest = subtests.at(-1);
-  if (lastSubtest && !new RegExp(`^\\s*(?:not )?ok \\d+ - ${escape(lastSubtest[1]!)}`, 'm').test(text.slice(lastSubtest.index))) return lastSubtest[1]!.trim();
+  if (lastSubtest && !new RegExp(`^\\s*(?:not )?ok \\d+ - ${escapeRegExp(lastSubtest[1]!)}`, 'm').test(text.slice(lastSubtest.index)))
+    return lastSubtest[1]!.trim();
   return null;
 }
-
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** TAP "not ok N - name", with the error message from the YAML diagnostics block that follows it. */
 function tapFailures(text: string): { name: string; message: string }[] {
@@ -164,7 +170,10 @@ const lastLines = (text: string, n: number): string => text.trim().split('\n').s
 export function failureSignature(parsed: ParsedTestOutput, exitCode: number | null, timedOut: boolean, output: string): string {
   const basis =
     parsed.failures.length > 0
-      ? parsed.failures.map((f) => `${f.name}\n${f.message}`).sort().join('\n--\n')
+      ? parsed.failures
+          .map((f) => `${f.name}\n${f.message}`)
+          .sort()
+          .join('\n--\n')
       : `${exitCode}:${timedOut}:${output.replace(/\d+(\.\d+)?\s*m?s\b/g, '').slice(-2000)}`;
   return createHash('sha256').update(basis).digest('hex').slice(0, 16);
 }

@@ -50,7 +50,13 @@ async function createV2(mounts: string, membership: string, name: string, max: n
     }
     return handle(dir, async () => {
       // cgroup.kill (Linux 5.14+) kills every member at once, forks in flight included.
-      if (await fs.writeFile(path.join(dir, 'cgroup.kill'), '1').then(() => true, () => false)) return;
+      if (
+        await fs.writeFile(path.join(dir, 'cgroup.kill'), '1').then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       await killMembers(dir);
     });
   } catch {

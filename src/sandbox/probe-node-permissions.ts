@@ -39,7 +39,10 @@ async function probeNodePermissions(): Promise<Availability> {
     if (stdout.trim() === 'ERR_ACCESS_DENIED' && fs.existsSync(path.join(project, 'inside'))) return { available: true, version: process.version };
     return { available: false, reason: `Node ${process.version}'s permission model did not confine a test write (${stdout.trim() || 'no output'})` };
   } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').at(-1);
+    const stderr = String((error as { stderr?: string }).stderr ?? (error as Error).message)
+      .trim()
+      .split('\n')
+      .at(-1);
     return { available: false, reason: `Node ${process.version} could not start with the permission model (${stderr})` };
   } finally {
     fs.rmSync(base, { recursive: true, force: true });

@@ -26,7 +26,11 @@ export function violationsInOutput(output: string, context: EvidenceContext): Vi
   const add = (kind: Violation['kind'], detail: string) => found.push({ kind, detail: normalise(detail, context) });
 
   for (const denial of permissionDenials(output)) add(denial.kind, denial.detail);
-  for (const file of pathsOf(output, [/EROFS: read-only file system, \w+ '([^']+)'/g, /\[Errno 30\] Read-only file system: '([^']+)'/g, /cannot create ([^:\n]+): Read-only file system/g])) {
+  for (const file of pathsOf(output, [
+    /EROFS: read-only file system, \w+ '([^']+)'/g,
+    /\[Errno 30\] Read-only file system: '([^']+)'/g,
+    /cannot create ([^:\n]+): Read-only file system/g,
+  ])) {
     add('filesystem', `write refused (read-only): ${file}`);
   }
   for (const file of pathsOf(output, [/EACCES: permission denied, \w+ '([^']+)'/g, /\[Errno 13\] Permission denied: '([^']+)'/g])) {
@@ -34,7 +38,8 @@ export function violationsInOutput(output: string, context: EvidenceContext): Vi
   }
   if (context.mode === 'bubblewrap') {
     // A rename out of a read-only bind (.git/, .sopworks/) crosses mounts.
-    for (const file of pathsOf(output, [/EXDEV: cross-device link not permitted, rename '([^']+)'/g])) add('filesystem', `write refused (read-only mount): ${file}`);
+    for (const file of pathsOf(output, [/EXDEV: cross-device link not permitted, rename '([^']+)'/g]))
+      add('filesystem', `write refused (read-only mount): ${file}`);
     for (const file of pathsOf(output, [/ENOENT: no such file or directory, \w+ '([^']+)'/g, /\[Errno 2\] No such file or directory: '([^']+)'/g])) {
       if (hiddenFromSandbox(file, context)) add('filesystem', `hidden from the sandbox: ${file}`);
     }
@@ -51,10 +56,19 @@ export function violationsInOutput(output: string, context: EvidenceContext): Vi
 /** Limits whose signs are in the output (the runner adds those it knows first-hand: time, cgroup, signal). */
 export function limitsInOutput(output: string): LimitKind[] {
   const hit: LimitKind[] = [];
-  if (/JavaScript heap out of memory|allocation failed|std::bad_alloc|FatalProcessOutOfMemory|ERR_MEMORY_ALLOCATION_FAILED|\bMemoryError\b|Cannot allocate memory|\bENOMEM\b|out of memory/i.test(output)) hit.push('memory');
+  if (
+    /JavaScript heap out of memory|allocation failed|std::bad_alloc|FatalProcessOutOfMemory|ERR_MEMORY_ALLOCATION_FAILED|\bMemoryError\b|Cannot allocate memory|\bENOMEM\b|out of memory/i.test(
+      output,
+    )
+  )
+    hit.push('memory');
   if (/SIGXCPU|CPU time limit exceeded/.test(output)) hit.push('cpu');
   if (/SIGXFSZ|File size limit exceeded|\bEFBIG\b|File too large|\bENOSPC\b|No space left on device/.test(output)) hit.push('disk');
-  if (/\bspawn(?:Sync)?(?: \S+)? EAGAIN\b|fork(?:\(\))?: (?:retry: )?Resource temporarily unavailable|Cannot fork|can't fork|BlockingIOError: \[Errno 11\] Resource temporarily unavailable/i.test(output)) {
+  if (
+    /\bspawn(?:Sync)?(?: \S+)? EAGAIN\b|fork(?:\(\))?: (?:retry: )?Resource temporarily unavailable|Cannot fork|can't fork|BlockingIOError: \[Errno 11\] Resource temporarily unavailable/i.test(
+      output,
+    )
+  ) {
     hit.push('processes');
   }
   return hit;

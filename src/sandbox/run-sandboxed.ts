@@ -126,9 +126,13 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     // Outside bubblewrap nothing else keeps the code off .git/ and .sopworks/: it gets a copy without them.
     if (mode !== 'bubblewrap') {
       scratch = await makeScratch(projectDir).catch((error: unknown) => {
-        throw new SopworksError('TEST_RUN_FAILED', `Could not copy the work tree of ${projectDir} to run "${request.argv.join(' ')}" outside bubblewrap: ${(error as Error).message}`, {
-          hint: 'Remove what cannot be copied (a socket, a pipe), or install bubblewrap, which needs no copy.',
-        });
+        throw new SopworksError(
+          'TEST_RUN_FAILED',
+          `Could not copy the work tree of ${projectDir} to run "${request.argv.join(' ')}" outside bubblewrap: ${(error as Error).message}`,
+          {
+            hint: 'Remove what cannot be copied (a socket, a pipe), or install bubblewrap, which needs no copy.',
+          },
+        );
       });
     }
     const workDir = scratch?.dir ?? projectDir;
@@ -141,7 +145,22 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     const readOnly = ['.git', '.sopworks'].filter((name) => fs.existsSync(path.join(projectDir, name)));
     let command =
       mode === 'bubblewrap'
-        ? ['bwrap', ...bubblewrapArgs({ projectDir, roots: found.roots, env, network: request.network ?? false, readOnly, tmpBytes: disk.diskMb * 1024 * 1024, argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...request.argv] }, systemLayout(), etcFiles())]
+        ? [
+            'bwrap',
+            ...bubblewrapArgs(
+              {
+                projectDir,
+                roots: found.roots,
+                env,
+                network: request.network ?? false,
+                readOnly,
+                tmpBytes: disk.diskMb * 1024 * 1024,
+                argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...request.argv],
+              },
+              systemLayout(),
+              etcFiles(),
+            ),
+          ]
         : [...request.argv];
     command = [...prlimitArgs(limits, nproc), ...command];
     if (cgroup) command = ['/bin/sh', '-c', JOIN_CGROUP, 'sopworks-sandbox', cgroup.procsFile, ...command];
@@ -205,7 +224,10 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     });
     for (const detail of describeLeftovers([reported.commands, leftovers])) violations.push({ kind: 'outlived', detail });
     for (const link of await linksOutside(workDir)) {
-      violations.push({ kind: 'symlink', detail: `${link.link} -> ${link.target.split(workDir).join('<project>')} points outside the project (sopworks will not write through it)` });
+      violations.push({
+        kind: 'symlink',
+        detail: `${link.link} -> ${link.target.split(workDir).join('<project>')} points outside the project (sopworks will not write through it)`,
+      });
     }
     for (const name of secrets.leaked) violations.push({ kind: 'secret', detail: `the value of ${name} appeared in the output (redacted)` });
     if (scratch && overDisk) {
@@ -246,9 +268,15 @@ function describeLimitsHit(hit: Set<LimitKind>, limits: SandboxLimits, timedOut:
   const during = test.running ? ` while "${test.running}" was running` : test.lastFinished ? ` after "${test.lastFinished}", the last test that ended` : '';
   const notes: string[] = [];
   if (timedOut) notes.push(`time: the wall clock (${limits.wallSeconds} s) was up${during}; every process was killed`);
-  if (hit.has('cpu')) notes.push(`cpu: a process used its ${limits.cpuSeconds} s of CPU time${signal === 'SIGXCPU' || signal === 'SIGKILL' ? ` and was killed (${signal})` : ''}${during}`);
+  if (hit.has('cpu'))
+    notes.push(
+      `cpu: a process used its ${limits.cpuSeconds} s of CPU time${signal === 'SIGXCPU' || signal === 'SIGKILL' ? ` and was killed (${signal})` : ''}${during}`,
+    );
   if (hit.has('memory')) notes.push(`memory: a process ran out of its ${limits.memoryMb} MB${during}`);
-  if (hit.has('disk')) notes.push(`disk: a file over ${diskLimits(limits).fileMb} MB, or more than ${diskLimits(limits).diskMb} MB or ${diskLimits(limits).maxFiles} files added${during}`);
+  if (hit.has('disk'))
+    notes.push(
+      `disk: a file over ${diskLimits(limits).fileMb} MB, or more than ${diskLimits(limits).diskMb} MB or ${diskLimits(limits).maxFiles} files added${during}`,
+    );
   return notes;
 }
 
@@ -297,7 +325,7 @@ function gapsOf(mode: SandboxMode, facts: { cgroup: boolean; nproc: boolean; net
   const gaps: string[] = [];
   if (mode === 'node-permissions') {
     gaps.push(
-      'network: not blocked (Node\'s permission model does not cover it)',
+      "network: not blocked (Node's permission model does not cover it)",
       'reads: not limited; the code can read any file your user can (your HOME included)',
       'child processes: allowed (node --test needs them); one that is not Node, or Node started without NODE_OPTIONS, is not confined (a change it makes to .git/ or .sopworks/ is detected and undone, and stops the run)',
     );
@@ -309,7 +337,8 @@ function gapsOf(mode: SandboxMode, facts: { cgroup: boolean; nproc: boolean; net
     );
   }
   if (mode === 'bubblewrap' && facts.network) gaps.push('network: shared with the host for this run (granted by the policy)');
-  if (mode !== 'bubblewrap') gaps.push('disk: the private temp folder is on the host\'s disk, bounded only by the file-size limit (under bubblewrap it is a bounded tmpfs)');
+  if (mode !== 'bubblewrap')
+    gaps.push("disk: the private temp folder is on the host's disk, bounded only by the file-size limit (under bubblewrap it is a bounded tmpfs)");
   if (!facts.cgroup && !facts.nproc) gaps.push('processes: not bounded (root is exempt from RLIMIT_NPROC and no pids cgroup could be made)');
   if (mode !== 'bubblewrap' && !facts.cgroup) gaps.push('leftover processes: one that leaves the process group and clears its environment is not found');
   return gaps;

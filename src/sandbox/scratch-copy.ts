@@ -58,7 +58,9 @@ export async function copyBack(scratch: Scratch, projectDir: string): Promise<st
   const refused: string[] = [];
   await walkFiles(scratch.dir, async (relative, stat) => {
     if (!stat.isFile() || scratch.copied.get(relative) === stamp(stat)) return;
-    const reason = await writeNoFollow(projectDir, relative, await fs.readFile(path.join(scratch.dir, relative)), stat.mode & 0o777).catch((error: Error) => error.message);
+    const reason = await writeNoFollow(projectDir, relative, await fs.readFile(path.join(scratch.dir, relative)), stat.mode & 0o777).catch(
+      (error: Error) => error.message,
+    );
     if (reason) refused.push(`${relative}: ${reason}`);
   });
   return refused;

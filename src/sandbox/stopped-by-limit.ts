@@ -18,7 +18,8 @@ const SAID: Record<LimitKind, (limits: SandboxLimits) => string> = {
   memory: (l) => `the memory limit (${l.memoryMb} MB per process)`,
   processes: (l) => `the process limit (${l.maxProcesses} processes)`,
   output: (l) => `the output limit (${l.outputKb} KB)`,
-  disk: (l) => `the disk limit (${[l.fileMb ? `${l.fileMb} MB per file` : null, l.diskMb ? `${l.diskMb} MB in all` : null, l.maxFiles ? `${l.maxFiles} files` : null].filter(Boolean).join(', ') || 'space or files'})`,
+  disk: (l) =>
+    `the disk limit (${[l.fileMb ? `${l.fileMb} MB per file` : null, l.diskMb ? `${l.diskMb} MB in all` : null, l.maxFiles ? `${l.maxFiles} files` : null].filter(Boolean).join(', ') || 'space or files'})`,
 };
 
 /** The failure to report for a run stopped at a limit, or null when no limit stopped it. */

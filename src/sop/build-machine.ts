@@ -82,8 +82,7 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
     const parsed = parseParams(kind, type, params, [...path, 'params']);
     return parsed.ok ? { type, params: parsed.params } : value;
   };
-  const actions = (value: unknown, path: Path) =>
-    Array.isArray(value) ? value.map((a, i) => ref('action', a, [...path, i])) : ref('action', value, path);
+  const actions = (value: unknown, path: Path) => (Array.isArray(value) ? value.map((a, i) => ref('action', a, [...path, i])) : ref('action', value, path));
   const transition = (value: unknown, path: Path): unknown => {
     if (typeof value === 'string') return value;
     const t = { ...(value as Record<string, unknown>) };
@@ -91,8 +90,7 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
     if (t.actions !== undefined) t.actions = actions(t.actions, [...path, 'actions']);
     return t;
   };
-  const transitions = (value: unknown, path: Path) =>
-    Array.isArray(value) ? value.map((t, i) => transition(t, [...path, i])) : transition(value, path);
+  const transitions = (value: unknown, path: Path) => (Array.isArray(value) ? value.map((t, i) => transition(t, [...path, i])) : transition(value, path));
   const node = (state: StateNodeConfig, path: Path): StateNodeConfig => {
     const out: Record<string, unknown> = { ...state };
     if (state.entry) out.entry = actions(state.entry, [...path, 'entry']);
@@ -124,7 +122,14 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
 }
 
 /** Steps whose completion is counted, so a re-invoked step after a restore can find its earlier effect. */
-const COUNTED: Record<string, string> = { ask: COUNT_ASK, edit: COUNT_ASK, publish: COUNT_PUBLISH, conclude: COUNT_PUBLISH, eachFile: MERGE_FILES, awaitApproval: COUNT_APPROVAL };
+const COUNTED: Record<string, string> = {
+  ask: COUNT_ASK,
+  edit: COUNT_ASK,
+  publish: COUNT_PUBLISH,
+  conclude: COUNT_PUBLISH,
+  eachFile: MERGE_FILES,
+  awaitApproval: COUNT_APPROVAL,
+};
 
 /** Puts `action` first on every done-transition of a step (a targetless one if the SOP has none). */
 function countOnDone(onDone: unknown, action: unknown): unknown {

@@ -13,7 +13,6 @@ import { statesOf, stepsOf, type StateEntry, type YamlPath } from './sop-walk.ts
 import { vocabulary } from './vocabulary/index.ts';
 import type { Locator } from './yaml-diagnostics.ts';
 
-
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const key = (path: string[]): string => path.join('.');
 
@@ -91,7 +90,10 @@ function buildForChecks(sop: SopFile, where: Locator): { root: AnyStateNode } | 
     const machine = setup({
       actions: inert(Object.keys(vocabulary.action), () => {}) as never,
       guards: inert(Object.keys(vocabulary.guard), () => true) as never,
-      actors: inert(Object.keys(vocabulary.actor), fromPromise(async () => undefined)) as never,
+      actors: inert(
+        Object.keys(vocabulary.actor),
+        fromPromise(async () => undefined),
+      ) as never,
     }).createMachine({ id: sop.id, initial: sop.initial, states: sop.states as never });
     // XState resolves initial states lazily: resolve them now, while a problem can still be reported.
     const resolveInitials = (node: AnyStateNode): void => {
@@ -118,7 +120,10 @@ function checkGraph(sop: SopFile, root: AnyStateNode, where: Locator): Diagnosti
   for (const entry of entries.values()) {
     if (!reachedFromStart.has(nodeOf(entry))) {
       problems.push(
-        sopWarning(where.key(entry.at), `state "${key(entry.path)}" cannot be reached from the initial state "${sop.initial}": no transition leads to it; add one, or remove the state`),
+        sopWarning(
+          where.key(entry.at),
+          `state "${key(entry.path)}" cannot be reached from the initial state "${sop.initial}": no transition leads to it; add one, or remove the state`,
+        ),
       );
     }
   }
@@ -142,7 +147,10 @@ function checkGraph(sop: SopFile, root: AnyStateNode, where: Locator): Diagnosti
   for (const step of stepsOf(sop)) {
     if (!step.hasOnDone && reachedFromStart.has(nodeOf(step.state)) && !deadEnds.has(nodeOf(step.state))) {
       problems.push(
-        sopWarning(where(step.at), `step "${step.src}" in state "${key(step.state.path)}" has no onDone: when it succeeds the role stays in "${key(step.state.path)}"; add onDone with a target`),
+        sopWarning(
+          where(step.at),
+          `step "${step.src}" in state "${key(step.state.path)}" has no onDone: when it succeeds the role stays in "${key(step.state.path)}"; add onDone with a target`,
+        ),
       );
     }
   }

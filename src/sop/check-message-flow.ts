@@ -36,7 +36,10 @@ export function checkMessageFlow(roles: readonly CheckedRole[], companyWhere: (a
   const concludesDone = roles.some((role) => role.sop && stepsNamed(role.sop, 'conclude').some((step) => step.params?.outcome === 'done'));
   if (allSopsRead && !concludesDone) {
     problems.push(
-      sopWarning(companyWhere(['roles']), `no role has a conclude step with outcome: done, so a run can never end done; add one where the work is finished (the QA SOP does it when the tests pass)`),
+      sopWarning(
+        companyWhere(['roles']),
+        `no role has a conclude step with outcome: done, so a run can never end done; add one where the work is finished (the QA SOP does it when the tests pass)`,
+      ),
     );
   }
   return problems;
@@ -51,7 +54,9 @@ function checkTaken(role: CheckedRole, sop: SopFile, where: Locator, roleIndex: 
       taken.add(event);
       const at = where.key([...state.at, 'on', event]);
       if (!known(event)) {
-        problems.push(sopError(at, `"${event}" is not a message type: a SOP's on: events are board messages; use one of ${Object.keys(messageTypes).join(', ')}`));
+        problems.push(
+          sopError(at, `"${event}" is not a message type: a SOP's on: events are board messages; use one of ${Object.keys(messageTypes).join(', ')}`),
+        );
       } else if (!role.watches.includes(event)) {
         problems.push(sopWarning(at, `role "${role.id}" is never sent ${event}: add ${event} to its watches in company.yaml, or remove this transition`));
       }
@@ -79,14 +84,27 @@ function checkPublished(role: CheckedRole, sop: SopFile, where: Locator, flow: M
     if (!known(type)) {
       problems.push(sopError(where([...step.at, 'input', 'type']), `unknown message type "${type}"; use one of ${Object.keys(messageTypes).join(', ')}`));
     } else if (to !== 'all' && !hired.has(to)) {
-      problems.push(sopError(where([...step.at, 'input', 'to']), `"${to}" is not a hired role, so this ${type} would reach no one; use all or one of ${[...hired].join(', ')}`));
+      problems.push(
+        sopError(
+          where([...step.at, 'input', 'to']),
+          `"${to}" is not a hired role, so this ${type} would reach no one; use all or one of ${[...hired].join(', ')}`,
+        ),
+      );
     } else {
       const reaches = flow.deliveries.some((d) => d.publication.from === role.id && samePath(d.publication.at, step.at));
       if (to !== 'all' && !reaches) {
-        problems.push(sopWarning(where([...step.at, 'input', 'to']), `role "${to}" does not watch ${type}, so this message never reaches it; add ${type} to its watches in company.yaml`));
+        problems.push(
+          sopWarning(
+            where([...step.at, 'input', 'to']),
+            `role "${to}" does not watch ${type}, so this message never reaches it; add ${type} to its watches in company.yaml`,
+          ),
+        );
       } else if (!reaches && type !== OUTCOME && !commitsFiles(type)) {
         problems.push(
-          sopWarning(where(step.at), `no role watches ${type} and it commits no files, so publishing it changes nothing; add ${type} to a role's watches in company.yaml, or remove the step`),
+          sopWarning(
+            where(step.at),
+            `no role watches ${type} and it commits no files, so publishing it changes nothing; add ${type} to a role's watches in company.yaml, or remove the step`,
+          ),
         );
       }
     }

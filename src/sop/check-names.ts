@@ -41,11 +41,21 @@ export function checkNames(sop: SopFile, where: (at: YamlPath) => string, option
       (params.with as string[]).forEach((value, i) => {
         name(value, [...input, 'with', i]);
         if (usesCurrent.has(value) && !setsCurrent && !slots.has(value)) {
-          problems.push(sopError(where([...input, 'with', i]), `the view "${value}" is about the current file, but this SOP never sets one; add the nextTask action (after queueTasks or queueBugFiles) before this step`));
+          problems.push(
+            sopError(
+              where([...input, 'with', i]),
+              `the view "${value}" is about the current file, but this SOP never sets one; add the nextTask action (after queueTasks or queueBugFiles) before this step`,
+            ),
+          );
         }
       });
       if (params.key === 'current' && !setsCurrent) {
-        problems.push(sopError(where([...input, 'key']), `key: current needs a current file, but this SOP never sets one; add the nextTask action before this step, or give a fixed path as the key`));
+        problems.push(
+          sopError(
+            where([...input, 'key']),
+            `key: current needs a current file, but this SOP never sets one; add the nextTask action before this step, or give a fixed path as the key`,
+          ),
+        );
       }
     }
     if (step.src === 'publish') {
@@ -59,11 +69,16 @@ export function checkNames(sop: SopFile, where: (at: YamlPath) => string, option
     if (!ref.params) continue;
     if (SLOT_READERS.has(ref.type) && typeof ref.params.slot === 'string' && !slots.has(ref.params.slot)) {
       problems.push(
-        sopWarning(where(ref.at), `${ref.kind} "${ref.type}" reads the slot "${ref.params.slot}", which this SOP never keeps, so it always sees nothing; keep it first, or name a kept slot`),
+        sopWarning(
+          where(ref.at),
+          `${ref.kind} "${ref.type}" reads the slot "${ref.params.slot}", which this SOP never keeps, so it always sees nothing; keep it first, or name a kept slot`,
+        ),
       );
     }
     if (ref.type === 'hasPublished' && typeof ref.params.type === 'string' && !(ref.params.type in messageTypes)) {
-      problems.push(sopError(where([...ref.at, 'params', 'type']), `unknown message type "${ref.params.type}"; use one of ${Object.keys(messageTypes).join(', ')}`));
+      problems.push(
+        sopError(where([...ref.at, 'params', 'type']), `unknown message type "${ref.params.type}"; use one of ${Object.keys(messageTypes).join(', ')}`),
+      );
     }
   }
   return problems;

@@ -50,7 +50,8 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
     if (!analyses.has(file)) {
       const source = await fs.readFile(file, 'utf8').catch(() => null);
       const analysis = source === null ? null : analyseTemplate(source, HELPERS);
-      if (analysis && !analysis.ok) diagnostics.push(templateError(pos(file, analysis.at), `the template does not compile: ${analysis.message}; fix its Handlebars syntax`));
+      if (analysis && !analysis.ok)
+        diagnostics.push(templateError(pos(file, analysis.at), `the template does not compile: ${analysis.message}; fix its Handlebars syntax`));
       analyses.set(file, analysis);
     }
     return analyses.get(file)!;
@@ -93,7 +94,10 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
     // An `edit` step (a change run's) renders its template like an `ask`, with `original` besides its list, for edits.
     const edits = stepsOf(role.sop)
       .filter((step) => step.src === 'edit')
-      .map((step) => ({ ...step, params: step.params ? { action: String(step.params.action), output: 'edits', with: [...(step.params.with as string[]), 'original'] } : null }));
+      .map((step) => ({
+        ...step,
+        params: step.params ? { action: String(step.params.action), output: 'edits', with: [...(step.params.with as string[]), 'original'] } : null,
+      }));
     for (const step of [...stepsNamed(role.sop, 'ask'), ...edits]) {
       if (!step.params) continue;
       const { action, output } = step.params;
@@ -101,7 +105,10 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
       const template = path.join(rolesDir, role.id, `${action}.hbs`);
       if (!(await exists(template))) {
         diagnostics.push(
-          templateError(role.sopWhere([...step.at, 'input', 'action']), `step "${action}" of ${role.id} has no template ${template}; write it (docs/sops.md lists what it is given), or change the step's action`),
+          templateError(
+            role.sopWhere([...step.at, 'input', 'action']),
+            `step "${action}" of ${role.id} has no template ${template}; write it (docs/sops.md lists what it is given), or change the step's action`,
+          ),
         );
         continue;
       }
@@ -123,7 +130,9 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
       const file = path.join(sharedDir, `${name}.hbs`);
       const given = (names: string) => `sopworks renders it for ${renderedFor} with ${names}`;
       if (!(await exists(file))) {
-        diagnostics.push(templateError(neededAt, `${file} is missing; ${given(provided.join(', '))}; \`sopworks sop init DIR\` writes the defaults to copy it from`));
+        diagnostics.push(
+          templateError(neededAt, `${file} is missing; ${given(provided.join(', '))}; \`sopworks sop init DIR\` writes the defaults to copy it from`),
+        );
         return;
       }
       await check(file, { provided: new Set(provided), given, fix: 'remove it from the template', partials: [], include: null });
@@ -164,11 +173,15 @@ function useProblem(use: TemplateUse, scope: Scope, partials: Map<string, string
     case 'markdown':
       return use.artifact !== null && use.artifact in renderers
         ? null
-        : `markdown needs the artifact's type as its first argument, in quotes: one of ${Object.keys(renderers).map((r) => `"${r}"`).join(', ')}`;
+        : `markdown needs the artifact's type as its first argument, in quotes: one of ${Object.keys(renderers)
+            .map((r) => `"${r}"`)
+            .join(', ')}`;
     case 'above-top':
       return `"${use.original}" climbs above the template's top level; drop the ../ (inside #if and #unless the variables are in scope as they are)`;
     case 'partial':
-      return partials.has(use.name) ? null : `partial "${use.name}" is not in roles/_shared/; write roles/_shared/${use.name}.hbs, or use one of ${[...partials.keys()].join(', ')}`;
+      return partials.has(use.name)
+        ? null
+        : `partial "${use.name}" is not in roles/_shared/; write roles/_shared/${use.name}.hbs, or use one of ${[...partials.keys()].join(', ')}`;
   }
 }
 

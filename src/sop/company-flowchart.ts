@@ -9,8 +9,7 @@ import { CLIENT, COMPANY, messageFlow, type FlowRole } from './message-flow.ts';
 /** Role ids are lower-case, so the capitalised ids of the other nodes never clash with a role's. */
 const REPOSITORY = 'Repository';
 const NO_ONE = 'NoOne';
-const nodeId = (name: string): string =>
-  name === CLIENT ? 'Client' : name === COMPANY ? 'Company' : name.replace(/[^a-z0-9]/g, '_');
+const nodeId = (name: string): string => (name === CLIENT ? 'Client' : name === COMPANY ? 'Company' : name.replace(/[^a-z0-9]/g, '_'));
 
 export function companyFlowchart(roles: readonly FlowRole[]): string {
   const flow = messageFlow(roles);

@@ -53,12 +53,14 @@ export interface DagResult {
 
 export function runOverDag(run: DagRun): Promise<DagResult> {
   const { files, concurrency } = run;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new SopworksError('USAGE', `concurrency must be a whole number of at least 1, not ${concurrency}.`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new SopworksError('USAGE', `concurrency must be a whole number of at least 1, not ${concurrency}.`);
   const rank = new Map(files.map((f, i) => [f, i]));
   const deps = new Map(files.map((f) => [f, run.dependsOn(f).filter((d) => rank.has(d) && d !== f)]));
   for (const [file, list] of deps) {
     for (const dep of list) {
-      if (rank.get(dep)! > rank.get(file)!) throw new SopworksError('TASK_GRAPH_INVALID', `"${file}" depends on "${dep}", which comes after it: the files must be in dependency order.`);
+      if (rank.get(dep)! > rank.get(file)!)
+        throw new SopworksError('TASK_GRAPH_INVALID', `"${file}" depends on "${dep}", which comes after it: the files must be in dependency order.`);
     }
   }
 
@@ -140,7 +142,8 @@ export function runOverDag(run: DagRun): Promise<DagResult> {
     const stopIfWoundDown = () => {
       if (!run.windDown?.aborted || failure !== null) return;
       const underWay = files.filter((f) => state.get(f) === 'running' && !contents.has(f));
-      if (underWay.length === 0) fail(new SopworksError('INTERRUPTED', `stopped after the files under way (${files.filter((f) => contents.has(f)).length} of ${files.length} written)`));
+      if (underWay.length === 0)
+        fail(new SopworksError('INTERRUPTED', `stopped after the files under way (${files.filter((f) => contents.has(f)).length} of ${files.length} written)`));
     };
     const onWindDown = () => queueMicrotask(stopIfWoundDown);
     run.windDown?.addEventListener('abort', onWindDown, { once: true });
@@ -181,11 +184,20 @@ export function runOverDag(run: DagRun): Promise<DagResult> {
             turnWaiters.push({ index, resolve: res, reject: rej });
           }),
         posted: () => {
-          if (turnPassed[index]) throw new SopworksError('SOP_INVALID', `the work on ${file} published a second message; a per-file SOP publishes at most one (its Code, or an Outcome)`);
+          if (turnPassed[index])
+            throw new SopworksError(
+              'SOP_INVALID',
+              `the work on ${file} published a second message; a per-file SOP publishes at most one (its Code, or an Outcome)`,
+            );
           messages[index]!++;
           passTurn(index);
         },
-        dependencies: Object.fromEntries(deps.get(file)!.filter((d) => contents.has(d)).map((d) => [d, contents.get(d)!])),
+        dependencies: Object.fromEntries(
+          deps
+            .get(file)!
+            .filter((d) => contents.has(d))
+            .map((d) => [d, contents.get(d)!]),
+        ),
         signal: abort.signal,
       };
       run

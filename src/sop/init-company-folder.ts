@@ -27,7 +27,11 @@ async function filesUnder(dir: string): Promise<string[]> {
     .sort();
 }
 
-const exists = (file: string) => fs.lstat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 
 export async function initCompanyFolder(defaults: CompanyFolders, dir: string, options: { force: boolean }): Promise<InitResult> {
   const target = { sops: path.join(dir, 'sops'), roles: path.join(dir, 'roles') };
@@ -51,9 +55,13 @@ export async function initCompanyFolder(defaults: CompanyFolders, dir: string, o
       await fs.copyFile(copy.from, copy.to);
     }
   } catch (error) {
-    throw new SopworksError('OUTPUT_UNWRITABLE', `Cannot write the SOP files into ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
-      hint: 'Pick a folder you can write to (it is created if missing).',
-    });
+    throw new SopworksError(
+      'OUTPUT_UNWRITABLE',
+      `Cannot write the SOP files into ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`,
+      {
+        hint: 'Pick a folder you can write to (it is created if missing).',
+      },
+    );
   }
   return { target, written: copies.map((c) => c.shown), overwritten: existing };
 }

@@ -37,7 +37,12 @@ export async function loadSubSops(
     seen.add(step.params.sop);
     const file = path.join(path.dirname(sopFile), step.params.sop);
     if (!fs.existsSync(file)) {
-      diagnostics.push(sopError(where([...step.at, 'input', 'sop']), `the per-file SOP ${file} does not exist; write it next to ${path.basename(sopFile)} (see sops/engineer-file.yaml), or name another file`));
+      diagnostics.push(
+        sopError(
+          where([...step.at, 'input', 'sop']),
+          `the per-file SOP ${file} does not exist; write it next to ${path.basename(sopFile)} (see sops/engineer-file.yaml), or name another file`,
+        ),
+      );
       continue;
     }
     const loaded = await loadYamlChecked(file, SopFile);
@@ -51,7 +56,12 @@ export async function loadSubSops(
     diagnostics.push(...checkMachine(resolved.sop, subWhere), ...checkNames(resolved.sop, subWhere, { perFile: true }));
     for (const state of statesOf(resolved.sop)) {
       for (const event of Object.keys(state.node.on ?? {})) {
-        diagnostics.push(sopError(subWhere.key([...state.at, 'on', event]), `a per-file SOP is never sent board messages, so on: ${event} would wait for good; end the file's work in a state with type: final instead`));
+        diagnostics.push(
+          sopError(
+            subWhere.key([...state.at, 'on', event]),
+            `a per-file SOP is never sent board messages, so on: ${event} would wait for good; end the file's work in a state with type: final instead`,
+          ),
+        );
       }
     }
     if (!statesOf(resolved.sop).some((s) => s.node.type === 'final')) {
@@ -62,7 +72,12 @@ export async function loadSubSops(
     }
     for (const publish of stepsNamed(resolved.sop, 'publish')) {
       if (publish.params && !(publish.params.type in messageTypes)) {
-        diagnostics.push(sopError(subWhere([...publish.at, 'input', 'type']), `unknown message type "${publish.params.type}"; use one of ${Object.keys(messageTypes).join(', ')}`));
+        diagnostics.push(
+          sopError(
+            subWhere([...publish.at, 'input', 'type']),
+            `unknown message type "${publish.params.type}"; use one of ${Object.keys(messageTypes).join(', ')}`,
+          ),
+        );
       }
     }
     subSops.push({ name: step.params.sop, file, sop: resolved.sop, source });

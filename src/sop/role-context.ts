@@ -53,4 +53,3 @@ export const initialContext = (): RoleContext => ({
   published: 0,
   history: {},
 });
-

@@ -40,7 +40,11 @@ export function sopStateDiagram(sop: SopFile, options: StateDiagramOptions = {})
       if (state.type === 'final') finals.push(self);
       // XState targets: a sibling ("next"), a child (".child"), or a state by id ("#id").
       const resolve = (target: string) =>
-        target.startsWith('#') ? id([target.slice(1)]) : target.startsWith('.') ? id([...path, ...target.slice(1).split('.')]) : id([...parent, ...target.split('.')]);
+        target.startsWith('#')
+          ? id([target.slice(1)])
+          : target.startsWith('.')
+            ? id([...path, ...target.slice(1).split('.')])
+            : id([...parent, ...target.split('.')]);
       const edge = (transition: Transition, event: string) => {
         const target = typeof transition === 'string' ? transition : transition.target;
         if (!target) return;

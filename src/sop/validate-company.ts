@@ -69,7 +69,10 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
   const companyPath = path.join(sopsDir, 'company.yaml');
   if (!fs.existsSync(companyPath)) {
     diagnostics.push(
-      sopError(`${companyPath}:1:1`, `missing: --sops must name a folder holding company.yaml; \`sopworks sop init DIR\` writes a copy of the defaults to start from`),
+      sopError(
+        `${companyPath}:1:1`,
+        `missing: --sops must name a folder holding company.yaml; \`sopworks sop init DIR\` writes a copy of the defaults to start from`,
+      ),
     );
     return { company: null, diagnostics, files };
   }
@@ -83,12 +86,20 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
 
   const seen = new Set<string>();
   company.roles.forEach((role, index) => {
-    if (role.id === CLIENT) diagnostics.push(sopError(companyWhere(['roles', index, 'id']), `the role id "${CLIENT}" is reserved: the client is who posts the Requirement; choose another id`));
-    if (seen.has(role.id)) diagnostics.push(sopError(companyWhere(['roles', index, 'id']), `role "${role.id}" is hired twice; give each role one entry (its watches can list several types)`));
+    if (role.id === CLIENT)
+      diagnostics.push(
+        sopError(companyWhere(['roles', index, 'id']), `the role id "${CLIENT}" is reserved: the client is who posts the Requirement; choose another id`),
+      );
+    if (seen.has(role.id))
+      diagnostics.push(
+        sopError(companyWhere(['roles', index, 'id']), `role "${role.id}" is hired twice; give each role one entry (its watches can list several types)`),
+      );
     seen.add(role.id);
     role.watches.forEach((type, i) => {
       if (!(type in messageTypes)) {
-        diagnostics.push(sopError(companyWhere(['roles', index, 'watches', i]), `unknown message type "${type}"; known: ${Object.keys(messageTypes).join(', ')}`));
+        diagnostics.push(
+          sopError(companyWhere(['roles', index, 'watches', i]), `unknown message type "${type}"; known: ${Object.keys(messageTypes).join(', ')}`),
+        );
       }
     });
   });
@@ -103,7 +114,16 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
   const roles: RoleState[] = [];
   for (const [index, role] of company.roles.entries()) {
     const sopFile = path.join(sopsDir, role.sop ?? `${role.id}.yaml`);
-    const state: RoleState = { id: role.id, watches: role.watches, ...(role.model !== undefined ? { model: role.model } : {}), sopFile, sop: null, source: null, profile: null, subSops: [] };
+    const state: RoleState = {
+      id: role.id,
+      watches: role.watches,
+      ...(role.model !== undefined ? { model: role.model } : {}),
+      sopFile,
+      sop: null,
+      source: null,
+      profile: null,
+      subSops: [],
+    };
     diagnostics.push(...roleModelProblems(role.model, (at) => companyWhere(['roles', index, 'model', ...at])));
     roles.push(state);
     if (!fs.existsSync(sopFile)) {
@@ -134,7 +154,10 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
     const profileFile = path.join(rolesDir, role.id, 'role.yaml');
     if (!fs.existsSync(profileFile)) {
       diagnostics.push(
-        sopError(companyWhere(['roles', index, 'id']), `role "${role.id}" has no profile ${profileFile}; write it with name, title, goal and constraints (see roles/qa/role.yaml)`),
+        sopError(
+          companyWhere(['roles', index, 'id']),
+          `role "${role.id}" has no profile ${profileFile}; write it with name, title, goal and constraints (see roles/qa/role.yaml)`,
+        ),
       );
     } else {
       const profile = await loadYamlChecked(profileFile, RoleProfile);
@@ -145,7 +168,13 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
   }
 
   const withSop = roles.filter((r): r is RoleState & { sop: SopFile; source: YamlSource } => r.sop !== null && r.source !== null);
-  const flowRoles: CheckedRole[] = roles.map((r) => ({ id: r.id, watches: r.watches, sop: r.sop, subSops: subSopsByName(r.subSops), sopWhere: r.source ? locatorOf(r.source) : null }));
+  const flowRoles: CheckedRole[] = roles.map((r) => ({
+    id: r.id,
+    watches: r.watches,
+    sop: r.sop,
+    subSops: subSopsByName(r.subSops),
+    sopWhere: r.source ? locatorOf(r.source) : null,
+  }));
   diagnostics.push(...checkMessageFlow(flowRoles, companyWhere, withSop.length === roles.length));
   const templateRoles: TemplateRole[] = withSop.flatMap((r) => [
     { id: r.id, sop: r.sop, sopWhere: locatorOf(r.source) },
@@ -163,7 +192,15 @@ export async function validateCompany(sopsDir: string, rolesDir: string): Promis
           name: company.name ?? 'sopworks',
           sopsDir,
           rolesDir,
-          roles: roles.map((r) => ({ id: r.id, watches: r.watches, ...(r.model !== undefined ? { model: r.model } : {}), sop: r.sop!, sopFile: r.sopFile, profile: r.profile!, subSops: subSopsByName(r.subSops) })),
+          roles: roles.map((r) => ({
+            id: r.id,
+            watches: r.watches,
+            ...(r.model !== undefined ? { model: r.model } : {}),
+            sop: r.sop!,
+            sopFile: r.sopFile,
+            profile: r.profile!,
+            subSops: subSopsByName(r.subSops),
+          })),
         }
       : null,
     diagnostics: unique,
@@ -184,10 +221,16 @@ function roleModelProblems(model: RoleModel | undefined, where: (at: (string | n
     const at = i === 0 ? [] : ['fallbacks', i - 1];
     const name = typeof entry === 'string' ? entry : entry.model;
     const url = typeof entry === 'string' ? (model.baseUrl ?? '') : (entry.baseUrl ?? '');
-    if (seen.has(`${name} ${url}`)) problems.push(sopWarning(where(at), `the model "${name}" is listed twice in this role's chain; a fallback to the same model only asks it again`));
+    if (seen.has(`${name} ${url}`))
+      problems.push(sopWarning(where(at), `the model "${name}" is listed twice in this role's chain; a fallback to the same model only asks it again`));
     seen.add(`${name} ${url}`);
     if (typeof entry !== 'string' && entry.apiKeyEnv !== undefined && !process.env[entry.apiKeyEnv]?.trim()) {
-      problems.push(sopWarning(where([...at, 'apiKeyEnv']), `${entry.apiKeyEnv} is not set in this environment; a run would stop before it starts: set it in the environment or .env`));
+      problems.push(
+        sopWarning(
+          where([...at, 'apiKeyEnv']),
+          `${entry.apiKeyEnv} is not set in this environment; a run would stop before it starts: set it in the environment or .env`,
+        ),
+      );
     }
   });
   return problems;

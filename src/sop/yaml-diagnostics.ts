@@ -32,9 +32,15 @@ async function readYamlSource(file: string): Promise<{ source: YamlSource | null
     const where = `${file}:${at.line}:${at.col}`;
     if (error.code === 'DUPLICATE_KEY') {
       const key = (/^[^:\n]*/.exec(text.slice(error.pos[0]))?.[0] ?? '').trim().replace(/^["']|["']$/g, '');
-      return sopError(where, `YAML syntax error: duplicate key "${key}": a key (a state id, say) may appear only once in its mapping; rename or merge one of them`);
+      return sopError(
+        where,
+        `YAML syntax error: duplicate key "${key}": a key (a state id, say) may appear only once in its mapping; rename or merge one of them`,
+      );
     }
-    return sopError(where, `YAML syntax error: ${error.message.split('\n')[0]}; fix the YAML here (look for a missing bracket, quote or colon, or an indentation slip)`);
+    return sopError(
+      where,
+      `YAML syntax error: ${error.message.split('\n')[0]}; fix the YAML here (look for a missing bracket, quote or colon, or an indentation slip)`,
+    );
   });
   return { source: diagnostics.length > 0 ? null : { file, document, lines }, diagnostics };
 }

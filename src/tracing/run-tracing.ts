@@ -107,7 +107,12 @@ class RunSpans implements RunTracing {
         const model = modelOf(event.model);
         this.run = this.tracer.startSpan(`sopworks ${this.kind} ${event.project}`, {
           kind: SpanKind.INTERNAL,
-          attributes: { 'sopworks.project': event.project, 'sopworks.command': this.kind, 'sopworks.roles': event.roles, 'gen_ai.provider.name': model.provider },
+          attributes: {
+            'sopworks.project': event.project,
+            'sopworks.command': this.kind,
+            'sopworks.roles': event.roles,
+            'gen_ai.provider.name': model.provider,
+          },
         });
         return;
       }
@@ -115,13 +120,26 @@ class RunSpans implements RunTracing {
         this.run?.addEvent('notice', { 'sopworks.notice': event.text });
         return;
       case 'message':
-        this.run?.addEvent(`message ${event.message.type}`, { 'sopworks.message.id': event.message.id, 'sopworks.message.from': event.message.from, 'sopworks.message.to': event.message.to });
+        this.run?.addEvent(`message ${event.message.type}`, {
+          'sopworks.message.id': event.message.id,
+          'sopworks.message.from': event.message.from,
+          'sopworks.message.to': event.message.to,
+        });
         return;
       case 'commit':
-        this.tracer.startSpan('git commit', { attributes: { 'sopworks.commit.subject': event.subject, 'gen_ai.agent.name': event.role } }, this.under(event.role)).end();
+        this.tracer
+          .startSpan('git commit', { attributes: { 'sopworks.commit.subject': event.subject, 'gen_ai.agent.name': event.role } }, this.under(event.role))
+          .end();
         return;
       case 'tests-start':
-        this.tests.set(event.role, this.tracer.startSpan('sandbox tests', { attributes: { 'gen_ai.agent.name': event.role, 'sopworks.tests.started': event.detail } }, this.under(event.role)));
+        this.tests.set(
+          event.role,
+          this.tracer.startSpan(
+            'sandbox tests',
+            { attributes: { 'gen_ai.agent.name': event.role, 'sopworks.tests.started': event.detail } },
+            this.under(event.role),
+          ),
+        );
         return;
       case 'tests-end': {
         const span = this.tests.get(event.role);
@@ -144,7 +162,12 @@ class RunSpans implements RunTracing {
         `chat ${event.call.action}`,
         {
           kind: SpanKind.CLIENT,
-          attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': event.call.role, 'sopworks.action': event.call.action, ...(event.call.key ? { 'sopworks.key': event.call.key } : {}) },
+          attributes: {
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.agent.name': event.call.role,
+            'sopworks.action': event.call.action,
+            ...(event.call.key ? { 'sopworks.key': event.call.key } : {}),
+          },
         },
         this.under(event.call.role),
       );

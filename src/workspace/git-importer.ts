@@ -73,7 +73,8 @@ export class GitImporter {
     this.keepAlive(true);
     child.stdin.end(END_OF_STREAM);
     const code = await exited;
-    if (code !== 0) throw new SopworksError('GIT_FAILED', `git fast-import (or the git read-tree after it) ended with exit ${code} in ${this.root}: ${this.stderr.trim()}`);
+    if (code !== 0)
+      throw new SopworksError('GIT_FAILED', `git fast-import (or the git read-tree after it) ended with exit ${code} in ${this.root}: ${this.stderr.trim()}`);
     return true;
   }
 
@@ -97,14 +98,18 @@ export class GitImporter {
     });
     child.on('error', (error) => {
       this.child = null;
-      this.fail(new SopworksError('GIT_FAILED', `Could not start git through sh (${(error as NodeJS.ErrnoException).code ?? error.message}).`, {
-        hint: 'sopworks needs git and sh on the PATH: install git (e.g. apt-get install -y git).',
-        cause: error,
-      }));
+      this.fail(
+        new SopworksError('GIT_FAILED', `Could not start git through sh (${(error as NodeJS.ErrnoException).code ?? error.message}).`, {
+          hint: 'sopworks needs git and sh on the PATH: install git (e.g. apt-get install -y git).',
+          cause: error,
+        }),
+      );
     });
     child.on('close', (code) => {
       if (this.child === child) this.child = null;
-      this.fail(new SopworksError('GIT_FAILED', `git fast-import stopped (exit ${code ?? 'by signal'}) in ${this.root}: ${this.stderr.trim() || 'no reason given'}`));
+      this.fail(
+        new SopworksError('GIT_FAILED', `git fast-import stopped (exit ${code ?? 'by signal'}) in ${this.root}: ${this.stderr.trim() || 'no reason given'}`),
+      );
     });
     return child;
   }

@@ -58,7 +58,8 @@ export async function inspectProject(projectDir: string): Promise<TamperFindings
   const findings: TamperFindings = { refusals: [], warnings: [] };
   for (const name of ['.git', '.sopworks']) {
     const stat = await lstat(path.join(projectDir, name));
-    if (stat?.isSymbolicLink()) findings.refusals.push(`${name} is a symbolic link (to ${await fs.readlink(path.join(projectDir, name)).catch(() => '?')}), not a folder`);
+    if (stat?.isSymbolicLink())
+      findings.refusals.push(`${name} is a symbolic link (to ${await fs.readlink(path.join(projectDir, name)).catch(() => '?')}), not a folder`);
   }
   const gitDir = path.join(projectDir, '.git');
   if (!(await lstat(gitDir))?.isDirectory()) return findings;
@@ -69,7 +70,8 @@ export async function inspectProject(projectDir: string): Promise<TamperFindings
   if ((await lstat(config))?.isSymbolicLink()) findings.refusals.push('.git/config is a symbolic link');
   else {
     for (const [key, value] of await listConfig(config)) {
-      if (EXECUTING_KEYS.some((re) => re.test(key))) findings.warnings.push(`.git/config sets ${key} = ${value.length > 80 ? `${value.slice(0, 77)}…` : value}`);
+      if (EXECUTING_KEYS.some((re) => re.test(key)))
+        findings.warnings.push(`.git/config sets ${key} = ${value.length > 80 ? `${value.slice(0, 77)}…` : value}`);
     }
   }
   for (const file of ['commondir', 'objects/info/alternates', 'info/attributes']) {

@@ -118,7 +118,10 @@ export class Workspace {
     const locks = [path.join(gitDir, 'index.lock')];
     const ref = await this.branchRef();
     // In a change run's work tree the branches live in the repository's common git folder.
-    const commonDir = await fs.readFile(path.join(gitDir, 'commondir'), 'utf8').then((p) => path.resolve(gitDir, p.trim()), () => gitDir);
+    const commonDir = await fs.readFile(path.join(gitDir, 'commondir'), 'utf8').then(
+      (p) => path.resolve(gitDir, p.trim()),
+      () => gitDir,
+    );
     locks.push(path.join(commonDir, `${ref}.lock`));
     let removed = false;
     for (const lock of locks) {
@@ -141,7 +144,12 @@ export class Workspace {
   async trailerValues(key: string): Promise<Set<string>> {
     if ((await this.headCommit()) === null) return new Set();
     const { stdout } = await git(this.root, ['log', `--format=%(trailers:key=${key},valueonly,separator=%x00)`]);
-    return new Set(stdout.split(/[\0\n]/).map((v) => v.trim()).filter(Boolean));
+    return new Set(
+      stdout
+        .split(/[\0\n]/)
+        .map((v) => v.trim())
+        .filter(Boolean),
+    );
   }
 
   async readFile(relative: string): Promise<string | null> {
@@ -165,7 +173,9 @@ export class Workspace {
 
   private commitFirst(): void {
     this.firstCommitDue = false;
-    this.commit({ files: [{ path: '.gitignore', content: GITIGNORE }], author: COMMITTER, subject: 'chore: start the repository', trailers: {} }).catch(() => undefined);
+    this.commit({ files: [{ path: '.gitignore', content: GITIGNORE }], author: COMMITTER, subject: 'chore: start the repository', trailers: {} }).catch(
+      () => undefined,
+    );
   }
 
   /**
@@ -263,7 +273,9 @@ export class Workspace {
     // link (left by generated code) is refused like a policy refusal: that commit fails, nothing is written.
     for (const item of [...accepted]) {
       const touched = [...item.request.files.map((file) => file.path), ...(item.request.removed ?? [])];
-      const refusals = (await Promise.all(touched.map(async (file) => [file, await noFollowRefusal(this.root, file)] as const))).filter(([, reason]) => reason !== null);
+      const refusals = (await Promise.all(touched.map(async (file) => [file, await noFollowRefusal(this.root, file)] as const))).filter(
+        ([, reason]) => reason !== null,
+      );
       let refusal = refusals.length > 0 ? refusals.map(([file, reason]) => `${file}: ${reason}`).join('; ') : null;
       for (const gone of refusal ? [] : (item.request.removed ?? [])) await fs.rm(await resolveInside(this.root, gone), { force: true });
       for (const file of refusal ? [] : item.request.files) {
@@ -272,9 +284,11 @@ export class Workspace {
       }
       if (refusal) {
         accepted.splice(accepted.indexOf(item), 1);
-        item.reject(new SopworksError('PATH_UNSAFE', `Refused to write "${item.request.subject}": ${refusal}.`, {
-          hint: 'Generated code left a symbolic link in the project; remove it, then `sopworks resume`.',
-        }));
+        item.reject(
+          new SopworksError('PATH_UNSAFE', `Refused to write "${item.request.subject}": ${refusal}.`, {
+            hint: 'Generated code left a symbolic link in the project; remove it, then `sopworks resume`.',
+          }),
+        );
       }
     }
     if (accepted.length === 0) return;
@@ -291,9 +305,11 @@ export class Workspace {
       };
     });
     // Killed while sending a batch, git gets a stream without its checkpoint: none of the batch is made.
-    const hashes = await this.importer.commit(commits, parent, () => crashPoint('git.commit')).catch((error: unknown) => {
-      throw this.gitError(`commit ${describeBatch(accepted)}`, error);
-    });
+    const hashes = await this.importer
+      .commit(commits, parent, () => crashPoint('git.commit'))
+      .catch((error: unknown) => {
+        throw this.gitError(`commit ${describeBatch(accepted)}`, error);
+      });
     if (hashes.length !== accepted.length) {
       throw new SopworksError('GIT_FAILED', `git fast-import made ${hashes.length} commit(s) for ${accepted.length} in ${this.root}.`);
     }

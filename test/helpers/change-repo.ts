@@ -17,7 +17,11 @@ export const GREETINGS_SCENARIO = path.join(ROOT, 'examples', 'change-greetings.
 export const GREETINGS_BRANCH = 'sopworks/let-greet-take-language';
 
 export const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd, encoding: 'utf8', env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(cwd) } });
+  execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_CEILING_DIRECTORIES: path.dirname(cwd) },
+  });
 
 export interface Reply {
   role: string;

@@ -122,7 +122,12 @@ export async function startFakeOpenAI(options: {
       ],
       ...(reply.usage === null
         ? {}
-        : { usage: { ...(reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 }), total_tokens: (reply.usage?.prompt_tokens ?? 10) + (reply.usage?.completion_tokens ?? 5) } }),
+        : {
+            usage: {
+              ...(reply.usage ?? { prompt_tokens: 10, completion_tokens: 5 }),
+              total_tokens: (reply.usage?.prompt_tokens ?? 10) + (reply.usage?.completion_tokens ?? 5),
+            },
+          }),
     });
     if (res.destroyed) return;
     if (reply.resetMidResponse) {

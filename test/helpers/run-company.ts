@@ -22,7 +22,10 @@ export interface CompanyRun {
   provider: ScriptedProvider;
 }
 
-export async function runScenario(scenario: Scenario, options: { sops?: string; roles?: string; latencyMs?: number; concurrency?: number; engineers?: number } = {}): Promise<CompanyRun> {
+export async function runScenario(
+  scenario: Scenario,
+  options: { sops?: string; roles?: string; latencyMs?: number; concurrency?: number; engineers?: number } = {},
+): Promise<CompanyRun> {
   const company = await loadCompany(options.sops ?? SOPS, options.roles ?? ROLES);
   const project = path.join(await tempDir(), scenario.name ?? 'project');
   const provider = new ScriptedProvider('scripted:test', scenario, options.latencyMs ?? 0);

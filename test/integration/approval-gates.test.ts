@@ -52,7 +52,11 @@ describe('approval gates', function () {
     const revised = scenario.replies.find((r) => r.action === 'revise_prd')!;
     const prd = revised.json as { acceptanceCriteria: string[] };
     scenario.replies.push(
-      { role: 'product-manager', action: 'revise_prd', json: { ...prd, acceptanceCriteria: [...prd.acceptanceCriteria, 'An empty file counts no words and is not an error'] } },
+      {
+        role: 'product-manager',
+        action: 'revise_prd',
+        json: { ...prd, acceptanceCriteria: [...prd.acceptanceCriteria, 'An empty file counts no words and is not an error'] },
+      },
       { role: 'product-manager', action: 'review_prd', json: { approved: true, issues: [] } },
     );
     const out = await tempDir();

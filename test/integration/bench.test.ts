@@ -19,7 +19,11 @@ describe('the benchmark', function () {
 
   it('writes a row per graph, size and concurrency with the fields the issue names, and reads the targets from them', async () => {
     const json = path.join(await tempDir(), 'rows.json');
-    const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--sizes', '3,5', '--graphs', 'chain,fan', '--fixed-ms', '1', '--per-token-ms', '0', '--json', json], { cwd: ROOT });
+    const { stdout } = await exec(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--sizes', '3,5', '--graphs', 'chain,fan', '--fixed-ms', '1', '--per-token-ms', '0', '--json', json],
+      { cwd: ROOT },
+    );
     const rows = JSON.parse(await fs.readFile(json, 'utf8')) as Record<string, unknown>[];
     assert.deepEqual(
       rows.map((r) => [r.graph, r.files, r.width, r.concurrency]),
@@ -35,7 +39,8 @@ describe('the benchmark', function () {
       ],
     );
     for (const row of rows) {
-      for (const field of ['wallMs', 'criticalPathMs', 'promptTokens', 'overheadMsPerCall', 'peakRssMb']) assert.equal(typeof row[field], 'number', `${field} of ${JSON.stringify(row)}`);
+      for (const field of ['wallMs', 'criticalPathMs', 'promptTokens', 'overheadMsPerCall', 'peakRssMb'])
+        assert.equal(typeof row[field], 'number', `${field} of ${JSON.stringify(row)}`);
       assert.equal(row.outcome, 'done');
       assert.ok((row.peakRssMb as number) > 0 && (row.promptTokens as number) > 0);
       assert.ok(row.stealPct === null || (typeof row.stealPct === 'number' && row.stealPct >= 0 && row.stealPct <= 100), `stealPct of ${JSON.stringify(row)}`);
@@ -49,7 +54,11 @@ describe('the benchmark', function () {
 
   it('with --repeat N, gives each row the figures of its median run and the range of the overheads', async () => {
     const json = path.join(await tempDir(), 'rows.json');
-    const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--sizes', '3', '--graphs', 'chain', '--fixed-ms', '1', '--per-token-ms', '0', '--repeat', '3', '--json', json], { cwd: ROOT });
+    const { stdout } = await exec(
+      process.execPath,
+      ['--import', 'tsx', 'bench/run.ts', '--sizes', '3', '--graphs', 'chain', '--fixed-ms', '1', '--per-token-ms', '0', '--repeat', '3', '--json', json],
+      { cwd: ROOT },
+    );
     assert.match(stdout, /^each row: the median of 3 runs by overhead per call \(range beside it\)$/m);
     const rows = JSON.parse(await fs.readFile(json, 'utf8')) as { runs: number; overheadMsPerCall: number; overheadMsPerCallRange: [number, number] }[];
     assert.equal(rows.length, 2);
@@ -58,11 +67,14 @@ describe('the benchmark', function () {
       const [low, high] = row.overheadMsPerCallRange;
       assert.ok(low <= row.overheadMsPerCall && row.overheadMsPerCall <= high, JSON.stringify(row));
     }
-    await assert.rejects(exec(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--repeat', '0'], { cwd: ROOT }), (error: { code: number; stderr: string }) => {
-      assert.equal(error.code, 2);
-      assert.match(error.stderr, /^bench: --repeat: .*>=1\nusage: npm run bench -- .*\[--repeat 1\]$/m);
-      return true;
-    });
+    await assert.rejects(
+      exec(process.execPath, ['--import', 'tsx', 'bench/run.ts', '--repeat', '0'], { cwd: ROOT }),
+      (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 2);
+        assert.match(error.stderr, /^bench: --repeat: .*>=1\nusage: npm run bench -- .*\[--repeat 1\]$/m);
+        return true;
+      },
+    );
   });
 
   it('shows where one run spends the time with no model call out', async () => {
@@ -73,6 +85,9 @@ describe('the benchmark', function () {
     const [, start, between, end] = /^ {2}start (\d+) ms, between calls (\d+) ms \(\d+\), end (\d+) ms$/m.exec(stdout) ?? [];
     assert.equal(Number(start) + Number(between) + Number(end), Number(total));
     assert.match(stdout, /^ +\d+ ms {2}start at +0 ms {2}posted: Requirement from client$/m);
-    await assert.rejects(exec(process.execPath, ['--import', 'tsx', 'bench/idle-gaps.ts', 'ring', '4'], { cwd: ROOT }), /usage: npm run bench:gaps -- <chain\|fan\|diamond\|mix> <files ≥ 3> \[concurrency\]/);
+    await assert.rejects(
+      exec(process.execPath, ['--import', 'tsx', 'bench/idle-gaps.ts', 'ring', '4'], { cwd: ROOT }),
+      /usage: npm run bench:gaps -- <chain\|fan\|diamond\|mix> <files ≥ 3> \[concurrency\]/,
+    );
   });
 });

@@ -32,7 +32,10 @@ describe('budgets', function () {
     const first = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--budget', '0.02'], { cwd: out, env: PRICES });
     assert.equal(first.code, 3, first.stdout + first.stderr);
     // It names the file and the file's step that the budget stopped (several files are under way at once).
-    assert.match(first.stdout, /Outcome\s+budget-exhausted — engineer stopped before step "\w+": [\w./-]+, step "\w+": The budget is spent: \$0\.\d{4} of \$0\.0200 used/);
+    assert.match(
+      first.stdout,
+      /Outcome\s+budget-exhausted — engineer stopped before step "\w+": [\w./-]+, step "\w+": The budget is spent: \$0\.\d{4} of \$0\.0200 used/,
+    );
     const spent = (await runRecord(project)).usage.total.costUsd;
     assert.ok(spent <= 0.02, `spent ${spent} of 0.02: never over`);
     const { stdout: log } = await exec('git', ['log', '--format=%s'], { cwd: project });

@@ -16,8 +16,20 @@ describe('the change benchmark', function () {
   it('reports prompt tokens per call for each repository size, the edit prompt the same whatever the size', async () => {
     const json = path.join(await tempDir(), 'rows.json');
     const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'bench/change-prompts.ts', '--sizes', '3,40', '--json', json], { cwd: ROOT });
-    const rows = JSON.parse(await fs.readFile(json, 'utf8')) as { files: number; outcome: string; calls: number; promptTokensPerCall: number; byAction: Record<string, number> }[];
-    assert.deepEqual(rows.map((r) => [r.files, r.outcome, r.calls]), [[3, 'done', 7], [40, 'done', 7]]);
+    const rows = JSON.parse(await fs.readFile(json, 'utf8')) as {
+      files: number;
+      outcome: string;
+      calls: number;
+      promptTokensPerCall: number;
+      byAction: Record<string, number>;
+    }[];
+    assert.deepEqual(
+      rows.map((r) => [r.files, r.outcome, r.calls]),
+      [
+        [3, 'done', 7],
+        [40, 'done', 7],
+      ],
+    );
     assert.ok(rows.every((r) => r.promptTokensPerCall > 0));
     assert.equal(rows[0]!.byAction.edit_file, rows[1]!.byAction.edit_file, 'an edit is sent its file, not the repository');
     assert.match(stdout, /prompt tokens\/call/);

@@ -19,7 +19,12 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
   after(removeTempDirs);
 
   it('an edit that never applies fails the run saying why, nothing applied; resume asks it afresh and finishes', async () => {
-    const wrong: Reply = { role: 'engineer', action: 'edit_file', key: 'src/greet.js', reply: '<<<<<<< SEARCH\nexport function greet(person) {\n=======\nexport function greet(person, options) {\n>>>>>>> REPLACE\n' };
+    const wrong: Reply = {
+      role: 'engineer',
+      action: 'edit_file',
+      key: 'src/greet.js',
+      reply: '<<<<<<< SEARCH\nexport function greet(person) {\n=======\nexport function greet(person, options) {\n>>>>>>> REPLACE\n',
+    };
     // Three replies that never apply; the right one is there for `resume`, which asks afresh.
     const run = await setUp((replies) => {
       const good = replies.filter((r) => isEdit(r)).at(-1)!;
@@ -27,7 +32,10 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     });
     const result = await run.change();
     assert.equal(result.code, 1, result.stdout + result.stderr);
-    assert.match(result.stdout, /Outcome\s+failed — engineer failed in step "nextFile": src\/greet\.js, step "editing": The model's reply for \{role: engineer, action: edit_file, key: src\/greet\.js\} was still invalid after 3 attempts: block 1 of 1: its SEARCH text is not in src\/greet\.js/);
+    assert.match(
+      result.stdout,
+      /Outcome\s+failed — engineer failed in step "nextFile": src\/greet\.js, step "editing": The model's reply for \{role: engineer, action: edit_file, key: src\/greet\.js\} was still invalid after 3 attempts: block 1 of 1: its SEARCH text is not in src\/greet\.js/,
+    );
     assert.match(result.stdout, /The nearest lines in the file now/);
     run.untouched();
     // The branch has the documents so far, and src/greet.js as it was.
@@ -42,12 +50,16 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
   });
 
   it('tests that failed on the base already are said, and not blamed on the change', async () => {
-    const broken = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n\ntest('an old bug', () => {\n  assert.equal(1 + 1, 3);\n});\n";
+    const broken =
+      "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\n\ntest('an old bug', () => {\n  assert.equal(1 + 1, 3);\n});\n";
     const run = await setUp((replies) => replies, { 'test/old-bug.test.js': broken });
     const result = await run.change();
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /tests base: FAILED before the change \(4 passed, 1 failed\)/);
-    assert.match(result.stdout, /Outcome\s+done — the change's tests pass; the only failures were failing on the base already \(not caused by the change\): failing tests: an old bug/);
+    assert.match(
+      result.stdout,
+      /Outcome\s+done — the change's tests pass; the only failures were failing on the base already \(not caused by the change\): failing tests: an old bug/,
+    );
     const baseline = git(run.repo, 'show', `${BRANCH}:docs/changes/1-let-greet-take-language/baseline-tests.md`);
     assert.match(baseline, /## Failing on the base already\n\n- an old bug/);
     run.untouched();
@@ -61,8 +73,22 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
         out.push(isEdit(r) && r.reply?.includes('GREETINGS') ? breaking(r) : r);
         if (r.role === 'qa' && r.action === 'write_change_tests') {
           out.push(
-            { role: 'qa', action: 'write_change_bug_report', json: { summary: 'The English greeting lost its comma and exclamation mark.', failingTests: ['greet says hello', 'greet is English by default'], files: [{ path: 'src/greet.js', problem: 'en must render `Hello, ${name}!`' }] } },
-            { role: 'engineer', action: 'fix_edit', key: 'src/greet.js', reply: '<<<<<<< SEARCH\nconst GREETINGS = { en: (name) => `Hello ${name}`,\n=======\nconst GREETINGS = { en: (name) => `Hello, ${name}!`,\n>>>>>>> REPLACE\n' },
+            {
+              role: 'qa',
+              action: 'write_change_bug_report',
+              json: {
+                summary: 'The English greeting lost its comma and exclamation mark.',
+                failingTests: ['greet says hello', 'greet is English by default'],
+                files: [{ path: 'src/greet.js', problem: 'en must render `Hello, ${name}!`' }],
+              },
+            },
+            {
+              role: 'engineer',
+              action: 'fix_edit',
+              key: 'src/greet.js',
+              reply:
+                '<<<<<<< SEARCH\nconst GREETINGS = { en: (name) => `Hello ${name}`,\n=======\nconst GREETINGS = { en: (name) => `Hello, ${name}!`,\n>>>>>>> REPLACE\n',
+            },
             { role: 'engineer', action: 'review_edit', key: 'src/greet.js', json: { approved: true, issues: [] } },
           );
         }
@@ -87,11 +113,33 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
         replies.flatMap((r) => {
           if (r.role === 'architect' && r.action === 'write_change_tasks') {
             const tasks = (r.json as { tasks: unknown[] }).tasks;
-            return [{ ...r, json: { tasks: [...tasks, { file: 'src/old-helper.js', op: 'delete', from: null, description: 'Unused: remove it.', dependsOn: [] }, { file: 'src/lib/util.js', op: 'rename', from: 'src/util.js', description: 'Move it under src/lib/ and say so in its comment.', dependsOn: [] }] } }];
+            return [
+              {
+                ...r,
+                json: {
+                  tasks: [
+                    ...tasks,
+                    { file: 'src/old-helper.js', op: 'delete', from: null, description: 'Unused: remove it.', dependsOn: [] },
+                    {
+                      file: 'src/lib/util.js',
+                      op: 'rename',
+                      from: 'src/util.js',
+                      description: 'Move it under src/lib/ and say so in its comment.',
+                      dependsOn: [],
+                    },
+                  ],
+                },
+              },
+            ];
           }
           if (r.role === 'qa' && r.action === 'write_change_tests') {
             return [
-              { role: 'engineer', action: 'edit_file', key: 'src/lib/util.js', reply: '<<<<<<< SEARCH\n// Utilities.\n=======\n// Utilities (moved to src/lib/).\n>>>>>>> REPLACE\n' },
+              {
+                role: 'engineer',
+                action: 'edit_file',
+                key: 'src/lib/util.js',
+                reply: '<<<<<<< SEARCH\n// Utilities.\n=======\n// Utilities (moved to src/lib/).\n>>>>>>> REPLACE\n',
+              },
               { role: 'engineer', action: 'review_edit', key: 'src/lib/util.js', json: { approved: true, issues: [] } },
               r,
             ];

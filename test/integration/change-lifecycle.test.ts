@@ -69,13 +69,20 @@ describe('sopworks change: what every run has', function () {
     const run = await changeSetUp((replies) =>
       replies.flatMap((r) =>
         r.role === 'architect' && r.action === 'write_change_tasks'
-          ? [{ ...r, json: binaryTask }, { role: 'architect', action: 'fix_change_tasks', json: binaryTask }, { role: 'architect', action: 'fix_change_tasks', json: { tasks: [{ ...binaryTask.tasks[0]!, description: 'Recolour the logo, again.' }] } }]
+          ? [
+              { ...r, json: binaryTask },
+              { role: 'architect', action: 'fix_change_tasks', json: binaryTask },
+              { role: 'architect', action: 'fix_change_tasks', json: { tasks: [{ ...binaryTask.tasks[0]!, description: 'Recolour the logo, again.' }] } },
+            ]
           : [r],
       ),
     );
     const result = await run.change();
     assert.equal(result.code, 1, result.stdout + result.stderr);
-    assert.match(result.stdout, /Outcome\s+failed — the change tasks are still invalid after 2 corrections: The change tasks are invalid:\n- "assets\/logo\.png" is a binary file: it cannot be edited as text/);
+    assert.match(
+      result.stdout,
+      /Outcome\s+failed — the change tasks are still invalid after 2 corrections: The change tasks are invalid:\n- "assets\/logo\.png" is a binary file: it cannot be edited as text/,
+    );
     const exchanges = await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8');
     assert.match(exchanges, /is a binary file: it cannot be edited as text/, 'the Architect was told why');
     run.untouched();

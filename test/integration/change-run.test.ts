@@ -20,7 +20,6 @@ const PY_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-py');
 const SCENARIO = GREETINGS_SCENARIO;
 const REQUEST = 'let greet take a language option (en or fr)';
 
-
 /** A copy of a fixture as a user's repository: one commit on main. */
 async function userRepository(fixture = FIXTURE, name = 'greetings'): Promise<string> {
   const dir = path.join(await tempDir('sopworks-change-'), name);
@@ -38,11 +37,11 @@ const stateOf = (repo: string) => ({
   status: git(repo, 'status', '--porcelain', '--untracked-files=all'),
 });
 
-describe("sopworks change (repositories sopworks did not make: JavaScript, Python)", function () {
+describe('sopworks change (repositories sopworks did not make: JavaScript, Python)', function () {
   this.timeout(120_000);
   after(removeTempDirs);
 
-  it('makes the change on a branch in its own work tree, leaves the user\'s tree alone, and sends only the map and the files asked for', async () => {
+  it("makes the change on a branch in its own work tree, leaves the user's tree alone, and sends only the map and the files asked for", async () => {
     const repo = await userRepository();
     await fs.writeFile(path.join(repo, 'notes.txt'), 'my untracked notes\n');
     const before = stateOf(repo);
@@ -86,7 +85,10 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
     const diff = git(repo, 'diff', `${base}...${branch}`, '--', 'src/greet.js');
     assert.match(diff, /\+export function greet\(name, \{ lang = 'en' \} = \{\}\) \{/);
     assert.match(diff, /-export function greet\(name\) \{/);
-    assert.ok(git(repo, 'show', `${branch}:src/greet.js`).endsWith("export function shout(text) {\n  return text.toUpperCase();\n}\n"), 'the rest of the file is untouched');
+    assert.ok(
+      git(repo, 'show', `${branch}:src/greet.js`).endsWith('export function shout(text) {\n  return text.toUpperCase();\n}\n'),
+      'the rest of the file is untouched',
+    );
 
     // The run's state lives in the change's work tree (git ignores it there), not in a commit.
     const worktree = path.join(out, 'greetings-let-greet-take-language');
@@ -94,8 +96,15 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.ok(!git(repo, 'ls-tree', '-r', '--name-only', branch).includes('.sopworks'));
 
     // What the model was sent: the map (interfaces, not bodies), the file it asked for, the refusal of the binary one.
-    const exchanges = (await fs.readFile(path.join(worktree, '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    const sent = (action: string) => exchanges.filter((e) => e.action === action).map((e) => e.messages.map((m: { content: string }) => m.content).join('\n')).join('\n');
+    const exchanges = (await fs.readFile(path.join(worktree, '.sopworks', 'exchanges.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const sent = (action: string) =>
+      exchanges
+        .filter((e) => e.action === action)
+        .map((e) => e.messages.map((m: { content: string }) => m.content).join('\n'))
+        .join('\n');
     assert.match(sent('write_change_request'), /export function ledgerTotal\(rows\) \{ … \}/, 'the map carries the interfaces');
     assert.doesNotMatch(exchanges.map((e) => JSON.stringify(e.messages)).join('\n'), /LEDGER_BODY_MARKER/, 'a file nobody asked for is never sent whole');
     assert.match(sent('write_design_delta'), /### src\/greet\.js\n```\n\/\/ Greetings for people\./, 'the requested file is sent');
@@ -104,7 +113,10 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
     // `review` shows the change against its base.
     const review = await runCli(['review', worktree], { cwd: ROOT });
     assert.equal(review.code, 0, review.stderr);
-    assert.match(review.stdout, new RegExp(`Change of ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on branch ${branch}, from main \\(${base.slice(0, 12)}\\)`));
+    assert.match(
+      review.stdout,
+      new RegExp(`Change of ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on branch ${branch}, from main \\(${base.slice(0, 12)}\\)`),
+    );
     assert.match(review.stdout, /src\/greet\.js +\| +\d+ \+*-*\n/);
 
     // The edit whose SEARCH text was found twice was re-asked with where, never applied.
@@ -133,7 +145,7 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.ok(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n').includes('tests/test_path.py'));
   });
 
-  it('changes the demo\'s repository: npm run demo, then npm run demo:change', async () => {
+  it("changes the demo's repository: npm run demo, then npm run demo:change", async () => {
     const out = await tempDir('sopworks-demo-change-');
     const demo = await runCli(['run', '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq.yaml')}`, '--out', out], { cwd: ROOT });
     assert.equal(demo.code, 0, demo.stdout + demo.stderr);
@@ -145,15 +157,24 @@ describe("sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(change.stdout, /tests round 1: passed \(12 passed, 0 failed\)/);
     assert.match(change.stdout, /edit_file src\/cli\.js: reply invalid \(attempt 1\), asking again — block 1 of 1: its SEARCH text is not in src\/cli\.js/);
     assert.deepEqual(stateOf(repo), before);
-    assert.match(git(repo, 'diff', `${before.head}...sopworks/add-json-flag-prints`, '--', 'src/cli.js'), /\+    if \(values\.json\) io\.out\(formatJson\(entries\)\);/);
+    assert.match(
+      git(repo, 'diff', `${before.head}...sopworks/add-json-flag-prints`, '--', 'src/cli.js'),
+      /\+    if \(values\.json\) io\.out\(formatJson\(entries\)\);/,
+    );
   });
 
   describe('refuses bad input with exit 2 before anything is written', () => {
     // In process (main() as bin/sopworks.js calls it): each check costs milliseconds, not a Node start-up.
     const refused = async (repo: string, args: string[], message: RegExp, scenario = SCENARIO, out = path.join(path.dirname(repo), 'out-refused')) => {
-      const before = await fs.stat(path.join(repo, '.git')).then(() => stateOf(repo), () => null);
+      const before = await fs.stat(path.join(repo, '.git')).then(
+        () => stateOf(repo),
+        () => null,
+      );
       const err: string[] = [];
-      const code = await main(['node', 'sopworks', 'change', repo, ...args, '--llm', `scripted:${scenario}`, '--out', out], { out: () => {}, err: (line) => err.push(line) });
+      const code = await main(['node', 'sopworks', 'change', repo, ...args, '--llm', `scripted:${scenario}`, '--out', out], {
+        out: () => {},
+        err: (line) => err.push(line),
+      });
       assert.equal(code, 2, err.join('\n'));
       assert.match(err.join('\n'), message);
       await assert.rejects(fs.stat(out), 'nothing was written');

@@ -138,7 +138,10 @@ describe('sopworks run with bad input', function () {
   });
 
   it('refuses a package registry that is not a URL (exit 2), and creates nothing', async () => {
-    const result = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', path.join(cwd, 'never')], { cwd, env: { SOPWORKS_PIP_INDEX_URL: 'pypi.internal' } });
+    const result = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', path.join(cwd, 'never')], {
+      cwd,
+      env: { SOPWORKS_PIP_INDEX_URL: 'pypi.internal' },
+    });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /SOPWORKS_PIP_INDEX_URL is not a URL: "pypi\.internal"/);
     await assert.rejects(fs.access(path.join(cwd, 'never')));

@@ -19,13 +19,17 @@ describe('run outcomes', function () {
   after(removeTempDirs);
 
   it('stops when the same tests fail twice in a row, naming them', async () => {
-    const scenario = replaceReply(await demoScenario(), { role: 'engineer', action: 'fix_file' }, {
-      role: 'engineer',
-      action: 'fix_file',
-      key: 'src/tokenize.js',
-      code: BUGGY_TOKENIZE,
-      lang: 'js',
-    });
+    const scenario = replaceReply(
+      await demoScenario(),
+      { role: 'engineer', action: 'fix_file' },
+      {
+        role: 'engineer',
+        action: 'fix_file',
+        key: 'src/tokenize.js',
+        code: BUGGY_TOKENIZE,
+        lang: 'js',
+      },
+    );
     const { result, project } = await runScenario(scenario);
     assert.equal(result.outcome, 'failed');
     assert.match(result.reason, /^the same tests failed twice in a row: failing tests: tokenize lower-cases words and drops punctuation;/);
@@ -39,12 +43,19 @@ describe('run outcomes', function () {
     const bad = scenario.replies.find((r) => r.action === 'write_tasks')!;
     const tasks = (bad.json as { tasks: { description: string }[] }).tasks;
     // Two corrections that are still wrong, each differently worded (the same reply twice would be a loop).
-    const stillBad = (n: number) => ({ ...bad, action: 'fix_tasks', json: { tasks: tasks.map((t) => ({ ...t, description: `${t.description} (attempt ${n})` })) } });
+    const stillBad = (n: number) => ({
+      ...bad,
+      action: 'fix_tasks',
+      json: { tasks: tasks.map((t) => ({ ...t, description: `${t.description} (attempt ${n})` })) },
+    });
     scenario = replaceReply(scenario, { role: 'architect', action: 'fix_tasks' }, stillBad(1));
     scenario = { ...scenario, replies: [...scenario.replies, stillBad(2)] };
     const { result, project } = await runScenario(scenario);
     assert.equal(result.outcome, 'failed');
-    assert.match(result.reason, /the task graph is still invalid after 2 corrections: .*missing file "package\.json": the design lists it but no task writes it/s);
+    assert.match(
+      result.reason,
+      /the task graph is still invalid after 2 corrections: .*missing file "package\.json": the design lists it but no task writes it/s,
+    );
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'exchanges.jsonl'));
     const fixes = (records as { action: string; messages: { content: string }[] }[]).filter((r) => r.action === 'fix_tasks');
     assert.equal(fixes.length, 2);
@@ -58,7 +69,10 @@ describe('run outcomes', function () {
     scenario = { ...scenario, replies: [...scenario.replies, { ...bad, action: 'fix_tasks' }] };
     const { result } = await runScenario(scenario);
     assert.equal(result.outcome, 'failed');
-    assert.match(result.reason, /^architect failed in step "replanning": The model gave the same reply to \{role: architect, action: fix_tasks, key: \(none\)\} twice in a row/);
+    assert.match(
+      result.reason,
+      /^architect failed in step "replanning": The model gave the same reply to \{role: architect, action: fix_tasks, key: \(none\)\} twice in a row/,
+    );
   });
 
   it('stops a review that flip-flops: issues A, then B, then A again for one file', async () => {
@@ -97,7 +111,10 @@ describe('run outcomes', function () {
     const scenario = await demoScenario();
     const { result, project } = await runScenario({ ...scenario, replies: scenario.replies.filter((r) => r.action !== 'write_design') });
     assert.equal(result.outcome, 'failed');
-    assert.match(result.reason, /^architect failed in step "designing": The scenario has no reply left for \{role: architect, action: write_design, key: \(none\)\}/);
+    assert.match(
+      result.reason,
+      /^architect failed in step "designing": The scenario has no reply left for \{role: architect, action: write_design, key: \(none\)\}/,
+    );
     // What was made before is kept.
     await fs.access(path.join(project, 'docs', 'prd.md'));
   });

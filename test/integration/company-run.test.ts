@@ -65,7 +65,10 @@ describe('the company on the demo scenario', function () {
 
   it('authors each commit by its role, in order, with a trailer naming the board message', async () => {
     const log = await git(project, 'log', '--reverse', '--format=%an <%ae>|%s|%(trailers:key=Sopworks-Message,valueonly,separator=)');
-    const commits = log.trim().split('\n').map((line) => line.split('|'));
+    const commits = log
+      .trim()
+      .split('\n')
+      .map((line) => line.split('|'));
     assert.deepEqual(
       commits.map(([author, subject]) => `${author} ${subject}`),
       [
@@ -94,13 +97,18 @@ describe('the company on the demo scenario', function () {
   it('checks the write policy on exactly the paths each artifact commits', async () => {
     // The policy is checked at publish time on `paths`, without rendering; the commit writes `files`.
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
-    for (const [name, type] of Object.entries(messageTypes)) assert.equal(type.paths !== undefined, type.files !== undefined, `${name}: paths exactly when files`);
+    for (const [name, type] of Object.entries(messageTypes))
+      assert.equal(type.paths !== undefined, type.files !== undefined, `${name}: paths exactly when files`);
     const board = MessageBoard.inMemory();
     for (const record of records as Message[]) {
       const type = messageTypes[record.type]!;
       if (type.files && type.paths) {
         const before = board.before(board.list().length + 1);
-        assert.deepEqual(type.paths(record.payload, before), type.files(record.payload, before).map((f) => f.path), `${record.type} ${record.id}`);
+        assert.deepEqual(
+          type.paths(record.payload, before),
+          type.files(record.payload, before).map((f) => f.path),
+          `${record.type} ${record.id}`,
+        );
       }
       await board.post(record);
     }
@@ -148,7 +156,7 @@ describe('the company on the demo scenario', function () {
     assert.match(run.stdout, /^engineer\s+… write_file src\/count\.js$/m);
     assert.match(run.stdout, /^qa\s+■ tests round 1: failed \(4 passed, 4 failed\)$/m);
     assert.match(run.stdout, /^Tests\s+round 2 passed \(8 passed, 0 failed\)$/m);
-    assert.match(run.stdout, /^\s+engineer\s+16\s+\d+\s+\d+\s+0\s+0\s+unknown$/m, "calls, tokens, re-asks, retries, cost (no price for a scripted model)");
+    assert.match(run.stdout, /^\s+engineer\s+16\s+\d+\s+\d+\s+0\s+0\s+unknown$/m, 'calls, tokens, re-asks, retries, cost (no price for a scripted model)');
     assert.match(run.stdout, /^\s+total\s+25\s+\d+/m);
   });
 

@@ -32,7 +32,11 @@ const PRD_TEXT = JSON.stringify({
   openQuestions: [],
 });
 /** Every reply stops at the output limit of 100 tokens, mid-sentence. */
-const ALWAYS_CUT_OFF = () => ({ content: '{"projectName": "todo", "summary": "A todo list that', finishReason: 'length', usage: { prompt_tokens: 50, completion_tokens: 100 } });
+const ALWAYS_CUT_OFF = () => ({
+  content: '{"projectName": "todo", "summary": "A todo list that',
+  finishReason: 'length',
+  usage: { prompt_tokens: 50, completion_tokens: 100 },
+});
 
 async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) {
   const settings = readSettings({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'test-model', ...FAST, ...env });
@@ -88,7 +92,10 @@ describe('replies cut off at the output limit, bounded in tokens', function () {
     const { ask, meter } = await gatewayFor(server, { SOPWORKS_STRUCTURED_OUTPUT: 'json_schema' });
     await assert.rejects(ask(), /SOPWORKS_MAX_CUT_OFF_TOKENS \(300\)/);
     // The withheld reply, the same request without response_format, one continuation: 300 tokens.
-    assert.deepEqual(server.chatRequests().map((r) => r.body.response_format?.type ?? null), ['json_schema', null, null]);
+    assert.deepEqual(
+      server.chatRequests().map((r) => r.body.response_format?.type ?? null),
+      ['json_schema', null, null],
+    );
     assert.equal(meter.total().completionTokens, 300);
   });
 
@@ -114,7 +121,7 @@ describe('replies cut off at the output limit, bounded in tokens', function () {
     assert.equal(((await ask()) as { projectName: string }).projectName, 'todo');
   });
 
-  it('prints no MaxListenersExceededWarning when many requests share the run\'s abort signal', async () => {
+  it("prints no MaxListenersExceededWarning when many requests share the run's abort signal", async () => {
     server = await startFakeOpenAI({ replies: () => ({ content: PRD_TEXT, delayMs: 20 }) });
     const { ask } = await gatewayFor(server);
     const warnings: Error[] = [];
@@ -127,7 +134,10 @@ describe('replies cut off at the output limit, bounded in tokens', function () {
     } finally {
       process.off('warning', onWarning);
     }
-    assert.deepEqual(warnings.map((w) => `${w.name}: ${w.message}`), []);
+    assert.deepEqual(
+      warnings.map((w) => `${w.name}: ${w.message}`),
+      [],
+    );
     assert.equal(server.chatRequests().length, 16);
   });
 });

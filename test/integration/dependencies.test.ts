@@ -48,7 +48,8 @@ async function callsOf(project: string): Promise<string[]> {
 }
 
 const reportsOf = (run: CompanyRun) => run.result.messages.filter((m) => m.type === 'TestReport').map((m) => m.payload as TestReport);
-const codeOf = (run: CompanyRun, file: string) => run.result.messages.filter((m) => m.type === 'Code' && (m.payload as Code).path === file).map((m) => m.payload as Code);
+const codeOf = (run: CompanyRun, file: string) =>
+  run.result.messages.filter((m) => m.type === 'Code' && (m.payload as Code).path === file).map((m) => m.payload as Code);
 
 async function figuresOf(project: string) {
   return RunRecord.parse(JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'))).figures!;
@@ -67,9 +68,15 @@ async function assertRanEndToEnd(run: CompanyRun, checked: { file: string; check
 
   // The draft the fast check failed went back to the writer without a review: one review for that file.
   const calls = await callsOf(run.project);
-  assert.deepEqual(calls.filter((c) => c.endsWith(` ${checked.file}`)), [`write_file ${checked.file}`, `revise_file ${checked.file}`, `review_file ${checked.file}`]);
+  assert.deepEqual(
+    calls.filter((c) => c.endsWith(` ${checked.file}`)),
+    [`write_file ${checked.file}`, `revise_file ${checked.file}`, `review_file ${checked.file}`],
+  );
   const [code] = codeOf(run, checked.file);
-  assert.deepEqual(code!.checks!.checks.filter((c) => !c.passed).map((c) => c.checker), [checked.checker]);
+  assert.deepEqual(
+    code!.checks!.checks.filter((c) => !c.passed).map((c) => c.checker),
+    [checked.checker],
+  );
   const figures = await figuresOf(run.project);
   assert.equal(figures.fastChecks.reviewsSaved, 1);
   assert.equal(figures.executability.passed, true);
@@ -103,7 +110,10 @@ describe('generated projects with dependencies, against local registries', funct
   });
 
   after(async () => {
-    for (const [name, value] of [['SOPWORKS_NPM_REGISTRY', saved.npm], ['SOPWORKS_PIP_FIND_LINKS', saved.links]] as const) {
+    for (const [name, value] of [
+      ['SOPWORKS_NPM_REGISTRY', saved.npm],
+      ['SOPWORKS_PIP_FIND_LINKS', saved.links],
+    ] as const) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
@@ -121,7 +131,10 @@ describe('generated projects with dependencies, against local registries', funct
     assert.match(lock.packages['node_modules/mini-slug'].resolved, new RegExp(`^${npm.url}`), 'from the configured registry');
     const install = jsRun.result.messages.find((m) => m.type === 'Dependencies')!.payload as DependencyInstall;
     assert.equal(install.sandbox!.mode, 'bubblewrap');
-    assert.ok(install.sandbox!.gaps.some((g) => /network: shared with the host for this run/.test(g)), 'the install had the network');
+    assert.ok(
+      install.sandbox!.gaps.some((g) => /network: shared with the host for this run/.test(g)),
+      'the install had the network',
+    );
     const tests = reportsOf(jsRun).find((r) => (r.kind ?? 'tests') === 'tests')!;
     assert.ok(!tests.sandbox!.gaps.some((g) => /network/.test(g)), 'the tests did not');
   });
@@ -144,7 +157,13 @@ describe('generated projects with dependencies, against local registries', funct
 
   it('the tests and the program have no network, though the install had it', async () => {
     const probe = `fetch(${JSON.stringify(npm.url)}).then(() => console.log('REACHED'), (error) => { console.log('BLOCKED', error.cause?.code ?? error.message); process.exit(3); })`;
-    const outcome = await runSandboxed({ argv: ['node', '-e', probe], projectDir: jsRun.project, limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 30 }, setting: 'bubblewrap', allowUnsandboxed: false });
+    const outcome = await runSandboxed({
+      argv: ['node', '-e', probe],
+      projectDir: jsRun.project,
+      limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 30 },
+      setting: 'bubblewrap',
+      allowUnsandboxed: false,
+    });
     assert.equal(outcome.exitCode, 3, outcome.output);
     assert.match(outcome.output, /BLOCKED/);
     // The registry itself is up: the host reaches it.
@@ -158,16 +177,27 @@ describe('generated projects with dependencies, against local registries', funct
     const manifest = JSON.parse(await fs.readFile(path.join(project, 'package.json'), 'utf8'));
     manifest.scripts.lint = 'node lint.cjs';
     await fs.writeFile(path.join(project, 'package.json'), JSON.stringify(manifest));
-    await fs.writeFile(path.join(project, 'lint.cjs'), "const src = require('fs').readFileSync('src/cli.js', 'utf8');\nif (/\\bvar\\b/.test(src)) { console.error('src/cli.js: no var'); process.exit(1); }\n");
-    const checks = await runFastChecks({ file: 'src/cli.js', content: "var slug = require('mini-slug');\nconsole.log(slug('A b'));\n", projectDir: project, sandbox: DEFAULT_SANDBOX_SETTINGS });
-    assert.deepEqual(checks.map((c) => `${c.checker}: ${c.passed}`), ['node --check: true', 'npm run lint: false']);
+    await fs.writeFile(
+      path.join(project, 'lint.cjs'),
+      "const src = require('fs').readFileSync('src/cli.js', 'utf8');\nif (/\\bvar\\b/.test(src)) { console.error('src/cli.js: no var'); process.exit(1); }\n",
+    );
+    const checks = await runFastChecks({
+      file: 'src/cli.js',
+      content: "var slug = require('mini-slug');\nconsole.log(slug('A b'));\n",
+      projectDir: project,
+      sandbox: DEFAULT_SANDBOX_SETTINGS,
+    });
+    assert.deepEqual(
+      checks.map((c) => `${c.checker}: ${c.passed}`),
+      ['node --check: true', 'npm run lint: false'],
+    );
     assert.match(checks[1]!.problems.join('\n'), /src\/cli\.js: no var/);
   });
 
   it('TypeScript type-checked and compiled with its declared typescript; a stub caught by the completeness check', async () => {
     const run = await runScenario(await example('sum-ts.yaml'));
     await assertRanEndToEnd(run, { file: 'src/sum.ts', checker: 'completeness' }, 'package-lock.json');
-    assert.match((await fs.readFile(path.join(run.project, 'package-lock.json'), 'utf8')), /"node_modules\/typescript": \{\s+"version": "7\./);
+    assert.match(await fs.readFile(path.join(run.project, 'package-lock.json'), 'utf8'), /"node_modules\/typescript": \{\s+"version": "7\./);
     // Now that typescript is installed, a draft with a type error fails `tsc --noEmit`, naming the file and line.
     const checks = await runFastChecks({
       file: 'src/sum.ts',
@@ -181,7 +211,7 @@ describe('generated projects with dependencies, against local registries', funct
     assert.equal((await git(run.project, 'status', '--porcelain', '--', 'src')).trim(), '', 'the check left nothing in the project');
   });
 
-  it('Python with a dependency in the project\'s own .venv, locked in requirements.lock; a syntax error caught by py_compile', async () => {
+  it("Python with a dependency in the project's own .venv, locked in requirements.lock; a syntax error caught by py_compile", async () => {
     const run = await runScenario(await example('slugify-py.yaml'));
     await assertRanEndToEnd(run, { file: 'slugcli.py', checker: 'py_compile' }, 'requirements.lock');
     assert.equal(await fs.readFile(path.join(run.project, 'requirements.lock'), 'utf8'), 'tinyslug==1.0.0\n');
@@ -196,7 +226,15 @@ describe('generated projects with dependencies, against local registries', funct
     assert.notEqual(wrong.code, manifest.code);
     const replies = scenario.replies.map((r) => (r === manifest ? wrong : r));
     replies.push(
-      { role: 'qa', action: 'write_bug_report', json: { summary: 'mini-slug@^9.0.0 does not exist', failingTests: ['install: mini-slug@^9.0.0'], files: [{ path: 'package.json', problem: 'ask for mini-slug ^1.0.0' }] } },
+      {
+        role: 'qa',
+        action: 'write_bug_report',
+        json: {
+          summary: 'mini-slug@^9.0.0 does not exist',
+          failingTests: ['install: mini-slug@^9.0.0'],
+          files: [{ path: 'package.json', problem: 'ask for mini-slug ^1.0.0' }],
+        },
+      },
       { role: 'engineer', action: 'fix_file', key: 'package.json', lang: 'json', code: manifest.code! },
       { role: 'engineer', action: 'review_fix', key: 'package.json', json: { approved: true, issues: [] } },
     );
@@ -205,7 +243,10 @@ describe('generated projects with dependencies, against local registries', funct
     const [failed] = reportsOf(run);
     assert.equal(failed!.kind, 'install');
     assert.equal(failed!.passed, false);
-    assert.deepEqual(failed!.failures.map((f) => f.name), ['install: mini-slug@^9.0.0']);
+    assert.deepEqual(
+      failed!.failures.map((f) => f.name),
+      ['install: mini-slug@^9.0.0'],
+    );
     const bug = run.result.messages.find((m) => m.type === 'BugReport')!;
     assert.equal(bug.to, 'engineer');
     assert.equal(codeOf(run, 'package.json').length, 2, 'the manifest was fixed');
@@ -217,22 +258,43 @@ describe('generated projects with dependencies, against local registries', funct
     const down = `http://127.0.0.1:${await freePort()}/`;
     const plan = (await planInstall(project, dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_NPM_REGISTRY: down }), false))!;
     assert.ok(plan.argv.includes(down));
-    const outcome = await runSandboxed({ argv: plan.argv, projectDir: project, limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 120 }, setting: 'bubblewrap', allowUnsandboxed: false, network: true });
+    const outcome = await runSandboxed({
+      argv: plan.argv,
+      projectDir: project,
+      limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 120 },
+      setting: 'bubblewrap',
+      allowUnsandboxed: false,
+      network: true,
+    });
     assert.notEqual(outcome.exitCode, 0);
     assert.equal(outcome.timedOut, false, 'no hang');
-    assert.deepEqual(installFailures(outcome.output).map((f) => f.name), ['install: the registry']);
+    assert.deepEqual(
+      installFailures(outcome.output).map((f) => f.name),
+      ['install: the registry'],
+    );
   });
 
   it("keeps packages' install scripts from running, and names the packages that have them", async () => {
     await npm.publishFiles({
-      'package.json': JSON.stringify({ name: 'scripted-pkg', version: '1.0.0', scripts: { postinstall: 'node -e "require(\'fs\').writeFileSync(\'/project/PWNED\', \'x\')"' } }),
+      'package.json': JSON.stringify({
+        name: 'scripted-pkg',
+        version: '1.0.0',
+        scripts: { postinstall: "node -e \"require('fs').writeFileSync('/project/PWNED', 'x')\"" },
+      }),
       'index.js': 'module.exports = 1;\n',
     });
     const project = await tempDir();
     await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'scripted-pkg': '1.0.0' } }));
     const plan = (await planInstall(project, dependencyRegistries(DEFAULT_POLICY), false))!;
     assert.ok(plan.argv.includes('--ignore-scripts'));
-    const outcome = await runSandboxed({ argv: plan.argv, projectDir: project, limits: DEFAULT_SANDBOX_SETTINGS.limits, setting: 'bubblewrap', allowUnsandboxed: false, network: true });
+    const outcome = await runSandboxed({
+      argv: plan.argv,
+      projectDir: project,
+      limits: DEFAULT_SANDBOX_SETTINGS.limits,
+      setting: 'bubblewrap',
+      allowUnsandboxed: false,
+      network: true,
+    });
     assert.equal(outcome.exitCode, 0, outcome.output);
     await fs.access(path.join(project, 'node_modules', 'scripted-pkg', 'index.js'));
     await assert.rejects(fs.access(path.join(project, 'PWNED')), 'the postinstall script did not run');
@@ -243,7 +305,12 @@ describe('generated projects with dependencies, against local registries', funct
     const sops = path.join(await tempDir(), 'sops');
     await fs.cp(SOPS, sops, { recursive: true });
     const policy = path.join(sops, 'policy.yaml');
-    await fs.writeFile(policy, (await fs.readFile(policy, 'utf8')).replace('dependencies:\n  install: true', 'dependencies:\n  install: false').replace('  network: true', '  network: false'));
+    await fs.writeFile(
+      policy,
+      (await fs.readFile(policy, 'utf8'))
+        .replace('dependencies:\n  install: true', 'dependencies:\n  install: false')
+        .replace('  network: true', '  network: false'),
+    );
     const run = await runScenario(await example('slugify-js.yaml'), { sops, roles: ROLES });
     assert.equal(run.result.outcome, 'failed');
     assert.match(run.result.reason, /The project declares dependencies, but .*policy\.yaml does not let qa install them \(dependencies\.install: false/);

@@ -47,14 +47,17 @@ async function serve(behaviour: Behaviour): Promise<{ url: string; close: () => 
       return res.end('<!DOCTYPE html><html><head><title>Sign in</title></head><body>Corporate proxy login</body></html>');
     }
     if (!route.startsWith('/v1/')) return json(404, { error: { message: `Unexpected endpoint or method. (${req.method} ${route})` } });
-    if (behaviour.key && req.headers.authorization !== `Bearer ${behaviour.key}`) return json(401, { error: { message: 'Incorrect API key provided: sk-wrong.', code: 'invalid_api_key' } });
+    if (behaviour.key && req.headers.authorization !== `Bearer ${behaviour.key}`)
+      return json(401, { error: { message: 'Incorrect API key provided: sk-wrong.', code: 'invalid_api_key' } });
     if (route === '/v1/models') return json(200, { object: 'list', data: behaviour.models ?? [{ id: 'gpt-4o-mini', object: 'model' }] });
     if (route !== '/v1/chat/completions') return json(404, { error: { message: `no route ${route}` } });
     const known = (behaviour.models ?? [{ id: 'gpt-4o-mini' }]).some((m) => m.id === body.model);
-    if (!known) return json(404, { error: { message: `The model \`${body.model}\` does not exist or you do not have access to it.`, code: 'model_not_found' } });
+    if (!known)
+      return json(404, { error: { message: `The model \`${body.model}\` does not exist or you do not have access to it.`, code: 'model_not_found' } });
     const type = body.response_format?.type;
     if (type === 'json_object' && behaviour.rejectObject) return json(400, { error: "'response_format.type' must be 'json_schema' or 'text'" });
-    if (type === 'json_schema' && behaviour.rejectSchema) return json(400, { error: { message: 'json_schema is not supported by this server', type: 'invalid_request_error' } });
+    if (type === 'json_schema' && behaviour.rejectSchema)
+      return json(400, { error: { message: 'json_schema is not supported by this server', type: 'invalid_request_error' } });
     const wantsJson = /JSON object/.test(body.messages.at(-1).content);
     const content = !wantsJson ? 'ready' : behaviour.sloppy ? 'Paris is the capital of France, home to about two million people.' : VALID;
     return json(200, {
@@ -103,14 +106,28 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
       url = server.url;
       requests = server.requests;
     }
-    const result = await runCli(['doctor', ...args], { cwd: ROOT, env: { OPENAI_BASE_URL: `${url}${suffix}`, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'gpt-4o-mini', ...env } });
+    const result = await runCli(['doctor', ...args], {
+      cwd: ROOT,
+      env: { OPENAI_BASE_URL: `${url}${suffix}`, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'gpt-4o-mini', ...env },
+    });
     return { ...result, requests };
   };
 
   it('finds an endpoint that supports everything and says a run would work (exit 0)', async () => {
     const { code, stdout, requests } = await doctor({ models: [{ id: 'gpt-4o-mini', context_length: 128000 }] });
     assert.equal(code, 0, stdout);
-    for (const line of [/✓ reachable\s+GET \/models answered in \d+ ms/, /✓ key accepted/, /✓ model known\s+gpt-4o-mini is served/, /· context window\s+128000 tokens/, /✓ chat\s+answered in \d+ ms/, /✓ usage reported/, /✓ json_schema\s+supported/, /✓ json_object\s+supported/, /✓ JSON compliance\s+the reply matched the schema it was given \(json_schema\)/, /A run would work/]) {
+    for (const line of [
+      /✓ reachable\s+GET \/models answered in \d+ ms/,
+      /✓ key accepted/,
+      /✓ model known\s+gpt-4o-mini is served/,
+      /· context window\s+128000 tokens/,
+      /✓ chat\s+answered in \d+ ms/,
+      /✓ usage reported/,
+      /✓ json_schema\s+supported/,
+      /✓ json_object\s+supported/,
+      /✓ JSON compliance\s+the reply matched the schema it was given \(json_schema\)/,
+      /A run would work/,
+    ]) {
       assert.match(stdout, line);
     }
     const formats = requests.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body.response_format?.type ?? 'none');
@@ -154,7 +171,10 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
   it('an HTML login page in the way: exit 1, saying what came back and its likely cause', async () => {
     const { code, stdout } = await doctor({ loginPage: true });
     assert.equal(code, 1);
-    assert.match(stdout, /✗ reachable\s+GET \/models answered with an HTML page \("Sign in"\) \(200\) — a web page answered instead of the model server — a proxy, captive portal or login page/);
+    assert.match(
+      stdout,
+      /✗ reachable\s+GET \/models answered with an HTML page \("Sign in"\) \(200\) — a web page answered instead of the model server — a proxy, captive portal or login page/,
+    );
   });
 
   it('a base URL without /v1: exit 1 with the URL to set', async () => {
@@ -186,7 +206,10 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
     const sops = path.join(await tempDir(), 'sops');
     await fs.cp(path.join(ROOT, 'sops'), sops, { recursive: true });
     const yaml = await fs.readFile(path.join(sops, 'company.yaml'), 'utf8');
-    await fs.writeFile(path.join(sops, 'company.yaml'), yaml.replace('watches: [PRD]', 'watches: [PRD]\n    model: { model: gpt-4o, fallbacks: [gpt-4o-mini] }'));
+    await fs.writeFile(
+      path.join(sops, 'company.yaml'),
+      yaml.replace('watches: [PRD]', 'watches: [PRD]\n    model: { model: gpt-4o, fallbacks: [gpt-4o-mini] }'),
+    );
     const { code, stdout } = await doctor({ models: [{ id: 'gpt-4o-mini' }, { id: 'gpt-4o' }] }, {}, ['--sops', sops, '--model-for', 'qa=o4-mini', '--json']);
     assert.equal(code, 1, 'o4-mini is not served');
     const report = JSON.parse(stdout) as { works: boolean; models: { model: string; roles: string[]; works: boolean }[] };

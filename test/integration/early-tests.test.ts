@@ -18,7 +18,8 @@ import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 const exec = promisify(execFile);
 const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout.trim();
 
-const testFile = (file: string, body: string) => `${file}\n\`\`\`js\nimport { test } from 'node:test';\nimport assert from 'node:assert/strict';\n${body}\n\`\`\``;
+const testFile = (file: string, body: string) =>
+  `${file}\n\`\`\`js\nimport { test } from 'node:test';\nimport assert from 'node:assert/strict';\n${body}\n\`\`\``;
 
 /** The demo's one test suite, split into a test file per source file. */
 const PER_FILE_TESTS: Record<string, string> = {
@@ -75,7 +76,12 @@ interface Logged {
   messages: { role: string; content: string }[];
 }
 const exchanges = async (run: CompanyRun) => (await readAppendLog(path.join(run.project, '.sopworks', 'exchanges.jsonl'))).records as Logged[];
-const boardOf = async (run: CompanyRun) => (await readAppendLog(path.join(run.project, '.sopworks', 'board.jsonl'))).records as { type: string; from: string; payload: { files?: { path: string }[] } }[];
+const boardOf = async (run: CompanyRun) =>
+  (await readAppendLog(path.join(run.project, '.sopworks', 'board.jsonl'))).records as {
+    type: string;
+    from: string;
+    payload: { files?: { path: string }[] };
+  }[];
 
 describe('QA writing tests while the code is written (qa-early.yaml)', function () {
   this.timeout(180_000);
@@ -104,7 +110,9 @@ describe('QA writing tests while the code is written (qa-early.yaml)', function 
     const end = (e: Logged) => Date.parse(e.at) + e.ms;
     const firstTests = calls.find((e) => e.action === 'write_file_tests')!;
     assert.equal(firstTests.key, 'package.json', 'the first file finished is the first tested');
-    const lastEngineering = calls.filter((e) => e.role === 'engineer' && (e.action === 'write_file' || e.action === 'review_file' || e.action === 'revise_file'));
+    const lastEngineering = calls.filter(
+      (e) => e.role === 'engineer' && (e.action === 'write_file' || e.action === 'review_file' || e.action === 'revise_file'),
+    );
     assert.ok(start(firstTests) < Math.max(...lastEngineering.map(end)), 'tests were being written before the last file was');
     // …and after its own file was reviewed: a file is tested once its Code is out.
     for (const tests of calls.filter((e) => e.action === 'write_file_tests')) {
@@ -119,7 +127,8 @@ describe('QA writing tests while the code is written (qa-early.yaml)', function 
     for (const call of calls) {
       const prompt = call.messages.find((m) => m.role === 'user')!.content;
       assert.match(prompt, new RegExp(`### ${call.key!.replace('.', '\\.')}\\n`));
-      for (const other of Object.keys(PER_FILE_TESTS).filter((f) => f !== call.key)) assert.doesNotMatch(prompt, new RegExp(`### ${other.replace('.', '\\.')}\\n`), `${call.key}'s prompt leaves out ${other}`);
+      for (const other of Object.keys(PER_FILE_TESTS).filter((f) => f !== call.key))
+        assert.doesNotMatch(prompt, new RegExp(`### ${other.replace('.', '\\.')}\\n`), `${call.key}'s prompt leaves out ${other}`);
     }
   });
 
@@ -128,11 +137,17 @@ describe('QA writing tests while the code is written (qa-early.yaml)', function 
     const tests = board.filter((m) => m.type === 'Tests');
     assert.equal(tests.length, 1);
     assert.ok(board.indexOf(tests[0]!) > board.findIndex((m) => m.type === 'CodeComplete'));
-    assert.deepEqual(tests[0]!.payload.files!.map((f) => f.path), ['test/package.test.js', 'test/tokenize.test.js', 'test/count.test.js', 'test/files.test.js', 'test/format.test.js', 'test/cli.test.js']);
+    assert.deepEqual(
+      tests[0]!.payload.files!.map((f) => f.path),
+      ['test/package.test.js', 'test/tokenize.test.js', 'test/count.test.js', 'test/files.test.js', 'test/format.test.js', 'test/cli.test.js'],
+    );
   });
 
   it('yields the same tree and the same commits whatever the concurrency', async () => {
-    for (const args of [['rev-parse', 'HEAD^{tree}'], ['log', '--reverse', '--format=%s|%an']]) {
+    for (const args of [
+      ['rev-parse', 'HEAD^{tree}'],
+      ['log', '--reverse', '--format=%s|%an'],
+    ]) {
       assert.equal(await git(four.project, ...args), await git(one.project, ...args));
     }
   });

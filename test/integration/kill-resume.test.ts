@@ -110,7 +110,11 @@ describe('kill -9 and resume', function () {
 
   it('stops on Ctrl-C after the steps in flight (exit 130, interrupted) and resumes', async () => {
     const out = await tempDir();
-    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env: cleanEnv(LATENCY), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], {
+      cwd: out,
+      env: cleanEnv(LATENCY),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.stdout.on('data', (chunk: Buffer) => {
@@ -165,7 +169,11 @@ describe('kill -9 and resume', function () {
 
   it('stops as on Ctrl-C when its output is closed (`sopworks run … | head`), says so on stderr, and resumes', async () => {
     const out = await tempDir();
-    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env: cleanEnv(LATENCY), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], {
+      cwd: out,
+      env: cleanEnv(LATENCY),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -26,7 +26,10 @@ const SMALL = {
 /** Every file under `dir`, relative to it. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 describe('the company on a local model (--llm local, tiny random model)', function () {
@@ -39,7 +42,23 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     await fs.mkdir(home);
     const env = { ...SMALL, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache') };
     const started = Date.now();
-    const run = await runCli(['run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'words', '--max-tokens', '500000', '--record', 'rec.yaml', 'a CLI that counts words in text files'], { cwd, env });
+    const run = await runCli(
+      [
+        'run',
+        '--llm',
+        `local:${MODEL}`,
+        '--out',
+        'out',
+        '--name',
+        'words',
+        '--max-tokens',
+        '500000',
+        '--record',
+        'rec.yaml',
+        'a CLI that counts words in text files',
+      ],
+      { cwd, env },
+    );
     const wallMs = Date.now() - started;
 
     assert.equal(run.code, 1, `outcome failed (exit 1)\n${run.stdout}\n${run.stderr}`);
@@ -55,9 +74,15 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     assert.match(record.reason, /failed in step/);
     assert.deepEqual(record.llm, { kind: 'local', model: MODEL });
     assert.ok(record.usage.total.calls >= 1 && record.usage.total.completionTokens > 0);
-    const exchanges = (await fs.readFile(path.join(project, '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const exchanges = (await fs.readFile(path.join(project, '.sopworks', 'exchanges.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.ok(exchanges.length >= 1);
-    assert.ok(exchanges.every((e) => e.usageCounted === false), 'usage comes from the engine, not the bundled tokenizer');
+    assert.ok(
+      exchanges.every((e) => e.usageCounted === false),
+      'usage comes from the engine, not the bundled tokenizer',
+    );
 
     assert.deepEqual((await fs.readdir(cwd)).sort(), ['home', 'out', 'rec.yaml'], 'nothing beside the output folder and the recording');
     assert.deepEqual(await filesUnder(home), [], 'nothing written in the home folder or the cache');
@@ -66,7 +91,10 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     // The recording replays offline to the same outcome, at the same step.
     const replay = await runCli(['run', '--llm', 'scripted:rec.yaml', '--out', 'replay', '--name', 'words'], { cwd, env });
     assert.equal(replay.code, 1, replay.stderr);
-    assert.equal(/Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(replay.stdout)?.[1], /Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(run.stdout)?.[1]);
+    assert.equal(
+      /Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(replay.stdout)?.[1],
+      /Outcome\s+(failed — [\w-]+ failed in step "\w+")/.exec(run.stdout)?.[1],
+    );
 
     const resumed = await runCli(['resume', project], { cwd, env: { ...env, SOPWORKS_MAX_REPAIRS: '0' } });
     assert.equal(resumed.code, 1, `${resumed.stdout}\n${resumed.stderr}`);
@@ -81,7 +109,11 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     const cwd = await tempDir();
     // No caps and a large output limit: the random model's PRD would run to the end of the context.
     const env = cleanEnv({ SOPWORKS_MAX_OUTPUT_TOKENS: '100000', SOPWORKS_MAX_CONTINUATIONS: '0', SOPWORKS_MODELS_DIR: path.join(cwd, 'models') });
-    const child = spawn(process.execPath, [BIN, 'run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'stop', 'a todo app'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'stop', 'a todo app'], {
+      cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let sent = 0;
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -117,7 +149,11 @@ describe('the company on a local model (--llm local, tiny random model)', functi
       ['local:qwen2.5-coder-7b', /The model qwen2\.5-coder-7b is not in the model cache[\s\S]*sopworks models pull qwen2\.5-coder-7b/],
       ['local', /the model cache \(.*models\) is empty[\s\S]*sopworks models pull qwen2\.5-coder-7b/],
       // A context of a billion tokens: the engine's own estimate of what that needs exceeds any free memory here.
-      [`local:${MODEL}`, /does not fit in memory: the model needs about [\d.]+ GB of RAM with its context, and [\d.]+ GB is free/, { SOPWORKS_LOCAL_CONTEXT: '1000000000' }],
+      [
+        `local:${MODEL}`,
+        /does not fit in memory: the model needs about [\d.]+ GB of RAM with its context, and [\d.]+ GB is free/,
+        { SOPWORKS_LOCAL_CONTEXT: '1000000000' },
+      ],
     ];
     for (const [llm, message, extra] of cases) {
       const result = await runCli(['run', '--llm', llm, '--out', 'out', 'a todo app'], { cwd, env: { ...env, ...extra } });

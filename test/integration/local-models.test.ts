@@ -77,7 +77,7 @@ describe('sopworks models pull|list|rm (local HTTP server)', function () {
     assert.match(first.stderr, /Run the same command again: it resumes where it stopped/);
     const part = await fs.stat(path.join(cache, 'tiny.gguf.part'));
     assert.ok(part.size > 100_000 && part.size < bytes.length, `the part keeps what arrived (${part.size} bytes)`);
-    await assert.rejects(fs.stat(path.join(cache, 'tiny.gguf')), 'nothing incomplete under the model\'s name');
+    await assert.rejects(fs.stat(path.join(cache, 'tiny.gguf')), "nothing incomplete under the model's name");
 
     const listedPartial = await runCli(['models', 'list'], { cwd, env });
     assert.match(listedPartial.stdout, /tiny\s+partial download/);
@@ -134,6 +134,10 @@ describe('sopworks models pull|list|rm (local HTTP server)', function () {
     const rm = await runCli(['models', 'rm', 'nothing'], { cwd, env });
     assert.equal(rm.code, 2);
     assert.match(rm.stderr, /No model "nothing" in the model cache/);
-    assert.deepEqual(ranges.filter((r) => r !== ''), [], 'no resumed request: each refused download left no part');
+    assert.deepEqual(
+      ranges.filter((r) => r !== ''),
+      [],
+      'no resumed request: each refused download left no part',
+    );
   });
 });

@@ -51,7 +51,10 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
   it('says what it chose: the CPU, a thread count for the machine, the context size and the chat template', () => {
     assert.equal(reports.length, 1);
     const threads = chooseThreads();
-    assert.match(reports[0]!, new RegExp(`llama-2-tiny-random\\.gguf \\(2 MB, llama, chat template \\w+\\) on the CPU, ${threads} threads?, context 4096 tokens \\(trained on 4096\\)`));
+    assert.match(
+      reports[0]!,
+      new RegExp(`llama-2-tiny-random\\.gguf \\(2 MB, llama, chat template \\w+\\) on the CPU, ${threads} threads?, context 4096 tokens \\(trained on 4096\\)`),
+    );
     assert.equal(provider.contextSize, 4096);
   });
 
@@ -72,7 +75,8 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
       const parsed = parseJsonReply(completion.text, schema);
       if (!parsed.ok) {
         // Only what a grammar cannot express is left to the parser (which re-asks): patterns, refinements.
-        for (const line of parsed.error.split('\n').slice(1)) assert.match(line, /must be mermaid text starting with|must be a relative path|unsafe/, parsed.error);
+        for (const line of parsed.error.split('\n').slice(1))
+          assert.match(line, /must be mermaid text starting with|must be a relative path|unsafe/, parsed.error);
       }
       assert.ok(completion.usage && completion.usage.promptTokens > 10 && completion.usage.completionTokens > 0);
     });
@@ -118,7 +122,10 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
     await assert.rejects(provider.complete(ask('write_prd', long, { kind: 'json', schema: PRD })), (error: unknown) => {
       assert.ok(SopworksError.isInstance(error));
       assert.equal(error.code, 'MODEL_ERROR');
-      assert.match(error.message, /The prompt for \{role: tester, action: write_prd, key: \(none\)\} is \d+ tokens; with 256 for the reply it exceeds the local model's context of 4096 tokens by \d+\./);
+      assert.match(
+        error.message,
+        /The prompt for \{role: tester, action: write_prd, key: \(none\)\} is \d+ tokens; with 256 for the reply it exceeds the local model's context of 4096 tokens by \d+\./,
+      );
       assert.match(error.hint ?? '', /SOPWORKS_LOCAL_CONTEXT to at least \d+/);
       return true;
     });

@@ -121,7 +121,10 @@ describe('servers that misbehave', function () {
     it('does not call a server that accepted the connection but never answered unreachable', async () => {
       server = await startFakeOpenAI({ replies: [], startUpCheck: { silent: true } });
       const error = await failure(check(server.url, { SOPWORKS_TIMEOUT_MS: '300' }));
-      assert.match(error.message, /accepted the connection but did not answer a small chat request within 0 s|accepted the connection but did not answer a small chat request/);
+      assert.match(
+        error.message,
+        /accepted the connection but did not answer a small chat request within 0 s|accepted the connection but did not answer a small chat request/,
+      );
       assert.doesNotMatch(error.message, /Cannot reach|unreachable/i);
       assert.match(error.hint ?? '', /SOPWORKS_TIMEOUT_MS/);
     });
@@ -132,7 +135,11 @@ describe('servers that misbehave', function () {
       const result = await runCli(['run', 'a todo app', '--out', cwd], { cwd, env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model' } });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /answered a chat request with an HTML page \("Sign in - Corporate Proxy"\)/);
-      assert.deepEqual(fs.readdirSync(cwd).filter((f) => !f.startsWith('.')), [], 'nothing written');
+      assert.deepEqual(
+        fs.readdirSync(cwd).filter((f) => !f.startsWith('.')),
+        [],
+        'nothing written',
+      );
       assert.ok(!fs.existsSync(path.join(cwd, 'todo')));
     });
   });
@@ -153,7 +160,12 @@ describe('servers that misbehave', function () {
     });
 
     it('does not call a server that broke off every answer unreachable', async () => {
-      server = await startFakeOpenAI({ replies: [{ content: 'x', resetMidResponse: true }, { content: 'x', resetMidResponse: true }] });
+      server = await startFakeOpenAI({
+        replies: [
+          { content: 'x', resetMidResponse: true },
+          { content: 'x', resetMidResponse: true },
+        ],
+      });
       const error = await failure(complete(server.url));
       assert.match(error.message, /accepted the connection but closed it without an answer/);
       assert.doesNotMatch(error.message, /Cannot reach/);

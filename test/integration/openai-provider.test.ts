@@ -75,7 +75,10 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     const [first, second] = server.chatRequests();
     assert.equal(server.chatRequests().length, 2);
     assert.equal(first!.body.model, 'test-model');
-    assert.deepEqual(first!.body.messages.map((m: { role: string }) => m.role), ['system', 'user']);
+    assert.deepEqual(
+      first!.body.messages.map((m: { role: string }) => m.role),
+      ['system', 'user'],
+    );
     assert.match(first!.body.messages[0].content, /Product Manager/);
     assert.match(first!.body.messages[1].content, /> a todo list in the terminal/);
     assert.equal(first!.body.response_format.type, 'json_schema');
@@ -85,7 +88,10 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     assert.deepEqual(first!.body.response_format.json_schema.schema.required, Object.keys(validPrd));
 
     // The re-ask carries the bad reply and the validation error.
-    assert.deepEqual(second!.body.messages.map((m: { role: string }) => m.role), ['system', 'user', 'assistant', 'user']);
+    assert.deepEqual(
+      second!.body.messages.map((m: { role: string }) => m.role),
+      ['system', 'user', 'assistant', 'user'],
+    );
     assert.match(second!.body.messages[3].content, /goals: Too small: expected array to have >=1 items/);
 
     // 680 prompt tokens at $1/M and 100 completion tokens at $2/M.

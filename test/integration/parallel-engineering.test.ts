@@ -63,16 +63,25 @@ describe('parallel engineering', function () {
 
   it('writes the files that depend on nothing at once at concurrency 4, before any is reviewed', async () => {
     const calls = await engineerCalls(four);
-    assert.deepEqual(calls.slice(0, 4).sort(), ['write_file package.json', 'write_file src/files.js', 'write_file src/format.js', 'write_file src/tokenize.js']);
+    assert.deepEqual(calls.slice(0, 4).sort(), [
+      'write_file package.json',
+      'write_file src/files.js',
+      'write_file src/format.js',
+      'write_file src/tokenize.js',
+    ]);
     // src/count.js needs src/tokenize.js, and src/cli.js needs three files: neither is written before those are reviewed.
     assert.ok(calls.indexOf('write_file src/count.js') > calls.indexOf('review_file src/tokenize.js'));
-    for (const dep of ['src/files.js', 'src/count.js', 'src/format.js']) assert.ok(calls.indexOf('write_file src/cli.js') > calls.indexOf(`review_file ${dep}`));
+    for (const dep of ['src/files.js', 'src/count.js', 'src/format.js'])
+      assert.ok(calls.indexOf('write_file src/cli.js') > calls.indexOf(`review_file ${dep}`));
   });
 
   it('yields the same tree, the same commits in the same order and the same board whatever the concurrency', async () => {
     const [a, b] = [await history(one), await history(four)];
     assert.deepEqual(b, a);
-    assert.match(b.subjects, /feat: add package\.json\nfeat: add src\/tokenize\.js\nfeat: add src\/count\.js\nfeat: add src\/files\.js\nfeat: add src\/format\.js\nfeat: add src\/cli\.js/);
+    assert.match(
+      b.subjects,
+      /feat: add package\.json\nfeat: add src\/tokenize\.js\nfeat: add src\/count\.js\nfeat: add src\/files\.js\nfeat: add src\/format\.js\nfeat: add src\/cli\.js/,
+    );
   });
 
   describe('with several Engineers (--engineers 3)', () => {
@@ -85,7 +94,8 @@ describe('parallel engineering', function () {
       return (records as { type: string; payload: { tasks?: { file: string }[] } }[]).find((m) => m.type === 'TaskGraph')!.payload.tasks!.map((t) => t.file);
     };
     /** The files are dealt out in task-graph order; the next Engineer reviews. */
-    const expected = (files: string[]) => new Map(files.map((file, i) => [file, { writer: `Engineer ${(i % 3) + 1}`, reviewer: `Engineer ${((i + 1) % 3) + 1}` }]));
+    const expected = (files: string[]) =>
+      new Map(files.map((file, i) => [file, { writer: `Engineer ${(i % 3) + 1}`, reviewer: `Engineer ${((i + 1) % 3) + 1}` }]));
 
     it('ends done with the same tree as one Engineer, and keeps the number in run.json for resume', async () => {
       assert.equal(team.result.outcome, 'done', team.result.reason);
@@ -126,9 +136,12 @@ describe('parallel engineering', function () {
     it('names the writer and the reviewer in each Code message', async () => {
       const who = expected(await taskOrder(team));
       const { records } = await readAppendLog(path.join(team.project, '.sopworks', 'board.jsonl'));
-      const code = (records as { type: string; payload: { path: string; author: { name: string }; reviewer: { name: string } } }[]).filter((m) => m.type === 'Code');
+      const code = (records as { type: string; payload: { path: string; author: { name: string }; reviewer: { name: string } } }[]).filter(
+        (m) => m.type === 'Code',
+      );
       assert.ok(code.length > 0);
-      for (const { payload } of code) assert.deepEqual([payload.author.name, payload.reviewer.name], [who.get(payload.path)!.writer, who.get(payload.path)!.reviewer]);
+      for (const { payload } of code)
+        assert.deepEqual([payload.author.name, payload.reviewer.name], [who.get(payload.path)!.writer, who.get(payload.path)!.reviewer]);
     });
   });
 });

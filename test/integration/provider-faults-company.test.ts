@@ -64,13 +64,17 @@ function transcriptServer(transcript: Map<string, string>, options: { faults?: b
   let cutOffStillOwed = false;
   const respond = (body: { messages: Sent; response_format?: unknown }): FakeReply => {
     if (options.rejectResponseFormat && body.response_format) {
-      return { status: 400, error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' } };
+      return {
+        status: 400,
+        error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", type: 'invalid_request_error' },
+      };
     }
     const messages = body.messages.map((m) => ({ role: m.role, content: m.content }));
     if (messages.at(-1)?.content === CONTINUE_PROMPT) {
       const partial = messages.at(-2)!.content;
       const full = lookup(transcript, messages.slice(0, -2))?.reply;
-      if (full === undefined || !full.startsWith(partial)) return { status: 400, error: { message: 'the fake server cannot continue a reply it did not start' } };
+      if (full === undefined || !full.startsWith(partial))
+        return { status: 400, error: { message: 'the fake server cannot continue a reply it did not start' } };
       return { content: full.slice(partial.length) };
     }
     const found = lookup(transcript, messages);
@@ -106,7 +110,10 @@ describe('the whole company against the local server, with faults', function () 
   let baselineTree: string;
   let spec: string;
 
-  const runCompany = async (provider: Provider, llm: { kind: 'openai'; model: string } | { kind: 'scripted'; file: string }): Promise<{ result: RunResult; tree: string }> => {
+  const runCompany = async (
+    provider: Provider,
+    llm: { kind: 'openai'; model: string } | { kind: 'scripted'; file: string },
+  ): Promise<{ result: RunResult; tree: string }> => {
     const company = await loadCompany(SOPS, ROLES);
     const projectDir = path.join(await tempDir(), 'wordfreq');
     const result = await startRun({ llm, spec, project: 'wordfreq', projectDir, company, provider, maxRepairs: 2 });

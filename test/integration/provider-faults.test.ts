@@ -83,7 +83,10 @@ async function setup(server: FakeOpenAI, env: Record<string, string> = {}) {
 async function stepTemplatesOfOneLine(): Promise<string> {
   const dir = await tempDir();
   await fs.cp(path.join(ROLES, '_shared'), path.join(dir, '_shared'), { recursive: true });
-  for (const [role, action] of [['product-manager', 'write_prd'], ['engineer', 'write_file']] as const) {
+  for (const [role, action] of [
+    ['product-manager', 'write_prd'],
+    ['engineer', 'write_file'],
+  ] as const) {
     await fs.mkdir(path.join(dir, role));
     await fs.copyFile(path.join(ROLES, role, 'role.yaml'), path.join(dir, role, 'role.yaml'));
     await fs.writeFile(path.join(dir, role, `${action}.hbs`), 'Write this:\n\n> {{spec}}\n');
@@ -124,18 +127,23 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       assert.equal(retries[0]!.asked, false);
       assert.ok(retries[0]!.waitMs >= 5 && retries[0]!.waitMs <= 10, `first backoff between half and all of SOPWORKS_RETRY_BASE_MS: ${retries[0]!.waitMs}`);
       assert.equal(meter.records[0]!.retries, 1);
-      assert.deepEqual((await attempts()).map((a) => [a.attempt, a.retries, a.ok]), [[1, 1, true]]);
+      assert.deepEqual(
+        (await attempts()).map((a) => [a.attempt, a.retries, a.ok]),
+        [[1, 1, true]],
+      );
     });
 
     it('waits what Retry-After (seconds) or retry-after-ms asks, instead of its own backoff', async () => {
-      const s = await start([
-        { status: 429, headers: { 'retry-after': '0' } },
-        { status: 429, headers: { 'retry-after-ms': '30' } },
-        { content: prdText },
-      ]);
+      const s = await start([{ status: 429, headers: { 'retry-after': '0' } }, { status: 429, headers: { 'retry-after-ms': '30' } }, { content: prdText }]);
       const { askPrd, retries, meter } = await setup(s);
       assert.deepEqual(await askPrd(), validPrd);
-      assert.deepEqual(retries.map((r) => [r.retry, r.waitMs, r.asked]), [[1, 0, true], [2, 30, true]]);
+      assert.deepEqual(
+        retries.map((r) => [r.retry, r.waitMs, r.asked]),
+        [
+          [1, 0, true],
+          [2, 30, true],
+        ],
+      );
       assert.equal(meter.records[0]!.retries, 2);
     });
 
@@ -144,7 +152,10 @@ describe('provider faults against a local OpenAI-compatible server', function ()
         const s = await start([{ status }, { content: prdText }]);
         const { askPrd, retries } = await setup(s);
         assert.deepEqual(await askPrd(), validPrd);
-        assert.deepEqual(retries.map((r) => r.reason), [`${status} from the endpoint`]);
+        assert.deepEqual(
+          retries.map((r) => r.reason),
+          [`${status} from the endpoint`],
+        );
         assert.equal(s.chatRequests().length, 2);
       });
     }
@@ -153,7 +164,10 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       const s = await start([{ delayMs: 10_000, content: prdText }, { content: prdText }]);
       const { askPrd, retries } = await setup(s);
       assert.deepEqual(await askPrd(), validPrd);
-      assert.deepEqual(retries.map((r) => r.reason), ['the request timed out']);
+      assert.deepEqual(
+        retries.map((r) => r.reason),
+        ['the request timed out'],
+      );
     });
 
     it('retries a connection reset in the middle of the response', async () => {
@@ -257,7 +271,11 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       assert.deepEqual(await askPrd(), validPrd);
       assert.deepEqual(
         s.chatRequests().map((r) => [r.body.response_format?.type ?? null, r.body.messages.length]),
-        [['json_schema', 2], [null, 2], [null, 4]],
+        [
+          ['json_schema', 2],
+          [null, 2],
+          [null, 4],
+        ],
       );
       assert.equal(meter.records[0]!.retries, 1);
     });
@@ -271,7 +289,13 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       const { askPrd, attempts } = await setup(s, { SOPWORKS_STRUCTURED_OUTPUT: 'off', SOPWORKS_MAX_CONTINUATIONS: '1' });
       assert.deepEqual(await askPrd(), validPrd);
       const log = await attempts();
-      assert.deepEqual(log.map((a) => [a.attempt, a.finishReason, a.ok]), [[1, 'length', false], [2, 'stop', true]]);
+      assert.deepEqual(
+        log.map((a) => [a.attempt, a.finishReason, a.ok]),
+        [
+          [1, 'length', false],
+          [2, 'stop', true],
+        ],
+      );
       assert.match(log[0]!.error!, /cut off before the JSON ended/);
       assert.match(s.chatRequests()[2]!.body.messages.at(-1).content, /cut off before the JSON ended/);
     });
@@ -289,7 +313,10 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       assert.deepEqual(await askPrd(), validPrd);
       assert.deepEqual(await askPrd(), validPrd);
       const sent = s.chatRequests();
-      assert.deepEqual(sent.map((r) => r.body.response_format?.type ?? null), ['json_schema', null, null]);
+      assert.deepEqual(
+        sent.map((r) => r.body.response_format?.type ?? null),
+        ['json_schema', null, null],
+      );
       assert.match(sent[1]!.body.messages[1].content, /must match this JSON Schema/, 'the prompt still describes the schema');
       assert.equal(notices.length, 1);
       assert.match(notices[0]!, /rejected structured output \(response_format json_schema: 400 Invalid parameter: 'response_format'/);
@@ -298,13 +325,13 @@ describe('provider faults against a local OpenAI-compatible server', function ()
     });
 
     it('falls back from json_object too (LM Studio accepts only json_schema or text)', async () => {
-      const s = await start([
-        { status: 400, error: { message: "'response_format.type' must be 'json_schema' or 'text'" } },
-        { content: prdText },
-      ]);
+      const s = await start([{ status: 400, error: { message: "'response_format.type' must be 'json_schema' or 'text'" } }, { content: prdText }]);
       const { askPrd, notices } = await setup(s, { SOPWORKS_STRUCTURED_OUTPUT: 'json_object' });
       assert.deepEqual(await askPrd(), validPrd);
-      assert.deepEqual(s.chatRequests().map((r) => r.body.response_format?.type ?? null), ['json_object', null]);
+      assert.deepEqual(
+        s.chatRequests().map((r) => r.body.response_format?.type ?? null),
+        ['json_object', null],
+      );
       assert.equal(notices.length, 1);
     });
 
@@ -315,7 +342,7 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       assert.equal(s.chatRequests().length, 1);
     });
 
-    it("re-asks an OpenAI refusal (no content, a `refusal`) quoting it, not as an empty reply", async () => {
+    it('re-asks an OpenAI refusal (no content, a `refusal`) quoting it, not as an empty reply', async () => {
       const s = await start([{ refusal: "I'm sorry, I can't help with that." }, { content: prdText }]);
       const { askPrd } = await setup(s);
       assert.deepEqual(await askPrd(), validPrd);

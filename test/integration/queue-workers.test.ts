@@ -142,18 +142,25 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     const others = [startWorker(redis, ['--concurrency', '2']), startWorker(redis, ['--concurrency', '2'])];
     workers.push(...others);
     // Mid-run: one of the victim's runs has made commits (the PRD, the design), not all of them.
-    await waitUntil('a run of the victim is under way', async () => {
-      const started = victim.lines.map((l) => /^\S+ (\S+): starting /.exec(l)?.[1]).filter((n): n is string => n !== undefined);
-      for (const name of started) {
-        const log = await fs.readFile(path.join(out, 'logs', `${name}.log`), 'utf8').catch(() => '');
-        if ((log.match(/● commit/g) ?? []).length >= 2) return true;
-      }
-      return false;
-    }, 60_000);
+    await waitUntil(
+      'a run of the victim is under way',
+      async () => {
+        const started = victim.lines.map((l) => /^\S+ (\S+): starting /.exec(l)?.[1]).filter((n): n is string => n !== undefined);
+        for (const name of started) {
+          const log = await fs.readFile(path.join(out, 'logs', `${name}.log`), 'utf8').catch(() => '');
+          if ((log.match(/● commit/g) ?? []).length >= 2) return true;
+        }
+        return false;
+      },
+      60_000,
+    );
     const victimPid = victim.child.pid!;
     victim.child.kill('SIGKILL');
     assert.equal((await victim.exited).signal, 'SIGKILL');
-    const cutOff = victim.lines.filter((l) => /: starting /.test(l)).map((l) => /^\S+ (\S+):/.exec(l)![1]!).filter((name) => !victim.lines.some((l) => l.includes(` ${name}: done`)));
+    const cutOff = victim.lines
+      .filter((l) => /: starting /.test(l))
+      .map((l) => /^\S+ (\S+):/.exec(l)![1]!)
+      .filter((name) => !victim.lines.some((l) => l.includes(` ${name}: done`)));
     assert.ok(cutOff.length > 0, `the kill cut off a run:\n${victim.lines.join('\n')}`);
 
     await waitUntil('every job finished', async () => (await queue.getJobCounts('completed')).completed === SPECS.length);
@@ -180,7 +187,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     assert.equal(new Set(finishedLines).size, finishedLines.length, 'no run finished twice');
   });
 
-  it('SIGTERM hands a worker\'s runs back to the queue, interrupted; another worker finishes them', async () => {
+  it("SIGTERM hands a worker's runs back to the queue, interrupted; another worker finishes them", async () => {
     const out = await tempDir();
     assert.equal((await submit(redis, 'roman', out)).code, 0);
     const first = startWorker(redis);
@@ -188,7 +195,10 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     await first.waitFor(/roman: starting/);
     first.child.kill('SIGTERM');
     assert.equal((await first.exited).code, 0, first.lines.join('\n'));
-    assert.ok(first.lines.some((l) => /roman: handed back/.test(l)), first.lines.join('\n'));
+    assert.ok(
+      first.lines.some((l) => /roman: handed back/.test(l)),
+      first.lines.join('\n'),
+    );
     const record = JSON.parse(await fs.readFile(path.join(out, 'roman', '.sopworks', 'run.json'), 'utf8')) as { outcome: string };
     assert.equal(record.outcome, 'interrupted');
     assert.equal(await (await queue.getJob(jobIdFor({ out, name: 'roman' })))!.getState(), 'waiting');
@@ -203,20 +213,42 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
   it('eval --queue runs a suite through the workers', async () => {
     const cwd = await tempDir();
     const suite = path.join(cwd, 'two.yaml');
-    await fs.writeFile(suite, `name: two\nspecs:\n  - name: vowels\n    scenario: ${scenario('vowels')}\n    entry: [node, src/cli.js, abc]\n  - name: roman\n    scenario: ${scenario('roman')}\n`);
+    await fs.writeFile(
+      suite,
+      `name: two\nspecs:\n  - name: vowels\n    scenario: ${scenario('vowels')}\n    entry: [node, src/cli.js, abc]\n  - name: roman\n    scenario: ${scenario('roman')}\n`,
+    );
     workers.push(startWorker(redis, ['--concurrency', '2']));
     const out = path.join(cwd, 'out');
     const result = await runCli(['eval', suite, '--queue', '--out', out], { cwd, env: { SOPWORKS_REDIS_URL: redis.url } });
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    const results = JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')) as { specs: { name: string; outcome: string; entryRuns: boolean | null }[] };
-    assert.deepEqual(results.specs.map((s) => [s.name, s.outcome, s.entryRuns]), [['vowels', 'done', true], ['roman', 'done', null]]);
+    const results = JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')) as {
+      specs: { name: string; outcome: string; entryRuns: boolean | null }[];
+    };
+    assert.deepEqual(
+      results.specs.map((s) => [s.name, s.outcome, s.entryRuns]),
+      [
+        ['vowels', 'done', true],
+        ['roman', 'done', null],
+      ],
+    );
     assert.deepEqual(await facts(path.join(out, 'roman')), reference.get('roman'));
   });
 
   it('fails a job a retry cannot fix once, and leaves a job of another version on the queue untouched', async () => {
     const out = await tempDir();
     const data = (name: string, extra: Partial<JobData> = {}): JobData => ({
-      version: SOPWORKS_VERSION, name, spec: 'x', scenario: scenario('roman'), out, llm: null, model: null, sops: SOPS, roles: ROLES, allowUnsandboxed: false, submittedAt: new Date().toISOString(), ...extra,
+      version: SOPWORKS_VERSION,
+      name,
+      spec: 'x',
+      scenario: scenario('roman'),
+      out,
+      llm: null,
+      model: null,
+      sops: SOPS,
+      roles: ROLES,
+      allowUnsandboxed: false,
+      submittedAt: new Date().toISOString(),
+      ...extra,
     });
     // A scenario gone from the shared storage, and a run folder another worker made that is gone.
     await queue.add('broken', data('broken', { scenario: path.join(out, 'no-such-scenario.yaml') }), { jobId: 'broken', attempts: 3 });
@@ -239,7 +271,10 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     await queue.add('future', data('future', { version: '99.0.0' }), { jobId: 'future' });
     const { code } = await worker.exited;
     assert.equal(code, 2, worker.lines.join('\n'));
-    assert.ok(worker.lines.some((l) => /job future was submitted with sopworks 99\.0\.0; this worker runs another version\. The job was handed back/.test(l)), worker.lines.join('\n'));
+    assert.ok(
+      worker.lines.some((l) => /job future was submitted with sopworks 99\.0\.0; this worker runs another version\. The job was handed back/.test(l)),
+      worker.lines.join('\n'),
+    );
     const future = (await queue.getJob('future'))!;
     assert.equal(await future.getState(), 'waiting');
     assert.equal(future.attemptsMade, 0);
@@ -275,7 +310,19 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     const badSops = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--sops', path.join(out, 'no-sops'), '--out', out], { cwd: out, env });
     assert.equal(badSops.code, 2, badSops.stderr);
     await fs.mkdir(path.join(out, 'roman', '.sopworks'), { recursive: true });
-    await fs.writeFile(path.join(out, 'roman', '.sopworks', 'run.json'), JSON.stringify({ spec: 's', project: 'roman', llm: { kind: 'scripted', file: 'f' }, model: 'm', sops: SOPS, roles: ROLES, startedAt: 'x', outcome: 'done' }));
+    await fs.writeFile(
+      path.join(out, 'roman', '.sopworks', 'run.json'),
+      JSON.stringify({
+        spec: 's',
+        project: 'roman',
+        llm: { kind: 'scripted', file: 'f' },
+        model: 'm',
+        sops: SOPS,
+        roles: ROLES,
+        startedAt: 'x',
+        outcome: 'done',
+      }),
+    );
     const finished = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], { cwd: out, env });
     assert.equal(finished.code, 2);
     assert.match(finished.stderr, /roman already exists \(outcome done\); nothing was queued/);

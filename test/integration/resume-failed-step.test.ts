@@ -71,11 +71,23 @@ describe('resume after a failed step', function () {
     const asked = provider.sent.filter((s) => s.action === 'write_prd');
     assert.equal(asked.length, 1, 'the step was asked again, once, and its answer used');
     assert.match(asked[0]!.messages[1]!.content, /## Guidance from a person[\s\S]*Reply with the JSON object only\./);
-    assert.ok(provider.sent.filter((s) => s.action !== 'write_prd').every((s) => !s.messages[1]!.content.includes('Guidance from a person')), 'only the failed step gets the hint');
+    assert.ok(
+      provider.sent.filter((s) => s.action !== 'write_prd').every((s) => !s.messages[1]!.content.includes('Guidance from a person')),
+      'only the failed step gets the hint',
+    );
 
     const { records } = await readAppendLog(path.join(first.project, '.sopworks', 'exchanges.jsonl'));
     const prd = (records as { action: string; attempt: number; ok: boolean }[]).filter((r) => r.action === 'write_prd');
-    assert.deepEqual(prd.map((r) => [r.attempt, r.ok]), [[1, false], [2, false], [3, false], [1, true]], 'the failed attempts stay in the log');
+    assert.deepEqual(
+      prd.map((r) => [r.attempt, r.ok]),
+      [
+        [1, false],
+        [2, false],
+        [3, false],
+        [1, true],
+      ],
+      'the failed attempts stay in the log',
+    );
   });
 
   it('asks again a call the loop guard stopped, instead of replaying the looping reply', async () => {
@@ -94,13 +106,17 @@ describe('resume after a failed step', function () {
   });
 
   it('refuses to resume a run its SOP concluded failed, saying why and what helps instead', async () => {
-    const scenario = replaceReply(await demoScenario(), { role: 'engineer', action: 'fix_file' }, {
-      role: 'engineer',
-      action: 'fix_file',
-      key: 'src/tokenize.js',
-      code: 'export function tokenize(text) {\n  return text.split(/\\s+/).filter((word) => word.length > 0);\n}\n',
-      lang: 'js',
-    });
+    const scenario = replaceReply(
+      await demoScenario(),
+      { role: 'engineer', action: 'fix_file' },
+      {
+        role: 'engineer',
+        action: 'fix_file',
+        key: 'src/tokenize.js',
+        code: 'export function tokenize(text) {\n  return text.split(/\\s+/).filter((word) => word.length > 0);\n}\n',
+        lang: 'js',
+      },
+    );
     const { result, project } = await runScenario(scenario);
     assert.equal(result.outcome, 'failed');
     await assert.rejects(checkContinuable(project), (error: unknown) => {

@@ -81,7 +81,12 @@ describe('the review viewer in a real browser', function () {
     out = path.join(root, 'output');
     await fs.mkdir(out);
     const gated = (name: string) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
-    const [made, launched, ...stopped] = await Promise.all([runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }), launchBrowser(), gated('gate-yes'), gated('gate-no')]);
+    const [made, launched, ...stopped] = await Promise.all([
+      runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }),
+      launchBrowser(),
+      gated('gate-yes'),
+      gated('gate-no'),
+    ]);
     browser = launched;
     assert.equal(made.code, 0, made.stderr);
     for (const run of stopped) assert.equal(run.code, 4, run.stderr);
@@ -99,8 +104,14 @@ describe('the review viewer in a real browser', function () {
     await page.goto(`${server.url}runs/wordfreq`);
     await page.waitForSelector('#timeline .message[data-type="Outcome"]');
     const board = await boardOf(path.join(out, 'wordfreq'));
-    assert.deepEqual(await timelineOf(page), board.map((m) => ({ id: m.id, type: m.type })));
-    assert.match(await page.locator('#timeline .message').first().innerText(), /client\s*→\s*all\s*Requirement\s*a CLI that counts word frequencies in text files/);
+    assert.deepEqual(
+      await timelineOf(page),
+      board.map((m) => ({ id: m.id, type: m.type })),
+    );
+    assert.match(
+      await page.locator('#timeline .message').first().innerText(),
+      /client\s*→\s*all\s*Requirement\s*a CLI that counts word frequencies in text files/,
+    );
     assert.match(await page.locator('#msg-000014').innerText(), /qa\s*→\s*engineer\s*BugReport/);
     assert.equal(await page.locator('#summary .badge').innerText(), 'done');
 
@@ -108,7 +119,7 @@ describe('the review viewer in a real browser', function () {
     assert.equal(await page.locator('.diagram[data-state="error"]').count(), 0, 'every diagram parses');
     const drawn = await page.locator('#documents .diagram svg').evaluateAll((svgs) => svgs.map((svg) => svg.getAttribute('aria-roledescription')));
     assert.deepEqual(drawn, ['classDiagram', 'sequence', 'flowchart-v2']);
-    assert.match(await page.locator('#documents .diagram svg').first().textContent() ?? '', /Tokenize/);
+    assert.match((await page.locator('#documents .diagram svg').first().textContent()) ?? '', /Tokenize/);
     assert.equal(await page.locator('#roles .role-card > .diagram svg').count(), 4, 'one SOP state diagram per role');
     // The per-file SOPs are drawn too, with the path the run took through them marked.
     const fileSop = (name: string) => page.locator(`#roles .role-card[data-role="engineer"] .file-sop[data-sop="${name}"] svg .node.visited`).allTextContents();
@@ -116,12 +127,22 @@ describe('the review viewer in a real browser', function () {
     assert.deepEqual((await fileSop('engineer-fix.yaml')).sort(), ['fixing', 'reviewingFix']);
     assert.ok((await page.locator('#roles .role-card[data-role="product-manager"] svg .node.visited').allTextContents()).includes('revising'));
     const marked = await page.locator('#roles svg .node.current').allTextContents();
-    const recorded = await Promise.all(['product-manager', 'architect', 'engineer', 'qa'].map(async (role) => JSON.parse(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'roles', `${role}.json`), 'utf8')).state));
+    const recorded = await Promise.all(
+      ['product-manager', 'architect', 'engineer', 'qa'].map(
+        async (role) => JSON.parse(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'roles', `${role}.json`), 'utf8')).state,
+      ),
+    );
     assert.deepEqual(marked, recorded, 'each diagram marks the state its role was last in');
 
     await page.screenshot({ path: artifactPath('review-run.png') });
-    await page.locator('#documents .diagram').first().screenshot({ path: artifactPath('review-class-diagram.png') });
-    await page.locator('#roles .role-card').first().screenshot({ path: artifactPath('review-sop-diagram.png') });
+    await page
+      .locator('#documents .diagram')
+      .first()
+      .screenshot({ path: artifactPath('review-class-diagram.png') });
+    await page
+      .locator('#roles .role-card')
+      .first()
+      .screenshot({ path: artifactPath('review-sop-diagram.png') });
     assert.deepEqual(problems, []);
     await page.close();
   });
@@ -137,7 +158,10 @@ describe('the review viewer in a real browser', function () {
     assert.equal(await page.locator('.exchange-body').count(), 0, 'prompts are not loaded until asked for');
     await page.locator('#exchanges .exchange summary').first().click();
     await page.waitForSelector('.exchange-body');
-    assert.match(await page.locator('.exchange-body').innerText(), /SYSTEM[\s\S]*Product Manager[\s\S]*USER[\s\S]*a CLI that counts word frequencies[\s\S]*REPLY[\s\S]*"projectName": "wordfreq"/i);
+    assert.match(
+      await page.locator('.exchange-body').innerText(),
+      /SYSTEM[\s\S]*Product Manager[\s\S]*USER[\s\S]*a CLI that counts word frequencies[\s\S]*REPLY[\s\S]*"projectName": "wordfreq"/i,
+    );
 
     await page.locator('#commits li', { hasText: 'docs: product requirements for wordfreq' }).locator('summary').click();
     await page.waitForSelector('#commits pre.diff');
@@ -179,7 +203,11 @@ describe('the review viewer in a real browser', function () {
       assert.equal(await exited, 0);
       const after = await boardOf(project);
       assert.ok(after.length > before.length);
-      assert.deepEqual(await timelineOf(page), after.map((m) => ({ id: m.id, type: m.type })), 'every message, in order, with none twice');
+      assert.deepEqual(
+        await timelineOf(page),
+        after.map((m) => ({ id: m.id, type: m.type })),
+        'every message, in order, with none twice',
+      );
       assert.equal(await page.evaluate(() => (globalThis as any).notReloaded), true, 'the page updated without a reload');
       await diagramsSettled(page);
       await page.screenshot({ path: artifactPath('review-live.png') });
@@ -236,7 +264,11 @@ describe('the review viewer in a real browser', function () {
     // The page may still be catching up with the last commit: wait for the history to settle, then compare.
     const commits = execFileSync('git', ['log', '--reverse', '--format=%H'], { cwd: project, encoding: 'utf8' }).trim().split('\n');
     await page.waitForFunction((n) => (globalThis as any).document.querySelectorAll('#commits li').length === n, commits.length);
-    assert.deepEqual(await timelineOf(page), board.map((m) => ({ id: m.id, type: m.type })), 'only the new run, each message once');
+    assert.deepEqual(
+      await timelineOf(page),
+      board.map((m) => ({ id: m.id, type: m.type })),
+      'only the new run, each message once',
+    );
     assert.deepEqual(await page.locator('#commits li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.hash)), commits);
     assert.match(await page.locator('#summary').innerText(), new RegExp(`Messages\\s*${board.length}\\b`));
     await page.close();
@@ -252,9 +284,15 @@ describe('the review viewer in a real browser', function () {
     assert.equal(await run.exited, 0);
     await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 30_000 });
     await outcomeBadge(page, 'done');
-    assert.deepEqual(await timelineOf(page), (await boardOf(path.join(out, 'later'))).map((m) => ({ id: m.id, type: m.type })));
+    assert.deepEqual(
+      await timelineOf(page),
+      (await boardOf(path.join(out, 'later'))).map((m) => ({ id: m.id, type: m.type })),
+    );
     // A 404 while waiting is the page asking, not a failure a reader should see in the console.
-    assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+    assert.deepEqual(
+      problems.filter((p) => !/404/.test(p)),
+      [],
+    );
     await page.close();
   });
 
@@ -282,7 +320,10 @@ describe('the review viewer in a real browser', function () {
     assert.equal(page.url(), server.url, 'the token leaves the address bar');
     await page.goto(`${server.url}runs/gate-yes`);
     await page.waitForSelector('#decision form');
-    assert.match(await page.locator('#decision').innerText(), /Waiting for your decision[\s\S]*Approve the prd of product-manager\?[\s\S]*wordfreq — Product Requirements/);
+    assert.match(
+      await page.locator('#decision').innerText(),
+      /Waiting for your decision[\s\S]*Approve the prd of product-manager\?[\s\S]*wordfreq — Product Requirements/,
+    );
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForSelector('.decision-result :text("Approved the prd of product-manager")');
     assert.match(await page.locator('.decision-result').innerText(), /continue the run with sopworks resume .*gate-yes/);
@@ -306,20 +347,33 @@ describe('the review viewer in a real browser', function () {
     await page.getByLabel('Feedback for the role').fill('Add a --json output mode.');
     await page.getByRole('button', { name: 'Reject with feedback' }).click();
     await page.waitForSelector('.decision-result :text("Rejected the prd of product-manager")');
-    assert.deepEqual((await lastMessage('gate-no')).payload, { role: 'product-manager', gate: 'prd', key: null, round: 0, approved: false, feedback: 'Add a --json output mode.' });
+    assert.deepEqual((await lastMessage('gate-no')).payload, {
+      role: 'product-manager',
+      gate: 'prd',
+      key: null,
+      round: 0,
+      approved: false,
+      feedback: 'Add a --json output mode.',
+    });
     assert.deepEqual(problems, []);
     await page.close();
   });
 
   it('offers no decision to a page opened without the token, and the server refuses one sent from it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await fs.writeFile(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]));
+    await fs.writeFile(
+      path.join(out, 'gate-no', '.sopworks', 'approvals.json'),
+      JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]),
+    );
     try {
       await page.goto(`${server.url}runs/gate-no`);
       await page.waitForSelector('#decision :text("To decide from this page, open the URL")');
       assert.equal(await page.locator('#decision form').count(), 0);
       const before = await boardOf(path.join(out, 'gate-no'));
-      const status = await page.evaluate(async () => (await fetch('/api/runs/gate-no/decision', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"approved":true}' })).status);
+      const status = await page.evaluate(
+        async () =>
+          (await fetch('/api/runs/gate-no/decision', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"approved":true}' })).status,
+      );
       assert.equal(status, 403);
       assert.deepEqual(await boardOf(path.join(out, 'gate-no')), before);
     } finally {
@@ -341,7 +395,13 @@ describe('the review viewer in a real browser', function () {
     await page.waitForSelector('#conversations .thread');
     const cli = page.locator('[id="thread-src/cli.js"]');
     await cli.locator('summary').first().click();
-    assert.deepEqual(await cli.locator('.thread-entries > li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.kind)), ['draft', 'review', 'revision', 'review', 'published']);
+    assert.deepEqual(await cli.locator('.thread-entries > li').evaluateAll((lis) => lis.map((li) => (li as any).dataset.kind)), [
+      'draft',
+      'review',
+      'revision',
+      'review',
+      'published',
+    ]);
     const review = cli.locator('.entry-review').first();
     assert.match(await review.innerText(), /engineer\s*asked for changes \(3 issues\)[\s\S]*Usage errors/);
     assert.match(await cli.locator('.entry-revision pre.diff').innerText(), /^\+.*pathToFileURL/m);
@@ -376,10 +436,16 @@ describe('the review viewer in a real browser', function () {
     await page.goto(`${server.url}runs/wordfreq`);
     await page.waitForSelector('#timeline .message[data-type="Outcome"]');
     await page.selectOption('#timeline-type', 'Code');
-    assert.deepEqual([...new Set(await page.locator('#timeline .message:not([hidden])').evaluateAll((lis) => lis.map((li) => (li as any).dataset.type)))], ['Code']);
+    assert.deepEqual(
+      [...new Set(await page.locator('#timeline .message:not([hidden])').evaluateAll((lis) => lis.map((li) => (li as any).dataset.type)))],
+      ['Code'],
+    );
     await page.selectOption('#timeline-type', 'all');
     await page.selectOption('#timeline-role', 'qa');
-    for (const li of await page.locator('#timeline .message:not([hidden])').evaluateAll((lis) => lis.map((l) => [(l as any).dataset.from, (l as any).dataset.to]))) assert.ok(li.includes('qa'));
+    for (const li of await page
+      .locator('#timeline .message:not([hidden])')
+      .evaluateAll((lis) => lis.map((l) => [(l as any).dataset.from, (l as any).dataset.to])))
+      assert.ok(li.includes('qa'));
 
     await page.fill('#run-search', 'pathToFileURL');
     await page.getByRole('button', { name: 'Search' }).click();
@@ -428,12 +494,22 @@ describe('the review viewer in a real browser', function () {
     await page.goto(server.url);
     await page.waitForSelector('tr[data-run="wordfreq"]');
     assert.deepEqual(await overflowing(), [], 'the run list');
-    const cells = await page.locator('tr[data-run="wordfreq"] td').evaluateAll((tds) => tds.map((td) => {
-      const box = td.getBoundingClientRect();
-      return { label: (td as any).dataset.label, shown: box.width > 0 && box.height > 0 && box.right <= 391 };
-    }));
-    assert.deepEqual(cells.filter((c) => !c.shown), [], 'every column is on screen');
-    assert.deepEqual(cells.map((c) => c.label), ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'], 'each labelled');
+    const cells = await page.locator('tr[data-run="wordfreq"] td').evaluateAll((tds) =>
+      tds.map((td) => {
+        const box = td.getBoundingClientRect();
+        return { label: (td as any).dataset.label, shown: box.width > 0 && box.height > 0 && box.right <= 391 };
+      }),
+    );
+    assert.deepEqual(
+      cells.filter((c) => !c.shown),
+      [],
+      'every column is on screen',
+    );
+    assert.deepEqual(
+      cells.map((c) => c.label),
+      ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'],
+      'each labelled',
+    );
     await page.goto(`${server.url}runs/wordfreq`);
     await page.waitForSelector('#timeline .message[data-type="Outcome"]');
     await diagramsSettled(page);
@@ -454,7 +530,9 @@ describe('the review viewer in a real browser', function () {
     const page = await context.newPage();
     const serious = async (what: string) => {
       const result = await new AxeBuilder({ page }).analyze();
-      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${what}: ${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes[0]?.target.join(' ')}`);
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${what}: ${v.id} (${v.impact}) ×${v.nodes.length}: ${v.nodes[0]?.target.join(' ')}`);
     };
     const found: string[] = [];
     await page.goto(server.tokenUrl);
@@ -474,7 +552,10 @@ describe('the review viewer in a real browser', function () {
     await page.locator('#activity .section-toggle > summary').click();
     await page.waitForSelector('#activity svg.gantt');
     found.push(...(await serious('run')));
-    await fs.writeFile(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]));
+    await fs.writeFile(
+      path.join(out, 'gate-no', '.sopworks', 'approvals.json'),
+      JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]),
+    );
     try {
       await page.goto(`${server.url}runs/gate-no`);
       await page.waitForSelector('#decision form');
@@ -493,7 +574,11 @@ describe('the review viewer in a real browser', function () {
     let reached = false;
     for (let i = 0; i < 40 && !reached; i++) {
       await page.keyboard.press('Tab');
-      reached = await page.evaluate(() => (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== null && (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== undefined);
+      reached = await page.evaluate(
+        () =>
+          (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== null &&
+          (globalThis as any).document.activeElement?.closest('#msg-000001 summary') !== undefined,
+      );
     }
     assert.ok(reached, 'the timeline is reachable with Tab');
     await page.keyboard.press('Enter');
@@ -538,7 +623,9 @@ describe('the review viewer in a real browser', function () {
     const full = pageAnswers[0]!;
     const delta = pageAnswers.at(-1)!;
     assert.ok(pageAnswers.length >= 2 && delta * 5 < full, `a live change sends a fraction of the page (${delta} of ${full} bytes)`);
-    console.log(`      2,000 exchanges: page usable in ${usableMs} ms (diagrams drawn at ${drawnMs} ms), ${height} px tall; first answer ${full} bytes, a live change ${delta} bytes`);
+    console.log(
+      `      2,000 exchanges: page usable in ${usableMs} ms (diagrams drawn at ${drawnMs} ms), ${height} px tall; first answer ${full} bytes, a live change ${delta} bytes`,
+    );
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -39,20 +39,29 @@ describe('sopworks review', function () {
     assert.match(report, /^wordfreq — a CLI that counts word frequencies in text files$/m);
     assert.match(report, /^Outcome {2}done — all tests pass$/m);
 
-    const board = (await fs.readFile(path.join(project, '.sopworks', 'board.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+    const board = (await fs.readFile(path.join(project, '.sopworks', 'board.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const timeline = section(report, /^Timeline \(18 messages\)$/);
     const columns = timeline.map((line) => line.trim().split(/\s{2,}/));
     assert.deepEqual(
       columns.map(([seq, , who, type]) => [seq, who, type]),
       board.map((m) => [String(m.seq), `${m.from} → ${m.to}`, m.type]),
     );
-    assert.ok(columns.every(([, time]) => /^\+\d+\.\d+s$/.test(time!)), 'each message shows when it came, from the start of the run');
+    assert.ok(
+      columns.every(([, time]) => /^\+\d+\.\d+s$/.test(time!)),
+      'each message shows when it came, from the start of the run',
+    );
     assert.match(timeline[13]!, /qa → engineer\s+BugReport\s+tokenize splits on whitespace only/);
 
     const { stdout: log } = await exec('git', ['log', '--reverse', '--format=%h %s'], { cwd: project });
     const artifacts = section(report, /^Artifacts \(\d+\)$/);
     const prd = artifacts.find((l) => /\bPRD\b/.test(l))!;
-    const prdCommit = log.split('\n').find((l) => l.endsWith('docs: product requirements for wordfreq'))!.split(' ')[0]!;
+    const prdCommit = log
+      .split('\n')
+      .find((l) => l.endsWith('docs: product requirements for wordfreq'))!
+      .split(' ')[0]!;
     assert.match(prd, new RegExp(`msg-000002\\s+PRD\\s+product-manager\\s+docs/prd\\.md\\s+${prdCommit.slice(0, 7)}`));
     assert.ok(artifacts.some((l) => /Design\s+architect\s+docs\/design\.md, README\.md/.test(l)));
     assert.ok(artifacts.some((l) => /TestReport\s+qa\s+docs\/test-reports\/round-2\.md/.test(l)));
@@ -64,19 +73,31 @@ describe('sopworks review', function () {
     assert.match(tests.at(-1)!, /round 2 {2}passed \(8 passed, 0 failed\)/);
 
     const usage = section(report, /^Usage$/);
-    assert.deepEqual(usage.slice(1, 6).map((l) => l.trim().split(/\s+/)[0]), ['product-manager', 'architect', 'engineer', 'qa', 'total']);
+    assert.deepEqual(
+      usage.slice(1, 6).map((l) => l.trim().split(/\s+/)[0]),
+      ['product-manager', 'architect', 'engineer', 'qa', 'total'],
+    );
     const runJson = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'));
     const n = (x: number) => x.toLocaleString('en-US');
-    assert.match(usage[5]!, new RegExp(`total\\s+${n(runJson.usage.total.calls)}\\s+${n(runJson.usage.total.promptTokens)}\\s+${n(runJson.usage.total.completionTokens)}`));
+    assert.match(
+      usage[5]!,
+      new RegExp(`total\\s+${n(runJson.usage.total.calls)}\\s+${n(runJson.usage.total.promptTokens)}\\s+${n(runJson.usage.total.completionTokens)}`),
+    );
     // Per action too, as the run summary shows it.
     const byAction = section(report, /^\s+role\/action\s+calls/);
-    assert.deepEqual(byAction.map((l) => l.trim().split(/\s+/)[0]), [...Object.keys(runJson.usage.byAction), 'total']);
+    assert.deepEqual(
+      byAction.map((l) => l.trim().split(/\s+/)[0]),
+      [...Object.keys(runJson.usage.byAction), 'total'],
+    );
     assert.match(report, /^Budget {3}none$/m, 'labels a person would write');
     assert.doesNotMatch(report, /costUsd|usd:/);
 
     const commits = log.trim().split('\n');
     const gitLog = section(report, new RegExp(`^Git log \\(${commits.length} commits\\)$`));
-    assert.deepEqual(gitLog.map((l) => l.trim().split(/\s+/)[0]), commits.map((c) => c.split(' ')[0]!.slice(0, 7)));
+    assert.deepEqual(
+      gitLog.map((l) => l.trim().split(/\s+/)[0]),
+      commits.map((c) => c.split(' ')[0]!.slice(0, 7)),
+    );
   });
 
   it('fits the terminal width ($COLUMNS), cutting free text rather than wrapping tables', async () => {

@@ -65,12 +65,18 @@ describe('sopworks serve: deciding on a run from the browser', function () {
   it('shows what a stopped run waits for, and records a decision on the board as `sopworks approve` does', async () => {
     const page = JSON.parse((await request(server, '/api/runs/by-page')).body);
     assert.equal(page.status.outcome, 'awaiting-approval');
-    assert.deepEqual(page.pending.map((p: any) => [p.role, p.gate, p.key, p.round]), [['product-manager', 'prd', null, 0]]);
+    assert.deepEqual(
+      page.pending.map((p: any) => [p.role, p.gate, p.key, p.round]),
+      [['product-manager', 'prd', null, 0]],
+    );
     assert.match(page.pending[0].html, /<h1[^>]*>wordfreq — Product Requirements<\/h1>/);
 
     const answer = await post('by-page', { approved: false, feedback: 'Add a --json output mode.' });
     assert.equal(answer.status, 200, answer.body);
-    assert.deepEqual(JSON.parse(answer.body).decided.map((d: any) => d.what), ['the prd of product-manager']);
+    assert.deepEqual(
+      JSON.parse(answer.body).decided.map((d: any) => d.what),
+      ['the prd of product-manager'],
+    );
     const cli = await runCli(['approve', path.join(out, 'by-cli'), '--reject', 'Add a --json output mode.'], { cwd: root });
     assert.equal(cli.code, 0, cli.stderr);
     const last = async (name: string) => {
@@ -78,7 +84,14 @@ describe('sopworks serve: deciding on a run from the browser', function () {
       return rest;
     };
     assert.deepEqual(await last('by-page'), await last('by-cli'), 'the same record as a terminal decision');
-    assert.deepEqual((await last('by-page')).payload, { role: 'product-manager', gate: 'prd', key: null, round: 0, approved: false, feedback: 'Add a --json output mode.' });
+    assert.deepEqual((await last('by-page')).payload, {
+      role: 'product-manager',
+      gate: 'prd',
+      key: null,
+      round: 0,
+      approved: false,
+      feedback: 'Add a --json output mode.',
+    });
     assert.equal(JSON.parse((await request(server, '/api/runs/by-page')).body).pending.length, 0, 'nothing is waiting any more');
     const again = await post('by-page', { approved: true, feedback: null });
     assert.equal(again.status, 409);
@@ -128,11 +141,14 @@ describe('sopworks serve: deciding on a run from the browser', function () {
     it('a decision without an Origin', async () => {
       const { hostname, port } = new URL(server.url);
       const answer = await new Promise<Answer>((resolve, reject) => {
-        const req = http.request({ hostname, port, path: '/api/runs/refused/decision', method: 'POST', headers: { 'content-type': 'application/json', 'x-sopworks-token': TOKEN } }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        });
+        const req = http.request(
+          { hostname, port, path: '/api/runs/refused/decision', method: 'POST', headers: { 'content-type': 'application/json', 'x-sopworks-token': TOKEN } },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+          },
+        );
         req.on('error', reject);
         req.end(JSON.stringify({ approved: true }));
       });
@@ -153,7 +169,15 @@ describe('sopworks serve: deciding on a run from the browser', function () {
       refused(await post('refused', { approved: 'yes' }), 400, /Not a decision/);
     });
     it('a write anywhere else', async () => {
-      refused(await request(server, '/api/runs/refused', { method: 'POST', headers: { origin, 'content-type': 'application/json', 'x-sopworks-token': TOKEN }, body: '{"approved":true}' }), 405, /only write is a decision/);
+      refused(
+        await request(server, '/api/runs/refused', {
+          method: 'POST',
+          headers: { origin, 'content-type': 'application/json', 'x-sopworks-token': TOKEN },
+          body: '{"approved":true}',
+        }),
+        405,
+        /only write is a decision/,
+      );
     });
   });
 });

@@ -76,7 +76,11 @@ describe('sopworks serve: the viewer server', function () {
   let out: string;
   let outside: string;
   let server: ReviewServer;
-  const boardLines = async (name: string) => (await fs.readFile(path.join(out, name, '.sopworks', 'board.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const boardLines = async (name: string) =>
+    (await fs.readFile(path.join(out, name, '.sopworks', 'board.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
 
   before(async () => {
     const root = await tempDir('sopworks-serve-');
@@ -90,7 +94,16 @@ describe('sopworks serve: the viewer server', function () {
     await fs.writeFile(path.join(outside, 'secret.txt'), 'TOP-SECRET\n');
     await fs.writeFile(
       path.join(outside, 'run', '.sopworks', 'board.jsonl'),
-      JSON.stringify({ id: 'msg-000001', seq: 1, type: 'Requirement', from: 'client', to: 'all', causedBy: [], payload: { spec: 'TOP-SECRET', project: 'x' }, createdAt: '2024-05-01T12:00:00.000Z' }) + '\n',
+      JSON.stringify({
+        id: 'msg-000001',
+        seq: 1,
+        type: 'Requirement',
+        from: 'client',
+        to: 'all',
+        causedBy: [],
+        payload: { spec: 'TOP-SECRET', project: 'x' },
+        createdAt: '2024-05-01T12:00:00.000Z',
+      }) + '\n',
     );
     await fs.symlink(path.join(outside, 'run'), path.join(out, 'escape'));
     await fs.symlink(path.join(outside, 'secret.txt'), path.join(out, 'secret-link'));
@@ -103,26 +116,47 @@ describe('sopworks serve: the viewer server', function () {
 
   it('lists the runs in the folder, and only those', async () => {
     const { runs } = await getJson(server, '/api/runs');
-    assert.deepEqual(runs.map((r: any) => [r.name, r.status.outcome, r.messages]), [['wordfreq', 'done', 18]]);
+    assert.deepEqual(
+      runs.map((r: any) => [r.name, r.status.outcome, r.messages]),
+      [['wordfreq', 'done', 18]],
+    );
     assert.equal(runs[0].spec, 'a CLI that counts word frequencies in text files');
   });
 
   it('serves a run: timeline in board order, documents, code with reviews, QA rounds, usage, SOPs, commits, exchanges', async () => {
     const page = await getJson(server, '/api/runs/wordfreq');
     const board = await boardLines('wordfreq');
-    assert.deepEqual(page.timeline.map((t: any) => [t.id, t.type, t.from, t.to]), board.map((m) => [m.id, m.type, m.from, m.to]));
-    assert.deepEqual(page.documents.flatMap((d: any) => d.files.map((f: any) => f.path)), ['docs/prd.md', 'docs/design.md', 'README.md', 'docs/tasks.md']);
+    assert.deepEqual(
+      page.timeline.map((t: any) => [t.id, t.type, t.from, t.to]),
+      board.map((m) => [m.id, m.type, m.from, m.to]),
+    );
+    assert.deepEqual(
+      page.documents.flatMap((d: any) => d.files.map((f: any) => f.path)),
+      ['docs/prd.md', 'docs/design.md', 'README.md', 'docs/tasks.md'],
+    );
     const design = page.documents.find((d: any) => d.type === 'Design').files[0].html;
     assert.equal((design.match(/<div class="diagram"><pre class="diagram-source">/g) ?? []).length, 2, 'class and sequence diagrams');
     const tokenize = page.code.find((f: any) => f.path === 'src/tokenize.js');
     assert.equal(tokenize.versions.length, 2, 'written, then fixed after the bug report');
     assert.deepEqual(tokenize.versions.at(-1).review, { approved: true, issues: [] });
     assert.equal(page.code.find((f: any) => f.path === 'test/wordfreq.test.js').kind, 'test');
-    assert.deepEqual(page.tests.map((r: any) => [r.round, r.passed, r.bug !== null]), [[1, false, true], [2, true, false]]);
+    assert.deepEqual(
+      page.tests.map((r: any) => [r.round, r.passed, r.bug !== null]),
+      [
+        [1, false, true],
+        [2, true, false],
+      ],
+    );
     assert.match(page.tests[0].html, /Test report — round 1: FAILED/);
-    assert.deepEqual(page.usage.byRole.map((r: any) => r.name), ['product-manager', 'architect', 'engineer', 'qa']);
+    assert.deepEqual(
+      page.usage.byRole.map((r: any) => r.name),
+      ['product-manager', 'architect', 'engineer', 'qa'],
+    );
     assert.match(page.usage.charts.byRole, /^<svg class="usage-chart"/);
-    assert.deepEqual(page.roles.map((r: any) => r.id), ['product-manager', 'architect', 'engineer', 'qa']);
+    assert.deepEqual(
+      page.roles.map((r: any) => r.id),
+      ['product-manager', 'architect', 'engineer', 'qa'],
+    );
     assert.ok(page.roles.every((r: any) => r.diagram.startsWith('stateDiagram-v2')));
     assert.equal(page.commits.length, Number((await exec('git', ['rev-list', '--count', 'HEAD'], { cwd: path.join(out, 'wordfreq') })).stdout.trim()));
     const exchanges = (await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n');
@@ -132,7 +166,10 @@ describe('sopworks serve: the viewer server', function () {
     assert.equal(first.total, exchanges.length);
     assert.equal(first.items.length, 10);
     assert.equal(first.items[0].messages, undefined, 'prompts are fetched on demand, not with the page');
-    assert.deepEqual((await getJson(server, '/api/runs/wordfreq/exchanges?from=20&limit=200')).items.map((x: any) => x.index), exchanges.slice(20).map((_, i) => 20 + i));
+    assert.deepEqual(
+      (await getJson(server, '/api/runs/wordfreq/exchanges?from=20&limit=200')).items.map((x: any) => x.index),
+      exchanges.slice(20).map((_, i) => 20 + i),
+    );
     assert.deepEqual((await getJson(server, '/api/runs/wordfreq/messages/msg-000001')).payload, board[0].payload);
     assert.deepEqual(page.warnings, []);
   });
@@ -141,7 +178,16 @@ describe('sopworks serve: the viewer server', function () {
     const { threads } = await getJson(server, '/api/runs/wordfreq/conversations');
     const cli = threads.find((t: any) => t.subject === 'src/cli.js');
     assert.equal(cli.status, 'approved after 1 revision');
-    assert.deepEqual(cli.entries.map((e: any) => [e.kind, e.who]), [['draft', 'engineer'], ['review', 'engineer'], ['revision', 'engineer'], ['review', 'engineer'], ['published', 'engineer']]);
+    assert.deepEqual(
+      cli.entries.map((e: any) => [e.kind, e.who]),
+      [
+        ['draft', 'engineer'],
+        ['review', 'engineer'],
+        ['revision', 'engineer'],
+        ['review', 'engineer'],
+        ['published', 'engineer'],
+      ],
+    );
     assert.equal(cli.entries[1].issues.length, 3);
     const found = await getJson(server, '/api/runs/wordfreq/search?q=pathToFileURL');
     assert.deepEqual([...new Set(found.hits.map((h: any) => h.kind))].sort(), ['exchange', 'file', 'message']);
@@ -154,7 +200,10 @@ describe('sopworks serve: the viewer server', function () {
     const exchange = await getJson(server, '/api/runs/wordfreq/exchanges/0');
     assert.equal(exchange.role, 'product-manager');
     assert.equal(exchange.action, 'write_prd');
-    assert.deepEqual(exchange.messages.map((m: any) => m.role), ['system', 'user']);
+    assert.deepEqual(
+      exchange.messages.map((m: any) => m.role),
+      ['system', 'user'],
+    );
     assert.match(exchange.messages[1].content, /a CLI that counts word frequencies in text files/);
     assert.match(exchange.reply, /"projectName"/);
     assert.equal((await rawRequest(server, '/api/runs/wordfreq/exchanges/100000')).status, 404);
@@ -200,7 +249,11 @@ describe('sopworks serve: the viewer server', function () {
       assert.doesNotMatch(res.body, /TOP-SECRET|"dependencies"|root:x:0/, `${attempt} leaked content`);
     }
     const { runs } = await getJson(server, '/api/runs');
-    assert.deepEqual(runs.map((r: any) => r.name), ['wordfreq'], 'a symlink out of the folder is not a run of it');
+    assert.deepEqual(
+      runs.map((r: any) => r.name),
+      ['wordfreq'],
+      'a symlink out of the folder is not a run of it',
+    );
   });
 
   it('reads with GET only (its one write is a guarded decision), and answers only requests addressed to it', async () => {
@@ -248,9 +301,17 @@ describe('sopworks serve: the viewer server', function () {
       const page = await getJson(server, '/api/runs/copy');
       assert.equal(page.timeline.at(-1).summary, 'done: seen live');
       // A page that says what it holds gets only what changed: the new message, and the sections it changed.
-      const have = Object.entries(before.versions).map(([k, v]) => `${k}.${v}`).join(',');
-      const delta = await getJson(server, `/api/runs/copy?identity=${encodeURIComponent(before.identity)}&timelineFrom=${before.timeline.length}&have=${encodeURIComponent(have)}`);
-      assert.deepEqual(delta.timeline.map((t: any) => t.id), ['msg-000019']);
+      const have = Object.entries(before.versions)
+        .map(([k, v]) => `${k}.${v}`)
+        .join(',');
+      const delta = await getJson(
+        server,
+        `/api/runs/copy?identity=${encodeURIComponent(before.identity)}&timelineFrom=${before.timeline.length}&have=${encodeURIComponent(have)}`,
+      );
+      assert.deepEqual(
+        delta.timeline.map((t: any) => t.id),
+        ['msg-000019'],
+      );
       assert.equal(delta.timelineTotal, before.timeline.length + 1);
       assert.equal(delta.documents, undefined, 'unchanged sections are not sent again');
       assert.equal(delta.code, undefined);
@@ -271,7 +332,10 @@ describe('sopworks serve: the viewer server', function () {
     const single = await startReviewServer({ dir: path.join(out, 'wordfreq'), port: 0, host: '127.0.0.1' });
     try {
       const { runs } = await getJson(single, '/api/runs');
-      assert.deepEqual(runs.map((r: any) => r.name), ['wordfreq']);
+      assert.deepEqual(
+        runs.map((r: any) => r.name),
+        ['wordfreq'],
+      );
       assert.equal((await getJson(single, '/api/runs/wordfreq')).timeline.length, 18);
       assert.equal((await rawRequest(single, '/api/runs/output')).status, 404);
       assert.equal((await rawRequest(single, '/api/runs/..%2fwordfreq')).status, 404);
@@ -295,13 +359,19 @@ describe('sopworks serve: the viewer server', function () {
       });
       const res = await fetch(`${url}api/runs`);
       assert.equal(res.status, 200);
-      assert.deepEqual(((await res.json()) as any).runs.map((r: any) => r.name), ['wordfreq']);
+      assert.deepEqual(
+        ((await res.json()) as any).runs.map((r: any) => r.name),
+        ['wordfreq'],
+      );
     } finally {
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       assert.equal(await exited, 0, 'stops cleanly on SIGTERM');
     }
-    const [missing, badPort] = await Promise.all([runCli(['serve', path.join(out, 'nope'), '--port', '0'], { cwd: out }), runCli(['serve', out, '--port', 'eighty'], { cwd: out })]);
+    const [missing, badPort] = await Promise.all([
+      runCli(['serve', path.join(out, 'nope'), '--port', '0'], { cwd: out }),
+      runCli(['serve', out, '--port', 'eighty'], { cwd: out }),
+    ]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /is not a folder/);
     assert.equal(badPort.code, 2);

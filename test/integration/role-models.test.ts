@@ -87,11 +87,18 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
         if (body.model === 'small-context') {
           return {
             status: 400,
-            error: { message: "This model's maximum context length is 2048 tokens. However, you requested 6000 tokens (2000 in the messages, 4000 in the completion).", type: 'BadRequestError' },
+            error: {
+              message: "This model's maximum context length is 2048 tokens. However, you requested 6000 tokens (2000 in the messages, 4000 in the completion).",
+              type: 'BadRequestError',
+            },
           };
         }
-        if (body.model === 'no-such-model') return { status: 404, error: { message: 'The model `no-such-model` does not exist.', code: 'model_not_found', type: 'invalid_request_error' } };
-        const found = lookup(transcript, body.messages.map((m) => ({ role: m.role, content: m.content })));
+        if (body.model === 'no-such-model')
+          return { status: 404, error: { message: 'The model `no-such-model` does not exist.', code: 'model_not_found', type: 'invalid_request_error' } };
+        const found = lookup(
+          transcript,
+          body.messages.map((m) => ({ role: m.role, content: m.content })),
+        );
         if (!found) {
           unknown.push(body.messages.at(-1)!.content.slice(0, 120));
           return { status: 400, error: { message: 'no recorded reply for this prompt' } };
@@ -123,10 +130,13 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
 
   it('asks each role its own model, falls back when one cannot answer, and says so', async () => {
     const out = await tempDir();
-    const cli = await runCli(['run', '--llm', 'openai', '--sops', sops, '--out', out, '--name', 'wordfreq', '--model-for', 'qa=qa-model', (await demoScenario()).spec!], {
-      cwd: ROOT,
-      env: env(),
-    });
+    const cli = await runCli(
+      ['run', '--llm', 'openai', '--sops', sops, '--out', out, '--name', 'wordfreq', '--model-for', 'qa=qa-model', (await demoScenario()).spec!],
+      {
+        cwd: ROOT,
+        env: env(),
+      },
+    );
     assert.equal(cli.code, 0, cli.stdout + cli.stderr);
     assert.deepEqual(unknown, []);
     const project = path.join(out, 'wordfreq');
@@ -155,23 +165,47 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
 
     // Each model is metered at its own price: the architect's at 3/15 $ per million tokens, the others unknown.
     const architectCosts = exchanges.filter((x) => x.role === 'architect' && !x.unavailable).map((x) => x.costUsd);
-    assert.ok(architectCosts.length > 0 && architectCosts.every((c) => c !== null && Math.abs(c - (1500 * 3 + 100 * 15) / 1e6) < 1e-9), JSON.stringify(architectCosts));
+    assert.ok(
+      architectCosts.length > 0 && architectCosts.every((c) => c !== null && Math.abs(c - (1500 * 3 + 100 * 15) / 1e6) < 1e-9),
+      JSON.stringify(architectCosts),
+    );
     const record = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'));
     assert.deepEqual(
       record.llm.roles.architect.map((m: { model: string }) => m.model),
       ['no-such-model', 'architect-model'],
     );
-    assert.deepEqual(record.llm.roles.qa.map((m: { model: string }) => m.model), ['qa-model']);
+    assert.deepEqual(
+      record.llm.roles.qa.map((m: { model: string }) => m.model),
+      ['qa-model'],
+    );
     assert.ok(record.usage.byModel[label('architect-model')].calls > 0);
   });
 
   it('keeps each role on its models when a run stopped by its budget is resumed', async () => {
     const out = await tempDir();
     const project = path.join(out, 'wordfreq');
-    const first = await runCli(['run', '--llm', 'openai', '--sops', sops, '--out', out, '--name', 'wordfreq', '--model-for', 'qa=qa-model', '--max-tokens', '9000', (await demoScenario()).spec!], {
-      cwd: ROOT,
-      env: env(),
-    });
+    const first = await runCli(
+      [
+        'run',
+        '--llm',
+        'openai',
+        '--sops',
+        sops,
+        '--out',
+        out,
+        '--name',
+        'wordfreq',
+        '--model-for',
+        'qa=qa-model',
+        '--max-tokens',
+        '9000',
+        (await demoScenario()).spec!,
+      ],
+      {
+        cwd: ROOT,
+        env: env(),
+      },
+    );
     assert.equal(first.code, 3, first.stdout + first.stderr);
     const before = (await exchangesOf(project)).length;
     const resumed = await runCli(['resume', project, '--max-tokens', '10000000'], { cwd: ROOT, env: env() });
@@ -186,7 +220,10 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
   it('refuses --model-for with a role the company does not hire, or in the wrong shape, before anything is written', async () => {
     const out = await tempDir();
     for (const [flag, message] of [
-      ['architekt=gpt-4o', /--model-for names the role "architekt", which this company does not hire[\s\S]*Roles hired \(sops\/company\.yaml\): product-manager, architect, engineer, qa/],
+      [
+        'architekt=gpt-4o',
+        /--model-for names the role "architekt", which this company does not hire[\s\S]*Roles hired \(sops\/company\.yaml\): product-manager, architect, engineer, qa/,
+      ],
       ['gpt-4o', /--model-for "gpt-4o" is not <role>=<model>/],
     ] as const) {
       const cli = await runCli(['run', '--llm', 'openai', '--sops', sops, '--out', out, '--model-for', flag, 'a spec'], { cwd: ROOT, env: env() });

@@ -42,7 +42,18 @@ async function processesWith(marker: string): Promise<number[]> {
 
 const kinds = (outcome: SandboxOutcome) => outcome.violations.map((v) => v.kind);
 const describeOutcome = (outcome: SandboxOutcome) =>
-  JSON.stringify({ mode: outcome.mode, exitCode: outcome.exitCode, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps, output: outcome.output.slice(-1500) }, null, 2);
+  JSON.stringify(
+    {
+      mode: outcome.mode,
+      exitCode: outcome.exitCode,
+      limitsHit: outcome.limitsHit,
+      violations: outcome.violations,
+      gaps: outcome.gaps,
+      output: outcome.output.slice(-1500),
+    },
+    null,
+    2,
+  );
 
 for (const setting of ['auto', 'fallback'] as ModeSetting[]) {
   const expected = setting === 'auto' ? 'bubblewrap' : 'node-permissions';
@@ -65,7 +76,10 @@ for (const setting of ['auto', 'fallback'] as ModeSetting[]) {
       if (setting === 'auto') {
         requireSystem(this, BUBBLEWRAP);
         const availability = await bubblewrapAvailability();
-        assert.ok(availability.available, `bubblewrap must be installed and usable for this suite (.ci/run installs it): ${availability.available ? '' : availability.reason}`);
+        assert.ok(
+          availability.available,
+          `bubblewrap must be installed and usable for this suite (.ci/run installs it): ${availability.available ? '' : availability.reason}`,
+        );
       }
       const dir = await tempDir('sopworks-escape-');
       const home = path.join(dir, 'home');
@@ -123,7 +137,10 @@ for (const setting of ['auto', 'fallback'] as ModeSetting[]) {
       );
       await assert.rejects(fs.access(path.join(host.outside, 'through-link.txt')), 'nothing was written through the link');
       assert.doesNotMatch(outcome.output, /WROTE/, describeOutcome(outcome));
-      assert.ok(kinds(outcome).some((k) => k === 'filesystem' || k === 'symlink'), describeOutcome(outcome));
+      assert.ok(
+        kinds(outcome).some((k) => k === 'filesystem' || k === 'symlink'),
+        describeOutcome(outcome),
+      );
       if (/LINKED/.test(outcome.output)) {
         assert.ok(
           outcome.violations.some((v) => v.kind === 'symlink' && v.detail.startsWith('link -> ')),
@@ -132,24 +149,35 @@ for (const setting of ['auto', 'fallback'] as ModeSetting[]) {
       }
     });
 
-    it(setting === 'auto' ? "cannot read a file in the user's HOME, and sees an empty HOME of its own" : "sees an empty HOME of its own, and reports that it cannot stop reading the user's", async () => {
-      const outcome = await attempt(
-        'home',
-        `const fs = require('node:fs');
+    it(
+      setting === 'auto'
+        ? "cannot read a file in the user's HOME, and sees an empty HOME of its own"
+        : "sees an empty HOME of its own, and reports that it cannot stop reading the user's",
+      async () => {
+        const outcome = await attempt(
+          'home',
+          `const fs = require('node:fs');
          console.log('home is', require('node:os').homedir());
          try { console.log('READ', fs.readFileSync(${JSON.stringify(host.homeMarker)}, 'utf8')); } catch (error) { console.error(error); }`,
-      );
-      assert.doesNotMatch(outcome.output, new RegExp(`home is ${path.dirname(host.homeMarker)}\n`), describeOutcome(outcome));
-      if (setting === 'auto') {
-        assert.doesNotMatch(outcome.output, new RegExp(HOME_SECRET), describeOutcome(outcome));
-        assert.ok(outcome.violations.some((v) => v.kind === 'filesystem' && v.detail === `hidden from the sandbox: ${host.homeMarker}`), describeOutcome(outcome));
-      } else {
-        // The documented gap: the permission model leaves reads open.
-        assert.match(outcome.output, new RegExp(`READ ${HOME_SECRET}`));
-        assert.ok(outcome.gaps.some((gap) => gap.startsWith('reads: not limited')), describeOutcome(outcome));
-      }
-      assert.equal(await fs.readFile(host.homeMarker, 'utf8'), HOME_SECRET);
-    });
+        );
+        assert.doesNotMatch(outcome.output, new RegExp(`home is ${path.dirname(host.homeMarker)}\n`), describeOutcome(outcome));
+        if (setting === 'auto') {
+          assert.doesNotMatch(outcome.output, new RegExp(HOME_SECRET), describeOutcome(outcome));
+          assert.ok(
+            outcome.violations.some((v) => v.kind === 'filesystem' && v.detail === `hidden from the sandbox: ${host.homeMarker}`),
+            describeOutcome(outcome),
+          );
+        } else {
+          // The documented gap: the permission model leaves reads open.
+          assert.match(outcome.output, new RegExp(`READ ${HOME_SECRET}`));
+          assert.ok(
+            outcome.gaps.some((gap) => gap.startsWith('reads: not limited')),
+            describeOutcome(outcome),
+          );
+        }
+        assert.equal(await fs.readFile(host.homeMarker, 'utf8'), HOME_SECRET);
+      },
+    );
 
     it('gets no API key from the environment, and a key it finds is redacted and reported', async () => {
       const outcome = await attempt(
@@ -188,7 +216,10 @@ for (const setting of ['auto', 'fallback'] as ModeSetting[]) {
       } else {
         // The documented gap: Node's permission model does not cover the network.
         assert.match(outcome.output, /RECEIVED hello from the host/);
-        assert.ok(outcome.gaps.some((gap) => gap.startsWith('network: not blocked')), describeOutcome(outcome));
+        assert.ok(
+          outcome.gaps.some((gap) => gap.startsWith('network: not blocked')),
+          describeOutcome(outcome),
+        );
       }
     });
 

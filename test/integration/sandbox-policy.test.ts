@@ -55,13 +55,16 @@ describe('the authorization policy in a run', function () {
     assert.match(page, /Limits: wall 120 s, CPU 60 s per process, memory 1024 MB per process, 512 processes, output 256 KB/);
   });
 
-  it("sends a task the Engineer may not write back to the Architect with the reason, and gives up after the bound", async () => {
+  it('sends a task the Engineer may not write back to the Architect with the reason, and gives up after the bound', async () => {
     const sops = await sopsWithPolicy((policy) => policy.replace('    except:\n      - docs/prd.md', '    except:\n      - src/cli.js\n      - docs/prd.md'));
     const { result, project } = await runScenario(withSecondFix(await demoScenario()), { sops: sops.dir, roles: ROLES });
     assert.equal(result.outcome, 'failed');
     assert.match(
       result.reason,
-      new RegExp(`the task graph is still invalid after 2 corrections: .*a task the policy refuses: engineer may not write "src/cli\\.js": ${sops.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} excepts src/cli\\.js`, 's'),
+      new RegExp(
+        `the task graph is still invalid after 2 corrections: .*a task the policy refuses: engineer may not write "src/cli\\.js": ${sops.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} excepts src/cli\\.js`,
+        's',
+      ),
     );
     const fixes = (await exchangesOf(project)).filter((e) => e.action === 'fix_tasks');
     assert.equal(fixes.length, 2);
@@ -69,7 +72,7 @@ describe('the authorization policy in a run', function () {
     assert.ok(!result.messages.some((m) => m.type === 'TaskGraph'), 'no refused task graph reached the board');
   });
 
-  it("sends a test command QA may not run back to the Architect, before any code is written", async () => {
+  it('sends a test command QA may not run back to the Architect, before any code is written', async () => {
     let scenario = await demoScenario();
     const design = scenario.replies.find((r) => r.action === 'write_design')!;
     const shell = { ...design, reply: design.reply!.replace('"node",\n    "--test"', '"sh",\n    "-c",\n    "node --test"') };
@@ -88,7 +91,10 @@ describe('the authorization policy in a run', function () {
     const { result, project } = await runScenario({ ...scenario, replies: scenario.replies.flatMap((r) => (r === tests ? [sneaky, tests] : [r])) });
     assert.equal(result.outcome, 'done', result.reason);
     const writes = (await exchangesOf(project)).filter((e) => e.action === 'write_tests');
-    assert.deepEqual(writes.map((e) => e.ok), [false, true]);
+    assert.deepEqual(
+      writes.map((e) => e.ok),
+      [false, true],
+    );
     assert.match(writes[0]!.error!, /^"\.github\/workflows\/ci\.yml" is protected: no role may write \.github\//);
     await assert.rejects(fs.access(path.join(project, '.github')), 'nothing was written there');
   });

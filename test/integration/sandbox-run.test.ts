@@ -35,7 +35,8 @@ const NODE_PROJECT = {
 
 const PYTHON_PROJECT = {
   'calc.py': 'def add(a, b):\n    return a + b\n',
-  'tests/test_calc.py': 'import unittest\nfrom calc import add\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n',
+  'tests/test_calc.py':
+    'import unittest\nfrom calc import add\n\nclass AddTest(unittest.TestCase):\n    def test_add(self):\n        self.assertEqual(add(2, 3), 5)\n',
   'tests/__init__.py': '',
 };
 
@@ -47,8 +48,14 @@ describe('running projects in the sandbox', function () {
   });
   after(removeTempDirs);
 
-  for (const [setting, mode] of [['auto', 'bubblewrap'], ['fallback', 'node-permissions']] as [ModeSetting, string][]) {
-    for (const argv of [['node', '--test'], ['npm', 'test']]) {
+  for (const [setting, mode] of [
+    ['auto', 'bubblewrap'],
+    ['fallback', 'node-permissions'],
+  ] as [ModeSetting, string][]) {
+    for (const argv of [
+      ['node', '--test'],
+      ['npm', 'test'],
+    ]) {
       it(`runs "${argv.join(' ')}" of a Node project under ${mode}`, async () => {
         const dir = await project(NODE_PROJECT);
         const outcome = await runSandboxed({ argv, projectDir: dir, limits: LIMITS, setting, allowUnsandboxed: false });
@@ -63,7 +70,13 @@ describe('running projects in the sandbox', function () {
 
   it("runs a Python project's unittest suite under bubblewrap", async () => {
     const dir = await project(PYTHON_PROJECT);
-    const outcome = await runSandboxed({ argv: ['python3', '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'], projectDir: dir, limits: LIMITS, setting: 'auto', allowUnsandboxed: false });
+    const outcome = await runSandboxed({
+      argv: ['python3', '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'],
+      projectDir: dir,
+      limits: LIMITS,
+      setting: 'auto',
+      allowUnsandboxed: false,
+    });
     assert.equal(outcome.mode, 'bubblewrap');
     assert.equal(outcome.exitCode, 0, outcome.output);
     assert.match(outcome.output, /^Ran 1 test in/m);
@@ -75,19 +88,36 @@ describe('running projects in the sandbox', function () {
     const argv = ['python3', '-m', 'unittest', 'discover', '-s', 'tests', '-t', '.'];
     await assert.rejects(
       runSandboxed({ argv, projectDir: dir, limits: LIMITS, setting: 'fallback', allowUnsandboxed: false }),
-      (error: unknown) => SopworksError.isInstance(error) && /^Cannot sandbox "python3 -m unittest/.test(error.message) && /--allow-unsandboxed/.test(error.hint ?? ''),
+      (error: unknown) =>
+        SopworksError.isInstance(error) && /^Cannot sandbox "python3 -m unittest/.test(error.message) && /--allow-unsandboxed/.test(error.hint ?? ''),
     );
     const notices: string[] = [];
-    const outcome = await runSandboxed({ argv, projectDir: dir, limits: LIMITS, setting: 'fallback', allowUnsandboxed: true, onNotice: (n) => notices.push(n) });
+    const outcome = await runSandboxed({
+      argv,
+      projectDir: dir,
+      limits: LIMITS,
+      setting: 'fallback',
+      allowUnsandboxed: true,
+      onNotice: (n) => notices.push(n),
+    });
     assert.equal(outcome.mode, 'unsandboxed');
     assert.equal(outcome.exitCode, 0, outcome.output);
     assert.match(notices.join('\n'), /^NOT SANDBOXED: /);
-    assert.ok(outcome.gaps.some((gap) => gap.startsWith('filesystem: not isolated; the command can read and write whatever your user can')), outcome.gaps.join('\n'));
+    assert.ok(
+      outcome.gaps.some((gap) => gap.startsWith('filesystem: not isolated; the command can read and write whatever your user can')),
+      outcome.gaps.join('\n'),
+    );
   });
 
   it('keeps the tail of an output larger than the cap, and says the cap was hit', async () => {
     const dir = await project({ 'flood.js': "for (let i = 0; i < 5000; i++) console.log(`line ${i} ${'x'.repeat(40)}`);\nconsole.log('THE END');\n" });
-    const outcome = await runSandboxed({ argv: ['node', 'flood.js'], projectDir: dir, limits: { ...LIMITS, outputKb: 8 }, setting: 'auto', allowUnsandboxed: false });
+    const outcome = await runSandboxed({
+      argv: ['node', 'flood.js'],
+      projectDir: dir,
+      limits: { ...LIMITS, outputKb: 8 },
+      setting: 'auto',
+      allowUnsandboxed: false,
+    });
     assert.equal(outcome.exitCode, 0);
     assert.deepEqual(outcome.limitsHit, ['output']);
     assert.equal(outcome.truncated, true);
@@ -97,7 +127,9 @@ describe('running projects in the sandbox', function () {
 
   describe('sopworks sandbox exec', () => {
     it('runs a command as QA does and prints its exit code, mode, limits hit and violations', async () => {
-      const dir = await project({ 'escape.js': "try { require('node:fs').writeFileSync('/escaped.txt', 'x'); } catch (error) { console.error(error.message); }\nprocess.exit(3);\n" });
+      const dir = await project({
+        'escape.js': "try { require('node:fs').writeFileSync('/escaped.txt', 'x'); } catch (error) { console.error(error.message); }\nprocess.exit(3);\n",
+      });
       const run = await runCli(['sandbox', 'exec', '--dir', dir, '--timeout', '20', '--', 'node', 'escape.js'], { cwd: dir });
       assert.equal(run.code, 3, run.stderr);
       assert.match(run.stdout, /EROFS: read-only file system, open '\/escaped\.txt'/);
@@ -121,7 +153,10 @@ describe('running projects in the sandbox', function () {
       const dir = await project(NODE_PROJECT);
       const run = await runCli(['sandbox', 'exec', '--dir', dir, '--', 'npm', 'install', 'left-pad'], { cwd: dir });
       assert.equal(run.code, 2);
-      assert.match(run.stderr, /Refused: "npm install left-pad" installs dependencies; .*policy\.yaml lets them come only from the project's manifest, installed by the installDependencies step before the tests/);
+      assert.match(
+        run.stderr,
+        /Refused: "npm install left-pad" installs dependencies; .*policy\.yaml lets them come only from the project's manifest, installed by the installDependencies step before the tests/,
+      );
     });
   });
 });

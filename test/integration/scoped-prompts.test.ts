@@ -41,7 +41,10 @@ describe('scoped prompts', function () {
 
     before(async () => {
       const sops = path.join(ROOT, 'bench', 'sops');
-      const [a, b] = [await runScenario(syntheticScenario(graphs.small, 'chain'), { sops }), await runScenario(syntheticScenario(graphs.large, 'chain'), { sops })];
+      const [a, b] = [
+        await runScenario(syntheticScenario(graphs.small, 'chain'), { sops }),
+        await runScenario(syntheticScenario(graphs.large, 'chain'), { sops }),
+      ];
       assert.equal(a.result.outcome, 'done', a.result.reason);
       assert.equal(b.result.outcome, 'done', b.result.reason);
       [small, large] = [await exchanges(a), await exchanges(b)];

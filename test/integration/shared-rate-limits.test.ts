@@ -52,13 +52,13 @@ describe('shared rate limits on a real Redis', function () {
     assert.ok(a.waits + b.waits >= 4);
   });
 
-  it('counts the tokens of one worker\'s replies against the other\'s requests', async () => {
+  it("counts the tokens of one worker's replies against the other's requests", async () => {
     const a = new SharedRateLimits(connect(), 'endpoint-t|model', { rpm: null, tpm: 1000 });
     const b = new SharedRateLimits(connect(), 'endpoint-t|model', { rpm: null, tpm: 1000 });
     await a.acquire(600);
     await a.settle(300); // the reply's completion tokens
     await b.acquire(50); // 950 of 1000: still allowed
-    await assert.rejects(b.acquire(100, AbortSignal.timeout(500)), { name: 'AbortError' }, 'over the minute\'s tokens: waits');
+    await assert.rejects(b.acquire(100, AbortSignal.timeout(500)), { name: 'AbortError' }, "over the minute's tokens: waits");
   });
 
   it('a 429 one worker meets pauses every worker as long as its Retry-After asks', async () => {

@@ -12,7 +12,10 @@ import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 const noStackTrace = (result: CliResult) => assert.doesNotMatch(result.stdout + result.stderr, /^\s+at .+:\d+:\d+\)?$/m, 'no stack trace');
 
 async function filesUnder(dir: string): Promise<string[]> {
-  return (await fs.readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return (await fs.readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
 }
 
 describe('sopworks sop', function () {
@@ -34,7 +37,10 @@ describe('sopworks sop', function () {
     it('exits 1 on errors, printing each at file:line:column; warnings alone do not fail it', async () => {
       await runCli(['sop', 'init', 'copy'], { cwd });
       const qa = path.join(cwd, 'copy', 'sops', 'qa.yaml');
-      await fs.writeFile(qa, (await fs.readFile(qa, 'utf8')).replace('src: runTests', 'src: runTestz').replace('  finished:\n', '  forgotten:\n    type: final\n  finished:\n'));
+      await fs.writeFile(
+        qa,
+        (await fs.readFile(qa, 'utf8')).replace('src: runTests', 'src: runTestz').replace('  finished:\n', '  forgotten:\n    type: final\n  finished:\n'),
+      );
       await fs.appendFile(path.join(cwd, 'copy', 'roles', 'qa', 'write_tests.hbs'), '\n{{#if design}}\n');
       const broken = await runCli(['sop', 'validate', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
       assert.equal(broken.code, 1);
@@ -55,7 +61,10 @@ describe('sopworks sop', function () {
     it('reports a folder without company.yaml as an error at that file', async () => {
       const result = await runCli(['sop', 'validate', '--sops', 'nowhere', '--roles', 'nowhere'], { cwd });
       assert.equal(result.code, 1);
-      assert.match(result.stdout, /^nowhere\/company\.yaml:1:1: error: missing: --sops must name a folder holding company\.yaml; `sopworks sop init DIR` writes/m);
+      assert.match(
+        result.stdout,
+        /^nowhere\/company\.yaml:1:1: error: missing: --sops must name a folder holding company\.yaml; `sopworks sop init DIR` writes/m,
+      );
     });
   });
 
@@ -87,7 +96,13 @@ describe('sopworks sop', function () {
     it('refuses to draw SOPs with errors, listing them (exit 2)', async () => {
       await runCli(['sop', 'init', 'copy'], { cwd });
       const pm = path.join(cwd, 'copy', 'sops', 'product-manager.yaml');
-      await fs.writeFile(pm, (await fs.readFile(pm, 'utf8')).replace('input: { type: PRD, payload: prd }\n      onDone: idle', 'input: { type: PRD, payload: prd }\n      onDone: idel'));
+      await fs.writeFile(
+        pm,
+        (await fs.readFile(pm, 'utf8')).replace(
+          'input: { type: PRD, payload: prd }\n      onDone: idle',
+          'input: { type: PRD, payload: prd }\n      onDone: idel',
+        ),
+      );
       const result = await runCli(['sop', 'graph', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
       assert.equal(result.code, 2);
       noStackTrace(result);
@@ -104,7 +119,10 @@ describe('sopworks sop', function () {
       assert.match(init.stdout, /^ {2}sopworks run --sops mine\/sops --roles mine\/roles "<spec>"$/m);
       assert.deepEqual(await filesUnder(path.join(cwd, 'mine', 'sops')), await filesUnder(SOPS));
       assert.deepEqual(await filesUnder(path.join(cwd, 'mine', 'roles')), await filesUnder(ROLES));
-      assert.equal(await fs.readFile(path.join(cwd, 'mine', 'roles', 'qa', 'write_tests.hbs'), 'utf8'), await fs.readFile(path.join(ROLES, 'qa', 'write_tests.hbs'), 'utf8'));
+      assert.equal(
+        await fs.readFile(path.join(cwd, 'mine', 'roles', 'qa', 'write_tests.hbs'), 'utf8'),
+        await fs.readFile(path.join(ROLES, 'qa', 'write_tests.hbs'), 'utf8'),
+      );
 
       const run = await runCli(['run', '--llm', `scripted:${DEMO}`, '--sops', 'mine/sops', '--roles', 'mine/roles', '--out', 'out'], { cwd });
       assert.equal(run.code, 0, run.stderr + run.stdout);
@@ -118,7 +136,10 @@ describe('sopworks sop', function () {
 
       const refused = await runCli(['sop', 'init', 'mine'], { cwd });
       assert.equal(refused.code, 2);
-      assert.match(refused.stderr, /mine already has 1 of the files sop init writes: sops\/company\.yaml\. Nothing was written\.\n {2}Choose another folder, or add --force/);
+      assert.match(
+        refused.stderr,
+        /mine already has 1 of the files sop init writes: sops\/company\.yaml\. Nothing was written\.\n {2}Choose another folder, or add --force/,
+      );
       assert.equal(await fs.readFile(company, 'utf8'), 'name: my own\n');
       assert.deepEqual(await filesUnder(path.join(cwd, 'mine')), ['sops/company.yaml']);
 

@@ -55,7 +55,11 @@ async function boardTypes(run: CompanyRun): Promise<string[]> {
 }
 
 /** The scripted replies no call asked for, sorted. */
-const unused = (run: CompanyRun) => run.provider.unused().map((r) => `${r.role}/${r.action}`).sort();
+const unused = (run: CompanyRun) =>
+  run.provider
+    .unused()
+    .map((r) => `${r.role}/${r.action}`)
+    .sort();
 const actionsOf = async (run: CompanyRun, role: string) => (await exchanges(run)).filter((e) => e.role === role).map((e) => e.action);
 
 describe('SOPs and prompts as data', function () {
@@ -63,7 +67,8 @@ describe('SOPs and prompts as data', function () {
   after(removeTempDirs);
 
   describe('a fifth role, added with YAML and templates only', () => {
-    const GUIDE = '# wordfreq user guide\n\nRun `node src/cli.js FILE...` to count the words in your files.\n\nUse `--top N` to see only the N most frequent words.\n';
+    const GUIDE =
+      '# wordfreq user guide\n\nRun `node src/cli.js FILE...` to count the words in your files.\n\nUse `--top N` to see only the N most frequent words.\n';
     let run: CompanyRun;
 
     before(async () => {
@@ -72,7 +77,13 @@ describe('SOPs and prompts as data', function () {
       await fs.cp(path.join(WRITER_FIXTURE, 'roles'), folders.roles, { recursive: true });
       await fs.appendFile(path.join(folders.sops, 'company.yaml'), '  - id: technical-writer\n    watches: [CodeComplete]\n');
       const scenario = await demoScenario();
-      const reply: Scenario['replies'][number] = { role: 'technical-writer', action: 'write_user_guide', key: 'docs/USER_GUIDE.md', lang: 'markdown', code: GUIDE };
+      const reply: Scenario['replies'][number] = {
+        role: 'technical-writer',
+        action: 'write_user_guide',
+        key: 'docs/USER_GUIDE.md',
+        lang: 'markdown',
+        code: GUIDE,
+      };
       run = await runScenario({ ...scenario, replies: [...scenario.replies, reply] }, folders);
     });
 
@@ -139,7 +150,10 @@ describe('SOPs and prompts as data', function () {
       const text = await fs.readFile(file, 'utf8');
       // writing -> publishing, and the review states go.
       const cut = text
-        .replace('onDone: { target: reviewing, actions: [{ type: keep, params: { slot: prd } }] }\n  reviewing:', 'onDone: { target: publishing, actions: [{ type: keep, params: { slot: prd } }] }\n  reviewing:')
+        .replace(
+          'onDone: { target: reviewing, actions: [{ type: keep, params: { slot: prd } }] }\n  reviewing:',
+          'onDone: { target: publishing, actions: [{ type: keep, params: { slot: prd } }] }\n  reviewing:',
+        )
         .replace(/\n {2}reviewing:[\s\S]*?\n {2}publishing:/, '\n  publishing:');
       assert.notEqual(cut, text);
       await fs.writeFile(file, cut);

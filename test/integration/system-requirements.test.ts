@@ -24,13 +24,19 @@ describe('suites that need a system package', function () {
     assert.equal(run.status, 0, run.stdout + run.stderr);
     const lines = run.stdout.trimEnd().split('\n');
     assert.equal(lines.at(-1), '1 passed, 0 failed, 1 skipped');
-    assert.match(run.stdout, /SKIPPED for missing system packages \(required when CI=true\):\n {2}sopworks-missing-package \(sopworks-no-such-command not found\): 1 suite\(s\) skipped — install with: apt-get install -y sopworks-missing-package\n/);
+    assert.match(
+      run.stdout,
+      /SKIPPED for missing system packages \(required when CI=true\):\n {2}sopworks-missing-package \(sopworks-no-such-command not found\): 1 suite\(s\) skipped — install with: apt-get install -y sopworks-missing-package\n/,
+    );
   });
 
   it('fail under CI=true', () => {
     const run = mochaOnFixture({ CI: 'true' });
     assert.notEqual(run.status, 0);
-    assert.match(run.stdout, /sopworks-missing-package is required under CI=true \(sopworks-no-such-command not found\): apt-get install -y sopworks-missing-package/);
+    assert.match(
+      run.stdout,
+      /sopworks-missing-package is required under CI=true \(sopworks-no-such-command not found\): apt-get install -y sopworks-missing-package/,
+    );
     assert.match(run.stdout.trimEnd().split('\n').at(-1)!, /^1 passed, 1 failed/);
   });
 });

@@ -43,7 +43,13 @@ async function receiver(): Promise<{ url: string; spans: ReceivedSpan[]; resourc
         resources.push(Object.fromEntries(rs.resource.attributes.map((a) => [a.key, decodeValue(a.value)])));
         for (const ss of rs.scopeSpans) {
           for (const s of ss.spans) {
-            spans.push({ id: s.spanId, parent: s.parentSpanId || null, traceId: s.traceId, name: s.name, attrs: Object.fromEntries(s.attributes.map((a) => [a.key, decodeValue(a.value)])) });
+            spans.push({
+              id: s.spanId,
+              parent: s.parentSpanId || null,
+              traceId: s.traceId,
+              name: s.name,
+              attrs: Object.fromEntries(s.attributes.map((a) => [a.key, decodeValue(a.value)])),
+            });
           }
         }
       }
@@ -62,7 +68,10 @@ describe('OpenTelemetry traces of a run (OTLP/HTTP to a local receiver)', functi
 
   const demo = async (env: Record<string, string>) => {
     const out = await tempDir();
-    return runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: ROOT, env: { SOPWORKS_PRICE_INPUT: '1', SOPWORKS_PRICE_OUTPUT: '2', ...env } });
+    return runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], {
+      cwd: ROOT,
+      env: { SOPWORKS_PRICE_INPUT: '1', SOPWORKS_PRICE_OUTPUT: '2', ...env },
+    });
   };
 
   it('exports the run, each role, each model call, the test rounds and the commits as one tree', async () => {
@@ -80,7 +89,10 @@ describe('OpenTelemetry traces of a run (OTLP/HTTP to a local receiver)', functi
       assert.equal(run.attrs['sopworks.outcome'], 'done');
       assert.equal(typeof run.attrs['sopworks.cost_usd'], 'number');
       assert.ok((run.attrs['sopworks.cost_usd'] as number) > 0);
-      assert.ok(otlp.spans.every((s) => s.traceId === run.traceId), 'every span is in the run\'s trace');
+      assert.ok(
+        otlp.spans.every((s) => s.traceId === run.traceId),
+        "every span is in the run's trace",
+      );
 
       const agents = otlp.spans.filter((s) => s.parent === run.id);
       assert.deepEqual(agents.map((a) => a.attrs['gen_ai.agent.name']).sort(), ['architect', 'engineer', 'product-manager', 'qa']);
@@ -117,7 +129,10 @@ describe('OpenTelemetry traces of a run (OTLP/HTTP to a local receiver)', functi
       assert.equal(cli.code, 0, cli.stderr);
       const prd = otlp.spans.find((s) => s.attrs['sopworks.action'] === 'write_prd')!;
       const input = JSON.parse(prd.attrs['gen_ai.input.messages'] as string) as { role: string; parts: { content: string }[] }[];
-      assert.deepEqual(input.map((m) => m.role), ['system', 'user']);
+      assert.deepEqual(
+        input.map((m) => m.role),
+        ['system', 'user'],
+      );
       assert.match(input[1]!.parts[0]!.content, /word frequencies/);
       assert.ok((prd.attrs['gen_ai.output.messages'] as string).length > 50);
     } finally {

@@ -13,7 +13,11 @@ import { DEMO, ROOT } from '../helpers/paths.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
-const exists = (file: string) => fs.lstat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** The demo scenario with QA's test file replaced by `testFile`, written next to the output folder. */
 async function attackScenario(dir: string, testFile: string, designEdit: (yaml: string) => string = (y) => y): Promise<string> {
@@ -60,10 +64,16 @@ describe('attacks through a whole company run', function () {
     const project = path.join(dir, 'out', 'victim');
     const marker = path.join(dir, 'PWNED-fallback');
     const scenario = await attackScenario(dir, attackingTest(project, marker));
-    const result = await runCli(['run', '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out'), '--name', 'victim'], { cwd: ROOT, env: { SOPWORKS_SANDBOX: 'fallback' } });
+    const result = await runCli(['run', '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out'), '--name', 'victim'], {
+      cwd: ROOT,
+      env: { SOPWORKS_SANDBOX: 'fallback' },
+    });
     const run = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as { outcome: string; reason: string };
     assert.equal(run.outcome, 'failed', result.stdout + result.stderr);
-    assert.match(run.reason, /^security violation in test round 1: the generated code changed what it must never touch — \.git\/config was changed \(restored\)/);
+    assert.match(
+      run.reason,
+      /^security violation in test round 1: the generated code changed what it must never touch — \.git\/config was changed \(restored\)/,
+    );
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
     await configAndMarkerClean(project, marker);
     const page = execFileSync('git', ['show', 'HEAD:docs/test-reports/round-1.md'], { cwd: project, encoding: 'utf8' });
@@ -75,7 +85,10 @@ describe('attacks through a whole company run', function () {
     const project = path.join(dir, 'out-bwrap', 'victim');
     const marker = path.join(dir, 'PWNED-bwrap');
     const scenario = await attackScenario(dir, attackingTest(project, marker));
-    await runCli(['run', '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out-bwrap'), '--name', 'victim'], { cwd: ROOT, env: { SOPWORKS_SANDBOX: 'auto' } });
+    await runCli(['run', '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out-bwrap'), '--name', 'victim'], {
+      cwd: ROOT,
+      env: { SOPWORKS_SANDBOX: 'auto' },
+    });
     const run = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as { outcome: string; reason: string };
     assert.doesNotMatch(run.reason ?? '', /security violation/);
     await configAndMarkerClean(project, marker);
@@ -86,11 +99,17 @@ describe('attacks through a whole company run', function () {
 
   it('a Python design without bubblewrap or --allow-unsandboxed is refused when the Design is posted, before QA is paid for', async () => {
     const scenario = await attackScenario(dir, attackingTest('/nowhere', '/nowhere'), (yaml) =>
-      yaml.replace('"testCommand": [\n          "node",\n          "--test"\n        ]', '"testCommand": [\n          "python3",\n          "-m",\n          "pytest"\n        ]'),
+      yaml.replace(
+        '"testCommand": [\n          "node",\n          "--test"\n        ]',
+        '"testCommand": [\n          "python3",\n          "-m",\n          "pytest"\n        ]',
+      ),
     );
     assert.match(await fs.readFile(scenario, 'utf8'), /"python3"/, 'the design names a Python test command');
     const project = path.join(dir, 'out-py', 'victim');
-    const result = await runCli(['run', '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out-py'), '--name', 'victim'], { cwd: ROOT, env: { SOPWORKS_SANDBOX: 'fallback' } });
+    const result = await runCli(['run', '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out-py'), '--name', 'victim'], {
+      cwd: ROOT,
+      env: { SOPWORKS_SANDBOX: 'fallback' },
+    });
     const run = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as { outcome: string; reason: string };
     assert.equal(run.outcome, 'failed', result.stdout + result.stderr);
     assert.match(run.reason, /the design's test command cannot run here: Cannot sandbox "python3 -m pytest"/);
@@ -124,7 +143,10 @@ describe('attacks through a whole company run', function () {
       project = path.join(out, 'victim');
       // Planted as code that got through would plant them.
       await fs.writeFile(path.join(project, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\ntouch ${marker()}\n`, { mode: 0o755 });
-      await fs.appendFile(path.join(project, '.git', 'config'), `[core]\n\tfsmonitor = "touch ${marker()}; false"\n\tpager = "touch ${marker()}; cat"\n[alias]\n\tst = "!touch ${marker()}"\n`);
+      await fs.appendFile(
+        path.join(project, '.git', 'config'),
+        `[core]\n\tfsmonitor = "touch ${marker()}; false"\n\tpager = "touch ${marker()}; cat"\n[alias]\n\tst = "!touch ${marker()}"\n`,
+      );
     });
 
     it('status warns, naming the planted hook and keys, and runs none of them', async () => {
@@ -140,7 +162,7 @@ describe('attacks through a whole company run', function () {
       const result = await runCli(['review', project], { cwd: ROOT });
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout + result.stderr, /\.git\/config sets core\.pager/);
-      assert.equal(await exists(marker()), false, 'sopworks\' git ran a planted key');
+      assert.equal(await exists(marker()), false, "sopworks' git ran a planted key");
     });
 
     it('resume refuses a board with a forged line, naming the line (exit 2, no stack trace)', async () => {

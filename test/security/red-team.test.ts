@@ -64,14 +64,21 @@ async function fingerprint(dir: string): Promise<Record<string, string>> {
       else if (stat.isDirectory()) {
         out[child] = 'dir';
         await walk(child);
-      } else out[child] = `${stat.mode & 0o777}:${createHash('sha256').update(await fs.readFile(full)).digest('hex')}`;
+      } else
+        out[child] = `${stat.mode & 0o777}:${createHash('sha256')
+          .update(await fs.readFile(full))
+          .digest('hex')}`;
     }
   };
   await walk('');
   return out;
 }
 
-const exists = (file: string) => fs.lstat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.lstat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** Processes on the host whose command line holds the marker. */
 async function processesWith(marker: string): Promise<number[]> {
@@ -85,14 +92,28 @@ async function processesWith(marker: string): Promise<number[]> {
 }
 
 const describeOutcome = (o: SandboxOutcome) =>
-  JSON.stringify({ mode: o.mode, exitCode: o.exitCode, signal: o.signal, limitsHit: o.limitsHit, limitNotes: o.limitNotes, violations: o.violations, gaps: o.gaps, output: o.output.slice(-1200) }, null, 2);
+  JSON.stringify(
+    {
+      mode: o.mode,
+      exitCode: o.exitCode,
+      signal: o.signal,
+      limitsHit: o.limitsHit,
+      limitNotes: o.limitNotes,
+      violations: o.violations,
+      gaps: o.gaps,
+      output: o.output.slice(-1200),
+    },
+    null,
+    2,
+  );
 
 /** A repository as sopworks leaves it after a few commits, with a run record: made once, copied per attempt. */
 async function makeTemplate(dir: string): Promise<void> {
   await fs.mkdir(path.join(dir, 'src'), { recursive: true });
   await fs.writeFile(path.join(dir, 'src', 'app.js'), 'export const answer = 42;\n');
   await fs.writeFile(path.join(dir, 'package.json'), '{"name":"victim","type":"module"}\n');
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'start');
@@ -132,7 +153,13 @@ for (const modeCase of MODES) {
         const tryTo = (what, fn) => { try { fn(); console.log('DONE', what); } catch (e) { console.log('BLOCKED', what, String(e.message).split('\\n').slice(-3).join(' ')); } };\n`;
       await fs.writeFile(path.join(project, 'attack.cjs'), prelude + code);
       const [gitBefore, stateBefore] = await Promise.all([fingerprint(path.join(project, '.git')), fingerprint(path.join(project, '.sopworks'))]);
-      const outcome = await runSandboxed({ argv: modeCase.argv, projectDir: project, limits: { ...LIMITS, ...limits }, setting: modeCase.setting, allowUnsandboxed: modeCase.allowUnsandboxed });
+      const outcome = await runSandboxed({
+        argv: modeCase.argv,
+        projectDir: project,
+        limits: { ...LIMITS, ...limits },
+        setting: modeCase.setting,
+        allowUnsandboxed: modeCase.allowUnsandboxed,
+      });
       assert.equal(outcome.mode, modeCase.mode, describeOutcome(outcome));
       return { project, marker, outcome, gitBefore, stateBefore };
     }
@@ -151,10 +178,16 @@ for (const modeCase of MODES) {
       const integrity = a.outcome.violations.filter((v) => v.kind === 'integrity');
       if (weaker) {
         // The attack's `sh` (not Node: unconfined in the fallback; everything is, unsandboxed) reached the project.
-        assert.ok(integrity.some((v) => pattern.test(v.detail) && /\(restored\)$/.test(v.detail)), `not found and undone:\n${describeOutcome(a.outcome)}`);
+        assert.ok(
+          integrity.some((v) => pattern.test(v.detail) && /\(restored\)$/.test(v.detail)),
+          `not found and undone:\n${describeOutcome(a.outcome)}`,
+        );
       } else {
         assert.equal(integrity.length, 0, `bubblewrap lets nothing through:\n${describeOutcome(a.outcome)}`);
-        assert.ok(a.outcome.violations.some((v) => v.kind === 'filesystem'), `the refused writes are reported:\n${describeOutcome(a.outcome)}`);
+        assert.ok(
+          a.outcome.violations.some((v) => v.kind === 'filesystem'),
+          `the refused writes are reported:\n${describeOutcome(a.outcome)}`,
+        );
       }
     }
 
@@ -164,7 +197,8 @@ for (const modeCase of MODES) {
      */
     async function linksOnHost(a: Attempt, names: string[]): Promise<void> {
       if (!weaker) return;
-      for (const name of names) assert.equal((await fs.lstat(path.join(a.project, name)).catch(() => null))?.isSymbolicLink() ?? false, false, `${name}: a link was copied back`);
+      for (const name of names)
+        assert.equal((await fs.lstat(path.join(a.project, name)).catch(() => null))?.isSymbolicLink() ?? false, false, `${name}: a link was copied back`);
       execFileSync('node', ['attack.cjs'], { cwd: a.project, stdio: 'ignore' });
     }
 
@@ -180,7 +214,18 @@ for (const modeCase of MODES) {
       const template = path.join(base, 'template');
       await makeTemplate(template);
       const socketPath = path.join(base, 'host-service.sock');
-      host = { base, template, outside: path.join(base, 'outside'), homeSecret: path.join(home, '.secret'), tcp: net.createServer(), tcp6: null, unix: net.createServer(), socketPath, ports: { v4: 0, v6: 0 }, connections: 0 };
+      host = {
+        base,
+        template,
+        outside: path.join(base, 'outside'),
+        homeSecret: path.join(home, '.secret'),
+        tcp: net.createServer(),
+        tcp6: null,
+        unix: net.createServer(),
+        socketPath,
+        ports: { v4: 0, v6: 0 },
+        connections: 0,
+      };
       const count = (socket: net.Socket) => {
         host.connections++;
         socket.end('hello from the host\n');
@@ -216,62 +261,80 @@ for (const modeCase of MODES) {
         ['credential.helper', '[credential]\\n\\thelper = "!touch $M"'],
       ] as const) {
         it(`cannot plant ${key} in .git/config (relative and by absolute path)`, async () => {
-          const a = await attempt(`config-${key.replace(/\W+/g, '-')}`, `
+          const a = await attempt(
+            `config-${key.replace(/\W+/g, '-')}`,
+            `
             const text = ${JSON.stringify(`\n${line}\n`)}.replace(/\\$M/g, M);
             tryTo('relative', () => fs.appendFileSync('.git/config', text));
             tryTo('absolute', () => fs.appendFileSync(path.join(P, '.git/config'), text));
-            tryTo('through sh', () => cp.execFileSync('sh', ['-c', 'printf "%s" "$1" >> "$2"', 'sh', text, path.join(P, '.git/config')], { stdio: 'pipe' }));`);
+            tryTo('through sh', () => cp.execFileSync('sh', ['-c', 'printf "%s" "$1" >> "$2"', 'sh', text, path.join(P, '.git/config')], { stdio: 'pipe' }));`,
+          );
           await assertHostIntact(a);
           assertIntegrityCaught(a, /\.git\/config was changed/);
         });
       }
 
       it('cannot plant hooks (post-checkout, pre-commit, fsmonitor-watchman)', async () => {
-        const a = await attempt('hooks', `
+        const a = await attempt(
+          'hooks',
+          `
           for (const hook of ['post-checkout', 'pre-commit', 'fsmonitor-watchman']) {
             for (const dir of ['.git/hooks', path.join(P, '.git/hooks')]) tryTo(dir + '/' + hook, () => fs.writeFileSync(path.join(dir, hook), '#!/bin/sh\\ntouch ' + M + '\\n', { mode: 0o755 }));
           }
-          tryTo('sh', () => cp.execSync('printf "#!/bin/sh\\\\ntouch ' + M + '\\\\n" > ' + P + '/.git/hooks/post-index-change; chmod +x ' + P + '/.git/hooks/post-index-change', { stdio: 'pipe' }));`);
+          tryTo('sh', () => cp.execSync('printf "#!/bin/sh\\\\ntouch ' + M + '\\\\n" > ' + P + '/.git/hooks/post-index-change; chmod +x ' + P + '/.git/hooks/post-index-change', { stdio: 'pipe' }));`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.git\/hooks\/\S+ was created/);
       });
 
       it('cannot point core.hooksPath at hooks written in the work tree', async () => {
-        const a = await attempt('hooks-path', `
+        const a = await attempt(
+          'hooks-path',
+          `
           fs.mkdirSync('githooks', { recursive: true });
           fs.writeFileSync('githooks/post-checkout', '#!/bin/sh\\ntouch ' + M + '\\n', { mode: 0o755 });
           tryTo('relative', () => fs.appendFileSync('.git/config', '[core]\\n\\thooksPath = githooks\\n'));
           tryTo('config', () => fs.appendFileSync(path.join(P, '.git/config'), '[core]\\n\\thooksPath = githooks\\n'));
-          tryTo('config by sh', () => cp.execSync('git config core.hooksPath githooks', { cwd: P, stdio: 'pipe' }));`);
+          tryTo('config by sh', () => cp.execSync('git config core.hooksPath githooks', { cwd: P, stdio: 'pipe' }));`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.git\/config/);
       });
 
       it('cannot name a clean/smudge filter or diff driver through attributes', async () => {
-        const a = await attempt('attributes', `
+        const a = await attempt(
+          'attributes',
+          `
           fs.writeFileSync('.gitattributes', '* filter=evil diff=evil\\n');
           tryTo('relative', () => fs.writeFileSync('.git/info/attributes', '* filter=evil diff=evil\\n'));
           tryTo('info/attributes', () => fs.writeFileSync(path.join(P, '.git/info/attributes'), '* filter=evil diff=evil\\n'));
-          tryTo('filter config', () => cp.execSync('git config filter.evil.clean "touch ' + M + '; cat" && git config diff.evil.textconv "touch ' + M + '; cat"', { cwd: P, stdio: 'pipe' }));`);
+          tryTo('filter config', () => cp.execSync('git config filter.evil.clean "touch ' + M + '; cat" && git config diff.evil.textconv "touch ' + M + '; cat"', { cwd: P, stdio: 'pipe' }));`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.git\/(config|info\/attributes)/);
       });
 
       it('cannot forge HEAD, a branch, the index or alternates', async () => {
-        const a = await attempt('refs', `
+        const a = await attempt(
+          'refs',
+          `
           const forged = '0123456789abcdef0123456789abcdef01234567\\n';
           for (const [file, text] of [['HEAD', 'ref: refs/heads/evil\\n'], ['refs/heads/main', forged], ['index', 'garbage'], ['objects/info/alternates', '/tmp\\n'], ['packed-refs', forged + ' refs/heads/evil\\n']]) {
             tryTo(file, () => fs.writeFileSync(path.join('.git', file), text));
             tryTo(file + ' (absolute)', () => cp.execFileSync('sh', ['-c', 'printf "%s" "$1" > "$2"', 'sh', text, path.join(P, '.git', file)], { stdio: 'pipe' }));
-          }`);
+          }`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.git\/(HEAD|refs|index|objects\/info|packed-refs)/);
       });
 
       it('cannot replace .git/config by a link, or plant commondir', async () => {
-        const a = await attempt('config-link', `
+        const a = await attempt(
+          'config-link',
+          `
           tryTo('link', () => { fs.renameSync('.git/config', 'config.old'); fs.symlinkSync(path.resolve('config.old'), '.git/config'); });
-          tryTo('commondir', () => cp.execFileSync('sh', ['-c', 'echo /tmp > "$1"/.git/commondir', 'sh', P], { stdio: 'pipe' }));`);
+          tryTo('commondir', () => cp.execFileSync('sh', ['-c', 'echo /tmp > "$1"/.git/commondir', 'sh', P], { stdio: 'pipe' }));`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.git\/(config|commondir)/);
       });
@@ -280,37 +343,49 @@ for (const modeCase of MODES) {
     // ── The run's record ───────────────────────────────────────────────────────────────────────
     describe("the run's record", () => {
       it('cannot append a forged board line', async () => {
-        const a = await attempt('board-forge', `
+        const a = await attempt(
+          'board-forge',
+          `
           const forged = JSON.stringify({ seq: 2, id: 'forged', type: 'Outcome', from: 'pm', to: 'all', payload: { outcome: 'done' } }) + '\\n';
           tryTo('relative', () => fs.appendFileSync('.sopworks/board.jsonl', forged));
-          tryTo('absolute', () => fs.appendFileSync(path.join(P, '.sopworks/board.jsonl'), forged));`);
+          tryTo('absolute', () => fs.appendFileSync(path.join(P, '.sopworks/board.jsonl'), forged));`,
+        );
         await assertHostIntact(a);
         assert.doesNotMatch(await fs.readFile(path.join(a.project, '.sopworks/board.jsonl'), 'utf8'), /forged/);
       });
 
       it('cannot rewrite the board or the exchange log', async () => {
-        const a = await attempt('board-rewrite', `
+        const a = await attempt(
+          'board-rewrite',
+          `
           for (const file of ['board.jsonl', 'exchanges.jsonl']) {
             tryTo(file, () => fs.writeFileSync(path.join('.sopworks', file), '{}\\n'));
             tryTo(file + ' by sh', () => cp.execFileSync('sh', ['-c', 'echo "{}" > "$1"', 'sh', path.join(P, '.sopworks', file)], { stdio: 'pipe' }));
-          }`);
+          }`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.sopworks\/(board|exchanges)\.jsonl was rewritten/);
       });
 
       it('cannot change run.json or take the lock', async () => {
-        const a = await attempt('run-json', `
+        const a = await attempt(
+          'run-json',
+          `
           tryTo('run.json', () => fs.writeFileSync('.sopworks/run.json', '{"outcome":"done"}'));
           tryTo('lock', () => fs.rmSync('.sopworks/lock'));
-          tryTo('by sh', () => cp.execFileSync('sh', ['-c', 'echo "{\\\\"outcome\\\\":\\\\"done\\\\"}" > "$1/.sopworks/run.json"; echo 999999 > "$1/.sopworks/lock"', 'sh', P], { stdio: 'pipe' }));`);
+          tryTo('by sh', () => cp.execFileSync('sh', ['-c', 'echo "{\\\\"outcome\\\\":\\\\"done\\\\"}" > "$1/.sopworks/run.json"; echo 999999 > "$1/.sopworks/lock"', 'sh', P], { stdio: 'pipe' }));`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.sopworks\/(run\.json|lock) was/);
       });
 
       it('cannot plant a link inside .sopworks/', async () => {
-        const a = await attempt('state-link', `
+        const a = await attempt(
+          'state-link',
+          `
           tryTo('relative', () => fs.symlinkSync('/etc', '.sopworks/pending.json'));
-          tryTo('by sh', () => cp.execFileSync('ln', ['-s', '/', path.join(P, '.sopworks/approvals')], { stdio: 'pipe' }));`);
+          tryTo('by sh', () => cp.execFileSync('ln', ['-s', '/', path.join(P, '.sopworks/approvals')], { stdio: 'pipe' }));`,
+        );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.sopworks\/\S+ was created/);
       });
@@ -322,15 +397,26 @@ for (const modeCase of MODES) {
       async function sopworksWrites(project: string, file: string): Promise<{ refused: string | null; hash: string | null }> {
         const workspace = await Workspace.open(project);
         const result = await workspace
-          .commit({ files: [{ path: file, content: 'written by sopworks\n' }], author: { name: 'qa', email: 'qa@x' }, subject: 'test: after the attack', trailers: {} })
-          .then((hash) => ({ refused: null, hash }), (error: Error) => ({ refused: error.message, hash: null }));
+          .commit({
+            files: [{ path: file, content: 'written by sopworks\n' }],
+            author: { name: 'qa', email: 'qa@x' },
+            subject: 'test: after the attack',
+            trailers: {},
+          })
+          .then(
+            (hash) => ({ refused: null, hash }),
+            (error: Error) => ({ refused: error.message, hash: null }),
+          );
         await workspace.finish().catch(() => undefined);
         return result;
       }
 
       it('a file link into .git/hooks: sopworks refuses to write through it', async () => {
-        const a = await attempt('link-hook', `
-          fs.rmSync('src/app.js'); fs.symlinkSync('../.git/hooks/pre-commit', 'src/app.js');`);
+        const a = await attempt(
+          'link-hook',
+          `
+          fs.rmSync('src/app.js'); fs.symlinkSync('../.git/hooks/pre-commit', 'src/app.js');`,
+        );
         await linksOnHost(a, ['src/app.js']);
         const write = await sopworksWrites(a.project, 'src/app.js');
         assert.match(write.refused ?? '', /src\/app\.js is a symbolic link/, JSON.stringify(write));
@@ -379,7 +465,10 @@ for (const modeCase of MODES) {
       it('links left in the work tree are reported and never committed', async () => {
         // With ln: Node's permission model refuses symlinkSync itself, a child that is not Node is not confined.
         const a = await attempt('link-commit', `cp.execFileSync('ln', ['-s', '/etc/passwd', 'passwd']); cp.execFileSync('ln', ['-s', '/', 'root']);`);
-        assert.ok(a.outcome.violations.some((v) => v.kind === 'symlink' && /passwd -> \/etc\/passwd/.test(v.detail)), describeOutcome(a.outcome));
+        assert.ok(
+          a.outcome.violations.some((v) => v.kind === 'symlink' && /passwd -> \/etc\/passwd/.test(v.detail)),
+          describeOutcome(a.outcome),
+        );
         const write = await sopworksWrites(a.project, 'docs/after.md');
         assert.equal(write.refused, null);
         const tree = execFileSync('git', ['ls-tree', '-r', '--name-only', 'HEAD'], { cwd: a.project, encoding: 'utf8' });
@@ -391,18 +480,28 @@ for (const modeCase of MODES) {
     // ── Secrets and environment ────────────────────────────────────────────────────────────────
     describe('secrets and environment', () => {
       it("sopworks' API key is neither in the environment nor in the output", async () => {
-        const a = await attempt('env', `
+        const a = await attempt(
+          'env',
+          `
           console.log(JSON.stringify(process.env));
-          for (const pid of ['1', String(process.ppid)]) tryTo('environ ' + pid, () => console.log(fs.readFileSync('/proc/' + pid + '/environ', 'utf8')));`);
+          for (const pid of ['1', String(process.ppid)]) tryTo('environ ' + pid, () => console.log(fs.readFileSync('/proc/' + pid + '/environ', 'utf8')));`,
+        );
         assert.doesNotMatch(a.outcome.output, new RegExp(API_KEY));
         assert.doesNotMatch(a.outcome.output, /"OPENAI_API_KEY"/);
         await assertHostIntact(a);
       });
 
       it("the user's HOME is hidden under bubblewrap, a listed gap otherwise", async () => {
-        const a = await attempt('home', `
-          tryTo('home', () => console.log(fs.readFileSync(path.join(P, '..', 'home', '.secret'), 'utf8')));`);
-        if (weaker) assert.ok(a.outcome.gaps.some((g) => /reads|filesystem/.test(g)), describeOutcome(a.outcome));
+        const a = await attempt(
+          'home',
+          `
+          tryTo('home', () => console.log(fs.readFileSync(path.join(P, '..', 'home', '.secret'), 'utf8')));`,
+        );
+        if (weaker)
+          assert.ok(
+            a.outcome.gaps.some((g) => /reads|filesystem/.test(g)),
+            describeOutcome(a.outcome),
+          );
         else assert.doesNotMatch(a.outcome.output, new RegExp(HOME_SECRET), describeOutcome(a.outcome));
         await assertHostIntact(a);
       });
@@ -425,7 +524,10 @@ for (const modeCase of MODES) {
           const before = host.connections;
           const a = await attempt(`net-${name.replace(/\W+/g, '-')}`, connectAttack(target()));
           if (weaker) {
-            assert.ok(a.outcome.gaps.some((g) => /^network/.test(g)), describeOutcome(a.outcome));
+            assert.ok(
+              a.outcome.gaps.some((g) => /^network/.test(g)),
+              describeOutcome(a.outcome),
+            );
           } else {
             assert.equal(host.connections, before, `a connection reached the host:\n${describeOutcome(a.outcome)}`);
             assert.doesNotMatch(a.outcome.output, /CONNECTED/);
@@ -445,9 +547,12 @@ for (const modeCase of MODES) {
         it(`no process outlives the run: ${name}`, async () => {
           const mark = `rt${process.pid}${name.replace(/\W+/g, '')}${modeCase.mode.replace(/\W/g, '')}`;
           const [command, ...args] = argv.map((word) => word.replace('MARK', mark));
-          const a = await attempt(`proc-${name.replace(/\W+/g, '-')}`, `
+          const a = await attempt(
+            `proc-${name.replace(/\W+/g, '-')}`,
+            `
             cp.spawn(${JSON.stringify(command)}, ${JSON.stringify(args)}, { detached: true, stdio: 'ignore' }).unref();
-            setTimeout(() => console.log('parent leaves'), 300);`);
+            setTimeout(() => console.log('parent leaves'), 300);`,
+          );
           assert.deepEqual(await processesWith(mark), [], `a process of the run is still alive:\n${describeOutcome(a.outcome)}`);
           await assertHostIntact(a);
         });
@@ -459,7 +564,10 @@ for (const modeCase of MODES) {
       it('memory: an allocation loop is stopped and reported as the memory limit', async () => {
         const a = await attempt('memory', `const keep = []; for (;;) keep.push(Buffer.alloc(8 * 1024 * 1024, 1));`);
         assert.ok(a.outcome.limitsHit.includes('memory'), describeOutcome(a.outcome));
-        assert.ok(a.outcome.limitNotes?.some((n) => /^memory: .*256 MB/.test(n)), describeOutcome(a.outcome));
+        assert.ok(
+          a.outcome.limitNotes?.some((n) => /^memory: .*256 MB/.test(n)),
+          describeOutcome(a.outcome),
+        );
         await assertHostIntact(a);
       });
 
@@ -467,22 +575,31 @@ for (const modeCase of MODES) {
         // A generous wall clock: on a loaded machine a second of CPU takes many seconds.
         const a = await attempt('cpu', `for (;;) {}`, { cpuSeconds: 1, wallSeconds: 60 });
         assert.ok(a.outcome.limitsHit.includes('cpu'), describeOutcome(a.outcome));
-        assert.ok(a.outcome.limitNotes?.some((n) => /^cpu: /.test(n)), describeOutcome(a.outcome));
+        assert.ok(
+          a.outcome.limitNotes?.some((n) => /^cpu: /.test(n)),
+          describeOutcome(a.outcome),
+        );
         await assertHostIntact(a);
       });
 
       it('wall clock: a sleeper is killed, and the note names the test that was running', async () => {
         const a = await attempt('wall', `console.log('# Subtest: waits forever'); setInterval(() => {}, 1000);`, { wallSeconds: 2 });
         assert.ok(a.outcome.limitsHit.includes('time'), describeOutcome(a.outcome));
-        assert.ok(a.outcome.limitNotes?.some((n) => /^time: .*"waits forever"/.test(n)), describeOutcome(a.outcome));
+        assert.ok(
+          a.outcome.limitNotes?.some((n) => /^time: .*"waits forever"/.test(n)),
+          describeOutcome(a.outcome),
+        );
         await assertHostIntact(a);
       });
 
       it('disk: one huge file stops at the file-size limit', async () => {
-        const a = await attempt('huge-file', `
+        const a = await attempt(
+          'huge-file',
+          `
           process.on('SIGXFSZ', () => {});
           const chunk = Buffer.alloc(1024 * 1024, 1); const fd = fs.openSync('huge.bin', 'w');
-          try { for (let i = 0; i < 32; i++) fs.writeSync(fd, chunk); console.log('WROTE ALL'); } catch (e) { console.log('STOPPED', e.code); }`);
+          try { for (let i = 0; i < 32; i++) fs.writeSync(fd, chunk); console.log('WROTE ALL'); } catch (e) { console.log('STOPPED', e.code); }`,
+        );
         assert.ok(a.outcome.limitsHit.includes('disk'), describeOutcome(a.outcome));
         assert.doesNotMatch(a.outcome.output, /WROTE ALL/);
         const size = (await fs.stat(path.join(a.project, 'huge.bin')).catch(() => ({ size: 0 }))).size;
@@ -498,9 +615,13 @@ for (const modeCase of MODES) {
       });
 
       it('disk: filling /tmp is bounded under bubblewrap; the host /tmp keeps nothing', async () => {
-        const a = await attempt('tmp-fill', `
+        const a = await attempt(
+          'tmp-fill',
+          `
           const file = path.join(require('node:os').tmpdir(), 'fill.bin'); const chunk = Buffer.alloc(1024 * 1024, 1);
-          try { for (let i = 0; i < 40; i++) fs.appendFileSync(file, chunk); console.log('FILLED'); } catch (e) { console.log('STOPPED', e.code); }`, { fileMb: 64 });
+          try { for (let i = 0; i < 40; i++) fs.appendFileSync(file, chunk); console.log('FILLED'); } catch (e) { console.log('STOPPED', e.code); }`,
+          { fileMb: 64 },
+        );
         if (!weaker) assert.match(a.outcome.output, /STOPPED ENOSPC/, describeOutcome(a.outcome));
         const leftovers = (await fs.readdir('/tmp')).filter((n) => n.startsWith('sopworks-sandbox-') || n.startsWith('sopworks-work-'));
         for (const dir of leftovers) assert.equal(await exists(path.join('/tmp', dir, 'tmp', 'fill.bin')), false);
@@ -517,11 +638,18 @@ for (const modeCase of MODES) {
 
     // ── /proc and /sys ─────────────────────────────────────────────────────────────────────────
     describe('/proc and /sys', () => {
-      it("host processes are invisible under bubblewrap; a listed gap otherwise", async () => {
-        const a = await attempt('proc', `
+      it('host processes are invisible under bubblewrap; a listed gap otherwise', async () => {
+        const a = await attempt(
+          'proc',
+          `
           const pids = fs.readdirSync('/proc').filter((n) => /^\\d+$/.test(n));
-          console.log('PIDS', pids.length, pids.includes(${JSON.stringify(String(process.pid))}) ? 'SEES-HOST' : 'OWN-ONLY');`);
-        if (weaker) assert.ok(a.outcome.gaps.some((g) => /reads|filesystem/.test(g)), describeOutcome(a.outcome));
+          console.log('PIDS', pids.length, pids.includes(${JSON.stringify(String(process.pid))}) ? 'SEES-HOST' : 'OWN-ONLY');`,
+        );
+        if (weaker)
+          assert.ok(
+            a.outcome.gaps.some((g) => /reads|filesystem/.test(g)),
+            describeOutcome(a.outcome),
+          );
         else assert.match(a.outcome.output, /OWN-ONLY/, describeOutcome(a.outcome));
         await assertHostIntact(a);
       });
@@ -529,7 +657,11 @@ for (const modeCase of MODES) {
       it('/sys is not there under bubblewrap (no host devices or network interfaces to read)', async () => {
         const a = await attempt('sys', `tryTo('sys', () => console.log('NETS', fs.readdirSync('/sys/class/net').join(',')));`);
         if (!weaker) assert.doesNotMatch(a.outcome.output, /NETS/, describeOutcome(a.outcome));
-        else assert.ok(a.outcome.gaps.some((g) => /reads|filesystem/.test(g)), describeOutcome(a.outcome));
+        else
+          assert.ok(
+            a.outcome.gaps.some((g) => /reads|filesystem/.test(g)),
+            describeOutcome(a.outcome),
+          );
         await assertHostIntact(a);
       });
     });

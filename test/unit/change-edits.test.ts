@@ -13,8 +13,16 @@ const edits = (reply: string): EditsReply => {
 
 describe('edits: parsing a reply', () => {
   it('reads several blocks, inside a fence or not', () => {
-    const reply = 'Here:\n```\n<<<<<<< SEARCH\n  return 1;\n=======\n  return 10;\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\n  return 2;\n=======\n  return 20;\n>>>>>>> REPLACE\n';
-    assert.deepEqual(edits(reply), { kind: 'edits', path: 'src/x.js', edits: [{ search: '  return 1;', replace: '  return 10;' }, { search: '  return 2;', replace: '  return 20;' }] });
+    const reply =
+      'Here:\n```\n<<<<<<< SEARCH\n  return 1;\n=======\n  return 10;\n>>>>>>> REPLACE\n```\n<<<<<<< SEARCH\n  return 2;\n=======\n  return 20;\n>>>>>>> REPLACE\n';
+    assert.deepEqual(edits(reply), {
+      kind: 'edits',
+      path: 'src/x.js',
+      edits: [
+        { search: '  return 1;', replace: '  return 10;' },
+        { search: '  return 2;', replace: '  return 20;' },
+      ],
+    });
   });
 
   it('takes one fenced block without markers as the whole file', () => {
@@ -45,19 +53,26 @@ describe('edits: applying them', () => {
     const applied = applyEdits(FILE, edits('<<<<<<< SEARCH\n}\n=======\n};\n>>>>>>> REPLACE\n'));
     assert.deepEqual(applied, {
       ok: false,
-      reason: 'block 1 of 1: its SEARCH text is in src/x.js 2 times (at lines 3, 7), so where to apply it is unclear. Include more of the surrounding lines so it matches exactly once. Nothing was applied.',
+      reason:
+        'block 1 of 1: its SEARCH text is in src/x.js 2 times (at lines 3, 7), so where to apply it is unclear. Include more of the surrounding lines so it matches exactly once. Nothing was applied.',
     });
   });
 
   it('refuses a SEARCH text not found, showing the nearest lines numbered', () => {
-    const applied = applyEdits(FILE, edits('<<<<<<< SEARCH\nexport function b(x) {\n  return 2;\n=======\nexport function b(x) {\n  return x;\n>>>>>>> REPLACE\n'));
+    const applied = applyEdits(
+      FILE,
+      edits('<<<<<<< SEARCH\nexport function b(x) {\n  return 2;\n=======\nexport function b(x) {\n  return x;\n>>>>>>> REPLACE\n'),
+    );
     assert.ok(!applied.ok);
     assert.match(applied.reason, /^block 1 of 1: its SEARCH text is not in src\/x\.js/);
     assert.match(applied.reason, /   5\| export function b\(\) \{\n   6\|   return 2;/);
   });
 
   it('applies nothing when a later block does not fit', () => {
-    const applied = applyEdits(FILE, edits('<<<<<<< SEARCH\n  return 1;\n=======\n  return 10;\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n  return 3;\n=======\n  return 30;\n>>>>>>> REPLACE\n'));
+    const applied = applyEdits(
+      FILE,
+      edits('<<<<<<< SEARCH\n  return 1;\n=======\n  return 10;\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n  return 3;\n=======\n  return 30;\n>>>>>>> REPLACE\n'),
+    );
     assert.ok(!applied.ok && /^block 2 of 2/.test(applied.reason));
   });
 

@@ -6,7 +6,13 @@ import { changeTaskProblems, MAX_EDIT_BYTES } from '../../src/change/check-chang
 import type { ChangeTask } from '../../src/artifacts/change/change-schemas.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
-const task = (file: string, op: ChangeTask['op'], from: string | null = null, dependsOn: string[] = []): ChangeTask => ({ file, op, from, description: 'do it', dependsOn });
+const task = (file: string, op: ChangeTask['op'], from: string | null = null, dependsOn: string[] = []): ChangeTask => ({
+  file,
+  op,
+  from,
+  description: 'do it',
+  dependsOn,
+});
 
 describe('change tasks: the check against the work tree', () => {
   after(removeTempDirs);
@@ -17,7 +23,14 @@ describe('change tasks: the check against the work tree', () => {
     await fs.writeFile(path.join(root, 'src', 'a.js'), 'export const a = 1;\n');
     await fs.writeFile(path.join(root, 'src', 'old.js'), 'x\n');
     await fs.writeFile(path.join(root, 'src', 'gone.js'), 'x\n');
-    const problems = await changeTaskProblems(root, { tasks: [task('src/a.js', 'modify'), task('src/b.js', 'add', null, ['src/a.js']), task('src/new.js', 'rename', 'src/old.js'), task('src/gone.js', 'delete')] });
+    const problems = await changeTaskProblems(root, {
+      tasks: [
+        task('src/a.js', 'modify'),
+        task('src/b.js', 'add', null, ['src/a.js']),
+        task('src/new.js', 'rename', 'src/old.js'),
+        task('src/gone.js', 'delete'),
+      ],
+    });
     assert.deepEqual(problems, []);
   });
 

@@ -97,7 +97,18 @@ describe('codeInterface', () => {
     });
 
     it('drops bodies, imports, private declarations and ordinary comments', () => {
-      for (const gone of ['counts.set', 'return counts', 'secretHelper', 'return 42', 'const cache', "import fs", 'internal helper', 'this.limit = limit', 'if (text)', 'readFile(file']) {
+      for (const gone of [
+        'counts.set',
+        'return counts',
+        'secretHelper',
+        'return 42',
+        'const cache',
+        'import fs',
+        'internal helper',
+        'this.limit = limit',
+        'if (text)',
+        'readFile(file',
+      ]) {
         assert.ok(!out.includes(gone), `"${gone}" should be dropped:\n${out}`);
       }
     });

@@ -31,7 +31,12 @@ describe('the outcome of a run', () => {
   const table: { when: string; company: CompanySnapshot; outcome: string | null; reason?: RegExp }[] = [
     { when: 'a role is at work', company: company({ roles: [working('engineer')] }), outcome: null },
     { when: 'an outcome is posted but a role is still at work', company: company({ roles: [working('writer')], posted: done }), outcome: null },
-    { when: 'an outcome is posted and no role is at work', company: company({ roles: [idle('qa')], posted: done }), outcome: 'done', reason: /^all tests pass$/ },
+    {
+      when: 'an outcome is posted and no role is at work',
+      company: company({ roles: [idle('qa')], posted: done }),
+      outcome: 'done',
+      reason: /^all tests pass$/,
+    },
     {
       when: 'a posted failure',
       company: company({ posted: { outcome: 'failed', reason: 'the same failure three times' } }),
@@ -51,7 +56,12 @@ describe('the outcome of a run', () => {
       reason: /stalled.*last message: Design msg-000003 from architect/,
     },
     { when: 'the user stopped and a step is in flight', company: company({ roles: [working('engineer')], stopping: 'soft' }), outcome: null },
-    { when: 'the user stopped gently', company: company({ roles: [idle('engineer')], stopping: 'soft' }), outcome: 'interrupted', reason: /after the steps in flight/ },
+    {
+      when: 'the user stopped gently',
+      company: company({ roles: [idle('engineer')], stopping: 'soft' }),
+      outcome: 'interrupted',
+      reason: /after the steps in flight/,
+    },
     { when: 'the user stopped at once', company: company({ stopping: 'hard' }), outcome: 'interrupted', reason: /at once/ },
     {
       when: 'a step stopped part-way by a gentle stop',
@@ -64,16 +74,35 @@ describe('the outcome of a run', () => {
       outcome: 'failed',
       reason: /engineer failed in step "writing"/,
     },
-    { when: 'a step failed', company: company({ roles: [working('qa'), failed('engineer', new Error('boom'))] }), outcome: 'failed', reason: /engineer failed.*boom/ },
+    {
+      when: 'a step failed',
+      company: company({ roles: [working('qa'), failed('engineer', new Error('boom'))] }),
+      outcome: 'failed',
+      reason: /engineer failed.*boom/,
+    },
     {
       when: 'the budget ran out',
       company: company({ roles: [failed('architect', budget, 'designing')] }),
       outcome: 'budget-exhausted',
       reason: /architect stopped before step "designing": the budget/,
     },
-    { when: 'an approval waits and nothing is in flight', company: company({ roles: [idle('pm')], approvalsWaiting: [approval] }), outcome: 'awaiting-approval', reason: /approve prd from product-manager/ },
-    { when: 'an approval waits while a model call is out', company: company({ roles: [working('engineer')], approvalsWaiting: [approval], workInFlight: 1 }), outcome: null },
-    { when: 'a commit failed', company: company({ commitFault: 'the commit of Code msg-000009 from engineer failed' }), outcome: 'failed', reason: /commit of Code/ },
+    {
+      when: 'an approval waits and nothing is in flight',
+      company: company({ roles: [idle('pm')], approvalsWaiting: [approval] }),
+      outcome: 'awaiting-approval',
+      reason: /approve prd from product-manager/,
+    },
+    {
+      when: 'an approval waits while a model call is out',
+      company: company({ roles: [working('engineer')], approvalsWaiting: [approval], workInFlight: 1 }),
+      outcome: null,
+    },
+    {
+      when: 'a commit failed',
+      company: company({ commitFault: 'the commit of Code msg-000009 from engineer failed' }),
+      outcome: 'failed',
+      reason: /commit of Code/,
+    },
   ];
   for (const row of table) {
     it(`${row.when}: ${row.outcome ?? 'the run goes on'}`, () => {

@@ -23,7 +23,13 @@ const attempt = (n: number, ok: boolean, reply = ok ? '{}' : 'not json', occurre
 describe('exchange replay', () => {
   it('replays a round that ended valid', () => {
     const replay = new ExchangeReplay([attempt(1, false), attempt(2, true)]);
-    assert.deepEqual(replay.round(call, 0, 3).map((r) => [r.attempt, r.ok]), [[1, false], [2, true]]);
+    assert.deepEqual(
+      replay.round(call, 0, 3).map((r) => [r.attempt, r.ok]),
+      [
+        [1, false],
+        [2, true],
+      ],
+    );
   });
 
   it('does not replay a round whose every allowed attempt failed: the step is asked again', () => {
@@ -33,12 +39,21 @@ describe('exchange replay', () => {
 
   it('replays a round cut short by a crash (attempts left), to be carried on', () => {
     const replay = new ExchangeReplay([attempt(1, false)]);
-    assert.deepEqual(replay.round(call, 0, 3).map((r) => r.attempt), [1]);
+    assert.deepEqual(
+      replay.round(call, 0, 3).map((r) => r.attempt),
+      [1],
+    );
   });
 
   it('answers from the round asked after a restart, not the failed one before it', () => {
     const replay = new ExchangeReplay([attempt(1, false), attempt(2, false), attempt(3, false), attempt(1, false, 'again not json'), attempt(2, true)]);
-    assert.deepEqual(replay.round(call, 0, 3).map((r) => [r.attempt, r.reply]), [[1, 'again not json'], [2, '{}']]);
+    assert.deepEqual(
+      replay.round(call, 0, 3).map((r) => [r.attempt, r.reply]),
+      [
+        [1, 'again not json'],
+        [2, '{}'],
+      ],
+    );
   });
 
   it('keeps each occurrence of a call apart', () => {

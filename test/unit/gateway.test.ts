@@ -57,7 +57,14 @@ describe('gateway', () => {
     await exchanges.close();
     const { records } = await readAppendLog(logFile);
     const attempts = records as { attempt: number; ok: boolean; error: string | null; messages: { role: string; content: string }[] }[];
-    assert.deepEqual(attempts.map((a) => [a.attempt, a.ok]), [[1, false], [2, false], [3, true]]);
+    assert.deepEqual(
+      attempts.map((a) => [a.attempt, a.ok]),
+      [
+        [1, false],
+        [2, false],
+        [3, true],
+      ],
+    );
     assert.match(attempts[0]!.error!, /contains no JSON object/);
     // The third request carries both earlier replies and both errors.
     const last = attempts[2]!.messages;
@@ -65,7 +72,10 @@ describe('gateway', () => {
     assert.match(last[3]!.content, /contains no JSON object/);
     assert.match(last[5]!.content, /approved: Invalid input: expected boolean/);
     assert.equal(meter.total().repairs, 2);
-    assert.deepEqual(events.map((e) => e.kind), ['call-start', 'call-repair', 'call-repair', 'call-end']);
+    assert.deepEqual(
+      events.map((e) => e.kind),
+      ['call-start', 'call-repair', 'call-repair', 'call-end'],
+    );
   });
 
   it('gives up after the bound with an error naming the call and the last problem', async () => {
@@ -87,9 +97,7 @@ describe('gateway', () => {
   });
 
   it('takes code from a fenced block and counts tokens when the provider reports none', async () => {
-    const { ask, exchanges, meter } = await setup([
-      { role: 'engineer', action: 'review_file', key: 'src/a.js', code: 'export const a = 2;', lang: 'js' },
-    ]);
+    const { ask, exchanges, meter } = await setup([{ role: 'engineer', action: 'review_file', key: 'src/a.js', code: 'export const a = 2;', lang: 'js' }]);
     assert.deepEqual(await ask({ kind: 'code', path: 'src/a.js' }), { path: 'src/a.js', content: 'export const a = 2;\n' });
     await exchanges.close();
     assert.equal(meter.records[0]!.counted, true);

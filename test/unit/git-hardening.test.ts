@@ -36,9 +36,17 @@ describe("sopworks' own git on a tampered repository", () => {
     await fs.rm(marker);
 
     const workspace = await Workspace.open(project);
-    await workspace.commit({ files: [{ path: 'src/b.js', content: 'b\n' }], author: { name: 'e', email: 'e@x' }, subject: 'feat: b', trailers: { 'Sopworks-Message': 'msg-000001' } });
+    await workspace.commit({
+      files: [{ path: 'src/b.js', content: 'b\n' }],
+      author: { name: 'e', email: 'e@x' },
+      subject: 'feat: b',
+      trailers: { 'Sopworks-Message': 'msg-000001' },
+    });
     await workspace.finish();
-    assert.deepEqual((await workspace.history()).map((c) => c.subject), ['start', 'feat: b']);
+    assert.deepEqual(
+      (await workspace.history()).map((c) => c.subject),
+      ['start', 'feat: b'],
+    );
     assert.deepEqual(await workspace.trackedFiles(), ['src/b.js']);
     assert.equal((await readCommits(project)).length, 2);
     await assert.rejects(fs.access(marker), 'a planted hook or key ran');

@@ -55,7 +55,7 @@ describe('integrity check', () => {
     assert.equal(await fs.readFile(path.join(dir, '.sopworks', 'board.jsonl'), 'utf8'), JSON.stringify(OWN) + '\n');
   });
 
-  it("keeps the board lines sopworks appended meanwhile and drops a forged one", async () => {
+  it('keeps the board lines sopworks appended meanwhile and drops a forged one', async () => {
     const dir = await project();
     const snapshot = await snapshotProtected(dir);
     const second = { ...OWN, id: 'msg-000002', seq: 2 };
@@ -68,10 +68,16 @@ describe('integrity check', () => {
   });
 
   it('names the test that was running from the runner output', () => {
-    assert.deepEqual(runningTest('TAP version 13\n# Subtest: counts words\nok 1 - counts words\n# Subtest: waits forever\n'), { running: 'waits forever', lastFinished: null });
+    assert.deepEqual(runningTest('TAP version 13\n# Subtest: counts words\nok 1 - counts words\n# Subtest: waits forever\n'), {
+      running: 'waits forever',
+      lastFinished: null,
+    });
     // Node 20 prints a test once it ends: a test that never ends is known by the one before it.
     assert.deepEqual(runningTest('TAP version 13\n# Subtest: quick\nok 1 - quick\n  ---\n  duration_ms: 9\n  ...\n'), { running: null, lastFinished: 'quick' });
-    assert.deepEqual(runningTest('tests/test_cli.py::test_counts PASSED\ntests/test_cli.py::test_hangs '), { running: 'tests/test_cli.py::test_hangs', lastFinished: null });
+    assert.deepEqual(runningTest('tests/test_cli.py::test_counts PASSED\ntests/test_cli.py::test_hangs '), {
+      running: 'tests/test_cli.py::test_hangs',
+      lastFinished: null,
+    });
     assert.deepEqual(runningTest('no runner output'), { running: null, lastFinished: null });
   });
 });

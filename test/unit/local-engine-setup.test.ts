@@ -33,7 +33,10 @@ describe('local engine set-up', () => {
   });
 
   it('uses one thread on two cores or fewer, all but one above', () => {
-    assert.deepEqual([1, 2, 3, 4, 16].map((n) => chooseThreads(n)), [1, 1, 2, 3, 15]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 16].map((n) => chooseThreads(n)),
+      [1, 1, 2, 3, 15],
+    );
   });
 
   it('gives the context the model was trained on, within a ceiling', () => {
@@ -61,7 +64,11 @@ describe('local engine set-up', () => {
     assert.deepEqual(readLocalSettings({ SOPWORKS_LOCAL_CONTEXT: '8192', SOPWORKS_LOCAL_THREADS: '2', SOPWORKS_LOCAL_GPU: 'off' }).contextSize, 8192);
     assert.throws(
       () => readLocalSettings({ SOPWORKS_LOCAL_CONTEXT: 'big', SOPWORKS_LOCAL_GPU: 'cuda' }),
-      (error: unknown) => SopworksError.isInstance(error) && error.code === 'CONFIG_INVALID' && /SOPWORKS_LOCAL_CONTEXT/.test(error.message) && /SOPWORKS_LOCAL_GPU: must be auto or off/.test(error.message),
+      (error: unknown) =>
+        SopworksError.isInstance(error) &&
+        error.code === 'CONFIG_INVALID' &&
+        /SOPWORKS_LOCAL_CONTEXT/.test(error.message) &&
+        /SOPWORKS_LOCAL_GPU: must be auto or off/.test(error.message),
     );
   });
 
@@ -72,7 +79,13 @@ describe('local engine set-up', () => {
 
   it('builds the grammar schema closed, with the limits a grammar enforces and without the ones it cannot', () => {
     const schema = grammarJsonSchema(
-      z.object({ name: z.string().min(2).max(5), code: z.string().regex(/^[A-Z]+$/), tags: z.array(z.string()).min(1), note: z.string().nullable().optional(), run: z.array(z.string()).nullable() }),
+      z.object({
+        name: z.string().min(2).max(5),
+        code: z.string().regex(/^[A-Z]+$/),
+        tags: z.array(z.string()).min(1),
+        note: z.string().nullable().optional(),
+        run: z.array(z.string()).nullable(),
+      }),
       { maxStringChars: null, maxItems: null },
     );
     assert.deepEqual(schema, {
@@ -96,7 +109,11 @@ describe('local engine set-up', () => {
   it('names the one command that installs the engine when it is missing', async () => {
     await assert.rejects(
       loadEngine(() => import('node-llama-cpp-not-installed-here' as string) as never),
-      (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && /not installed/.test(error.message) && error.hint === `Install it: npm install ${ENGINE_PACKAGE}`,
+      (error: unknown) =>
+        SopworksError.isInstance(error) &&
+        error.code === 'NO_MODEL' &&
+        /not installed/.test(error.message) &&
+        error.hint === `Install it: npm install ${ENGINE_PACKAGE}`,
     );
   });
 });
@@ -110,7 +127,14 @@ describe('which model --llm local loads', () => {
   after(removeTempDirs);
 
   it('says how to pull one when the cache is empty', async () => {
-    await assert.rejects(resolveLocalModel(null, env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && /is empty/.test(error.message) && /sopworks models pull qwen2\.5-coder-7b/.test(error.hint ?? ''));
+    await assert.rejects(
+      resolveLocalModel(null, env()),
+      (error: unknown) =>
+        SopworksError.isInstance(error) &&
+        error.code === 'NO_MODEL' &&
+        /is empty/.test(error.message) &&
+        /sopworks models pull qwen2\.5-coder-7b/.test(error.hint ?? ''),
+    );
   });
 
   it('takes a path as it is, and a name from the cache; plain local takes the newest and says so', async () => {
@@ -125,7 +149,13 @@ describe('which model --llm local loads', () => {
   });
 
   it('tells a recommended model not pulled yet from an unknown name', async () => {
-    await assert.rejects(resolveLocalModel('qwen2.5-coder-3b', env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && error.hint === 'Pull it first: sopworks models pull qwen2.5-coder-3b');
-    await assert.rejects(resolveLocalModel('mistery', env()), (error: unknown) => SopworksError.isInstance(error) && error.code === 'USAGE' && /Cached: newer, older\./.test(error.hint ?? ''));
+    await assert.rejects(
+      resolveLocalModel('qwen2.5-coder-3b', env()),
+      (error: unknown) => SopworksError.isInstance(error) && error.code === 'NO_MODEL' && error.hint === 'Pull it first: sopworks models pull qwen2.5-coder-3b',
+    );
+    await assert.rejects(
+      resolveLocalModel('mistery', env()),
+      (error: unknown) => SopworksError.isInstance(error) && error.code === 'USAGE' && /Cached: newer, older\./.test(error.hint ?? ''),
+    );
   });
 });

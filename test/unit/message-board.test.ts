@@ -54,8 +54,19 @@ describe('MessageBoard', () => {
   it('keeps concurrent posts in call order', async () => {
     const { board } = await openBoard();
     const posted = await Promise.all(['a', 'b', 'c', 'd'].map((r) => board.post(outcome(r))));
-    assert.deepEqual(posted.map((m) => [m.seq, (m.payload as { reason: string }).reason]), [[1, 'a'], [2, 'b'], [3, 'c'], [4, 'd']]);
-    assert.deepEqual((await lines(file)).map((l) => JSON.parse(l).seq), [1, 2, 3, 4]);
+    assert.deepEqual(
+      posted.map((m) => [m.seq, (m.payload as { reason: string }).reason]),
+      [
+        [1, 'a'],
+        [2, 'b'],
+        [3, 'c'],
+        [4, 'd'],
+      ],
+    );
+    assert.deepEqual(
+      (await lines(file)).map((l) => JSON.parse(l).seq),
+      [1, 2, 3, 4],
+    );
   });
 
   it('stores the validated payload (the schema trims text)', async () => {
@@ -98,7 +109,10 @@ describe('MessageBoard', () => {
     const found: [string, boolean][] = [];
     board.subscribe((message: Message) => {
       // synchronous read at notification time: the line must already be in the file
-      const stored = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).id);
+      const stored = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l).id);
       found.push([message.id, stored.includes(message.id)]);
     });
     await board.post(requirement());
@@ -143,14 +157,20 @@ describe('MessageBoard', () => {
 
     const { board, droppedTail } = await openBoard();
     assert.equal(droppedTail, torn);
-    assert.deepEqual(board.list().map((m) => m.id), ['msg-000001', 'msg-000002']);
+    assert.deepEqual(
+      board.list().map((m) => m.id),
+      ['msg-000001', 'msg-000002'],
+    );
     assert.ok(!(await fs.readFile(file, 'utf8')).includes('Outc"'), 'the torn tail is cut from the file');
     assert.ok((await fs.readFile(file, 'utf8')).endsWith('\n'));
     // the next message takes the torn one's place, on a line of its own
     const next = await board.post(outcome('again'));
     assert.equal(next.id, 'msg-000003');
     const stored = (await lines(file)).map((l) => JSON.parse(l));
-    assert.deepEqual(stored.map((m) => m.seq), [1, 2, 3]);
+    assert.deepEqual(
+      stored.map((m) => m.seq),
+      [1, 2, 3],
+    );
   });
 
   it('refuses a board damaged in the middle, naming file:line', async () => {
@@ -182,7 +202,10 @@ describe('MessageBoard', () => {
     assert.equal(board.latest<{ reason: string }>('Outcome')?.payload.reason, 'second');
     assert.equal(board.latest('Requirement')?.seq, 2);
     assert.equal(board.latest('PRD'), undefined);
-    assert.deepEqual(board.all<{ reason: string }>('Outcome').map((m) => m.payload.reason), ['first', 'second']);
+    assert.deepEqual(
+      board.all<{ reason: string }>('Outcome').map((m) => m.payload.reason),
+      ['first', 'second'],
+    );
     assert.deepEqual(board.all('PRD'), []);
   });
 
@@ -193,7 +216,10 @@ describe('MessageBoard', () => {
     await board.post(outcome('three'));
     const beforeThird = board.before(3);
     assert.equal(beforeThird.latest<{ reason: string }>('Outcome')?.payload.reason, 'one');
-    assert.deepEqual(beforeThird.all('Outcome').map((m) => m.seq), [1]);
+    assert.deepEqual(
+      beforeThird.all('Outcome').map((m) => m.seq),
+      [1],
+    );
     assert.equal(beforeThird.latest('Requirement')?.seq, 2);
     const beforeFirst = board.before(1);
     assert.equal(beforeFirst.latest('Outcome'), undefined);

@@ -63,7 +63,8 @@ async function gatewayFor(chain: ModelRoute[], replay?: ExchangeReplay) {
   const provider = new RoutedProvider('routed', { engineer: chain }, [chain[0]!]);
   const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs: 1, replay, onEvent: (e) => events.push(e) });
   const profile = await loadRoleProfile(roles, 'engineer');
-  const ask = (occurrence = 0) => gateway.ask({ call, profile, variables: { key: 'src/a.js' }, output: { kind: 'json', name: 'Review', schema: Review }, occurrence });
+  const ask = (occurrence = 0) =>
+    gateway.ask({ call, profile, variables: { key: 'src/a.js' }, output: { kind: 'json', name: 'Review', schema: Review }, occurrence });
   return { ask, events, meter, logFile, close: () => exchanges.close() };
 }
 
@@ -134,7 +135,10 @@ describe('model fallbacks', () => {
     const weak = new Answering('openai:tiny', () => 'no idea');
     const weaker = new Answering('openai:tinier', () => 'still no idea');
     const g = await gatewayFor([route(weak), route(weaker)]);
-    await assert.rejects(g.ask(), (e: unknown) => SopworksError.isInstance(e) && e.code === 'REPLY_INVALID' && /models tried: openai:tiny, openai:tinier/.test(e.message));
+    await assert.rejects(
+      g.ask(),
+      (e: unknown) => SopworksError.isInstance(e) && e.code === 'REPLY_INVALID' && /models tried: openai:tiny, openai:tinier/.test(e.message),
+    );
     await g.close();
   });
 
@@ -158,20 +162,37 @@ describe('model fallbacks', () => {
     const chains = resolveRoleModels(
       base,
       [
-        { id: 'architect', model: { model: 'gpt-4o', apiKeyEnv: 'ARCH_KEY', temperature: 0.2, fallbacks: ['gpt-4o-mini', { model: 'qwen', baseUrl: 'http://localhost:11434/v1', price: { input: 0, output: 0 } }] } },
+        {
+          id: 'architect',
+          model: {
+            model: 'gpt-4o',
+            apiKeyEnv: 'ARCH_KEY',
+            temperature: 0.2,
+            fallbacks: ['gpt-4o-mini', { model: 'qwen', baseUrl: 'http://localhost:11434/v1', price: { input: 0, output: 0 } }],
+          },
+        },
         { id: 'qa', model: 'gpt-4.1-mini' },
         { id: 'engineer' },
       ],
       parseModelFor(['qa=o4-mini'], ['architect', 'qa', 'engineer']),
       { ARCH_KEY: 'sk-arch' },
     );
-    assert.deepEqual(chains.architect!.map((m) => [m.settings.model, m.settings.apiKey, m.settings.baseUrl, m.settings.temperature]), [
-      ['gpt-4o', 'sk-arch', null, 0.2],
-      ['gpt-4o-mini', 'sk-run', null, null],
-      ['qwen', 'sk-run', 'http://localhost:11434/v1', null],
-    ]);
-    assert.deepEqual(chains.qa!.map((m) => m.settings.model), ['o4-mini']);
-    assert.deepEqual(chains.engineer!.map((m) => m.settings.model), ['gpt-4o-mini']);
+    assert.deepEqual(
+      chains.architect!.map((m) => [m.settings.model, m.settings.apiKey, m.settings.baseUrl, m.settings.temperature]),
+      [
+        ['gpt-4o', 'sk-arch', null, 0.2],
+        ['gpt-4o-mini', 'sk-run', null, null],
+        ['qwen', 'sk-run', 'http://localhost:11434/v1', null],
+      ],
+    );
+    assert.deepEqual(
+      chains.qa!.map((m) => m.settings.model),
+      ['o4-mini'],
+    );
+    assert.deepEqual(
+      chains.engineer!.map((m) => m.settings.model),
+      ['gpt-4o-mini'],
+    );
     const kept = roleModelsRecord(chains);
     assert.ok(!JSON.stringify(kept).includes('sk-'), 'no key in run.json');
     const again = resolveRoleModels(base, roleModelsFromRecord(kept), {}, { ARCH_KEY: 'sk-arch' });

@@ -27,7 +27,9 @@ describe('local repair, piece by piece', () => {
     });
 
     it('skips comments, braces in them included', () => {
-      assert.deepEqual(balancedSpans('{\n // a } here\n "a": 1 /* and { there */\n}'), [{ text: '{\n // a } here\n "a": 1 /* and { there */\n}', complete: true }]);
+      assert.deepEqual(balancedSpans('{\n // a } here\n "a": 1 /* and { there */\n}'), [
+        { text: '{\n // a } here\n "a": 1 /* and { there */\n}', complete: true },
+      ]);
     });
 
     it('marks a span that runs to the end of the text as incomplete, and looks inside it', () => {
@@ -46,7 +48,10 @@ describe('local repair, piece by piece', () => {
   describe('jsonCandidates', () => {
     it('offers fenced JSON first, then spans from the prose, each once', () => {
       const reply = 'Example: {"x": 1}\n```json\n{"y": 2}\n```';
-      assert.deepEqual(jsonCandidates(reply).map((c) => c.text), ['{"y": 2}', '{"x": 1}']);
+      assert.deepEqual(
+        jsonCandidates(reply).map((c) => c.text),
+        ['{"y": 2}', '{"x": 1}'],
+      );
     });
   });
 
@@ -76,13 +81,19 @@ describe('local repair, piece by piece', () => {
 
     it('offers the content of a single wrapping key, but not of a key the schema has', () => {
       const wrapped = candidateShapes({ Artifact: { projectName: 'p', tags: [] } }, schema);
-      assert.deepEqual(wrapped.map((s) => s.value), [{ Artifact: { projectName: 'p', tags: [] } }, { projectName: 'p', tags: [] }]);
+      assert.deepEqual(
+        wrapped.map((s) => s.value),
+        [{ Artifact: { projectName: 'p', tags: [] } }, { projectName: 'p', tags: [] }],
+      );
       assert.equal(candidateShapes({ tags: [] }, schema).length, 1);
     });
 
     it('puts a bare list under the one property of an object that holds only a list', () => {
       const listOnly = strictJsonSchema(z.object({ tasks: z.array(z.string()) })) as SchemaNode;
-      assert.deepEqual(candidateShapes(['a'], listOnly).map((s) => s.value), [['a'], { tasks: ['a'] }]);
+      assert.deepEqual(
+        candidateShapes(['a'], listOnly).map((s) => s.value),
+        [['a'], { tasks: ['a'] }],
+      );
       assert.equal(candidateShapes(['a'], schema).length, 1, 'not for an object with more properties');
     });
 

@@ -105,7 +105,10 @@ describe('parseTestOutput', () => {
     ].join('\n');
     const parsed = parseTestOutput(output);
     assert.deepEqual(parsed.counts, { passed: 0, failed: 2 });
-    assert.deepEqual(parsed.failures.map((f) => f.name), ['test_a.py', 'test_b.py']);
+    assert.deepEqual(
+      parsed.failures.map((f) => f.name),
+      ['test_a.py', 'test_b.py'],
+    );
   });
 
   it('reads a clean pytest run', () => {
@@ -147,7 +150,10 @@ describe('parseTestOutput', () => {
 });
 
 describe('failureSignature', () => {
-  const parsedWith = (names: string[]) => ({ counts: { passed: 0, failed: names.length }, failures: names.map((name) => ({ name, message: `${name} broke` })) });
+  const parsedWith = (names: string[]) => ({
+    counts: { passed: 0, failed: names.length },
+    failures: names.map((name) => ({ name, message: `${name} broke` })),
+  });
 
   it('is the same for the same failures with different timings', () => {
     const slow = PYTEST.replace('0.12s', '3.40s');

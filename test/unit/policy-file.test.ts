@@ -40,7 +40,18 @@ describe('policy file', () => {
 
   it('names file:line:column of every problem', async () => {
     const dir = await sopsWith(
-      ['roles:', '  engineer:', '    write: [src/, /etc/passwd]', '    run: ["npm test && curl x"]', '  qa:', '    writes: [test/]', 'dependencies:', '  install: false', '  network: true', ''].join('\n'),
+      [
+        'roles:',
+        '  engineer:',
+        '    write: [src/, /etc/passwd]',
+        '    run: ["npm test && curl x"]',
+        '  qa:',
+        '    writes: [test/]',
+        'dependencies:',
+        '  install: false',
+        '  network: true',
+        '',
+      ].join('\n'),
     );
     const file = path.join(dir, 'policy.yaml');
     const problems = await policyProblems(dir);
@@ -50,7 +61,10 @@ describe('policy file', () => {
       `${file}:6:13: roles.qa: Unrecognized key: "writes"`,
       `${file}:9:12: dependencies.network: network only applies to a dependency install: set install: true, or remove network`,
     ]);
-    await assert.rejects(loadPolicy(dir), (error: unknown) => SopworksError.isInstance(error) && error.code === 'SOP_INVALID' && error.message === problems.join('\n'));
+    await assert.rejects(
+      loadPolicy(dir),
+      (error: unknown) => SopworksError.isInstance(error) && error.code === 'SOP_INVALID' && error.message === problems.join('\n'),
+    );
   });
 
   it('reports a YAML syntax error with its place', async () => {

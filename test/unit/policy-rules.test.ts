@@ -29,9 +29,11 @@ describe('policy rules', () => {
     assert.ok(allowed('product-manager', 'docs/prd.md'));
     assert.ok(allowed('architect', 'docs/design.md') && allowed('architect', 'README.md') && allowed('architect', 'docs/tasks.md'));
     for (const file of ['src/count.js', 'package.json', 'wordfreq/__init__.py', 'pyproject.toml', '.eslintrc.json']) assert.ok(allowed('engineer', file), file);
-    for (const file of ['test/wordfreq.test.js', 'tests/test_count.py', 'src/count.test.ts', 'docs/test-reports/round-1.md', 'docs/bug-reports/bug-1.md']) assert.ok(allowed('qa', file), file);
+    for (const file of ['test/wordfreq.test.js', 'tests/test_count.py', 'src/count.test.ts', 'docs/test-reports/round-1.md', 'docs/bug-reports/bug-1.md'])
+      assert.ok(allowed('qa', file), file);
     for (const role of ['engineer', 'qa', 'architect']) {
-      for (const file of ['.github/workflows/ci.yml', '.gitignore', '.gitlab-ci.yml', '.sopworks/board.jsonl']) assert.ok(!allowed(role, file), `${role} ${file}`);
+      for (const file of ['.github/workflows/ci.yml', '.gitignore', '.gitlab-ci.yml', '.sopworks/board.jsonl'])
+        assert.ok(!allowed(role, file), `${role} ${file}`);
     }
   });
 
@@ -41,33 +43,74 @@ describe('policy rules', () => {
       `engineer may not write "test/wordfreq.test.js": ${policy.source} excepts test/ from what it may write`,
     );
     assert.match(writeRefusal(policy, 'qa', 'src/count.js')!, /^qa may not write "src\/count\.js": the default policy .* lets it write only test\/, tests\//);
-    assert.equal(writeRefusal(policy, 'engineer', '.github/workflows/ci.yml'), `".github/workflows/ci.yml" is protected: no role may write .github/ (${policy.source})`);
+    assert.equal(
+      writeRefusal(policy, 'engineer', '.github/workflows/ci.yml'),
+      `".github/workflows/ci.yml" is protected: no role may write .github/ (${policy.source})`,
+    );
     assert.ok(!allowed('engineer', 'docs/design.md'), "the Architect's design is not the Engineer's");
   });
 
   it('puts a role the policy does not name under otherRoles: documents under docs/ only', () => {
     assert.ok(allowed('technical-writer', 'docs/USER_GUIDE.md'));
-    assert.match(writeRefusal(policy, 'technical-writer', 'src/index.js')!, /^technical-writer \(not named in the policy, so under otherRoles\) may not write "src\/index\.js"/);
+    assert.match(
+      writeRefusal(policy, 'technical-writer', 'src/index.js')!,
+      /^technical-writer \(not named in the policy, so under otherRoles\) may not write "src\/index\.js"/,
+    );
     assert.ok(!allowed('technical-writer', 'docs/prd.md'));
   });
 
   it('lets QA run the usual test runners, and nobody install dependencies from a test command', () => {
-    for (const argv of [['node', '--test'], ['npm', 'test'], ['python3', '-m', 'pytest'], ['pytest', '-q'], ['go', 'test', './...']]) {
+    for (const argv of [
+      ['node', '--test'],
+      ['npm', 'test'],
+      ['python3', '-m', 'pytest'],
+      ['pytest', '-q'],
+      ['go', 'test', './...'],
+    ]) {
       assert.equal(commandRefusal(policy, 'qa', argv), null, argv.join(' '));
     }
-    assert.match(commandRefusal(policy, 'qa', ['sh', '-c', 'node --test'])!, /^qa may not run "sh -c node --test": .* allows only commands starting with: node; npm test;/);
+    assert.match(
+      commandRefusal(policy, 'qa', ['sh', '-c', 'node --test'])!,
+      /^qa may not run "sh -c node --test": .* allows only commands starting with: node; npm test;/,
+    );
     assert.match(commandRefusal(policy, 'engineer', ['node', '--test'])!, /^engineer may not run "node --test": .* allows no commands$/);
     const notInstalling: Policy = { ...policy, dependencies: { ...policy.dependencies, install: false } };
-    assert.match(commandRefusal(notInstalling, 'qa', ['python3', '-m', 'pip', 'install', 'requests'])!, /installs dependencies, and .* does not allow installing them \(dependencies\.install: false\)/);
+    assert.match(
+      commandRefusal(notInstalling, 'qa', ['python3', '-m', 'pip', 'install', 'requests'])!,
+      /installs dependencies, and .* does not allow installing them \(dependencies\.install: false\)/,
+    );
     const installing: Policy = { ...policy, dependencies: { ...policy.dependencies, install: true } };
-    assert.match(commandRefusal(installing, 'qa', ['npm', 'install'])!, /lets them come only from the project's manifest, installed by the installDependencies step before the tests/);
+    assert.match(
+      commandRefusal(installing, 'qa', ['npm', 'install'])!,
+      /lets them come only from the project's manifest, installed by the installDependencies step before the tests/,
+    );
   });
 
   it('tells installs from other package-manager commands', () => {
-    for (const argv of [['npm', 'install'], ['npm', 'i', 'x'], ['npm', 'ci'], ['yarn'], ['yarn', 'add', 'x'], ['pip', 'install', 'x'], ['python', '-m', 'pip', 'install', 'x'], ['npx', 'jest'], ['uv', 'sync'], ['go', 'get', 'x'], ['cargo', 'install', 'x']]) {
+    for (const argv of [
+      ['npm', 'install'],
+      ['npm', 'i', 'x'],
+      ['npm', 'ci'],
+      ['yarn'],
+      ['yarn', 'add', 'x'],
+      ['pip', 'install', 'x'],
+      ['python', '-m', 'pip', 'install', 'x'],
+      ['npx', 'jest'],
+      ['uv', 'sync'],
+      ['go', 'get', 'x'],
+      ['cargo', 'install', 'x'],
+    ]) {
       assert.ok(isInstallCommand(argv), argv.join(' '));
     }
-    for (const argv of [['npm', 'test'], ['npm', 'run', 'test'], ['yarn', 'test'], ['python', '-m', 'pytest'], ['go', 'test'], ['cargo', 'test'], ['node', '--test']]) {
+    for (const argv of [
+      ['npm', 'test'],
+      ['npm', 'run', 'test'],
+      ['yarn', 'test'],
+      ['python', '-m', 'pytest'],
+      ['go', 'test'],
+      ['cargo', 'test'],
+      ['node', '--test'],
+    ]) {
       assert.ok(!isInstallCommand(argv), argv.join(' '));
     }
   });
@@ -77,7 +120,13 @@ describe('policy rules', () => {
     const workspace = await Workspace.create(root);
     workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
     await assert.rejects(
-      workspace.commit({ files: [{ path: '.github/workflows/ci.yml', content: 'on: push' }], author: { name: 'Engineer', email: 'e@x' }, subject: 'feat: ci', trailers: {}, role: 'engineer' }),
+      workspace.commit({
+        files: [{ path: '.github/workflows/ci.yml', content: 'on: push' }],
+        author: { name: 'Engineer', email: 'e@x' },
+        subject: 'feat: ci',
+        trailers: {},
+        role: 'engineer',
+      }),
       (error: unknown) =>
         SopworksError.isInstance(error) &&
         error.code === 'PATH_UNSAFE' &&
@@ -85,11 +134,17 @@ describe('policy rules', () => {
         /Nothing was written/.test(error.hint ?? ''),
     );
     await assert.rejects(fs.access(path.join(root, '.github')));
-    await workspace.commit({ files: [{ path: 'src/a.js', content: 'export {};\n' }], author: { name: 'Engineer', email: 'e@x' }, subject: 'feat: a', trailers: {}, role: 'engineer' });
+    await workspace.commit({
+      files: [{ path: 'src/a.js', content: 'export {};\n' }],
+      author: { name: 'Engineer', email: 'e@x' },
+      subject: 'feat: a',
+      trailers: {},
+      role: 'engineer',
+    });
     assert.deepEqual(await workspace.trackedFiles(), ['.gitignore', 'src/a.js']);
   });
 
-  it("has the gateway send a reply with a file the role may not write back to it, with the reason", async () => {
+  it('has the gateway send a reply with a file the role may not write back to it, with the reason', async () => {
     const reply = (files: string[]) => files.map((f) => `${f}\n\`\`\`js\nexport {};\n\`\`\``).join('\n\n');
     const provider = new ScriptedProvider('scripted:test', {
       replies: [
@@ -101,8 +156,25 @@ describe('policy rules', () => {
     const exchanges = await AppendLog.open(logFile, { flush: 'each' });
     const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter: new UsageMeter(), exchanges, maxRepairs: 2 });
     const variables = {
-      prd: { projectName: 'p', summary: 's', goals: ['g'], userStories: [{ asA: 'a', iWant: 'b', soThat: 'c' }], requirementPool: [{ id: 'R1', description: 'd', priority: 'P0' }], acceptanceCriteria: ['x'], openQuestions: [] },
-      design: { summary: 's', approach: 'a', language: 'JavaScript', testCommand: ['node', '--test'], runCommand: null, files: [{ path: 'src/a.js', purpose: 'p' }], classDiagram: 'classDiagram', sequenceDiagram: 'sequenceDiagram' },
+      prd: {
+        projectName: 'p',
+        summary: 's',
+        goals: ['g'],
+        userStories: [{ asA: 'a', iWant: 'b', soThat: 'c' }],
+        requirementPool: [{ id: 'R1', description: 'd', priority: 'P0' }],
+        acceptanceCriteria: ['x'],
+        openQuestions: [],
+      },
+      design: {
+        summary: 's',
+        approach: 'a',
+        language: 'JavaScript',
+        testCommand: ['node', '--test'],
+        runCommand: null,
+        files: [{ path: 'src/a.js', purpose: 'p' }],
+        classDiagram: 'classDiagram',
+        sequenceDiagram: 'sequenceDiagram',
+      },
       files: [{ path: 'src/a.js', content: 'export {};\n' }],
       key: null,
     };
@@ -113,14 +185,24 @@ describe('policy rules', () => {
       output: { kind: 'files' },
       occurrence: 0,
       accept: (value) => {
-        const refusals = writeRefusals(policy, 'qa', (value as { path: string }[]).map((f) => f.path));
+        const refusals = writeRefusals(
+          policy,
+          'qa',
+          (value as { path: string }[]).map((f) => f.path),
+        );
         return refusals.length > 0 ? refusals.join('; ') : null;
       },
     });
-    assert.deepEqual((files as { path: string }[]).map((f) => f.path), ['test/a.test.js']);
+    assert.deepEqual(
+      (files as { path: string }[]).map((f) => f.path),
+      ['test/a.test.js'],
+    );
     await exchanges.close();
     const attempts = (await readAppendLog(logFile)).records as { ok: boolean; error: string | null; messages: { content: string }[] }[];
-    assert.deepEqual(attempts.map((a) => a.ok), [false, true]);
+    assert.deepEqual(
+      attempts.map((a) => a.ok),
+      [false, true],
+    );
     assert.match(attempts[0]!.error!, /^qa may not write "src\/a\.js"/);
     assert.match(attempts[1]!.messages.at(-1)!.content, /qa may not write "src\/a\.js"/, 'the reason went back to the role');
   });

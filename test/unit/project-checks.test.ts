@@ -64,21 +64,40 @@ describe('install plans', () => {
   });
 
   it('says what is wrong with a manifest it cannot read', async () => {
-    await assert.rejects(planInstall(await projectWith({ 'package.json': '{ "dependencies": ["mini-slug"] }' }), registries, false), (error: unknown) => error instanceof ManifestProblem && /^package\.json: dependencies: /.test(error.message));
-    await assert.rejects(planInstall(await projectWith({ 'pyproject.toml': '[project\n' }), registries, false), (error: unknown) => error instanceof ManifestProblem && /^pyproject\.toml is not valid TOML/.test(error.message));
+    await assert.rejects(
+      planInstall(await projectWith({ 'package.json': '{ "dependencies": ["mini-slug"] }' }), registries, false),
+      (error: unknown) => error instanceof ManifestProblem && /^package\.json: dependencies: /.test(error.message),
+    );
+    await assert.rejects(
+      planInstall(await projectWith({ 'pyproject.toml': '[project\n' }), registries, false),
+      (error: unknown) => error instanceof ManifestProblem && /^pyproject\.toml is not valid TOML/.test(error.message),
+    );
   });
 
   it('takes the registry from the environment first, and refuses one that is not a URL', () => {
     assert.equal(dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_NPM_REGISTRY: 'http://127.0.0.1:4873/' }).npm, 'http://127.0.0.1:4873/');
-    assert.equal(dependencyRegistries({ ...DEFAULT_POLICY, dependencies: { ...DEFAULT_POLICY.dependencies, registries: { npm: 'https://npm.example/', pip: null } } }, {}).npm, 'https://npm.example/');
+    assert.equal(
+      dependencyRegistries({ ...DEFAULT_POLICY, dependencies: { ...DEFAULT_POLICY.dependencies, registries: { npm: 'https://npm.example/', pip: null } } }, {})
+        .npm,
+      'https://npm.example/',
+    );
     assert.throws(() => dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_PIP_INDEX_URL: 'pypi' }), /SOPWORKS_PIP_INDEX_URL is not a URL: "pypi"/);
   });
 });
 
 describe('install failures', () => {
   it('name the package npm or pip could not resolve', () => {
-    assert.deepEqual(installFailures("npm error 404 'left-padd@^1.0.0' is not in this registry.").map((f) => f.name), ['install: left-padd@^1.0.0']);
-    assert.deepEqual(installFailures('npm error notarget No matching version found for mini-slug@^9.0.0.').map((f) => f.name), ['install: mini-slug@^9.0.0']);
-    assert.deepEqual(installFailures('ERROR: No matching distribution found for requestz').map((f) => f.name), ['install: requestz']);
+    assert.deepEqual(
+      installFailures("npm error 404 'left-padd@^1.0.0' is not in this registry.").map((f) => f.name),
+      ['install: left-padd@^1.0.0'],
+    );
+    assert.deepEqual(
+      installFailures('npm error notarget No matching version found for mini-slug@^9.0.0.').map((f) => f.name),
+      ['install: mini-slug@^9.0.0'],
+    );
+    assert.deepEqual(
+      installFailures('ERROR: No matching distribution found for requestz').map((f) => f.name),
+      ['install: requestz'],
+    );
   });
 });

@@ -142,18 +142,33 @@ describe('repair corpus: malformed replies through the gateway', () => {
   it('holds at least 150 cases, with unique ids', () => {
     assert.ok(corpus.length >= 150, `the corpus has ${corpus.length} cases`);
     const ids = corpus.map((c) => c.fixture.id);
-    assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+    assert.deepEqual(
+      ids.filter((id, i) => ids.indexOf(id) !== i),
+      [],
+    );
   });
 
   for (const { file, fixture } of corpus) {
     it(`${file.replace(/\.yaml$/, '')}: ${fixture.id} → ${fixture.end}`, async () => {
       const { call, spec, judge } = target(fixture.output);
-      const replies = [fixture.reply, ...fixture.reasks].map((reply) => ({ role: call.role, action: call.action, ...(call.key ? { key: call.key } : {}), reply }));
+      const replies = [fixture.reply, ...fixture.reasks].map((reply) => ({
+        role: call.role,
+        action: call.action,
+        ...(call.key ? { key: call.key } : {}),
+        reply,
+      }));
       const scripted = new ScriptedProvider(`scripted:${file}#${fixture.id}`, { replies });
       const provider = new RecordingProvider(scripted);
       const meter = new UsageMeter();
       const gateway = new Gateway({ provider, renderer, meter, exchanges: null, maxRepairs: MAX_REPAIRS });
-      const ask = () => gateway.ask({ call, profile: profiles.get(call.role)!, variables: { spec: 'a CLI that counts word frequencies in text files' }, output: spec, occurrence: 0 });
+      const ask = () =>
+        gateway.ask({
+          call,
+          profile: profiles.get(call.role)!,
+          variables: { spec: 'a CLI that counts word frequencies in text files' },
+          output: spec,
+          occurrence: 0,
+        });
 
       let value: unknown;
       let failure: unknown = null;

@@ -37,7 +37,10 @@ describe('repository map', function () {
     assert.ok(map.tree.split('\n').includes('src/area3/mod13.js'));
     assert.equal(map.interfaces.length, 20);
     assert.equal(map.omitted, 0);
-    assert.deepEqual(map.manifests.map((m) => m.path), ['package.json']);
+    assert.deepEqual(
+      map.manifests.map((m) => m.path),
+      ['package.json'],
+    );
     assert.doesNotMatch(JSON.stringify(map), /BODY_/);
   });
 
@@ -60,19 +63,29 @@ describe('repository map', function () {
       { files: ['src/area1/mod1.js', 'nope.js', 'assets/blob.bin', 'src', 'src/area2/mod2.js'].map((p) => ({ path: p, why: 'test' })) },
       { maxFiles: 1, maxChars: 1000 },
     );
-    assert.deepEqual(read.files.map((f) => f.path), ['src/area1/mod1.js']);
+    assert.deepEqual(
+      read.files.map((f) => f.path),
+      ['src/area1/mod1.js'],
+    );
     assert.deepEqual(read.refused, [
       { path: 'nope.js', reason: 'only 1 files are read per request' },
       { path: 'assets/blob.bin', reason: 'only 1 files are read per request' },
       { path: 'src', reason: 'only 1 files are read per request' },
       { path: 'src/area2/mod2.js', reason: 'only 1 files are read per request' },
     ]);
-    const all = await readRequestedFiles(root, { files: ['nope.js', 'assets/blob.bin', 'src'].map((p) => ({ path: p, why: 'test' })) }, { maxFiles: 8, maxChars: 20 });
-    assert.deepEqual(all.refused.map((r) => r.reason), [
-      'no such file in the repository',
-      'a binary file: it cannot be read or edited as text',
-      'a folder, not a file: name the files in it (the map lists them)',
-    ]);
+    const all = await readRequestedFiles(
+      root,
+      { files: ['nope.js', 'assets/blob.bin', 'src'].map((p) => ({ path: p, why: 'test' })) },
+      { maxFiles: 8, maxChars: 20 },
+    );
+    assert.deepEqual(
+      all.refused.map((r) => r.reason),
+      [
+        'no such file in the repository',
+        'a binary file: it cannot be read or edited as text',
+        'a folder, not a file: name the files in it (the map lists them)',
+      ],
+    );
     const big = await readRequestedFiles(root, { files: [{ path: 'src/area1/mod1.js', why: 'test' }] }, { maxFiles: 8, maxChars: 20 });
     assert.match(big.refused[0]!.reason, /^too large \(\d+ characters; the limit is 20\)/);
   });

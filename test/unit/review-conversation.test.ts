@@ -26,7 +26,11 @@ describe('review conversations', () => {
     const messages = [message(1, 'Code', 'engineer', { path: 'src/a.js', content: 'export const answer = 1;\n', review: { approved: true, issues: [] } })];
     const [thread] = conversationsOf(messages, exchanges);
     assert.equal(thread!.subject, 'src/a.js');
-    assert.deepEqual(thread!.entries.map((e) => e.kind), ['draft', 'review', 'revision', 'review', 'published'], 'the invalid reply that was asked again is not part of it');
+    assert.deepEqual(
+      thread!.entries.map((e) => e.kind),
+      ['draft', 'review', 'revision', 'review', 'published'],
+      'the invalid reply that was asked again is not part of it',
+    );
     assert.deepEqual(thread!.entries[1]!.issues, ['name it better', 'add a test']);
     assert.equal(thread!.entries[1]!.approved, false);
     assert.match(thread!.entries[2]!.diff!, /-export const a = 1;\n\+export const answer = 1;/);
@@ -53,7 +57,10 @@ describe('review conversations', () => {
     assert.equal(prd.entries.at(-1)!.text, 'shorter');
     assert.match(prd.entries[2]!.diff!, /-\s+"projectName": "x"\n\+\s+"projectName": "y"/, 'JSON drafts are compared pretty-printed');
     const b = threads.find((t) => t.subject === 'src/b.js')!;
-    assert.deepEqual(b.entries.map((e) => [e.kind, e.who, e.text]), [['bug', 'qa', 'b is wrong — off by one']]);
+    assert.deepEqual(
+      b.entries.map((e) => [e.kind, e.who, e.text]),
+      [['bug', 'qa', 'b is wrong — off by one']],
+    );
   });
 
   it('compares drafts as text and says nothing when they are the same', () => {

@@ -19,7 +19,9 @@ describe('review: HTML for the viewer', () => {
   });
 
   it('keeps http(s) and mailto links only, and never loads images', () => {
-    const html = markdownToHtml('[ok](https://example.org "t") [mail](mailto:a@b.c) [bad](javascript:alert(1)) [data](data:text/html,x) ![pic](http://tracker.example/p.png)');
+    const html = markdownToHtml(
+      '[ok](https://example.org "t") [mail](mailto:a@b.c) [bad](javascript:alert(1)) [data](data:text/html,x) ![pic](http://tracker.example/p.png)',
+    );
     assert.match(html, /<a href="https:\/\/example.org" title="t" target="_blank" rel="noopener noreferrer">ok<\/a>/);
     assert.match(html, /<a href="mailto:a@b.c"/);
     assert.doesNotMatch(html, /javascript:|data:text|<img/);

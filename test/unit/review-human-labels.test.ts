@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { dollars, labelOf, valueOf } from '../../src/review/human-labels.ts';
+import { dollars, labelOf, shownValue } from '../../src/review/human-labels.ts';
 
 describe('review labels and units for people', () => {
   it('writes money in dollars, four decimals under a dollar', () => {
@@ -16,9 +16,9 @@ describe('review labels and units for people', () => {
   });
 
   it('gives values their units, and says none for what was not set', () => {
-    assert.equal(valueOf('budget', { usd: 1.5, tokens: 20000 }), '$1.50, 20,000 tokens');
-    assert.equal(valueOf('budget', { usd: null, tokens: null }), 'none');
-    assert.equal(valueOf('costUsd', 0.0042), '$0.0042');
-    assert.equal(valueOf('costUsd', null), 'none');
+    assert.equal(shownValue('budget', { usd: 1.5, tokens: 20000 }), '$1.50, 20,000 tokens');
+    assert.equal(shownValue('budget', { usd: null, tokens: null }), 'none');
+    assert.equal(shownValue('costUsd', 0.0042), '$0.0042');
+    assert.equal(shownValue('costUsd', null), 'none');
   });
 });

@@ -12,7 +12,19 @@ const message = (seq: number, type: string, from: string, payload: unknown) =>
 const requirement = message(1, 'Requirement', 'client', { spec: 'a word counter', project: 'wc' });
 const outcome = message(2, 'Outcome', 'qa', { outcome: 'done', reason: 'all tests pass' });
 const exchange = (attempt: number, ok: boolean) =>
-  JSON.stringify({ role: 'product-manager', action: 'write_prd', key: null, attempt, messages: [{ role: 'user', content: 'write it' }], reply: '{}', usage: { promptTokens: 10, completionTokens: 5 }, ok, error: ok ? null : 'bad', ms: 3, at: '2024-05-01T12:00:00.000Z' });
+  JSON.stringify({
+    role: 'product-manager',
+    action: 'write_prd',
+    key: null,
+    attempt,
+    messages: [{ role: 'user', content: 'write it' }],
+    reply: '{}',
+    usage: { promptTokens: 10, completionTokens: 5 },
+    ok,
+    error: ok ? null : 'bad',
+    ms: 3,
+    at: '2024-05-01T12:00:00.000Z',
+  });
 
 async function makeRun(files: Record<string, string>): Promise<string> {
   const dir = path.join(await tempDir('sopworks-review-'), 'wc');
@@ -38,10 +50,23 @@ describe('review: reading a run folder', () => {
 
   it('reads messages, exchanges and run.json, validating each payload against its type', async () => {
     const info = { spec: 'a word counter', project: 'wc', model: 'scripted:x', sops: '/s', roles: '/r', startedAt: '2024-05-01T12:00:00.000Z' };
-    const dir = await makeRun({ 'board.jsonl': `${requirement}\n${outcome}\n`, 'exchanges.jsonl': `${exchange(1, false)}\n${exchange(2, true)}\n`, 'run.json': JSON.stringify(info) });
+    const dir = await makeRun({
+      'board.jsonl': `${requirement}\n${outcome}\n`,
+      'exchanges.jsonl': `${exchange(1, false)}\n${exchange(2, true)}\n`,
+      'run.json': JSON.stringify(info),
+    });
     const run = await readRun(dir);
-    assert.deepEqual(run.messages.map((m) => m.type), ['Requirement', 'Outcome']);
-    assert.deepEqual(run.exchanges.map((e) => [e.index, e.exchange.attempt, e.exchange.ok]), [[0, 1, false], [1, 2, true]]);
+    assert.deepEqual(
+      run.messages.map((m) => m.type),
+      ['Requirement', 'Outcome'],
+    );
+    assert.deepEqual(
+      run.exchanges.map((e) => [e.index, e.exchange.attempt, e.exchange.ok]),
+      [
+        [0, 1, false],
+        [1, 2, true],
+      ],
+    );
     assert.equal(run.info?.spec, 'a word counter');
     assert.equal(run.name, 'wc');
     assert.deepEqual(run.warnings, []);
@@ -83,12 +108,21 @@ describe('review: reading a run folder', () => {
   it('reads role states from .sopworks/roles/<role>.json, skipping temporary files and warning about bad ones', async () => {
     const dir = await makeRun({
       'board.jsonl': `${requirement}\n`,
-      'roles/engineer.json': JSON.stringify({ role: 'engineer', state: 'writing', status: 'active', updatedAt: '2024-05-01T12:00:00.000Z', snapshot: { value: 'writing' } }),
+      'roles/engineer.json': JSON.stringify({
+        role: 'engineer',
+        state: 'writing',
+        status: 'active',
+        updatedAt: '2024-05-01T12:00:00.000Z',
+        snapshot: { value: 'writing' },
+      }),
       'roles/qa.json.tmp': '{"role": "qa", "sta',
       'roles/architect.json': JSON.stringify({ role: 'architect' }),
     });
     const run = await readRun(dir);
-    assert.deepEqual(run.roleStates.map((s) => [s.role, s.state, s.status]), [['engineer', 'writing', 'active']]);
+    assert.deepEqual(
+      run.roleStates.map((s) => [s.role, s.state, s.status]),
+      [['engineer', 'writing', 'active']],
+    );
     assert.equal(run.warnings.length, 1);
     assert.match(run.warnings[0]!, /architect\.json: state: .*that role's state is not shown/);
   });

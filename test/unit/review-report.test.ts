@@ -16,11 +16,38 @@ const plain = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
 let seq = 0;
 function msg(type: string, from: string, payload: unknown, to = 'all'): Message {
   seq += 1;
-  return { id: `msg-${String(seq).padStart(6, '0')}`, seq, type, from, to, causedBy: seq > 1 ? [`msg-${String(seq - 1).padStart(6, '0')}`] : [], payload, createdAt: new Date(Date.UTC(2024, 4, 1, 12, 0, seq)).toISOString() };
+  return {
+    id: `msg-${String(seq).padStart(6, '0')}`,
+    seq,
+    type,
+    from,
+    to,
+    causedBy: seq > 1 ? [`msg-${String(seq - 1).padStart(6, '0')}`] : [],
+    payload,
+    createdAt: new Date(Date.UTC(2024, 4, 1, 12, 0, seq)).toISOString(),
+  };
 }
 
-const prd = { projectName: 'wc', summary: 'Counts words.', goals: ['count'], userStories: [{ asA: 'writer', iWant: 'counts', soThat: 'I see' }], requirementPool: [{ id: 'R1', description: 'count', priority: 'P0' }], acceptanceCriteria: ['counts'], openQuestions: [] };
-const report = (round: number, passed: boolean) => ({ round, command: ['node', '--test'], passed, exitCode: passed ? 0 : 1, timedOut: false, counts: { passed: passed ? 3 : 1, failed: passed ? 0 : 2 }, failures: passed ? [] : [{ name: 'counts words', message: 'expected 2, got 1' }], signature: 'x', output: '' });
+const prd = {
+  projectName: 'wc',
+  summary: 'Counts words.',
+  goals: ['count'],
+  userStories: [{ asA: 'writer', iWant: 'counts', soThat: 'I see' }],
+  requirementPool: [{ id: 'R1', description: 'count', priority: 'P0' }],
+  acceptanceCriteria: ['counts'],
+  openQuestions: [],
+};
+const report = (round: number, passed: boolean) => ({
+  round,
+  command: ['node', '--test'],
+  passed,
+  exitCode: passed ? 0 : 1,
+  timedOut: false,
+  counts: { passed: passed ? 3 : 1, failed: passed ? 0 : 2 },
+  failures: passed ? [] : [{ name: 'counts words', message: 'expected 2, got 1' }],
+  signature: 'x',
+  output: '',
+});
 const bug = { summary: 'count is off by one', failingTests: ['counts words'], files: [{ path: 'src/count.js', problem: 'off by one' }] };
 
 function wordCounterRun(): Message[] {
@@ -41,7 +68,15 @@ const exchange = (role: string, action: string, attempt: number, prompt: number,
   Exchange.parse({ role, action, attempt, reply: '', usage: { promptTokens: prompt, completionTokens: completion }, ok: true });
 
 const info = (extra: Record<string, unknown> = {}) =>
-  RunInfo.parse({ spec: 'a word counter', project: 'wc', model: 'scripted:demo', sops: '/nowhere', roles: '/nowhere', startedAt: '2024-05-01T12:00:00.000Z', ...extra });
+  RunInfo.parse({
+    spec: 'a word counter',
+    project: 'wc',
+    model: 'scripted:demo',
+    sops: '/nowhere',
+    roles: '/nowhere',
+    startedAt: '2024-05-01T12:00:00.000Z',
+    ...extra,
+  });
 
 function record(messages: Message[], extra: Partial<RunRecord> = {}): RunRecord {
   return { dir: '/runs/wc', name: 'wc', info: info(), messages, exchanges: [], roleStates: [], runningPid: null, warnings: [], ...extra };
@@ -63,28 +98,54 @@ describe('review: the run report', () => {
 
   it('pairs each QA round with the bug report written from it', () => {
     const rounds = testRoundsOf(wordCounterRun());
-    assert.deepEqual(rounds.map((r) => [r.report.round, r.report.passed, r.bug?.payload.summary ?? null]), [
-      [1, false, 'count is off by one'],
-      [2, true, null],
-    ]);
+    assert.deepEqual(
+      rounds.map((r) => [r.report.round, r.report.passed, r.bug?.payload.summary ?? null]),
+      [
+        [1, false, 'count is off by one'],
+        [2, true, null],
+      ],
+    );
   });
 
   it('sums usage from the exchanges while a run goes on: a re-ask is not another call', () => {
-    const usage = usageSummary(null, [exchange('architect', 'design', 1, 100, 10), exchange('architect', 'design', 2, 120, 12), exchange('qa', 'write_tests', 1, 50, 5)]);
+    const usage = usageSummary(null, [
+      exchange('architect', 'design', 1, 100, 10),
+      exchange('architect', 'design', 2, 120, 12),
+      exchange('qa', 'write_tests', 1, 50, 5),
+    ]);
     assert.equal(usage.source, 'exchanges');
     assert.deepEqual(usage.total, { name: 'total', calls: 2, promptTokens: 270, completionTokens: 27, repairs: 1, costs: {} });
-    assert.deepEqual(usage.byRole.map((r) => [r.name, r.calls, r.repairs]), [['architect', 1, 1], ['qa', 1, 0]]);
-    assert.deepEqual(usage.byAction.map((r) => r.name), ['architect/design', 'qa/write_tests']);
+    assert.deepEqual(
+      usage.byRole.map((r) => [r.name, r.calls, r.repairs]),
+      [
+        ['architect', 1, 1],
+        ['qa', 1, 0],
+      ],
+    );
+    assert.deepEqual(
+      usage.byAction.map((r) => r.name),
+      ['architect/design', 'qa/write_tests'],
+    );
     assert.deepEqual(usage.costFields, []);
   });
 
   it('takes usage from run.json when the run finished, with any cost fields it recorded', () => {
     const totals = (calls: number, costUsd: number | null) => ({ calls, promptTokens: 10 * calls, completionTokens: calls, repairs: 0, costUsd });
-    const finished = info({ finishedAt: 'x', outcome: 'done', usage: { total: totals(3, 0.25), byRole: { pm: totals(1, 0.05), qa: totals(2, null) }, byAction: { 'pm/write_prd': totals(1, 0.05) } } });
+    const finished = info({
+      finishedAt: 'x',
+      outcome: 'done',
+      usage: { total: totals(3, 0.25), byRole: { pm: totals(1, 0.05), qa: totals(2, null) }, byAction: { 'pm/write_prd': totals(1, 0.05) } },
+    });
     const usage = usageSummary(finished, [exchange('pm', 'write_prd', 1, 1, 1)]);
     assert.equal(usage.source, 'run.json');
     assert.deepEqual(usage.costFields, ['costUsd']);
-    assert.deepEqual(usage.byRole.map((r) => [r.name, r.costs.costUsd]), [['pm', 0.05], ['qa', null]]);
+    assert.deepEqual(
+      usage.byRole.map((r) => [r.name, r.costs.costUsd]),
+      [
+        ['pm', 0.05],
+        ['qa', null],
+      ],
+    );
 
     const text = plain(renderReportText(buildRunReport(record([], { info: { ...finished, costUsd: 0.25, budget: { usd: 1, tokens: null } } }), [])));
     assert.match(text, /^Cost {5}\$0\.2500\n/m, 'labels and units as a person writes them');
@@ -97,7 +158,15 @@ describe('review: the run report', () => {
   it('lists each artifact with the files it became and the commit that added them', () => {
     const messages = wordCounterRun();
     const commits: Commit[] = [
-      { hash: 'a'.repeat(40), author: 'Product Manager', email: 'pm@x', date: '', subject: 'docs: product requirements for wc', messageId: 'msg-000002', files: ['docs/prd.md'] },
+      {
+        hash: 'a'.repeat(40),
+        author: 'Product Manager',
+        email: 'pm@x',
+        date: '',
+        subject: 'docs: product requirements for wc',
+        messageId: 'msg-000002',
+        files: ['docs/prd.md'],
+      },
       { hash: 'b'.repeat(40), author: 'Engineer', email: 'e@x', date: '', subject: 'feat: add src/count.js', messageId: 'msg-000003', files: ['src/count.js'] },
     ];
     const built = buildRunReport(record(messages, { info: info({ finishedAt: 'x', outcome: 'done', reason: 'all tests pass' }) }), commits);
@@ -113,14 +182,36 @@ describe('review: the run report', () => {
       ],
     );
     assert.deepEqual(built.status, { finished: true, running: false, outcome: 'done', reason: 'all tests pass' });
-    assert.deepEqual(built.timeline.map((t) => t.offsetMs), [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000]);
+    assert.deepEqual(
+      built.timeline.map((t) => t.offsetMs),
+      [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000],
+    );
   });
 
   it('prints outcome, timeline in order, artifacts, tests, usage and git log', () => {
     const messages = wordCounterRun();
-    const commits: Commit[] = [{ hash: 'c'.repeat(40), author: 'Engineer', email: 'e@x', date: '', subject: 'feat: add src/count.js', messageId: 'msg-000003', files: [] }];
-    const text = plain(renderReportText(buildRunReport(record(messages, { info: info({ finishedAt: 'x', outcome: 'done', reason: 'all tests pass', wallMs: 8000 }) }), commits)));
-    const order = ['Outcome  done — all tests pass', 'Timeline (8 messages)', 'client → all', 'product-manager → all', 'qa → engineer', 'Artifacts (6)', 'Tests', 'round 1  failed (1 passed, 2 failed)', '✗ counts words: expected 2, got 1', 'bug report msg-000005 → engineer: count is off by one', 'round 2  passed', 'Usage', 'Git log (1 commit)', 'ccccccc  Engineer  feat: add src/count.js  msg-000003'];
+    const commits: Commit[] = [
+      { hash: 'c'.repeat(40), author: 'Engineer', email: 'e@x', date: '', subject: 'feat: add src/count.js', messageId: 'msg-000003', files: [] },
+    ];
+    const text = plain(
+      renderReportText(buildRunReport(record(messages, { info: info({ finishedAt: 'x', outcome: 'done', reason: 'all tests pass', wallMs: 8000 }) }), commits)),
+    );
+    const order = [
+      'Outcome  done — all tests pass',
+      'Timeline (8 messages)',
+      'client → all',
+      'product-manager → all',
+      'qa → engineer',
+      'Artifacts (6)',
+      'Tests',
+      'round 1  failed (1 passed, 2 failed)',
+      '✗ counts words: expected 2, got 1',
+      'bug report msg-000005 → engineer: count is off by one',
+      'round 2  passed',
+      'Usage',
+      'Git log (1 commit)',
+      'ccccccc  Engineer  feat: add src/count.js  msg-000003',
+    ];
     let at = -1;
     for (const part of order) {
       const found = text.indexOf(part, at + 1);

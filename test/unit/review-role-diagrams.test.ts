@@ -12,7 +12,10 @@ describe('review: SOP state diagrams', () => {
   it('draws every hired role, marking the recorded state', async () => {
     const warnings: string[] = [];
     const views = await roleViewsOf(info(), [state('engineer', 'idle', 'done')], warnings);
-    assert.deepEqual(views.map((v) => v.id), ['product-manager', 'architect', 'engineer', 'qa']);
+    assert.deepEqual(
+      views.map((v) => v.id),
+      ['product-manager', 'architect', 'engineer', 'qa'],
+    );
     const engineer = views.find((v) => v.id === 'engineer')!;
     assert.equal(engineer.marked, 'idle');
     assert.equal(engineer.status, 'done');
@@ -35,12 +38,19 @@ describe('review: SOP state diagrams', () => {
   it('still lists the recorded states when the SOPs the run used are gone', async () => {
     const warnings: string[] = [];
     const views = await roleViewsOf(info('/no/such/sops'), [state('qa', 'testing')], warnings);
-    assert.deepEqual(views.map((v) => [v.id, v.state, v.diagram]), [['qa', 'testing', null]]);
+    assert.deepEqual(
+      views.map((v) => [v.id, v.state, v.diagram]),
+      [['qa', 'testing', null]],
+    );
     assert.match(warnings[0]!, /The SOPs this run used \(\/no\/such\/sops, .*\) could not be loaded/);
   });
 
   it('finds nested states by their dotted path', () => {
-    const sop = SopFile.parse({ id: 'reviewer', initial: 'review', states: { review: { initial: 'reading', states: { reading: {}, deciding: {} } }, done: { type: 'final' } } });
+    const sop = SopFile.parse({
+      id: 'reviewer',
+      initial: 'review',
+      states: { review: { initial: 'reading', states: { reading: {}, deciding: {} } }, done: { type: 'final' } },
+    });
     assert.equal(sopHasState(sop, 'review'), true);
     assert.equal(sopHasState(sop, 'review.deciding'), true);
     assert.equal(sopHasState(sop, 'done'), true);

@@ -28,7 +28,10 @@ describe('run continuation', () => {
 
   it('refuses --hint where no step would be asked again, rather than ignore it', () => {
     for (const record of [{ outcome: 'interrupted', reason: 'stopped by the user' }, { outcome: 'failed', reason: 'the company stalled' }, {}]) {
-      assert.throws(() => checkHintApplies(record), (error: unknown) => SopworksError.isInstance(error) && error.code === 'USAGE' && /--hint is for a run/.test(error.message));
+      assert.throws(
+        () => checkHintApplies(record),
+        (error: unknown) => SopworksError.isInstance(error) && error.code === 'USAGE' && /--hint is for a run/.test(error.message),
+      );
     }
   });
 });

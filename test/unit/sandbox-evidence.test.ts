@@ -5,12 +5,25 @@ import { describeLeftovers, takeLeftoverLines } from '../../src/sandbox/outlived
 import { redactSecrets, secretsOf } from '../../src/sandbox/secrets.ts';
 
 const onHost = new Set(['/root/.ssh/id_rsa', '/root/.ssh', '/srv/data']);
-const bubblewrap: EvidenceContext = { mode: 'bubblewrap', projectDir: '/tmp/x/demo', sandboxProjectDir: '/project', tmpDir: null, existsOnHost: (f) => onHost.has(f) };
-const fallback: EvidenceContext = { mode: 'node-permissions', projectDir: '/tmp/x/demo', sandboxProjectDir: '/tmp/x/demo', tmpDir: '/tmp/sopworks-sandbox-1', existsOnHost: (f) => onHost.has(f) };
+const bubblewrap: EvidenceContext = {
+  mode: 'bubblewrap',
+  projectDir: '/tmp/x/demo',
+  sandboxProjectDir: '/project',
+  tmpDir: null,
+  existsOnHost: (f) => onHost.has(f),
+};
+const fallback: EvidenceContext = {
+  mode: 'node-permissions',
+  projectDir: '/tmp/x/demo',
+  sandboxProjectDir: '/tmp/x/demo',
+  tmpDir: '/tmp/sopworks-sandbox-1',
+  existsOnHost: (f) => onHost.has(f),
+};
 
 describe('sandbox evidence', () => {
   it("reads Node's permission-model refusals, printed or in TAP, with the project written as <project>", () => {
-    const printed = "Error: Access to this API has been restricted\n  code: 'ERR_ACCESS_DENIED',\n  permission: 'FileSystemWrite',\n  resource: '/tmp/x/escaped'\n}";
+    const printed =
+      "Error: Access to this API has been restricted\n  code: 'ERR_ACCESS_DENIED',\n  permission: 'FileSystemWrite',\n  resource: '/tmp/x/escaped'\n}";
     const tap = [
       'not ok 3 - outside write',
       "  error: 'Access to this API has been restricted'",
@@ -19,7 +32,8 @@ describe('sandbox evidence', () => {
       '    Object.writeFileSync (node:fs:2380:20)',
       '    TestContext.<anonymous> (file:///tmp/x/demo/test/a.test.js:12:34)',
     ].join('\n');
-    const child = "Error: Access to this API has been restricted\n    at ChildProcess.spawn (node:internal/child_process:421:11)\n  code: 'ERR_ACCESS_DENIED',\n  permission: 'ChildProcess'\n}";
+    const child =
+      "Error: Access to this API has been restricted\n    at ChildProcess.spawn (node:internal/child_process:421:11)\n  code: 'ERR_ACCESS_DENIED',\n  permission: 'ChildProcess'\n}";
     assert.deepEqual(violationsInOutput(`${printed}\n${tap}\n${child}`, fallback), [
       { kind: 'filesystem', detail: 'write refused: /tmp/x/escaped' },
       { kind: 'filesystem', detail: 'writeFileSync refused by the permission model at <project>/test/a.test.js:12:34' },

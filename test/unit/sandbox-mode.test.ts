@@ -37,17 +37,32 @@ describe('sandbox mode', () => {
   });
 
   it('refuses to run without bubblewrap when SOPWORKS_SANDBOX=bubblewrap, even with --allow-unsandboxed', () => {
-    refused({ ...base, setting: 'bubblewrap', bubblewrap: missing, allowUnsandboxed: true }, /must be bubblewrap \(SOPWORKS_SANDBOX=bubblewrap\), but bubblewrap \(bwrap\) is not installed/);
+    refused(
+      { ...base, setting: 'bubblewrap', bubblewrap: missing, allowUnsandboxed: true },
+      /must be bubblewrap \(SOPWORKS_SANDBOX=bubblewrap\), but bubblewrap \(bwrap\) is not installed/,
+    );
   });
 
   it('refuses Node too when its permission model does not work here', () => {
-    refused({ ...base, bubblewrap: missing, nodePermissions: { available: false, reason: 'too old' } }, /Node's permission model is not usable either \(too old\)/);
+    refused(
+      { ...base, bubblewrap: missing, nodePermissions: { available: false, reason: 'too old' } },
+      /Node's permission model is not usable either \(too old\)/,
+    );
   });
 
   it('builds a bubblewrap sandbox: all namespaces, read-only system, the project alone writable at /project, a clean environment', () => {
     const args = bubblewrapArgs(
-      { projectDir: '/home/me/out/demo', roots: ['/opt/python3.12'], env: { PATH: '/usr/bin', HOME: '/home/sandbox' }, network: false, argv: ['node', '--test'] },
-      [{ path: '/usr', kind: 'dir' }, { path: '/bin', kind: 'symlink', target: 'usr/bin' }],
+      {
+        projectDir: '/home/me/out/demo',
+        roots: ['/opt/python3.12'],
+        env: { PATH: '/usr/bin', HOME: '/home/sandbox' },
+        network: false,
+        argv: ['node', '--test'],
+      },
+      [
+        { path: '/usr', kind: 'dir' },
+        { path: '/bin', kind: 'symlink', target: 'usr/bin' },
+      ],
       ['/etc/passwd'],
     );
     const text = args.join(' ');

@@ -119,8 +119,14 @@ describe('the DAG scheduler', () => {
   });
 
   it('refuses files out of dependency order and a concurrency below 1', () => {
-    assert.throws(() => runOverDag({ files: ['b', 'a'], dependsOn: (f) => (f === 'b' ? ['a'] : []), concurrency: 1, job: async () => {} }), /"b" depends on "a", which comes after it/);
-    assert.throws(() => runOverDag({ files: ['a'], dependsOn: () => [], concurrency: 0, job: async () => {} }), /concurrency must be a whole number of at least 1/);
+    assert.throws(
+      () => runOverDag({ files: ['b', 'a'], dependsOn: (f) => (f === 'b' ? ['a'] : []), concurrency: 1, job: async () => {} }),
+      /"b" depends on "a", which comes after it/,
+    );
+    assert.throws(
+      () => runOverDag({ files: ['a'], dependsOn: () => [], concurrency: 0, job: async () => {} }),
+      /concurrency must be a whole number of at least 1/,
+    );
   });
 
   it('winds down on a gentle stop: starts no more files, lets those under way be written, posts nothing out of order', async () => {

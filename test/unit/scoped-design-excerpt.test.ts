@@ -30,7 +30,13 @@ const design: Design = {
     '  Cli ..> WordCount',
     '  Cli ..> Format',
   ].join('\n'),
-  sequenceDiagram: ['sequenceDiagram', '  actor User', '  User->>Cli: wordfreq a.txt', '  Cli->>WordCount: countWords(texts)', '  Cli->>Format: formatTable(entries)'].join('\n'),
+  sequenceDiagram: [
+    'sequenceDiagram',
+    '  actor User',
+    '  User->>Cli: wordfreq a.txt',
+    '  Cli->>WordCount: countWords(texts)',
+    '  Cli->>Format: formatTable(entries)',
+  ].join('\n'),
 };
 
 describe('the design excerpt of a file', () => {

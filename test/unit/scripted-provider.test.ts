@@ -32,11 +32,14 @@ describe('scripted provider', () => {
   after(removeTempDirs);
 
   it('gives replies for the same role and action in order, one each', async () => {
-    const provider = new ScriptedProvider('scripted:test', scenario([
-      { role: 'product-manager', action: 'review_prd', reply: 'first' },
-      { role: 'architect', action: 'write_design', reply: 'design' },
-      { role: 'product-manager', action: 'review_prd', reply: 'second' },
-    ]));
+    const provider = new ScriptedProvider(
+      'scripted:test',
+      scenario([
+        { role: 'product-manager', action: 'review_prd', reply: 'first' },
+        { role: 'architect', action: 'write_design', reply: 'design' },
+        { role: 'product-manager', action: 'review_prd', reply: 'second' },
+      ]),
+    );
     assert.equal((await provider.complete(request('product-manager', 'review_prd'))).text, 'first');
     assert.equal((await provider.complete(request('architect', 'write_design'))).text, 'design');
     const second = await provider.complete(request('product-manager', 'review_prd'));
@@ -45,10 +48,13 @@ describe('scripted provider', () => {
   });
 
   it('matches on the key: a keyed reply goes only to a call with that key', async () => {
-    const provider = new ScriptedProvider('scripted:test', scenario([
-      { role: 'engineer', action: 'write_file', key: 'src/b.js', code: 'b();' },
-      { role: 'engineer', action: 'write_file', key: 'src/a.js', code: 'a();' },
-    ]));
+    const provider = new ScriptedProvider(
+      'scripted:test',
+      scenario([
+        { role: 'engineer', action: 'write_file', key: 'src/b.js', code: 'b();' },
+        { role: 'engineer', action: 'write_file', key: 'src/a.js', code: 'a();' },
+      ]),
+    );
     assert.match((await provider.complete(request('engineer', 'write_file', 'src/a.js'))).text, /a\(\);/);
     await rejectsWithCode(provider.complete(request('engineer', 'write_file', 'src/a.js')), 'SCRIPT_EXHAUSTED');
     await rejectsWithCode(provider.complete(request('engineer', 'write_file')), 'SCRIPT_EXHAUSTED');
@@ -76,12 +82,18 @@ describe('scripted provider', () => {
   });
 
   it('reports replies never asked for', async () => {
-    const provider = new ScriptedProvider('scripted:test', scenario([
-      { role: 'qa', action: 'write_tests', reply: 'used' },
-      { role: 'qa', action: 'write_bug_report', reply: 'spare' },
-    ]));
+    const provider = new ScriptedProvider(
+      'scripted:test',
+      scenario([
+        { role: 'qa', action: 'write_tests', reply: 'used' },
+        { role: 'qa', action: 'write_bug_report', reply: 'spare' },
+      ]),
+    );
     await provider.complete(request('qa', 'write_tests'));
-    assert.deepEqual(provider.unused().map((r) => r.action), ['write_bug_report']);
+    assert.deepEqual(
+      provider.unused().map((r) => r.action),
+      ['write_bug_report'],
+    );
   });
 });
 
@@ -101,13 +113,16 @@ describe('scenario files', () => {
   });
 
   it('loads a YAML scenario with each reply form', async () => {
-    const file = await write('s.yaml', [
-      'spec: a word counter',
-      'replies:',
-      '  - { role: pm, action: write_prd, json: { a: 1 } }',
-      '  - { role: eng, action: write_file, key: src/a.js, code: "x()", lang: js }',
-      '  - { role: qa, action: review, reply: plain text }',
-    ].join('\n'));
+    const file = await write(
+      's.yaml',
+      [
+        'spec: a word counter',
+        'replies:',
+        '  - { role: pm, action: write_prd, json: { a: 1 } }',
+        '  - { role: eng, action: write_file, key: src/a.js, code: "x()", lang: js }',
+        '  - { role: qa, action: review, reply: plain text }',
+      ].join('\n'),
+    );
     const loaded = await loadScenario(file);
     assert.equal(loaded.spec, 'a word counter');
     assert.deepEqual(loaded.replies.map(replyText), ['{\n  "a": 1\n}', '```js\nx()\n```', 'plain text']);
@@ -120,7 +135,11 @@ describe('scenario files', () => {
 
   it('refuses a missing file, naming it', async () => {
     const file = path.join(await tempDir('sopworks-scenario-'), 'nope.yaml');
-    await rejectsWithCode(loadScenario(file), 'SCENARIO_INVALID', new RegExp(`Cannot read scenario file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT`));
+    await rejectsWithCode(
+      loadScenario(file),
+      'SCENARIO_INVALID',
+      new RegExp(`Cannot read scenario file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ENOENT`),
+    );
   });
 
   it('refuses malformed YAML, naming the file', async () => {
@@ -134,12 +153,16 @@ describe('scenario files', () => {
   });
 
   it('refuses an entry with both json and code, naming the file and the entry path', async () => {
-    const file = await write('both.yaml', [
-      'replies:',
-      '  - { role: pm, action: write_prd, reply: ok }',
-      '  - { role: eng, action: write_file, json: { a: 1 }, code: "x()" }',
-    ].join('\n'));
-    await rejectsWithCode(loadScenario(file), 'SCENARIO_INVALID', /both\.yaml does not match the scenario format/, /replies\.1: give exactly one of reply, json or code \(found json, code\)/);
+    const file = await write(
+      'both.yaml',
+      ['replies:', '  - { role: pm, action: write_prd, reply: ok }', '  - { role: eng, action: write_file, json: { a: 1 }, code: "x()" }'].join('\n'),
+    );
+    await rejectsWithCode(
+      loadScenario(file),
+      'SCENARIO_INVALID',
+      /both\.yaml does not match the scenario format/,
+      /replies\.1: give exactly one of reply, json or code \(found json, code\)/,
+    );
   });
 
   it('refuses an entry with no reply at all and an unknown key', async () => {

@@ -22,7 +22,13 @@ describe('settings', () => {
   it('documents in .env.example every setting it reads', () => {
     const documented = Object.keys(parseEnv(fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8')));
     // Settings read apart from settings.ts: the local engine's (only for --llm local) and the queue's (a single run needs none).
-    const source = ['src/config/settings.ts', 'src/llm/providers/local/local-settings.ts', 'src/models/models-dir.ts', 'src/queue/redis-connection.ts', 'src/queue/rate-limits.ts']
+    const source = [
+      'src/config/settings.ts',
+      'src/llm/providers/local/local-settings.ts',
+      'src/models/models-dir.ts',
+      'src/queue/redis-connection.ts',
+      'src/queue/rate-limits.ts',
+    ]
       .map((file) => fs.readFileSync(path.join(ROOT, file), 'utf8'))
       .join('\n');
     const read = [...source.matchAll(/^\s+((?:OPENAI|SOPWORKS)_[A-Z_]+):/gm)].map((m) => m[1]);

@@ -30,7 +30,9 @@ describe('docs/sops.md', () => {
   it("shows lines of the shipped company's flowchart, each as `sop graph` draws it", async () => {
     const doc = await readDoc();
     const shown = /```mermaid\n(flowchart LR\n[\s\S]*?)```/.exec(doc)?.[1]?.trimEnd().split('\n') ?? [];
-    const drawn = companyFlowchart((await loadCompany(SOPS, ROLES)).roles).trimEnd().split('\n');
+    const drawn = companyFlowchart((await loadCompany(SOPS, ROLES)).roles)
+      .trimEnd()
+      .split('\n');
     assert.ok(shown.length > 8);
     for (const line of shown) assert.ok(drawn.includes(line), `"${line}" is drawn`);
   });
@@ -40,7 +42,12 @@ describe('docs/sops.md', () => {
     const block = /```yaml\n( *id: technical-writer\n[\s\S]*?)```/.exec(doc)?.[1];
     assert.ok(block, 'the walk-through shows the SOP');
     const indent = /^ */.exec(block)![0].length;
-    const shown = parse(block.split('\n').map((line) => line.slice(indent)).join('\n'));
+    const shown = parse(
+      block
+        .split('\n')
+        .map((line) => line.slice(indent))
+        .join('\n'),
+    );
     const fixture = parse(await fs.readFile(path.join(ROOT, 'test', 'fixtures', 'sop-technical-writer', 'sops', 'technical-writer.yaml'), 'utf8'));
     assert.deepEqual(shown, fixture);
   });

@@ -47,7 +47,10 @@ describe('sop graph', () => {
       SopFile.parse({
         id,
         initial: 'idle',
-        states: { idle: { on: { Requirement: 'sending' } }, sending: { invoke: { src: 'publish', input: { type: publish.type, ...(publish.to ? { to: publish.to } : {}) }, onDone: 'idle' } } },
+        states: {
+          idle: { on: { Requirement: 'sending' } },
+          sending: { invoke: { src: 'publish', input: { type: publish.type, ...(publish.to ? { to: publish.to } : {}) }, onDone: 'idle' } },
+        },
       });
     const chart = companyFlowchart([
       { id: 'a', watches: ['Requirement'], sop: sop('a', { type: 'BugReport', to: 'b' }) },
@@ -71,11 +74,14 @@ describe('sop graph', () => {
     const qa = roleGraph(company, 'qa');
     assert.match(qa, /^stateDiagram-v2\n/);
     assert.match(qa, /^ {2}judging --> triaging : \[below\]$/m);
-    assert.throws(() => roleGraph(company, 'designer'), (error: unknown) => {
-      assert.ok(SopworksError.isInstance(error));
-      assert.equal(error.message, 'No role "designer" is hired in this company.');
-      assert.match(error.hint!, /product-manager, architect, engineer, qa/);
-      return true;
-    });
+    assert.throws(
+      () => roleGraph(company, 'designer'),
+      (error: unknown) => {
+        assert.ok(SopworksError.isInstance(error));
+        assert.equal(error.message, 'No role "designer" is hired in this company.');
+        assert.match(error.hint!, /product-manager, architect, engineer, qa/);
+        return true;
+      },
+    );
   });
 });

@@ -53,7 +53,10 @@ describe('SOP loading', () => {
 
   it('loads the shipped company: four roles in order, each with its SOP and profile', async () => {
     const company = await loadCompany(SOPS, ROLES);
-    assert.deepEqual(company.roles.map((r) => r.id), ['product-manager', 'architect', 'engineer', 'qa']);
+    assert.deepEqual(
+      company.roles.map((r) => r.id),
+      ['product-manager', 'architect', 'engineer', 'qa'],
+    );
     assert.equal(company.name, 'sopworks default company');
     const qa = company.roles[3]!;
     assert.deepEqual(qa.watches, ['CodeComplete']);
@@ -147,14 +150,17 @@ describe('SOP loading', () => {
           end: { type: 'final', entry: [{ type: 'count', params: {} }] },
         },
       });
-      assert.throws(() => resolveSop(sop, null), (error: unknown) => {
-        assert.ok(SopworksError.isInstance(error));
-        assert.equal(error.code, 'SOP_INVALID');
-        assert.match(error.message, /^tiny: unknown actor "nope"/m);
-        assert.match(error.message, /^tiny: unknown guard "neverHeardOf"/m);
-        assert.match(error.message, /^tiny: action "count": counter:/m);
-        return true;
-      });
+      assert.throws(
+        () => resolveSop(sop, null),
+        (error: unknown) => {
+          assert.ok(SopworksError.isInstance(error));
+          assert.equal(error.code, 'SOP_INVALID');
+          assert.match(error.message, /^tiny: unknown actor "nope"/m);
+          assert.match(error.message, /^tiny: unknown guard "neverHeardOf"/m);
+          assert.match(error.message, /^tiny: action "count": counter:/m);
+          return true;
+        },
+      );
     });
   });
 });

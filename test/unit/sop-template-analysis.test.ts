@@ -26,7 +26,8 @@ function at(source: string, needle: string, nth = 1): string {
   const before = source.slice(0, index).split('\n');
   return `${before.length}:${before.at(-1)!.length + 1}`;
 }
-const variables = (source: string) => uses(source).flatMap((u) => (u.kind === 'variable' ? [`${u.name}${u.member ? `.${u.member}` : ''}@${u.at.line}:${u.at.column}`] : []));
+const variables = (source: string) =>
+  uses(source).flatMap((u) => (u.kind === 'variable' ? [`${u.name}${u.member ? `.${u.member}` : ''}@${u.at.line}:${u.at.column}`] : []));
 
 describe('template analysis', () => {
   after(removeTempDirs);
@@ -58,8 +59,23 @@ describe('template analysis', () => {
   it('tells helpers from variables, and reports the artifact a markdown call renders', () => {
     const found = uses('{{json tasks}} {{markdown "PRD" prd}} {{join (lookup design "testCommand") " "}} {{markdown kind prd}}');
     assert.deepEqual(
-      found.map((u) => (u.kind === 'variable' ? `var ${u.name}` : u.kind === 'helper' ? `helper ${u.name}` : u.kind === 'markdown' ? `markdown ${u.artifact}` : u.kind)),
-      ['helper json', 'var tasks', 'helper markdown', 'markdown PRD', 'var prd', 'helper join', 'helper lookup', 'var design', 'helper markdown', 'markdown null', 'var kind', 'var prd'],
+      found.map((u) =>
+        u.kind === 'variable' ? `var ${u.name}` : u.kind === 'helper' ? `helper ${u.name}` : u.kind === 'markdown' ? `markdown ${u.artifact}` : u.kind,
+      ),
+      [
+        'helper json',
+        'var tasks',
+        'helper markdown',
+        'markdown PRD',
+        'var prd',
+        'helper join',
+        'helper lookup',
+        'var design',
+        'helper markdown',
+        'markdown null',
+        'var kind',
+        'var prd',
+      ],
     );
   });
 
@@ -67,7 +83,9 @@ describe('template analysis', () => {
     const source = '{{> dependencies}}\n{{> code-files files=tests.files}}\n{{#each xs}}{{> item}}{{/each}}{{#if a}}{{../b}}{{/if}}';
     const found = uses(source);
     assert.deepEqual(
-      found.filter((u) => u.kind === 'partial').map((u) => u.kind === 'partial' && `${u.name} top=${u.topLevel} hash=${u.hashKeys.join(',')} context=${u.hasContext}`),
+      found
+        .filter((u) => u.kind === 'partial')
+        .map((u) => u.kind === 'partial' && `${u.name} top=${u.topLevel} hash=${u.hashKeys.join(',')} context=${u.hasContext}`),
       ['dependencies top=true hash= context=false', 'code-files top=true hash=files context=false', 'item top=false hash= context=false'],
     );
     assert.deepEqual(
@@ -90,7 +108,11 @@ describe('template analysis', () => {
     await fs.mkdir(path.join(roles, 'qa'));
     await fs.writeFile(path.join(roles, '_shared', 'system.hbs'), 'system');
     await fs.writeFile(path.join(roles, '_shared', 'format-files.hbs'), 'format');
-    const calls: Record<(typeof SOPWORKS_HELPERS)[number], string> = { json: '{{json list}}', markdown: '{{markdown "BugReport" bug}}', join: '{{join list "+"}}' };
+    const calls: Record<(typeof SOPWORKS_HELPERS)[number], string> = {
+      json: '{{json list}}',
+      markdown: '{{markdown "BugReport" bug}}',
+      join: '{{join list "+"}}',
+    };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
     const renderer = new PromptRenderer(roles);
     const profile = { id: 'qa', email: 'qa@sopworks.local', name: 'Dave', title: 'QA', goal: 'g', constraints: [] };

@@ -73,7 +73,10 @@ describe('sop validation', () => {
   it('finds nothing wrong with the shipped defaults: no error, no warning', async () => {
     const validation = await validateCompany(SOPS, ROLES);
     assert.deepEqual(validation.diagnostics.map(formatDiagnostic), []);
-    assert.deepEqual(validation.company?.roles.map((r) => r.id), ['product-manager', 'architect', 'engineer', 'qa']);
+    assert.deepEqual(
+      validation.company?.roles.map((r) => r.id),
+      ['product-manager', 'architect', 'engineer', 'qa'],
+    );
   });
 
   describe('bad input, each at file:line:column', () => {
@@ -97,13 +100,23 @@ describe('sop validation', () => {
     });
 
     it('a duplicate state id', async () => {
-      const where = await edit(file('qa.yaml'), '  finished:\n    type: final\n', '  finished:\n    type: final\n  judging:\n    type: final\n', '  finished:\n    type: final\n  '.length);
+      const where = await edit(
+        file('qa.yaml'),
+        '  finished:\n    type: final\n',
+        '  finished:\n    type: final\n  judging:\n    type: final\n',
+        '  finished:\n    type: final\n  '.length,
+      );
       expectAt(await diagnosticsOf(copy), 'error', where, /^YAML syntax error: duplicate key "judging": .*may appear only once/);
     });
 
     it('a template with a syntax error', async () => {
       const where = await edit(file('roles', 'product-manager', 'write_prd.hbs'), '> {{spec}}', '> {{spec}', '> {{spec'.length);
-      const found = expectAt(await diagnosticsOf(copy), 'error', where, /^the template does not compile: Parse error on line 3: Expecting .*; fix its Handlebars syntax/);
+      const found = expectAt(
+        await diagnosticsOf(copy),
+        'error',
+        where,
+        /^the template does not compile: Parse error on line 3: Expecting .*; fix its Handlebars syntax/,
+      );
       assert.equal(found.code, 'TEMPLATE_INVALID');
     });
 
@@ -115,13 +128,19 @@ describe('sop validation', () => {
     it('a role id that is reserved', async () => {
       const where = await edit(file('company.yaml'), '  - id: qa\n', '  - id: client\n    watches: [PRD]\n  - id: qa\n', '  - id: '.length);
       const found = (await diagnosticsOf(copy)).filter((d) => d.where === where).map((d) => d.message);
-      assert.ok(found.some((m) => /^the role id "client" is reserved: the client is who posts the Requirement; choose another id$/.test(m)), found.join('\n'));
+      assert.ok(
+        found.some((m) => /^the role id "client" is reserved: the client is who posts the Requirement; choose another id$/.test(m)),
+        found.join('\n'),
+      );
     });
 
     it('a role in company.yaml with no SOP file', async () => {
       const where = await edit(file('company.yaml'), '  - id: qa\n', '  - id: designer\n    watches: [PRD]\n  - id: qa\n', '  - id: '.length);
       const diagnostics = await diagnosticsOf(copy);
-      assert.match(diagnostics.find((d) => d.where === where && /no SOP file/.test(d.message))!.message, /^role "designer" has no SOP file .*designer\.yaml; write it/);
+      assert.match(
+        diagnostics.find((d) => d.where === where && /no SOP file/.test(d.message))!.message,
+        /^role "designer" has no SOP file .*designer\.yaml; write it/,
+      );
     });
 
     it('a SOP that references a missing template', async () => {
@@ -132,27 +151,50 @@ describe('sop validation', () => {
     });
 
     it('a template using a variable its step does not give it', async () => {
-      const where = await edit(file('roles', 'architect', 'write_tasks.hbs'), '{{markdown "Design" design}}', '{{markdown "Design" design}} for {{spec}}', '{{markdown "Design" design}} for {{'.length);
+      const where = await edit(
+        file('roles', 'architect', 'write_tasks.hbs'),
+        '{{markdown "Design" design}}',
+        '{{markdown "Design" design}} for {{spec}}',
+        '{{markdown "Design" design}} for {{'.length,
+      );
       const step = await positionOf(file('architect.yaml'), 'src: ask\n      input: { action: write_tasks');
       expectAt(
         await diagnosticsOf(copy),
         'error',
         where,
-        new RegExp(`^"spec" is not given to this template: step "planning" \\(${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) gives role, key, prd, design; add it to the step's with list`),
+        new RegExp(
+          `^"spec" is not given to this template: step "planning" \\(${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) gives role, key, prd, design; add it to the step's with list`,
+        ),
       );
     });
 
     it('a variable a shared partial needs but its include does not pass', async () => {
-      const include = await edit(file('roles', 'engineer', 'write_file.hbs'), '{{> dependencies}}', '{{> dependencies}}\n{{> code-files}}', '{{> dependencies}}\n'.length);
+      const include = await edit(
+        file('roles', 'engineer', 'write_file.hbs'),
+        '{{> dependencies}}',
+        '{{> dependencies}}\n{{> code-files}}',
+        '{{> dependencies}}\n'.length,
+      );
       const inPartial = await positionOf(file('roles', '_shared', 'code-files.hbs'), 'files}}', 0);
-      expectAt(await diagnosticsOf(copy), 'error', inPartial, new RegExp(`^"files" is not given to partial "code-files": its include at ${include.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `), /pass it in the include/);
+      expectAt(
+        await diagnosticsOf(copy),
+        'error',
+        inPartial,
+        new RegExp(`^"files" is not given to partial "code-files": its include at ${include.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `),
+        /pass it in the include/,
+      );
     });
 
     it('a helper that does not exist and a markdown type that does not', async () => {
       const helper = await edit(file('roles', 'architect', 'write_design.hbs'), '{{markdown "PRD" prd}}', '{{markdwn "PRD" prd}} {{markdown "Prd" prd}}', 2);
       const diagnostics = await diagnosticsOf(copy);
       expectAt(diagnostics, 'error', helper, /^unknown helper "markdwn"; use one of .*markdown/);
-      expectAt(diagnostics, 'error', helper.replace(/:(\d+)$/, (_, c) => `:${Number(c) + '{{markdwn "PRD" prd}} {{markdown '.length - 2}`), /^markdown needs the artifact's type .*"PRD"/);
+      expectAt(
+        diagnostics,
+        'error',
+        helper.replace(/:(\d+)$/, (_, c) => `:${Number(c) + '{{markdwn "PRD" prd}} {{markdown '.length - 2}`),
+        /^markdown needs the artifact's type .*"PRD"/,
+      );
     });
   });
 
@@ -169,7 +211,11 @@ describe('sop validation', () => {
 
     it('refuses a state with no way out', async () => {
       const architect = file('architect.yaml');
-      await edit(architect, '      input: { outcome: failed, reason: the task graph is still invalid after 2 corrections, detail: error }\n      onDone: idle\n', '      input: { outcome: failed, reason: the task graph is still invalid after 2 corrections, detail: error }\n');
+      await edit(
+        architect,
+        '      input: { outcome: failed, reason: the task graph is still invalid after 2 corrections, detail: error }\n      onDone: idle\n',
+        '      input: { outcome: failed, reason: the task graph is still invalid after 2 corrections, detail: error }\n',
+      );
       const where = await positionOf(architect, 'givingUp:\n    invoke');
       expectAt(await diagnosticsOf(copy), 'error', where, /^state "givingUp" has no way out: .*add a transition, or mark it type: final/);
     });
@@ -177,9 +223,18 @@ describe('sop validation', () => {
     it('refuses a role that can never rest once it starts', async () => {
       const pm = file('product-manager.yaml');
       await edit(pm, '      input: { type: PRD, payload: prd }\n      onDone: idle', '      input: { type: PRD, payload: prd }\n      onDone: writing');
-      await edit(pm, '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: idle', '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: writing');
+      await edit(
+        pm,
+        '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: idle',
+        '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: writing',
+      );
       const where = await positionOf(pm, 'writing:\n    invoke');
-      expectAt(await diagnosticsOf(copy), 'error', where, /^from states "writing", "reviewing", "deciding", "approving", "rejected", "givingUp", "revising", "publishing" the role can never rest: /);
+      expectAt(
+        await diagnosticsOf(copy),
+        'error',
+        where,
+        /^from states "writing", "reviewing", "deciding", "approving", "rejected", "givingUp", "revising", "publishing" the role can never rest: /,
+      );
     });
 
     it('refuses a machine with no final state and no state that waits for a message', async () => {
@@ -187,7 +242,12 @@ describe('sop validation', () => {
       await edit(pm, '    on:\n      Requirement: { target: writing, actions: [receive] }', '    always: writing');
       await edit(pm, '      input: { type: PRD, payload: prd }\n      onDone: idle', '      input: { type: PRD, payload: prd }\n      onDone: writing');
       const where = await positionOf(pm, 'initial: idle');
-      expectAt(await diagnosticsOf(copy), 'error', where, /^the machine has no final state and no state that waits for a board message, so the role can never rest/);
+      expectAt(
+        await diagnosticsOf(copy),
+        'error',
+        where,
+        /^the machine has no final state and no state that waits for a board message, so the role can never rest/,
+      );
     });
   });
 
@@ -206,12 +266,21 @@ describe('sop validation', () => {
       expectAt(diagnostics, 'warning', handingOver, /^no role watches CodeComplete and it commits no files, so publishing it changes nothing/);
       expectAt(diagnostics, 'warning', await positionOf(file('company.yaml'), '- id: product-manager'), /no role has a conclude step with outcome: done/);
       assert.equal(diagnostics.filter((d) => d.severity === 'error').length, 0);
-      assert.equal(diagnostics.some((d) => /Outcome/.test(d.message)), false, 'the architect\'s Outcome goes to the company');
+      assert.equal(
+        diagnostics.some((d) => /Outcome/.test(d.message)),
+        false,
+        "the architect's Outcome goes to the company",
+      );
     });
 
     it('refuses a message addressed to a role that is not hired, and an unknown type', async () => {
       const to = await edit(file('qa.yaml'), 'payload: bug, to: engineer', 'payload: bug, to: enginer', 'payload: bug, to: '.length);
-      const type = await edit(file('architect.yaml'), 'input: { type: TaskGraph, payload: tasks }', 'input: { type: Taskgraph, payload: tasks }', 'input: { type: '.length);
+      const type = await edit(
+        file('architect.yaml'),
+        'input: { type: TaskGraph, payload: tasks }',
+        'input: { type: Taskgraph, payload: tasks }',
+        'input: { type: '.length,
+      );
       const event = await edit(file('engineer.yaml'), '      BugReport: { target: nextFix', '      Bugreport: { target: nextFix', 6);
       const diagnostics = await diagnosticsOf(copy);
       expectAt(diagnostics, 'error', to, /^"enginer" is not a hired role, so this BugReport would reach no one; use all or one of .*engineer/);
@@ -221,7 +290,12 @@ describe('sop validation', () => {
 
     it('refuses a watched type the SOP never takes', async () => {
       const where = await edit(file('company.yaml'), 'watches: [PRD]', 'watches: [PRD, BugReport]', 'watches: [PRD, '.length);
-      expectAt(await diagnosticsOf(copy), 'error', where, /^role "architect" watches BugReport, but no state of its SOP takes it \(on: BugReport\): .*the run would stall/);
+      expectAt(
+        await diagnosticsOf(copy),
+        'error',
+        where,
+        /^role "architect" watches BugReport, but no state of its SOP takes it \(on: BugReport\): .*the run would stall/,
+      );
     });
   });
 
@@ -236,7 +310,12 @@ describe('sop validation', () => {
       await edit(file('architect.yaml'), step, 'input: { action: write_design, output: code, key: docs/NOTES.md, with: [prd] }');
       assert.deepEqual((await diagnosticsOf(copy)).filter((d) => d.severity === 'error').map(formatDiagnostic), []);
       const fixed = await edit(file('architect.yaml'), 'key: docs/NOTES.md', 'key: ../outside.md', 'key: '.length);
-      expectAt(await diagnosticsOf(copy), 'error', fixed, /^actor "ask": key: use current, or a path inside the project: unsafe path "\.\.\/outside\.md": the path leaves the project/);
+      expectAt(
+        await diagnosticsOf(copy),
+        'error',
+        fixed,
+        /^actor "ask": key: use current, or a path inside the project: unsafe path "\.\.\/outside\.md": the path leaves the project/,
+      );
     });
   });
 
@@ -246,7 +325,10 @@ describe('sop validation', () => {
     await edit(file('roles', 'engineer', 'write_file.hbs'), '## Task', '## Task {{nope}}');
     const diagnostics = await diagnosticsOf(copy);
     assert.deepEqual(
-      diagnostics.filter((d) => d.severity === 'error').map((d) => path.basename(d.where.replace(/:\d+:\d+$/, ''))).sort(),
+      diagnostics
+        .filter((d) => d.severity === 'error')
+        .map((d) => path.basename(d.where.replace(/:\d+:\d+$/, '')))
+        .sort(),
       ['architect.yaml', 'qa.yaml', 'write_file.hbs'],
     );
   });
@@ -270,7 +352,10 @@ describe('sop validation', () => {
     it('hands over the warnings of a company that can run', async () => {
       await edit(file('qa.yaml'), '  finished:\n', '  forgotten:\n    type: final\n  finished:\n');
       const company = await loadCompany(copy.sops, copy.roles);
-      assert.deepEqual(company.warnings.map((w) => w.message.split(':')[0]), ['state "forgotten" cannot be reached from the initial state "idle"']);
+      assert.deepEqual(
+        company.warnings.map((w) => w.message.split(':')[0]),
+        ['state "forgotten" cannot be reached from the initial state "idle"'],
+      );
     });
   });
 });

@@ -45,7 +45,10 @@ describe('test output in every common form', () => {
     assert.deepEqual(output('pytest-q-passing.txt'), { counts: { passed: 2, failed: 0 }, failures: [] });
   });
 
-  for (const [file, form] of [['unittest-verbose-failing.txt', 'verbose'], ['unittest-failing.txt', 'plain']] as const) {
+  for (const [file, form] of [
+    ['unittest-verbose-failing.txt', 'verbose'],
+    ['unittest-failing.txt', 'plain'],
+  ] as const) {
     it(`unittest ${form}: counts and failing tests`, () => {
       const parsed = output(file);
       assert.deepEqual(parsed.counts, { passed: 1, failed: 2 });

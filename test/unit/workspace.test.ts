@@ -75,7 +75,12 @@ describe('workspace', () => {
     await workspace.finish();
     const before = (await git(root, 'rev-parse', 'HEAD')).trim();
     // What a killed sopworks leaves git with: commits sent, no `done`.
-    const cut = commitCommand('refs/heads/' + (await git(root, 'symbolic-ref', '--short', 'HEAD')).trim(), 1, { files: [{ path: 'b.txt', content: 'b\n' }], author: author('PM'), committer: author('sopworks'), message: 'docs: b' }, before);
+    const cut = commitCommand(
+      'refs/heads/' + (await git(root, 'symbolic-ref', '--short', 'HEAD')).trim(),
+      1,
+      { files: [{ path: 'b.txt', content: 'b\n' }], author: author('PM'), committer: author('sopworks'), message: 'docs: b' },
+      before,
+    );
     await assert.rejects(
       new Promise<void>((resolve, reject) => {
         const child = execFile('git', ['fast-import', '--quiet', '--done', '--date-format=now'], { cwd: root }, (error) => (error ? reject(error) : resolve()));
@@ -112,7 +117,10 @@ describe('workspace', () => {
     assert.deepEqual(await workspace.trailerValues('Sopworks-Message'), new Set());
     await workspace.commit({ files: [{ path: 'x.md', content: 'x\n' }], author: author('PM'), subject: 'docs: x', trailers: {} });
     await workspace.finish();
-    assert.deepEqual((await workspace.history()).map((c) => c.subject), ['chore: start the repository', 'docs: x']);
+    assert.deepEqual(
+      (await workspace.history()).map((c) => c.subject),
+      ['chore: start the repository', 'docs: x'],
+    );
     assert.equal((await git(outer, 'log', '--format=%s')).trim(), 'outer');
   });
 
@@ -124,11 +132,16 @@ describe('workspace', () => {
     // A repository git can no longer write objects to.
     await fs.rm(path.join(root, '.git', 'objects'), { recursive: true });
     await fs.writeFile(path.join(root, '.git', 'objects'), '');
-    const asked = ['docs: b', 'docs: c'].map((subject) => workspace.commit({ files: [{ path: `${subject.slice(6)}.txt`, content: 'x\n' }], author: author('PM'), subject, trailers: {} }));
+    const asked = ['docs: b', 'docs: c'].map((subject) =>
+      workspace.commit({ files: [{ path: `${subject.slice(6)}.txt`, content: 'x\n' }], author: author('PM'), subject, trailers: {} }),
+    );
     for (const commit of asked) {
       await assert.rejects(commit, (error: unknown) => {
         const { code, message } = error as { code: string; message: string };
-        return code === 'GIT_FAILED' && message.startsWith(`Could not commit 2 artifacts ("docs: b" … "docs: c"): git fast-import stopped (exit 128) in ${root}: fatal:`);
+        return (
+          code === 'GIT_FAILED' &&
+          message.startsWith(`Could not commit 2 artifacts ("docs: b" … "docs: c"): git fast-import stopped (exit 128) in ${root}: fatal:`)
+        );
       });
     }
   });

@@ -29,7 +29,10 @@ export function renderDesignDelta(delta: DesignDelta): string {
         ['Test', `\`${shellCommand(delta.testCommand)}\``],
       ],
     )}`,
-    `## Files touched\n\n${table(['Path', 'Purpose'], delta.files.map((f) => [`\`${f.path}\``, f.purpose]))}`,
+    `## Files touched\n\n${table(
+      ['Path', 'Purpose'],
+      delta.files.map((f) => [`\`${f.path}\``, f.purpose]),
+    )}`,
     `## What stays as it is\n\n${delta.unchanged.length > 0 ? bullets(delta.unchanged) : '(nothing named)'}`,
     `## Data structures and interfaces\n\n\`\`\`mermaid\n${delta.classDiagram}\n\`\`\``,
     `## Main flow\n\n\`\`\`mermaid\n${delta.sequenceDiagram}\n\`\`\``,
@@ -41,7 +44,12 @@ export function renderChangeTasks(graph: ChangeTaskGraph): string {
     '# Change tasks',
     table(
       ['Op', 'File', 'Depends on', 'Description'],
-      graph.tasks.map((t) => [t.op, t.from ? `\`${t.from}\` → \`${t.file}\`` : `\`${t.file}\``, t.dependsOn.map((d) => `\`${d}\``).join(', ') || '—', t.description]),
+      graph.tasks.map((t) => [
+        t.op,
+        t.from ? `\`${t.from}\` → \`${t.file}\`` : `\`${t.file}\``,
+        t.dependsOn.map((d) => `\`${d}\``).join(', ') || '—',
+        t.description,
+      ]),
     ),
   );
 }

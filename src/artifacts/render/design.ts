@@ -15,8 +15,18 @@ export function renderDesign(design: Design, projectName: string): string {
         ...(design.smokeCommand ? [['Smoke run', `\`${shellCommand(design.smokeCommand)}\``]] : []),
       ],
     )}`,
-    ...(design.dependencies?.length ? [`## Dependencies\n\n${table(['Package', 'Range', 'Kind'], design.dependencies.map((d) => [`\`${d.name}\``, `\`${d.range}\``, d.kind]))}`] : []),
-    `## Files\n\n${table(['Path', 'Purpose'], design.files.map((f) => [`\`${f.path}\``, f.purpose]))}`,
+    ...(design.dependencies?.length
+      ? [
+          `## Dependencies\n\n${table(
+            ['Package', 'Range', 'Kind'],
+            design.dependencies.map((d) => [`\`${d.name}\``, `\`${d.range}\``, d.kind]),
+          )}`,
+        ]
+      : []),
+    `## Files\n\n${table(
+      ['Path', 'Purpose'],
+      design.files.map((f) => [`\`${f.path}\``, f.purpose]),
+    )}`,
     `## Data structures and interfaces\n\n\`\`\`mermaid\n${design.classDiagram}\n\`\`\``,
     `## Main flow\n\n\`\`\`mermaid\n${design.sequenceDiagram}\n\`\`\``,
   );

@@ -8,9 +8,7 @@ export function renderTasks(graph: TaskGraph): string {
   const order = topologicalOrder(graph);
   const byFile = new Map(graph.tasks.map((t) => [t.file, t]));
   const index = new Map(order.map((file, i) => [file, i]));
-  const edges = order.flatMap((file) =>
-    byFile.get(file)!.dependsOn.map((dep) => `  ${nodeId(index.get(dep)!)} --> ${nodeId(index.get(file)!)}`),
-  );
+  const edges = order.flatMap((file) => byFile.get(file)!.dependsOn.map((dep) => `  ${nodeId(index.get(dep)!)} --> ${nodeId(index.get(file)!)}`));
   const nodes = order.map((file, i) => `  ${nodeId(i)}["${file}"]`);
   return document(
     '# Tasks',

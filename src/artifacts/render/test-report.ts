@@ -6,16 +6,12 @@ import { securityViolations } from '../../sandbox/security-violation.ts';
 
 /** Committed test report: counts and failures, never timings, so the same run yields the same file. */
 export function renderTestReport(report: TestReport): string {
-  const counts = report.counts
-    ? `${report.counts.passed} passed, ${report.counts.failed} failed`
-    : 'the runner printed no counts';
+  const counts = report.counts ? `${report.counts.passed} passed, ${report.counts.failed} failed` : 'the runner printed no counts';
   const verdict = report.passed ? 'PASSED' : report.timedOut ? 'TIMED OUT' : 'FAILED';
   return document(
     `# Test report — round ${report.round}: ${verdict}`,
     `${report.kind && report.kind !== 'tests' ? `What ran: ${KIND_TEXT[report.kind]}  \n` : ''}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${counts}`,
-    report.failures.length > 0
-      ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}`
-      : null,
+    report.failures.length > 0 ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}` : null,
     report.sandbox ? renderSandbox(report.sandbox) : null,
   );
 }
@@ -28,7 +24,7 @@ const KIND_TEXT = {
 const MODE_TEXT: Record<SandboxReport['mode'], string> = {
   bubblewrap: 'bubblewrap — no network, read-only system, only the project writable, private /tmp, empty HOME',
   'node-permissions': "**WEAKER SANDBOX** — Node's permission model instead of bubblewrap: writes limited to the project, network not blocked",
-  unsandboxed: '**NOT SANDBOXED** — run with the user\'s rights (--allow-unsandboxed); only the limits applied',
+  unsandboxed: "**NOT SANDBOXED** — run with the user's rights (--allow-unsandboxed); only the limits applied",
 };
 
 /** How the tests ran: mode, limits, what was hit and refused, and what the mode could not stop. */

@@ -34,14 +34,20 @@ export interface ModelReport {
 const ModelList = z.object({ data: z.array(z.looseObject({ id: z.string() })) });
 const ChatCompletion = z.object({
   choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullable().optional(), reasoning_content: z.string().nullable().optional() }), finish_reason: z.string().nullable().optional() }))
+    .array(
+      z.object({
+        message: z.object({ content: z.string().nullable().optional(), reasoning_content: z.string().nullable().optional() }),
+        finish_reason: z.string().nullable().optional(),
+      }),
+    )
     .min(1),
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullable().optional(),
 });
 
 /** The small schema of the compliance check: simple enough for any model that can follow one. */
 const Sample = z.object({ city: z.string().min(1), population: z.number().int().positive(), landmarks: z.array(z.string()).min(1) }).strict();
-const SAMPLE_PROMPT = 'Give the capital of France, its population as a whole number and two of its landmarks, as a JSON object with the keys city, population and landmarks.';
+const SAMPLE_PROMPT =
+  'Give the capital of France, its population as a whole number and two of its landmarks, as a JSON object with the keys city, population and landmarks.';
 
 /** Context-window fields servers put in a model list entry (vLLM, LM Studio/OpenRouter, Groq, llama.cpp). */
 function contextWindowOf(entry: Record<string, unknown>): number | null {
@@ -96,7 +102,12 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
   }
 
   // 2. A plain chat call: does the model answer, how fast, with usage?
-  const chat = await probe(target, 'POST', '/chat/completions', { model, messages: [{ role: 'user', content: 'Reply with the single word: ready' }], max_tokens: 16, temperature: 0 });
+  const chat = await probe(target, 'POST', '/chat/completions', {
+    model,
+    messages: [{ role: 'user', content: 'Reply with the single word: ready' }],
+    max_tokens: 16,
+    temperature: 0,
+  });
   const answer = completionOf(chat);
   if (!answer.ok) {
     add('chat', 'fail', `a small chat request failed: ${answer.error}`);
@@ -104,7 +115,13 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
     return report;
   }
   add('chat', 'ok', `answered in ${chat.ms} ms`);
-  add('usage reported', answer.usage ? 'ok' : 'warn', answer.usage ? 'token counts come from the server' : 'the server reports no usage: sopworks counts tokens with its own tokenizer (an estimate for non-OpenAI models)');
+  add(
+    'usage reported',
+    answer.usage ? 'ok' : 'warn',
+    answer.usage
+      ? 'token counts come from the server'
+      : 'the server reports no usage: sopworks counts tokens with its own tokenizer (an estimate for non-OpenAI models)',
+  );
 
   // 3. Structured output, each mode by a real request.
   const schemaMode = await structuredCheck(target, model, 'json_schema');
@@ -114,12 +131,20 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
   const plain = schemaMode.accepted || objectMode.accepted ? null : await structuredCheck(target, model, 'off');
   report.structuredOutput = schemaMode.accepted ? 'json_schema' : objectMode.accepted ? 'json_object' : 'off';
   if (report.structuredOutput !== 'json_schema') {
-    report.advice.push(`SOPWORKS_STRUCTURED_OUTPUT=${report.structuredOutput} — the endpoint rejected json_schema${report.structuredOutput === 'off' ? ' and json_object' : ''} (a run would find out and fall back, at the cost of one rejected request)`);
+    report.advice.push(
+      `SOPWORKS_STRUCTURED_OUTPUT=${report.structuredOutput} — the endpoint rejected json_schema${report.structuredOutput === 'off' ? ' and json_object' : ''} (a run would find out and fall back, at the cost of one rejected request)`,
+    );
   }
 
   // 4. JSON compliance in the mode a run would use.
   const used = report.structuredOutput === 'json_schema' ? schemaMode : report.structuredOutput === 'json_object' ? objectMode : plain!;
-  add('JSON compliance', used.compliant ? 'ok' : 'fail', used.compliant ? `the reply matched the schema it was given (${report.structuredOutput})` : `the reply did not match the schema it was given (${report.structuredOutput}): ${used.parseError}`);
+  add(
+    'JSON compliance',
+    used.compliant ? 'ok' : 'fail',
+    used.compliant
+      ? `the reply matched the schema it was given (${report.structuredOutput})`
+      : `the reply did not match the schema it was given (${report.structuredOutput}): ${used.parseError}`,
+  );
   report.works = modelKnown !== false && used.compliant;
   return report;
 }
@@ -135,7 +160,11 @@ function reached(
     return false;
   }
   if (outcome.kind === 'no-answer') {
-    add('reachable', 'fail', `${target.baseUrl} accepted the connection but did not answer within ${target.timeoutMs} ms; the server may be busy loading a model (raise SOPWORKS_TIMEOUT_MS) or stuck`);
+    add(
+      'reachable',
+      'fail',
+      `${target.baseUrl} accepted the connection but did not answer within ${target.timeoutMs} ms; the server may be busy loading a model (raise SOPWORKS_TIMEOUT_MS) or stuck`,
+    );
     return false;
   }
   return true;
@@ -168,8 +197,18 @@ async function structuredCheck(target: ProbeTarget, model: string, mode: 'json_s
   const schema = strictJsonSchema(Sample);
   const described = `${SAMPLE_PROMPT}\nReply with only the JSON object, matching this JSON Schema:\n${JSON.stringify(schema)}`;
   const format =
-    mode === 'json_schema' ? { response_format: { type: 'json_schema', json_schema: { name: 'Sample', schema, strict: true } } } : mode === 'json_object' ? { response_format: { type: 'json_object' } } : {};
-  const outcome = await probe(target, 'POST', '/chat/completions', { model, messages: [{ role: 'user', content: described }], max_tokens: 200, temperature: 0, ...format });
+    mode === 'json_schema'
+      ? { response_format: { type: 'json_schema', json_schema: { name: 'Sample', schema, strict: true } } }
+      : mode === 'json_object'
+        ? { response_format: { type: 'json_object' } }
+        : {};
+  const outcome = await probe(target, 'POST', '/chat/completions', {
+    model,
+    messages: [{ role: 'user', content: described }],
+    max_tokens: 200,
+    temperature: 0,
+    ...format,
+  });
   const answer = completionOf(outcome);
   if (!answer.ok) {
     return { status: mode === 'off' ? 'fail' : 'warn', detail: `not supported: ${answer.error}`, accepted: false, compliant: false, parseError: answer.error };

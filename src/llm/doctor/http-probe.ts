@@ -24,7 +24,10 @@ export async function probe(target: ProbeTarget, method: 'GET' | 'POST', route: 
   try {
     response = await fetch(`${target.baseUrl.replace(/\/$/, '')}${route}`, {
       method,
-      headers: { ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(target.timeoutMs),
     });
@@ -36,7 +39,9 @@ export async function probe(target: ProbeTarget, method: 'GET' | 'POST', route: 
     text = await response.text();
   } catch (error) {
     const outcome = failedConnection(error, ms());
-    return outcome.kind === 'no-answer' ? outcome : { kind: 'not-json', status: response.status, contentType: response.headers.get('content-type') ?? '', excerpt: '(the body was cut off)', ms: ms() };
+    return outcome.kind === 'no-answer'
+      ? outcome
+      : { kind: 'not-json', status: response.status, contentType: response.headers.get('content-type') ?? '', excerpt: '(the body was cut off)', ms: ms() };
   }
   const contentType = response.headers.get('content-type') ?? '';
   try {

@@ -51,7 +51,10 @@ export function describeNonCompletion(body: string, contentType: string | null):
     return { what: `JSON without "choices" (${keys.length > 0 ? `keys: ${keys.slice(0, 6).join(', ')}` : 'an empty object'})`, cause: WRONG_URL };
   }
   if (Array.isArray(choices) && choices.length === 0) {
-    return { what: 'a completion with an empty "choices" list', cause: 'the server produced no answer (a content filter, or a model that failed to load); see its log' };
+    return {
+      what: 'a completion with an empty "choices" list',
+      cause: 'the server produced no answer (a content filter, or a model that failed to load); see its log',
+    };
   }
   return { what: 'a completion whose choices hold no "message"', cause: WRONG_URL };
 }

@@ -40,27 +40,48 @@ export async function preflight(target: PreflightTarget): Promise<void> {
   if (chat.status === 401 || chat.status === 403) throw rejectedKey(target, chat.status);
   if (chat.status === 200) {
     const found = describeNonCompletion(chat.body, chat.contentType);
-    if (found) throw new SopworksError('MODEL_UNREACHABLE', `${sayNotACompletion(target.baseUrl, found)} ${NOTHING}`, { hint: v1Hint(target) ?? 'Check OPENAI_BASE_URL and any proxy in between.' });
+    if (found)
+      throw new SopworksError('MODEL_UNREACHABLE', `${sayNotACompletion(target.baseUrl, found)} ${NOTHING}`, {
+        hint: v1Hint(target) ?? 'Check OPENAI_BASE_URL and any proxy in between.',
+      });
     return;
   }
   const said = errorText(chat.body);
   if (chat.status === 404) {
     const hint = v1Hint(target);
-    if (hint) throw new SopworksError('MODEL_UNREACHABLE', `The model endpoint ${target.baseUrl} has no chat API at that address (404${said ? `: ${said}` : ''}). ${NOTHING}`, { hint });
-    throw new SopworksError('MODEL_UNREACHABLE', `The model endpoint ${target.baseUrl} does not know model "${target.model}" (404${said ? `: ${said}` : ''}). ${NOTHING}`, {
-      hint: 'Set SOPWORKS_MODEL or --model to a model the endpoint serves (its model list: GET <base URL>/models).',
-    });
+    if (hint)
+      throw new SopworksError(
+        'MODEL_UNREACHABLE',
+        `The model endpoint ${target.baseUrl} has no chat API at that address (404${said ? `: ${said}` : ''}). ${NOTHING}`,
+        { hint },
+      );
+    throw new SopworksError(
+      'MODEL_UNREACHABLE',
+      `The model endpoint ${target.baseUrl} does not know model "${target.model}" (404${said ? `: ${said}` : ''}). ${NOTHING}`,
+      {
+        hint: 'Set SOPWORKS_MODEL or --model to a model the endpoint serves (its model list: GET <base URL>/models).',
+      },
+    );
   }
   if (chat.status >= 500) {
-    throw new SopworksError('MODEL_UNREACHABLE', `The model endpoint ${target.baseUrl} failed a small chat request (${chat.status}${said ? `: ${said}` : ''}). ${NOTHING}`, {
-      hint: "See the server's log; a local server may not have loaded the model (or it does not fit in memory).",
-    });
+    throw new SopworksError(
+      'MODEL_UNREACHABLE',
+      `The model endpoint ${target.baseUrl} failed a small chat request (${chat.status}${said ? `: ${said}` : ''}). ${NOTHING}`,
+      {
+        hint: "See the server's log; a local server may not have loaded the model (or it does not fit in memory).",
+      },
+    );
   }
   // Other answers (a 400 for a parameter this model does not take, say) come from a chat API that is
   // there and answering: the run's own requests will say more if they fail.
 }
 
-async function request(target: PreflightTarget, url: string, init: RequestInit, timeoutMs: number): Promise<{ status: number; body: string; contentType: string | null }> {
+async function request(
+  target: PreflightTarget,
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+): Promise<{ status: number; body: string; contentType: string | null }> {
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     return { status: response.status, body: await response.text(), contentType: response.headers.get('content-type') };
@@ -75,9 +96,13 @@ async function request(target: PreflightTarget, url: string, init: RequestInit, 
       );
     }
     if (cause && !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(cause)) {
-      throw new SopworksError('MODEL_UNREACHABLE', `The model endpoint ${target.baseUrl} accepted the connection but closed it without an answer (${cause}). ${NOTHING}`, {
-        hint: 'Check that OPENAI_BASE_URL is the API (http or https as the server serves it), and see the server\'s log.',
-      });
+      throw new SopworksError(
+        'MODEL_UNREACHABLE',
+        `The model endpoint ${target.baseUrl} accepted the connection but closed it without an answer (${cause}). ${NOTHING}`,
+        {
+          hint: "Check that OPENAI_BASE_URL is the API (http or https as the server serves it), and see the server's log.",
+        },
+      );
     }
     throw new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${target.baseUrl} (${cause ?? name}). ${NOTHING}`, {
       hint: 'Check OPENAI_BASE_URL and that the server is running (e.g. `ollama serve`).',
@@ -99,7 +124,7 @@ function errorText(body: string): string | null {
   try {
     const json = JSON.parse(body) as { error?: unknown; message?: unknown; detail?: unknown };
     const error = json?.error;
-    const message = typeof error === 'string' ? error : (error as { message?: unknown })?.message ?? json?.message ?? json?.detail;
+    const message = typeof error === 'string' ? error : ((error as { message?: unknown })?.message ?? json?.message ?? json?.detail);
     text = typeof message === 'string' ? message : body;
   } catch {
     text = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1] ?? body.replace(/<[^>]+>/g, ' ');

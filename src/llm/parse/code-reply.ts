@@ -45,7 +45,9 @@ function chooseAmong(blocks: readonly FencedBlock[], filePath: string): ParseRes
   if (blocks.length === 1) {
     const block = blocks[0]!;
     if (wrongFile(block)) {
-      return fail(`the reply's code block is labelled ${block.label}, but the file asked for is ${filePath}; reply with the full content of ${filePath} in one block`);
+      return fail(
+        `the reply's code block is labelled ${block.label}, but the file asked for is ${filePath}; reply with the full content of ${filePath} in one block`,
+      );
     }
     if (/^(diff|patch)$/i.test(block.lang) && !/\.(diff|patch)$/i.test(filePath)) {
       return fail(`the reply is a diff, not the file; reply with the whole content of ${filePath} in one fenced code block`);
@@ -76,7 +78,7 @@ export function parseFilesReply(raw: string): ParseResult<CodeFile[]> {
   const text = stripThinking(raw);
   if (text === '') return fail(emptyReplyError(raw, wanted));
   const scan = scanFences(text);
-  if (scan.merged) return fail(mergedError(scan.merged, 'every file, each block closed with its fence before the next file\'s path line'));
+  if (scan.merged) return fail(mergedError(scan.merged, "every file, each block closed with its fence before the next file's path line"));
   if (scan.unclosed) return fail(cutOff('every file complete'));
   if (scan.blocks.length === 0) {
     if (isRefusal(text)) return fail(refusalError(text, wanted));

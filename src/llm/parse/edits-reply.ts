@@ -47,20 +47,27 @@ export function parseEditsReply(raw: string, filePath: string): ParseResult<Edit
     }
     if (state === 'search') {
       if (MIDDLE.test(line)) state = 'replace';
-      else if (START.test(line) || END.test(line)) return fail(`line ${index + 1}: a SEARCH block must be followed by ======= before ${END.test(line) ? '>>>>>>> REPLACE' : 'another <<<<<<< SEARCH'}`);
+      else if (START.test(line) || END.test(line))
+        return fail(`line ${index + 1}: a SEARCH block must be followed by ======= before ${END.test(line) ? '>>>>>>> REPLACE' : 'another <<<<<<< SEARCH'}`);
       else search.push(line);
       continue;
     }
     if (END.test(line)) {
-      if (search.every((l) => l.trim() === '')) return fail(`block ${edits.length + 1}: its SEARCH part is empty; copy the exact lines to replace from the file`);
+      if (search.every((l) => l.trim() === ''))
+        return fail(`block ${edits.length + 1}: its SEARCH part is empty; copy the exact lines to replace from the file`);
       edits.push({ search: search.join('\n'), replace: replace.join('\n') });
       state = 'outside';
     } else if (START.test(line) || MIDDLE.test(line)) {
       return fail(`line ${index + 1}: block ${edits.length + 1} is not closed with >>>>>>> REPLACE`);
     } else replace.push(line);
   }
-  if (state !== 'outside') return fail(`block ${edits.length + 1} is not closed with >>>>>>> REPLACE (was the reply cut off?); reply with every block complete`);
+  if (state !== 'outside')
+    return fail(`block ${edits.length + 1} is not closed with >>>>>>> REPLACE (was the reply cut off?); reply with every block complete`);
   // A fence line that closes a block written inside ``` is not part of the replacement.
-  for (const edit of edits) edit.replace = edit.replace.split('\n').filter((l, i, all) => !(i === all.length - 1 && FENCE_LINE.test(l))).join('\n');
+  for (const edit of edits)
+    edit.replace = edit.replace
+      .split('\n')
+      .filter((l, i, all) => !(i === all.length - 1 && FENCE_LINE.test(l)))
+      .join('\n');
   return ok({ kind: 'edits', path: filePath, edits });
 }

@@ -42,7 +42,7 @@ const PLACEHOLDERS: RegExp[] = [
 ];
 
 /** A comment's opening for a placeholder in words (`*` and `%` left out: too common in code between spaces). */
-const COMMENT = new RegExp(String.raw`(?:^\s*|\s)(?:\/\/+|#+|\/\*+|<!--|--|;+|\{\/\*)\s*(.*)$`);
+const COMMENT = /(?:^\s*|\s)(?:\/\/+|#+|\/\*+|<!--|--|;+|\{\/\*)\s*(.*)$/;
 
 /** Prose, not code: its headings and lists are not comments, and "..." is punctuation. */
 const PROSE = /\.(?:md|markdown|txt|rst|adoc|csv|tsv|json|lock|svg)$/i;
@@ -69,7 +69,8 @@ export function elidedLine(content: string, filePath = ''): { line: number; text
     if (PLACEHOLDERS.some((p) => p.test(line)) || omittedComment(line)) return true;
     // A body that is only `...` (Python's Ellipsis in a function, or a bare placeholder line) — but not
     // in a Protocol, an abstract method or an overload, where `...` is the body by design.
-    if (/^\s*(?:\.{3}|…)\s*(?:#.*)?$/.test(line)) return !/@(?:abstractmethod|overload)|\(Protocol\)|Protocol\[/.test(lines.slice(Math.max(0, i - 4), i).join('\n'));
+    if (/^\s*(?:\.{3}|…)\s*(?:#.*)?$/.test(line))
+      return !/@(?:abstractmethod|overload)|\(Protocol\)|Protocol\[/.test(lines.slice(Math.max(0, i - 4), i).join('\n'));
     // `pass  # TODO …`, or `pass` under a `# TODO` comment: a body not written.
     if (/^\s*pass\s*(?:#.*)?$/.test(line)) return /#\s*(?:TODO|FIXME|implement)/i.test(line) || TODO.test(previous(i));
     return false;

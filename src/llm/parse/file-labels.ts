@@ -16,7 +16,10 @@ const PATH = new RegExp(String.raw`^(?:${SEGMENT}/+)*(?:[\w@][\w@.\-]*\.[A-Za-z]
 const BARE_NAMES = /^(?:Makefile|Dockerfile|Procfile|LICENSE|Gemfile|Rakefile)$/;
 
 const asPath = (word: string): string | null => {
-  const cleaned = word.replace(/^\.\//, '').replace(/[:,;]+$/, '').replace(/(?<=\w)\.$/, '');
+  const cleaned = word
+    .replace(/^\.\//, '')
+    .replace(/[:,;]+$/, '')
+    .replace(/(?<=\w)\.$/, '');
   if (cleaned.includes('://') || /^\.+$/.test(cleaned) || /^(?:e\.g|i\.e|etc)$/i.test(cleaned)) return null;
   return PATH.test(cleaned) || BARE_NAMES.test(cleaned) ? cleaned : null;
 };
@@ -32,10 +35,16 @@ export function labelLine(line: string): string | null {
   if (s === '' || s.length > 200) return null;
   s = s.replace(/^>\s*/, '').replace(/^#{1,6}\s+/, '');
   s = s.replace(/^(?:[-*+]\s+|\d+[.)]\s+)/, '');
-  s = s.replace(/[*`]/g, '').replace(/^_+|_+$/g, '').trim();
+  s = s
+    .replace(/[*`]/g, '')
+    .replace(/^_+|_+$/g, '')
+    .trim();
   s = s.replace(/^\d+[.)]\s+/, '');
   s = s.replace(HERE_IS, '').replace(PREFIX, '');
-  s = s.replace(/^["']|["']$/g, '').replace(/\s*:$/, '').trim();
+  s = s
+    .replace(/^["']|["']$/g, '')
+    .replace(/\s*:$/, '')
+    .trim();
   // The path, then perhaps a short description: "src/a.py (the entry point)", "src/a.py — the CLI".
   const match = /^(\S+)(?:\s+(?:\([^)]*\)|[-–—]\s.*))?$/.exec(s);
   return match ? asPath(match[1]!.replace(/^["']|["']$/g, '')) : null;
@@ -87,7 +96,7 @@ function fitsLanguage(filePath: string, lang: string): boolean {
   return lang === '' || family === null || family.has(lang.toLowerCase());
 }
 
-const FIRST_LINE_COMMENT = /^\s*(?:\/\/|#(?![!\[])|--|;|\/\*|<!--|\{\/\*|%)\s*(?:(?:file(?:\s*name)?|path)\s*:\s*)?(\S+?)\s*(?:\*\/\}?|-->)?\s*$/i;
+const FIRST_LINE_COMMENT = /^\s*(?:\/\/|#(?![![])|--|;|\/\*|<!--|\{\/\*|%)\s*(?:(?:file(?:\s*name)?|path)\s*:\s*)?(\S+?)\s*(?:\*\/\}?|-->)?\s*$/i;
 
 /** A comment on the block's first line that is only a path (`# src/a.py`, `// File: src/a.js`). */
 export function labelInFirstLine(content: string): string | null {

@@ -13,6 +13,10 @@ export function isNonFileBlock(block: Pick<ScannedBlock, 'label' | 'lang' | 'con
   if (block.label !== null) return false;
   if (NOT_SOURCE.has(block.lang.toLowerCase())) return true;
   if (/^\s*[$>] \S/.test(block.content)) return true;
-  const leadIn = block.before.split('\n').filter((l) => l.trim() !== '').at(-1) ?? '';
+  const leadIn =
+    block.before
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .at(-1) ?? '';
   return SNIPPET_LEAD_IN.test(leadIn);
 }

@@ -117,7 +117,10 @@ export class OpenAIProvider implements Provider {
       const answer = await this.send(messages, request, !continuing, counts);
       text += answer.text;
       // One request without counts makes the whole unknown: the gateway then counts the tokens itself.
-      usage = usage && answer.usage ? { promptTokens: usage.promptTokens + answer.usage.promptTokens, completionTokens: usage.completionTokens + answer.usage.completionTokens } : null;
+      usage =
+        usage && answer.usage
+          ? { promptTokens: usage.promptTokens + answer.usage.promptTokens, completionTokens: usage.completionTokens + answer.usage.completionTokens }
+          : null;
       finishReason = answer.finishReason;
       if (finishReason !== 'length' || counts.continuations >= this.settings.maxContinuations) break;
       // A continuation may produce a whole reply's worth: sent only while the step's allowance has room.
@@ -131,7 +134,12 @@ export class OpenAIProvider implements Provider {
   }
 
   /** One request, retried on transient faults; falls back to no response_format when the endpoint rejects it. */
-  private async send(messages: ChatMessage[], request: CompletionRequest, structured: boolean, counts: { retries: number; withheldTokens: number }): Promise<Answer> {
+  private async send(
+    messages: ChatMessage[],
+    request: CompletionRequest,
+    structured: boolean,
+    counts: { retries: number; withheldTokens: number },
+  ): Promise<Answer> {
     // A signal of this request's own, following the run's: the client and the retry waits add their
     // abort listeners to it, not to the run's signal, which every request in flight shares (eleven at
     // once would make Node print a MaxListenersExceededWarning). AbortSignal.any holds no listener.
@@ -178,7 +186,13 @@ export class OpenAIProvider implements Provider {
       // It stopped at the output limit: a whole reply's worth of tokens, counted though its text is lost.
       counts.retries++;
       counts.withheldTokens += this.settings.maxOutputTokens;
-      this.hooks.onRetry?.(request.call, { retry: counts.retries, maxRetries: this.settings.maxRetries, reason: 'cut off under json_schema, sent again without response_format', waitMs: 0, asked: false });
+      this.hooks.onRetry?.(request.call, {
+        retry: counts.retries,
+        maxRetries: this.settings.maxRetries,
+        reason: 'cut off under json_schema, sent again without response_format',
+        waitMs: 0,
+        asked: false,
+      });
       return this.send(messages, request, false, counts);
     }
     if (isSdkError(outcome.error, 'ContentFilterFinishReasonError')) {
@@ -241,7 +255,8 @@ export class OpenAIProvider implements Provider {
       return new SopworksError('MODEL_ERROR', `The model endpoint ${where} failed during ${during}: ${message}`, {
         hint:
           "The prompt is longer than the model's context window: choose a model with a larger context (SOPWORKS_MODEL), " +
-          "or give a local server a larger one (Ollama: num_ctx; llama.cpp: --ctx-size; vLLM: --max-model-len); then " + resume,
+          'or give a local server a larger one (Ollama: num_ctx; llama.cpp: --ctx-size; vLLM: --max-model-len); then ' +
+          resume,
         cause: error,
       });
     }
@@ -268,17 +283,25 @@ export class OpenAIProvider implements Provider {
     const attempts = `${retries + 1} attempts`;
     const status = (error as { status?: number }).status;
     if (status === undefined && /timed out/.test(decision.reason)) {
-      return new SopworksError('MODEL_UNREACHABLE', `The model endpoint ${this.where} did not answer ${during} within ${this.settings.timeoutMs} ms (${attempts}).`, {
-        hint: `A local model can be slow: raise SOPWORKS_TIMEOUT_MS. ${resume}`,
-        cause: error,
-      });
+      return new SopworksError(
+        'MODEL_UNREACHABLE',
+        `The model endpoint ${this.where} did not answer ${during} within ${this.settings.timeoutMs} ms (${attempts}).`,
+        {
+          hint: `A local model can be slow: raise SOPWORKS_TIMEOUT_MS. ${resume}`,
+          cause: error,
+        },
+      );
     }
     if (status === undefined && !refused(error)) {
       // It answered the connection: the server is there, but broke off each time.
-      return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} accepted the connection but closed it without an answer during ${during}: ${decision.reason} (${attempts}).`, {
-        hint: `The server (or a proxy in between) may be crashing on this request: see its log; then ${resume}`,
-        cause: error,
-      });
+      return new SopworksError(
+        'MODEL_ERROR',
+        `The model endpoint ${this.where} accepted the connection but closed it without an answer during ${during}: ${decision.reason} (${attempts}).`,
+        {
+          hint: `The server (or a proxy in between) may be crashing on this request: see its log; then ${resume}`,
+          cause: error,
+        },
+      );
     }
     if (status === undefined) {
       return new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${this.where} during ${during}: ${decision.reason} (${attempts}).`, {
@@ -287,10 +310,14 @@ export class OpenAIProvider implements Provider {
       });
     }
     const said = serverText(error);
-    return new SopworksError('MODEL_ERROR', `The model endpoint ${this.where} kept failing during ${during}: ${decision.reason} (${attempts})${said ? `; the server said: ${said}` : ''}.`, {
-      hint: `${status === 429 ? 'The endpoint is rate-limiting: raise SOPWORKS_MAX_RETRIES or SOPWORKS_RETRY_BASE_MS to wait longer, or' : 'Wait for the endpoint to recover, or raise SOPWORKS_MAX_RETRIES; then'} ${resume}`,
-      cause: error,
-    });
+    return new SopworksError(
+      'MODEL_ERROR',
+      `The model endpoint ${this.where} kept failing during ${during}: ${decision.reason} (${attempts})${said ? `; the server said: ${said}` : ''}.`,
+      {
+        hint: `${status === 429 ? 'The endpoint is rate-limiting: raise SOPWORKS_MAX_RETRIES or SOPWORKS_RETRY_BASE_MS to wait longer, or' : 'Wait for the endpoint to recover, or raise SOPWORKS_MAX_RETRIES; then'} ${resume}`,
+        cause: error,
+      },
+    );
   }
 }
 

@@ -8,7 +8,6 @@ import { describeCall, type Completion, type CompletionRequest, type Provider } 
 import { seriesIdentity } from '../../resume/effect-identity.ts';
 import { replyText, type Scenario, type ScriptedReply } from '../scenario.ts';
 
-
 export class ScriptedProvider implements Provider {
   private readonly queues = new Map<string, ScriptedReply[]>();
   private readonly consumed = new Map<string, number>();
@@ -29,11 +28,9 @@ export class ScriptedProvider implements Provider {
     const next = this.queues.get(id)?.shift();
     if (!next) {
       const used = this.consumed.get(id) ?? 0;
-      throw new SopworksError(
-        'SCRIPT_EXHAUSTED',
-        `The scenario has no reply left for ${describeCall(request.call)} (${used} consumed).`,
-        { hint: `Add a reply with role: ${request.call.role}, action: ${request.call.action}${request.call.key ? `, key: ${request.call.key}` : ''} to ${this.label.replace(/^scripted:/, '')}.` },
-      );
+      throw new SopworksError('SCRIPT_EXHAUSTED', `The scenario has no reply left for ${describeCall(request.call)} (${used} consumed).`, {
+        hint: `Add a reply with role: ${request.call.role}, action: ${request.call.action}${request.call.key ? `, key: ${request.call.key}` : ''} to ${this.label.replace(/^scripted:/, '')}.`,
+      });
     }
     this.consumed.set(id, (this.consumed.get(id) ?? 0) + 1);
     if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal: request.signal });

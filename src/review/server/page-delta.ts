@@ -11,13 +11,26 @@ import type { RunPage } from '../run-page.ts';
 const Have = z
   .string()
   .max(4000)
-  .transform((text) => new Map(text.split(',').filter(Boolean).map((pair) => pair.split('.', 2) as [string, string])));
+  .transform(
+    (text) =>
+      new Map(
+        text
+          .split(',')
+          .filter(Boolean)
+          .map((pair) => pair.split('.', 2) as [string, string]),
+      ),
+  );
 const From = z.coerce.number().int().min(0).max(10_000_000);
 
 /** Tells two runs under one name apart: when it started, and its first message. */
 export const pageIdentity = (page: RunPage): string => `${page.info?.startedAt ?? ''}|${page.timeline[0]?.id ?? ''}|${page.timeline[0]?.createdAt ?? ''}`;
 
-const versionOf = (value: unknown): string => crypto.createHash('sha1').update(JSON.stringify(value) ?? '').digest('base64url').slice(0, 12);
+const versionOf = (value: unknown): string =>
+  crypto
+    .createHash('sha1')
+    .update(JSON.stringify(value) ?? '')
+    .digest('base64url')
+    .slice(0, 12);
 
 export interface PageDelta {
   identity: string;

@@ -48,7 +48,10 @@ const DecisionBody = z
     feedback: z.string().trim().max(10_000).nullable().default(null),
   })
   .strict()
-  .refine((d) => d.approved || (d.feedback !== null && d.feedback !== ''), { message: 'a rejection needs feedback: say what the role should change', path: ['feedback'] });
+  .refine((d) => d.approved || (d.feedback !== null && d.feedback !== ''), {
+    message: 'a rejection needs feedback: say what the role should change',
+    path: ['feedback'],
+  });
 /** A decision is a few lines; anything longer is not one. */
 const MAX_BODY = 16 * 1024;
 
@@ -77,23 +80,39 @@ class HttpError extends Error {
 }
 
 const SearchQuery = z.string().trim().min(2, 'give at least 2 characters to look for').max(200, 'look for at most 200 characters');
-const PageFrom = z.string().regex(/^\d{1,9}$/).transform(Number);
-const PageLimit = z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().int().min(1).max(5000));
-const ExchangeIndex = z.string().regex(/^\d{1,9}$/).transform(Number);
+const PageFrom = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
+const PageLimit = z
+  .string()
+  .regex(/^\d{1,4}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(5000));
+const ExchangeIndex = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
 const CommitHash = z.string().regex(/^[0-9a-f]{40}$/, 'a commit is named by its full hash');
 /** How often an idle event stream says it is alive, so proxies and browsers keep it open. */
 const HEARTBEAT_MS = 15_000;
 
 const SECURITY_HEADERS = {
   // Mermaid styles its SVG with inline <style>; scripts come only from this server.
-  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(res.req.method === 'HEAD' ? undefined : text);
 }
 
@@ -109,7 +128,8 @@ function sendAsset(res: http.ServerResponse, asset: StaticAsset): void {
     }
   });
   stream.on('error', (error) => {
-    if (!res.headersSent) sendJson(res, 500, { error: `The viewer's file ${asset.file} could not be read: ${error.message}`, hint: 'Reinstall sopworks (npm ci).' });
+    if (!res.headersSent)
+      sendJson(res, 500, { error: `The viewer's file ${asset.file} could not be read: ${error.message}`, hint: 'Reinstall sopworks (npm ci).' });
     else res.destroy(error);
   });
 }
@@ -172,7 +192,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     const dir = await runDir(name);
     const body = DecisionBody.safeParse(await readJsonBody(req));
     if (!body.success) throw new HttpError(400, `Not a decision: ${body.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}.`);
-    let decided;
+    let decided: Awaited<ReturnType<typeof recordDecision>>;
     try {
       decided = await recordDecision(runFiles(dir).state, { approved: body.data.approved, feedback: body.data.feedback || null });
     } catch (error) {
@@ -205,7 +225,8 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     }
     const offered = url.searchParams.get('token');
     if (offered !== null && (parts.length === 0 || (first === 'runs' && parts.length === 2))) {
-      if (!guard!.matches(offered)) throw new HttpError(403, 'This token is not the one `sopworks serve` printed: open the URL it printed, or the page without ?token= to read only.');
+      if (!guard!.matches(offered))
+        throw new HttpError(403, 'This token is not the one `sopworks serve` printed: open the URL it printed, or the page without ?token= to read only.');
       // The token moves into a cookie and out of the address bar (and out of the browser's history).
       res.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': guard!.cookie(), location: url.pathname });
       return void res.end();
@@ -276,7 +297,9 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new SopworksError('USAGE', `Port ${options.port} on ${options.host} is already in use.`, { hint: 'Pick another with --port (or --port 0 for any free port).' })
+          ? new SopworksError('USAGE', `Port ${options.port} on ${options.host} is already in use.`, {
+              hint: 'Pick another with --port (or --port 0 for any free port).',
+            })
           : new SopworksError('USAGE', `Cannot listen on ${options.host}:${options.port}: ${error.message}`, { hint: 'Check --host and --port.' }),
       );
     });

@@ -41,7 +41,7 @@ export class RunNotFound extends Error {}
 /** What the list shows of a run's size: read from run.json (written whole when the run ends), so listing stays cheap. */
 function usageFacts(info: RunInfo | null): Pick<RunListing, 'wallMs' | 'calls' | 'tokens' | 'costUsd'> {
   const total = info?.usage?.total;
-  const cost = total?.['costUsd'];
+  const cost = total?.costUsd;
   return {
     wallMs: info?.wallMs ?? null,
     calls: total?.calls ?? null,
@@ -116,7 +116,19 @@ export class RunCatalog {
           };
         } catch (error) {
           const status = { finished: false, running: false, outcome: null, reason: null };
-          return { name, spec: null, model: null, startedAt: null, status, messages: 0, wallMs: null, calls: null, tokens: null, costUsd: null, problem: describeError(error) };
+          return {
+            name,
+            spec: null,
+            model: null,
+            startedAt: null,
+            status,
+            messages: 0,
+            wallMs: null,
+            calls: null,
+            tokens: null,
+            costUsd: null,
+            problem: describeError(error),
+          };
         }
       }),
     );

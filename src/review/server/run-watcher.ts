@@ -63,7 +63,11 @@ export function runSignature(dir: string): string {
   const watched = [files.board, files.exchanges, files.info, files.lock, path.join(files.state, 'approvals.json'), path.join(dir, '.git', 'logs', 'HEAD')];
   let roleFiles: string[] = [];
   try {
-    roleFiles = fs.readdirSync(files.roles).filter((n) => n.endsWith('.json')).sort().map((n) => path.join(files.roles, n));
+    roleFiles = fs
+      .readdirSync(files.roles)
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .map((n) => path.join(files.roles, n));
   } catch {
     // No role states recorded (yet).
   }

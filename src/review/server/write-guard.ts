@@ -66,9 +66,15 @@ export function writeGuard(port: number, token: string = crypto.randomBytes(24).
       const origin = req.headers.origin;
       const expected = `http://${req.headers.host ?? ''}`;
       if (!origin) throw new Refusal(403, 'Refused: a decision must come from a page of this viewer (the request has no Origin).');
-      if (origin.toLowerCase() !== expected.toLowerCase()) throw new Refusal(403, `Refused: a decision must come from a page of this viewer (${expected}), not from ${origin}.`);
-      if (!authorised(req)) throw new Refusal(403, 'Refused: this needs the token `sopworks serve` printed with its URL. Open that URL (it ends in ?token=…) to decide from the page.');
-      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? '')) throw new Refusal(415, 'A decision is sent as JSON (content-type: application/json).');
+      if (origin.toLowerCase() !== expected.toLowerCase())
+        throw new Refusal(403, `Refused: a decision must come from a page of this viewer (${expected}), not from ${origin}.`);
+      if (!authorised(req))
+        throw new Refusal(
+          403,
+          'Refused: this needs the token `sopworks serve` printed with its URL. Open that URL (it ends in ?token=…) to decide from the page.',
+        );
+      if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+        throw new Refusal(415, 'A decision is sent as JSON (content-type: application/json).');
     },
   };
 }

@@ -44,7 +44,7 @@ async function getJson(url) {
   try {
     res = await fetch(url, { headers: { accept: 'application/json' } });
   } catch {
-    throw new ServerError(0, 'The viewer\'s server cannot be reached.', 'Is `sopworks serve` still running? Start it again, then reload this page.');
+    throw new ServerError(0, "The viewer's server cannot be reached.", 'Is `sopworks serve` still running? Start it again, then reload this page.');
   }
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new ServerError(res.status, body?.error ?? `${res.status} ${res.statusText}`, body?.hint);
@@ -76,19 +76,24 @@ function statusBadge(status) {
 /** What went wrong, said as what happened: a server that is gone, a run that is not there, a run that cannot be read. */
 function errorTitle(error) {
   if (!(error instanceof ServerError)) return 'The page failed';
-  if (error.status === 0) return 'The viewer\'s server is not answering';
+  if (error.status === 0) return "The viewer's server is not answering";
   if (error.status === 404) return 'Not found';
   if (error.status >= 500) return 'The server could not read this';
   return 'The server refused this';
 }
 
 function showError(error) {
-  fill(app, h('section', { class: 'error-page', role: 'alert' },
-    h('h1', {}, errorTitle(error)),
-    h('p', { class: 'error' }, error.message),
-    error.hint ? h('p', {}, error.hint) : null,
-    h('p', {}, h('a', { href: '/' }, 'Back to the runs')),
-  ));
+  fill(
+    app,
+    h(
+      'section',
+      { class: 'error-page', role: 'alert' },
+      h('h1', {}, errorTitle(error)),
+      h('p', { class: 'error' }, error.message),
+      error.hint ? h('p', {}, error.hint) : null,
+      h('p', {}, h('a', { href: '/' }, 'Back to the runs')),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -235,22 +240,72 @@ function renderRuns(answer) {
     ),
   );
   const select = (id, label, value, options, onchange) =>
-    h('label', { for: id }, label, h('select', { id, onchange: (e) => onchange(e.target.value) }, options.map(([v, text]) => h('option', { value: v, selected: v === value }, text))));
+    h(
+      'label',
+      { for: id },
+      label,
+      h(
+        'select',
+        { id, onchange: (e) => onchange(e.target.value) },
+        options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+      ),
+    );
   const redraw = () => renderRuns(runsView.last);
   fill(
     app,
     h('h1', {}, 'Runs'),
     h('p', { class: 'muted' }, `In ${root}`),
     runs.length === 0
-      ? h('p', {}, 'No sopworks runs here yet. Make one with ', h('code', {}, 'sopworks run "…"'), ' (or the offline demo: ', h('code', {}, 'npm run demo'), ').')
+      ? h(
+          'p',
+          {},
+          'No sopworks runs here yet. Make one with ',
+          h('code', {}, 'sopworks run "…"'),
+          ' (or the offline demo: ',
+          h('code', {}, 'npm run demo'),
+          ').',
+        )
       : [
-          h('div', { class: 'toolbar' },
-            select('runs-state', 'Outcome', runsView.state, [['all', `all (${runs.length})`], ...states.map((st) => [st, `${st} (${runs.filter((r) => stateOf(r) === st).length})`])], (v) => ((runsView.state = v), redraw())),
-            select('runs-sort', 'Sort', runsView.sort, Object.entries(RUN_SORTS).map(([k, [text]]) => [k, text]), (v) => ((runsView.sort = v), redraw())),
+          h(
+            'div',
+            { class: 'toolbar' },
+            select(
+              'runs-state',
+              'Outcome',
+              runsView.state,
+              [['all', `all (${runs.length})`], ...states.map((st) => [st, `${st} (${runs.filter((r) => stateOf(r) === st).length})`])],
+              (v) => {
+                runsView.state = v;
+                redraw();
+              },
+            ),
+            select(
+              'runs-sort',
+              'Sort',
+              runsView.sort,
+              Object.entries(RUN_SORTS).map(([k, [text]]) => [k, text]),
+              (v) => {
+                runsView.sort = v;
+                redraw();
+              },
+            ),
           ),
-          h('table', { class: 'runs' },
-            h('thead', {}, h('tr', {}, ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'].map((c, i) => h('th', { class: i >= 3 && i <= 7 ? 'num' : null, scope: 'col' }, c)))),
-            h('tbody', {}, rows)),
+          h(
+            'table',
+            { class: 'runs' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'].map((c, i) =>
+                  h('th', { class: i >= 3 && i <= 7 ? 'num' : null, scope: 'col' }, c),
+                ),
+              ),
+            ),
+            h('tbody', {}, rows),
+          ),
         ],
   );
   // Keep keyboard focus on the control that redrew the list.
@@ -280,12 +335,17 @@ function runSkeleton() {
   const decision = h('div', { class: 'decision-requests' });
   const decided = h('div', { class: 'decision-result', role: 'status' });
   const search = searchBox();
-  fill(app,
+  fill(
+    app,
     summary,
     warnings,
     h('section', { id: 'decision', 'aria-label': 'Decision' }, decision, decided),
     search,
-    h('nav', { class: 'sections' }, SECTIONS.map(([id, title]) => h('a', { href: `#${id}` }, title))),
+    h(
+      'nav',
+      { class: 'sections' },
+      SECTIONS.map(([id, title]) => h('a', { href: `#${id}` }, title)),
+    ),
     ...SECTIONS.map(([id, title]) => h('section', { id, class: 'run-section' }, h('h2', {}, title), sections[id])),
   );
   sections.timeline.append(h('ol', { class: 'timeline' }));
@@ -296,15 +356,31 @@ function runSkeleton() {
   sections.commits.append(h('ol', { class: 'commits' }));
   const exchangeList = h('ol', { class: 'exchanges' });
   const exchangesMore = h('button', { type: 'button', class: 'more', hidden: true });
-  const exchangesToggle = h('details', { class: 'section-toggle', dataset: { key: 'exchanges' } }, h('summary', {}, 'Show every model call: prompt and reply'), exchangeList, exchangesMore);
+  const exchangesToggle = h(
+    'details',
+    { class: 'section-toggle', dataset: { key: 'exchanges' } },
+    h('summary', {}, 'Show every model call: prompt and reply'),
+    exchangeList,
+    exchangesMore,
+  );
   sections.exchanges.append(exchangesToggle);
   Object.assign(sections.exchanges, { toggle: exchangesToggle, list: exchangeList, more: exchangesMore });
   const activityBody = h('div', {});
-  const activityToggle = h('details', { class: 'section-toggle', dataset: { key: 'activity' } }, h('summary', {}, 'Show model calls per role over time, and tokens over time'), activityBody);
+  const activityToggle = h(
+    'details',
+    { class: 'section-toggle', dataset: { key: 'activity' } },
+    h('summary', {}, 'Show model calls per role over time, and tokens over time'),
+    activityBody,
+  );
   sections.activity.append(activityToggle);
   Object.assign(sections.activity, { toggle: activityToggle, body: activityBody });
   const threads = h('div', { class: 'threads' });
-  const toggle = h('details', { class: 'section-toggle', dataset: { key: 'conversations' } }, h('summary', {}, 'Show how each artifact was drafted, reviewed, revised and decided'), threads);
+  const toggle = h(
+    'details',
+    { class: 'section-toggle', dataset: { key: 'conversations' } },
+    h('summary', {}, 'Show how each artifact was drafted, reviewed, revised and decided'),
+    threads,
+  );
   sections.conversations.append(toggle);
   sections.conversations.threads = threads;
   sections.conversations.toggle = toggle;
@@ -333,9 +409,31 @@ function searchBox() {
     fill(results, h('p', { class: 'muted' }, 'Searching…'));
     try {
       const answer = await getJson(`${runUrl(name)}/search?q=${encodeURIComponent(q)}`);
-      fill(results,
-        h('p', {}, answer.hits.length === 0 ? `Nothing matches “${q}”.` : `${answer.hits.length}${answer.truncated ? '+' : ''} match${answer.hits.length === 1 ? '' : 'es'} for “${q}”:`),
-        answer.hits.length ? h('ul', { class: 'hits' }, answer.hits.map((hit) => h('li', { dataset: { kind: hit.kind } }, h('span', { class: 'badge' }, hit.kind), ' ', h('a', { href: hitHref(hit) }, hit.title), h('div', { class: 'muted snippet' }, hit.snippet)))) : null,
+      fill(
+        results,
+        h(
+          'p',
+          {},
+          answer.hits.length === 0
+            ? `Nothing matches “${q}”.`
+            : `${answer.hits.length}${answer.truncated ? '+' : ''} match${answer.hits.length === 1 ? '' : 'es'} for “${q}”:`,
+        ),
+        answer.hits.length
+          ? h(
+              'ul',
+              { class: 'hits' },
+              answer.hits.map((hit) =>
+                h(
+                  'li',
+                  { dataset: { kind: hit.kind } },
+                  h('span', { class: 'badge' }, hit.kind),
+                  ' ',
+                  h('a', { href: hitHref(hit) }, hit.title),
+                  h('div', { class: 'muted snippet' }, hit.snippet),
+                ),
+              ),
+            )
+          : null,
       );
     } catch (error) {
       fill(results, h('p', { class: 'error' }, error.message));
@@ -355,7 +453,7 @@ async function postDecision(name, approved, feedback) {
       body: JSON.stringify({ approved, feedback: feedback || null }),
     });
   } catch {
-    throw new ServerError(0, 'The viewer\'s server cannot be reached; nothing was decided.');
+    throw new ServerError(0, "The viewer's server cannot be reached; nothing was decided.");
   }
   const body = await res.json().catch(() => null);
   if (!res.ok) throw new ServerError(res.status, body?.error ?? `${res.status} ${res.statusText}`);
@@ -366,13 +464,28 @@ function renderDecision(el, resultEl, name, { pending, running, canDecide, dir }
   if (pending.length === 0) return fill(el);
   const what = (r) => `the ${r.gate}${r.key ? ` ${r.key}` : ''} of ${r.role}`;
   const requests = pending.map((r) =>
-    h('details', { class: 'card request', open: true, dataset: { key: `request:${r.role}:${r.gate}:${r.key}:${r.round}` } }, h('summary', {}, `Approve ${what(r)}?`), h('div', { class: 'markdown', html: r.html })),
+    h(
+      'details',
+      { class: 'card request', open: true, dataset: { key: `request:${r.role}:${r.gate}:${r.key}:${r.round}` } },
+      h('summary', {}, `Approve ${what(r)}?`),
+      h('div', { class: 'markdown', html: r.html }),
+    ),
   );
   let controls;
   if (running) {
     controls = h('p', { class: 'muted' }, 'The run is still at work; decide once it has stopped.');
   } else if (!canDecide) {
-    controls = h('p', { class: 'muted' }, 'To decide from this page, open the URL ', h('code', {}, 'sopworks serve'), ' printed (it ends in ', h('code', {}, '?token=…'), '). Or, in a terminal: ', h('code', {}, `sopworks approve ${dir}`), '.');
+    controls = h(
+      'p',
+      { class: 'muted' },
+      'To decide from this page, open the URL ',
+      h('code', {}, 'sopworks serve'),
+      ' printed (it ends in ',
+      h('code', {}, '?token=…'),
+      '). Or, in a terminal: ',
+      h('code', {}, `sopworks approve ${dir}`),
+      '.',
+    );
   } else {
     const feedback = h('textarea', { id: 'decision-feedback', name: 'feedback', rows: '3' });
     const problem = h('p', { class: 'error', role: 'alert' });
@@ -386,7 +499,16 @@ function renderDecision(el, resultEl, name, { pending, running, canDecide, dir }
       for (const b of form.querySelectorAll('button')) b.disabled = true;
       try {
         const answer = await postDecision(name, approved, feedback.value.trim());
-        fill(resultEl, h('p', { class: approved ? 'review ok' : 'review bad' }, `${approved ? 'Approved' : 'Rejected'} ${answer.decided.map((d) => d.what).join(', ')}. Recorded on the board; continue the run with `, h('code', {}, answer.next), '.'));
+        fill(
+          resultEl,
+          h(
+            'p',
+            { class: approved ? 'review ok' : 'review bad' },
+            `${approved ? 'Approved' : 'Rejected'} ${answer.decided.map((d) => d.what).join(', ')}. Recorded on the board; continue the run with `,
+            h('code', {}, answer.next),
+            '.',
+          ),
+        );
       } catch (error) {
         problem.textContent = error.message;
       } finally {
@@ -398,7 +520,9 @@ function renderDecision(el, resultEl, name, { pending, running, canDecide, dir }
       { class: 'decide', onsubmit: (event) => event.preventDefault() },
       h('label', { for: 'decision-feedback' }, 'Feedback for the role (needed to reject)'),
       feedback,
-      h('div', { class: 'buttons' },
+      h(
+        'div',
+        { class: 'buttons' },
         h('button', { type: 'button', class: 'approve', onclick: () => send(true) }, 'Approve'),
         h('button', { type: 'button', class: 'reject', onclick: () => send(false) }, 'Reject with feedback'),
       ),
@@ -418,19 +542,42 @@ function renderSummary(el, page) {
   }
   for (const fact of page.costFacts) facts.push([fact.name, fact.value]);
   const total = page.usage.total;
-  facts.push(['Messages', String(page.timelineTotal)], ['Commits', String(page.commits.length)], ['Model calls', `${total.calls} (${total.promptTokens} + ${total.completionTokens} tokens)`]);
+  facts.push(
+    ['Messages', String(page.timelineTotal)],
+    ['Commits', String(page.commits.length)],
+    ['Model calls', `${total.calls} (${total.promptTokens} + ${total.completionTokens} tokens)`],
+  );
   const reason = page.status.reason ? h('span', { class: 'reason' }, page.status.reason) : null;
-  fill(el,
+  fill(
+    el,
     h('h1', {}, page.name, ' ', statusBadge(page.status)),
     info ? h('p', { class: 'spec' }, info.spec) : null,
     reason,
-    h('dl', { class: 'facts' }, facts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+    h(
+      'dl',
+      { class: 'facts' },
+      facts.map(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+    ),
   );
 }
 
 function renderWarnings(el, warnings) {
-  fill(el,
-    ...(warnings.length === 0 ? [] : [h('div', { class: 'warnings' }, h('strong', {}, 'Parts of this run could not be read:'), h('ul', {}, warnings.map((w) => h('li', {}, w))))]),
+  fill(
+    el,
+    ...(warnings.length === 0
+      ? []
+      : [
+          h(
+            'div',
+            { class: 'warnings' },
+            h('strong', {}, 'Parts of this run could not be read:'),
+            h(
+              'ul',
+              {},
+              warnings.map((w) => h('li', {}, w)),
+            ),
+          ),
+        ]),
   );
 }
 
@@ -442,7 +589,10 @@ function timelineToolbar(section) {
   const shownCount = h('span', { class: 'muted', role: 'status' });
   const apply = () => {
     const items = [...section.querySelectorAll('ol.timeline > li')];
-    for (const li of items) li.hidden = (filter.role !== 'all' && li.dataset.from !== filter.role && li.dataset.to !== filter.role) || (filter.type !== 'all' && li.dataset.type !== filter.type);
+    for (const li of items)
+      li.hidden =
+        (filter.role !== 'all' && li.dataset.from !== filter.role && li.dataset.to !== filter.role) ||
+        (filter.type !== 'all' && li.dataset.type !== filter.type);
     const visible = items.filter((li) => !li.hidden).length;
     shownCount.textContent = visible === items.length ? '' : `${visible} of ${items.length} messages`;
   };
@@ -457,33 +607,54 @@ function timelineToolbar(section) {
     }
     apply();
   };
-  roleSelect.addEventListener('change', () => ((filter.role = roleSelect.value), apply()));
-  typeSelect.addEventListener('change', () => ((filter.type = typeSelect.value), apply()));
-  const bar = h('div', { class: 'toolbar' }, h('label', { for: 'timeline-role' }, 'Role', roleSelect), h('label', { for: 'timeline-type' }, 'Type', typeSelect), shownCount);
+  roleSelect.addEventListener('change', () => {
+    filter.role = roleSelect.value;
+    apply();
+  });
+  typeSelect.addEventListener('change', () => {
+    filter.type = typeSelect.value;
+    apply();
+  });
+  const bar = h(
+    'div',
+    { class: 'toolbar' },
+    h('label', { for: 'timeline-role' }, 'Role', roleSelect),
+    h('label', { for: 'timeline-type' }, 'Type', typeSelect),
+    shownCount,
+  );
   bar.learn = learn;
   return bar;
 }
 
 function timelineEntry(entry) {
   const caused = entry.causedBy.length
-    ? h('p', {}, 'Caused by ', entry.causedBy.flatMap((id, i) => [i ? ', ' : '', h('a', { href: `#${id}` }, id)]))
+    ? h(
+        'p',
+        {},
+        'Caused by ',
+        entry.causedBy.flatMap((id, i) => [i ? ', ' : '', h('a', { href: `#${id}` }, id)]),
+      )
     : h('p', { class: 'muted' }, 'Caused by nothing earlier: the start of the run.');
   const details = h(
-      'details',
-      { dataset: { key: entry.id } },
-      h(
-        'summary',
-        {},
-        h('span', { class: 'seq' }, `#${entry.seq}`),
-        h('span', { class: 'time' }, entry.offsetMs === null ? '' : `+${seconds(entry.offsetMs)}`),
-        h('span', { class: 'who' }, roleChip(entry.from), ' → ', entry.to === 'all' ? h('span', { class: 'muted' }, 'all') : roleChip(entry.to)),
-        h('span', { class: `type type-${entry.type}` }, entry.type),
-        h('span', { class: 'text' }, entry.summary),
-      ),
-      h('div', { class: 'detail' }, caused, h('p', { class: 'muted' }, `${entry.id} · ${entry.createdAt}`)),
+    'details',
+    { dataset: { key: entry.id } },
+    h(
+      'summary',
+      {},
+      h('span', { class: 'seq' }, `#${entry.seq}`),
+      h('span', { class: 'time' }, entry.offsetMs === null ? '' : `+${seconds(entry.offsetMs)}`),
+      h('span', { class: 'who' }, roleChip(entry.from), ' → ', entry.to === 'all' ? h('span', { class: 'muted' }, 'all') : roleChip(entry.to)),
+      h('span', { class: `type type-${entry.type}` }, entry.type),
+      h('span', { class: 'text' }, entry.summary),
+    ),
+    h('div', { class: 'detail' }, caused, h('p', { class: 'muted' }, `${entry.id} · ${entry.createdAt}`)),
   );
   // The payload (a whole file, a report) is fetched when the message is opened.
-  onDemand(details, async () => scrollable('pre', { class: 'payload' }, JSON.stringify((await getJson(`${runUrl(runName)}/messages/${entry.id}`)).payload, null, 2)), details.querySelector('.detail'));
+  onDemand(
+    details,
+    async () => scrollable('pre', { class: 'payload' }, JSON.stringify((await getJson(`${runUrl(runName)}/messages/${entry.id}`)).payload, null, 2)),
+    details.querySelector('.detail'),
+  );
   return h('li', { class: 'message', id: entry.id, dataset: { seq: String(entry.seq), type: entry.type, from: entry.from, to: entry.to } }, details);
 }
 
@@ -505,15 +676,34 @@ function pagedList(list, more, entries, draw, total = entries.length) {
 
 function renderDocuments(el, documents) {
   if (documents.length === 0) return fill(el, h('p', { class: 'muted' }, 'No documents yet.'));
-  fill(el,
+  fill(
+    el,
     ...documents.flatMap((doc) =>
       doc.files.map((file) =>
         h(
           'details',
           { class: 'card document', open: true, dataset: { key: `${doc.messageId}:${file.path}` } },
-          h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'type' }, doc.type), ' by ', roleChip(doc.from), ' ', doc.story ? h('span', { class: `badge ${/left|rejected/.test(doc.story) ? 'bad' : 'ok'}` }, doc.story) : null),
+          h(
+            'summary',
+            {},
+            h('code', {}, file.path),
+            ' ',
+            h('span', { class: 'type' }, doc.type),
+            ' by ',
+            roleChip(doc.from),
+            ' ',
+            doc.story ? h('span', { class: `badge ${/left|rejected/.test(doc.story) ? 'bad' : 'ok'}` }, doc.story) : null,
+          ),
           // Links live outside <summary>: a link inside a control is two controls in one for a keyboard or a screen reader.
-          h('p', { class: 'muted' }, 'Message ', h('a', { href: `#${doc.messageId}` }, doc.messageId), ' · commit ', commitRef(doc.commit), doc.story ? [' · ', h('a', { href: `#thread-${DOC_SUBJECT[doc.type] ?? doc.type}` }, 'its conversation')] : null),
+          h(
+            'p',
+            { class: 'muted' },
+            'Message ',
+            h('a', { href: `#${doc.messageId}` }, doc.messageId),
+            ' · commit ',
+            commitRef(doc.commit),
+            doc.story ? [' · ', h('a', { href: `#thread-${DOC_SUBJECT[doc.type] ?? doc.type}` }, 'its conversation')] : null,
+          ),
           h('div', { class: 'markdown', html: file.html }),
         ),
       ),
@@ -534,25 +724,60 @@ function reviewNotes(review, kind) {
     'div',
     { class: `review ${review.approved ? 'ok' : 'bad'}` },
     h('p', {}, review.approved ? '✓ Review approved, with notes:' : '✗ Committed with review issues left (the review bound was reached):'),
-    h('ul', {}, review.issues.map((issue) => h('li', {}, issue))),
+    h(
+      'ul',
+      {},
+      review.issues.map((issue) => h('li', {}, issue)),
+    ),
   );
 }
 
 function renderCode(el, files) {
   if (files.length === 0) return fill(el, h('p', { class: 'muted' }, 'No code yet.'));
-  fill(el,
+  fill(
+    el,
     ...files.map((file) => {
       const latest = file.versions.at(-1);
       const older = file.versions.slice(0, -1).reverse();
       return h(
         'details',
         { class: 'card code-file', id: `file-${file.path}`, dataset: { key: `code:${file.path}` } },
-        h('summary', {}, h('code', {}, file.path), ' ', h('span', { class: 'muted' }, `${file.kind} · ${file.versions.length} version${file.versions.length === 1 ? '' : 's'}`), ' ', storyBadge(file.story, latest.review, file.kind)),
-        h('div', { class: 'version' },
-          h('p', { class: 'muted' }, 'Latest, by ', roleChip(latest.from), ' in ', h('a', { href: `#${latest.messageId}` }, latest.messageId), ' · ', commitRef(latest.commit), file.story ? ` · ${file.story} (`: null, file.story ? h('a', { href: `#thread-${file.path}` }, 'the conversation') : null, file.story ? ')' : null),
+        h(
+          'summary',
+          {},
+          h('code', {}, file.path),
+          ' ',
+          h('span', { class: 'muted' }, `${file.kind} · ${file.versions.length} version${file.versions.length === 1 ? '' : 's'}`),
+          ' ',
+          storyBadge(file.story, latest.review, file.kind),
+        ),
+        h(
+          'div',
+          { class: 'version' },
+          h(
+            'p',
+            { class: 'muted' },
+            'Latest, by ',
+            roleChip(latest.from),
+            ' in ',
+            h('a', { href: `#${latest.messageId}` }, latest.messageId),
+            ' · ',
+            commitRef(latest.commit),
+            file.story ? ` · ${file.story} (` : null,
+            file.story ? h('a', { href: `#thread-${file.path}` }, 'the conversation') : null,
+            file.story ? ')' : null,
+          ),
           reviewNotes(latest.review, file.kind),
-          latest.diff ? h('details', { class: 'changes', dataset: { key: `diff:${file.path}:${latest.messageId}` } }, h('summary', {}, 'What changed from the version before'), diffView(latest.diff)) : null,
-          scrollable('pre', { class: 'source' }, h('code', {}, latest.content))),
+          latest.diff
+            ? h(
+                'details',
+                { class: 'changes', dataset: { key: `diff:${file.path}:${latest.messageId}` } },
+                h('summary', {}, 'What changed from the version before'),
+                diffView(latest.diff),
+              )
+            : null,
+          scrollable('pre', { class: 'source' }, h('code', {}, latest.content)),
+        ),
         older.map((v) =>
           h(
             'details',
@@ -583,16 +808,34 @@ function reviewBadge(review, kind) {
 
 function renderTests(el, rounds) {
   if (rounds.length === 0) return fill(el, h('p', { class: 'muted' }, 'No QA round yet.'));
-  fill(el,
+  fill(
+    el,
     ...rounds.map((round) =>
       h(
         'div',
         { class: `card round ${round.passed ? 'passed' : 'failed'}`, dataset: { round: String(round.round) } },
-        h('h3', {}, `Round ${round.round}: `, h('span', { class: `badge ${round.passed ? 'ok' : 'bad'}` }, round.summary), ' ', h('a', { href: `#${round.messageId}` }, round.messageId)),
+        h(
+          'h3',
+          {},
+          `Round ${round.round}: `,
+          h('span', { class: `badge ${round.passed ? 'ok' : 'bad'}` }, round.summary),
+          ' ',
+          h('a', { href: `#${round.messageId}` }, round.messageId),
+        ),
         h('div', { class: 'markdown', html: round.html }),
-        h('details', { dataset: { key: `output:${round.messageId}` } }, h('summary', {}, 'Runner output (tail)'), scrollable('pre', {}, round.output || '(no output)')),
+        h(
+          'details',
+          { dataset: { key: `output:${round.messageId}` } },
+          h('summary', {}, 'Runner output (tail)'),
+          scrollable('pre', {}, round.output || '(no output)'),
+        ),
         round.bug
-          ? h('div', { class: 'bug' }, h('p', {}, 'QA sent a bug report to ', roleChip(round.bug.to), ' ', h('a', { href: `#${round.bug.messageId}` }, round.bug.messageId), ':'), h('div', { class: 'markdown', html: round.bug.html }))
+          ? h(
+              'div',
+              { class: 'bug' },
+              h('p', {}, 'QA sent a bug report to ', roleChip(round.bug.to), ' ', h('a', { href: `#${round.bug.messageId}` }, round.bug.messageId), ':'),
+              h('div', { class: 'markdown', html: round.bug.html }),
+            )
           : null,
       ),
     ),
@@ -602,17 +845,43 @@ function renderTests(el, rounds) {
 function usageTable(rows, total, costFields, first) {
   // Cost fields are recorded in US dollars (costUsd): shown as money, headed as a person would.
   const header = [first, 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields.map((c) => c.replace(/Usd$/, '').toLowerCase())];
-  const cells = (r) => [r.name, count(r.calls), count(r.promptTokens), count(r.completionTokens), count(r.repairs), ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : money(r.costs[c])))];
+  const cells = (r) => [
+    r.name,
+    count(r.calls),
+    count(r.promptTokens),
+    count(r.completionTokens),
+    count(r.repairs),
+    ...costFields.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : money(r.costs[c]))),
+  ];
   return h(
     'table',
     { class: 'usage' },
-    h('thead', {}, h('tr', {}, header.map((c) => h('th', {}, c)))),
-    h('tbody', {}, [...rows, total].map((r) => h('tr', { class: r === total ? 'total' : '' }, cells(r).map((c, i) => h('td', { class: i ? 'num' : '' }, String(c)))))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        header.map((c) => h('th', {}, c)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      [...rows, total].map((r) =>
+        h(
+          'tr',
+          { class: r === total ? 'total' : '' },
+          cells(r).map((c, i) => h('td', { class: i ? 'num' : '' }, String(c))),
+        ),
+      ),
+    ),
   );
 }
 
 function renderUsage(el, usage) {
-  fill(el,
+  fill(
+    el,
     usage.source === 'exchanges' ? h('p', { class: 'muted' }, 'So far: summed from the model exchanges while the run goes on.') : null,
     usage.costFields.length === 0 ? h('p', { class: 'muted' }, 'This run recorded no cost; tokens are shown.') : null,
     h('h3', {}, 'Per role'),
@@ -662,12 +931,33 @@ function renderActivity(el, exchanges) {
   };
   const gantt = svg(
     'svg',
-    { viewBox: `0 0 ${W} ${lanes.length * row + 24}`, role: 'img', 'aria-label': `Model calls over ${seconds(span)}: ${timed.length} calls on ${lanes.length} rows`, class: 'gantt' },
+    {
+      viewBox: `0 0 ${W} ${lanes.length * row + 24}`,
+      role: 'img',
+      'aria-label': `Model calls over ${seconds(span)}: ${timed.length} calls on ${lanes.length} rows`,
+      class: 'gantt',
+    },
     lanes.map((lane, i) => [
       svg('text', { x: 4, y: i * row + 13, class: 'lane' }, lane.n === 1 ? lane.role : `${lane.role} (${lane.n})`),
       lane.bars.map(({ x, start, end }) =>
-        svg('rect', { x: scale(start), y: i * row + 3, width: Math.max(2, scale(end) - scale(start)), height: row - 6, rx: 2, fill: `hsl(${hueOf(x.role)} 55% 45%)`, class: x.ok ? 'bar' : 'bar invalid', 'data-index': x.index },
-          svg('title', {}, `#${x.index + 1} ${x.role} ${x.action}${x.key ? ` ${x.key}` : ''}: +${seconds(start)}, ${x.ms === null ? '?' : seconds(x.ms)}, ${x.promptTokens + x.completionTokens} tokens`)),
+        svg(
+          'rect',
+          {
+            x: scale(start),
+            y: i * row + 3,
+            width: Math.max(2, scale(end) - scale(start)),
+            height: row - 6,
+            rx: 2,
+            fill: `hsl(${hueOf(x.role)} 55% 45%)`,
+            class: x.ok ? 'bar' : 'bar invalid',
+            'data-index': x.index,
+          },
+          svg(
+            'title',
+            {},
+            `#${x.index + 1} ${x.role} ${x.action}${x.key ? ` ${x.key}` : ''}: +${seconds(start)}, ${x.ms === null ? '?' : seconds(x.ms)}, ${x.promptTokens + x.completionTokens} tokens`,
+          ),
+        ),
       ),
     ]),
     svg('text', { x: left, y: lanes.length * row + 18, class: 'axis' }, '0s'),
@@ -688,8 +978,9 @@ function renderActivity(el, exchanges) {
     svg('text', { x: 4, y: 110, class: 'lane' }, '0'),
     svg('text', { x: W - 10, y: 126, class: 'axis', 'text-anchor': 'end' }, seconds(span)),
   );
-  fill(el,
-    h('p', { class: 'muted' }, 'Each bar is one model call (hover for what it was); a role\'s calls that ran at the same time get rows of their own.'),
+  fill(
+    el,
+    h('p', { class: 'muted' }, "Each bar is one model call (hover for what it was); a role's calls that ran at the same time get rows of their own."),
     h('div', { class: 'chart-frame', tabindex: '0', 'aria-label': 'model calls per role over time' }, gantt),
     h('h3', {}, 'Tokens used over time'),
     h('div', { class: 'chart-frame', tabindex: '0', 'aria-label': 'tokens over time' }, tokens),
@@ -698,29 +989,47 @@ function renderActivity(el, exchanges) {
 
 function renderRoles(el, roles) {
   if (roles.length === 0) return fill(el, h('p', { class: 'muted' }, 'No roles could be shown for this run.'));
-  fill(el, h('p', { class: 'muted' }, 'Yellow: the state a role is in, or was last in. Green: states the run passed through (its model calls say so).'), h('div', { class: 'roles-grid' },
-    roles.map((role) =>
-      h(
-        'div',
-        { class: 'card role-card', dataset: { role: role.id } },
-        h('h3', {}, roleChip(role.id), ' ', role.title ?? ''),
+  fill(
+    el,
+    h('p', { class: 'muted' }, 'Yellow: the state a role is in, or was last in. Green: states the run passed through (its model calls say so).'),
+    h(
+      'div',
+      { class: 'roles-grid' },
+      roles.map((role) =>
         h(
-          'p',
-          {},
-          role.watches.length ? `Watches ${role.watches.join(', ')}. ` : '',
-          role.state
-            ? [role.status === 'active' ? 'Now in ' : 'Last in ', h('strong', { class: 'state' }, role.state), ` (${role.status}${role.updatedAt ? `, ${role.updatedAt}` : ''}).`]
-            : h('span', { class: 'muted' }, 'No state recorded by this run.'),
-        ),
-        role.diagram ? diagram(role.diagram) : h('p', { class: 'muted' }, 'Its SOP could not be loaded (see the warnings above).'),
-        (role.fileSops ?? []).map((sub) =>
-          h('details', { class: 'file-sop', open: true, dataset: { key: `file-sop:${role.id}:${sub.name}`, sop: sub.name } },
-            h('summary', {}, `Per-file SOP ${sub.name}`, h('span', { class: 'muted' }, sub.visited.length ? ` · the run passed through ${sub.visited.join(', ')}` : ' · not run')),
-            diagram(sub.diagram)),
+          'div',
+          { class: 'card role-card', dataset: { role: role.id } },
+          h('h3', {}, roleChip(role.id), ' ', role.title ?? ''),
+          h(
+            'p',
+            {},
+            role.watches.length ? `Watches ${role.watches.join(', ')}. ` : '',
+            role.state
+              ? [
+                  role.status === 'active' ? 'Now in ' : 'Last in ',
+                  h('strong', { class: 'state' }, role.state),
+                  ` (${role.status}${role.updatedAt ? `, ${role.updatedAt}` : ''}).`,
+                ]
+              : h('span', { class: 'muted' }, 'No state recorded by this run.'),
+          ),
+          role.diagram ? diagram(role.diagram) : h('p', { class: 'muted' }, 'Its SOP could not be loaded (see the warnings above).'),
+          (role.fileSops ?? []).map((sub) =>
+            h(
+              'details',
+              { class: 'file-sop', open: true, dataset: { key: `file-sop:${role.id}:${sub.name}`, sop: sub.name } },
+              h(
+                'summary',
+                {},
+                `Per-file SOP ${sub.name}`,
+                h('span', { class: 'muted' }, sub.visited.length ? ` · the run passed through ${sub.visited.join(', ')}` : ' · not run'),
+              ),
+              diagram(sub.diagram),
+            ),
+          ),
         ),
       ),
     ),
-  ));
+  );
 }
 
 /** Server-rendered and drawn blocks that may scroll (code in markdown, wide diagrams) join the tab order. */
@@ -738,7 +1047,18 @@ function scrollable(tag, attrs, ...children) {
 function diffView(text) {
   const pre = scrollable('pre', { class: 'diff', 'aria-label': 'diff' });
   for (const line of text.split('\n')) {
-    const kind = line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : line.startsWith('@@') ? 'hunk' : line.startsWith('diff ') ? 'file' : '';
+    const kind =
+      line.startsWith('+++') || line.startsWith('---')
+        ? 'file'
+        : line.startsWith('+')
+          ? 'add'
+          : line.startsWith('-')
+            ? 'del'
+            : line.startsWith('@@')
+              ? 'hunk'
+              : line.startsWith('diff ')
+                ? 'file'
+                : '';
     pre.append(h('span', { class: kind }, line), '\n');
   }
   return pre;
@@ -767,7 +1087,8 @@ function onDemand(details, load, into = details) {
 
 const ENTRY_VERB = {
   draft: () => 'wrote the first draft',
-  review: (e) => (e.approved === null ? 'reviewed it' : e.approved ? 'approved it' : `asked for changes (${e.issues.length} issue${e.issues.length === 1 ? '' : 's'})`),
+  review: (e) =>
+    e.approved === null ? 'reviewed it' : e.approved ? 'approved it' : `asked for changes (${e.issues.length} issue${e.issues.length === 1 ? '' : 's'})`,
   revision: () => 'revised it',
   fix: () => 'fixed it',
   published: () => 'published it',
@@ -776,12 +1097,31 @@ const ENTRY_VERB = {
 };
 
 function threadEntry(name, e) {
-  const exchange = e.exchange === null ? null : onDemand(h('details', { class: 'exchange-link' }, h('summary', {}, `model exchange #${e.exchange + 1}`)), async () => exchangeView(await getJson(`${runUrl(name)}/exchanges/${e.exchange}`)));
+  const exchange =
+    e.exchange === null
+      ? null
+      : onDemand(h('details', { class: 'exchange-link' }, h('summary', {}, `model exchange #${e.exchange + 1}`)), async () =>
+          exchangeView(await getJson(`${runUrl(name)}/exchanges/${e.exchange}`)),
+        );
   return h(
     'li',
     { class: `entry entry-${e.kind}`, dataset: { kind: e.kind } },
-    h('p', { class: 'entry-head' }, roleChip(e.who), ' ', h('strong', {}, ENTRY_VERB[e.kind](e)), e.at ? h('span', { class: 'muted' }, ` · ${e.at}`) : null, e.messageId ? [' · ', h('a', { href: `#${e.messageId}` }, e.messageId)] : null),
-    e.issues.length ? h('ul', { class: 'issues' }, e.issues.map((i) => h('li', {}, i))) : null,
+    h(
+      'p',
+      { class: 'entry-head' },
+      roleChip(e.who),
+      ' ',
+      h('strong', {}, ENTRY_VERB[e.kind](e)),
+      e.at ? h('span', { class: 'muted' }, ` · ${e.at}`) : null,
+      e.messageId ? [' · ', h('a', { href: `#${e.messageId}` }, e.messageId)] : null,
+    ),
+    e.issues.length
+      ? h(
+          'ul',
+          { class: 'issues' },
+          e.issues.map((i) => h('li', {}, i)),
+        )
+      : null,
     e.text ? h('p', { class: 'entry-text' }, e.text) : null,
     e.diff ? h('details', { class: 'changes', open: true }, h('summary', {}, e.kind === 'fix' ? 'The fix' : 'The revision'), diffView(e.diff)) : null,
     exchange,
@@ -790,14 +1130,21 @@ function threadEntry(name, e) {
 
 function renderConversations(el, name, threads) {
   if (threads.length === 0) return fill(el, h('p', { class: 'muted' }, 'No conversation yet.'));
-  fill(el, threads.map((t) =>
-    h(
-      'details',
-      { class: 'card thread', id: `thread-${t.subject}`, dataset: { key: `thread:${t.subject}`, subject: t.subject } },
-      h('summary', {}, h('code', {}, t.subject), ' ', h('span', { class: `badge ${/left|rejected|not published/.test(t.status) ? 'bad' : 'ok'}` }, t.status)),
-      h('ol', { class: 'thread-entries' }, t.entries.map((e) => threadEntry(name, e))),
+  fill(
+    el,
+    threads.map((t) =>
+      h(
+        'details',
+        { class: 'card thread', id: `thread-${t.subject}`, dataset: { key: `thread:${t.subject}`, subject: t.subject } },
+        h('summary', {}, h('code', {}, t.subject), ' ', h('span', { class: `badge ${/left|rejected|not published/.test(t.status) ? 'bad' : 'ok'}` }, t.status)),
+        h(
+          'ol',
+          { class: 'thread-entries' },
+          t.entries.map((e) => threadEntry(name, e)),
+        ),
+      ),
     ),
-  ));
+  );
 }
 
 function appendCommits(list, name, commits) {
@@ -807,7 +1154,15 @@ function appendCommits(list, name, commits) {
     const details = h(
       'details',
       {},
-      h('summary', {}, h('span', { class: 'hash' }, short(c.hash)), ' ', h('span', { class: 'subject' }, c.subject), ' ', h('span', { class: 'muted' }, `${c.author} · ${c.files.length} file${c.files.length === 1 ? '' : 's'}`)),
+      h(
+        'summary',
+        {},
+        h('span', { class: 'hash' }, short(c.hash)),
+        ' ',
+        h('span', { class: 'subject' }, c.subject),
+        ' ',
+        h('span', { class: 'muted' }, `${c.author} · ${c.files.length} file${c.files.length === 1 ? '' : 's'}`),
+      ),
       c.messageId ? h('p', { class: 'muted' }, 'Committed for ', h('a', { href: `#${c.messageId}` }, c.messageId)) : null,
     );
     onDemand(details, async () => diffView((await getJson(`${runUrl(name)}/commits/${c.hash}`)).diff));
@@ -819,7 +1174,14 @@ function exchangeView(x) {
   return h(
     'div',
     { class: 'exchange-body' },
-    x.messages.map((m) => h('div', { class: `chat ${m.role}` }, h('div', { class: 'chat-role' }, m.role === 'assistant' ? 'earlier reply' : m.role), scrollable('pre', {}, m.content))),
+    x.messages.map((m) =>
+      h(
+        'div',
+        { class: `chat ${m.role}` },
+        h('div', { class: 'chat-role' }, m.role === 'assistant' ? 'earlier reply' : m.role),
+        scrollable('pre', {}, m.content),
+      ),
+    ),
     h('div', { class: 'chat reply' }, h('div', { class: 'chat-role' }, `reply${x.finishReason ? ` (${x.finishReason})` : ''}`), scrollable('pre', {}, x.reply)),
     x.error ? h('p', { class: 'error' }, `Rejected: ${x.error}`) : null,
   );
@@ -879,7 +1241,15 @@ async function showRun(name) {
     const following = connected && status !== null;
     const running = following && status.running;
     live.className = `live ${running ? 'on' : ''}`;
-    live.textContent = !connected ? 'not following (reconnecting…)' : status === null ? 'waiting for the run' : running ? '● live' : status.finished ? 'finished' : 'stopped';
+    live.textContent = !connected
+      ? 'not following (reconnecting…)'
+      : status === null
+        ? 'waiting for the run'
+        : running
+          ? '● live'
+          : status.finished
+            ? 'finished'
+            : 'stopped';
   };
 
   const follow = () => {
@@ -906,11 +1276,16 @@ async function showRun(name) {
     view = null;
     known = null;
     status = null;
-    fill(app, h('section', { class: 'waiting', role: 'status' },
-      h('h1', {}, `Waiting for the run “${name}”`),
-      h('p', {}, error.message),
-      h('p', { class: 'muted' }, 'This page starts following the run as soon as it appears in the folder. ', h('a', { href: '/' }, 'All runs')),
-    ));
+    fill(
+      app,
+      h(
+        'section',
+        { class: 'waiting', role: 'status' },
+        h('h1', {}, `Waiting for the run “${name}”`),
+        h('p', {}, error.message),
+        h('p', { class: 'muted' }, 'This page starts following the run as soon as it appears in the folder. ', h('a', { href: '/' }, 'All runs')),
+      ),
+    );
     if (!waitingFor) {
       waitingFor = new EventSource('/api/events');
       waitingFor.addEventListener('open', () => {
@@ -988,7 +1363,10 @@ async function showRun(name) {
 
   /** One load at a time: a toggle and a followed link may both ask, and pages must not be fetched twice. */
   let exchangesLoading = Promise.resolve();
-  const loadExchanges = (all = false) => (exchangesLoading = exchangesLoading.then(() => loadExchangePages(all)).catch((error) => fill(view.sections.exchanges.list, h('li', { class: 'error' }, error.message))));
+  const loadExchanges = (all = false) =>
+    (exchangesLoading = exchangesLoading
+      .then(() => loadExchangePages(all))
+      .catch((error) => fill(view.sections.exchanges.list, h('li', { class: 'error' }, error.message))));
   const loadExchangePages = async (all) => {
     const { list, more } = view.sections.exchanges;
     const want = all ? known.exchangeCount : Math.max(Number(list.dataset.limit ?? PAGE_SIZE), list.children.length);
@@ -1007,7 +1385,14 @@ async function showRun(name) {
   const refresh = oneAtATime(async () => {
     let delta;
     try {
-      const query = known === null ? '' : `?identity=${encodeURIComponent(known.identity)}&timelineFrom=${known.timeline.length}&have=${encodeURIComponent(Object.entries(known.versions).map(([k, v]) => `${k}.${v}`).join(','))}`;
+      const query =
+        known === null
+          ? ''
+          : `?identity=${encodeURIComponent(known.identity)}&timelineFrom=${known.timeline.length}&have=${encodeURIComponent(
+              Object.entries(known.versions)
+                .map(([k, v]) => `${k}.${v}`)
+                .join(','),
+            )}`;
       delta = await getJson(`${runUrl(name)}${query}`);
     } catch (error) {
       if (error instanceof ServerError && error.status === 404) {

@@ -11,7 +11,11 @@ import type { RoleServices } from '../services.ts';
 import { describeError } from '../../errors.ts';
 import { createHash } from 'node:crypto';
 
-const fingerprint = (value: unknown): string => createHash('sha256').update(JSON.stringify(value ?? null)).digest('hex').slice(0, 16);
+const fingerprint = (value: unknown): string =>
+  createHash('sha256')
+    .update(JSON.stringify(value ?? null))
+    .digest('hex')
+    .slice(0, 16);
 
 export interface VocabularyEntry {
   description: string;
@@ -25,7 +29,8 @@ export const actionParams = {
     params: z.object({ slot: z.string().min(1) }).strict(),
   },
   keepFeedback: {
-    description: "Store a person's rejection (from a failed awaitApproval step) as a review in a slot (default review), so the revise step gets it as its issues.",
+    description:
+      "Store a person's rejection (from a failed awaitApproval step) as a review in a slot (default review), so the revise step gets it as its issues.",
     params: z.object({ slot: z.string().min(1).default('review') }).strict(),
   },
   count: { description: 'Add one to a named counter.', params: z.object({ counter: z.string().min(1) }).strict() },
@@ -43,12 +48,12 @@ export const actionParams = {
   nextTask: { description: 'Take the next queued file as the current one.', params: z.object({}).strict() },
   finishTask: { description: 'Mark the current file as done.', params: z.object({}).strict() },
   remember: {
-    description: 'Add a fingerprint of a slot\'s value to a named history (e.g. each review of a file), for the `repeats` guard.',
+    description: "Add a fingerprint of a slot's value to a named history (e.g. each review of a file), for the `repeats` guard.",
     params: z.object({ slot: z.string().min(1), as: z.string().min(1) }).strict(),
   },
   forget: { description: 'Empty a named history.', params: z.object({ as: z.string().min(1) }).strict() },
   recordFailure: {
-    description: "Remember the failure signature of the test report in a slot (default testReport), for `repeatedFailure`.",
+    description: 'Remember the failure signature of the test report in a slot (default testReport), for `repeatedFailure`.',
     params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
   },
 } satisfies Record<string, VocabularyEntry>;

@@ -27,7 +27,7 @@ export const ask = {
     'Ask the model: render roles/<role>/<action>.hbs with the listed views, and validate the reply as `output` ' +
     '(a structured artifact such as PRD or Review; `code` for one file whose path is the key; `files` for several). ' +
     '`key` tells calls of one action apart: `current` (the current file) or a fixed project path such as docs/USER_GUIDE.md. ' +
-    '`by`, in a per-file SOP: who is asked — the file\'s `writer` (default) or its `reviewer`, another of the role\'s people ' +
+    "`by`, in a per-file SOP: who is asked — the file's `writer` (default) or its `reviewer`, another of the role's people " +
     'when the run hires several (`--engineers N`); the same one otherwise.',
   params: z
     .object({
@@ -41,10 +41,18 @@ export const ask = {
     .strict()
     .superRefine((p, ctx) => {
       if (p.output !== 'code' && p.output !== 'files' && !(p.output in askSchemas)) {
-        ctx.addIssue({ code: 'custom', path: ['output'], message: `unknown output "${p.output}"; use code, files or one of ${Object.keys(askSchemas).join(', ')}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['output'],
+          message: `unknown output "${p.output}"; use code, files or one of ${Object.keys(askSchemas).join(', ')}`,
+        });
       }
       if (p.output === 'code' && p.key === null) {
-        ctx.addIssue({ code: 'custom', path: ['key'], message: 'output "code" writes the file named by the key: add key: current, or a path such as key: docs/USER_GUIDE.md' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['key'],
+          message: 'output "code" writes the file named by the key: add key: current, or a path such as key: docs/USER_GUIDE.md',
+        });
       }
     }),
 } satisfies VocabularyEntry;

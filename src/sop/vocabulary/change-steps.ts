@@ -43,7 +43,11 @@ export const changeActorParams = {
       'Read the files a ReadRequest in a slot (`from`) names, from the work tree: at most `maxFiles`, each at most `maxChars` characters. ' +
       'Missing, binary, huge or unsafe files are refused with the reason. The output is `files` (path, content) and `refused` (path, reason).',
     params: z
-      .object({ from: z.string().min(1), maxFiles: z.number().int().min(1).max(40).default(8), maxChars: z.number().int().min(100).max(200_000).default(24_000) })
+      .object({
+        from: z.string().min(1),
+        maxFiles: z.number().int().min(1).max(40).default(8),
+        maxChars: z.number().int().min(100).max(200_000).default(24_000),
+      })
       .strict(),
   },
   edit: {
@@ -116,7 +120,13 @@ export function changeActorImplementations(services: RoleServices) {
       if (earlier) return earlier.payload;
       const [head, branch] = await Promise.all([git(root, ['rev-parse', 'HEAD']), git(root, ['symbolic-ref', '--short', 'HEAD'])]);
       const name = branch.stdout.trim();
-      const slug = name.split('/').at(-1)!.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'change';
+      const slug =
+        name
+          .split('/')
+          .at(-1)!
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, '-')
+          .replace(/^-+|-+$/g, '') || 'change';
       return mapRepository({ root, base: head.stdout.trim(), branch: name, slug });
     }),
 
@@ -125,42 +135,49 @@ export function changeActorImplementations(services: RoleServices) {
       return readRequestedFiles(services.workspace.root, request, { maxFiles: params.maxFiles, maxChars: params.maxChars });
     }),
 
-    edit: fromPromise<{ path: string; content: string; before: string | null; diff: string }, StepInput<ActorParams<'edit'>>>(async ({ input: { params, context }, signal }) => {
-      const file = context.current;
-      if (!file) throw new SopworksError('SOP_INVALID', `${services.profile.id}: step ${params.action} needs a current file (run it in a per-file SOP).`);
-      const onto = params.onto && params.onto in context.slots ? (context.slots[params.onto] as { content: string; before?: string | null }) : null;
-      const committed = [...services.board.all<Code>('Code')].reverse().find((m) => m.payload.path === file)?.payload.content;
-      // A file renamed by its task starts as the file at its old path.
-      const task = currentChangeTask(services.board, file);
-      const source = task.op === 'rename' && task.from ? task.from : file;
-      const onDisk = committed === undefined ? await services.workspace.readFile(source) : null;
-      const before = onto ? (onto.before ?? null) : (committed ?? onDisk);
-      const original = onto ? onto.content : (committed ?? onDisk ?? '');
-      const variables = Object.fromEntries(params.with.map((name) => [name, resolveView(name, scope(context))]));
-      const refusal = writeRefusals(services.policy, services.profile.id, [file]);
-      if (refusal.length > 0) throw new SopworksError('PATH_UNSAFE', `${services.profile.id} may not change ${file}: ${refusal.join('; ')}.`);
-      const reply = (await services.gateway.ask({
-        call: { role: services.profile.id, action: params.action, key: file },
-        profile: services.fileSeats?.[params.by] ?? services.profile,
-        variables: { ...variables, original: { path: file, content: original }, key: file },
-        output: { kind: 'edits', path: file },
-        occurrence: countOf(context.asks, askCounter(params.action, file)),
-        accept: (value) => {
-          const applied = applyEdits(original, value as EditsReply);
-          return applied.ok ? null : applied.reason;
-        },
-        signal,
-      })) as EditsReply;
-      const applied = applyEdits(original, reply);
-      if (!applied.ok) throw new SopworksError('REPLY_INVALID', applied.reason); // accepted above: cannot happen unless the file changed meanwhile
-      return { path: file, content: applied.content, before, diff: unifiedDiff(file, before, applied.content) };
-    }),
+    edit: fromPromise<{ path: string; content: string; before: string | null; diff: string }, StepInput<ActorParams<'edit'>>>(
+      async ({ input: { params, context }, signal }) => {
+        const file = context.current;
+        if (!file) throw new SopworksError('SOP_INVALID', `${services.profile.id}: step ${params.action} needs a current file (run it in a per-file SOP).`);
+        const onto = params.onto && params.onto in context.slots ? (context.slots[params.onto] as { content: string; before?: string | null }) : null;
+        const committed = [...services.board.all<Code>('Code')].reverse().find((m) => m.payload.path === file)?.payload.content;
+        // A file renamed by its task starts as the file at its old path.
+        const task = currentChangeTask(services.board, file);
+        const source = task.op === 'rename' && task.from ? task.from : file;
+        const onDisk = committed === undefined ? await services.workspace.readFile(source) : null;
+        const before = onto ? (onto.before ?? null) : (committed ?? onDisk);
+        const original = onto ? onto.content : (committed ?? onDisk ?? '');
+        const variables = Object.fromEntries(params.with.map((name) => [name, resolveView(name, scope(context))]));
+        const refusal = writeRefusals(services.policy, services.profile.id, [file]);
+        if (refusal.length > 0) throw new SopworksError('PATH_UNSAFE', `${services.profile.id} may not change ${file}: ${refusal.join('; ')}.`);
+        const reply = (await services.gateway.ask({
+          call: { role: services.profile.id, action: params.action, key: file },
+          profile: services.fileSeats?.[params.by] ?? services.profile,
+          variables: { ...variables, original: { path: file, content: original }, key: file },
+          output: { kind: 'edits', path: file },
+          occurrence: countOf(context.asks, askCounter(params.action, file)),
+          accept: (value) => {
+            const applied = applyEdits(original, value as EditsReply);
+            return applied.ok ? null : applied.reason;
+          },
+          signal,
+        })) as EditsReply;
+        const applied = applyEdits(original, reply);
+        if (!applied.ok) throw new SopworksError('REPLY_INVALID', applied.reason); // accepted above: cannot happen unless the file changed meanwhile
+        return { path: file, content: applied.content, before, diff: unifiedDiff(file, before, applied.content) };
+      },
+    ),
 
     checkChangeTasks: fromPromise<void, StepInput<ActorParams<'checkChangeTasks'>>>(async ({ input: { params, context } }) => {
       const graph = C.ChangeTaskGraph.parse(resolveView(params.tasks, scope(context)));
       const design = C.DesignDelta.pick({ testCommand: true }).parse(resolveView(params.design, scope(context)));
       const problems = await changeTaskProblems(services.workspace.root, graph);
-      for (const refusal of writeRefusals(services.policy, params.writer, graph.tasks.map((t) => t.file))) problems.push(`a task the policy refuses: ${refusal}`);
+      for (const refusal of writeRefusals(
+        services.policy,
+        params.writer,
+        graph.tasks.map((t) => t.file),
+      ))
+        problems.push(`a task the policy refuses: ${refusal}`);
       const testCommand = commandRefusal(services.policy, params.tester, design.testCommand);
       if (testCommand) problems.push(`the design's test command is refused: ${testCommand}`);
       if (problems.length > 0) throw new SopworksError('TASK_GRAPH_INVALID', `The change tasks are invalid:\n${problems.map((p) => `- ${p}`).join('\n')}`);
@@ -170,7 +187,18 @@ export function changeActorImplementations(services: RoleServices) {
       const map = services.board.latest<C.RepositoryMap>('RepositoryMap')?.payload;
       if (!map) throw new SopworksError('SOP_INVALID', 'runBaseTests needs the RepositoryMap on the board (a change run publishes it first).');
       const design = C.DesignDelta.pick({ testCommand: true }).parse(resolveView(params.design, scope(context)));
-      const empty = { round: 1, command: design.testCommand, passed: true, exitCode: null, timedOut: false, counts: null, failures: [], signature: 'no tests', output: '', sandbox: null };
+      const empty = {
+        round: 1,
+        command: design.testCommand,
+        passed: true,
+        exitCode: null,
+        timedOut: false,
+        counts: null,
+        failures: [],
+        signature: 'no tests',
+        output: '',
+        sandbox: null,
+      };
       if (!map.hasTests) {
         services.report({ kind: 'tests-start', detail: 'base: the repository has no tests; QA writes the first ones' });
         return { ...empty, ran: false };

@@ -14,10 +14,8 @@ import { scopeOf, type Params, type StepInput } from './step.ts';
 export const check = {
   description:
     'Check an artifact; fails with the problems found. `taskGraph`: the slot `tasks` against `design`, and against the ' +
-    'policy: the `writer` role (default engineer) may write every task\'s file, the `tester` (default qa) may run the test command.',
-  params: z
-    .object({ check: z.enum(['taskGraph']), writer: z.string().min(1).default('engineer'), tester: z.string().min(1).default('qa') })
-    .strict(),
+    "policy: the `writer` role (default engineer) may write every task's file, the `tester` (default qa) may run the test command.",
+  params: z.object({ check: z.enum(['taskGraph']), writer: z.string().min(1).default('engineer'), tester: z.string().min(1).default('qa') }).strict(),
 } satisfies VocabularyEntry;
 
 export const checkActor = (services: RoleServices) =>
@@ -25,7 +23,12 @@ export const checkActor = (services: RoleServices) =>
     const tasks = S.TaskGraph.parse(resolveView('tasks', scopeOf(services, context)));
     const design = S.Design.parse(resolveView('design', scopeOf(services, context)));
     const problems = validateTaskGraph(tasks, design);
-    for (const refusal of writeRefusals(services.policy, params.writer, tasks.tasks.map((t) => t.file))) problems.push(`a task the policy refuses: ${refusal}`);
+    for (const refusal of writeRefusals(
+      services.policy,
+      params.writer,
+      tasks.tasks.map((t) => t.file),
+    ))
+      problems.push(`a task the policy refuses: ${refusal}`);
     const testCommand = commandRefusal(services.policy, params.tester, design.testCommand);
     if (testCommand) problems.push(`the design's test command is refused: ${testCommand}`);
     if (problems.length > 0) {

@@ -9,9 +9,7 @@ import { scopeOf, type Params, type StepInput } from './step.ts';
 
 export const conclude = {
   description: 'End the run with an outcome (done or failed) and a reason; a `detail` view is appended to the reason.',
-  params: z
-    .object({ outcome: z.enum(['done', 'failed']), reason: z.string().min(1), detail: z.string().min(1).nullable().default(null) })
-    .strict(),
+  params: z.object({ outcome: z.enum(['done', 'failed']), reason: z.string().min(1), detail: z.string().min(1).nullable().default(null) }).strict(),
 } satisfies VocabularyEntry;
 
 export const concludeActor = (services: RoleServices) =>

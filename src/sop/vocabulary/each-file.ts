@@ -21,9 +21,9 @@ export const eachFile = {
     'up to --concurrency files at once: a file starts as soon as the files it depends on are written, and the messages ' +
     "the files' machines publish go out in queue order (dependency order) whatever order they finish in. Each file's " +
     'machine starts with the file as `current` and sees the final content of the files it depends on; when every file ' +
-    'has ended, `done` lists the files written, and their model calls and messages count as this role\'s. ' +
+    "has ended, `done` lists the files written, and their model calls and messages count as this role's. " +
     '`order: none` starts the files in queue order without waiting for their dependencies (work that does not build on ' +
-    'other files, such as tests of finished files). `collect` names a slot each file\'s machine keeps: the values are ' +
+    "other files, such as tests of finished files). `collect` names a slot each file's machine keeps: the values are " +
     'joined in queue order into that slot of this role (lists are concatenated; an item with a `path` replaces an ' +
     'earlier one with the same path). On a gentle stop (the first Ctrl-C), the files under way are finished and no ' +
     'other is started; resumed, the step carries on.',
@@ -66,7 +66,10 @@ export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine
             if (removal?.success) handle.written(removal.data.content ?? '');
             const nth = context.published + (await handle.turn());
             // Who wrote and who reviewed it go with the file: the commit is its writer's.
-            const signed = draft.type === 'Code' ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } } : draft;
+            const signed =
+              draft.type === 'Code'
+                ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } }
+                : draft;
             // The next file may post as soon as this message is on the board; the commits keep board order.
             return services.publish(signed, nth, () => handle.posted());
           },
@@ -78,7 +81,9 @@ export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine
         if (params.collect && params.collect in final.slots) kept.set(file, final.slots[params.collect]);
       },
     });
-    const collected = params.collect ? { slot: params.collect, value: joinCollected(context.queue.filter((f) => kept.has(f)).map((f) => kept.get(f))) } : undefined;
+    const collected = params.collect
+      ? { slot: params.collect, value: joinCollected(context.queue.filter((f) => kept.has(f)).map((f) => kept.get(f))) }
+      : undefined;
     return { done: result.written, published: result.published, asks, ...(collected ? { collected } : {}) };
   });
 

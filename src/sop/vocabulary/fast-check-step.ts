@@ -16,9 +16,9 @@ import type { StepInput } from './step-input.ts';
 export const fastCheckStep = {
   description:
     "Check a draft file before its model review: the language's cheap checks in the sandbox (node --check for " +
-    'JavaScript, tsc --noEmit for TypeScript once the project\'s typescript is installed, py_compile for Python, JSON ' +
+    "JavaScript, tsc --noEmit for TypeScript once the project's typescript is installed, py_compile for Python, JSON " +
     "parsing, the project's linter when it declares one) and completeness (no TODO, NotImplementedError, or function " +
-    'that only passes). The output is a review (`approved`, `issues`: the checkers\' output) with `checks`, every check ' +
+    "that only passes). The output is a review (`approved`, `issues`: the checkers' output) with `checks`, every check " +
     'the file failed so far (read from the `history` slot) and the last ones: keep it, send a failure to the revise step, ' +
     'and publish it with the Code (`fields: { checks: … }`) so the run counts the reviews it saved.',
   params: z
@@ -36,7 +36,10 @@ export function fastCheckActor(services: RoleServices) {
   return fromPromise<S.FastCheckVerdict, StepInput<Params>>(async ({ input: { params, context } }) => {
     const draft = S.CodeFile.safeParse(context.slots[params.slot]);
     if (!draft.success) {
-      throw new SopworksError('SOP_INVALID', `${services.profile.id}: fastCheck needs a file in the slot "${params.slot}" (keep the write step's output there).`);
+      throw new SopworksError(
+        'SOP_INVALID',
+        `${services.profile.id}: fastCheck needs a file in the slot "${params.slot}" (keep the write step's output there).`,
+      );
     }
     const { path: file, content } = draft.data;
     const earlier = S.FastCheckVerdict.safeParse(context.slots[params.history]);

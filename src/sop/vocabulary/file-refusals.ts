@@ -8,7 +8,11 @@ import type { RoleServices } from '../services.ts';
 /** Why the role may not write the files of a `code` or `files` reply, or null when it may write them all. */
 export function refusalOfFiles(services: RoleServices, value: unknown): string | null {
   const files = (Array.isArray(value) ? value : [value]) as S.CodeFile[];
-  const refusals = writeRefusals(services.policy, services.profile.id, files.map((f) => f.path));
+  const refusals = writeRefusals(
+    services.policy,
+    services.profile.id,
+    files.map((f) => f.path),
+  );
   return refusals.length > 0 ? `${refusals.join('; ')}. Reply only with files you may write.` : null;
 }
 

@@ -3,7 +3,14 @@ import { actionImplementations as coreActions, actionParams, type VocabularyEntr
 import { guardImplementations as coreGuards, guardParams } from './guards.ts';
 import { actorImplementations as coreActors, actorParams } from './actors.ts';
 import { projectGuardImplementations, projectGuardParams, projectStepImplementations, projectStepParams } from './project-steps.ts';
-import { changeActionImplementations, changeActionParams, changeActorImplementations, changeActorParams, changeGuardImplementations, changeGuardParams } from './change-steps.ts';
+import {
+  changeActionImplementations,
+  changeActionParams,
+  changeActorImplementations,
+  changeActorParams,
+  changeGuardImplementations,
+  changeGuardParams,
+} from './change-steps.ts';
 import type { RoleServices } from '../services.ts';
 
 export type { VocabularyEntry } from './actions.ts';

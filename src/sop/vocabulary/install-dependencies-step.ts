@@ -11,7 +11,15 @@ import { z } from 'zod';
 import { SopworksError } from '../../errors.ts';
 import type * as S from '../../artifacts/schemas.ts';
 import { dependencyRegistries } from '../../project/dependency-registries.ts';
-import { installedAlready, installReport, ManifestProblem, markInstalled, packagesWithInstallScripts, planInstall, type InstallPlan } from '../../project/install-dependencies.ts';
+import {
+  installedAlready,
+  installReport,
+  ManifestProblem,
+  markInstalled,
+  packagesWithInstallScripts,
+  planInstall,
+  type InstallPlan,
+} from '../../project/install-dependencies.ts';
 import { runSandboxed } from '../../sandbox/run-sandboxed.ts';
 import type { RoleServices } from '../services.ts';
 import type { StepInput } from './step-input.ts';
@@ -21,7 +29,7 @@ export const installDependenciesStep = {
     "Install the project's declared dependencies (package.json, requirements.txt or pyproject.toml) in the sandbox, " +
     'before the tests, if the policy lets this role install (dependencies.by): the network is open for this step alone ' +
     '(dependencies.network), install scripts are off unless dependencies.scripts allows them, packages come from ' +
-    'SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS or the policy\'s registries, Python gets a ' +
+    "SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS or the policy's registries, Python gets a " +
     '.venv in the project. The output is a test round of kind `install` whose `lockfile` (package-lock.json, ' +
     'requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a TestReport when it failed.',
   params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000) }).strict(),
@@ -58,8 +66,11 @@ export function installDependenciesActor(services: RoleServices) {
     }
     if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, skipped: `${plan.lockfile}: up to date` });
 
-    services.report({ kind: 'tests-start', detail: `round ${round}: installing dependencies: ${plan.shown.join(' ')}${policy.dependencies.network ? '' : ' (no network: the policy does not grant it)'}` });
-    let outcome;
+    services.report({
+      kind: 'tests-start',
+      detail: `round ${round}: installing dependencies: ${plan.shown.join(' ')}${policy.dependencies.network ? '' : ' (no network: the policy does not grant it)'}`,
+    });
+    let outcome: Awaited<ReturnType<typeof runSandboxed>>;
     try {
       outcome = await runSandboxed({
         argv: plan.argv,

@@ -40,7 +40,7 @@ export function runProgramActor(services: RoleServices) {
     const round = services.board.all('TestReport').length + 1;
     services.report({ kind: 'tests-start', detail: `round ${round}: running the program: ${command.join(' ')}` });
     const { sandbox } = services;
-    let outcome;
+    let outcome: Awaited<ReturnType<typeof runSandboxed>>;
     try {
       outcome = await runSandboxed({
         argv: command,

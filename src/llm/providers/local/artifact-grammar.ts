@@ -29,9 +29,7 @@ function close(node: unknown, limits: GrammarLimits): unknown {
     if (DROPPED.has(key)) continue;
     // The grammar builder knows alternatives as oneOf only; to generate, the two mean the same.
     out[key === 'anyOf' ? 'oneOf' : key] =
-      key === 'properties'
-        ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, close(v, limits)]))
-        : close(value, limits);
+      key === 'properties' ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, close(v, limits)])) : close(value, limits);
   }
   if (out.type === 'object' && out.properties) {
     out.additionalProperties = false;

@@ -4,7 +4,11 @@ import { resolveLocalModel } from '../../../models/resolve-local-model.ts';
 import { readLocalSettings } from './local-settings.ts';
 import { LocalProvider } from './local-provider.ts';
 
-export async function createLocalProvider(model: string | null, settings: Settings, report: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<LocalProvider> {
+export async function createLocalProvider(
+  model: string | null,
+  settings: Settings,
+  report: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<LocalProvider> {
   const local = readLocalSettings();
   const resolved = await resolveLocalModel(model);
   if (resolved.chosen) report(`local model chosen: ${resolved.chosen}`);

@@ -171,7 +171,12 @@ export class LocalProvider implements Provider {
   }
 
   /** One generation; `tokens` is the engine's own count of what it generated (re-tokenizing the text could differ). */
-  private async generateOnce(request: CompletionRequest, asked: ChatHistoryItem[], grammar: LlamaGrammar | undefined, maxTokens: number): Promise<{ text: string; tokens: number; cutOff: boolean }> {
+  private async generateOnce(
+    request: CompletionRequest,
+    asked: ChatHistoryItem[],
+    grammar: LlamaGrammar | undefined,
+    maxTokens: number,
+  ): Promise<{ text: string; tokens: number; cutOff: boolean }> {
     const { signal } = request;
     let tokens = 0;
     const response = await this.chat
@@ -208,7 +213,9 @@ export class LocalProvider implements Provider {
       grammar = await this.llama.createGrammarForJsonSchema(grammarJsonSchema(output.schema, { maxStringChars, maxItems }) as never);
     } catch (error) {
       // A schema the grammar builder cannot take is not a reason to stop: the parser and validation still judge the reply.
-      this.options.report(`notice: the schema of ${describeCall(request.call)} cannot be made a grammar (${firstLine(error)}); its replies are generated without one, and parsed and validated as usual.`);
+      this.options.report(
+        `notice: the schema of ${describeCall(request.call)} cannot be made a grammar (${firstLine(error)}); its replies are generated without one, and parsed and validated as usual.`,
+      );
     }
     this.grammars.set(output.schema, grammar);
     return grammar ?? undefined;
@@ -225,7 +232,13 @@ export class LocalProvider implements Provider {
 }
 
 const toHistory = (messages: readonly ChatMessage[]): ChatHistoryItem[] =>
-  messages.map((m) => (m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] }));
+  messages.map((m) =>
+    m.role === 'system'
+      ? { type: 'system', text: m.content }
+      : m.role === 'user'
+        ? { type: 'user', text: m.content }
+        : { type: 'model', response: [m.content] },
+  );
 
 const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0]!;
 
@@ -248,7 +261,9 @@ async function loadModel(llama: Llama, modelFile: string, onGpu: boolean, engine
     const memory = (error as Error)?.name === 'InsufficientMemoryError' || /memory/i.test(firstLine(error));
     const detail = engineLog.length > 0 ? ` (llama.cpp: ${engineLog[0]!.replace(/^\w+: /, '')})` : '';
     throw new SopworksError('NO_MODEL', `${modelFile} could not be loaded: ${firstLine(error)}${detail}`, {
-      hint: memory ? 'Choose a smaller model or quantization (sopworks models list), or free memory.' : 'The file may be truncated or corrupt: download it again.',
+      hint: memory
+        ? 'Choose a smaller model or quantization (sopworks models list), or free memory.'
+        : 'The file may be truncated or corrupt: download it again.',
       cause: error,
     });
   }

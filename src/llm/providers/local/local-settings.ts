@@ -14,7 +14,10 @@ const wholeNumber = (min: number) =>
 const LocalEnv = z.object({
   SOPWORKS_LOCAL_CONTEXT: wholeNumber(256),
   SOPWORKS_LOCAL_THREADS: wholeNumber(1),
-  SOPWORKS_LOCAL_GPU: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), z.enum(['auto', 'off'], { message: 'must be auto or off' }).optional()),
+  SOPWORKS_LOCAL_GPU: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.enum(['auto', 'off'], { message: 'must be auto or off' }).optional(),
+  ),
   SOPWORKS_LOCAL_MAX_STRING_CHARS: wholeNumber(1),
   SOPWORKS_LOCAL_MAX_ITEMS: wholeNumber(1),
 });
