@@ -17,6 +17,8 @@ import { loadScenario } from '../llm/scenario.ts';
 import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
+import { llmRecordOf } from './llm-record.ts';
+import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
@@ -91,8 +93,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
   const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
-  const llm: LlmRecord =
-    choice.kind === 'scripted' ? { kind: 'scripted', file: path.resolve(choice.file) } : { kind: 'openai', model: options.model ?? settings.model.model };
+  const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings);
   checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
   await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
   await openWorktree(target, projectDir);
@@ -100,7 +101,8 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
 
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await startRun({
+    const result = await withTracing('run', io, progressPrinter((line) => io.out(line)), (onEvent) =>
+      startRun({
       spec: request,
       project: name,
       projectDir,
@@ -116,10 +118,11 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
       maxRepairs: settings.maxRepairs,
       policy,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-      onEvent: progressPrinter((line) => io.out(line)),
+      onEvent,
       stop: signals,
       change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
-    });
+    }),
+    );
     const code = await reportRun(result, provider.label, io);
     io.out(`Review the change: git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}   (merge it with: git merge ${target.branch})`);
     return code;

@@ -34,8 +34,7 @@ export async function sandboxFacts(sandbox: SandboxSettings): Promise<SandboxFac
 export function sandboxRefusalNow(argv: readonly string[], facts: SandboxFacts, sandbox: SandboxSettings): string | null | undefined {
   const runtime = runtimeByName(argv[0] ?? '');
   if (runtime === null) return undefined;
-  try {
-    chooseMode({
+  return refusalOf({
       setting: sandbox.mode,
       bubblewrap: facts.bubblewrap,
       nodePermissions: facts.nodePermissions,
@@ -43,11 +42,6 @@ export function sandboxRefusalNow(argv: readonly string[], facts: SandboxFacts, 
       allowUnsandboxed: sandbox.allowUnsandboxed,
       command: argv.join(' '),
     });
-    return null;
-  } catch (error) {
-    if (SopworksError.isInstance(error)) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
-    throw error;
-  }
 }
 
 /** The refusal `runSandboxed` would give this command in this project, or null when it would run. */
@@ -55,24 +49,18 @@ export async function sandboxRefusal(argv: readonly string[], projectDir: string
   // A command not there yet (a script the engineers will write): not knowable now; runTests will say.
   const found = await findCommand(argv, { cwd: projectDir, env: process.env }).catch(() => null);
   if (!found) return null;
-  try {
-    const [bubblewrap, nodePermissions] = await Promise.all([
-      sandbox.mode === 'fallback' ? notNeeded : bubblewrapAvailability(),
-      found.runtime === 'node' ? nodePermissionAvailability() : notNeeded,
-    ]);
-    chooseMode({
-      setting: sandbox.mode,
-      bubblewrap,
-      nodePermissions,
-      runtime: found.runtime,
-      allowUnsandboxed: sandbox.allowUnsandboxed,
-      command: argv.join(' '),
-    });
-    return null;
-  } catch (error) {
-    if (SopworksError.isInstance(error)) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
-    throw error;
-  }
+  const [bubblewrap, nodePermissions] = await Promise.all([
+    sandbox.mode === 'fallback' ? notNeeded : bubblewrapAvailability(),
+    found.runtime === 'node' ? nodePermissionAvailability() : notNeeded,
+  ]);
+  return refusalOf({
+    setting: sandbox.mode,
+    bubblewrap,
+    nodePermissions,
+    runtime: found.runtime,
+    allowUnsandboxed: sandbox.allowUnsandboxed,
+    command: argv.join(' '),
+  });
 }
 
 /**
@@ -102,4 +90,15 @@ export async function refuseUnsandboxableAtStart(sandbox: SandboxSettings): Prom
       hint: 'Install bubblewrap (e.g. apt-get install bubblewrap); or, knowing that the generated code then runs with your rights, pass --allow-unsandboxed.',
     },
   );
+}
+
+/** The refusal chooseMode gives, as one line with its hint, or null when the command would run. */
+function refusalOf(input: Parameters<typeof chooseMode>[0]): string | null {
+  try {
+    chooseMode(input);
+    return null;
+  } catch (error) {
+    if (SopworksError.isInstance(error)) return `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
+    throw error;
+  }
 }
