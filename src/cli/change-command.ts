@@ -101,27 +101,31 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
 
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await withTracing('run', io, progressPrinter((line) => io.out(line)), (onEvent) =>
-      startRun({
-      spec: request,
-      project: name,
-      projectDir,
-      company,
-      provider,
-      llm,
-      budget: { usd: options.budget, tokens: options.maxTokens },
-      price: priceOf(llm, settings),
-      maxOutputTokens: worstReplyTokens(llm, settings),
-      recordTo: options.record ?? null,
-      approvals: { gates: options.approve, yes: options.yes },
-      askPerson: terminalApprover(),
-      maxRepairs: settings.maxRepairs,
-      policy,
-      sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-      onEvent,
-      stop: signals,
-      change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
-    }),
+    const result = await withTracing(
+      'run',
+      io,
+      progressPrinter((line) => io.out(line)),
+      (onEvent) =>
+        startRun({
+          spec: request,
+          project: name,
+          projectDir,
+          company,
+          provider,
+          llm,
+          budget: { usd: options.budget, tokens: options.maxTokens },
+          price: priceOf(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings),
+          recordTo: options.record ?? null,
+          approvals: { gates: options.approve, yes: options.yes },
+          askPerson: terminalApprover(),
+          maxRepairs: settings.maxRepairs,
+          policy,
+          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+          onEvent,
+          stop: signals,
+          change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
+        }),
     );
     const code = await reportRun(result, provider.label, io);
     io.out(`Review the change: git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}   (merge it with: git merge ${target.branch})`);

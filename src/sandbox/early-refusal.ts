@@ -35,13 +35,13 @@ export function sandboxRefusalNow(argv: readonly string[], facts: SandboxFacts, 
   const runtime = runtimeByName(argv[0] ?? '');
   if (runtime === null) return undefined;
   return refusalOf({
-      setting: sandbox.mode,
-      bubblewrap: facts.bubblewrap,
-      nodePermissions: facts.nodePermissions,
-      runtime,
-      allowUnsandboxed: sandbox.allowUnsandboxed,
-      command: argv.join(' '),
-    });
+    setting: sandbox.mode,
+    bubblewrap: facts.bubblewrap,
+    nodePermissions: facts.nodePermissions,
+    runtime,
+    allowUnsandboxed: sandbox.allowUnsandboxed,
+    command: argv.join(' '),
+  });
 }
 
 /** The refusal `runSandboxed` would give this command in this project, or null when it would run. */
