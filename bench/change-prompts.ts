@@ -127,8 +127,10 @@ try {
     const repo = path.join(work, `repo-${files}`);
     await syntheticRepository(repo, files);
     const out = path.join(work, `out-${files}`);
+    // The summary is read as text: no colours, even where CI=true would turn them on.
     const run = await exec(process.execPath, [path.join(ROOT, 'bin', 'sopworks.js'), 'change', repo, '--llm', `scripted:${scenarioFile}`, '--out', out], {
       cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
     }).catch((error: { stdout: string; stderr: string }) => error);
     const outcome = /^Outcome\s+(\S+)/m.exec(run.stdout)?.[1] ?? 'none';
     const [folder] = await fs.readdir(out);
