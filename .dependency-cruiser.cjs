@@ -1,44 +1,43 @@
 /**
- * Import rules for src/ (`npm run check:imports`, part of `npm test`): no import cycles between files,
- * and layers that only point down — a folder imports its own layer's generic helpers and the layers
- * below it, never one above or a sibling of its own layer. docs/architecture.md explains the layers.
+ * Import rules for src/ (`npm run check:imports`, part of `npm test`): no import cycles between files, and
+ * tiers that only point down. docs/architecture.md explains the tiers.
+ *
+ *   ground/        errors, files, logs: no domain
+ *   host/          acting on the host without knowing the domain: the sandbox, git processes
+ *   engine/        SOP files, the machine builder, steps and the ports they use, the board, the run loop
+ *   capabilities/  one folder per capability; none imports another (only the tiers below)
+ *   company/       the composition root: assembles the vocabulary and the ports
+ *   apps/          cli, queue, eval, review, tracing — ordered among themselves below
  */
-const LAYERS = [
-  // Generic helpers: errors, files (append log, YAML, safe paths), crash points, effect identity.
-  ['errors.ts', 'version.ts', 'files', 'testing', 'resume'],
-  ['sandbox'],
-  ['artifacts'],
-  ['board'],
-  ['workspace', 'roles', 'policy', 'config', 'approvals', 'models'],
-  ['project'],
-  ['llm'],
-  ['change'],
-  ['sop'],
-  ['company'],
-  ['review', 'tracing'],
-  ['eval'],
-  ['queue'],
-  ['cli'],
-];
+const TIERS = ['ground', 'host', 'engine', 'capabilities', 'company', 'apps'];
+// Apps may use the apps listed before them (cli hands run and resume down to eval and the queue).
+const APPS = [['tracing', 'review'], ['eval'], ['queue'], ['cli']];
 
-const at = (name) => `^src/${name.replace('.', '\\.')}${name.endsWith('.ts') ? '$' : '/'}`;
-const anyOf = (names) => `(${names.map(at).join('|')})`;
+const tierRules = TIERS.map((tier, index) => ({
+  name: `tier:${tier}`,
+  comment: `src/${tier}/ may import only from itself and the tiers below it (${TIERS.slice(0, index).join(', ') || 'none'}).`,
+  severity: 'error',
+  from: { path: `^src/${tier}/` },
+  to: { path: `^src/(${TIERS.slice(index + 1).join('|') || '$^'})/` },
+})).filter((rule) => rule.to.path !== '^src/($^)/');
 
-const layerRules = LAYERS.flatMap((layer, index) => {
-  const above = LAYERS.slice(index + 1).flat();
-  return layer
-    .map((name) => {
-      const peers = index === 0 ? [] : layer.filter((other) => other !== name);
-      return {
-        name: `layer:${name}`,
-        comment: `src/${name} may import only from its own folder and the layers below it (${LAYERS.slice(0, index).flat().join(', ') || 'none'}).`,
-        severity: 'error',
-        from: { path: at(name) },
-        to: { path: anyOf([...above, ...peers]) },
-      };
-    })
-    .filter((rule) => rule.to.path !== '()');
-});
+const capabilityRule = {
+  name: 'capability-sibling',
+  comment: 'A capability imports no other capability: what it needs from one is a port in src/engine/, handed to it by src/company/.',
+  severity: 'error',
+  from: { path: '^src/capabilities/([^/]+)/' },
+  to: { path: '^src/capabilities/', pathNot: '^src/capabilities/$1/' },
+};
+
+const appRules = APPS.flatMap((layer, index) =>
+  layer.map((name) => ({
+    name: `app:${name}`,
+    comment: `src/apps/${name}/ may use only the apps below it (${APPS.slice(0, index).flat().join(', ') || 'none'}).`,
+    severity: 'error',
+    from: { path: `^src/apps/${name}/` },
+    to: { path: `^src/apps/(${[...APPS.slice(index + 1).flat(), ...layer.filter((other) => other !== name)].join('|') || '$^'})/` },
+  })),
+);
 
 module.exports = {
   forbidden: [
@@ -50,20 +49,29 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: 'folder-unknown',
-      comment: 'Every top-level folder of src/ has a layer in .dependency-cruiser.cjs: add the new one there.',
+      name: 'tier-unknown',
+      comment: `src/ holds only its tiers (${TIERS.join(', ')}): put the file in one of them.`,
       severity: 'error',
-      from: { path: '^src/', pathNot: anyOf(LAYERS.flat()) },
+      from: { path: '^src/', pathNot: `^src/(${TIERS.join('|')})/` },
       to: {},
     },
-    ...layerRules,
+    {
+      name: 'app-unknown',
+      comment: 'Every folder of src/apps/ has a place in APPS in .dependency-cruiser.cjs: add the new one there.',
+      severity: 'error',
+      from: { path: '^src/apps/', pathNot: `^src/apps/(${APPS.flat().join('|')})/` },
+      to: {},
+    },
+    ...tierRules,
+    capabilityRule,
+    ...appRules,
   ],
   options: {
     // TypeScript 7 has no compiler API for dependency-cruiser to parse with; swc reads the imports.
     parser: 'swc',
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/review/web/' },
+    exclude: { path: '^src/apps/review/web/' },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },
   },
 };

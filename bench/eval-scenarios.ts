@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
-import { Scenario } from '../src/llm/scenario.ts';
+import { Scenario } from '../src/capabilities/model/scenario.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const EVAL_DIR = path.join(ROOT, 'examples', 'eval');

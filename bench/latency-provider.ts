@@ -8,11 +8,11 @@
  * cost is measured separately (docs/performance.md).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Completion, CompletionRequest, Provider } from '../src/llm/provider.ts';
-import { ScriptedProvider } from '../src/llm/providers/scripted.ts';
-import { countPromptTokens, countTextTokens } from '../src/llm/token-count.ts';
-import type { Scenario } from '../src/llm/scenario.ts';
-import { replyText } from '../src/llm/scenario.ts';
+import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
+import { ScriptedProvider } from '../src/capabilities/model/providers/scripted.ts';
+import { countPromptTokens, countTextTokens } from '../src/capabilities/model/token-count.ts';
+import type { Scenario } from '../src/capabilities/model/scenario.ts';
+import { replyText } from '../src/capabilities/model/scenario.ts';
 
 export interface Latency {
   fixedMs: number;

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { replyText } from '../src/llm/scenario.ts';
+import { replyText } from '../src/capabilities/model/scenario.ts';
 import { criticalPath, makeGraph, SHAPES, width } from './graphs.ts';
 import { watchSteal } from './cpu-steal.ts';
 import { latencyOf } from './latency-provider.ts';

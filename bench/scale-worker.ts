@@ -1,20 +1,20 @@
 /**
- * A queue worker for `npm run bench:scale`: the real worker (src/queue/worker.ts) with the real shared
+ * A queue worker for `npm run bench:scale`: the real worker (src/apps/queue/worker.ts) with the real shared
  * rate limits, whose scripted model must pass a rate-limited endpoint before each reply — a request to
- * the benchmark's endpoint (rpm-endpoint.ts), sent with the real retry loop (src/llm/retry.ts), so a 429
+ * the benchmark's endpoint (rpm-endpoint.ts), sent with the real retry loop (src/capabilities/model/retry.ts), so a 429
  * is waited out as its Retry-After asks and pauses every worker, as with a real model.
  *
  *   SOPWORKS_REDIS_URL=… BENCH_ENDPOINT=… [SOPWORKS_RPM=…] node --import tsx bench/scale-worker.ts <concurrency>
  */
-import { readSettings } from '../src/config/settings.ts';
-import type { Completion, CompletionRequest, Provider } from '../src/llm/provider.ts';
-import { installProviderMiddleware } from '../src/llm/provider-middleware.ts';
-import { withRetries, type RetryEvent } from '../src/llm/retry.ts';
-import { requestProcessStop } from '../src/cli/stop-signals.ts';
-import { connectRedis, redisUrl } from '../src/queue/redis-connection.ts';
-import { rateLimitSettings } from '../src/queue/rate-limits.ts';
-import { installWorkerRateLimits } from '../src/queue/worker-rate-limits.ts';
-import { startWorker } from '../src/queue/worker.ts';
+import { readSettings } from '../src/capabilities/model/settings.ts';
+import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
+import { installProviderMiddleware } from '../src/capabilities/model/provider-middleware.ts';
+import { withRetries, type RetryEvent } from '../src/capabilities/model/retry.ts';
+import { requestProcessStop } from '../src/apps/cli/stop-signals.ts';
+import { connectRedis, redisUrl } from '../src/apps/queue/redis-connection.ts';
+import { rateLimitSettings } from '../src/apps/queue/rate-limits.ts';
+import { installWorkerRateLimits } from '../src/apps/queue/worker-rate-limits.ts';
+import { startWorker } from '../src/apps/queue/worker.ts';
 
 class EndpointGate implements Provider {
   readonly label: string;

@@ -5,7 +5,7 @@
  * revised), and one trivial test file. The replies are canned: the benchmark measures the company,
  * not a model.
  */
-import { Scenario } from '../src/llm/scenario.ts';
+import { Scenario } from '../src/capabilities/model/scenario.ts';
 import type { Graph } from './graphs.ts';
 
 export const filePath = (i: number): string => `src/m${i}.js`;

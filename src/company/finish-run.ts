@@ -3,16 +3,16 @@
  * (run.json) with its usage, and the recorded scenario when asked for. A commit that fails after the
  * last step still fails the run.
  */
-import { runFigures } from '../artifacts/run-figures.ts';
-import type { TestReport } from '../artifacts/schemas.ts';
-import type { Message } from '../artifacts/message.ts';
-import { describeError } from '../errors.ts';
-import { writeRecordedScenario } from '../llm/record-scenario.ts';
-import { usageFromExchanges } from '../llm/exchange-log.ts';
-import type { UsageMeter } from '../llm/usage.ts';
-import type { RunConclusion } from './decide-outcome.ts';
+import { runFigures } from '../capabilities/project/run-figures.ts';
+import type { TestReport } from '../capabilities/artifacts/schemas.ts';
+import type { Message } from '../engine/board/message.ts';
+import { describeError } from '../ground/errors.ts';
+import { writeRecordedScenario } from '../capabilities/model/record-scenario.ts';
+import { usageFromExchanges } from '../capabilities/model/exchange-log.ts';
+import type { UsageMeter } from '../capabilities/model/usage.ts';
+import type { RunConclusion } from '../engine/run/decide-outcome.ts';
 import type { OpenRun } from './open-run.ts';
-import { writeRunRecord, type RunOutcome, type RunRecord } from './run-record.ts';
+import { writeRunRecord, type RunOutcome, type RunRecord } from '../engine/run/run-record.ts';
 
 export interface RunResult {
   outcome: RunOutcome;

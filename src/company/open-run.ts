@@ -5,32 +5,32 @@
  * not committed.
  */
 import path from 'node:path';
-import type { Message } from '../artifacts/message.ts';
-import { AppendLog, repairAppendLog } from '../files/append-log.ts';
-import { MessageBoard } from '../board/message-board.ts';
-import { describeError } from '../errors.ts';
-import { earlierMessage } from '../resume/effect-identity.ts';
-import { clearPending } from '../approvals/approval-desk.ts';
-import { Budget } from '../llm/budget.ts';
-import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from '../llm/exchange-log.ts';
-import { Gateway, replyParsingWarmUpTasks, schemaWarmUpTask } from '../llm/gateway.ts';
-import type { PromptRenderer } from '../llm/prompt-renderer.ts';
-import { UsageMeter } from '../llm/usage.ts';
-import type { WarmUp } from '../llm/warm-up.ts';
-import { policyWarmUpTasks } from '../policy/may-write.ts';
-import type { Policy } from '../policy/policy-file.ts';
-import type { RoleServices } from '../sop/services.ts';
-import { askSchemas } from '../sop/vocabulary/actors.ts';
-import { Materializer } from '../workspace/materializer.ts';
-import type { Author, Workspace } from '../workspace/workspace.ts';
-import { RoleStore } from './role-store.ts';
-import { stopOnSecurityFindings } from './security-stop.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox/sandbox-settings.ts';
-import type { RunEvent } from './run-events.ts';
-import type { CommitFault } from './run-loop.ts';
-import { writeRunRecord, type RunRecord } from './run-record.ts';
+import type { Message } from '../engine/board/message.ts';
+import { AppendLog, repairAppendLog } from '../ground/files/append-log.ts';
+import { MessageBoard } from '../engine/board/message-board.ts';
+import { describeError } from '../ground/errors.ts';
+import { earlierMessage } from '../engine/effect-identity.ts';
+import { clearPending } from '../capabilities/approvals/approval-desk.ts';
+import { Budget } from '../capabilities/model/budget.ts';
+import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from '../capabilities/model/exchange-log.ts';
+import { Gateway, replyParsingWarmUpTasks, schemaWarmUpTask } from '../capabilities/model/gateway.ts';
+import type { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
+import { UsageMeter } from '../capabilities/model/usage.ts';
+import type { WarmUp } from '../capabilities/model/warm-up.ts';
+import { policyWarmUpTasks } from '../capabilities/policy/may-write.ts';
+import type { Policy } from '../capabilities/policy/policy-file.ts';
+import type { RoleServices } from '../engine/sop/services.ts';
+import { askSchemas } from './vocabulary/actors.ts';
+import { Materializer } from '../capabilities/repository/materializer.ts';
+import type { Author, Workspace } from '../capabilities/repository/workspace.ts';
+import { RoleStore } from '../engine/run/role-store.ts';
+import { stopOnSecurityFindings } from '../engine/run/security-stop.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../host/sandbox/sandbox-settings.ts';
+import type { RunEvent } from '../engine/run/run-events.ts';
+import type { CommitFault } from '../engine/run/run-loop.ts';
+import { writeRunRecord, type RunRecord } from '../engine/run/run-record.ts';
 import type { CommonRequest } from './run-request.ts';
-import { WorkInFlight } from './work-in-flight.ts';
+import { WorkInFlight } from '../engine/run/work-in-flight.ts';
 
 export interface OpenRunOptions {
   resuming: boolean;

@@ -1,14 +1,14 @@
 /** What a run is started or resumed with. */
-import type { ApprovalPolicy, AskPerson } from '../approvals/approval-desk.ts';
-import type { Price } from '../config/prices.ts';
-import type { BudgetLimits } from '../llm/budget.ts';
-import type { Provider } from '../llm/provider.ts';
-import type { Policy } from '../policy/policy-file.ts';
-import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
-import type { CompanyDefinition } from './load-company.ts';
-import type { StopSignals } from './run-loop.ts';
-import type { LlmRecord, RunRecord } from './run-record.ts';
-import type { RunEvent } from './run-events.ts';
+import type { ApprovalPolicy, AskPerson } from '../capabilities/approvals/approval-desk.ts';
+import type { Price } from '../capabilities/model/prices.ts';
+import type { BudgetLimits } from '../capabilities/model/budget.ts';
+import type { Provider } from '../capabilities/model/provider.ts';
+import type { Policy } from '../capabilities/policy/policy-file.ts';
+import type { SandboxSettings } from '../host/sandbox/sandbox-settings.ts';
+import type { CompanyDefinition } from '../engine/run/load-company.ts';
+import type { StopSignals } from '../engine/run/run-loop.ts';
+import type { LlmRecord, RunRecord } from '../engine/run/run-record.ts';
+import type { RunEvent } from '../engine/run/run-events.ts';
 
 export interface CommonRequest {
   company: CompanyDefinition;

@@ -4,26 +4,26 @@
  * decide-outcome.ts) and finishes (finish-run.ts): `done`, `failed`, `interrupted`, … — never a hang.
  *
  * A run is crash-safe: the board is durable, each role's machine state is persisted at every step, and
- * every effect of a step has an identity (src/resume/effect-identity.ts), so `resumeRun` restores the
+ * every effect of a step has an identity (src/engine/effect-identity.ts), so `resumeRun` restores the
  * machines and re-runs in-flight steps without doing anything twice.
  */
 import path from 'node:path';
-import { SopworksError } from '../errors.ts';
-import { schemaWarmUpTask } from '../llm/gateway.ts';
-import { PromptRenderer } from '../llm/prompt-renderer.ts';
-import { WarmUp, type WarmUpTask } from '../llm/warm-up.ts';
-import { loadPolicy } from '../policy/load-policy.ts';
-import { writeRefusals } from '../policy/may-write.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../sandbox/sandbox-settings.ts';
-import { stepsNamed } from '../sop/sop-walk.ts';
-import { askSchemas } from '../sop/vocabulary/actors.ts';
-import { STATE_DIR, Workspace } from '../workspace/workspace.ts';
+import { SopworksError } from '../ground/errors.ts';
+import { schemaWarmUpTask } from '../capabilities/model/gateway.ts';
+import { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
+import { WarmUp, type WarmUpTask } from '../capabilities/model/warm-up.ts';
+import { loadPolicy } from '../capabilities/policy/load-policy.ts';
+import { writeRefusals } from '../capabilities/policy/may-write.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../host/sandbox/sandbox-settings.ts';
+import { stepsNamed } from '../engine/sop/sop-walk.ts';
+import { askSchemas } from './vocabulary/actors.ts';
+import { STATE_DIR, Workspace } from '../capabilities/repository/workspace.ts';
 import { finishRun, type RunResult } from './finish-run.ts';
-import type { CompanyDefinition } from './load-company.ts';
+import type { CompanyDefinition } from '../engine/run/load-company.ts';
 import { openRun } from './open-run.ts';
-import { RunLoop } from './run-loop.ts';
-import { acquireRunLock } from './run-lock.ts';
-import { readRunRecord, type RunRecord } from './run-record.ts';
+import { RunLoop } from '../engine/run/run-loop.ts';
+import { acquireRunLock } from '../engine/run/run-lock.ts';
+import { readRunRecord, type RunRecord } from '../engine/run/run-record.ts';
 import type { CommonRequest, ResumeRequest, StartRequest } from './run-request.ts';
 
 export const DEFAULT_CONCURRENCY = 4;

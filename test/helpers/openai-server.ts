@@ -14,7 +14,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PREFLIGHT_HEADER } from '../../src/llm/endpoint/preflight.ts';
+import { PREFLIGHT_HEADER } from '../../src/capabilities/model/endpoint/preflight.ts';
 
 export interface FakeReply {
   /** HTTP status; 200 by default. */

@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { main } from '../../src/cli/main.ts';
+import { main } from '../../src/apps/cli/main.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { CHANGE_FIXTURE, git, GREETINGS_SCENARIO } from '../helpers/change-repo.ts';

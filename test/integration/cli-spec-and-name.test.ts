@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { projectNameFromSpec } from '../../src/files/project-name.ts';
+import { projectNameFromSpec } from '../../src/ground/files/project-name.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

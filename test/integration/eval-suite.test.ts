@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { SuiteResults } from '../../src/eval/spec-result.ts';
+import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
 
 const exec = promisify(execFile);
 const SUITE = path.join(ROOT, 'examples', 'eval', 'suite.yaml');

@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { z } from 'zod';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/artifacts/schemas.ts';
-import { SopworksError } from '../../src/errors.ts';
-import { parseJsonReply } from '../../src/llm/parse/json-reply.ts';
-import { parseCodeReply } from '../../src/llm/parse/code-reply.ts';
-import type { CompletionRequest } from '../../src/llm/provider.ts';
-import { LocalProvider } from '../../src/llm/providers/local/local-provider.ts';
-import { chooseThreads } from '../../src/llm/providers/local/machine-fit.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/capabilities/artifacts/schemas.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
+import { parseCodeReply } from '../../src/capabilities/model/parse/code-reply.ts';
+import type { CompletionRequest } from '../../src/capabilities/model/provider.ts';
+import { LocalProvider } from '../../src/capabilities/model/providers/local/local-provider.ts';
+import { chooseThreads } from '../../src/capabilities/model/providers/local/machine-fit.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');

@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readSettings } from '../../src/config/settings.ts';
-import { SopworksError } from '../../src/errors.ts';
-import { OpenAIProvider } from '../../src/llm/providers/openai.ts';
-import { createProvider } from '../../src/llm/select-provider.ts';
+import { readSettings } from '../../src/capabilities/model/settings.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { OpenAIProvider } from '../../src/capabilities/model/providers/openai.ts';
+import { createProvider } from '../../src/capabilities/model/select-provider.ts';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../src/files/append-log.ts';
-import { loadCompany } from '../../src/company/load-company.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { loadCompany } from '../../src/engine/run/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
-import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
-import { DEFAULT_LIMITS } from '../../src/sandbox/limits.ts';
-import { withoutMachinePaths } from '../../src/sandbox/machine-paths.ts';
+import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
+import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
+import { withoutMachinePaths } from '../../src/capabilities/test-round/machine-paths.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { startReviewServer, type ReviewServer } from '../../src/review/server/review-server.ts';
+import { startReviewServer, type ReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { artifactPath, launchBrowser } from '../helpers/browser.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';

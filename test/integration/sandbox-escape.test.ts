@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { bubblewrapAvailability } from '../../src/sandbox/bubblewrap.ts';
-import type { ModeSetting } from '../../src/sandbox/choose-mode.ts';
-import type { SandboxLimits } from '../../src/sandbox/limits.ts';
-import { runSandboxed, type SandboxOutcome } from '../../src/sandbox/run-sandboxed.ts';
+import { bubblewrapAvailability } from '../../src/host/sandbox/bubblewrap.ts';
+import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
+import type { SandboxLimits } from '../../src/host/sandbox/limits.ts';
+import { runSandboxed, type SandboxOutcome } from '../../src/host/sandbox/run-sandboxed.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 

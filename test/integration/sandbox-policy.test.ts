@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../src/files/append-log.ts';
-import type { TestReport } from '../../src/artifacts/schemas.ts';
-import type { Scenario } from '../../src/llm/scenario.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import type { TestReport } from '../../src/capabilities/artifacts/schemas.ts';
+import type { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

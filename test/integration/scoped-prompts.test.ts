@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { readAppendLog } from '../../src/files/append-log.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { makeGraph } from '../../bench/graphs.ts';
 import { moduleSource, syntheticScenario } from '../../bench/scenario.ts';
 import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog, repairAppendLog } from '../../src/files/append-log.ts';
+import { AppendLog, readAppendLog, repairAppendLog } from '../../src/ground/files/append-log.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 
 describe('append log', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { parseCodeReply, parseFilesReply } from '../../src/llm/parse/code-reply.ts';
-import { fencedBlocks } from '../../src/llm/parse/fenced-blocks.ts';
-import type { ParseResult } from '../../src/llm/parse/result.ts';
+import { parseCodeReply, parseFilesReply } from '../../src/capabilities/model/parse/code-reply.ts';
+import { fencedBlocks } from '../../src/capabilities/model/parse/fenced-blocks.ts';
+import type { ParseResult } from '../../src/capabilities/model/parse/result.ts';
 
 const expectOk = <T>(result: ParseResult<T>): { value: T; repaired: boolean } => {
   assert.equal(result.ok, true, result.ok ? '' : result.error);

@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ApprovalDesk, type ApprovalRequest } from '../../src/approvals/approval-desk.ts';
-import { MessageBoard } from '../../src/board/message-board.ts';
-import { SopworksError } from '../../src/errors.ts';
+import { ApprovalDesk, type ApprovalRequest } from '../../src/capabilities/approvals/approval-desk.ts';
+import { MessageBoard } from '../../src/engine/board/message-board.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import {
   approvalCounter,
   askCounter,
@@ -17,7 +17,7 @@ import {
   earlierMessage,
   sameApproval,
   seriesIdentity,
-} from '../../src/resume/effect-identity.ts';
+} from '../../src/engine/effect-identity.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 describe('effect identity', () => {

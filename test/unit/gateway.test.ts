@@ -2,15 +2,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
-import { Review } from '../../src/artifacts/schemas.ts';
-import { SopworksError } from '../../src/errors.ts';
-import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/llm/gateway.ts';
-import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
-import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
-import type { Scenario } from '../../src/llm/scenario.ts';
-import { UsageMeter } from '../../src/llm/usage.ts';
-import { loadRoleProfile } from '../../src/roles/role-profile.ts';
+import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
+import { Review } from '../../src/capabilities/artifacts/schemas.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
+import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
+import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
+import type { Scenario } from '../../src/capabilities/model/scenario.ts';
+import { UsageMeter } from '../../src/capabilities/model/usage.ts';
+import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { restoreProtected, snapshotProtected } from '../../src/sandbox/integrity.ts';
-import { ownRecordLine } from '../../src/board/own-record-line.ts';
-import { runningTest } from '../../src/sandbox/running-test.ts';
+import { restoreProtected, snapshotProtected } from '../../src/host/sandbox/integrity.ts';
+import { ownRecordLine } from '../../src/engine/board/own-record-line.ts';
+import { runningTest } from '../../src/host/sandbox/running-test.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const OWN = { id: 'msg-000001', seq: 1, type: 'Requirement', from: 'client', to: 'all', causedBy: [], payload: {}, createdAt: 't' };

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { parseJsonReply } from '../../src/llm/parse/json-reply.ts';
-import { Review } from '../../src/artifacts/schemas.ts';
-import type { ParseResult } from '../../src/llm/parse/result.ts';
+import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
+import { Review } from '../../src/capabilities/artifacts/schemas.ts';
+import type { ParseResult } from '../../src/capabilities/model/parse/result.ts';
 
 const expectOk = <T>(result: ParseResult<T>): { value: T; repaired: boolean } => {
   assert.equal(result.ok, true, result.ok ? '' : result.error);

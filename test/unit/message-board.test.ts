@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { MessageBoard } from '../../src/board/message-board.ts';
-import type { Message } from '../../src/artifacts/message.ts';
-import { SopworksError } from '../../src/errors.ts';
+import { MessageBoard } from '../../src/engine/board/message-board.ts';
+import type { Message } from '../../src/engine/board/message.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 
 const requirement = (spec = 'a word counter') => ({ type: 'Requirement', from: 'user', payload: { spec, project: 'wordfreq' } });

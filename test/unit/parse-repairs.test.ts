@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { candidateShapes, type SchemaNode } from '../../src/llm/parse/align-to-schema.ts';
-import { unclosedFence } from '../../src/llm/parse/fenced-blocks.ts';
-import { balancedSpans, jsonCandidates } from '../../src/llm/parse/json-candidates.ts';
-import { parseJsonReply } from '../../src/llm/parse/json-reply.ts';
-import { isRefusal } from '../../src/llm/parse/refusal.ts';
-import { stripThinking } from '../../src/llm/parse/result.ts';
-import { strictJsonSchema } from '../../src/llm/strict-json-schema.ts';
+import { candidateShapes, type SchemaNode } from '../../src/capabilities/model/parse/align-to-schema.ts';
+import { unclosedFence } from '../../src/capabilities/model/parse/fenced-blocks.ts';
+import { balancedSpans, jsonCandidates } from '../../src/capabilities/model/parse/json-candidates.ts';
+import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
+import { isRefusal } from '../../src/capabilities/model/parse/refusal.ts';
+import { stripThinking } from '../../src/capabilities/model/parse/result.ts';
+import { strictJsonSchema } from '../../src/capabilities/model/strict-json-schema.ts';
 
 describe('local repair, piece by piece', () => {
   describe('balancedSpans', () => {

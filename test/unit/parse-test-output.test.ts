@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { failureSignature, parseTestOutput } from '../../src/sandbox/parse-test-output.ts';
+import { failureSignature, parseTestOutput } from '../../src/capabilities/test-round/parse-test-output.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 
 const NODE_TESTS = `import { test } from 'node:test';

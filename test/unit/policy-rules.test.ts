@@ -5,17 +5,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/files/append-log.ts';
-import { SopworksError } from '../../src/errors.ts';
-import { Gateway } from '../../src/llm/gateway.ts';
-import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
-import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
-import { UsageMeter } from '../../src/llm/usage.ts';
-import { commandRefusal, isInstallCommand } from '../../src/policy/may-run.ts';
-import { writeRefusal, writeRefusals } from '../../src/policy/may-write.ts';
-import { DEFAULT_POLICY, type Policy } from '../../src/policy/policy-file.ts';
-import { loadRoleProfile } from '../../src/roles/role-profile.ts';
-import { Workspace } from '../../src/workspace/workspace.ts';
+import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { Gateway } from '../../src/capabilities/model/gateway.ts';
+import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
+import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
+import { UsageMeter } from '../../src/capabilities/model/usage.ts';
+import { commandRefusal, isInstallCommand } from '../../src/capabilities/policy/may-run.ts';
+import { writeRefusal, writeRefusals } from '../../src/capabilities/policy/may-write.ts';
+import { DEFAULT_POLICY, type Policy } from '../../src/capabilities/policy/policy-file.ts';
+import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
+import { Workspace } from '../../src/capabilities/repository/workspace.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -1,12 +1,12 @@
 /** What makes a generated project run: placeholders found (completeness), the smoke command, install plans and failures. */
 import assert from 'node:assert/strict';
-import { placeholdersIn } from '../../src/artifacts/completeness.ts';
-import { smokeCommandOf } from '../../src/project/smoke-run.ts';
+import { placeholdersIn } from '../../src/capabilities/project/completeness.ts';
+import { smokeCommandOf } from '../../src/capabilities/project/smoke-run.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { installFailures, ManifestProblem, planInstall } from '../../src/project/install-dependencies.ts';
-import { dependencyRegistries } from '../../src/project/dependency-registries.ts';
-import { DEFAULT_POLICY } from '../../src/policy/policy-file.ts';
+import { installFailures, ManifestProblem, planInstall } from '../../src/capabilities/project/install-dependencies.ts';
+import { dependencyRegistries } from '../../src/capabilities/project/dependency-registries.ts';
+import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const whys = (file: string, content: string) => placeholdersIn(file, content).map((p) => `${p.line}: ${p.why}`);

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
-import { loadRoleProfile, type RoleProfile } from '../../src/roles/role-profile.ts';
-import { SopworksError } from '../../src/errors.ts';
-import type { PRD } from '../../src/artifacts/schemas.ts';
+import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
+import { loadRoleProfile, type RoleProfile } from '../../src/engine/roles/role-profile.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import type { PRD } from '../../src/capabilities/artifacts/schemas.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 

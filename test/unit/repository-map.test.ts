@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { MAP_BOUNDS, mapRepository } from '../../src/change/repository-map.ts';
-import { readRequestedFiles } from '../../src/change/read-files.ts';
+import { MAP_BOUNDS, mapRepository } from '../../src/capabilities/change/repository-map.ts';
+import { readRequestedFiles } from '../../src/capabilities/change/read-files.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 async function syntheticRepository(files: number): Promise<{ root: string; base: string }> {

@@ -1,7 +1,7 @@
 /** HTML the viewer shows from what models wrote: markdown and charts carry no live markup. */
 import assert from 'node:assert/strict';
-import { markdownToHtml } from '../../src/review/markdown-html.ts';
-import { usageChartSvg } from '../../src/review/usage-chart.ts';
+import { markdownToHtml } from '../../src/apps/review/markdown-html.ts';
+import { usageChartSvg } from '../../src/apps/review/usage-chart.ts';
 
 describe('review: HTML for the viewer', () => {
   it('renders markdown: headings, tables, code', () => {

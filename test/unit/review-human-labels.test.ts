@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { dollars, labelOf, shownValue } from '../../src/review/human-labels.ts';
+import { dollars, labelOf, shownValue } from '../../src/apps/review/human-labels.ts';
 
 describe('review labels and units for people', () => {
   it('writes money in dollars, four decimals under a dollar', () => {

@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readRun } from '../../src/review/read-run.ts';
-import { parseJsonLines } from '../../src/review/json-lines.ts';
-import { SopworksError } from '../../src/errors.ts';
+import { readRun } from '../../src/apps/review/read-run.ts';
+import { parseJsonLines } from '../../src/apps/review/json-lines.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const message = (seq: number, type: string, from: string, payload: unknown) =>

@@ -1,8 +1,8 @@
 /** Each role's SOP as a state diagram, with the state its run recorded marked. */
 import assert from 'node:assert/strict';
-import { roleViewsOf, sopHasState } from '../../src/review/role-diagrams.ts';
-import { RunInfo } from '../../src/review/run-files.ts';
-import { SopFile } from '../../src/sop/sop-file.ts';
+import { roleViewsOf, sopHasState } from '../../src/apps/review/role-diagrams.ts';
+import { RunInfo } from '../../src/apps/review/run-files.ts';
+import { SopFile } from '../../src/engine/sop/sop-file.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 
 const info = (sops = SOPS) => RunInfo.parse({ spec: 's', project: 'p', model: 'm', sops, roles: ROLES, startedAt: '2024-05-01T12:00:00.000Z' });

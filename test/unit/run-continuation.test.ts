@@ -1,7 +1,7 @@
 /** What `resume` says about a stopped run: whether it can go on, and whether a --hint can reach a step. */
 import assert from 'node:assert/strict';
-import { checkHintApplies, whyNotContinuable } from '../../src/company/run-continuation.ts';
-import { SopworksError } from '../../src/errors.ts';
+import { checkHintApplies, whyNotContinuable } from '../../src/engine/run/run-continuation.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 
 const outcome = (payload: unknown) => ({ type: 'Outcome', from: 'qa', payload });
 

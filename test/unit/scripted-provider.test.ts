@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ScriptedProvider } from '../../src/llm/providers/scripted.ts';
-import { loadScenario, replyText, type Scenario } from '../../src/llm/scenario.ts';
-import type { CallMeta, CompletionRequest } from '../../src/llm/provider.ts';
-import { SopworksError } from '../../src/errors.ts';
+import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
+import { loadScenario, replyText, type Scenario } from '../../src/capabilities/model/scenario.ts';
+import type { CallMeta, CompletionRequest } from '../../src/capabilities/model/provider.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { DEMO } from '../helpers/paths.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { DEFAULT_MODEL, readSettings } from '../../src/config/settings.ts';
-import { SopworksError } from '../../src/errors.ts';
+import { DEFAULT_MODEL, readSettings } from '../../src/capabilities/model/settings.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { ROOT } from '../helpers/paths.ts';
 
 describe('settings', () => {
@@ -23,11 +23,11 @@ describe('settings', () => {
     const documented = Object.keys(parseEnv(fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8')));
     // Settings read apart from settings.ts: the local engine's (only for --llm local) and the queue's (a single run needs none).
     const source = [
-      'src/config/settings.ts',
-      'src/llm/providers/local/local-settings.ts',
-      'src/models/models-dir.ts',
-      'src/queue/redis-connection.ts',
-      'src/queue/rate-limits.ts',
+      'src/capabilities/model/settings.ts',
+      'src/capabilities/model/providers/local/local-settings.ts',
+      'src/capabilities/local-models/models-dir.ts',
+      'src/apps/queue/redis-connection.ts',
+      'src/apps/queue/rate-limits.ts',
     ]
       .map((file) => fs.readFileSync(path.join(ROOT, file), 'utf8'))
       .join('\n');

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { messageTypes } from '../../src/artifacts/registry.ts';
-import { loadCompany } from '../../src/company/load-company.ts';
-import { companyFlowchart } from '../../src/sop/company-flowchart.ts';
-import { viewNames } from '../../src/sop/views.ts';
-import { MESSAGE_DESCRIPTIONS, VIEW_DESCRIPTIONS, vocabularyReference } from '../../src/sop/vocabulary-reference.ts';
+import { messageTypes } from '../../src/company/message-types.ts';
+import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { companyFlowchart } from '../../src/engine/sop/company-flowchart.ts';
+import { viewNames } from '../../src/capabilities/artifacts/views.ts';
+import { MESSAGE_DESCRIPTIONS, VIEW_DESCRIPTIONS, vocabularyReference } from '../../src/engine/sop/vocabulary-reference.ts';
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 
 const readDoc = () => fs.readFile(path.join(ROOT, 'docs', 'sops.md'), 'utf8');

@@ -3,11 +3,11 @@
  * diagram.
  */
 import assert from 'node:assert/strict';
-import { loadCompany } from '../../src/company/load-company.ts';
-import { SopworksError } from '../../src/errors.ts';
-import { companyFlowchart } from '../../src/sop/company-flowchart.ts';
-import { companyGraph, roleGraph } from '../../src/sop/company-graph.ts';
-import { SopFile } from '../../src/sop/sop-file.ts';
+import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { companyFlowchart } from '../../src/engine/sop/company-flowchart.ts';
+import { companyGraph, roleGraph } from '../../src/engine/sop/company-graph.ts';
+import { SopFile } from '../../src/engine/sop/sop-file.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 
 describe('sop graph', () => {

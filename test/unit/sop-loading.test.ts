@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { loadCompany } from '../../src/company/load-company.ts';
-import { resolveSop } from '../../src/sop/build-machine.ts';
-import { SopFile } from '../../src/sop/sop-file.ts';
-import { SopworksError, type ErrorCode } from '../../src/errors.ts';
+import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { resolveSop } from '../../src/engine/sop/build-machine.ts';
+import { SopFile } from '../../src/engine/sop/sop-file.ts';
+import { SopworksError, type ErrorCode } from '../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 

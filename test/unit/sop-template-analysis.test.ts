@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
-import { SOPWORKS_HELPERS } from '../../src/sop/check-templates.ts';
-import { analyseTemplate, type TemplateUse } from '../../src/sop/template-analysis.ts';
+import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
+import { SOPWORKS_HELPERS } from '../../src/engine/sop/check-templates.ts';
+import { analyseTemplate, type TemplateUse } from '../../src/engine/sop/template-analysis.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const HELPERS = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);

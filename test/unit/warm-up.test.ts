@@ -1,5 +1,5 @@
 /**
- * Work prepared ahead of need (src/llm/warm-up.ts): done in order, one task per turn of the event loop
+ * Work prepared ahead of need (src/capabilities/model/warm-up.ts): done in order, one task per turn of the event loop
  * so that whatever else is ready runs in between, a failing task dropped without stopping the rest.
  * And the templates it compiles render as they would have (prompt-renderer.ts).
  */
@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { WarmUp } from '../../src/llm/warm-up.ts';
-import { PromptRenderer } from '../../src/llm/prompt-renderer.ts';
-import type { RoleProfile } from '../../src/roles/role-profile.ts';
+import { WarmUp } from '../../src/capabilities/model/warm-up.ts';
+import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
+import type { RoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 
 const settle = async () => {

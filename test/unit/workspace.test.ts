@@ -8,8 +8,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Workspace } from '../../src/workspace/workspace.ts';
-import { commitCommand, quotePath } from '../../src/workspace/fast-import-stream.ts';
+import { Workspace } from '../../src/capabilities/repository/workspace.ts';
+import { commitCommand, quotePath } from '../../src/host/git/fast-import-stream.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);

@@ -1,0 +1,136 @@
+/**
+ * `sopworks change <repo> "<request>"`: checks the repository and the request (exit 2 before anything is
+ * written), makes the change's branch in its own work tree under --out, and runs the change company
+ * (sops/change/) there. The user's branch, work tree, index and untracked files are never touched.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { SopworksError } from '../../ground/errors.ts';
+import { readSettings } from '../../capabilities/model/settings.ts';
+import { loadCompany } from '../../engine/run/load-company.ts';
+import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
+import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
+import { checkProjectName } from '../../ground/files/project-name.ts';
+import { startRun } from '../../company/start-run.ts';
+import { createProvider, parseLlmFlag } from '../../capabilities/model/select-provider.ts';
+import { loadScenario } from '../../capabilities/model/scenario.ts';
+import { progressPrinter } from './progress.ts';
+import type { Output } from './output.ts';
+import { reportRun } from './report-run.ts';
+import { llmRecordOf } from './llm-record.ts';
+import { withTracing } from './with-tracing.ts';
+import { installStopSignals } from './stop-signals.ts';
+import { terminalApprover } from './approval-prompt.ts';
+import { providerHooks } from './provider-hooks.ts';
+import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
+import type { LlmRecord } from '../../engine/run/run-record.ts';
+import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
+import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
+import { checkRepository } from '../../capabilities/change/check-repository.ts';
+import { openWorktree } from '../../capabilities/change/open-worktree.ts';
+
+const ChangeOptions = z.object({
+  base: z.string().min(1).optional(),
+  branch: z.string().min(1).optional(),
+  force: z.boolean().default(false),
+  name: z.string().optional(),
+  out: z.string().min(1),
+  llm: z.string().optional(),
+  model: z.string().min(1).optional(),
+  budget: positiveNumber('US dollars'),
+  maxTokens: positiveInteger('tokens'),
+  record: z.string().min(1).optional(),
+  approve: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return [] as Gate[];
+      const gates = v
+        .split(',')
+        .map((g) => g.trim())
+        .filter(Boolean);
+      if (gates.length === 0 || gates.some((g) => !(GATES as readonly string[]).includes(g))) {
+        ctx.addIssue({ code: 'custom', message: `use a comma list of ${GATES.join(', ')}` });
+        return z.NEVER;
+      }
+      return gates as Gate[];
+    }),
+  yes: z.boolean().default(false),
+  allowUnsandboxed: z.boolean().default(false),
+  sops: z.string().min(1),
+  roles: z.string().min(1),
+});
+
+export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, io: Output): Promise<number> {
+  const options = parseOptions(ChangeOptions, rawOptions);
+  const settings = readSettings();
+  const choice = parseLlmFlag(options.llm, settings);
+  const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
+  const request = (requestWords.join(' ').trim() || scenario?.spec || '').trim();
+
+  // Everything is checked before anything is written.
+  const target = await checkRepository(repoArg, { request, base: options.base, branch: options.branch, force: options.force });
+  const name = checkProjectName(
+    options.name ??
+      `${
+        path
+          .basename(target.repo)
+          .toLowerCase()
+          .replace(/[^a-z0-9._-]+/g, '-')
+          .replace(/^[^a-z0-9]+/, '') || 'repo'
+      }-${target.slug}`.slice(0, 64),
+  );
+  const out = path.resolve(options.out);
+  const projectDir = path.join(out, name);
+  if (projectDir === target.repo || projectDir.startsWith(target.repo + path.sep)) {
+    throw new SopworksError('USAGE', `The change's work tree ${projectDir} would be inside the repository ${target.repo}, whose work tree is never touched.`, {
+      hint: 'Choose a folder outside the repository with --out <dir>.',
+    });
+  }
+  const company = await loadCompany(options.sops, options.roles);
+  for (const warning of company.warnings) io.err(formatDiagnostic(warning));
+  const policy = await loadPolicy(options.sops);
+  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
+  const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings);
+  checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
+  await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
+  await openWorktree(target, projectDir);
+  io.out(`Change of ${target.repo} on branch ${target.branch} from ${target.baseName} (${target.base.slice(0, 12)}), in its own work tree ${projectDir}`);
+
+  const { signals, dispose } = installStopSignals();
+  try {
+    const result = await withTracing(
+      'run',
+      io,
+      progressPrinter((line) => io.out(line)),
+      (onEvent) =>
+        startRun({
+          spec: request,
+          project: name,
+          projectDir,
+          company,
+          provider,
+          llm,
+          budget: { usd: options.budget, tokens: options.maxTokens },
+          price: priceOf(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings),
+          recordTo: options.record ?? null,
+          approvals: { gates: options.approve, yes: options.yes },
+          askPerson: terminalApprover(),
+          maxRepairs: settings.maxRepairs,
+          policy,
+          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+          onEvent,
+          stop: signals,
+          change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
+        }),
+    );
+    const code = await reportRun(result, provider.label, io);
+    io.out(`Review the change: git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}   (merge it with: git merge ${target.branch})`);
+    return code;
+  } finally {
+    dispose();
+  }
+}

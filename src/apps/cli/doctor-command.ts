@@ -1,0 +1,88 @@
+/**
+ * `sopworks doctor`: probes the configured endpoint(s) — the run's model and every model a role names in
+ * company.yaml or `--model-for` — and prints what it found and what to set. Exit 0 when a run would work,
+ * 1 with the reasons otherwise; `--json` for scripts.
+ */
+import pc from 'picocolors';
+import { z } from 'zod';
+import { readSettings } from '../../capabilities/model/settings.ts';
+import { loadCompany } from '../../engine/run/load-company.ts';
+import { describeError } from '../../ground/errors.ts';
+import { checkModel, type CheckStatus, type ModelReport } from '../../capabilities/model/doctor/check-model.ts';
+import { parseModelFor, resolveRoleModels } from '../../capabilities/model/role-model.ts';
+import { EXIT, type Output } from './output.ts';
+import { parseOptions } from './parse-options.ts';
+
+const DoctorOptions = z.object({
+  model: z.string().min(1).optional(),
+  modelFor: z.array(z.string()).default([]),
+  sops: z.string().min(1),
+  roles: z.string().min(1),
+  json: z.boolean().default(false),
+});
+
+/** Doctor's requests are small: a server that takes longer than this to answer one is reported, not waited on. */
+const DOCTOR_TIMEOUT_MS = 30_000;
+
+export async function doctorCommand(rawOptions: unknown, io: Output): Promise<number> {
+  const options = parseOptions(DoctorOptions, rawOptions);
+  const settings = readSettings();
+  const problems: string[] = [];
+  const reports: ModelReport[] = [];
+  if (!settings.openaiConfigured) {
+    problems.push(
+      'No model endpoint is configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env.',
+    );
+  } else {
+    const company = await loadCompany(options.sops, options.roles);
+    const base = { ...settings.model, model: options.model ?? settings.model.model, timeoutMs: Math.min(settings.model.timeoutMs, DOCTOR_TIMEOUT_MS) };
+    const targets = new Map<string, { baseUrl: string; apiKey: string | null; model: string; roles: string[] }>();
+    try {
+      const chains = resolveRoleModels(
+        base,
+        company.roles,
+        parseModelFor(
+          options.modelFor,
+          company.roles.map((r) => r.id),
+        ),
+      );
+      for (const [role, chain] of Object.entries(chains)) {
+        chain.forEach(({ settings: s }, i) => {
+          const baseUrl = s.baseUrl ?? 'https://api.openai.com/v1';
+          const key = `${baseUrl}\u0000${s.apiKey ?? ''}\u0000${s.model}`;
+          const target = targets.get(key) ?? { baseUrl, apiKey: s.apiKey, model: s.model, roles: [] };
+          target.roles.push(i === 0 ? role : `${role} (fallback ${i})`);
+          targets.set(key, target);
+        });
+      }
+    } catch (error) {
+      problems.push(describeError(error));
+    }
+    for (const target of targets.values()) {
+      reports.push(await checkModel({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: base.timeoutMs }, target.model, target.roles));
+    }
+  }
+  const works = problems.length === 0 && reports.length > 0 && reports.every((r) => r.works);
+  if (options.json) {
+    io.out(JSON.stringify({ works, problems, models: reports }, null, 2));
+  } else {
+    for (const line of renderDoctor(reports, problems, works)) io.out(line);
+  }
+  return works ? EXIT.done : EXIT.failed;
+}
+
+const MARK: Record<CheckStatus, string> = { ok: pc.green('✓'), warn: pc.yellow('!'), fail: pc.red('✗'), info: pc.dim('·') };
+
+function renderDoctor(reports: readonly ModelReport[], problems: readonly string[], works: boolean): string[] {
+  const lines: string[] = [];
+  for (const report of reports) {
+    lines.push(`${pc.bold(report.model)} at ${report.baseUrl} ${pc.dim(`— ${report.roles.join(', ')}`)}`);
+    const width = Math.max(...report.checks.map((c) => c.name.length));
+    for (const check of report.checks) lines.push(`  ${MARK[check.status]} ${check.name.padEnd(width)}  ${check.detail}`);
+    for (const advice of report.advice) lines.push(`  ${pc.yellow('set')} ${advice}`);
+    lines.push('');
+  }
+  for (const problem of problems) lines.push(`${pc.red('✗')} ${problem}`);
+  lines.push(works ? pc.green('A run would work with these settings.') : pc.red('A run would not work with these settings: see ✗ above.'));
+  return lines;
+}

@@ -1,0 +1,45 @@
+/** Validates a command's options with zod; a bad flag is a usage error that names the flag. */
+import { z } from 'zod';
+import { SopworksError } from '../../ground/errors.ts';
+
+const flag = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+
+export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => `${i.path.length > 0 ? flag(String(i.path[0])) : 'options'}: ${i.message}`);
+  throw new SopworksError('USAGE', issues.join('\n'), { hint: 'See `sopworks help run`.' });
+}
+
+/** A flag given as text that must be a positive number. */
+export const positiveNumber = (what: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return null;
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: `must be ${what} greater than 0, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** A whole number from `min` to `max`, or null when the flag is absent. */
+export const wholeNumberIn = (min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return null;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const positiveInteger = (what: string) =>
+  positiveNumber(what).refine((n) => n === null || Number.isInteger(n), { message: `must be a whole number of ${what}` });

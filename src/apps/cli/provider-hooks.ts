@@ -1,0 +1,14 @@
+/** What the provider tells the user while a run goes on: notices, and each transport retry as it happens. */
+import pc from 'picocolors';
+import type { ProviderHooks } from '../../capabilities/model/select-provider.ts';
+import type { Output } from './output.ts';
+
+export function providerHooks(io: Output): ProviderHooks {
+  return {
+    onNotice: (text) => io.out(pc.yellow(`notice: ${text}`)),
+    onRetry: (call, event) =>
+      io.out(
+        `${pc.cyan(call.role.padEnd(16))}${pc.yellow('↻')} ${call.action}${call.key ? ` ${call.key}` : ''}: ${event.reason}; retry ${event.retry}/${event.maxRetries} in ${(event.waitMs / 1000).toFixed(1)}s${event.asked ? ' (as the endpoint asked)' : ''}`,
+      ),
+  };
+}

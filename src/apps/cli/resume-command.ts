@@ -1,0 +1,103 @@
+/**
+ * `sopworks resume <project>`: continue a run whose outcome is not `done` — after a crash, kill -9,
+ * Ctrl-C or a failed step — with the SOPs, model settings and scenario it started with. `--llm` and
+ * `--model` may change the model; `--hint` hands a person's guidance to the step that failed, which is
+ * asked again. A run its SOP concluded failed is refused, saying why (run-continuation.ts).
+ */
+import { choiceOfRecord, llmRecordOf } from './llm-record.ts';
+import path from 'node:path';
+import { z } from 'zod';
+import { readSettings } from '../../capabilities/model/settings.ts';
+import { loadCompany } from '../../engine/run/load-company.ts';
+import { resumableRecord, resumeRun } from '../../company/start-run.ts';
+import { parseLlmFlag, createProviderForRoles } from '../../capabilities/model/select-provider.ts';
+import { parseModelFor, roleModelsFromRecord } from '../../capabilities/model/role-model.ts';
+import { checkContinuable, checkHintApplies } from '../../engine/run/run-continuation.ts';
+import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
+import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
+import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { Output } from './output.ts';
+import { progressPrinter } from './progress.ts';
+import { reportRun } from './report-run.ts';
+import { withTracing } from './with-tracing.ts';
+import { installStopSignals } from './stop-signals.ts';
+import { terminalApprover } from './approval-prompt.ts';
+import { providerHooks } from './provider-hooks.ts';
+import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import { refuseTampered } from './refuse-tampered.ts';
+import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
+import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
+
+export const ResumeOptions = z.object({
+  llm: z.string().optional(),
+  model: z.string().min(1).optional(),
+  modelFor: z.array(z.string()).default([]),
+  budget: positiveNumber('US dollars'),
+  maxTokens: positiveInteger('tokens'),
+  record: z.string().min(1).optional(),
+  allowUnsandboxed: z.boolean().default(false),
+  yes: z.boolean().default(false),
+  /** Guidance for the step that failed, shown in its prompt when it is asked again. */
+  hint: z.string().trim().min(1, 'give the guidance as text, e.g. --hint "write the whole file, no placeholders"').optional(),
+});
+
+export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
+  const options = parseOptions(ResumeOptions, rawOptions);
+  const projectDir = path.resolve(project);
+  await refuseTampered(projectDir, io);
+  const record = await resumableRecord(projectDir);
+  await checkContinuable(projectDir);
+  if (options.hint) checkHintApplies(record);
+  const settings = readSettings();
+  const unsandboxable = await refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
+  if (unsandboxable) throw unsandboxable;
+  const choice = options.llm ? parseLlmFlag(options.llm, settings) : choiceOfRecord(record.llm);
+  const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
+  const company = await loadCompany(record.sops, record.roles);
+  // A registry set to something that is not a URL is refused now, before the run goes on.
+  dependencyRegistries(await loadPolicy(record.sops));
+  // The models each role asked keep answering it, unless --model-for names another.
+  const kept = record.llm.kind === 'openai' && record.llm.roles && choice.kind === 'openai' ? roleModelsFromRecord(record.llm.roles) : null;
+  const roles = company.roles.map((r) => ({ id: r.id, model: kept?.find((k) => k.id === r.id)?.model ?? r.model }));
+  const modelFor = parseModelFor(
+    options.modelFor,
+    company.roles.map((r) => r.id),
+  );
+  const { provider, roleModels } = await createProviderForRoles(choice, null, settings, model, providerHooks(io), roles, modelFor);
+  const llm: LlmRecord = llmRecordOf(choice, provider, model, settings, roleModels);
+  // New limits replace the old ones; without them, the run keeps the limits it started with.
+  const budget = {
+    usd: options.budget ?? record.budget.usd,
+    tokens: options.maxTokens ?? record.budget.tokens,
+  };
+  checkBudgetPrices(budget, provider, priceOf(llm, settings));
+  io.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
+  const { signals, dispose } = installStopSignals();
+  try {
+    const result = await withTracing(
+      'resume',
+      io,
+      progressPrinter((line) => io.out(line)),
+      (onEvent) =>
+        resumeRun({
+          projectDir,
+          record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
+          askPerson: terminalApprover(),
+          company,
+          provider,
+          price: priceOf(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings),
+          recordTo: options.record ?? null,
+          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+          maxRepairs: settings.maxRepairs,
+          guidance: options.hint ?? null,
+          onEvent,
+          stop: signals,
+        }),
+    );
+    return await reportRun(result, provider.label, io);
+  } finally {
+    dispose();
+  }
+}

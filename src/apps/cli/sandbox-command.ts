@@ -1,0 +1,93 @@
+/**
+ * `sopworks sandbox exec --dir DIR [--allow-unsandboxed] -- CMD [ARGS…]`: runs a command in a project
+ * exactly as QA runs the tests — the same policy check, sandbox, limits and clean environment — and
+ * prints the outcome: exit code, mode, limits hit, violations seen, and what the mode does not stop.
+ * Exits with the command's exit code (1 when it was killed).
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { z } from 'zod';
+import { SopworksError } from '../../ground/errors.ts';
+import { readSettings } from '../../capabilities/model/settings.ts';
+import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
+import { commandRefusal } from '../../capabilities/policy/may-run.ts';
+import { describeLimits } from '../../host/sandbox/limits.ts';
+import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
+import { securityViolations } from '../../host/sandbox/security-violation.ts';
+import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import { EXIT, type Output } from './output.ts';
+import { parseOptions, positiveInteger } from './parse-options.ts';
+
+const ExecOptions = z.object({
+  dir: z.string().min(1),
+  allowUnsandboxed: z.boolean().default(false),
+  timeout: positiveInteger('seconds'),
+  role: z.string().min(1),
+  sops: z.string().min(1),
+});
+
+/** Adds `sandbox exec` to the program; `setExitCode` receives the command's exit code. */
+export function registerSandboxCommand(program: Command, io: Output, setExitCode: (code: number) => void, packageRoot: string): void {
+  program
+    .command('sandbox')
+    .description('run commands the way generated code runs: isolated and bounded (docs/sandbox.md)')
+    .command('exec')
+    .description('run a command in a project exactly as QA runs its tests, and print the outcome')
+    .requiredOption('--dir <dir>', 'the project folder to run in (the only writable folder)')
+    .option('--allow-unsandboxed', 'run even where the command cannot be sandboxed (no bubblewrap, not Node), with your rights', false)
+    .option('--timeout <seconds>', 'wall-clock limit', '120')
+    .option('--role <id>', 'the role whose commands the policy allows', 'qa')
+    .option('--sops <dir>', 'folder of the authorization policy (policy.yaml)', path.join(packageRoot, 'sops'))
+    .argument('<command...>', 'the command and its arguments, after --')
+    .action(async (command: string[], options: unknown) => {
+      setExitCode(await sandboxExec(command, options, io));
+    });
+}
+
+export async function sandboxExec(argv: string[], rawOptions: unknown, io: Output): Promise<number> {
+  const options = parseOptions(ExecOptions, rawOptions);
+  const settings = readSettings();
+  const policy = await loadPolicy(options.sops);
+  const refusal = commandRefusal(policy, options.role, argv);
+  if (refusal) {
+    throw new SopworksError('USAGE', `Refused: ${refusal}.`, { hint: `Run a command the policy allows, or edit ${policy.source}.` });
+  }
+  const sandbox = sandboxSettings(settings.sandbox, options.allowUnsandboxed);
+  const limits = { ...sandbox.limits, wallSeconds: options.timeout ?? sandbox.limits.wallSeconds };
+  const outcome = await runSandboxed({
+    argv,
+    projectDir: path.resolve(options.dir),
+    limits,
+    setting: sandbox.mode,
+    allowUnsandboxed: sandbox.allowUnsandboxed,
+    onNotice: (notice) => io.err(pc.bold(pc.yellow(notice))),
+  });
+  io.out(outcome.output.trimEnd());
+  io.out(renderOutcome(argv, outcome));
+  const security = securityViolations(outcome);
+  if (security.length > 0) {
+    io.err(pc.bold(pc.red(`SECURITY VIOLATION: the command changed what it must never touch (put back): ${security.join('; ')}`)));
+    return EXIT.failed;
+  }
+  if (outcome.exitCode === 0 && outcome.signal === null) return EXIT.done;
+  return outcome.exitCode !== null && outcome.exitCode > 0 && outcome.signal === null ? outcome.exitCode : EXIT.failed;
+}
+
+function renderOutcome(argv: readonly string[], outcome: SandboxOutcome): string {
+  const ended = outcome.timedOut ? 'killed at the wall-clock limit' : outcome.signal ? `killed by ${outcome.signal}` : `exit code ${outcome.exitCode}`;
+  const mode = outcome.mode === 'bubblewrap' ? pc.green(outcome.mode) : pc.bold(pc.yellow(outcome.mode));
+  const lines = [
+    '',
+    `${pc.bold('Command')}     ${argv.join(' ')}`,
+    `${pc.bold('Ended')}       ${outcome.exitCode === 0 && !outcome.signal ? pc.green(ended) : pc.red(ended)}`,
+    `${pc.bold('Sandbox')}     ${mode}`,
+    `${pc.bold('Limits')}      ${describeLimits(outcome.limits)}`,
+    `${pc.bold('Limits hit')}  ${outcome.limitsHit.length > 0 ? pc.red(outcome.limitsHit.join(', ')) : 'none'}${outcome.truncated ? ' (output shows the tail)' : ''}`,
+    ...(outcome.limitNotes ?? []).map((note) => `  - ${note}`),
+    `${pc.bold('Violations')}  ${outcome.violations.length > 0 ? pc.red(String(outcome.violations.length)) : 'none seen'}`,
+    ...outcome.violations.map((v) => `  - ${v.kind}: ${v.detail}`),
+  ];
+  if (outcome.gaps.length > 0) lines.push(`${pc.bold('Not stopped')} ${pc.yellow('in this mode:')}`, ...outcome.gaps.map((gap) => `  - ${gap}`));
+  return lines.join('\n');
+}

@@ -1,0 +1,44 @@
+/** `sopworks serve [dir]`: the local web viewer of the runs in a folder, until Ctrl-C. */
+import { z } from 'zod';
+import { describeError, SopworksError } from '../../ground/errors.ts';
+import { startReviewServer } from '../review/server/review-server.ts';
+import { EXIT, type Output } from './output.ts';
+
+export const ServeOptions = z.object({
+  port: z.string().regex(/^\d+$/, 'a port is a number').transform(Number).pipe(z.number().int().max(65535, 'a port is at most 65535')),
+  host: z.string().trim().min(1),
+});
+
+export async function serveCommand(dir: string, rawOptions: unknown, io: Output): Promise<number> {
+  const parsed = ServeOptions.safeParse(rawOptions);
+  if (!parsed.success) {
+    throw new SopworksError('USAGE', `Bad option: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}.`, {
+      hint: 'Example: sopworks serve output --port 4173',
+    });
+  }
+  const server = await startReviewServer({
+    dir,
+    port: parsed.data.port,
+    host: parsed.data.host,
+    onError: (error) => io.err(`error while answering a request: ${describeError(error)}`),
+  });
+  // As Jupyter does: the URL carries the secret that lets this browser decide on runs awaiting approval.
+  io.out(`sopworks viewer of ${dir}: ${server.tokenUrl}`);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(parsed.data.host)) {
+    io.err(`warning: listening on ${parsed.data.host}: other machines that can reach it can read every run in ${dir}, prompts included.`);
+  }
+  io.out(
+    `It follows runs in progress; runs awaiting approval can be decided from a page opened with that URL (read-only without the token: ${server.url}). Ctrl-C to stop.`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  return EXIT.done;
+}

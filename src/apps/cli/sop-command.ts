@@ -1,0 +1,119 @@
+/**
+ * `sopworks sop validate | graph | init | vocabulary`: check, draw, copy and look up the SOP and
+ * template files that shape the company. Thin: parse, call src/sop/, print.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import pc from 'picocolors';
+import { z } from 'zod';
+import { SopworksError } from '../../ground/errors.ts';
+import { loadCompany } from '../../engine/run/load-company.ts';
+import { companyGraph, roleGraph } from '../../engine/sop/company-graph.ts';
+import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../../engine/sop/diagnostic.ts';
+import { initCompanyFolder, type CompanyFolders } from '../../engine/sop/init-company-folder.ts';
+import { validateCompany } from '../../engine/sop/validate-company.ts';
+import { vocabularyReference } from '../../engine/sop/vocabulary-reference.ts';
+import { EXIT, type Output } from './output.ts';
+
+const Folders = z.object({ sops: z.string().min(1), roles: z.string().min(1) });
+const GraphOptions = Folders.extend({ role: z.string().min(1).optional(), out: z.string().min(1).optional() });
+const InitOptions = z.object({ force: z.boolean().default(false) });
+
+/** A path as short as it reads well: relative when under the working directory, else as it is. */
+const shown = (file: string) => {
+  const relative = path.relative(process.cwd(), file);
+  return path.isAbsolute(file) && relative !== '' && !relative.startsWith('..') ? relative : file;
+};
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function printDiagnostic(d: Diagnostic, io: Output): void {
+  const severity = d.severity === 'error' ? pc.red('error') : pc.yellow('warning');
+  io.out(formatDiagnostic(d).replace(`: ${d.severity}: `, `: ${severity}: `));
+}
+
+export async function validateSops(rawOptions: unknown, io: Output): Promise<number> {
+  const options = Folders.parse(rawOptions);
+  const { company, diagnostics, files } = await validateCompany(options.sops, options.roles);
+  diagnostics.forEach((d) => printDiagnostic(d, io));
+  const errors = errorsIn(diagnostics).length;
+  const warnings = warningsIn(diagnostics).length;
+  const where = `${shown(options.sops)} and ${shown(options.roles)}`;
+  if (errors > 0) {
+    io.out(`${pc.red('✖')} ${where}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')} — a run would refuse to start until the errors are fixed`);
+    return EXIT.failed;
+  }
+  const roles = company ? plural(company.roles.length, 'role') : '';
+  io.out(`${pc.green('✔')} ${where}: ${roles}, ${plural(files, 'file')} checked, no errors${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}`);
+  return EXIT.done;
+}
+
+export async function graphSops(rawOptions: unknown, io: Output): Promise<number> {
+  const options = GraphOptions.parse(rawOptions);
+  const company = await loadCompany(options.sops, options.roles);
+  const graphed = { name: company.name, roles: company.roles.map((r) => ({ ...r, sopFile: shown(r.sopFile) })) };
+  const text = options.role ? roleGraph(graphed, options.role) : companyGraph(graphed);
+  if (!options.out) {
+    io.out(text.trimEnd());
+    return EXIT.done;
+  }
+  try {
+    await fs.mkdir(path.dirname(path.resolve(options.out)), { recursive: true });
+    await fs.writeFile(options.out, text);
+  } catch (error) {
+    throw new SopworksError('OUTPUT_UNWRITABLE', `Cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, {
+      hint: 'Choose a file in a folder you can write to, or leave out --out to print the graph.',
+    });
+  }
+  io.out(`Wrote ${options.out}`);
+  return EXIT.done;
+}
+
+export async function initSops(dir: string, rawOptions: unknown, defaults: CompanyFolders, io: Output): Promise<number> {
+  const options = InitOptions.parse(rawOptions);
+  const result = await initCompanyFolder(defaults, dir, options);
+  if (result.overwritten.length > 0) io.err(`Overwrote ${plural(result.overwritten.length, 'file')} (--force): ${result.overwritten.join(', ')}`);
+  const { sops, roles } = result.target;
+  io.out(
+    `Wrote ${plural(result.written.length, 'file')}: ${sops}${path.sep} (company.yaml and the SOPs) and ${roles}${path.sep} (profiles and prompt templates).`,
+  );
+  io.out('');
+  io.out('Next: edit them (docs/sops.md describes the format), then');
+  io.out(`  sopworks sop validate --sops ${sops} --roles ${roles}`);
+  io.out(`  sopworks run --sops ${sops} --roles ${roles} "<spec>"`);
+  return EXIT.done;
+}
+
+/** Adds `sop` and its subcommands to the program (through .command, so they share its error handling). */
+export function registerSopCommand(program: Command, defaults: CompanyFolders, io: Output, setExitCode: (code: number) => void): void {
+  const sop = program.command('sop').description('check, draw and copy the SOP and prompt files (sops/, roles/)');
+  const folders = (command: Command) =>
+    command
+      .option('--sops <dir>', 'folder of company.yaml and the SOP files', defaults.sops)
+      .option('--roles <dir>', 'folder of role profiles and prompt templates', defaults.roles);
+
+  folders(sop.command('validate'))
+    .description('check everything a run would trip on; exit 0 when there is no error, 1 when there is')
+    .action(async (options: unknown) => setExitCode(await validateSops(options, io)));
+
+  folders(sop.command('graph'))
+    .description("draw the company's message flow and each role's SOP (mermaid), or one role's SOP with --role")
+    .option('--role <id>', "only this role's SOP, as a bare mermaid stateDiagram-v2")
+    .option('--out <file>', 'write to this file instead of printing')
+    .action(async (options: unknown) => setExitCode(await graphSops(options, io)));
+
+  sop
+    .command('init')
+    .description('write DIR/sops and DIR/roles: a copy of the defaults to edit')
+    .argument('<dir>', 'the folder to write into (created if missing)')
+    .option('--force', 'overwrite files that already exist there', false)
+    .action(async (dir: string, options: unknown) => setExitCode(await initSops(dir, options, defaults, io)));
+
+  sop
+    .command('vocabulary')
+    .description('print the actions, guards, steps, views and message types a SOP can use (Markdown)')
+    .action(() => {
+      io.out(vocabularyReference().trimEnd());
+      setExitCode(EXIT.done);
+    });
+}

@@ -1,0 +1,46 @@
+/**
+ * Ctrl-C: the first SIGINT lets the steps in flight finish and stops the run (outcome `interrupted`);
+ * a second stops at once. Both leave a run that `sopworks resume` continues. The output's reader going
+ * away (`sopworks run … | head`) counts as the first: nobody would see the rest of the run.
+ */
+import type { StopSignals } from '../../engine/run/run-loop.ts';
+import { consoleOutput, outputClosed } from './output.ts';
+
+/**
+ * Set once the whole process is asked to stop (a queue worker's SIGTERM): every run stops as at a first
+ * Ctrl-C — also one still starting, whose own handlers were not installed when the signal came.
+ */
+const processStopping = new AbortController();
+export const requestProcessStop = (): void => processStopping.abort();
+
+export function installStopSignals(): { signals: StopSignals; dispose: () => void } {
+  const soft = new AbortController();
+  const hard = new AbortController();
+  const onProcessStop = () => soft.abort();
+  if (processStopping.signal.aborted) soft.abort();
+  else processStopping.signal.addEventListener('abort', onProcessStop, { once: true });
+  const onSigint = () => {
+    if (!soft.signal.aborted) soft.abort();
+    else hard.abort();
+  };
+  const onOutputClosed = () => {
+    if (soft.signal.aborted) return;
+    consoleOutput.err(
+      'notice: the output was closed (its reader went away): stopping after the steps in flight; `sopworks resume <project folder>` continues the run.',
+    );
+    soft.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  if (outputClosed.aborted) onOutputClosed();
+  else outputClosed.addEventListener('abort', onOutputClosed, { once: true });
+  return {
+    signals: { soft: soft.signal, hard: hard.signal },
+    dispose: () => {
+      process.off('SIGINT', onSigint);
+      process.off('SIGTERM', onSigint);
+      outputClosed.removeEventListener('abort', onOutputClosed);
+      processStopping.signal.removeEventListener('abort', onProcessStop);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * `sopworks submit [spec...]`: checks a run as `sopworks run` would — the spec, the scenario, the SOPs,
+ * the project name and folder — and puts it on the job queue for a `sopworks worker`; nothing runs here.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { SopworksError } from '../../ground/errors.ts';
+import { readSettings } from '../../capabilities/model/settings.ts';
+import { loadCompany } from '../../engine/run/load-company.ts';
+import { checkProjectName, projectNameFromSpec } from '../../ground/files/project-name.ts';
+import { parseLlmFlag } from '../../capabilities/model/select-provider.ts';
+import { loadScenario } from '../../capabilities/model/scenario.ts';
+import { runState } from '../eval/run-spec.ts';
+import { connectRedis, redisUrl, shownUrl } from '../queue/redis-connection.ts';
+import { openQueue } from '../queue/run-queue.ts';
+import { submitRun } from '../queue/submit-run.ts';
+import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
+import { EXIT, type Output } from './output.ts';
+import { parseOptions } from './parse-options.ts';
+
+const SubmitOptions = z.object({
+  name: z.string().optional(),
+  out: z.string().min(1),
+  llm: z.string().optional(),
+  model: z.string().min(1).optional(),
+  allowUnsandboxed: z.boolean().default(false),
+  sops: z.string().min(1),
+  roles: z.string().min(1),
+});
+
+const MAX_SPEC = 4000;
+
+export async function submitCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
+  const options = parseOptions(SubmitOptions, rawOptions);
+  const settings = readSettings();
+  const choice = parseLlmFlag(options.llm, settings);
+  const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
+  const spec = (specWords.join(' ').trim() || scenario?.spec || '').trim();
+  if (spec === '' || spec.length > MAX_SPEC) {
+    throw new SopworksError('SPEC_INVALID', spec === '' ? 'The spec is empty.' : `The spec is ${spec.length} characters long; the limit is ${MAX_SPEC}.`, {
+      hint: 'Say what to build in one line: sopworks submit "a CLI that counts word frequencies in text files"',
+    });
+  }
+  const name = checkProjectName(options.name ?? scenario?.name ?? projectNameFromSpec(spec));
+  // The SOPs are checked here, so a job a worker cannot run is never queued.
+  const company = await loadCompany(options.sops, options.roles);
+  for (const warning of company.warnings) io.err(formatDiagnostic(warning));
+  const out = path.resolve(options.out);
+  const projectDir = path.join(out, name);
+  const state = await runState(projectDir);
+  if (state.kind === 'finished') {
+    throw new SopworksError('OUTPUT_EXISTS', `The project ${projectDir} already exists (outcome ${state.outcome}); nothing was queued.`, {
+      hint: 'Pick another --name, or remove the folder first.',
+    });
+  }
+  const url = redisUrl();
+  const redis = await connectRedis(url);
+  const queue = openQueue(redis);
+  try {
+    const { job, existing } = await submitRun(queue, {
+      name,
+      spec,
+      scenario: choice.kind === 'scripted' ? path.resolve(choice.file) : null,
+      out,
+      llm: choice.kind === 'openai' ? 'openai' : null,
+      model: options.model ?? null,
+      sops: path.resolve(options.sops),
+      roles: path.resolve(options.roles),
+      allowUnsandboxed: options.allowUnsandboxed,
+    });
+    io.out(
+      existing
+        ? `Job ${job.id} for ${projectDir} is already on the queue (${await job.getState()}).`
+        : `Queued job ${job.id}: ${projectDir} (${shownUrl(url)}).`,
+    );
+    if (state.kind === 'resumable') io.out('The project stopped before its outcome: a worker resumes it.');
+    io.out('Follow it with `sopworks jobs`; a worker (`sopworks worker`) must reach this folder at the same path.');
+    return EXIT.done;
+  } finally {
+    await queue.close();
+    await redis.quit().catch(() => {});
+  }
+}

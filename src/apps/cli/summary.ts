@@ -1,0 +1,52 @@
+/** The summary printed when a run ends: outcome, files, commits, tests, model usage, wall time. */
+import path from 'node:path';
+import pc from 'picocolors';
+import type { RunResult } from '../../company/finish-run.ts';
+import type { UsageTotals } from '../../capabilities/model/usage.ts';
+import { formatUsd } from '../../capabilities/model/prices.ts';
+import { describeFigures, runFigures } from '../../capabilities/project/run-figures.ts';
+
+export interface SummaryFacts {
+  files: string[];
+  commits: number;
+  model: string;
+}
+
+export function renderSummary(result: RunResult, facts: SummaryFacts): string {
+  const lines: string[] = [];
+  const verdict = result.outcome === 'done' ? pc.green(pc.bold('done')) : pc.red(pc.bold(result.outcome));
+  const shown = path.relative(process.cwd(), result.projectDir) || result.projectDir;
+  lines.push('', `${pc.bold('Outcome')}   ${verdict} — ${result.reason}`);
+  lines.push(`${pc.bold('Project')}   ${shown}: ${facts.files.length} files, ${facts.commits} commits`);
+  const t = result.lastTestReport;
+  if (t) {
+    const counts = t.counts ? `${t.counts.passed} passed, ${t.counts.failed} failed` : `exit code ${t.exitCode}`;
+    lines.push(`${pc.bold('Tests')}     round ${t.round} ${t.passed ? pc.green('passed') : pc.red('failed')} (${counts})`);
+  } else {
+    lines.push(`${pc.bold('Tests')}     not run`);
+  }
+  for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${figure.value}`);
+  lines.push(`${pc.bold('Model')}     ${facts.model}`);
+  lines.push(usageTable('role', result.usage.byRole(), result.usage.total()));
+  lines.push(usageTable('role/action', result.usage.byAction(), result.usage.total()));
+  // Which model answered what, with each model's own price, once a run asks more than one.
+  const byModel = result.usage.byModel();
+  if (byModel.size > 1) lines.push(usageTable('model', byModel, result.usage.total()));
+  lines.push(`${pc.bold('Wall time')} ${(result.wallMs / 1000).toFixed(1)}s`);
+  lines.push(`${pc.bold('Record')}    ${path.join(shown, '.sopworks')}/ (board.jsonl, exchanges.jsonl, run.json)`);
+  return lines.join('\n');
+}
+
+function usageTable(by: string, byRole: Map<string, UsageTotals>, total: UsageTotals): string {
+  const header = [by, 'calls', 'prompt tokens', 'completion tokens', 're-asks', 'retries', 'cost'];
+  const row = (name: string, u: UsageTotals) => [
+    name,
+    ...[u.calls, u.promptTokens, u.completionTokens, u.repairs, u.retries].map(String),
+    formatUsd(u.costUsd),
+  ];
+  const rows = [...byRole.entries()].map(([role, u]) => row(role, u));
+  rows.push(row('total', total));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header.map((h) => h)), ...rows.map(line)].join('\n');
+}

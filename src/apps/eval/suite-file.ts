@@ -1,0 +1,113 @@
+/**
+ * An evaluation suite file (docs/eval.md): the specs to run, each optionally with a scripted scenario
+ * (so a suite runs offline), an entry point and checks of its own. Every problem is reported at
+ * file:line before anything runs — a YAML slip, an unknown key, a scenario that does not load, two
+ * specs with one name.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { SopworksError } from '../../ground/errors.ts';
+import { PROJECT_NAME } from '../../ground/files/project-name.ts';
+import { loadScenario, type Scenario } from '../../capabilities/model/scenario.ts';
+import { loadYamlChecked, locatorOf } from '../../engine/sop/yaml-diagnostics.ts';
+import { formatDiagnostic, sopError, type Diagnostic } from '../../engine/sop/diagnostic.ts';
+
+const Command = z.array(z.string().min(1)).min(1, 'give the command as a list: [node, src/cli.js, --help]');
+
+const Check = z
+  .object({
+    /** What the check shows, as a reader of the table would say it. */
+    name: z.string().min(1),
+    /** A command run in the finished project (sandboxed); the check passes when it exits 0. */
+    run: Command,
+  })
+  .strict();
+
+const SuiteSpec = z
+  .object({
+    /** The project folder's name, unique in the suite. */
+    name: z.string().regex(PROJECT_NAME, 'must be lower-case letters, digits, dots, dashes or underscores, starting with a letter or digit'),
+    /** What to build; a scenario may supply it. */
+    spec: z.string().min(1).max(4000).optional(),
+    /** A scripted scenario, relative to the suite file: the spec runs offline. Without one, the configured model. */
+    scenario: z.string().min(1).optional(),
+    /** The command that starts the program (run sandboxed): whether it runs is the spec's executability. */
+    entry: Command.optional(),
+    checks: z.array(Check).default([]),
+  })
+  .strict();
+
+export const SuiteFile = z
+  .object({
+    name: z.string().regex(PROJECT_NAME, 'must be lower-case letters, digits, dots, dashes or underscores'),
+    description: z.string().optional(),
+    /** How many runs at once (`--concurrency` overrides it). */
+    concurrency: z.number().int().min(1).max(64).default(2),
+    specs: z.array(SuiteSpec).min(1, 'list at least one spec'),
+  })
+  .strict();
+
+export interface SpecDefinition {
+  name: string;
+  spec: string;
+  /** The absolute scenario file, or null for the configured model. */
+  scenario: string | null;
+  entry: string[] | null;
+  checks: { name: string; run: string[] }[];
+}
+
+export interface Suite {
+  file: string;
+  name: string;
+  description: string | null;
+  concurrency: number;
+  specs: SpecDefinition[];
+}
+
+/** Reads and checks a suite file, its scenarios included; throws one error listing every problem. */
+export async function loadSuite(file: string): Promise<Suite> {
+  const { source, value, diagnostics } = await loadYamlChecked(file, SuiteFile);
+  const problems: Diagnostic[] = [...diagnostics];
+  const specs: SpecDefinition[] = [];
+  if (value && source) {
+    const where = locatorOf(source);
+    const seen = new Set<string>();
+    for (const [index, entry] of value.specs.entries()) {
+      if (seen.has(entry.name))
+        problems.push(
+          sopError(
+            where(['specs', index, 'name']),
+            `specs.${index}.name: "${entry.name}" is used by an earlier spec; each spec needs its own name (it is its project folder)`,
+          ),
+        );
+      seen.add(entry.name);
+      let scenario: Scenario | null = null;
+      const scenarioFile = entry.scenario ? path.resolve(path.dirname(file), entry.scenario) : null;
+      if (scenarioFile) {
+        try {
+          scenario = await loadScenario(scenarioFile);
+        } catch (error) {
+          const message = SopworksError.isInstance(error) ? error.message : String(error);
+          problems.push(sopError(where(['specs', index, 'scenario']), `specs.${index}.scenario: ${message.replace(/\n/g, ' ')}`));
+        }
+      }
+      const spec = (entry.spec ?? scenario?.spec ?? '').trim();
+      if (spec === '' && (scenario !== null || scenarioFile === null)) {
+        problems.push(
+          sopError(where(['specs', index]), `specs.${index}: no spec: give \`spec: <what to build>\`${scenarioFile ? ' (the scenario has none)' : ''}`),
+        );
+      }
+      specs.push({ name: entry.name, spec, scenario: scenarioFile, entry: entry.entry ?? null, checks: entry.checks });
+    }
+  }
+  if (problems.length > 0) {
+    throw new SopworksError(
+      'CONFIG_INVALID',
+      `The suite file has ${problems.length} problem(s); nothing was run:\n${problems.map(formatDiagnostic).join('\n')}`,
+      {
+        hint: 'Fix each line named above (docs/eval.md describes the suite format).',
+      },
+    );
+  }
+  return { file: path.resolve(file), name: value!.name, description: value!.description ?? null, concurrency: value!.concurrency, specs };
+}

@@ -1,0 +1,89 @@
+/**
+ * What a worker does with one job: checks it (its data, its version, its folder), brings its run to an
+ * outcome with the code `sopworks run`/`resume` use (eval/run-spec.ts) — resuming it when an earlier
+ * worker left it unfinished — and tells BullMQ how it went:
+ *
+ * - `done` → the job completes;
+ * - another final outcome, a bad spec, a SOP error, a missing run folder → UnrecoverableError: the job
+ *   fails once, never retried (a retry cannot fix it);
+ * - interrupted while the worker shuts down (SIGTERM) → handed back to the queue for another worker;
+ * - anything else (the project still locked by a process, a run cut off) → an error BullMQ retries.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { readRunRecord } from '../../engine/run/run-record.ts';
+import { runSpec, runState } from '../eval/run-spec.ts';
+import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
+import { JobData, JobProgress, projectDirOf, type JobResult } from './job-data.ts';
+
+export interface WorkerContext {
+  /** Names this worker in job progress and results: host:pid. */
+  id: string;
+  /** True once the worker was asked to stop (SIGTERM): an interrupted run is handed back. */
+  closing: () => boolean;
+  /** A job of another sopworks version was seen: the worker hands it back and stops. */
+  onVersionMismatch: (job: Job, submitted: string) => void;
+  log: (line: string) => void;
+}
+
+export async function processJob(job: Job, token: string | undefined, context: WorkerContext): Promise<JobResult> {
+  const parsed = JobData.safeParse(job.data);
+  if (!parsed.success)
+    throw new UnrecoverableError(`the job's data is not a sopworks run: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  const data = parsed.data;
+  if (data.version !== SOPWORKS_VERSION) {
+    // Not this worker's to run: back to the queue, untouched, for a worker of its version.
+    await job.moveToWait(token);
+    context.onVersionMismatch(job, data.version);
+    throw new WaitingError();
+  }
+  if (context.closing()) {
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
+  const projectDir = projectDirOf(data);
+  const progress = JobProgress.safeParse(job.progress);
+  const state = await runState(projectDir);
+  if (progress.success && progress.data.folderMade && state.kind === 'absent') {
+    throw new UnrecoverableError(
+      `the run folder ${projectDir} is missing on ${context.id}, although ${progress.data.worker} made it: workers must share the storage of --out (docs/scaling.md); nothing was run`,
+    );
+  }
+  if (state.kind === 'absent') await fs.mkdir(projectDir, { recursive: true });
+  if (!progress.success || !progress.data.folderMade) await job.updateProgress({ folderMade: true, worker: context.id });
+  context.log(`${job.id} ${data.name}: ${state.kind === 'resumable' ? 'resuming' : state.kind === 'finished' ? 'already finished' : 'starting'} ${projectDir}`);
+
+  const { error } = await runSpec({
+    name: data.name,
+    spec: data.spec,
+    scenario: data.scenario,
+    out: data.out,
+    llm: data.llm ?? undefined,
+    model: data.model ?? undefined,
+    sops: data.sops,
+    roles: data.roles,
+    allowUnsandboxed: data.allowUnsandboxed,
+    logFile: path.join(data.out, 'logs', `${data.name}.log`),
+  });
+  const after = await runState(projectDir);
+  if (after.kind === 'finished') {
+    const record = await readRunRecord(path.join(projectDir, STATE_DIR));
+    const result = { outcome: after.outcome, reason: record.reason ?? '', projectDir, worker: context.id };
+    context.log(`${job.id} ${data.name}: ${after.outcome}`);
+    if (after.outcome === 'done') return result;
+    throw new UnrecoverableError(`the run ended ${after.outcome}: ${record.reason ?? ''} (sopworks resume ${projectDir} continues it)`);
+  }
+  // Stopped by the worker's shutdown — even before its run record was written: another worker takes it.
+  if (context.closing() && error === null) {
+    await job.moveToWait(token);
+    context.log(`${job.id} ${data.name}: handed back (interrupted by the worker's shutdown)`);
+    throw new WaitingError();
+  }
+  if (error !== null && !/in use by another sopworks process|PROJECT_BUSY/.test(error)) {
+    // It could not start: a bad spec or scenario, a SOP that does not load. A retry changes nothing.
+    throw new UnrecoverableError(error.split('\n')[0]!);
+  }
+  throw new Error(error ?? `the run stopped before its outcome (${after.kind === 'resumable' ? (after.outcome ?? 'cut off') : after.kind}); it is retried`);
+}

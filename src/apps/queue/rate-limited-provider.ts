@@ -1,0 +1,37 @@
+/**
+ * A provider that asks the shared rate limits before each request and reports what the reply used:
+ * the wrapper a worker puts around every provider (provider-middleware.ts). Retries inside the
+ * provider are requests too; a 429 among them pauses every worker (see worker-rate-limits.ts).
+ */
+import type { Completion, CompletionRequest, Provider } from '../../capabilities/model/provider.ts';
+import { countPromptTokens } from '../../capabilities/model/token-count.ts';
+import type { SharedRateLimits } from './rate-limits.ts';
+
+export class RateLimitedProvider implements Provider {
+  readonly label: string;
+
+  constructor(
+    private readonly inner: Provider,
+    private readonly limits: SharedRateLimits,
+  ) {
+    this.label = inner.label;
+  }
+
+  async complete(request: CompletionRequest): Promise<Completion> {
+    const promptTokens = this.limits.settings.tpm === null ? 0 : countPromptTokens(request.messages);
+    await this.limits.acquire(promptTokens, request.signal);
+    const completion = await this.inner.complete(request);
+    const used = completion.usage ? completion.usage.promptTokens + completion.usage.completionTokens : promptTokens;
+    await this.limits.settle(used - promptTokens);
+    return completion;
+  }
+
+  /** The step's cut-off allowance is the wrapped provider's (cut-off-allowance.ts). */
+  get cutOffLimits() {
+    return this.inner.cutOffLimits;
+  }
+
+  skipUsed(used: Map<string, number>): void {
+    this.inner.skipUsed?.(used);
+  }
+}

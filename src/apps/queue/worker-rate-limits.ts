@@ -1,0 +1,31 @@
+/**
+ * Installs the shared rate limits in a worker process: every provider a run makes is wrapped, keyed by
+ * the endpoint and model of the settings (OPENAI_BASE_URL, SOPWORKS_MODEL) — the same key on every
+ * worker — and a 429 any run meets pauses all workers for the wait it asked for.
+ */
+import type { Redis } from 'ioredis';
+import type { Settings } from '../../capabilities/model/settings.ts';
+import { installProviderMiddleware } from '../../capabilities/model/provider-middleware.ts';
+import { RateLimitedProvider } from './rate-limited-provider.ts';
+import { SharedRateLimits, type RateLimitSettings } from './rate-limits.ts';
+
+export const rateLimitKey = (settings: Settings): string => `${settings.model.baseUrl ?? 'https://api.openai.com/v1'}|${settings.model.model}`;
+
+/** Null when no limit is set; `uninstall` takes the wrapper away again. */
+export function installWorkerRateLimits(
+  redis: Redis,
+  settings: Settings,
+  limits: RateLimitSettings,
+): { limits: SharedRateLimits; uninstall: () => void } | null {
+  if (limits.rpm === null && limits.tpm === null) return null;
+  const shared = new SharedRateLimits(redis, rateLimitKey(settings), limits);
+  const uninstall = installProviderMiddleware({
+    wrap: (provider) => new RateLimitedProvider(provider, shared),
+    hooks: {
+      onRetry: (_call, event) => {
+        if (/^429/.test(event.reason)) void shared.pause(event.waitMs).catch(() => {});
+      },
+    },
+  });
+  return { limits: shared, uninstall };
+}

@@ -1,0 +1,120 @@
+/**
+ * What a review shows of a run, in one structure shared by the terminal report and the web viewer:
+ * its outcome, the timeline of messages, the artifacts and where they landed, the QA rounds, the
+ * model usage and the git history. Pure: built from what read-run and git-history read.
+ */
+import { runFigures, type RunFigures } from '../../capabilities/project/run-figures.ts';
+import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import { artifactsOf } from './artifacts.ts';
+import type { Commit } from './git-history.ts';
+import { summarizeMessage } from './message-summary.ts';
+import type { RunRecord } from './read-run.ts';
+import type { RunInfo } from './run-files.ts';
+import { testRoundsOf, type TestRound } from './test-rounds.ts';
+import { usageSummary, type UsageSummary } from './usage-summary.ts';
+import { labelOf, shownValue } from './human-labels.ts';
+
+export interface RunStatus {
+  /** Finished runs have their outcome in run.json. */
+  finished: boolean;
+  /** A sopworks process holds the run's lock: the run is in progress right now. */
+  running: boolean;
+  outcome: string | null;
+  reason: string | null;
+}
+
+export interface TimelineEntry {
+  id: string;
+  seq: number;
+  type: string;
+  from: string;
+  to: string;
+  causedBy: string[];
+  createdAt: string;
+  /** Milliseconds since the run started; null when the time cannot be read. */
+  offsetMs: number | null;
+  summary: string;
+}
+
+export interface ArtifactEntry {
+  messageId: string;
+  seq: number;
+  type: string;
+  from: string;
+  paths: string[];
+  /** The commit that added the files, found by its trailer; null until it is committed. */
+  commit: string | null;
+}
+
+export interface RunReport {
+  name: string;
+  dir: string;
+  info: RunInfo | null;
+  /** Cost and budget facts run.json recorded at its top level (their shape is the recorder's). */
+  costFacts: { name: string; value: string }[];
+  status: RunStatus;
+  timeline: TimelineEntry[];
+  artifacts: ArtifactEntry[];
+  tests: TestRound[];
+  /** Completeness, executability, tests and fast checks, from the board. */
+  figures: RunFigures;
+  usage: UsageSummary;
+  commits: Commit[];
+  warnings: string[];
+}
+
+const COST_FACT = /cost|budget/i;
+
+export function runStatus(record: RunRecord): RunStatus {
+  const { info } = record;
+  const running = record.runningPid !== null;
+  // A resumed run keeps its earlier outcome in run.json until it ends again: the lock says which is current.
+  if (info?.finishedAt && info.outcome && !running) return { finished: true, running, outcome: info.outcome, reason: info.reason ?? null };
+  const posted = record.messages.findLast((m) => m.type === 'Outcome')?.payload as Outcome | undefined;
+  return { finished: false, running, outcome: posted?.outcome ?? null, reason: posted?.reason ?? null };
+}
+
+export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport {
+  const warnings = [...record.warnings];
+  const start = Date.parse(record.info?.startedAt ?? record.messages[0]?.createdAt ?? '');
+  const commitOf = new Map(commits.flatMap((c) => (c.messageId ? [[c.messageId, c.hash] as const] : [])));
+  return {
+    name: record.name,
+    dir: record.dir,
+    info: record.info,
+    costFacts: Object.entries(record.info ?? {})
+      .filter(([key]) => COST_FACT.test(key))
+      .map(([name, value]) => ({ name: labelOf(name), value: shownValue(name, value) })),
+    status: runStatus(record),
+    timeline: record.messages.map((m) => {
+      const at = Date.parse(m.createdAt);
+      return {
+        id: m.id,
+        seq: m.seq,
+        type: m.type,
+        from: m.from,
+        to: m.to,
+        causedBy: m.causedBy,
+        createdAt: m.createdAt,
+        offsetMs: Number.isNaN(at) || Number.isNaN(start) ? null : at - start,
+        summary: summarizeMessage(m),
+      };
+    }),
+    artifacts: artifactsOf(record.messages, warnings).map(({ message, files }) => ({
+      messageId: message.id,
+      seq: message.seq,
+      type: message.type,
+      from: message.from,
+      paths: files.map((f) => f.path),
+      commit: commitOf.get(message.id) ?? null,
+    })),
+    tests: testRoundsOf(record.messages),
+    figures: runFigures(record.messages),
+    usage: usageSummary(
+      record.info,
+      record.exchanges.map((e) => e.exchange),
+    ),
+    commits,
+    warnings,
+  };
+}

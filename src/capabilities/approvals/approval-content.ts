@@ -1,0 +1,19 @@
+/** An artifact held back for approval, as markdown for a person to read. */
+import { z } from 'zod';
+import * as S from '../artifacts/schemas.ts';
+import { renderDesign } from '../artifacts/render/design.ts';
+import { renderPrd } from '../artifacts/render/prd.ts';
+
+const fileSection = (file: S.CodeFile): string => `### ${file.path}\n\n\`\`\`\n${file.content}\`\`\``;
+
+export function renderApprovalContent(value: unknown): string {
+  const prd = S.PRD.safeParse(value);
+  if (prd.success) return renderPrd(prd.data);
+  const design = S.Design.safeParse(value);
+  if (design.success) return renderDesign(design.data, 'the project');
+  const file = S.CodeFile.safeParse(value);
+  if (file.success) return fileSection(file.data);
+  const files = z.array(S.CodeFile).safeParse(value);
+  if (files.success) return files.data.map(fileSection).join('\n\n');
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}

@@ -1,0 +1,151 @@
+/**
+ * `eachFile`: every queued file worked on by a per-file SOP of its own, up to --concurrency at once, in
+ * dependency order (dag-scheduler.ts); the files' messages go out in queue order whatever order they finish in.
+ */
+import { Removal } from '../change/change-schemas.ts';
+import { createActor, fromPromise, type AnyStateMachine } from 'xstate';
+import { z } from 'zod';
+import * as S from './schemas.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import type { RoleProfile } from '../../engine/roles/role-profile.ts';
+import { runOverDag } from './dag-scheduler.ts';
+import type { EachFileOutput, RoleContext } from '../../engine/sop/role-context.ts';
+import type { RoleServices } from '../../engine/sop/services.ts';
+import { stateName } from '../../engine/roles/state-name.ts';
+import type { VocabularyEntry } from '../../engine/steps/actions.ts';
+import type { BuildMachine, Params, StepInput } from '../../engine/steps/step.ts';
+
+export const eachFile = {
+  description:
+    'Work on every queued file with a per-file SOP (`sop`: a file next to this SOP, whose machine ends in a final state), ' +
+    'up to --concurrency files at once: a file starts as soon as the files it depends on are written, and the messages ' +
+    "the files' machines publish go out in queue order (dependency order) whatever order they finish in. Each file's " +
+    'machine starts with the file as `current` and sees the final content of the files it depends on; when every file ' +
+    "has ended, `done` lists the files written, and their model calls and messages count as this role's. " +
+    '`order: none` starts the files in queue order without waiting for their dependencies (work that does not build on ' +
+    "other files, such as tests of finished files). `collect` names a slot each file's machine keeps: the values are " +
+    'joined in queue order into that slot of this role (lists are concatenated; an item with a `path` replaces an ' +
+    'earlier one with the same path). On a gentle stop (the first Ctrl-C), the files under way are finished and no ' +
+    'other is started; resumed, the step carries on.',
+  params: z
+    .object({
+      sop: z.string().regex(/^[\w.-]+\.ya?ml$/, 'name a YAML file next to this SOP, e.g. engineer-file.yaml'),
+      order: z.enum(['dependencies', 'none']).default('dependencies'),
+      collect: z.string().min(1).nullable().default(null),
+    })
+    .strict(),
+} satisfies VocabularyEntry;
+
+export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine) =>
+  fromPromise<EachFileOutput, StepInput<Params<typeof eachFile>>>(async ({ input: { params, context }, signal }) => {
+    const sop = services.subSops[params.sop];
+    if (!sop) {
+      throw new SopworksError('SOP_INVALID', `${services.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
+    }
+    // A change run's task graph has the same shape (src/change/change-schemas.ts).
+    const graph = (services.board.latest<S.TaskGraph>('TaskGraph') ?? services.board.latest<S.TaskGraph>('ChangeTaskGraph'))?.payload;
+    const asks: Record<string, number> = {};
+    const kept = new Map<string, unknown>();
+    const result = await runOverDag({
+      files: context.queue,
+      dependsOn: (file) => (params.order === 'none' ? [] : (graph?.tasks.find((t) => t.file === file)?.dependsOn ?? [])),
+      concurrency: services.concurrency,
+      signal,
+      windDown: services.windDown,
+      job: async (file, handle) => {
+        const seats = fileSeats(services.seats, file, graph);
+        const fileServices: RoleServices = {
+          ...services,
+          fileSeats: seats,
+          // The file is written once its Code is drafted; the message itself waits for the file's turn.
+          publish: async (draft) => {
+            const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
+            if (code?.success && code.data.path === file) handle.written(code.data.content);
+            // A change run's deleted or renamed file is done too: what depends on it goes on.
+            const removal = draft.type === 'Removal' ? Removal.safeParse(draft.payload) : null;
+            if (removal?.success) handle.written(removal.data.content ?? '');
+            const nth = context.published + (await handle.turn());
+            // Who wrote and who reviewed it go with the file: the commit is its writer's.
+            const signed =
+              draft.type === 'Code'
+                ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } }
+                : draft;
+            // The next file may post as soon as this message is on the board; the commits keep board order.
+            return services.publish(signed, nth, () => handle.posted());
+          },
+        };
+        const machine = buildMachine(sop, fileServices, { current: file, trigger: context.trigger, asks: context.asks, written: handle.dependencies });
+        const final = await runToCompletion(machine, handle.signal, file);
+        // Keys are per file, so the counts of different files never overlap.
+        for (const [id, count] of Object.entries(final.asks)) if (count !== context.asks[id]) asks[id] = count;
+        if (params.collect && params.collect in final.slots) kept.set(file, final.slots[params.collect]);
+      },
+    });
+    const collected = params.collect
+      ? { slot: params.collect, value: joinCollected(context.queue.filter((f) => kept.has(f)).map((f) => kept.get(f))) }
+      : undefined;
+    return { done: result.written, published: result.published, asks, ...(collected ? { collected } : {}) };
+  });
+
+/**
+ * A file's writer and reviewer among the role's people: the files are dealt out in task-graph order
+ * (the same file goes to the same person when it is written and when it is fixed), and each is reviewed
+ * by the next person — a second pair of eyes whenever there are two. Files the task graph does not name
+ * (a test file in a bug report, say) are placed by their path.
+ */
+export function fileSeats(seats: readonly RoleProfile[], file: string, graph: S.TaskGraph | undefined): { writer: RoleProfile; reviewer: RoleProfile } {
+  const inGraph = graph?.tasks.findIndex((t) => t.file === file) ?? -1;
+  const index = inGraph >= 0 ? inGraph : [...file].reduce((sum, ch) => (sum * 31 + ch.charCodeAt(0)) % 1_000_003, 0);
+  return { writer: seats[index % seats.length]!, reviewer: seats[(index + 1) % seats.length]! };
+}
+
+/** The values each file's machine kept, in queue order: lists joined, a later item with a path replacing an earlier one. */
+function joinCollected(values: unknown[]): unknown[] {
+  const items = values.flatMap((value) => (Array.isArray(value) ? value : [value]));
+  const lastByPath = new Map<string, number>();
+  items.forEach((item, index) => {
+    const itemPath = (item as { path?: unknown } | null)?.path;
+    if (typeof itemPath === 'string') lastByPath.set(itemPath, index);
+  });
+  return items.filter((item, index) => {
+    const itemPath = (item as { path?: unknown } | null)?.path;
+    return typeof itemPath !== 'string' || lastByPath.get(itemPath) === index;
+  });
+}
+
+const person = (profile: RoleProfile): { name: string; email: string } => ({ name: profile.title, email: profile.email });
+
+/**
+ * Runs a file's machine until it reaches a final state; rejects when the signal aborts, or with its
+ * error, named after the file and the step it stopped in (the role's own state says only "eachFile").
+ */
+function runToCompletion(machine: AnyStateMachine, signal: AbortSignal, file: string): Promise<RoleContext> {
+  return new Promise<RoleContext>((resolve, reject) => {
+    const actor = createActor(machine);
+    const onAbort = () => {
+      actor.stop();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    actor.subscribe({
+      complete: () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(actor.getSnapshot().context as RoleContext);
+      },
+      error: (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(inFileStep(error, file, stateName(actor.getSnapshot().value)));
+      },
+    });
+    actor.start();
+  });
+}
+
+/** The same error (its code and hint kept: a budget or an interruption is still recognised) saying where. */
+function inFileStep(error: unknown, file: string, step: string): unknown {
+  const where = `${file}, step "${step}": `;
+  if (SopworksError.isInstance(error)) return new SopworksError(error.code, where + error.message, { hint: error.hint, cause: error });
+  if (error instanceof Error) return new Error(where + error.message, { cause: error });
+  return error;
+}

@@ -1,0 +1,161 @@
+/**
+ * The exchange log (`.sopworks/exchanges.jsonl`): one record per attempt of every model call. It is how a
+ * resumed run avoids paying twice — a call whose attempts are recorded is answered from here — and the
+ * durable source of the usage report. Unlike the board it is flushed to the disk when the run ends, not
+ * line by line: a killed process loses none of it, and what a power cut loses costs at most those
+ * calls again on resume, never a wrong result (the board, flushed line by line, is the source of truth).
+ */
+import { z } from 'zod';
+import type { AppendLog } from '../../ground/files/append-log.ts';
+import type { CallMeta } from './provider.ts';
+import { UsageMeter } from './usage.ts';
+import { callIdentity, seriesIdentity } from '../../engine/effect-identity.ts';
+
+export const ExchangeRecord = z
+  .object({
+    role: z.string(),
+    action: z.string(),
+    key: z.string().nullable(),
+    /** The n-th call of this action for this key by this role in the run (0-based). */
+    occurrence: z.number().int().min(0),
+    attempt: z.number().int().min(1),
+    reply: z.string(),
+    usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
+    usageCounted: z.boolean(),
+    costUsd: z.number().nullable().default(null),
+    retries: z.number().int().default(0),
+    ok: z.boolean(),
+    ms: z.number(),
+    finishReason: z.string().nullable().optional(),
+    /** The model that answered (its label); absent in logs written before a model per role. */
+    model: z.string().optional(),
+    /** Set when the model could not answer at all (not found, context exceeded): why the next one was asked. */
+    unavailable: z.string().optional(),
+    error: z.string().nullable().optional(),
+  })
+  .passthrough();
+
+export type ExchangeRecord = z.infer<typeof ExchangeRecord>;
+
+/**
+ * Recorded attempts of each call. A call's attempts form rounds: a round starts at attempt 1, and a
+ * call asked again after a restart starts a new one (its attempts numbered from 1 again, after the old
+ * ones in the log). Only the last round of a call is ever replayed — and not when it ended in failure
+ * with every attempt used: replayed, those failed answers would fail the step again identically, for
+ * free, whatever model the resumed run has. They stay in the log for the record; the model is asked.
+ */
+export class ExchangeReplay {
+  private readonly lastRound = new Map<string, ExchangeRecord[]>();
+
+  constructor(readonly records: readonly ExchangeRecord[]) {
+    for (const record of records) {
+      const id = callIdentity(record, record.occurrence);
+      const round = this.lastRound.get(id);
+      if (round && record.attempt > round.at(-1)!.attempt) round.push(record);
+      else this.lastRound.set(id, [record]);
+    }
+  }
+
+  static parse(raw: readonly unknown[]): ExchangeReplay {
+    return new ExchangeReplay(
+      raw.flatMap((r) => {
+        const parsed = ExchangeRecord.safeParse(r);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    );
+  }
+
+  /**
+   * The attempts to answer a call from, in order: its last recorded round — unless that round failed
+   * the step (all `allowed` attempts spent, or its replies kept stopping at the output limit), when the
+   * call is asked again from attempt 1.
+   * A round cut short (a crash between re-asks) is replayed and then carried on.
+   */
+  round(call: CallMeta, occurrence: number, allowed: number): readonly ExchangeRecord[] {
+    const round = this.recorded(call, occurrence);
+    // Failed: every attempt invalid, and either none left or the last one stopped at the output limit
+    // (a step whose cut-off replies used up their allowance, cut-off-allowance.ts, ends before its attempts do).
+    const failed = round.length > 0 && round.every((r) => !r.ok) && (round.length >= allowed || round.at(-1)!.finishReason === 'length');
+    return failed ? [] : round;
+  }
+
+  /** The last recorded round of a call as it is, failed or not. */
+  recorded(call: CallMeta, occurrence: number): readonly ExchangeRecord[] {
+    return this.lastRound.get(callIdentity(call, occurrence)) ?? [];
+  }
+
+  /** Provider calls already made per {role, action, key}: what a scripted provider has used up. */
+  callsPerCall(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const r of this.records) {
+      const id = seriesIdentity(r);
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  }
+}
+
+/**
+ * The run's exchange log as this process writes it: appends go to the file, and the records — those read
+ * when the run (re)started and those written since — stay at hand, so the end of a run does not read the
+ * whole log back (it holds every prompt) to report usage.
+ */
+export class ExchangeJournal {
+  private readonly written: ExchangeRecord[] = [];
+
+  constructor(
+    private readonly log: AppendLog,
+    private readonly earlier: readonly ExchangeRecord[],
+  ) {}
+
+  /** Written before it resolves (a step goes on only once its exchange would survive the process). */
+  async append(record: ExchangeRecord): Promise<void> {
+    await this.log.append(record);
+    this.written.push(record);
+  }
+
+  /** Every record of the run, oldest first. */
+  records(): ExchangeRecord[] {
+    return [...this.earlier, ...this.written];
+  }
+
+  close(): Promise<void> {
+    return this.log.close();
+  }
+}
+
+/** Usage per logical call (its attempts summed) from the log: the report survives restarts. */
+export function usageFromExchanges(records: readonly ExchangeRecord[]): UsageMeter {
+  const meter = new UsageMeter();
+  const calls = new Map<string, ExchangeRecord[]>();
+  for (const r of records) {
+    const id = callIdentity(r, r.occurrence);
+    calls.set(id, [...(calls.get(id) ?? []), r]);
+  }
+  for (const attempts of calls.values()) {
+    const first = attempts[0]!;
+    const last = attempts.at(-1)!;
+    meter.record({
+      role: first.role,
+      action: first.action,
+      key: first.key,
+      promptTokens: attempts.reduce((n, a) => n + a.usage.promptTokens, 0),
+      completionTokens: attempts.reduce((n, a) => n + a.usage.completionTokens, 0),
+      counted: attempts.some((a) => a.usageCounted),
+      repairs: repairsIn(attempts),
+      retries: attempts.reduce((n, a) => n + a.retries, 0),
+      costUsd: attempts.reduce<number | null>((n, a) => (n === null || a.costUsd === null ? null : n + a.costUsd), 0),
+      ms: attempts.reduce((n, a) => n + a.ms, 0),
+      ok: last.ok,
+      ...(last.model !== undefined ? { model: last.model } : {}),
+    });
+  }
+  return meter;
+}
+
+/** Re-asks of one call: each model's answers after its first (a model that could not answer made none). */
+function repairsIn(attempts: readonly ExchangeRecord[]): number {
+  const perModel = new Map<string, number>();
+  for (const a of attempts) if (!a.unavailable) perModel.set(a.model ?? '', (perModel.get(a.model ?? '') ?? 0) + 1);
+  return [...perModel.values()].reduce((n, count) => n + count - 1, 0);
+}

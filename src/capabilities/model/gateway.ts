@@ -1,0 +1,460 @@
+/**
+ * The one way to the model. In order: render the prompt → call the provider → parse → validate →
+ * on failure re-ask with the validation errors (bounded) → meter tokens → record the exchange.
+ */
+import type { z } from 'zod';
+import { strictJsonSchema } from './strict-json-schema.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import type { RoleProfile } from '../../engine/roles/role-profile.ts';
+import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
+import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
+import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
+import { parseJsonReply } from './parse/json-reply.ts';
+import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
+import { parseEditsReply } from './parse/edits-reply.ts';
+import type { ParseResult } from './parse/result.ts';
+import { countPromptTokens, countTextTokens } from './token-count.ts';
+import type { CallRecord, UsageMeter } from './usage.ts';
+import type { ExchangeRecord, ExchangeReplay } from './exchange-log.ts';
+import type { Budget } from './budget.ts';
+import { costOf, type Price } from './prices.ts';
+import type { WarmUp, WarmUpTask } from './warm-up.ts';
+import { callIdentity } from '../../engine/effect-identity.ts';
+import { CutOffAllowance } from './cut-off-allowance.ts';
+
+export type OutputSpec =
+  | { kind: 'json'; name: string; schema: z.ZodType }
+  | { kind: 'code'; path: string }
+  | { kind: 'files' }
+  /** Changes to an existing file (search/replace blocks, or a small file whole): parse/edits-reply.ts. */
+  | { kind: 'edits'; path: string };
+
+export interface AskRequest {
+  call: CallMeta;
+  profile: RoleProfile;
+  variables: Record<string, unknown>;
+  output: OutputSpec;
+  /** The n-th call of this action for this key by this role (0-based): with the call, its identity. */
+  occurrence: number;
+  /**
+   * A check of a reply that parsed and validated (the authorization policy's, say): the reason it is
+   * refused, re-asked with like a validation error, or null to accept it.
+   */
+  accept?: (value: unknown) => string | null;
+  signal?: AbortSignal;
+}
+
+export type GatewayEvent =
+  /** `seat`: which of the role's people is asked, when the run hires several (`--engineers N`). */
+  | { kind: 'call-start'; call: CallMeta; seat?: string }
+  | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
+  /** The call goes to the role's next model (`from` could not answer it, for `reason`). */
+  | { kind: 'call-fallback'; call: CallMeta; from: string; to: string; reason: string }
+  /** `text`: the prompt and the reply that was taken, for observers that record content (tracing, when asked). */
+  | { kind: 'call-end'; call: CallMeta; record: CallRecord; text?: { prompt: readonly ChatMessage[]; reply: string } };
+
+export interface GatewayOptions {
+  provider: Provider;
+  renderer: PromptRenderer;
+  meter: UsageMeter;
+  /** Where every exchange (prompt and reply) is recorded; null to keep none. */
+  exchanges: { append(record: ExchangeRecord): Promise<void> } | null;
+  maxRepairs: number;
+  /**
+   * Attempts recorded before a restart: answered from here, not sent (and not paid for) again — except a
+   * call whose recorded attempts failed the step (all invalid, or a loop), which is asked again.
+   */
+  replay?: ExchangeReplay;
+  /**
+   * A person's guidance (`sopworks resume --hint`), shown in the prompt of each call asked again because
+   * its recorded attempts failed the step; null or absent: none.
+   */
+  guidance?: string | null;
+  /** Checked before every call; null for an unbounded run. */
+  budget?: Budget | null;
+  /** The model's price, for the cost of each call; null when unknown. */
+  price?: Price | null;
+  /** The largest reply a call may produce (the budget check assumes it). */
+  maxOutputTokens?: number;
+  onEvent?: (event: GatewayEvent) => void;
+  /** Where work prepared ahead of need is queued (`prepareWhileWaiting`); none: it is done when needed. */
+  warmUp?: WarmUp;
+}
+
+export class Gateway {
+  /** Valid replies by call and occurrence, to tell a loop (the same reply twice in a row) from progress. */
+  private readonly validReplies = new Map<string, string>();
+
+  constructor(private readonly options: GatewayOptions) {
+    for (const r of options.replay?.records ?? []) if (r.ok) this.validReplies.set(callIdentity(r, r.occurrence), r.reply);
+  }
+
+  get provider(): Provider {
+    return this.options.provider;
+  }
+
+  async ask(request: AskRequest): Promise<unknown> {
+    const { renderer, onEvent } = this.options;
+    const format = formatOf(request.output);
+    const chain = this.chainFor(request.call.role);
+    const round = this.recordedRound(request, chain);
+    const guidance = round.rejected ? (this.options.guidance ?? null) : null;
+    const prompt = renderer.render(request.profile, request.call.action, request.variables, format, guidance);
+    const opening: ChatMessage[] = [
+      { role: 'system', content: prompt.system },
+      { role: 'user', content: prompt.user },
+    ];
+    const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
+    const started = Date.now();
+    const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
+    onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
+
+    // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
+    const attempts = { made: 0, repairs: 0 };
+    const turn: Turn = { request, messages: [], jsonSchema, format, tokens, attempts, recorded: round.attempts, chain };
+    let lastError = '';
+    let failure: unknown = null;
+    for (const [index, route] of chain.entries()) {
+      const outcome = await this.askModel(route, { ...turn, messages: [...opening] });
+      if (outcome.kind === 'answered') {
+        const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: true, model: route.label };
+        this.options.meter.record(record);
+        onEvent?.({ kind: 'call-end', call: request.call, record, text: { prompt: opening, reply: outcome.text } });
+        this.guardAgainstLoop(request, outcome.text);
+        return outcome.value;
+      }
+      const next = chain[index + 1];
+      if (outcome.kind === 'unavailable') {
+        if (outcome.reason === MODEL_NOT_FOUND) this.missingModels.add(route.label);
+        if (!next) {
+          this.finishFailed(request, tokens, attempts.repairs, started, route.label);
+          throw outcome.error;
+        }
+        onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: outcome.reason });
+        continue;
+      }
+      lastError = outcome.error;
+      failure = outcome.failure ?? null;
+      if (next) onEvent?.({ kind: 'call-fallback', call: request.call, from: route.label, to: next.label, reason: 'replies still invalid after the re-asks' });
+    }
+    this.finishFailed(request, tokens, attempts.repairs, started, chain.at(-1)!.label);
+    if (failure) throw failure;
+    const tried = chain.length > 1 ? ` (models tried: ${chain.map((r) => r.label).join(', ')})` : '';
+    throw new SopworksError(
+      'REPLY_INVALID',
+      `The model's reply for ${describeCall(request.call)} was still invalid after ${attempts.made} attempts${tried}: ${lastError}`,
+      {
+        hint: 'Every attempt is in .sopworks/exchanges.jsonl. `sopworks resume <project folder>` asks the step again — with --model for a stronger model, or --hint "…" to tell the model what to fix; an edit to the template helps too.',
+      },
+    );
+  }
+
+  /** Models the endpoint said it does not know: later calls go straight to the next one in their chain. */
+  private readonly missingModels = new Set<string>();
+
+  /** The models that answer a role: its chain when the provider routes per role, else the one provider. */
+  private chainFor(role: string): readonly ModelRoute[] {
+    const { provider } = this.options;
+    const chain = provider.chainFor?.(role);
+    if (chain && chain.length > 0) {
+      const known = chain.filter((route) => !this.missingModels.has(route.label));
+      return known.length > 0 ? known : chain.slice(-1);
+    }
+    return [{ label: provider.label, provider, price: this.options.price ?? null, maxOutputTokens: this.options.maxOutputTokens ?? 4096 }];
+  }
+
+  /**
+   * One model's turn at a call: its first answer and the re-asks (bounded). Ends answered, with the reply
+   * still invalid, or with the model unavailable for a reason another model could avoid (fallback-reason.ts).
+   */
+  private async askModel(route: ModelRoute, turn: Turn): Promise<ModelOutcome> {
+    const { renderer, exchanges, maxRepairs, budget, onEvent } = this.options;
+    const { request, messages, jsonSchema, format, tokens, attempts } = turn;
+    const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
+    let lastError = '';
+    for (let step = 1; step <= maxRepairs + 1; step++) {
+      const attempt = ++attempts.made;
+      if (step > 1) attempts.repairs++;
+      const sentAt = Date.now();
+      const recorded = turn.recorded[attempt - 1];
+      // A resumed run follows the recorded attempts: one that another model made means this one was passed over.
+      if (recorded?.model !== undefined && recorded.model !== route.label && chainHas(turn.chain, recorded.model)) {
+        attempts.made--;
+        return {
+          kind: 'unavailable',
+          reason: recorded.unavailable ?? MODEL_NOT_FOUND,
+          error: new SopworksError('MODEL_ERROR', `${route.label} was passed over`),
+        };
+      }
+      if (recorded?.unavailable) {
+        return { kind: 'unavailable', reason: recorded.unavailable, error: new SopworksError('MODEL_ERROR', recorded.error ?? recorded.unavailable) };
+      }
+      let text: string;
+      let parsed: ParseResult<unknown> | null = null;
+      if (recorded) {
+        text = recorded.reply;
+        tokens.promptTokens += recorded.usage.promptTokens;
+        tokens.completionTokens += recorded.usage.completionTokens;
+        tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
+      } else {
+        budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
+        if (cutOff && !cutOff.roomForAnother) {
+          const exhausted = cutOff.exhausted(request.call);
+          return { kind: 'invalid', error: exhausted.message, failure: exhausted };
+        }
+        let completion: Completion;
+        try {
+          const pending = route.provider.complete({
+            call: request.call,
+            messages,
+            jsonSchema,
+            output: request.output,
+            signal: request.signal,
+            ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
+          });
+          this.startWarmUp();
+          completion = await pending;
+        } catch (error) {
+          const reason = fallbackReason(error);
+          if (reason === null) throw error;
+          // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
+          await exchanges?.append({
+            ...exchangeOf(request, attempt, route, messages, sentAt),
+            reply: '',
+            finishReason: null,
+            usage: { promptTokens: 0, completionTokens: 0 },
+            usageCounted: false,
+            costUsd: 0,
+            retries: 0,
+            continuations: 0,
+            ok: false,
+            unavailable: reason,
+            error: (error as Error).message,
+          });
+          return { kind: 'unavailable', reason, error };
+        }
+        text = completion.text;
+        const usage = completion.usage ?? {
+          promptTokens: countPromptTokens(messages),
+          completionTokens: countTextTokens(completion.text),
+        };
+        budget?.charge(usage, route.price);
+        cutOff?.record(completion, usage.completionTokens);
+        const costUsd = costOf(usage, route.price);
+        tokens.promptTokens += usage.promptTokens;
+        tokens.completionTokens += usage.completionTokens;
+        tokens.counted ||= completion.usage === null;
+        tokens.costUsd = addCost(tokens.costUsd, costUsd);
+        tokens.retries += completion.retries ?? 0;
+        const parsedNow = (parsed = judgeReply(text, request));
+        await exchanges?.append({
+          ...exchangeOf(request, attempt, route, messages, sentAt),
+          reply: text,
+          finishReason: completion.finishReason,
+          usage,
+          usageCounted: completion.usage === null,
+          costUsd,
+          retries: completion.retries ?? 0,
+          continuations: completion.continuations ?? 0,
+          ok: parsedNow.ok,
+          error: parsedNow.ok ? null : parsedNow.error,
+        });
+      }
+      parsed ??= judgeReply(text, request);
+      if (parsed.ok) return { kind: 'answered', value: parsed.value, text };
+      lastError = parsed.error;
+      if (step <= maxRepairs) {
+        onEvent?.({ kind: 'call-repair', call: request.call, attempt: step, error: parsed.error });
+        messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
+      }
+    }
+    return { kind: 'invalid', error: lastError };
+  }
+
+  private finishFailed(request: AskRequest, tokens: Tally, repairs: number, started: number, model: string): void {
+    const record = { ...request.call, ...tokens, repairs, ms: Date.now() - started, ok: false, model };
+    this.options.meter.record(record);
+    this.options.onEvent?.({ kind: 'call-end', call: request.call, record });
+  }
+
+  /**
+   * The recorded attempts to answer a call from (exchange-log.ts), and whether a recorded round was
+   * rejected: one that failed the step — every model of the role's chain used up, or replies that kept
+   * stopping at the output limit — or a valid reply the loop guard stopped (the same as the call before
+   * it). Replayed, either would end the step exactly as before; the model is asked again instead.
+   */
+  private recordedRound(request: AskRequest, chain: readonly ModelRoute[]): { attempts: readonly ExchangeRecord[]; rejected: boolean } {
+    const replay = this.options.replay;
+    if (!replay) return { attempts: [], rejected: false };
+    const everything = replay.recorded(request.call, request.occurrence);
+    const round = replay.round(request.call, request.occurrence, Number.POSITIVE_INFINITY);
+    const last = round.at(-1);
+    if (last?.ok && this.isLoop(request, last.reply)) return { attempts: [], rejected: true };
+    if (usedUp(round, chain, this.options.maxRepairs + 1)) return { attempts: [], rejected: true };
+    return { attempts: round, rejected: round.length === 0 && everything.length > 0 };
+  }
+
+  private isLoop(request: AskRequest, reply: string): boolean {
+    if (request.output.kind === 'json' && request.output.name === 'Review') return false;
+    const previous = request.occurrence > 0 ? this.validReplies.get(callIdentity(request.call, request.occurrence - 1)) : undefined;
+    return previous !== undefined && previous.trim() === reply.trim();
+  }
+
+  /**
+   * Queues work that later steps would otherwise do on the run's critical path (compiling their
+   * templates and schemas, say) to be done once the first model call is out, while the process waits.
+   */
+  prepareWhileWaiting(tasks: readonly WarmUpTask[]): void {
+    if (this.options.warmUp) this.later.push(...tasks);
+  }
+
+  private readonly later: WarmUpTask[] = [];
+
+  private startWarmUp(): void {
+    if (this.later.length > 0) this.options.warmUp?.add(this.later.splice(0));
+  }
+
+  /**
+   * The same valid reply to the same call twice in a row is a loop, not progress: stop and say where.
+   * Review verdicts are exempt — "approved, no issues" is rightly the same every time; a review that
+   * keeps coming back to the same issues is the SOP's `repeats` guard's to catch.
+   */
+  private guardAgainstLoop(request: AskRequest, reply: string): void {
+    const loop = this.isLoop(request, reply);
+    this.validReplies.set(callIdentity(request.call, request.occurrence), reply);
+    if (loop) {
+      throw new SopworksError(
+        'LOOP_DETECTED',
+        `The model gave the same reply to ${describeCall(request.call)} twice in a row (calls ${request.occurrence} and ${request.occurrence + 1}): a loop, not progress.`,
+        {
+          hint: 'Look at the two exchanges in .sopworks/exchanges.jsonl; a clearer template or a stronger model usually breaks it. `sopworks resume <project folder>` asks the step again; add --hint "…" to tell the model what to do differently.',
+        },
+      );
+    }
+  }
+}
+
+interface Tally {
+  promptTokens: number;
+  completionTokens: number;
+  counted: boolean;
+  costUsd: number | null;
+  retries: number;
+}
+
+type ModelOutcome =
+  | { kind: 'answered'; value: unknown; text: string }
+  /** `failure`: the error to end the step with when no model is left, when it says more than the last parse error. */
+  | { kind: 'invalid'; error: string; failure?: SopworksError }
+  | { kind: 'unavailable'; reason: string; error: unknown };
+
+/** What one call carries from model to model of its chain. */
+interface Turn {
+  request: AskRequest;
+  messages: ChatMessage[];
+  jsonSchema: { name: string; schema: Record<string, unknown> } | null;
+  format: ReturnType<typeof formatOf>;
+  tokens: Tally;
+  attempts: { made: number; repairs: number };
+  /** The recorded attempts of the round being replayed, by attempt number − 1. */
+  recorded: readonly ExchangeRecord[];
+  chain: readonly ModelRoute[];
+}
+
+/**
+ * Whether a recorded round used up the role's chain: walked as the gateway walks it — a model that could
+ * not answer passes to the next, one whose `perModel` attempts all failed too — it reached past the last
+ * model with no valid reply.
+ */
+function usedUp(round: readonly ExchangeRecord[], chain: readonly ModelRoute[], perModel: number): boolean {
+  if (round.length === 0 || round.some((r) => r.ok)) return false;
+  let model = 0;
+  let made = 0;
+  for (const record of round) {
+    if (record.unavailable || ++made >= perModel) {
+      model++;
+      made = 0;
+    }
+  }
+  return model >= chain.length;
+}
+
+/** What every exchange record of an attempt says: which call, which attempt, which model, what was sent, when. */
+const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, messages: readonly ChatMessage[], sentAt: number) => ({
+  ...request.call,
+  occurrence: request.occurrence,
+  attempt,
+  model: route.label,
+  messages: [...messages],
+  ms: Date.now() - sentAt,
+  at: new Date(sentAt).toISOString(),
+});
+
+const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
+
+const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);
+
+/** Parses and validates a reply, then lets the request's own check refuse it. */
+function judgeReply(text: string, request: AskRequest): ParseResult<unknown> {
+  const parsed = parseReply(text, request.output);
+  const refusal = parsed.ok && request.accept ? request.accept(parsed.value) : null;
+  return refusal === null ? parsed : { ok: false, error: refusal };
+}
+
+function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
+  switch (output.kind) {
+    case 'json':
+      return parseJsonReply(text, output.schema);
+    case 'code':
+      return parseCodeReply(text, output.path);
+    case 'files':
+      return parseFilesReply(text);
+    case 'edits':
+      return parseEditsReply(text, output.path);
+  }
+}
+
+/** A task making a schema's strict JSON Schema ahead of the first call that needs it (warm-up.ts). */
+export const schemaWarmUpTask =
+  (schema: z.ZodType): WarmUpTask =>
+  () =>
+    void strictSchemaOf(schema);
+
+/**
+ * Tasks parsing a small reply of each kind — JSON against each of `schemas`, one file, several files —
+ * so that the parsing code, and zod's compiled check of each schema, are made ahead of the first real
+ * reply of that kind rather than on the run's critical path (a few ms each, the first time).
+ */
+export function replyParsingWarmUpTasks(schemas: readonly z.ZodType[]): WarmUpTask[] {
+  const code = '```js\nexport const sample = 1;\n```\n';
+  return [
+    ...schemas.map((schema) => () => void parseJsonReply('```json\n{"sample": [1]}\n```\n', schema)),
+    () => void parseCodeReply(code, 'src/sample.js'),
+    () => void parseFilesReply(`src/sample.js\n${code}`),
+  ];
+}
+
+/** A schema's strict JSON Schema and its text, made once per schema: every call of an action asks for the same. */
+const strictSchemas = new WeakMap<object, { schema: ReturnType<typeof strictJsonSchema>; text: string }>();
+function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]): { schema: ReturnType<typeof strictJsonSchema>; text: string } {
+  let made = strictSchemas.get(zodSchema);
+  if (!made) {
+    const schema = strictJsonSchema(zodSchema);
+    made = { schema, text: JSON.stringify(schema, null, 2) };
+    strictSchemas.set(zodSchema, made);
+  }
+  return made;
+}
+
+function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
+  switch (output.kind) {
+    case 'json':
+      return { kind: 'json', schema: strictSchemaOf(output.schema).text };
+    case 'code':
+      return { kind: 'code', path: output.path };
+    case 'files':
+      return { kind: 'files' };
+    case 'edits':
+      return { kind: 'edits', path: output.path };
+  }
+}

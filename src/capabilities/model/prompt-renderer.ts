@@ -1,0 +1,163 @@
+/**
+ * Renders prompts from Handlebars templates (strict mode: a variable the template uses but was not
+ * given is an error, not an empty string). Layout of the roles folder:
+ *   roles/_shared/system.hbs         the system prompt, from the role profile
+ *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
+ *   roles/_shared/repair.hbs         the re-ask after an invalid reply
+ *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
+ *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
+ *   roles/<role>/<action>.hbs        the request of one SOP step
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Handlebars from 'handlebars';
+import { SopworksError } from '../../ground/errors.ts';
+import type { RoleProfile } from '../../engine/roles/role-profile.ts';
+import { renderers } from '../artifacts/markdown-of.ts';
+import type { WarmUpTask } from './warm-up.ts';
+
+/** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
+const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
+
+export type OutputKind = 'json' | 'code' | 'files' | 'edits';
+
+export interface RenderedPrompt {
+  system: string;
+  user: string;
+}
+
+export class PromptRenderer {
+  private readonly handlebars = Handlebars.create();
+  private readonly compiled = new Map<string, HandlebarsTemplateDelegate>();
+  private readonly partials: HandlebarsTemplateDelegate[] = [];
+
+  constructor(readonly rolesDir: string) {
+    this.handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
+    this.handlebars.registerHelper('markdown', (type: string, value: unknown) => {
+      const render = renderers[type];
+      if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(renderers).join(', ')})`);
+      return render(value);
+    });
+    this.handlebars.registerHelper('join', (items: unknown, separator: unknown) =>
+      Array.isArray(items) ? items.join(typeof separator === 'string' ? separator : ', ') : '',
+    );
+    const shared = path.join(rolesDir, '_shared');
+    if (fs.existsSync(shared)) {
+      for (const entry of fs.readdirSync(shared)) {
+        if (!entry.endsWith('.hbs')) continue;
+        // Registered compiled (with the templates' own options, as Handlebars would compile them on first
+        // use), so that warmUp can compile them ahead of use too.
+        const partial = this.handlebars.compile(fs.readFileSync(path.join(shared, entry), 'utf8'), COMPILE_OPTIONS);
+        this.partials.push(partial);
+        this.handlebars.registerPartial(entry.slice(0, -4), partial);
+      }
+    }
+  }
+
+  templatePath(role: string, action: string): string {
+    return path.join(this.rolesDir, role, `${action}.hbs`);
+  }
+
+  /**
+   * Renders one SOP step's request: system prompt from the profile, request plus format instructions —
+   * and, when a person gave guidance for the step (`resume --hint`), that guidance between the two.
+   */
+  render(
+    profile: RoleProfile,
+    action: string,
+    variables: Record<string, unknown>,
+    format: { kind: OutputKind; schema?: string; path?: string },
+    guidance: string | null = null,
+  ): RenderedPrompt {
+    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
+    return { system, user: `${request.trimEnd()}\n\n${said}${instructions.trimEnd()}\n` };
+  }
+
+  /** A roles folder made before guidance.hbs existed still shows the guidance, in these words. */
+  private renderGuidance(guidance: string): string {
+    const file = path.join(this.rolesDir, '_shared', 'guidance.hbs');
+    return fs.existsSync(file) ? this.renderFile(file, { guidance }) : `## Guidance from a person\n${guidance}`;
+  }
+
+  /**
+   * Tasks compiling, ahead of their first use (warm-up.ts), the shared templates and the templates of
+   * these roles: Handlebars compiles a template on its first call, a few ms each, which would otherwise
+   * be paid on the run's critical path. A template compiled by then is skipped.
+   */
+  warmUpTasks(roles: readonly string[]): WarmUpTask[] {
+    const shared = ['system', 'repair', 'format-json', 'format-code', 'format-files'].map((name) => this.warmUpTask(null, name));
+    const own = roles.flatMap((role) => {
+      const dir = path.join(this.rolesDir, role);
+      const names = fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir)
+            .filter((f) => f.endsWith('.hbs'))
+            .sort()
+        : [];
+      return names.map((file) => this.warmUpTask(role, file.slice(0, -4)));
+    });
+    return [...this.partials.map((partial) => () => compileNow(partial)), ...shared, ...own];
+  }
+
+  /** A task compiling one template ahead of use: a role's (`roles/<role>/<name>.hbs`) or, for role null, a shared one. */
+  warmUpTask(role: string | null, name: string): WarmUpTask {
+    const file = path.join(this.rolesDir, role ?? '_shared', `${name}.hbs`);
+    return () => {
+      if (!this.compiled.has(file) && fs.existsSync(file)) compileNow(this.template(file));
+    };
+  }
+
+  renderRepair(error: string, format: { kind: OutputKind; schema?: string; path?: string }): string {
+    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { error, ...format });
+  }
+
+  private renderFile(file: string, variables: Record<string, unknown>): string {
+    const template = this.template(file);
+    try {
+      return template(variables);
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0];
+      throw new SopworksError('TEMPLATE_INVALID', `Template ${file} failed to render: ${message}`, {
+        hint: `It was given: ${Object.keys(variables).sort().join(', ')}. Add the missing name to the SOP step's "with" list, or remove it from the template.`,
+      });
+    }
+  }
+
+  private template(file: string): HandlebarsTemplateDelegate {
+    let template = this.compiled.get(file);
+    if (!template) {
+      let source: string;
+      try {
+        source = fs.readFileSync(file, 'utf8');
+      } catch {
+        throw new SopworksError('TEMPLATE_INVALID', `Template ${file} is missing.`, {
+          hint: 'Every ask step of a SOP needs roles/<role>/<action>.hbs; run `sopworks sop init` for the defaults.',
+        });
+      }
+      template = this.handlebars.compile(source, COMPILE_OPTIONS);
+      this.compiled.set(file, template);
+    }
+    return template;
+  }
+}
+
+/**
+ * Handlebars compiles on a template's first call: with no variables, strict mode stops it right after,
+ * at the first name it uses. The error it throws is built without a stack: Handlebars reads the stack of
+ * its errors, and the first stack read in a process maps every frame through the source maps (tsx),
+ * some 20 ms here — more than the compiling itself.
+ */
+function compileNow(template: HandlebarsTemplateDelegate): void {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    template({});
+  } catch {
+    // expected: see above; a template that does not compile says so when it is used
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * `--llm openai | scripted:<file>` → a provider. Without --llm: openai when an endpoint is configured,
+ * otherwise a clear error that names the settings and the offline demo.
+ */
+import { SopworksError } from '../../ground/errors.ts';
+import type { Settings } from './settings.ts';
+import type { CallMeta, ModelRoute, Provider } from './provider.ts';
+import { priceFor } from './prices.ts';
+import { RoutedProvider } from './providers/routed.ts';
+import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, type RoleModel, type RoleModelRecord } from './role-model.ts';
+import type { RetryEvent } from './retry.ts';
+import { ScriptedProvider } from './providers/scripted.ts';
+import { loadScenario, type Scenario } from './scenario.ts';
+import { preflight } from './endpoint/preflight.ts';
+import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
+
+export type LlmChoice =
+  | { kind: 'openai' }
+  | { kind: 'scripted'; file: string }
+  /** A GGUF model run in-process; `model`: a cached model's name or a file's path, null for the cache's newest. */
+  | { kind: 'local'; model: string | null };
+
+export function parseLlmFlag(value: string | undefined, settings: Settings): LlmChoice {
+  if (value === undefined) {
+    if (settings.openaiConfigured) return { kind: 'openai' };
+    throw new SopworksError('NO_MODEL', 'No model is configured.', {
+      hint:
+        'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env, ' +
+        'or run the offline demo: npm run demo',
+    });
+  }
+  if (value === 'openai') return { kind: 'openai' };
+  const scripted = /^scripted:(.+)$/.exec(value);
+  if (scripted) return { kind: 'scripted', file: scripted[1]! };
+  const local = /^local(?::(.+))?$/.exec(value);
+  if (local) return { kind: 'local', model: local[1] ?? null };
+  throw new SopworksError('USAGE', `Unknown --llm "${value}".`, {
+    hint: 'Use --llm openai, --llm local[:<model name or .gguf path>] or --llm scripted:<scenario file>.',
+  });
+}
+
+/**
+ * The provider for a choice. A scripted choice needs its scenario (loaded first, since it may carry the
+ * spec); an openai choice checks its endpoint before anything is written.
+ */
+export interface ProviderHooks {
+  /** Something the user should know (e.g. a fallback from structured output). */
+  onNotice?: (text: string) => void;
+  /** A transport retry is about to happen. */
+  onRetry?: (call: CallMeta, event: RetryEvent) => void;
+}
+
+export async function createProvider(
+  choice: LlmChoice,
+  scenario: Scenario | null,
+  settings: Settings,
+  model: string | undefined,
+  hooks: ProviderHooks = {},
+): Promise<Provider> {
+  // A process may wrap every provider it makes (provider-middleware.ts: a queue worker's shared rate limits).
+  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks)));
+}
+
+async function createBareProvider(
+  choice: LlmChoice,
+  scenario: Scenario | null,
+  settings: Settings,
+  model: string | undefined,
+  hooks: ProviderHooks,
+): Promise<Provider> {
+  if (choice.kind === 'scripted') {
+    if (model !== undefined) {
+      throw new SopworksError('USAGE', '--model applies to --llm openai; a scripted run replays its scenario whatever the model.', {
+        hint: 'Drop --model, or use --llm openai.',
+      });
+    }
+    return new ScriptedProvider(`scripted:${choice.file}`, scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
+  }
+  if (choice.kind === 'local') {
+    // Loaded on demand: node-llama-cpp is an optional dependency with native binaries.
+    const { createLocalProvider } = await import('./providers/local/create-local-provider.ts');
+    return createLocalProvider(choice.model ?? model ?? null, settings);
+  }
+  const modelSettings = { ...settings.model, model: model ?? settings.model.model };
+  if (!settings.openaiConfigured) {
+    throw new SopworksError('NO_MODEL', '--llm openai needs an endpoint.', {
+      hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env.',
+    });
+  }
+  await preflight({
+    baseUrl: modelSettings.baseUrl ?? 'https://api.openai.com/v1',
+    apiKey: modelSettings.apiKey,
+    model: modelSettings.model,
+    timeoutMs: modelSettings.timeoutMs,
+  });
+  // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
+  const { OpenAIProvider } = await import('./providers/openai.ts');
+  return OpenAIProvider.create(modelSettings, hooks);
+}
+
+/** A run's provider when roles may have models of their own, and what run.json keeps of them. */
+export interface RoleRoutedProvider {
+  provider: Provider;
+  /** Each role's models, when any role has its own or fallbacks; null when one model answers every role. */
+  roleModels: Record<string, RoleModelRecord> | null;
+}
+
+/**
+ * The provider for a run whose roles may name their own models (company.yaml, `--model-for`, or what
+ * run.json kept): one client per distinct model and endpoint, each endpoint checked before anything is
+ * written. When every role would ask the run's one model, this is `createProvider` unchanged.
+ */
+export async function createProviderForRoles(
+  choice: LlmChoice,
+  scenario: Scenario | null,
+  settings: Settings,
+  model: string | undefined,
+  hooks: ProviderHooks,
+  roles: readonly { id: string; model?: RoleModel | undefined }[],
+  modelFor: Record<string, string>,
+): Promise<RoleRoutedProvider> {
+  if (choice.kind !== 'openai') {
+    if (Object.keys(modelFor).length > 0) {
+      throw new SopworksError(
+        'USAGE',
+        `--model-for applies to --llm openai; ${choice.kind === 'scripted' ? 'a scripted run replays its scenario whatever the model' : 'a local run asks its one model'}.`,
+        {
+          hint: 'Drop --model-for, or use --llm openai.',
+        },
+      );
+    }
+    return { provider: await createProvider(choice, scenario, settings, model, hooks), roleModels: null };
+  }
+  const base = { ...settings.model, model: model ?? settings.model.model };
+  const chains = resolveRoleModels(base, roles, modelFor);
+  const ownModels = Object.values(chains).some(
+    (chain) => chain.length > 1 || chain[0]!.price !== null || JSON.stringify(chain[0]!.settings) !== JSON.stringify(base),
+  );
+  if (!ownModels) return { provider: await createProvider(choice, null, settings, model, hooks), roleModels: null };
+  if (!settings.openaiConfigured && Object.values(chains).some((chain) => chain.some((m) => m.settings.baseUrl === null && m.settings.apiKey === null))) {
+    throw new SopworksError('NO_MODEL', '--llm openai needs an endpoint.', {
+      hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env, or give each role a baseUrl in sops/company.yaml.',
+    });
+  }
+  const { OpenAIProvider } = await import('./providers/openai.ts');
+  // Each endpoint is checked once, with the last model a chain there falls back to: a first model the
+  // endpoint does not know is what its fallbacks are for, not a reason to refuse the run.
+  const endpointOf = (s: ResolvedModel['settings']) => `${s.baseUrl ?? 'https://api.openai.com/v1'}\u0000${s.apiKey ?? ''}`;
+  const lastResort = new Map<string, ResolvedModel['settings']>();
+  for (const chain of [...Object.values(chains), [{ settings: base }]]) for (const { settings: s } of chain) lastResort.set(endpointOf(s), s);
+  const checked = new Map<string, Promise<void>>();
+  const clients = new Map<string, Promise<ModelRoute>>();
+  const routeOf = (resolved: ResolvedModel): Promise<ModelRoute> => {
+    const s = resolved.settings;
+    const endpoint = endpointOf(s);
+    if (!checked.has(endpoint)) {
+      const probe = lastResort.get(endpoint)!;
+      checked.set(
+        endpoint,
+        preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }),
+      );
+    }
+    const key = JSON.stringify([s, resolved.price]);
+    let route = clients.get(key);
+    if (!route) {
+      route = checked.get(endpoint)!.then(async () => {
+        const provider = applyProviderMiddleware(await OpenAIProvider.create(s, withMiddlewareHooks(hooks)));
+        const price = resolved.price ? { inputPerMTok: resolved.price.input, outputPerMTok: resolved.price.output } : priceFor(s.model, settings.price);
+        return { label: provider.label, provider, price, maxOutputTokens: s.maxOutputTokens * (1 + s.maxContinuations) };
+      });
+      clients.set(key, route);
+    }
+    return route;
+  };
+  const routed: Record<string, ModelRoute[]> = {};
+  for (const [role, chain] of Object.entries(chains)) routed[role] = await Promise.all(chain.map(routeOf));
+  const others = await routeOf({ settings: base, apiKeyEnv: null, price: null });
+  const label = `openai · ${Object.entries(chains)
+    .map(([role, chain]) => `${role}: ${chain.map((m) => modelLabel(m.settings)).join(' → ')}`)
+    .join(' · ')}`;
+  return { provider: new RoutedProvider(label, routed, [others]), roleModels: roleModelsRecord(chains) };
+}

@@ -1,0 +1,30 @@
+/**
+ * Loads the authorization policy next to company.yaml: <sops>/policy.yaml, validated like the SOPs
+ * (every problem as file:line:column). A folder without one gets the documented default policy.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { SopworksError } from '../../ground/errors.ts';
+import { readYaml, validateYaml } from '../../ground/files/yaml-file.ts';
+import { DEFAULT_POLICY, PolicyFile, type Policy } from './policy-file.ts';
+
+export const POLICY_FILE = 'policy.yaml';
+
+/** The policy of a --sops folder; throws SOP_INVALID naming file:line:column of every problem. */
+export async function loadPolicy(sopsDir: string): Promise<Policy> {
+  const file = path.join(sopsDir, POLICY_FILE);
+  if (!fs.existsSync(file)) return DEFAULT_POLICY;
+  const source = await readYaml(file);
+  return { ...validateYaml(source, PolicyFile), source: file };
+}
+
+/** The problems of a --sops folder's policy, one "file:line:column: …" line each; empty when it is valid. */
+export async function policyProblems(sopsDir: string): Promise<string[]> {
+  try {
+    await loadPolicy(sopsDir);
+    return [];
+  } catch (error) {
+    if (SopworksError.isInstance(error) && error.code === 'SOP_INVALID') return error.message.split('\n');
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * The `fastCheck` step: a draft file's cheap checks (src/sandbox/fast-checks.ts) and its completeness
+ * (src/capabilities/project/completeness.ts), before a model reviews it. The output reads as a review — a
+ * failure goes to the revise step as its issues, with the checker's own output — and carries every
+ * check the file failed so far, which its Code message keeps: each failure is a model review saved.
+ */
+import { fromPromise } from 'xstate';
+import { z } from 'zod';
+import { SopworksError } from '../../ground/errors.ts';
+import * as S from '../artifacts/schemas.ts';
+import { describePlaceholders, placeholdersIn } from './completeness.ts';
+import { runFastChecks } from './fast-checks.ts';
+import type { RoleServices } from '../../engine/sop/services.ts';
+import type { StepInput } from '../../engine/steps/step-input.ts';
+
+export const fastCheckStep = {
+  description:
+    "Check a draft file before its model review: the language's cheap checks in the sandbox (node --check for " +
+    "JavaScript, tsc --noEmit for TypeScript once the project's typescript is installed, py_compile for Python, JSON " +
+    "parsing, the project's linter when it declares one) and completeness (no TODO, NotImplementedError, or function " +
+    "that only passes). The output is a review (`approved`, `issues`: the checkers' output) with `checks`, every check " +
+    'the file failed so far (read from the `history` slot) and the last ones: keep it, send a failure to the revise step, ' +
+    'and publish it with the Code (`fields: { checks: … }`) so the run counts the reviews it saved.',
+  params: z
+    .object({
+      slot: z.string().min(1).default('draft'),
+      history: z.string().min(1).default('checked'),
+      completeness: z.boolean().default(true),
+    })
+    .strict(),
+};
+
+type Params = z.infer<typeof fastCheckStep.params>;
+
+export function fastCheckActor(services: RoleServices) {
+  return fromPromise<S.FastCheckVerdict, StepInput<Params>>(async ({ input: { params, context } }) => {
+    const draft = S.CodeFile.safeParse(context.slots[params.slot]);
+    if (!draft.success) {
+      throw new SopworksError(
+        'SOP_INVALID',
+        `${services.profile.id}: fastCheck needs a file in the slot "${params.slot}" (keep the write step's output there).`,
+      );
+    }
+    const { path: file, content } = draft.data;
+    const earlier = S.FastCheckVerdict.safeParse(context.slots[params.history]);
+    const checks = await runFastChecks({
+      file,
+      content,
+      projectDir: services.workspace.root,
+      sandbox: services.sandbox,
+      onNotice: (notice) => services.report({ kind: 'check', detail: `${file}: ${notice}` }),
+    });
+    if (params.completeness) {
+      const placeholders = describePlaceholders(file, placeholdersIn(file, content));
+      checks.push({ path: file, checker: 'completeness', passed: placeholders.length === 0, problems: placeholders });
+    }
+    const failed = checks.filter((check) => !check.passed);
+    for (const check of failed) services.report({ kind: 'check', detail: `${file}: ${check.checker} failed; back to the writer before review` });
+    return {
+      approved: failed.length === 0,
+      issues: failed.map((check) => `${check.checker} failed:\n${check.problems.join('\n')}`),
+      checks: [...(earlier.success ? earlier.data.checks.filter((check) => !check.passed) : []), ...checks],
+    };
+  });
+}

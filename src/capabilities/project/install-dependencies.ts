@@ -1,0 +1,220 @@
+/**
+ * Installs a generated project's declared dependencies, in the sandbox: the one run of its code that
+ * may reach the network (when the policy grants it), with packages' install scripts off unless the
+ * policy allows them, from the configured registry, with a clean HOME (no ~/.npmrc, no pip.conf).
+ *
+ * - npm: `npm install --ignore-scripts` from package.json, which writes package-lock.json (kept and
+ *   committed, so a later install and `resume` get the same versions).
+ * - Python: a virtual environment in the project (`.venv`, git-ignored) and `pip install` of
+ *   requirements.txt or pyproject.toml's [project].dependencies, binary wheels only unless scripts are
+ *   allowed (building a source distribution runs its setup code); `pip freeze` becomes
+ *   requirements.lock, used as constraints by the next install.
+ *
+ * An install whose manifest and lockfile have not changed since the last one is skipped.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { z } from 'zod';
+import type { DependencyInstall } from '../artifacts/schemas.ts';
+import type { DependencyRegistries } from './dependency-registries.ts';
+import type { SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
+
+export const NPM_LOCKFILE = 'package-lock.json';
+export const PYTHON_LOCKFILE = 'requirements.lock';
+/** Where the fingerprint of the last install is kept (inside folders git ignores). */
+const MARKERS = { npm: 'node_modules/.sopworks-installed', python: '.venv/.sopworks-installed' } as const;
+
+export interface InstallPlan {
+  ecosystem: 'npm' | 'python';
+  argv: string[];
+  lockfile: string;
+  /** The command as a person would read it (the Python install runs a short script around pip). */
+  shown: string[];
+  /** Fingerprint of the manifest and lockfile the install starts from. */
+  fingerprint: string;
+}
+
+/** A manifest sopworks cannot read: the install fails with this, and the Engineer gets it as a bug. */
+export class ManifestProblem extends Error {}
+
+const PackageJson = z
+  .object({
+    dependencies: z.record(z.string(), z.string()).optional(),
+    devDependencies: z.record(z.string(), z.string()).optional(),
+    optionalDependencies: z.record(z.string(), z.string()).optional(),
+  })
+  .passthrough();
+
+const PyProject = z
+  .object({
+    project: z
+      .object({ dependencies: z.array(z.string()).optional() })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+
+/** What to run to install the project's dependencies, or null when it declares none. Throws ManifestProblem. */
+export async function planInstall(projectDir: string, registries: DependencyRegistries, scripts: boolean): Promise<InstallPlan | null> {
+  const read = (file: string) => fs.readFile(path.join(projectDir, file), 'utf8').catch(() => null);
+  const packageJson = await read('package.json');
+  if (packageJson !== null) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(packageJson);
+    } catch (error) {
+      throw new ManifestProblem(`package.json is not valid JSON: ${(error as Error).message}`);
+    }
+    const manifest = PackageJson.safeParse(parsed);
+    if (!manifest.success) throw new ManifestProblem(`package.json: ${manifest.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    const declared = { ...manifest.data.dependencies, ...manifest.data.devDependencies, ...manifest.data.optionalDependencies };
+    if (Object.keys(declared).length > 0) {
+      const argv = [
+        'npm',
+        'install',
+        ...(scripts ? [] : ['--ignore-scripts']),
+        '--no-audit',
+        '--no-fund',
+        '--no-update-notifier',
+        '--registry',
+        registries.npm,
+        '--fetch-retries=1',
+        '--fetch-retry-mintimeout=1000',
+        '--fetch-retry-maxtimeout=5000',
+        '--fetch-timeout=30000',
+      ];
+      return { ecosystem: 'npm', argv, shown: argv, lockfile: NPM_LOCKFILE, fingerprint: fingerprint([packageJson, await read(NPM_LOCKFILE)]) };
+    }
+  }
+  const requirementsTxt = await read('requirements.txt');
+  const pyproject = await read('pyproject.toml');
+  let requirements: string[] | null = null;
+  if (requirementsTxt !== null && requirementsTxt.split('\n').some((line) => line.trim() && !line.trim().startsWith('#'))) {
+    requirements = ['-r', 'requirements.txt'];
+  } else if (pyproject !== null) {
+    let parsed: unknown;
+    try {
+      parsed = parseToml(pyproject);
+    } catch (error) {
+      throw new ManifestProblem(`pyproject.toml is not valid TOML: ${(error as Error).message.split('\n')[0]}`);
+    }
+    const manifest = PyProject.safeParse(parsed);
+    if (!manifest.success) throw new ManifestProblem(`pyproject.toml: ${manifest.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    const declared = manifest.data.project?.dependencies ?? [];
+    if (declared.length > 0) requirements = declared;
+  }
+  if (!requirements) return null;
+  const lock = await read(PYTHON_LOCKFILE);
+  const source = registries.pipFindLinks ? ['--no-index', '--find-links', registries.pipFindLinks] : ['--index-url', registries.pipIndex];
+  const pipArgs = [
+    '--disable-pip-version-check',
+    '--no-input',
+    '--timeout',
+    '20',
+    '--retries',
+    '1',
+    ...(scripts ? [] : ['--only-binary', ':all:']),
+    ...source,
+    ...(lock !== null ? ['-c', PYTHON_LOCKFILE] : []),
+    ...requirements,
+  ];
+  return {
+    ecosystem: 'python',
+    argv: ['python3', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, ...pipArgs],
+    shown: ['python3', '-m', 'venv', '.venv', '&&', '.venv/bin/pip', 'install', ...pipArgs],
+    lockfile: PYTHON_LOCKFILE,
+    fingerprint: fingerprint([requirementsTxt, pyproject, lock]),
+  };
+}
+
+/**
+ * Run by the sandbox's python3: make the venv (once), pip install into it, write the lockfile.
+ * pip's own exit status is the install's.
+ */
+const PYTHON_INSTALL = [
+  'import os, subprocess, sys, venv',
+  'lock, args = sys.argv[1], sys.argv[2:]',
+  "py = os.path.join('.venv', 'bin', 'python')",
+  "if not os.path.exists(py): venv.EnvBuilder(with_pip=True, symlinks=True).create('.venv')",
+  "status = subprocess.run([py, '-m', 'pip', 'install', *args]).returncode",
+  'if status: sys.exit(status)',
+  "frozen = subprocess.run([py, '-m', 'pip', 'freeze', '--disable-pip-version-check'], capture_output=True, text=True, check=True).stdout",
+  "open(lock, 'w').write(frozen)",
+].join('\n');
+
+export const fingerprint = (parts: (string | null)[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+
+/** Whether the last install in this project started from the same manifest and lockfile. */
+export async function installedAlready(projectDir: string, plan: InstallPlan): Promise<boolean> {
+  const marker = await fs.readFile(path.join(projectDir, MARKERS[plan.ecosystem]), 'utf8').catch(() => null);
+  return marker === plan.fingerprint;
+}
+
+export async function markInstalled(projectDir: string, plan: InstallPlan): Promise<void> {
+  await fs.writeFile(path.join(projectDir, MARKERS[plan.ecosystem]), plan.fingerprint).catch(() => undefined);
+}
+
+/** Packages whose install scripts the lockfile says exist (npm's `hasInstallScript`): kept from running. */
+export async function packagesWithInstallScripts(projectDir: string): Promise<string[]> {
+  const text = await fs.readFile(path.join(projectDir, NPM_LOCKFILE), 'utf8').catch(() => null);
+  if (!text) return [];
+  const lock = z
+    .object({ packages: z.record(z.string(), z.object({ hasInstallScript: z.boolean().optional() }).passthrough()).optional() })
+    .safeParse(JSON.parse(text));
+  if (!lock.success) return [];
+  return Object.entries(lock.data.packages ?? {})
+    .filter(([, entry]) => entry.hasInstallScript)
+    .map(([where]) => where.replace(/^.*node_modules\//, ''))
+    .sort();
+}
+
+/** The packages an install's output names as missing or unresolvable, and whether the registry could not be reached. */
+export function installFailures(output: string): { name: string; message: string }[] {
+  const failures: { name: string; message: string }[] = [];
+  const add = (name: string, message: string) => {
+    if (!failures.some((f) => f.name === name)) failures.push({ name, message });
+  };
+  for (const m of output.matchAll(/'([^'\s]+)' is not in this registry/g)) add(`install: ${m[1]}`, `the registry has no such package (${m[0]})`);
+  for (const m of output.matchAll(/No matching version found for (\S+)\./g)) add(`install: ${m[1]}`, `no version of the package matches the range (${m[0]})`);
+  for (const m of output.matchAll(/No matching distribution found for (\S+)/g)) add(`install: ${m[1]}`, `no version of the package matches (${m[0]})`);
+  for (const m of output.matchAll(/(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN)[^\n]*/g))
+    add('install: the registry', `the registry could not be reached (${m[0].trim()})`);
+  if (/Failed to establish a new connection|Connection refused/.test(output)) add('install: the registry', 'the package index could not be reached');
+  return failures;
+}
+
+/** The install's result as a round of the test loop: a failure goes to the Engineer like a failing test. */
+export function installReport(input: {
+  round: number;
+  plan: InstallPlan | null;
+  outcome: SandboxOutcome | null;
+  problem: string | null;
+  lockfile: { path: string; content: string } | null;
+  scriptsSkipped: string[];
+  skipped: string | null;
+}): DependencyInstall {
+  const { plan, outcome, problem } = input;
+  const passed = problem === null && (outcome === null || (outcome.exitCode === 0 && !outcome.timedOut));
+  const failures = problem !== null ? [{ name: 'install: the manifest', message: problem }] : passed ? [] : installFailures(outcome?.output ?? '');
+  if (!passed && failures.length === 0)
+    failures.push({ name: 'install', message: outcome?.timedOut ? 'the install timed out' : `the install exited with code ${outcome?.exitCode}` });
+  const output = problem ?? input.skipped ?? outcome?.output ?? '';
+  return {
+    round: input.round,
+    kind: 'install',
+    command: plan?.shown ?? ['(no dependencies declared)'],
+    passed,
+    exitCode: outcome?.exitCode ?? (problem ? 1 : 0),
+    timedOut: outcome?.timedOut ?? false,
+    counts: null,
+    failures,
+    signature: passed ? 'passed' : `install: ${failures.map((f) => f.name).join(', ')}`,
+    output: output.slice(-8000),
+    sandbox: outcome ? { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps } : null,
+    ecosystem: plan?.ecosystem ?? null,
+    lockfile: input.lockfile,
+    scriptsSkipped: input.scriptsSkipped,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * A run's figures in the terms ChatDev and MetaGPT report them, read from the board alone (so the
+ * summary, run.json and the review report agree, and a resumed run counts the same):
+ * - completeness: the share of committed source files with no placeholder left (no TODO,
+ *   NotImplementedError, body-less function);
+ * - executability: whether the program ran on its smoke input (null when there was nothing to run);
+ * - tests: the last test round's counts and pass rate;
+ * - fast checks: the checks drafts failed before review — each one a model review saved.
+ * Pure.
+ */
+import { z } from 'zod';
+import type { Message } from '../../engine/board/message.ts';
+import { isSourceFile, placeholdersIn } from './completeness.ts';
+import * as S from '../artifacts/schemas.ts';
+
+export const RunFigures = z.object({
+  completeness: z.object({
+    complete: z.number().int(),
+    files: z.number().int(),
+    /** complete / files; null when no source file was committed. */
+    ratio: z.number().nullable(),
+    incomplete: z.array(z.object({ path: z.string(), line: z.number().int(), why: z.string() })),
+  }),
+  executability: z.object({
+    /** null: the design gives no command that runs as written (a library), or the program was not run yet. */
+    passed: z.boolean().nullable(),
+    command: z.array(z.string()).nullable(),
+  }),
+  tests: z.object({
+    rounds: z.number().int(),
+    passed: z.number().int().nullable(),
+    failed: z.number().int().nullable(),
+    passRate: z.number().nullable(),
+  }),
+  fastChecks: z.object({
+    /** Fast-check failures sent back before review: model reviews saved. */
+    reviewsSaved: z.number().int(),
+    byChecker: z.record(z.string(), z.number().int()),
+  }),
+});
+export type RunFigures = z.infer<typeof RunFigures>;
+
+export function runFigures(messages: readonly Message[]): RunFigures {
+  const finalCode = new Map<string, S.Code>();
+  const byChecker: Record<string, number> = {};
+  let reviewsSaved = 0;
+  for (const message of messages) {
+    if (message.type !== 'Code') continue;
+    const code = S.Code.safeParse(message.payload);
+    if (!code.success) continue;
+    finalCode.set(code.data.path, code.data);
+    for (const check of code.data.checks?.checks ?? []) {
+      if (check.passed) continue;
+      reviewsSaved++;
+      byChecker[check.checker] = (byChecker[check.checker] ?? 0) + 1;
+    }
+  }
+  const sources = [...finalCode.values()].filter((code) => isSourceFile(code.path));
+  const incomplete = sources.flatMap((code) => placeholdersIn(code.path, code.content).map((p) => ({ path: code.path, line: p.line, why: p.why })));
+  const complete = sources.filter((code) => !incomplete.some((p) => p.path === code.path)).length;
+
+  const reports = messages
+    .filter((m) => m.type === 'TestReport')
+    .map((m) => S.TestReport.safeParse(m.payload))
+    .flatMap((r) => (r.success ? [r.data] : []));
+  const testRounds = reports.filter((r) => (r.kind ?? 'tests') === 'tests');
+  const lastTests = testRounds.at(-1);
+  const smoke = reports.filter((r) => r.kind === 'smoke').at(-1);
+  const counts = lastTests?.counts ?? null;
+  const total = counts ? counts.passed + counts.failed : 0;
+  return {
+    completeness: { complete, files: sources.length, ratio: sources.length > 0 ? complete / sources.length : null, incomplete },
+    executability: { passed: smoke ? smoke.passed : null, command: smoke?.command ?? null },
+    tests: { rounds: testRounds.length, passed: counts?.passed ?? null, failed: counts?.failed ?? null, passRate: total > 0 ? counts!.passed / total : null },
+    fastChecks: { reviewsSaved, byChecker },
+  };
+}
+
+/** The figures on one line each, for the summary and the review report. */
+export function describeFigures(figures: RunFigures): { name: string; value: string }[] {
+  const percent = (ratio: number | null) => (ratio === null ? 'n/a' : `${Math.round(ratio * 100)}%`);
+  const { completeness, executability, tests, fastChecks } = figures;
+  const checkers = Object.entries(fastChecks.byChecker)
+    .map(([checker, n]) => `${checker} ${n}`)
+    .join(', ');
+  return [
+    {
+      name: 'Completeness',
+      value: `${percent(completeness.ratio)} (${completeness.complete} of ${completeness.files} source files without placeholders${
+        completeness.incomplete.length > 0 ? `; left: ${completeness.incomplete.map((p) => `${p.path}:${p.line} ${p.why}`).join('; ')}` : ''
+      })`,
+    },
+    {
+      name: 'Executability',
+      value:
+        executability.passed === null
+          ? 'n/a (nothing to run as written, or not run)'
+          : `${executability.passed ? 'runs' : 'FAILS'}: ${executability.command!.join(' ')}`,
+    },
+    {
+      name: 'Test pass rate',
+      value:
+        tests.passRate === null
+          ? 'n/a'
+          : `${percent(tests.passRate)} (${tests.passed} passed, ${tests.failed} failed, ${tests.rounds} round${tests.rounds === 1 ? '' : 's'})`,
+    },
+    {
+      name: 'Fast checks',
+      value: `${fastChecks.reviewsSaved} failure${fastChecks.reviewsSaved === 1 ? '' : 's'} caught before review (model reviews saved)${checkers ? `: ${checkers}` : ''}`,
+    },
+  ];
+}

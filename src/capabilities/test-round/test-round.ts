@@ -1,0 +1,109 @@
+/**
+ * A test round: install the project's dependencies from its lockfile (when the policy allows it), run the
+ * test command in the sandbox with a wall-clock limit, and read the runner's output into a report — counts,
+ * failing tests, a failure signature that ignores timings, and what the sandbox saw. Progress goes to
+ * `progress` as lines a person reads.
+ */
+import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
+import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
+import { stoppedByLimit } from './stopped-by-limit.ts';
+import { withoutMachinePaths } from './machine-paths.ts';
+import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
+import type { AcceptLine } from '../../host/sandbox/integrity.ts';
+
+export interface TestRoundRequest {
+  /** The round's number in the run (1-based). */
+  round: number;
+  testCommand: string[];
+  projectDir: string;
+  timeoutMs: number;
+  sandbox: SandboxSettings;
+  progress(kind: 'tests-start' | 'tests-end', detail: string): void;
+  /** Tells sopworks' own appends to the run's record from generated code's while the tests run (integrity.ts). */
+  acceptRecordLine?: AcceptLine;
+  /** Runs the sandboxed command with no commit landing meanwhile: the sandbox compares the repository before and after. */
+  holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+/** The round's result: the TestReport artifact's fields (artifacts/schemas.ts). */
+export interface TestRound extends ParsedTestOutput {
+  round: number;
+  /** The command whose result this is: the test command, or the install that failed before it. */
+  command: string[];
+  passed: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  signature: string;
+  /** The tail of the output. */
+  output: string;
+  sandbox: SandboxReport;
+}
+
+/** How much of the runner's output a report keeps (its tail). */
+const OUTPUT_TAIL = 8000;
+
+export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
+  const { round, testCommand, sandbox, progress } = request;
+  const hold = request.holdCommits ?? (<T>(work: () => Promise<T>) => work());
+  const run = (argv: readonly string[], network: boolean) =>
+    hold(() =>
+      runSandboxed({
+        argv,
+        projectDir: request.projectDir,
+        limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
+        setting: sandbox.mode,
+        allowUnsandboxed: sandbox.allowUnsandboxed,
+        network,
+        ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
+        onNotice: (notice) => progress('tests-start', `round ${round}: ${notice}`),
+      }),
+    );
+
+  // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
+  let outcome: SandboxOutcome | null = null;
+  const command = testCommand;
+  progress('tests-start', `round ${round}: ${testCommand.join(' ')}`);
+  outcome ??= await run(testCommand, false);
+  // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
+  outcome = { ...outcome, output: withoutMachinePaths(outcome.output, request.projectDir) };
+
+  const read = parseTestOutput(outcome.output);
+  // A run stopped at a limit is a failure of its own: which limit, and the test that was running.
+  const stopped = stoppedByLimit(outcome, read);
+  const parsed = stopped ? { ...read, failures: [...read.failures, stopped] } : read;
+  const passed = command === testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
+  const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
+  progress('tests-end', `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}`);
+  const seen = sandboxSeen(outcome);
+  if (seen) progress('tests-end', `round ${round}: sandbox ${outcome.mode}: ${seen}`);
+  return {
+    round,
+    command,
+    passed,
+    exitCode: outcome.exitCode,
+    timedOut: outcome.timedOut,
+    counts: parsed.counts,
+    failures: parsed.failures,
+    signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
+    output: outcome.output.slice(-OUTPUT_TAIL),
+    sandbox: {
+      mode: outcome.mode,
+      limits: outcome.limits,
+      limitsHit: outcome.limitsHit,
+      violations: outcome.violations,
+      gaps: outcome.gaps,
+      ...(outcome.limitNotes ? { limitNotes: outcome.limitNotes } : {}),
+    },
+  };
+}
+
+/** What the sandbox stopped, or that it was a weaker one — a line of its own; null when there is nothing to say. */
+function sandboxSeen(outcome: SandboxOutcome): string | null {
+  const seen = [
+    outcome.mode !== 'bubblewrap' ? `ran ${outcome.mode === 'unsandboxed' ? 'NOT SANDBOXED' : `under the WEAKER ${outcome.mode} sandbox`}` : null,
+    outcome.limitsHit.length > 0 ? `limits hit: ${outcome.limitsHit.join(', ')}` : null,
+    outcome.violations.length > 0 ? `blocked: ${outcome.violations.map((v) => `${v.kind}: ${v.detail}`).join('; ')}` : null,
+  ].filter((part): part is string => part !== null);
+  return seen.length > 0 ? seen.join('; ') : null;
+}

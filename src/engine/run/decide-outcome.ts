@@ -1,0 +1,84 @@
+/**
+ * How a run ends: the outcome decided from a snapshot of the company, or null while the run goes on.
+ * Pure — the run loop (run-loop.ts) takes the snapshot after every change and acts on the decision.
+ *
+ * The order in which outcomes win is the heart of "never a hang":
+ *   1. a commit that failed              → failed
+ *   2. a role whose step failed          → budget-exhausted or failed (the first such role in org-chart order;
+ *                                          a step stopped by a gentle stop is not a failure)
+ *   3. an approval waits, nothing in flight → awaiting-approval
+ *   —  a role is at work                 → no outcome yet
+ *   4. the user asked to stop            → interrupted
+ *   5. an outcome posted on the board    → that outcome (the first one posted stands)
+ *   6. otherwise                         → failed: the company stalled, and says where
+ */
+import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import { describeError, SopworksError } from '../../ground/errors.ts';
+import type { RoleStatus } from '../roles/role-runtime.ts';
+import type { RunOutcome } from './run-record.ts';
+
+export interface RunConclusion {
+  outcome: RunOutcome;
+  reason: string;
+}
+
+/** What the decision looks at of a hired role. */
+export interface RoleSnapshot {
+  id: string;
+  status: RoleStatus;
+  /** The state the role's machine is in. */
+  state: string;
+  /** Messages delivered to the role that it has not taken yet. */
+  waiting: readonly { type: string; id: string }[];
+}
+
+export interface CompanySnapshot {
+  /** The first commit that failed, if any. */
+  commitFault: string | null;
+  /** The hired roles, in org-chart order. */
+  roles: readonly RoleSnapshot[];
+  /** Approval requests waiting for a person who is not there. */
+  approvalsWaiting: readonly { role: string; gate: string; key: string | null }[];
+  /** Model calls, posts and test rounds under way. */
+  workInFlight: number;
+  /** Whether the user asked to stop: after the steps in flight (`soft`) or at once (`hard`). */
+  stopping: 'soft' | 'hard' | null;
+  /** The first outcome a role posted on the board. */
+  posted: Outcome | null;
+  /** The board's last message, to say where a stalled run stopped. */
+  lastMessage: { type: string; id: string; from: string } | null;
+}
+
+const hasCode = (error: unknown, code: string): boolean => SopworksError.isInstance(error) && error.code === code;
+
+export function decideOutcome(company: CompanySnapshot): RunConclusion | null {
+  if (company.commitFault) return { outcome: 'failed', reason: company.commitFault };
+  for (const role of company.roles) {
+    const { status } = role;
+    if (status.kind !== 'error') continue;
+    // A step that stopped part-way because the user asked to stop (eachFile's files under way are done):
+    // the role has stopped, not failed; resumed, the step carries on.
+    if (company.stopping === 'soft' && hasCode(status.error, 'INTERRUPTED')) continue;
+    if (hasCode(status.error, 'BUDGET_EXHAUSTED')) {
+      return { outcome: 'budget-exhausted', reason: `${role.id} stopped before step "${status.state}": ${(status.error as Error).message}` };
+    }
+    return { outcome: 'failed', reason: `${role.id} failed in step "${status.state}": ${describeError(status.error)}` };
+  }
+  if (company.approvalsWaiting.length > 0 && company.workInFlight === 0) {
+    const what = company.approvalsWaiting.map((r) => `${r.gate}${r.key ? ` ${r.key}` : ''} from ${r.role}`).join(', ');
+    return { outcome: 'awaiting-approval', reason: `waiting for a person to approve ${what}` };
+  }
+  if (company.roles.some((r) => r.status.kind === 'working')) return null;
+  if (company.stopping) {
+    return { outcome: 'interrupted', reason: `stopped by the user (${company.stopping === 'soft' ? 'after the steps in flight' : 'at once'})` };
+  }
+  if (company.posted) return { outcome: company.posted.outcome, reason: company.posted.reason };
+  const waiting = company.roles.flatMap((r) => r.waiting.map((m) => `${r.id} has ${m.type} ${m.id} waiting in state "${r.state}"`));
+  const last = company.lastMessage;
+  return {
+    outcome: 'failed',
+    reason:
+      'the company stalled: no role is at work and no outcome was reached' +
+      (waiting.length > 0 ? ` (${waiting.join('; ')})` : last ? ` (last message: ${last.type} ${last.id} from ${last.from})` : ''),
+  };
+}

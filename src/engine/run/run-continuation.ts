@@ -1,0 +1,63 @@
+/**
+ * Whether a stopped run can be continued, and what to tell a person when it cannot. A run whose SOP
+ * itself concluded `failed` — a file rejected too often, a review loop, QA rounds used up — posted that
+ * outcome on the board, which is append-only and the run's source of truth: resumed, every role would
+ * be restored past the step that concluded and the run would end with the same outcome at once. So
+ * `resume` does not pretend to continue it; it says why, and what does help.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { readAppendLog } from '../../ground/files/append-log.ts';
+import type { Message } from '../board/message.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
+
+const PostedOutcome = z.object({
+  type: z.literal('Outcome'),
+  from: z.string(),
+  payload: z.object({ outcome: z.enum(['done', 'failed']), reason: z.string() }),
+});
+type PostedOutcome = z.infer<typeof PostedOutcome>;
+
+/** The first outcome a role's SOP posted (it stands), or null. */
+export function concludedOutcome(messages: readonly Pick<Message, 'type'>[]): PostedOutcome | null {
+  for (const message of messages) {
+    const parsed = PostedOutcome.safeParse(message);
+    if (parsed.success) return parsed.data;
+  }
+  return null;
+}
+
+/** What to say instead of "continue it with resume", for a run whose SOP concluded it failed; null when resume helps. */
+export function whyNotContinuable(messages: readonly Pick<Message, 'type'>[]): string | null {
+  const posted = concludedOutcome(messages);
+  if (!posted || posted.payload.outcome !== 'failed') return null;
+  return (
+    `The ${posted.from}'s SOP concluded the run failed (${posted.payload.reason}): its own bound was reached, ` +
+    'and a resumed run would end the same way at once.'
+  );
+}
+
+/** What does help such a run: a new run, with what made the SOP give up changed. */
+export const INSTEAD =
+  'Start a new run (`sopworks run`) with a stronger model (--model), a clearer spec, or the SOP bound or prompt template changed (`sopworks sop validate` checks an edit).';
+
+/** Refuses, before anything is written, to resume a run its SOP concluded failed. */
+export async function checkContinuable(projectDir: string): Promise<void> {
+  const { records } = await readAppendLog(path.join(projectDir, STATE_DIR, 'board.jsonl'));
+  const why = whyNotContinuable(records as Pick<Message, 'type'>[]);
+  if (why) throw new SopworksError('NOT_RESUMABLE', `${projectDir} cannot be continued. ${why}`, { hint: INSTEAD });
+}
+
+/** The reasons of a run whose step failed on the model's replies: the steps `resume` asks again. */
+const FAILED_ON_REPLIES = /still invalid after \d+ attempts|gave the same reply to .* twice in a row|kept stopping at the output limit/;
+
+/** `--hint` reaches only a step that failed on the model's replies; refused otherwise, rather than ignored. */
+export function checkHintApplies(record: { outcome?: string | undefined; reason?: string | undefined }): void {
+  if (record.outcome === 'failed' && FAILED_ON_REPLIES.test(record.reason ?? '')) return;
+  throw new SopworksError(
+    'USAGE',
+    `--hint is for a run that stopped because a step's replies kept failing (invalid, looping, or cut off); this run's last outcome is ${record.outcome ?? 'none (it was cut off)'}${record.reason ? ` (${record.reason})` : ''}.`,
+    { hint: 'Resume without --hint; the run goes on from where it stopped.' },
+  );
+}

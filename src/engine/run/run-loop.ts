@@ -1,0 +1,259 @@
+/**
+ * The run loop: hires (or restores) every role, delivers each board message to the roles that watch its
+ * type, and after every change looks at the company and asks `decideOutcome` whether the run has ended.
+ * Stop signals (Ctrl-C) and a failed commit feed the same decision.
+ */
+import path from 'node:path';
+import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import type { MessageBoard } from '../board/message-board.ts';
+import type { Message } from '../board/message.ts';
+import { describeError, SopworksError } from '../../ground/errors.ts';
+import type { Gateway } from '../../capabilities/model/gateway.ts';
+import type { Policy } from '../../capabilities/policy/policy-file.ts';
+import { RoleRuntime } from '../roles/role-runtime.ts';
+import { seatsOf } from '../roles/role-profile.ts';
+import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import { buildMachine } from '../sop/build-machine.ts';
+import { CLIENT } from '../sop/message-flow.ts';
+import type { RoleServices } from '../sop/services.ts';
+import type { Workspace } from '../../capabilities/repository/workspace.ts';
+import { ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../../capabilities/approvals/approval-desk.ts';
+import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
+import type { CompanyDefinition, HiredRole } from './load-company.ts';
+import type { RoleStore } from './role-store.ts';
+import type { RunEvent } from './run-events.ts';
+import type { WorkInFlight } from './work-in-flight.ts';
+
+/** Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once. */
+export interface StopSignals {
+  soft?: AbortSignal;
+  hard?: AbortSignal;
+}
+
+/** The first commit that failed, if any; `notify` is set by the run loop to look at it at once. */
+export interface CommitFault {
+  first: string | null;
+  notify: () => void;
+}
+
+/** What the loop runs on: the opened run (open-run.ts) and the settings the run was started with. */
+export interface RunLoopSetup {
+  company: CompanyDefinition;
+  board: MessageBoard;
+  workspace: Workspace;
+  gateway: Gateway;
+  publish: RoleServices['publish'];
+  roleStore: RoleStore;
+  emit: (event: RunEvent) => void;
+  requirement: { spec: string; project: string };
+  /** Whether the roles' saved states are to be restored (a fresh run has none). */
+  resuming: boolean;
+  stop: StopSignals;
+  policy: Policy;
+  sandbox: SandboxSettings;
+  concurrency: number;
+  engineers: number;
+  approvals: ApprovalPolicy;
+  askPerson: AskPerson | null;
+  workInFlight: WorkInFlight;
+  commitFault: CommitFault;
+  /** Resolves once every artifact posted so far is committed, so its files are on disk. */
+  filesOnDisk: () => Promise<void>;
+}
+
+export class RunLoop {
+  private readonly company: CompanyDefinition;
+  private readonly board: MessageBoard;
+  /** Each role's runtime once hired, in org-chart order. */
+  private readonly hired: (RoleRuntime | null)[];
+  private readonly watchers: Map<string, Set<string>>;
+  private readonly windDown = new AbortController();
+  private readonly desk: ApprovalDesk;
+  private savedStates: Awaited<ReturnType<RoleStore['load']>>[] = [];
+  /** An outcome posted on the board; the run ends with it once every role has finished its step. */
+  private posted: Outcome | null;
+  private stopping: 'soft' | 'hard' | null = null;
+  /** Roles hired before `run` are started with the others; after, at once. */
+  private started = false;
+  /** The outcome is only looked for once the requirement is on the board. */
+  private watching = false;
+  private checkScheduled = false;
+  private conclusion: RunConclusion | null = null;
+  private finish!: (conclusion: RunConclusion) => void;
+  private readonly finished = new Promise<RunConclusion>((resolve) => (this.finish = resolve));
+
+  constructor(private readonly setup: RunLoopSetup) {
+    this.company = setup.company;
+    this.board = setup.board;
+    this.hired = setup.company.roles.map(() => null);
+    this.watchers = new Map(setup.company.roles.map((r) => [r.id, new Set(r.watches)]));
+    this.posted = setup.board.latest<Outcome>('Outcome')?.payload ?? null;
+    this.desk = new ApprovalDesk(setup.board, setup.workspace.stateDir, setup.approvals, setup.askPerson, () => this.schedule());
+    setup.commitFault.notify = () => this.schedule();
+  }
+
+  /** Runs the company until its outcome. */
+  async run(): Promise<RunConclusion> {
+    const { setup, company, board } = this;
+    this.savedStates = setup.resuming ? await Promise.all(company.roles.map((role) => setup.roleStore.load(role.id))) : [];
+    // Hired before the run starts: every role of a resumed run, and the roles that act first. The others
+    // wait for a message in their first state: hired later by `hireTheRest`, or by a message for them
+    // (why: docs/performance.md).
+    company.roles.forEach((role, index) => {
+      if (setup.resuming || role.watches.includes('Requirement') || !waitsForMessages(role.sop)) this.hire(index);
+    });
+    board.subscribe((message) => {
+      // The first outcome stands; roles still at work (a writer documenting the code, say) finish first.
+      if (message.type === 'Outcome' && !this.posted) this.posted = message.payload as Outcome;
+      // Nothing more is handed out once a reason to stop is known (a failed commit, a security finding).
+      if (!this.stopping && !this.setup.commitFault.first) this.deliver(message);
+    });
+
+    const soft = () => this.stopSoftly();
+    const hard = () => this.stopAtOnce();
+    if (setup.stop.soft?.aborted) soft();
+    setup.stop.soft?.addEventListener('abort', soft, { once: true });
+    setup.stop.hard?.addEventListener('abort', hard, { once: true });
+
+    const roles = company.roles.map((r) => r.id);
+    setup.emit({ kind: 'start', project: path.basename(setup.workspace.root), projectDir: setup.workspace.root, model: setup.gateway.provider.label, roles });
+    this.started = true;
+    for (const runtime of this.runtimes()) runtime.start();
+    // Messages a role had not taken when the run stopped (all of them, on a fresh board: none).
+    for (const message of board.list()) if (!this.stopping) this.deliver(message);
+    // A new run starts here; so does a run that crashed before the requirement was on the board.
+    if (!board.latest('Requirement')) await board.post({ type: 'Requirement', from: CLIENT, payload: setup.requirement });
+    this.watching = true;
+    this.schedule();
+    setImmediate(() => this.hireTheRest());
+
+    const conclusion = await this.finished;
+    setup.stop.soft?.removeEventListener('abort', soft);
+    setup.stop.hard?.removeEventListener('abort', hard);
+    for (const runtime of this.runtimes()) runtime.stop();
+    return conclusion;
+  }
+
+  /** The company as `decideOutcome` sees it. */
+  snapshot(): CompanySnapshot {
+    const last = this.board.list().at(-1);
+    return {
+      commitFault: this.setup.commitFault.first,
+      roles: this.runtimes().map((r) => ({ id: r.id, status: r.status(), state: r.state, waiting: r.waiting })),
+      approvalsWaiting: this.desk.waiting,
+      workInFlight: this.setup.workInFlight.count,
+      stopping: this.stopping,
+      posted: this.posted,
+      lastMessage: last ? { type: last.type, id: last.id, from: last.from } : null,
+    };
+  }
+
+  private runtimes(): RoleRuntime[] {
+    return this.hired.filter((runtime): runtime is RoleRuntime => runtime !== null);
+  }
+
+  /** Looks for the outcome once the current turn of the event loop is over (many changes, one look). */
+  private schedule(): void {
+    if (this.checkScheduled) return;
+    this.checkScheduled = true;
+    setImmediate(() => {
+      this.checkScheduled = false;
+      if (this.conclusion || !this.watching) return;
+      const conclusion = decideOutcome(this.snapshot());
+      if (conclusion) this.conclude(conclusion);
+    });
+  }
+
+  private conclude(conclusion: RunConclusion): void {
+    if (this.conclusion) return;
+    this.conclusion = conclusion;
+    for (const runtime of this.runtimes()) runtime.stop();
+    this.finish(conclusion);
+  }
+
+  private readonly onRoleChange = (runtime: RoleRuntime): void => {
+    void this.setup.roleStore.save(runtime.id, runtime.progress());
+    this.schedule();
+  };
+
+  private deliver(message: Message): void {
+    this.company.roles.forEach((role, index) => {
+      const addressed = message.to === 'all' || message.to === role.id;
+      if (addressed && message.from !== role.id && this.watchers.get(role.id)!.has(message.type)) this.hire(index).deliver(message);
+    });
+  }
+
+  private hire(index: number): RoleRuntime {
+    const already = this.hired[index];
+    if (already) return already;
+    const { setup } = this;
+    const role = this.company.roles[index]!;
+    const services: RoleServices = {
+      profile: role.profile,
+      board: this.board,
+      gateway: setup.gateway,
+      workspace: setup.workspace,
+      policy: setup.policy,
+      sandbox: setup.sandbox,
+      publish: setup.publish,
+      concurrency: setup.concurrency,
+      windDown: this.windDown.signal,
+      // Several people hold a role only where the work splits by file (its SOP runs eachFile).
+      seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, setup.engineers) : [role.profile],
+      subSops: role.subSops,
+      approvals: this.desk,
+      filesOnDisk: setup.filesOnDisk,
+      trackWork: (work) => setup.workInFlight.track(work),
+      report: (event) => setup.emit({ kind: event.kind, role: role.id, detail: event.detail }),
+    };
+    const saved = this.savedStates[index];
+    const machine = buildMachine(role.sop, services);
+    let runtime: RoleRuntime;
+    try {
+      runtime = new RoleRuntime(role.id, machine, this.onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null);
+    } catch (error) {
+      throw new SopworksError('NOT_RESUMABLE', `The saved state of ${role.id} does not fit its SOP ${role.sopFile}: ${(error as Error).message}`, {
+        hint: 'The SOP changed since the run started in a way its saved state cannot follow; start a new run.',
+      });
+    }
+    this.hired[index] = runtime;
+    if (this.started) runtime.start();
+    return runtime;
+  }
+
+  /** Hires the roles not hired yet, one per turn of the event loop, while the first model call is out. */
+  private hireTheRest(): void {
+    const next = this.hired.indexOf(null);
+    if (next < 0 || this.conclusion || this.stopping) return;
+    try {
+      this.hire(next);
+    } catch (error) {
+      // Off any step's way, so nobody else would report it: the run ends with it.
+      this.conclude({ outcome: 'failed', reason: `${this.company.roles[next]!.id} could not be hired: ${describeError(error)}` });
+      return;
+    }
+    setImmediate(() => this.hireTheRest());
+  }
+
+  /** The first Ctrl-C: the steps in flight finish (eachFile's files under way too), nothing new starts. */
+  private stopSoftly(): void {
+    if (this.stopping) return;
+    this.stopping = 'soft';
+    this.windDown.abort();
+    this.setup.emit({ kind: 'notice', text: 'Stopping after the steps in flight (Ctrl-C again to stop at once)…' });
+    for (const runtime of this.runtimes()) runtime.finishStepThenStop();
+    this.schedule();
+  }
+
+  /** The second Ctrl-C. */
+  private stopAtOnce(): void {
+    this.stopping = 'hard';
+    for (const runtime of this.runtimes()) runtime.stop();
+  }
+}
+
+/** Whether a SOP's first state only waits for messages (does nothing until one comes). */
+function waitsForMessages(sop: HiredRole['sop']): boolean {
+  const first = sop.states[sop.initial];
+  return first !== undefined && !first.invoke && !first.always && !first.entry && !first.states;
+}

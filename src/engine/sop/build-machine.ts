@@ -1,0 +1,180 @@
+/**
+ * SOP definition → XState machine. The definition's names are checked against the vocabulary and
+ * their parameters validated (defaults filled in) before XState sees them; errors name file:line:col.
+ * Invoked steps get their parameters plus the role's context as input.
+ */
+import { assign, setup, type AnyStateMachine } from 'xstate';
+import { SopworksError } from '../../ground/errors.ts';
+import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts';
+import { initialContext, type EachFileOutput, type RoleContext } from './role-context.ts';
+import { resolveCallKey } from './call-key.ts';
+import type { RoleServices } from './services.ts';
+import type { SopFile, StateNodeConfig } from './sop-file.ts';
+import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from '../../company/vocabulary/index.ts';
+import { locate, type YamlSource } from '../../ground/files/yaml-file.ts';
+
+type Kind = keyof typeof vocabulary;
+
+const COUNT_ASK = 'sopworks.countAsk';
+const COUNT_PUBLISH = 'sopworks.countPublish';
+const COUNT_APPROVAL = 'sopworks.countApproval';
+const MERGE_FILES = 'sopworks.mergeFiles';
+
+/** Built in, not part of the vocabulary a SOP names: see RoleContext.asks. */
+const countingActions = {
+  [COUNT_ASK]: assign(({ context }: { context: RoleContext }, params: { action: string; key?: string | null }) => {
+    return { asks: countedOnce(context.asks, askCounter(params.action, resolveCallKey(params.key ?? null, context))) };
+  }),
+  [COUNT_PUBLISH]: assign(({ context }: { context: RoleContext }) => ({ published: context.published + 1 })),
+  [COUNT_APPROVAL]: assign(({ context }: { context: RoleContext }, params: { gate: string; key?: string | null }) => {
+    return { asks: countedOnce(context.asks, approvalCounter(params.gate, params.key === 'current' ? context.current : null)) };
+  }),
+  /** `eachFile` ran per-file machines: their calls and messages become this role's, like its own steps'. */
+  [MERGE_FILES]: assign(({ context, event }: { context: RoleContext; event: { type: string; output?: unknown } }) => {
+    const output = event.output as EachFileOutput;
+    const slots = output.collected ? { ...context.slots, [output.collected.slot]: output.collected.value } : context.slots;
+    return { asks: { ...context.asks, ...output.asks }, published: context.published + output.published, done: output.done, queue: [], current: null, slots };
+  }),
+};
+type Path = (string | number)[];
+
+/** A problem found in a SOP: where it is (file:line:col, or the SOP id without a source) and what is wrong. */
+export interface SopProblem {
+  where: string;
+  message: string;
+}
+
+/** Checks every vocabulary reference; returns a copy of the states with parsed parameters. */
+export function resolveSop(sop: SopFile, source: YamlSource | null): SopFile {
+  const resolved = resolveSopReferences(sop, source);
+  if (resolved.problems.length > 0) {
+    throw new SopworksError('SOP_INVALID', resolved.problems.map((p) => `${p.where}: ${p.message}`).join('\n'));
+  }
+  return resolved.sop;
+}
+
+/**
+ * Checks every vocabulary reference and collects every problem; returns a copy of the states with the
+ * parameters that parsed (defaults filled in) — references with problems are left as written.
+ */
+export function resolveSopReferences(sop: SopFile, source: YamlSource | null): { sop: SopFile; problems: SopProblem[] } {
+  const problems: SopProblem[] = [];
+  const where = (path: Path) => (source ? locate(source, path) : sop.id);
+
+  const parseParams = (kind: Kind, name: string, params: unknown, at: Path): { ok: boolean; params: unknown } => {
+    const parsed = vocabulary[kind][name]!.params.safeParse(params ?? {});
+    if (parsed.success) return { ok: true, params: parsed.data };
+    for (const issue of parsed.error.issues) {
+      const key = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+      problems.push({ where: where([...at, ...(key as Path)]), message: `${kind} "${name}": ${key.join('.') || 'parameters'}: ${issue.message}` });
+    }
+    return { ok: false, params };
+  };
+  const unknown = (kind: Kind, name: string, at: Path) =>
+    problems.push({ where: where(at), message: `unknown ${kind} "${name}"; known: ${Object.keys(vocabulary[kind]).join(', ')}` });
+
+  const ref = (kind: Kind, value: unknown, path: Path): unknown => {
+    const { type, params } = typeof value === 'string' ? { type: value, params: {} } : (value as { type: string; params?: unknown });
+    if (!vocabulary[kind][type]) {
+      unknown(kind, type, typeof value === 'string' ? path : [...path, 'type']);
+      return value;
+    }
+    const parsed = parseParams(kind, type, params, [...path, 'params']);
+    return parsed.ok ? { type, params: parsed.params } : value;
+  };
+  const actions = (value: unknown, path: Path) => (Array.isArray(value) ? value.map((a, i) => ref('action', a, [...path, i])) : ref('action', value, path));
+  const transition = (value: unknown, path: Path): unknown => {
+    if (typeof value === 'string') return value;
+    const t = { ...(value as Record<string, unknown>) };
+    if (t.guard !== undefined) t.guard = ref('guard', t.guard, [...path, 'guard']);
+    if (t.actions !== undefined) t.actions = actions(t.actions, [...path, 'actions']);
+    return t;
+  };
+  const transitions = (value: unknown, path: Path) => (Array.isArray(value) ? value.map((t, i) => transition(t, [...path, i])) : transition(value, path));
+  const node = (state: StateNodeConfig, path: Path): StateNodeConfig => {
+    const out: Record<string, unknown> = { ...state };
+    if (state.entry) out.entry = actions(state.entry, [...path, 'entry']);
+    if (state.exit) out.exit = actions(state.exit, [...path, 'exit']);
+    if (state.always) out.always = transitions(state.always, [...path, 'always']);
+    if (state.on) out.on = Object.fromEntries(Object.entries(state.on).map(([event, t]) => [event, transitions(t, [...path, 'on', event])]));
+    if (state.invoke) {
+      const one = (inv: Record<string, unknown>, at: Path) => {
+        const src = inv.src as string;
+        const copy: Record<string, unknown> = { ...inv };
+        if (!vocabulary.actor[src]) unknown('actor', src, [...at, 'src']);
+        else copy.input = parseParams('actor', src, inv.input, [...at, 'input']).params;
+        if (inv.onDone) copy.onDone = transitions(inv.onDone, [...at, 'onDone']);
+        if (inv.onError) copy.onError = transitions(inv.onError, [...at, 'onError']);
+        return copy;
+      };
+      out.invoke = Array.isArray(state.invoke)
+        ? state.invoke.map((inv, i) => one(inv as Record<string, unknown>, [...path, 'invoke', i]))
+        : one(state.invoke as Record<string, unknown>, [...path, 'invoke']);
+    }
+    if (state.states) out.states = Object.fromEntries(Object.entries(state.states).map(([id, child]) => [id, node(child, [...path, 'states', id])]));
+    return out as StateNodeConfig;
+  };
+  const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, node(state, ['states', id])]));
+  if (!(sop.initial in sop.states)) {
+    problems.push({ where: where(['initial']), message: `initial state "${sop.initial}" is not one of: ${Object.keys(sop.states).join(', ')}` });
+  }
+  return { sop: { ...sop, states }, problems };
+}
+
+/** Steps whose completion is counted, so a re-invoked step after a restore can find its earlier effect. */
+const COUNTED: Record<string, string> = {
+  ask: COUNT_ASK,
+  edit: COUNT_ASK,
+  publish: COUNT_PUBLISH,
+  conclude: COUNT_PUBLISH,
+  eachFile: MERGE_FILES,
+  awaitApproval: COUNT_APPROVAL,
+};
+
+/** Puts `action` first on every done-transition of a step (a targetless one if the SOP has none). */
+function countOnDone(onDone: unknown, action: unknown): unknown {
+  const transitions = onDone === undefined ? [{}] : Array.isArray(onDone) ? onDone : [onDone];
+  return transitions.map((t) => {
+    const object: Record<string, unknown> = typeof t === 'string' ? { target: t } : { ...(t as Record<string, unknown>) };
+    const actions = object.actions === undefined ? [] : Array.isArray(object.actions) ? object.actions : [object.actions];
+    return { ...object, actions: [action, ...actions] };
+  });
+}
+
+/**
+ * Turns each invoke's static parameters into an input function that also hands over the context, and
+ * counts completed steps that have effects.
+ */
+function withStepInputs(state: StateNodeConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...state };
+  const wire = (inv: Record<string, unknown>) => {
+    const params = (inv.input ?? {}) as Record<string, unknown>;
+    const counter = COUNTED[inv.src as string];
+    const onDone = counter ? countOnDone(inv.onDone, { type: counter, params }) : inv.onDone;
+    // A rejected artifact is a decision too: the next request for it is the next round.
+    const onError = inv.src === 'awaitApproval' && inv.onError ? countOnDone(inv.onError, { type: COUNT_APPROVAL, params }) : inv.onError;
+    return { ...inv, onDone, onError, input: ({ context }: { context: RoleContext }) => ({ params, context }) };
+  };
+  if (state.invoke) {
+    out.invoke = Array.isArray(state.invoke) ? state.invoke.map((i) => wire(i as Record<string, unknown>)) : wire(state.invoke as Record<string, unknown>);
+  }
+  if (state.states) out.states = Object.fromEntries(Object.entries(state.states).map(([id, child]) => [id, withStepInputs(child)]));
+  return out;
+}
+
+/** `initial`: context the machine starts with besides the defaults (a per-file machine's file, say). */
+export function buildMachine(sop: SopFile, services: RoleServices, initial: Partial<RoleContext> = {}): AnyStateMachine {
+  const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state)]));
+  return setup({
+    types: {} as { context: RoleContext },
+    actions: { ...actionImplementations(services), ...countingActions } as never,
+    guards: guardImplementations(services) as never,
+    actors: actorImplementations(services, buildMachine) as never,
+  }).createMachine({
+    id: sop.id,
+    initial: sop.initial,
+    context: { ...initialContext(), ...initial },
+    // The states were checked against the vocabulary by resolveSop; XState's static types cannot see that.
+    states: states as never,
+  }) as unknown as AnyStateMachine;
+}

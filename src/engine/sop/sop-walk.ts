@@ -1,0 +1,120 @@
+/**
+ * Walks a SOP file: its states (nested ones too), the steps they invoke, and the actions and guards
+ * they name — each with its path in the YAML document, so a check can say where.
+ * Parameters are parsed with the vocabulary's schemas; a reference whose parameters do not parse is
+ * reported by resolveSopReferences and left out here (params: null).
+ */
+import type { z } from 'zod';
+import type { SopFile, StateNodeConfig } from './sop-file.ts';
+import type { actorParams } from '../../company/vocabulary/actors.ts';
+import { vocabulary } from '../../company/vocabulary/index.ts';
+
+export type YamlPath = (string | number)[];
+
+export interface StateEntry {
+  /** State ids from the top, e.g. ["review", "deciding"]. */
+  path: string[];
+  at: YamlPath;
+  node: StateNodeConfig;
+}
+
+export interface StepEntry<P = Record<string, unknown>> {
+  state: StateEntry;
+  src: string;
+  /** The parsed parameters (defaults filled in), or null when src is unknown or they do not parse. */
+  params: P | null;
+  at: YamlPath;
+  hasOnDone: boolean;
+}
+
+export interface ReferenceEntry {
+  kind: 'action' | 'guard';
+  type: string;
+  params: Record<string, unknown> | null;
+  at: YamlPath;
+}
+
+const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+export function statesOf(sop: SopFile): StateEntry[] {
+  const found: StateEntry[] = [];
+  const visit = (states: Record<string, StateNodeConfig>, parent: string[], at: YamlPath) => {
+    for (const [id, node] of Object.entries(states)) {
+      const entry = { path: [...parent, id], at: [...at, id], node };
+      found.push(entry);
+      if (node.states) visit(node.states, entry.path, [...entry.at, 'states']);
+    }
+  };
+  visit(sop.states, [], ['states']);
+  return found;
+}
+
+const parse = (schema: z.ZodType | undefined, value: unknown): Record<string, unknown> | null => {
+  if (!schema) return null;
+  const parsed = schema.safeParse(value ?? {});
+  return parsed.success ? (parsed.data as Record<string, unknown>) : null;
+};
+
+export function stepsOf(sop: SopFile): StepEntry[] {
+  return statesOf(sop).flatMap((state) => {
+    const invokes = state.node.invoke;
+    const at = (i: number): YamlPath => (Array.isArray(invokes) ? [...state.at, 'invoke', i] : [...state.at, 'invoke']);
+    return list(invokes).map((invoke, i) => ({
+      state,
+      src: invoke.src,
+      params: parse(vocabulary.actor[invoke.src]?.params, invoke.input),
+      at: at(i),
+      hasOnDone: invoke.onDone !== undefined,
+    }));
+  });
+}
+
+/** The steps invoking one actor, with its parameters typed. */
+export function stepsNamed<K extends keyof typeof actorParams>(sop: SopFile, src: K): StepEntry<z.infer<(typeof actorParams)[K]['params']>>[] {
+  return stepsOf(sop).filter((step) => step.src === src) as StepEntry<z.infer<(typeof actorParams)[K]['params']>>[];
+}
+
+/** Every action and guard a SOP names, in entry/exit lists and on transitions. */
+export function referencesOf(sop: SopFile): ReferenceEntry[] {
+  const found: ReferenceEntry[] = [];
+  const ref = (kind: ReferenceEntry['kind'], value: unknown, at: YamlPath) => {
+    const { type, params } = typeof value === 'string' ? { type: value, params: {} } : (value as { type: string; params?: unknown });
+    found.push({ kind, type, params: parse(vocabulary[kind][type]?.params, params), at });
+  };
+  const actions = (value: unknown, at: YamlPath) =>
+    Array.isArray(value) ? value.forEach((a, i) => ref('action', a, [...at, i])) : value !== undefined && ref('action', value, at);
+  const transitions = (value: unknown, at: YamlPath) => {
+    const one = (t: unknown, here: YamlPath) => {
+      if (typeof t === 'string') return;
+      const object = t as { guard?: unknown; actions?: unknown };
+      if (object.guard !== undefined) ref('guard', object.guard, [...here, 'guard']);
+      actions(object.actions, [...here, 'actions']);
+    };
+    if (Array.isArray(value)) value.forEach((t, i) => one(t, [...at, i]));
+    else if (value !== undefined) one(value, at);
+  };
+  for (const state of statesOf(sop)) {
+    actions(state.node.entry, [...state.at, 'entry']);
+    actions(state.node.exit, [...state.at, 'exit']);
+    transitions(state.node.always, [...state.at, 'always']);
+    for (const [event, t] of Object.entries(state.node.on ?? {})) transitions(t, [...state.at, 'on', event]);
+    const invokes = state.node.invoke;
+    list(invokes).forEach((invoke, i) => {
+      const at: YamlPath = Array.isArray(invokes) ? [...state.at, 'invoke', i] : [...state.at, 'invoke'];
+      transitions(invoke.onDone, [...at, 'onDone']);
+      transitions(invoke.onError, [...at, 'onError']);
+    });
+  }
+  return found;
+}
+
+/** The slots a SOP fills with `keep` (or `keepFeedback`, default slot review): names its steps may use besides the views. */
+export function keptSlots(sop: SopFile): Set<string> {
+  const slots = new Set<string>();
+  for (const r of referencesOf(sop)) {
+    if (r.kind !== 'action') continue;
+    if (r.type === 'keep' && typeof r.params?.slot === 'string') slots.add(r.params.slot);
+    if (r.type === 'keepFeedback') slots.add(typeof r.params?.slot === 'string' ? r.params.slot : 'review');
+  }
+  return slots;
+}

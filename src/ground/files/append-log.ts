@@ -1,0 +1,99 @@
+/**
+ * A durable append-only JSON-lines file. A line is written before `append` resolves — a process that is
+ * killed loses none of it — and, for a log opened with `flush: 'each'` (the board), also flushed to
+ * the disk (fdatasync), so not even a power cut loses it. A torn last line (a crash mid-write) is
+ * detected on open, dropped and cut from the file; damage anywhere else is an error.
+ */
+import fs from 'node:fs/promises';
+import { crashPoint, type CrashPointName } from '../crash-point.ts';
+import { readTextIfExists } from './read-text-if-exists.ts';
+
+export interface LoadedLog {
+  records: unknown[];
+  /** The torn tail that was dropped, if any. */
+  droppedTail: string | null;
+}
+
+/**
+ * Reads the log without changing it: safe while another process appends (a line being written shows
+ * up as a torn tail and is left alone). Use `repairAppendLog` before appending to a log yourself.
+ */
+export async function readAppendLog(file: string): Promise<LoadedLog> {
+  return loadAppendLog(file, false);
+}
+
+/** Reads the log and cuts a torn last line from the file — only for the one process that appends. */
+export async function repairAppendLog(file: string): Promise<LoadedLog> {
+  return loadAppendLog(file, true);
+}
+
+async function loadAppendLog(file: string, repair: boolean): Promise<LoadedLog> {
+  const text = await readTextIfExists(file);
+  if (text === null) return { records: [], droppedTail: null };
+  const lines = text.split('\n');
+  const last = lines.pop() ?? '';
+  const records: unknown[] = [];
+  let droppedTail: string | null = last === '' ? null : last;
+  lines.forEach((line, index) => {
+    try {
+      records.push(JSON.parse(line));
+    } catch {
+      const isLastComplete = index === lines.length - 1 && droppedTail === null;
+      if (!isLastComplete) {
+        throw new Error(`${file}:${index + 1}: the log is damaged (not JSON) before its last line`);
+      }
+      droppedTail = line;
+    }
+  });
+  if (repair && droppedTail !== null) {
+    const keep = records.length === 0 ? '' : lines.slice(0, records.length).join('\n') + '\n';
+    await fs.writeFile(file, keep);
+  }
+  return { records, droppedTail };
+}
+
+/**
+ * When lines reach the disk itself: `each` — before `append` resolves; `close` — when the log is closed
+ * (a power cut may lose the lines written since it opened; a killed process loses none).
+ */
+export type Flush = 'each' | 'close';
+
+export class AppendLog {
+  private queue: Promise<void> = Promise.resolve();
+
+  private constructor(
+    private readonly handle: fs.FileHandle,
+    private readonly flush: Flush,
+    private readonly crashPointName: CrashPointName | null,
+  ) {}
+
+  /** `crashPointName` marks the log for fault injection (the kill test's torn line). */
+  static async open(file: string, options: { flush: Flush; crashPointName?: CrashPointName }): Promise<AppendLog> {
+    return new AppendLog(await fs.open(file, 'a'), options.flush, options.crashPointName ?? null);
+  }
+
+  /** Appends one record; resolves once it is written (and flushed, with `flush: 'each'`). Appends are written in call order. */
+  append(record: unknown): Promise<void> {
+    const line = JSON.stringify(record) + '\n';
+    const write = this.queue.then(async () => {
+      if (this.crashPointName && process.env.SOPWORKS_CRASH_AT?.startsWith(`${this.crashPointName}:`)) {
+        // Fault injection (see crash-point.ts): half a line on disk, then the crash.
+        await this.handle.write(line.slice(0, line.length >> 1));
+        await this.handle.datasync();
+        crashPoint(this.crashPointName);
+        await this.handle.write(line.slice(line.length >> 1));
+      } else {
+        await this.handle.write(line);
+      }
+      if (this.flush === 'each') await this.handle.datasync();
+    });
+    this.queue = write.catch(() => undefined);
+    return write;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    if (this.flush === 'close') await this.handle.datasync();
+    await this.handle.close();
+  }
+}
