@@ -5,6 +5,7 @@ import { connectRedis, redisUrl, shownUrl } from '../queue/redis-connection.ts';
 import { openQueue } from '../queue/run-queue.ts';
 import { JobProgress, projectDirOf, type JobData, type JobResult } from '../queue/job-data.ts';
 import { renderText } from '../eval/render-table.ts';
+import { cleanStrings } from '../../ground/terminal-text.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions, wholeNumberIn } from './parse-options.ts';
 
@@ -57,7 +58,8 @@ export async function jobsCommand(rawOptions: unknown, io: Output): Promise<numb
     const total = (shown: string) => STATES.filter((s) => SHOWN[s] === shown).reduce((sum, s) => sum + (counts[s] ?? 0), 0);
     const summary = { queued: total('queued'), running: total('running'), finished: total('finished'), failed: total('failed') };
     if (options.json) {
-      io.out(JSON.stringify({ redis: shownUrl(url), ...summary, jobs: rows }, null, 2));
+      // Everything of a job was read from Redis, anyone's to write: every string one clean line, in JSON too.
+      io.out(JSON.stringify({ redis: shownUrl(url), ...summary, jobs: cleanStrings(rows) }, null, 2));
       return EXIT.done;
     }
     io.out(`Queue at ${shownUrl(url)}: ${summary.queued} queued, ${summary.running} running, ${summary.finished} finished, ${summary.failed} failed`);

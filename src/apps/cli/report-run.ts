@@ -5,6 +5,7 @@ import { Workspace } from '../../capabilities/repository/workspace.ts';
 import { INSTEAD, whyNotContinuable } from '../../engine/run/run-continuation.ts';
 import { EXIT, type Output } from './output.ts';
 import { renderSummary } from './summary.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 export async function reportRun(result: RunResult, model: string, io: Output): Promise<number> {
   const workspace = await Workspace.open(result.projectDir);
@@ -17,7 +18,7 @@ export async function reportRun(result: RunResult, model: string, io: Output): P
   }
   const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
   if (why) {
-    io.out(`\n${why}\n${INSTEAD}`);
+    io.out(`\n${cleanLine(why)}\n${INSTEAD}`);
     return EXIT.failed;
   }
   io.out(`\nContinue it with: sopworks resume ${shown}`);

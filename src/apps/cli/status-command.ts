@@ -9,6 +9,7 @@ import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import type { Output } from './output.ts';
 import { describeFindings, inspectProject } from '../../host/git/tamper-check.ts';
 import { formatUsd } from '../../capabilities/model/prices.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 interface RunStatus {
   name: string;
@@ -30,9 +31,10 @@ async function statusOf(projectDir: string): Promise<RunStatus | null> {
   const running = (await lockOwner(stateDir)) !== null;
   const total = record.usage?.total;
   return {
-    name: path.basename(projectDir),
+    // A folder's name and the board's last line are anyone's text: one clean line each.
+    name: cleanLine(path.basename(projectDir)),
     outcome: running ? 'running' : (record.outcome ?? 'cut off (resumable)'),
-    lastStep: last?.success ? `${last.data.from} → ${last.data.type} (${last.data.id})` : '—',
+    lastStep: last?.success ? cleanLine(`${last.data.from} → ${last.data.type} (${last.data.id})`) : '—',
     tokens: total ? `${total.calls} calls, ${total.promptTokens + total.completionTokens} tokens, cost ${formatUsd(total.costUsd)}` : '—',
   };
 }
@@ -44,7 +46,7 @@ export async function statusCommand(dir: string, io: Output): Promise<number> {
     ? [root]
     : (await fs.readdir(root, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name));
   const rows = (await Promise.all(entries.map(statusOf))).filter((r): r is RunStatus => r !== null).sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) for (const line of describeFindings(path.basename(entry), await inspectProject(entry))) io.err(`warning: ${line}`);
+  for (const entry of entries) for (const line of describeFindings(cleanLine(path.basename(entry)), await inspectProject(entry))) io.err(`warning: ${line}`);
   if (rows.length === 0) {
     io.out(`No sopworks runs in ${root}.`);
     return 0;

@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { hardenedGitEnv } from './git-hardening.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface TamperFindings {
   refusals: string[];
@@ -82,8 +83,9 @@ export async function inspectProject(projectDir: string): Promise<TamperFindings
 
 /** One line for a person: what was found, and that sopworks' own git runs none of it. */
 export function describeFindings(dir: string, findings: TamperFindings): string[] {
+  // What was found quotes the repository (a config value, a hook's name): one clean line each.
   return [
-    ...findings.refusals.map((r) => `${dir}: ${r}`),
-    ...findings.warnings.map((w) => `${dir}: ${w} — sopworks' git never runs it, but your git would: inspect and remove it before using git there`),
+    ...findings.refusals.map((r) => cleanLine(`${dir}: ${r}`)),
+    ...findings.warnings.map((w) => cleanLine(`${dir}: ${w} — sopworks' git never runs it, but your git would: inspect and remove it before using git there`)),
   ];
 }

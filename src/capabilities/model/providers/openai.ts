@@ -29,6 +29,7 @@ import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
 import { countTextTokens } from '../token-count.ts';
 import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
+import { cleanLine } from '../../../ground/terminal-text.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
@@ -210,7 +211,7 @@ export class OpenAIProvider implements Provider {
       `The model endpoint ${this.where} rejected structured output (response_format ${format}: ${reason}). ` +
       'For the rest of this run the JSON format is described in the prompt only; replies are repaired and validated as before. ' +
       'Set SOPWORKS_STRUCTURED_OUTPUT=off to skip the rejected request next time.';
-    (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${text}\n`)))(message);
+    (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(message);
   }
 
   private get where(): string {

@@ -3,11 +3,12 @@ import type { Settings } from '../../settings.ts';
 import { resolveLocalModel } from '../../../local-models/resolve-local-model.ts';
 import { readLocalSettings } from './local-settings.ts';
 import { LocalProvider } from './local-provider.ts';
+import { cleanLine } from '../../../../ground/terminal-text.ts';
 
 export async function createLocalProvider(
   model: string | null,
   settings: Settings,
-  report: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  report: (line: string) => void = (line) => process.stderr.write(`${cleanLine(line)}\n`),
 ): Promise<LocalProvider> {
   const local = readLocalSettings();
   const resolved = await resolveLocalModel(model);
