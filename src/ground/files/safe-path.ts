@@ -15,7 +15,8 @@ export function checkRelativePath(candidate: string): { ok: true; path: string }
   if (candidate.trim() === '') return { ok: false, reason: 'the path is empty' };
   if (candidate.includes('\0')) return { ok: false, reason: 'the path contains a NUL byte' };
   // A newline or an escape in a name would forge a line wherever the name is shown (a prompt, a terminal).
-  if (hasControls(candidate)) return { ok: false, reason: 'the path contains a control character (a newline, a tab, an escape); name the file with printable characters' };
+  if (hasControls(candidate))
+    return { ok: false, reason: 'the path contains a control character (a newline, a tab, an escape); name the file with printable characters' };
   const slashed = candidate.trim().replace(/\\/g, '/');
   if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) {
     return { ok: false, reason: 'absolute paths are not allowed; use a path relative to the project root' };
