@@ -187,6 +187,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('run queued runs, several at once, until stopped (SOPWORKS_REDIS_URL; docs/scaling.md)')
     .option('--concurrency <n>', 'how many runs at once', '2')
     .option('--lock-ms <ms>', "how long a job stays locked without renewal: a dead worker's runs are taken over after it", '30000')
+    .option('--runs-root <dir>', "a folder jobs' runs may be made in (repeatable; default: output)", collect, [])
+    .option('--company-root <dir>', "a folder jobs' SOPs, roles and scenarios may be read from (repeatable; default: the package's)", collect, [])
+    .option('--allow-unsandboxed', 'let jobs that ask for it run generated code unsandboxed (docs/sandbox.md)', false)
+    .option('--allow-base-url <url>', "another endpoint a job's roles may call with this worker's keys (repeatable)", collect, [])
+    .option('--allow-model <name>', 'the only models jobs may ask (repeatable; default: any at an allowed endpoint)', collect, [])
     .action(async (options: unknown) => {
       exitCode = await (await import('./worker-command.ts')).workerCommand(options, io);
     });
