@@ -148,7 +148,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('a local web viewer of the runs in a folder, live while a run is in progress')
     .argument('[dir]', 'a folder of projects, or one project', 'output')
     .option('--port <port>', 'port to listen on (0: any free port)', '4173')
-    .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
+    .option('--host <host>', 'address to bind; keep the default unless you know why (beyond the loopback, reads need the token too)', '127.0.0.1')
+    .option('--allow-host <name>', 'another name the viewer answers to, e.g. a DNS name or a proxy (repeatable)', collect, [])
     .action(async (dir: string, options: unknown) => {
       exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
     });
