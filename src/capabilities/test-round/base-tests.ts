@@ -76,7 +76,7 @@ async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineT
 }
 
 /** `git archive <base> | tar -x`: the base's files, without .git, without anything of the work tree. */
-async function unpackTree(root: string, base: string, into: string): Promise<void> {
+export async function unpackTree(root: string, base: string, into: string): Promise<void> {
   // Hardened like every git of sopworks: `git archive` applies smudge filters, and none may run here.
   const env = await gitEnv(root);
   return new Promise((resolve, reject) => {
