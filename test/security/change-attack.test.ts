@@ -17,10 +17,8 @@ import { changeSetUp, git } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCliInPty, shownLines, terminalControls } from '../helpers/pty.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
-import { commandRequirement, requireSystem } from '../helpers/system-requirements.ts';
+import { requireSystem, SCRIPT } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-
-const SCRIPT = commandRequirement('script (util-linux)', 'script', 'apt-get install -y util-linux', ['--version']);
 
 const ATTACKS = {
   windowTitle: '\x1b]0;pwned by the model\x07',

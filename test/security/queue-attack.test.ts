@@ -29,7 +29,7 @@ import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
 import { BIN, ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { startRedis, startRedisWith, type TestRedis } from '../helpers/redis-server.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
-import { BUBBLEWRAP, REDIS, requireSystem } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, OPENSSL, REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const SECRET = `queue-red-team-secret-${process.pid}-0123456789`;
@@ -412,7 +412,8 @@ describe('red team: the queue runs only signed jobs, within the worker’s limit
       }
     });
 
-    it('rediss:// with a private CA: trusted through NODE_EXTRA_CA_CERTS, refused without it, naming the certificate', async () => {
+    it('rediss:// with a private CA: trusted through NODE_EXTRA_CA_CERTS, refused without it, naming the certificate', async function () {
+      requireSystem(this, OPENSSL);
       const tls = await tempDir('sopworks-redis-tls-');
       const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: tls, stdio: 'ignore' });
       const key = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];

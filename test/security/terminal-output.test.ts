@@ -17,10 +17,8 @@ import { ROOT } from '../helpers/paths.ts';
 import { runCliInPty, shownLines, terminalControls, type PtyResult } from '../helpers/pty.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
-import { commandRequirement, REDIS, requireSystem } from '../helpers/system-requirements.ts';
+import { REDIS, requireSystem, SCRIPT } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-
-const SCRIPT = commandRequirement('script (util-linux)', 'script', 'apt-get install -y util-linux', ['--version']);
 
 /** A payload per placement, each a different kind of attack. */
 const PAYLOADS = {
