@@ -15,11 +15,13 @@ export const QUEUE_SECRET_ENV = 'SOPWORKS_QUEUE_SECRET';
 /** 32 characters: 128 bits as hex, or more. */
 const MIN_SECRET = 32;
 
-const Env = z.object({ [QUEUE_SECRET_ENV]: z.string().optional() });
+const Env = z.object({
+  SOPWORKS_QUEUE_SECRET: z.string().optional(),
+});
 
 /** The shared secret; refused (exit 2) when unset or too short to be one. */
 export function queueSecret(env: NodeJS.ProcessEnv = process.env): string {
-  const secret = Env.parse(env)[QUEUE_SECRET_ENV]?.trim() ?? '';
+  const secret = Env.parse(env).SOPWORKS_QUEUE_SECRET?.trim() ?? '';
   if (secret.length < MIN_SECRET) {
     throw new SopworksError(
       'CONFIG_INVALID',
