@@ -8,7 +8,7 @@ import type { RunResult } from '../../company/finish-run.ts';
 import type { UsageTotals } from '../../capabilities/model/usage.ts';
 import { formatUsd } from '../../capabilities/model/prices.ts';
 import { describeFigures, runFigures } from '../../capabilities/project/run-figures.ts';
-import { cleanLine } from '../../ground/terminal-text.ts';
+import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
 
 export interface SummaryFacts {
   files: string[];
@@ -20,7 +20,8 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   const lines: string[] = [];
   const verdict = result.outcome === 'done' ? pc.green(pc.bold('done')) : pc.red(pc.bold(result.outcome));
   const shown = path.relative(process.cwd(), result.projectDir) || result.projectDir;
-  lines.push('', `${pc.bold('Outcome')}   ${verdict} — ${cleanLine(result.reason)}`);
+  // A reason may list its issues one a line (its layout); no other control of what it quotes reaches the terminal.
+  lines.push('', `${pc.bold('Outcome')}   ${verdict} — ${cleanBlock(result.reason)}`);
   lines.push(`${pc.bold('Project')}   ${cleanLine(shown)}: ${facts.files.length} files, ${facts.commits} commits`);
   const t = result.lastTestReport;
   if (t) {
