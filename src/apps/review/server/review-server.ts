@@ -210,20 +210,20 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     });
   };
 
-  const route = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
-      res.setHeader('allow', 'GET, HEAD, POST');
-      throw new HttpError(405, `${req.method} is not allowed: the viewer reads with GET and decides with POST.`);
-    }
+  /**
+   * Before any route: the request is addressed to this viewer's own name (no DNS rebinding), and,
+   * bound beyond the loopback, carries the token — but for the token's own exchange and the icon.
+   * Returns the path's segments.
+   */
+  const checkAccess = (req: http.IncomingMessage, url: URL): string[] => {
     if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
       throw new HttpError(
         403,
         `Requests must be addressed to ${[...allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}); \`sopworks serve --allow-host <name>\` adds a name.`,
       );
     }
-    const url = new URL(req.url ?? '/', 'http://viewer.invalid');
     const parts = segmentsOf(url.pathname);
-    const [first, second, third, fourth, fifth] = parts;
+    const [first] = parts;
     const exchangingToken = url.searchParams.has('token') && (parts.length === 0 || (first === 'runs' && parts.length === 2));
     if (readsNeedToken && !exchangingToken && !guard!.authorised(req) && !(parts.length === 1 && first === 'favicon.ico')) {
       throw new HttpError(
@@ -231,6 +231,17 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
         `This viewer listens on ${options.host}, beyond this machine: reading needs the token. Open the URL \`sopworks serve\` printed (it ends in ?token=…).`,
       );
     }
+    return parts;
+  };
+
+  const route = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
+      res.setHeader('allow', 'GET, HEAD, POST');
+      throw new HttpError(405, `${req.method} is not allowed: the viewer reads with GET and decides with POST.`);
+    }
+    const url = new URL(req.url ?? '/', 'http://viewer.invalid');
+    const parts = checkAccess(req, url);
+    const [first, second, third, fourth, fifth] = parts;
 
     if (first === 'api' && second === 'runs' && parts.length === 4 && fourth === 'decision') return decide(req, res, third!);
     if (req.method === 'POST') {
