@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { SopworksError, type ErrorCode } from '../../ground/errors.ts';
-import { registerSopCommand } from './sop-command.ts';
-import { registerSandboxCommand } from './sandbox-command.ts';
-import { registerModelsCommand } from './models-command.ts';
+import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import { registerSopCommand } from './register-sop.ts';
+import { registerSandboxCommand } from './register-sandbox.ts';
+import { registerModelsCommand } from './register-models.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
 // Commands are loaded when they run: each pulls in what it needs (LangChain, the viewer, …), and start-up
 // of the others stays short.
@@ -46,6 +47,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   const program = new Command()
     .name('sopworks')
     .description('A software company of LLM agents: a one-line spec in, a tested git repository out.')
+    .version(SOPWORKS_VERSION, '-V, --version', 'print the version of sopworks')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
