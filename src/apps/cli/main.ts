@@ -42,6 +42,12 @@ function loadDotEnv(): void {
   if (fs.existsSync(file)) process.loadEnvFile(file);
 }
 
+/** --json among the options (not after `--`): an error is then also a JSON line on stdout. */
+const wantsJson = (argv: string[]): boolean => {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+};
+
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
   let exitCode: number = EXIT.done;
   const program = new Command()
@@ -54,7 +60,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   program
     .command('run')
     .description('run the company on a spec and commit what it makes into a new git repository')
-    .argument('[spec...]', 'what to build, in one line (a scripted scenario may supply it)')
+    .argument('[spec...]', 'what to build, in one line; - reads it from standard input (a scripted scenario may supply it)')
+    .option('--spec-file <file>', 'read the spec from this file')
+    .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--name <project>', 'project folder name (default: from the spec)')
     .option('--out <dir>', 'where projects are created', 'output')
     .option('--llm <provider>', 'openai | local[:<model name or .gguf path>] | scripted:<scenario file> (default: openai when configured)')
@@ -83,7 +91,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .command('change')
     .description('change an existing git repository on a new branch, in its own work tree (your work tree is never touched)')
     .argument('<repo>', 'the top folder of a git repository with a clean work tree')
-    .argument('[request...]', 'what to change, in one line (a scripted scenario may supply it)')
+    .argument('[request...]', 'what to change, in one line; - reads it from standard input (a scripted scenario may supply it)')
+    .option('--spec-file <file>', 'read the request from this file')
+    .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--base <rev>', 'where the change starts (default: the current branch)')
     .option('--branch <name>', 'the branch to make (default: sopworks/<slug of the request>)')
     .option('--force', 'start an existing branch (and its work tree under --out) again from the base', false)
@@ -114,6 +124,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
     .option('--record <file>', "write the run's model replies as a scenario file")
     .option('--hint <text>', 'guidance for the step that failed, shown in its prompt when it is asked again')
+    .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
     .action(async (project: string, options: unknown) => {
@@ -133,16 +144,18 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .command('status')
     .description('list the runs in a folder with their outcome, last step and usage')
     .argument('[dir]', 'a folder of projects, or one project', 'output')
-    .action(async (dir: string) => {
-      exitCode = await (await import('./status-command.ts')).statusCommand(dir, io);
+    .option('--json', 'print a JSON line per run, then a summary (docs/json-output.md)', false)
+    .action(async (dir: string, options: { json: boolean }) => {
+      exitCode = await (await import('./status-command.ts')).statusCommand(dir, io, options.json);
     });
 
   program
     .command('review')
     .description('report on a run: outcome, timeline, artifacts, tests, usage and cost, git log')
     .argument('<project>', 'the project folder, e.g. output/wordfreq')
-    .action(async (project: string) => {
-      exitCode = await (await import('./review-command.ts')).reviewCommand(project, io);
+    .option('--json', 'print the timeline as JSON lines, then a summary (docs/json-output.md)', false)
+    .action(async (project: string, options: { json: boolean }) => {
+      exitCode = await (await import('./review-command.ts')).reviewCommand(project, io, options.json);
     });
 
   program
@@ -227,14 +240,21 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.done : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.done;
+      if (wantsJson(argv)) io.out(JSON.stringify({ type: 'error', code: 'USAGE', message: error.message, hint: null, exitCode: EXIT.usage }));
+      return EXIT.usage;
     }
+    const json = wantsJson(argv);
     if (SopworksError.isInstance(error)) {
       io.err(`${pc.red('error')} ${error.message}`);
       if (error.hint) io.err(`  ${error.hint}`);
-      return USAGE_ERRORS.includes(error.code) ? EXIT.usage : EXIT.failed;
+      const code = USAGE_ERRORS.includes(error.code) ? EXIT.usage : EXIT.failed;
+      if (json) io.out(JSON.stringify({ type: 'error', code: error.code, message: error.message, hint: error.hint ?? null, exitCode: code }));
+      return code;
     }
     io.err(`${pc.red('error')} ${(error as Error)?.stack ?? String(error)}`);
+    if (json)
+      io.out(JSON.stringify({ type: 'error', code: 'UNEXPECTED', message: (error as Error)?.message ?? String(error), hint: null, exitCode: EXIT.failed }));
     return EXIT.failed;
   }
 }
