@@ -6,6 +6,8 @@ import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { SopworksError, type ErrorCode } from '../../ground/errors.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import { applyUserConfig } from '../../capabilities/model/user-config.ts';
+import { useEnvironmentProxy } from '../../host/net/proxy.ts';
 import { registerSopCommand } from './register-sop.ts';
 import { registerSandboxCommand } from './register-sandbox.ts';
 import { registerModelsCommand } from './register-models.ts';
@@ -37,9 +39,15 @@ const USAGE_ERRORS: ErrorCode[] = [
 /** A flag given several times: each value kept, in order. */
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function loadDotEnv(): void {
+/**
+ * Settings in their order: the environment, then the project's .env, then the user's config — each fills
+ * only what the ones before leave unset — and the proxies they name for every request made from here.
+ */
+async function loadSettings(): Promise<void> {
   const file = path.resolve('.env');
   if (fs.existsSync(file)) process.loadEnvFile(file);
+  applyUserConfig();
+  await useEnvironmentProxy();
 }
 
 /** --json among the options (not after `--`): an error is then also a JSON line on stdout. */
@@ -169,8 +177,21 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     });
 
   program
+    .command('init')
+    .description('write your settings once for every folder (~/.config/sopworks/config.toml): endpoint, model, key variable — checked as doctor checks')
+    .option('--base-url <url>', 'the endpoint (skip the question): an OpenAI-compatible base URL, or "openai"')
+    .option('--model <name>', 'the model (skip the question)')
+    .option('--api-key-env <variable>', 'the environment variable that holds the key (skip the question); "none" for none')
+    .option('--no-check', 'write without probing the endpoint')
+    .option('--force', 'replace an existing config without asking', false)
+    .action(async (options: unknown) => {
+      exitCode = await (await import('./init-command.ts')).initCommand(options, io);
+    });
+
+  program
     .command('doctor')
     .description('probe the model endpoint(s): reachable, key, model, structured output, context, usage, latency, JSON compliance')
+    .option('--llm <provider>', 'local[:<model name or .gguf path>]: check the in-process engine and model instead of the endpoint')
     .option('--model <name>', 'the model to check (default: SOPWORKS_MODEL or gpt-4o-mini)')
     .option('--model-for <role=model>', 'check another model for one role, as `run --model-for` would use it (repeatable)', collect, [])
     .option('--sops <dir>', 'folder of company.yaml, whose roles may name their own models', path.join(PACKAGE_ROOT, 'sops'))
@@ -235,7 +256,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   registerModelsCommand(program, io, (code) => (exitCode = code));
 
   try {
-    loadDotEnv();
+    await loadSettings();
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
