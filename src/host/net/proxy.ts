@@ -50,6 +50,7 @@ export async function useEnvironmentProxy(env: NodeJS.ProcessEnv = process.env):
   const settings = proxySettings(env);
   if (settings.httpsProxy || settings.httpProxy) {
     const { EnvHttpProxyAgent, setGlobalDispatcher } = await import('undici');
+    quietExperimentalWarning();
     setGlobalDispatcher(
       new EnvHttpProxyAgent({
         ...(settings.httpsProxy ? { httpsProxy: settings.httpsProxy } : {}),
@@ -84,4 +85,17 @@ export function proxyFor(url: string, settings: ProxySettings): string | null {
       return host === bare || host.endsWith(`.${bare}`);
     });
   return bypassed ? null : proxy;
+}
+
+/**
+ * undici marks EnvHttpProxyAgent experimental with a process warning on every start; a person behind a
+ * proxy would read it on every command. That one warning is dropped; every other is printed as Node does.
+ */
+function quietExperimentalWarning(): void {
+  const printers = process.listeners('warning');
+  process.removeAllListeners('warning');
+  process.on('warning', (warning: Error & { code?: string }) => {
+    if (warning.code === 'UNDICI-EHPA') return;
+    for (const print of printers) print(warning);
+  });
 }

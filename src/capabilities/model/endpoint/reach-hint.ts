@@ -17,7 +17,7 @@ export function reachHint(baseUrl: string, cause: string, proxies: ProxySettings
     if (/407/.test(cause)) return `The proxy ${shown} asks for credentials: put them in its URL (HTTPS_PROXY=http://user:password@host:port).`;
     if (LOCAL_HOST.test(host))
       return `The request went through the proxy ${shown}, which may not reach ${host}: add it to NO_PROXY (NO_PROXY=${host}), and check that the server is running.`;
-    return `The request went through the proxy ${shown} (HTTPS_PROXY/HTTP_PROXY): check that the proxy is up and lets ${host} through, or set NO_PROXY=${host} to go direct.`;
+    return `The request went through the proxy ${shown} (HTTPS_PROXY/HTTP_PROXY): check that the proxy is up and lets ${host} through — one that wants credentials takes them in its URL (http://user:password@host:port) — or set NO_PROXY=${host} to go direct.`;
   }
   if (!url || host === 'api.openai.com') {
     return `Check this machine's network and DNS (${cause}); behind a corporate proxy, set HTTPS_PROXY=http://proxy:port (and NO_PROXY for local servers).`;
