@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { CATALOG, catalogEntry } from '../../capabilities/local-models/catalog.ts';
@@ -100,8 +101,11 @@ function sourceOf(what: string, options: z.infer<typeof PullOptions>): Source {
   }
   const entry = catalogEntry(what);
   if (!entry) {
-    throw new SopworksError('USAGE', `Unknown model "${what}".`, {
-      hint: `Recommended: ${CATALOG.map((e) => e.name).join(', ')} (sopworks models list shows their sizes); or give the URL of a .gguf file.`,
+    const names = CATALOG.map((e) => e.name);
+    const near = closest(what.toLowerCase(), names);
+    const likely = distance(what.toLowerCase(), near) <= Math.max(3, Math.floor(near.length / 3));
+    throw new SopworksError('USAGE', `Unknown model "${what}".${likely ? ` Did you mean ${near}?` : ''}`, {
+      hint: `${likely ? `sopworks models pull ${near} — recommended` : 'Recommended'}: ${names.join(', ')} (sopworks models list shows their sizes); or give the URL of a .gguf file.`,
     });
   }
   return { name: entry.name, url: entry.url, sha256: options.sha256 ?? entry.sha256, bytes: entry.bytes, memoryBytes: entry.memoryBytes };
