@@ -8,7 +8,10 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ENGINE_VERSION } from './engine-packages.ts';
 
-const EngineEnv = z.object({ SOPWORKS_ENGINE_DIR: z.string().optional(), XDG_CACHE_HOME: z.string().optional() });
+const EngineEnv = z.object({
+  SOPWORKS_ENGINE_DIR: z.string().optional(),
+  XDG_CACHE_HOME: z.string().optional(),
+});
 
 export function engineDir(env: NodeJS.ProcessEnv = process.env): string {
   const e = EngineEnv.parse(env);
