@@ -4,7 +4,7 @@
  * last step still fails the run.
  */
 import { runFigures } from '../capabilities/project/run-figures.ts';
-import type { TestReport } from '../capabilities/artifacts/schemas.ts';
+import type { TestReport } from '../documents/schemas.ts';
 import type { Message } from '../engine/board/message.ts';
 import { describeError } from '../ground/errors.ts';
 import { writeRecordedScenario } from '../capabilities/model/record-scenario.ts';

@@ -3,7 +3,7 @@
  * becomes in the generated repository and the subject of the commit that adds them.
  */
 import type { z } from 'zod';
-import * as S from '../capabilities/artifacts/schemas.ts';
+import * as S from '../documents/schemas.ts';
 import { renderPrd } from '../capabilities/artifacts/render/prd.ts';
 import { renderDesign } from '../capabilities/artifacts/render/design.ts';
 import { renderTasks } from '../capabilities/artifacts/render/tasks.ts';

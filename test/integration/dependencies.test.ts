@@ -15,7 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import type { Code, DependencyInstall, TestReport } from '../../src/capabilities/artifacts/schemas.ts';
+import type { Code, DependencyInstall, TestReport } from '../../src/documents/schemas.ts';
 import { RunRecord } from '../../src/engine/run/run-record.ts';
 import { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
-import { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';

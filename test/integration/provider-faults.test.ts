@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';

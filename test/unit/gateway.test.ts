@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { Review } from '../../src/capabilities/artifacts/schemas.ts';
+import { Review } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { Review } from '../../src/capabilities/artifacts/schemas.ts';
+import { Review } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { ExchangeReplay } from '../../src/capabilities/model/exchange-log.ts';
 import { fallbackReason, isContextOverflow } from '../../src/capabilities/model/fallback-reason.ts';

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import { loadRoleProfile, type RoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import type { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import type { PRD } from '../../src/documents/schemas.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { BugReport, CodeFile, Design, PRD, Review, TaskGraph } from '../../src/capabilities/artifacts/schemas.ts';
+import { BugReport, CodeFile, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';

@@ -1,6 +1,6 @@
 /** An artifact held back for approval, as markdown for a person to read. */
 import { z } from 'zod';
-import * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { renderDesign } from '../artifacts/render/design.ts';
 import { renderPrd } from '../artifacts/render/prd.ts';
 

@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { MessageBoard } from '../../engine/board/message-board.ts';
-import type { Approval } from '../artifacts/schemas.ts';
+import type { Approval } from '../../documents/schemas.ts';
 import { sameApproval } from '../../engine/effect-identity.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;

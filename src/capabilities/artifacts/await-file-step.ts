@@ -1,7 +1,7 @@
 /** `awaitFile`: wait until the current file's Code is on the board (or the run ends first). */
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
-import type * as S from './schemas.ts';
+import type * as S from '../../documents/schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import type { RoleServices } from '../../engine/sop/services.ts';
 import type { VocabularyEntry } from '../../engine/steps/actions.ts';

@@ -1,8 +1,8 @@
 /** `check`: an artifact checked against the design and the policy; fails with the problems found. */
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
-import * as S from './schemas.ts';
-import { validateTaskGraph } from './task-graph.ts';
+import * as S from '../../documents/schemas.ts';
+import { validateTaskGraph } from '../../documents/task-graph.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { commandRefusal } from '../policy/may-run.ts';
 import { writeRefusals } from '../policy/may-write.ts';

@@ -2,10 +2,10 @@
  * `eachFile`: every queued file worked on by a per-file SOP of its own, up to --concurrency at once, in
  * dependency order (dag-scheduler.ts); the files' messages go out in queue order whatever order they finish in.
  */
-import { Removal } from '../change/change-schemas.ts';
+import { Removal } from '../../documents/change-schemas.ts';
 import { createActor, fromPromise, type AnyStateMachine } from 'xstate';
 import { z } from 'zod';
-import * as S from './schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import type { RoleProfile } from '../../engine/roles/role-profile.ts';
 import { runOverDag } from './dag-scheduler.ts';
@@ -42,7 +42,7 @@ export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine
     if (!sop) {
       throw new SopworksError('SOP_INVALID', `${services.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
     }
-    // A change run's task graph has the same shape (src/change/change-schemas.ts).
+    // A change run's task graph has the same shape (src/documents/change-schemas.ts).
     const graph = (services.board.latest<S.TaskGraph>('TaskGraph') ?? services.board.latest<S.TaskGraph>('ChangeTaskGraph'))?.payload;
     const asks: Record<string, number> = {};
     const kept = new Map<string, unknown>();

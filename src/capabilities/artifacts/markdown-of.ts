@@ -3,7 +3,7 @@ import { renderPrd } from './render/prd.ts';
 import { renderDesign } from './render/design.ts';
 import { renderTasks } from './render/tasks.ts';
 import { renderTestReport, renderBugReport } from '../test-round/render-test-report.ts';
-import type { BugReport, Design, PRD, TaskGraph, TestReport } from './schemas.ts';
+import type { BugReport, Design, PRD, TaskGraph, TestReport } from '../../documents/schemas.ts';
 
 export const renderers: Record<string, (value: unknown) => string> = {
   PRD: (v) => renderPrd(v as PRD),

@@ -6,10 +6,10 @@
  */
 import { SopworksError } from '../../ground/errors.ts';
 import type { BoardReader } from '../../company/message-types.ts';
-import type { Code, Design, Requirement, TaskGraph } from './schemas.ts';
+import type { Code, Design, Requirement, TaskGraph } from '../../documents/schemas.ts';
 import { designExcerpt } from './design-excerpt.ts';
-import { topologicalOrder } from './task-graph.ts';
-import { codeInterface } from './code-interface.ts';
+import { topologicalOrder } from '../../documents/task-graph.ts';
+import { codeInterface } from '../../documents/code-interface.ts';
 import type { RoleContext } from '../../engine/sop/role-context.ts';
 import { changeArtifactViews, changeViews } from '../change/change-views.ts';
 

@@ -3,7 +3,7 @@
  * document is committed under the change's folder, authored by the role that wrote it.
  */
 import type { z } from 'zod';
-import * as C from './change-schemas.ts';
+import * as C from '../../documents/change-schemas.ts';
 import { renderRepositoryMap, renderBaselineTests, renderChangeRequest, renderChangeTasks, renderDesignDelta } from './change-documents.ts';
 import { documentsDir } from './documents-dir.ts';
 

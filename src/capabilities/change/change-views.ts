@@ -3,7 +3,7 @@
  * and the current file's change task.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import type { ChangeTask, ChangeTaskGraph, Removal } from './change-schemas.ts';
+import type { ChangeTask, ChangeTaskGraph, Removal } from '../../documents/change-schemas.ts';
 
 interface Reader {
   latest<T = unknown>(type: string): { payload: T } | undefined;

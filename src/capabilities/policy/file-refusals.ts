@@ -1,6 +1,6 @@
 /** The policy's word on the files a step writes: checked on a model's reply and before a message is posted. */
 import { messageTypes } from '../../company/message-types.ts';
-import type * as S from '../artifacts/schemas.ts';
+import type * as S from '../../documents/schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { writeRefusals } from './may-write.ts';
 import type { RoleServices } from '../../engine/sop/services.ts';

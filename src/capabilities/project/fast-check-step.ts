@@ -7,7 +7,7 @@
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { describePlaceholders, placeholdersIn } from './completeness.ts';
 import { runFastChecks } from './fast-checks.ts';
 import type { RoleServices } from '../../engine/sop/services.ts';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import type * as S from '../artifacts/schemas.ts';
+import type * as S from '../../documents/schemas.ts';
 import { dependencyRegistries } from './dependency-registries.ts';
 import {
   installedAlready,

@@ -7,7 +7,7 @@
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { commandRefusal } from '../policy/may-run.ts';
 import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
 import { smokeCommandOf, smokeReport } from './smoke-run.ts';

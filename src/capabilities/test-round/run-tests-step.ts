@@ -1,7 +1,7 @@
 /** `runTests`: a test round (sandbox/test-round.ts) of the design's test command, if the policy lets the role run it. */
 import { fromPromise } from 'xstate';
 import { z } from 'zod';
-import * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { commandRefusal } from '../policy/may-run.ts';
 import { ownRecordLine } from '../../engine/board/own-record-line.ts';

@@ -26,7 +26,7 @@ export interface TestRoundRequest {
   holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
-/** The round's result: the TestReport artifact's fields (artifacts/schemas.ts). */
+/** The round's result: the TestReport artifact's fields (src/documents/schemas.ts). */
 export interface TestRound extends ParsedTestOutput {
   round: number;
   /** The command whose result this is: the test command, or the install that failed before it. */

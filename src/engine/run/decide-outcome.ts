@@ -12,7 +12,7 @@
  *   5. an outcome posted on the board    → that outcome (the first one posted stands)
  *   6. otherwise                         → failed: the company stalled, and says where
  */
-import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import type { Outcome } from '../../documents/schemas.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import type { RoleStatus } from '../roles/role-runtime.ts';
 import type { RunOutcome } from './run-record.ts';

@@ -4,7 +4,7 @@
  * Stop signals (Ctrl-C) and a failed commit feed the same decision.
  */
 import path from 'node:path';
-import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import type { Outcome } from '../../documents/schemas.ts';
 import type { MessageBoard } from '../board/message-board.ts';
 import type { Message } from '../board/message.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';

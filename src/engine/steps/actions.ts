@@ -4,8 +4,8 @@
  */
 import { assign } from 'xstate';
 import { z } from 'zod';
-import type { BugReport, TaskGraph, TestReport } from '../../capabilities/artifacts/schemas.ts';
-import { topologicalOrder } from '../../capabilities/artifacts/task-graph.ts';
+import type { BugReport, TaskGraph, TestReport } from '../../documents/schemas.ts';
+import { topologicalOrder } from '../../documents/task-graph.ts';
 import type { RoleContext } from '../sop/role-context.ts';
 import type { RoleServices } from '../sop/services.ts';
 import { describeError } from '../../ground/errors.ts';

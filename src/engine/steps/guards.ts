@@ -1,6 +1,6 @@
 /** Guards a SOP may name: pure questions about the role's context. */
 import { z } from 'zod';
-import type { Review, TestReport } from '../../capabilities/artifacts/schemas.ts';
+import type { Review, TestReport } from '../../documents/schemas.ts';
 import type { RoleContext } from '../sop/role-context.ts';
 import type { VocabularyEntry } from './actions.ts';
 import type { RoleServices } from '../sop/services.ts';

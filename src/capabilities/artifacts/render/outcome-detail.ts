@@ -1,5 +1,5 @@
 /** A view appended to an outcome's reason, in a line: a test report as its failing tests, else the value. */
-import * as S from '../schemas.ts';
+import * as S from '../../../documents/schemas.ts';
 
 export function renderOutcomeDetail(value: unknown): string {
   const report = S.TestReport.safeParse(value);

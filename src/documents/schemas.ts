@@ -5,8 +5,8 @@
  * requires every property to be present.
  */
 import { z } from 'zod';
-import { RelativePath } from '../../ground/files/safe-path.ts';
-import { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
+import { RelativePath } from '../ground/files/safe-path.ts';
+import { SandboxReport } from '../host/sandbox/sandbox-report.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
