@@ -12,7 +12,7 @@ import { usageFromExchanges } from '../capabilities/model/exchange-log.ts';
 import type { UsageMeter } from '../capabilities/model/usage.ts';
 import type { RunConclusion } from '../engine/run/decide-outcome.ts';
 import type { OpenRun } from './open-run.ts';
-import { writeRunRecord, type RunOutcome, type RunRecord } from '../engine/run/run-record.ts';
+import { writeRunRecord, type RunOutcome, type RunRecord } from './run-record.ts';
 
 export interface RunResult {
   outcome: RunOutcome;

@@ -10,7 +10,9 @@ import { AppendLog, repairAppendLog } from '../ground/files/append-log.ts';
 import { MessageBoard } from '../engine/board/message-board.ts';
 import { describeError } from '../ground/errors.ts';
 import { earlierMessage } from '../engine/effect-identity.ts';
-import { clearPending } from '../capabilities/approvals/approval-desk.ts';
+import { ApprovalDesk, clearPending, type ApprovalPolicy, type AskPerson } from '../capabilities/approvals/approval-desk.ts';
+import { documentMarkdown } from '../capabilities/artifacts/document-markdown.ts';
+import { documentLine } from '../capabilities/artifacts/render/outcome-detail.ts';
 import { Budget } from '../capabilities/model/budget.ts';
 import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from '../capabilities/model/exchange-log.ts';
 import { Gateway, replyParsingWarmUpTasks, schemaWarmUpTask } from '../capabilities/model/gateway.ts';
@@ -19,16 +21,18 @@ import { UsageMeter } from '../capabilities/model/usage.ts';
 import type { WarmUp } from '../capabilities/model/warm-up.ts';
 import { policyWarmUpTasks } from '../capabilities/policy/may-write.ts';
 import type { Policy } from '../capabilities/policy/policy-file.ts';
-import type { RoleServices } from '../engine/sop/services.ts';
-import { askSchemas } from './vocabulary/actors.ts';
+import type { Publish } from '../engine/steps/ports.ts';
+import type { SharedPorts } from '../engine/run/run-loop.ts';
+import { policyPort } from '../capabilities/policy/policy-port.ts';
+import { askOutputs } from './vocabulary.ts';
 import { Materializer } from '../capabilities/repository/materializer.ts';
 import type { Author, Workspace } from '../capabilities/repository/workspace.ts';
 import { RoleStore } from '../engine/run/role-store.ts';
-import { stopOnSecurityFindings } from '../engine/run/security-stop.ts';
+import { stopOnSecurityFindings } from '../capabilities/test-round/security-stop.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../host/sandbox/sandbox-settings.ts';
-import type { RunEvent } from '../engine/run/run-events.ts';
+import type { RunEvent } from './run-events.ts';
 import type { CommitFault } from '../engine/run/run-loop.ts';
-import { writeRunRecord, type RunRecord } from '../engine/run/run-record.ts';
+import { writeRunRecord, type RunRecord } from './run-record.ts';
 import type { CommonRequest } from './run-request.ts';
 import { WorkInFlight } from '../engine/run/work-in-flight.ts';
 
@@ -38,6 +42,8 @@ export interface OpenRunOptions {
   /** Work done ahead of need, while the run waits (warm-up.ts). */
   warmUp: WarmUp;
   policy: Policy;
+  approvals: ApprovalPolicy;
+  askPerson: AskPerson | null;
   emit: (event: RunEvent) => void;
 }
 
@@ -52,8 +58,9 @@ export interface OpenRun {
   gateway: Gateway;
   workInFlight: WorkInFlight;
   commitFault: CommitFault;
-  /** Posts a role's n-th message once (see RoleServices.publish). */
-  publish: RoleServices['publish'];
+  /** What every role's steps use (src/engine/steps/ports.ts). */
+  ports: SharedPorts;
+  approvals: ApprovalDesk;
 }
 
 export async function openRun(workspace: Workspace, record: RunRecord, request: CommonRequest, options: OpenRunOptions): Promise<OpenRun> {
@@ -64,7 +71,7 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
   const exchangesFile = path.join(stateDir, 'exchanges.jsonl');
   // Independent files: written and opened together.
   const [{ board, droppedTail }, exchangeLog, roleStore] = await Promise.all([
-    MessageBoard.open(path.join(stateDir, 'board.jsonl')),
+    MessageBoard.open(path.join(stateDir, 'board.jsonl'), { types: company.vocabulary.messages }),
     repairAppendLog(exchangesFile).then(async ({ records }) => ({ records, log: await AppendLog.open(exchangesFile, { flush: 'close' }) })),
     RoleStore.open(stateDir),
     clearPending(stateDir),
@@ -122,8 +129,8 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
   // The rest of the templates and schemas, the reply parsers and the policy's globs (docs/performance.md).
   gateway.prepareWhileWaiting([
     ...renderer.warmUpTasks(company.roles.map((r) => r.id)),
-    ...Object.values(askSchemas).map(schemaWarmUpTask),
-    ...replyParsingWarmUpTasks(Object.values(askSchemas)),
+    ...Object.values(askOutputs).map(schemaWarmUpTask),
+    ...replyParsingWarmUpTasks(Object.values(askOutputs)),
     ...policyWarmUpTasks(policy),
   ]);
 
@@ -132,12 +139,27 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
    * The step goes on once the message is on the board (durable); its commit follows in the background
    * and `Materializer.catchUp` makes it on resume if a crash comes first.
    */
-  const publish: RoleServices['publish'] = (draft, nth, onPosted) =>
+  const publish: Publish = (draft, nth, onPosted) =>
     workInFlight.track(async () => {
       const message: Message = earlierMessage(board.list(), draft, nth) ?? (await board.post(draft));
       onPosted?.(message);
       return message;
     });
+  const ports: SharedPorts = {
+    board,
+    publish,
+    model: gateway,
+    repository: {
+      root: workspace.root,
+      readFile: (file) => workspace.readFile(file),
+      withCommitsHeld: (work) => workspace.withCommitsHeld(work),
+      filesOnDisk: () => materializer.settled(),
+    },
+    policy: policyPort(policy),
+    sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS,
+    documents: { markdown: documentMarkdown, line: documentLine },
+  };
+  const approvals = new ApprovalDesk(board, stateDir, options.approvals, options.askPerson);
 
-  return { workspace, record, board, exchanges, roleStore, materializer, gateway, workInFlight, commitFault, publish };
+  return { workspace, record, board, exchanges, roleStore, materializer, gateway, workInFlight, commitFault, ports, approvals };
 }

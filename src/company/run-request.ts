@@ -7,8 +7,8 @@ import type { Policy } from '../capabilities/policy/policy-file.ts';
 import type { SandboxSettings } from '../host/sandbox/sandbox-settings.ts';
 import type { CompanyDefinition } from '../engine/run/load-company.ts';
 import type { StopSignals } from '../engine/run/run-loop.ts';
-import type { LlmRecord, RunRecord } from '../engine/run/run-record.ts';
-import type { RunEvent } from '../engine/run/run-events.ts';
+import type { LlmRecord, RunRecord } from './run-record.ts';
+import type { RunEvent } from './run-events.ts';
 
 export interface CommonRequest {
   company: CompanyDefinition;

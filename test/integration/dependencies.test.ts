@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import type { Code, DependencyInstall, TestReport } from '../../src/documents/schemas.ts';
-import { RunRecord } from '../../src/engine/run/run-record.ts';
+import { RunRecord } from '../../src/company/run-record.ts';
 import { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
 import { dependencyRegistries } from '../../src/capabilities/project/dependency-registries.ts';

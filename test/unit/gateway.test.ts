@@ -13,6 +13,7 @@ import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const call = { role: 'engineer', action: 'review_file', key: 'src/a.js' };
 
@@ -33,7 +34,14 @@ async function setup(replies: Scenario['replies'], maxRepairs = 2) {
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });
   const events: GatewayEvent[] = [];
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs, onEvent: (e) => events.push(e) });
+  const gateway = new Gateway({
+    provider,
+    renderer: new PromptRenderer(roles, markdownRenderers),
+    meter,
+    exchanges,
+    maxRepairs,
+    onEvent: (e) => events.push(e),
+  });
   const profile = await loadRoleProfile(roles, 'engineer');
   const variables = {
     key: 'src/a.js',

@@ -19,6 +19,7 @@ import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile, type RoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES, ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const CORPUS = path.join(ROOT, 'test/fixtures/replies');
 const MAX_REPAIRS = 2;
@@ -128,7 +129,7 @@ describe('repair corpus: malformed replies through the gateway', () => {
 
   before(async () => {
     const roles = await corpusRoles();
-    renderer = new PromptRenderer(roles);
+    renderer = new PromptRenderer(roles, markdownRenderers);
     for (const role of ['product-manager', 'architect', 'engineer', 'qa']) profiles.set(role, await loadRoleProfile(roles, role));
   });
 

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { MessageBoard } from '../../engine/board/message-board.ts';
 import type { Approval } from '../../documents/schemas.ts';
 import { sameApproval } from '../../engine/effect-identity.ts';
+import type { RunApprovals } from '../../engine/run/run-loop.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;
 export type Gate = (typeof GATES)[number];
@@ -41,16 +42,17 @@ export interface ApprovalPolicy {
 
 export const pendingFile = (stateDir: string): string => path.join(stateDir, 'approvals.json');
 
-export class ApprovalDesk {
+export class ApprovalDesk implements RunApprovals {
   private readonly pending: ApprovalRequest[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  /** Told when a request starts waiting for a person who is not here (set by the run loop). */
+  notify: () => void = () => {};
 
   constructor(
     private readonly board: MessageBoard,
     private readonly stateDir: string,
     readonly policy: ApprovalPolicy,
     private readonly askPerson: AskPerson | null,
-    private readonly onChange: () => void,
   ) {}
 
   gated(gate: Gate): boolean {
@@ -78,7 +80,7 @@ export class ApprovalDesk {
     return new Promise<Decision>((_, reject) => {
       this.pending.push(request);
       void this.savePending();
-      this.onChange();
+      this.notify();
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
   }

@@ -9,6 +9,7 @@ import { MessageBoard } from '../../engine/board/message-board.ts';
 import { acquireRunLock } from '../../engine/run/run-lock.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { clearPending, readPending, type ApprovalRequest, type Decision } from './approval-desk.ts';
+import { Approval } from './message-types.ts';
 
 export async function recordDecision(stateDir: string, decision: Decision): Promise<ApprovalRequest[]> {
   const lock = await acquireRunLock(stateDir);
@@ -19,7 +20,8 @@ export async function recordDecision(stateDir: string, decision: Decision): Prom
         hint: 'A run stops with outcome awaiting-approval when it is; `sopworks status` shows outcomes.',
       });
     }
-    const { board } = await MessageBoard.open(path.join(stateDir, 'board.jsonl'));
+    // The board takes only what is posted here: decisions.
+    const { board } = await MessageBoard.open(path.join(stateDir, 'board.jsonl'), { types: { Approval } });
     try {
       for (const request of pending) {
         await board.post({

@@ -5,13 +5,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
-import { GATES } from '../../capabilities/approvals/approval-desk.ts';
-import { RoleModelRecord } from '../../capabilities/model/role-model.ts';
-import { RunFigures } from '../../capabilities/project/run-figures.ts';
+import { SopworksError } from '../ground/errors.ts';
+import { GATES } from '../capabilities/approvals/approval-desk.ts';
+import { RoleModelRecord } from '../capabilities/model/role-model.ts';
+import { RunFigures } from '../capabilities/project/run-figures.ts';
+import { RUN_OUTCOMES, type RunOutcome } from '../engine/run/decide-outcome.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
-export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+export { RUN_OUTCOMES, type RunOutcome };
 
 export const LlmRecord = z.discriminatedUnion('kind', [
   z.object({
