@@ -16,13 +16,14 @@ import { loadPolicy } from '../capabilities/policy/load-policy.ts';
 import { writeRefusals } from '../capabilities/policy/may-write.ts';
 import { stepsOf } from '../engine/sop/sop-walk.ts';
 import { askOutputs, markdownRenderers } from './vocabulary.ts';
-import { STATE_DIR, Workspace } from '../capabilities/repository/workspace.ts';
+import { Workspace } from '../capabilities/repository/workspace.ts';
 import { finishRun, type RunResult } from './finish-run.ts';
 import type { CompanyDefinition } from '../engine/run/load-company.ts';
 import { openRun } from './open-run.ts';
 import { RunLoop } from '../engine/run/run-loop.ts';
-import { acquireRunLock } from '../engine/run/run-lock.ts';
-import { readRunRecord, type RunRecord } from './run-record.ts';
+import { FileRunStore } from '../engine/run/file-run-store.ts';
+import type { RunStore } from '../engine/run/run-store.ts';
+import { readRecordOf, type RunRecord } from './run-record.ts';
 import type { CommonRequest, ResumeRequest, StartRequest } from './run-request.ts';
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -65,7 +66,7 @@ export async function resumeRun(request: ResumeRequest): Promise<RunResult> {
 
 /** Reads run.json of a project and says whether it can be resumed. */
 export async function resumableRecord(projectDir: string): Promise<RunRecord> {
-  const record = await readRunRecord(path.join(projectDir, STATE_DIR));
+  const record = await readRecordOf(FileRunStore.of(projectDir));
   if (record.outcome === 'done') {
     throw new SopworksError('NOT_RESUMABLE', `${projectDir} finished with outcome done; there is nothing to resume.`, {
       hint: 'Start a new run with `sopworks run`.',
@@ -87,10 +88,11 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
   const { company } = request;
   const policy = request.policy ?? (await loadPolicy(company.sopsDir));
   workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
-  const lock = await acquireRunLock(workspace.stateDir);
+  const store: RunStore = FileRunStore.of(workspace.root);
+  const lock = await store.lock();
   try {
     if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of process ${lock.tookOver}, which is no longer running.` });
-    const run = await openRun(workspace, record, request, {
+    const run = await openRun(workspace, store, record, request, {
       resuming,
       renderer,
       warmUp,
@@ -106,7 +108,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       approvals: run.approvals,
       modelLabel: run.gateway.provider.label,
       projectDir: workspace.root,
-      roleStore: run.roleStore,
+      roleStore: store.roles,
       emit,
       requirement: { spec: record.spec, project: record.project },
       resuming,

@@ -20,6 +20,7 @@ import {
 } from '../../src/engine/effect-identity.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { messageTypes } from '../../src/company/vocabulary.ts';
+import { MemoryRunStore } from '../../src/engine/run/memory-run-store.ts';
 
 describe('effect identity', () => {
   after(removeTempDirs);
@@ -77,7 +78,7 @@ describe('effect identity', () => {
       asked.push(request);
       return { approved: request.round > 0, feedback: request.round > 0 ? null : 'name the audience' };
     };
-    const desk = new ApprovalDesk(board, dir, { gates: ['prd'], yes: false }, askPerson);
+    const desk = new ApprovalDesk(board, new MemoryRunStore(), { gates: ['prd'], yes: false }, askPerson);
     const request = { role: 'product-manager', gate: 'prd' as const, key: null, round: 0, content: '# PRD' };
     assert.deepEqual(await desk.decide(request), { approved: false, feedback: 'name the audience' });
     // The same round again — a step re-run after a resume — is answered from the board.

@@ -12,6 +12,7 @@ import type { MessageBoard } from '../../engine/board/message-board.ts';
 import type { Approval } from '../../documents/schemas.ts';
 import { sameApproval } from '../../engine/effect-identity.ts';
 import type { RunApprovals } from '../../engine/run/run-loop.ts';
+import type { RunStore } from '../../engine/run/run-store.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;
 export type Gate = (typeof GATES)[number];
@@ -48,9 +49,10 @@ export class ApprovalDesk implements RunApprovals {
   /** Told when a request starts waiting for a person who is not here (set by the run loop). */
   notify: () => void = () => {};
 
+  /** `shelf`: where the requests a stopped run waits on are kept (its run store), for `sopworks approve`. */
   constructor(
     private readonly board: MessageBoard,
-    private readonly stateDir: string,
+    private readonly shelf: Pick<RunStore, 'writeWaiting'>,
     readonly policy: ApprovalPolicy,
     private readonly askPerson: AskPerson | null,
   ) {}
@@ -96,7 +98,7 @@ export class ApprovalDesk implements RunApprovals {
   }
 
   private async savePending(): Promise<void> {
-    await fs.writeFile(pendingFile(this.stateDir), JSON.stringify(this.pending, null, 2) + '\n');
+    await this.shelf.writeWaiting(this.pending);
   }
 }
 

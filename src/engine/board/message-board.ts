@@ -4,7 +4,7 @@
  */
 import { SopworksError } from '../../ground/errors.ts';
 import type { BoardReader, MessageTypes } from './message-type.ts';
-import { AppendLog, repairAppendLog } from '../../ground/files/append-log.ts';
+import { AppendLog, repairAppendLog, type RecordLog } from '../../ground/files/append-log.ts';
 import { Envelope, messageId, type Draft, type Message } from './message.ts';
 
 export type Subscriber = (message: Message) => void;
@@ -21,7 +21,7 @@ export class MessageBoard implements BoardReader {
   private pending: Promise<unknown> = Promise.resolve();
 
   private constructor(
-    private readonly log: AppendLog | null,
+    private readonly log: RecordLog | null,
     readonly types: MessageTypes,
     private readonly now: () => Date,
   ) {}
@@ -29,11 +29,16 @@ export class MessageBoard implements BoardReader {
   /** Opens (or creates) the board stored at `file`, replaying what is already there; `types`: the message types it accepts. */
   static async open(file: string, options: BoardOptions): Promise<{ board: MessageBoard; droppedTail: string | null }> {
     const loaded = await repairAppendLog(file);
-    const messages = loaded.records.map((record, index) => parseStored(record, `${file}:${index + 1}`, index + 1));
     const log = await AppendLog.open(file, { flush: 'each', crashPointName: 'board.append' });
+    return { board: MessageBoard.restore(loaded.records, log, file, options), droppedTail: loaded.droppedTail };
+  }
+
+  /** The board whose messages are `records` (checked one by one: `where` names the log in an error), appending to `log`. */
+  static restore(records: readonly unknown[], log: RecordLog, where: string, options: BoardOptions): MessageBoard {
+    const messages = records.map((record, index) => parseStored(record, `${where}:${index + 1}`, index + 1));
     const board = new MessageBoard(log, options.types, options.now ?? (() => new Date()));
     board.messages.push(...messages);
-    return { board, droppedTail: loaded.droppedTail };
+    return board;
   }
 
   /** A board kept in memory only (for tests and pure tooling). */

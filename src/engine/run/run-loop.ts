@@ -15,7 +15,7 @@ import { CLIENT } from '../sop/message-flow.ts';
 import type { ApprovalPort, Ports } from '../steps/ports.ts';
 import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
-import type { RoleStore } from './role-store.ts';
+import type { RoleStates } from './run-store.ts';
 import type { LoopEvent } from './run-events.ts';
 import type { WorkInFlight } from './work-in-flight.ts';
 
@@ -52,7 +52,8 @@ export interface RunLoopSetup {
   modelLabel: string;
   /** The project's folder, in the `start` event. */
   projectDir: string;
-  roleStore: RoleStore;
+  /** Where each role's machine state is saved at every step (the run's store). */
+  roleStore: RoleStates;
   emit: (event: LoopEvent) => void;
   requirement: { spec: string; project: string };
   /** Whether the roles' saved states are to be restored (a fresh run has none). */
@@ -71,7 +72,7 @@ export class RunLoop {
   private readonly hired: (RoleRuntime | null)[];
   private readonly watchers: Map<string, Set<string>>;
   private readonly windDown = new AbortController();
-  private savedStates: Awaited<ReturnType<RoleStore['load']>>[] = [];
+  private savedStates: Awaited<ReturnType<RoleStates['load']>>[] = [];
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   private posted: Outcome | null;
   private stopping: 'soft' | 'hard' | null = null;
