@@ -1,12 +1,12 @@
-/** An artifact held back for approval, as markdown for a person to read. */
+/** A document (an artifact held back for approval, say) as markdown for a person to read; anything else as it is. */
 import { z } from 'zod';
-import * as S from '../artifacts/schemas.ts';
-import { renderDesign } from '../artifacts/render/design.ts';
-import { renderPrd } from '../artifacts/render/prd.ts';
+import * as S from '../../documents/schemas.ts';
+import { renderDesign } from './render/design.ts';
+import { renderPrd } from './render/prd.ts';
 
 const fileSection = (file: S.CodeFile): string => `### ${file.path}\n\n\`\`\`\n${file.content}\`\`\``;
 
-export function renderApprovalContent(value: unknown): string {
+export function documentMarkdown(value: unknown): string {
   const prd = S.PRD.safeParse(value);
   if (prd.success) return renderPrd(prd.data);
   const design = S.Design.safeParse(value);

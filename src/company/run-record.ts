@@ -2,16 +2,17 @@
  * `.sopworks/run.json`: what a run was started with (so `resume` continues it with the same SOPs, model
  * and scenario) and, once it stops, how it ended and what it used.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
-import { GATES } from '../../capabilities/approvals/approval-desk.ts';
-import { RoleModelRecord } from '../../capabilities/model/role-model.ts';
-import { RunFigures } from '../../capabilities/project/run-figures.ts';
+import { SopworksError } from '../ground/errors.ts';
+import { GATES } from '../capabilities/approvals/approval-desk.ts';
+import { RoleModelRecord } from '../capabilities/model/role-model.ts';
+import { RunFigures } from '../capabilities/project/run-figures.ts';
+import { RUN_OUTCOMES, type RunOutcome } from '../engine/run/decide-outcome.ts';
+import { FileRunStore } from '../engine/run/file-run-store.ts';
+import type { RunStore } from '../engine/run/run-store.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
-export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+export { RUN_OUTCOMES, type RunOutcome };
 
 export const LlmRecord = z.discriminatedUnion('kind', [
   z.object({
@@ -67,26 +68,21 @@ export const RunRecord = z
   .passthrough();
 export type RunRecord = z.infer<typeof RunRecord>;
 
-export const runRecordPath = (stateDir: string): string => path.join(stateDir, 'run.json');
-
-export async function readRunRecord(stateDir: string): Promise<RunRecord> {
-  const file = runRecordPath(stateDir);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    throw new SopworksError('USAGE', `${path.dirname(stateDir)} is not a sopworks run (no ${file}).`, {
+/** The run's record as its store holds it, checked; `where` names the store in an error. */
+export async function readRecordOf(store: RunStore): Promise<RunRecord> {
+  const value = await store.readRecord();
+  const file = `${store.where}/run.json`;
+  if (value === null) {
+    throw new SopworksError('USAGE', `${path.dirname(store.where)} is not a sopworks run (no ${file}).`, {
       hint: 'Give the folder of a project made by `sopworks run`, e.g. output/wordfreq.',
     });
   }
-  const parsed = RunRecord.safeParse(JSON.parse(text));
+  const parsed = RunRecord.safeParse(value);
   if (!parsed.success) throw new SopworksError('USAGE', `${file} is damaged: ${parsed.error.issues[0]?.message}`);
   return parsed.data;
 }
 
-/** Written whole to a temporary file and renamed, so a crash never leaves half a record. */
-export async function writeRunRecord(stateDir: string, record: RunRecord): Promise<void> {
-  const file = runRecordPath(stateDir);
-  await fs.writeFile(`${file}.tmp`, JSON.stringify(record, null, 2) + '\n');
-  await fs.rename(`${file}.tmp`, file);
+/** The record of the run whose state is in `stateDir` (a project's `.sopworks/`). */
+export function readRunRecord(stateDir: string): Promise<RunRecord> {
+  return readRecordOf(FileRunStore.of(path.dirname(stateDir)));
 }

@@ -4,7 +4,7 @@
  * takes the one cached model, or the newest of several (and says which).
  */
 import path from 'node:path';
-import { SopworksError } from '../../ground/errors.ts';
+import { SopworksError } from '../../../ground/errors.ts';
 import { CATALOG, catalogEntry, DEFAULT_PULL } from './catalog.ts';
 import { listCachedModels } from './model-cache.ts';
 import { expandHome, modelsDir } from './models-dir.ts';

@@ -3,7 +3,7 @@
  * GGUF magic. The engine's own reader checks the rest (a truncated or corrupt file) when it loads.
  */
 import fs from 'node:fs/promises';
-import { SopworksError } from '../../ground/errors.ts';
+import { SopworksError } from '../../../ground/errors.ts';
 
 const MAGIC = Buffer.from('GGUF', 'ascii');
 

@@ -5,15 +5,13 @@
  * requires every property to be present.
  */
 import { z } from 'zod';
-import { RelativePath } from '../../ground/files/safe-path.ts';
-import { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
+import { RelativePath } from '../ground/files/safe-path.ts';
+import { SandboxReport } from '../host/sandbox/sandbox-report.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
-export const Requirement = z.object({
-  spec: text('the spec'),
-  project: text('the project name'),
-});
+// The run's own messages are the engine's; they are the company's language too.
+export { Outcome, Requirement } from '../engine/board/run-messages.ts';
 
 export const Priority = z.enum(['P0', 'P1', 'P2']);
 
@@ -178,12 +176,6 @@ export const Approval = z.object({
 });
 export type Approval = z.infer<typeof Approval>;
 
-export const Outcome = z.object({
-  outcome: z.enum(['done', 'failed']),
-  reason: text('reason'),
-});
-
-export type Requirement = z.infer<typeof Requirement>;
 export type PRD = z.infer<typeof PRD>;
 export type Review = z.infer<typeof Review>;
 /** As written (the fields added since the first version may be absent from older boards and scenarios). */
@@ -197,7 +189,6 @@ export type TestFiles = z.infer<typeof TestFiles>;
 export type TestReport = z.infer<typeof TestReport>;
 export type BugReport = z.infer<typeof BugReport>;
 export type Document = z.infer<typeof Document>;
-export type Outcome = z.infer<typeof Outcome>;
 export type Dependency = z.infer<typeof Dependency>;
 export type FastCheck = z.infer<typeof FastCheck>;
 export type FastCheckVerdict = z.infer<typeof FastCheckVerdict>;

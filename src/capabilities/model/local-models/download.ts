@@ -9,7 +9,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SopworksError } from '../../ground/errors.ts';
+import { SopworksError } from '../../../ground/errors.ts';
 import { checkGgufFile } from './gguf-file.ts';
 
 export interface Progress {

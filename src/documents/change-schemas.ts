@@ -5,8 +5,8 @@
  * structured output needs every property present).
  */
 import { z } from 'zod';
-import { RelativePath } from '../../ground/files/safe-path.ts';
-import { Design, TestReport } from '../artifacts/schemas.ts';
+import { RelativePath } from '../ground/files/safe-path.ts';
+import { Design, TestReport } from './schemas.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 

@@ -1,5 +1,5 @@
 /**
- * Checks the prompt templates a company renders: each `ask` step's roles/<role>/<action>.hbs, the
+ * Checks the prompt templates a company renders: each prompt step's roles/<role>/<action>.hbs, the
  * partials they include from roles/_shared/, and the shared system, format and repair templates.
  * Every template must exist and compile, and every name it uses at its top level must be one the
  * renderer gives it — for a step: `role`, `key` and the step's `with` list (see PromptRenderer).
@@ -7,24 +7,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { renderers } from '../../capabilities/artifacts/markdown-of.ts';
-import { RoleProfile } from '../roles/role-profile.ts';
-import { templateError, type Diagnostic } from './diagnostic.ts';
-import type { SopFile } from './sop-file.ts';
-import { stepsNamed, stepsOf, type YamlPath } from './sop-walk.ts';
+import { RoleProfile } from '../../engine/roles/role-profile.ts';
+import { templateError, type Diagnostic } from '../../engine/sop/diagnostic.ts';
+import { stepsOf } from '../../engine/sop/sop-walk.ts';
+import type { TemplateRole } from '../../engine/sop/validate-company.ts';
+import type { StepPrompt } from '../../engine/steps/step.ts';
+import type { Vocabulary } from '../../engine/steps/vocabulary.ts';
 import { analyseTemplate, type Position, type TemplateAnalysis, type TemplateUse } from './template-analysis.ts';
 
 /** The helpers PromptRenderer (src/capabilities/model/prompt-renderer.ts) registers besides Handlebars' built-in ones. */
 export const SOPWORKS_HELPERS = ['json', 'markdown', 'join'] as const;
 const HELPERS: ReadonlySet<string> = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);
 const PROFILE_FIELDS = [...Object.keys(RoleProfile.shape), 'id', 'email'];
-
-export interface TemplateRole {
-  id: string;
-  sop: SopFile;
-  /** Locates a path in the role's SOP file. */
-  sopWhere: (at: YamlPath) => string;
-}
 
 type Kind = 'json' | 'code' | 'files' | 'edits';
 const kindOf = (output: string): Kind => (output === 'code' || output === 'files' || output === 'edits' ? output : 'json');
@@ -40,9 +34,22 @@ interface Scope {
   partials: string[];
   /** The include being followed, when the template is a partial. */
   include: { partial: string; at: string } | null;
+  /** The artifacts `markdown` renders, by name. */
+  markdown: ReadonlySet<string>;
 }
 
-export async function checkTemplates(rolesDir: string, roles: readonly TemplateRole[]): Promise<{ diagnostics: Diagnostic[]; checked: number }> {
+/** What the checks are handed: the vocabulary (each step says the prompt it renders) and the artifacts `markdown` renders. */
+export interface TemplateCheckKit {
+  vocabulary: Vocabulary;
+  markdown: readonly string[];
+}
+
+export async function checkTemplates(
+  rolesDir: string,
+  roles: readonly TemplateRole[],
+  kit: TemplateCheckKit,
+): Promise<{ diagnostics: Diagnostic[]; checked: number }> {
+  const markdown = new Set(kit.markdown);
   const diagnostics: Diagnostic[] = [];
   const sharedDir = path.join(rolesDir, '_shared');
   const analyses = new Map<string, TemplateAnalysis | null>();
@@ -91,17 +98,14 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
 
   const kinds = new Map<Kind, string>();
   for (const role of roles) {
-    // An `edit` step (a change run's) renders its template like an `ask`, with `original` besides its list, for edits.
-    const edits = stepsOf(role.sop)
-      .filter((step) => step.src === 'edit')
-      .map((step) => ({
-        ...step,
-        params: step.params ? { action: String(step.params.action), output: 'edits', with: [...(step.params.with as string[]), 'original'] } : null,
-      }));
-    for (const step of [...stepsNamed(role.sop, 'ask'), ...edits]) {
-      if (!step.params) continue;
-      const { action, output } = step.params;
-      if (!kinds.has(kindOf(output))) kinds.set(kindOf(output), role.sopWhere([...step.at, 'input', step.src === 'edit' ? 'action' : 'output']));
+    // Every step that renders a prompt says which (an `ask`; a change run's `edit`, with `original` besides its list).
+    const prompts = stepsOf(role.sop, kit.vocabulary).flatMap((step) => {
+      const prompt: StepPrompt | undefined = step.params ? kit.vocabulary.steps[step.src]?.prompt?.(step.params) : undefined;
+      return prompt ? [{ ...step, prompt }] : [];
+    });
+    for (const step of prompts) {
+      const { action, output, outputParam } = step.prompt;
+      if (!kinds.has(kindOf(output))) kinds.set(kindOf(output), role.sopWhere([...step.at, 'input', outputParam]));
       const template = path.join(rolesDir, role.id, `${action}.hbs`);
       if (!(await exists(template))) {
         diagnostics.push(
@@ -112,8 +116,9 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
         );
         continue;
       }
-      const provided = new Set(['role', 'key', ...step.params.with]);
+      const provided = new Set(['role', 'key', ...step.prompt.with]);
       await check(template, {
+        markdown,
         provided,
         given: (names) => `step "${step.state.path.join('.')}" (${role.sopWhere(step.at)}) gives ${names}`,
         fix: `add it to the step's with list (a view or a slot the SOP keeps), or remove it from the template`,
@@ -135,7 +140,7 @@ export async function checkTemplates(rolesDir: string, roles: readonly TemplateR
         );
         return;
       }
-      await check(file, { provided: new Set(provided), given, fix: 'remove it from the template', partials: [], include: null });
+      await check(file, { provided: new Set(provided), given, fix: 'remove it from the template', partials: [], include: null, markdown });
     };
     await shared('system', ['role'], firstStep, 'every model call, as the system prompt,');
     for (const [kind, at] of kinds) {
@@ -171,11 +176,9 @@ function useProblem(use: TemplateUse, scope: Scope, partials: Map<string, string
     case 'helper':
       return HELPERS.has(use.name) ? null : `unknown helper "${use.name}"; use one of ${[...HELPERS].filter((h) => !/Missing$/.test(h)).join(', ')}`;
     case 'markdown':
-      return use.artifact !== null && use.artifact in renderers
+      return use.artifact !== null && scope.markdown.has(use.artifact)
         ? null
-        : `markdown needs the artifact's type as its first argument, in quotes: one of ${Object.keys(renderers)
-            .map((r) => `"${r}"`)
-            .join(', ')}`;
+        : `markdown needs the artifact's type as its first argument, in quotes: one of ${[...scope.markdown].map((r) => `"${r}"`).join(', ')}`;
     case 'above-top':
       return `"${use.original}" climbs above the template's top level; drop the ../ (inside #if and #unless the variables are in scope as they are)`;
     case 'partial':
