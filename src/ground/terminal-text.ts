@@ -61,11 +61,15 @@ export function quotedName(name: string): string {
   return JSON.stringify(name).replace(new RegExp(`[${CONTROL}]`, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Every string inside a value (objects and arrays walked, other values kept) as `cleanLine` makes it: a report's data before it is laid out. */
-export function cleanStrings<T>(value: T): T {
-  if (typeof value === 'string') return cleanLine(value) as T;
-  if (Array.isArray(value)) return value.map(cleanStrings) as T;
+/**
+ * Every string inside a value (objects and arrays walked, other values kept) as `clean` makes it —
+ * `cleanLine` by default: a report's data before it is laid out. JSON output passes `cleanBlock`: JSON
+ * escapes a newline, but not C1 or a bidirectional override, and a script may print a field as it is.
+ */
+export function cleanStrings<T>(value: T, clean: (text: string) => string = cleanLine): T {
+  if (typeof value === 'string') return clean(value) as T;
+  if (Array.isArray(value)) return value.map((inner) => cleanStrings(inner, clean)) as T;
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, cleanStrings(inner)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, cleanStrings(inner, clean)])) as T;
   return value;
 }

@@ -5,7 +5,7 @@
  * each goes through `cleanLine`, so none can break its line, colour it or drive the terminal.
  */
 import pc from 'picocolors';
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import type { Message } from '../../engine/board/message.ts';
 import { cleanLine as t } from '../../ground/terminal-text.ts';
 

@@ -11,9 +11,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { CompanyFile } from '../../engine/sop/sop-file.ts';
-import { readRunRecord } from '../../engine/run/run-record.ts';
-import { roleModelsFromRecord, type RoleModel } from '../../capabilities/model/role-model.ts';
+import { companyFileSchema } from '../../engine/sop/sop-file.ts';
+import { readRunRecord } from '../../company/run-record.ts';
+import { RoleModelSchema, roleModelsFromRecord, type RoleModel } from '../../capabilities/model/role-model.ts';
 import { checkProjectName } from '../../ground/files/project-name.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import type { JobData } from './job-data.ts';
@@ -127,16 +127,18 @@ export async function admitJob(data: JobData, limits: WorkerLimits): Promise<voi
  * whole company when it starts, with the same parser and schema). One that does not load is refused:
  * its models could not be checked.
  */
-async function companyRoles(sopsDir: string): Promise<CompanyFile['roles']> {
+const CompanyModels = companyFileSchema(RoleModelSchema);
+
+async function companyRoles(sopsDir: string): Promise<{ id: string; model?: RoleModel | undefined }[]> {
   const file = path.join(sopsDir, 'company.yaml');
-  let company: ReturnType<typeof CompanyFile.safeParse>;
+  let company: ReturnType<typeof CompanyModels.safeParse>;
   try {
-    company = CompanyFile.safeParse(parse(await fs.readFile(file, 'utf8')));
+    company = CompanyModels.safeParse(parse(await fs.readFile(file, 'utf8')));
   } catch (error) {
     throw new JobRefused(`its company ${file} does not load (${(error as Error).message.split('\n')[0]}): \`sopworks sop validate\` says why`);
   }
   if (!company.success) throw new JobRefused(`its company ${file} does not load: \`sopworks sop validate --sops ${sopsDir}\` says why`);
-  return company.data.roles;
+  return company.data.roles as { id: string; model?: RoleModel | undefined }[];
 }
 
 /** A run the worker would resume: what its record names (SOPs, roles, scenario, each role's models) within the limits too. */

@@ -4,7 +4,7 @@
  * test names): every string of the report is made one clean line first (src/ground/terminal-text.ts).
  */
 import pc from 'picocolors';
-import { shellCommand } from '../../capabilities/artifacts/render/markdown.ts';
+import { shellCommand } from '../../ground/markdown.ts';
 import { oneLine, testCounts } from './message-summary.ts';
 import type { RunReport } from './run-report.ts';
 import { describeFigures } from '../../capabilities/project/run-figures.ts';

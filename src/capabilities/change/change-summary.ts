@@ -8,7 +8,7 @@ import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
 import { git } from '../../host/git/git-process.ts';
 import { NO_DIFF_PROGRAMS } from '../../host/git/git-hardening.ts';
 import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
-import { STATE_DIR } from '../repository/workspace.ts';
+import { STATE_DIR } from '../../engine/run/state-dir.ts';
 
 /** What run.json keeps of a change run (`change`, written by `sopworks change`). */
 // run.json is read back from a folder anyone may have handed over: the base must be a commit id, never

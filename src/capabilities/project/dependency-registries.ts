@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import type { Policy } from '../policy/policy-file.ts';
+import type { PolicyPort } from '../../engine/steps/ports.ts';
 
 export const DEFAULT_NPM_REGISTRY = 'https://registry.npmjs.org/';
 export const DEFAULT_PIP_INDEX = 'https://pypi.org/simple';
@@ -21,7 +21,7 @@ export interface DependencyRegistries {
 
 const Url = z.string().url();
 
-export function dependencyRegistries(policy: Policy, env: NodeJS.ProcessEnv = process.env): DependencyRegistries {
+export function dependencyRegistries(policy: Pick<PolicyPort, 'dependencies'>, env: NodeJS.ProcessEnv = process.env): DependencyRegistries {
   const pick = (name: string, fromPolicy: string | null, fallback: string): string => {
     const value = env[name]?.trim() || fromPolicy || fallback;
     if (!Url.safeParse(value).success) {

@@ -1,15 +1,14 @@
 /**
  * The `installDependencies` step: QA installs the project's declared dependencies in the sandbox
- * before a test round (src/sandbox/install-dependencies.ts). Its output is a DependencyInstall — a
+ * before a test round (src/capabilities/project/install-dependencies.ts). Its output is a DependencyInstall — a
  * test round of kind `install` — so a failed install goes to the Engineer as a bug report, like a
  * failing test, and a new lockfile is committed with the `Dependencies` message.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import type * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { dependencyRegistries } from './dependency-registries.ts';
 import {
   installedAlready,
@@ -21,10 +20,10 @@ import {
   type InstallPlan,
 } from './install-dependencies.ts';
 import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
-import type { RoleServices } from '../../engine/sop/services.ts';
-import type { StepInput } from '../../engine/steps/step-input.ts';
+import type { BoardReader } from '../../engine/board/message-type.ts';
+import { defineStep } from '../../engine/steps/step.ts';
 
-export const installDependenciesStep = {
+export const installDependencies = defineStep({
   description:
     "Install the project's declared dependencies (package.json, requirements.txt or pyproject.toml) in the sandbox, " +
     'before the tests, if the policy lets this role install (dependencies.by): the network is open for this step alone ' +
@@ -33,18 +32,15 @@ export const installDependenciesStep = {
     '.venv in the project. The output is a test round of kind `install` whose `lockfile` (package-lock.json, ' +
     'requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a TestReport when it failed.',
   params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000) }).strict(),
-};
-
-type Params = z.infer<typeof installDependenciesStep.params>;
-
-export function installDependenciesActor(services: RoleServices) {
-  return fromPromise<S.DependencyInstall, StepInput<Params>>(async ({ input: { params } }) => {
-    const { policy, sandbox, workspace } = services;
-    const role = services.profile.id;
-    const projectDir = workspace.root;
+  output: S.DependencyInstall,
+  async run({ params }, ports) {
+    const { policy, sandbox, repository } = ports;
+    const { report } = ports.run;
+    const role = ports.role.profile.id;
+    const projectDir = repository.root;
     // The manifest just posted may still be on its way into the repository.
-    await services.filesOnDisk();
-    const round = services.board.all('TestReport').length + 1;
+    await repository.filesOnDisk();
+    const round = ports.board.all('TestReport').length + 1;
     const base = { round, outcome: null, problem: null, lockfile: null, scriptsSkipped: [] as string[] };
 
     let plan: InstallPlan | null;
@@ -52,8 +48,8 @@ export function installDependenciesActor(services: RoleServices) {
       plan = await planInstall(projectDir, dependencyRegistries(policy), policy.dependencies.scripts);
     } catch (error) {
       if (!(error instanceof ManifestProblem)) throw error;
-      services.report({ kind: 'tests-start', detail: `round ${round}: dependencies: ${error.message}` });
-      services.report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed: the manifest is wrong` });
+      report({ kind: 'tests-start', detail: `round ${round}: dependencies: ${error.message}` });
+      report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed: the manifest is wrong`, passed: false });
       return installReport({ ...base, plan: null, problem: error.message, skipped: null });
     }
     if (!plan) return installReport({ ...base, plan: null, skipped: 'the project declares no dependencies' });
@@ -66,7 +62,7 @@ export function installDependenciesActor(services: RoleServices) {
     }
     if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, skipped: `${plan.lockfile}: up to date` });
 
-    services.report({
+    report({
       kind: 'tests-start',
       detail: `round ${round}: installing dependencies: ${plan.shown.join(' ')}${policy.dependencies.network ? '' : ' (no network: the policy does not grant it)'}`,
     });
@@ -79,10 +75,10 @@ export function installDependenciesActor(services: RoleServices) {
         setting: sandbox.mode,
         allowUnsandboxed: sandbox.allowUnsandboxed,
         network: policy.dependencies.network,
-        onNotice: (notice) => services.report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
+        onNotice: (notice) => report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
       });
     } catch (error) {
-      services.report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed` });
+      report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed`, passed: false });
       throw error;
     }
     const passed = outcome.exitCode === 0 && !outcome.timedOut;
@@ -91,22 +87,23 @@ export function installDependenciesActor(services: RoleServices) {
     if (passed) {
       await markInstalled(projectDir, plan);
       const content = await fs.readFile(path.join(projectDir, plan.lockfile), 'utf8').catch(() => null);
-      if (content !== null && content !== lastCommitted(services, plan.lockfile)) lockfile = { path: plan.lockfile, content };
+      if (content !== null && content !== lastCommitted(ports.board, plan.lockfile)) lockfile = { path: plan.lockfile, content };
       if (plan.ecosystem === 'npm' && !policy.dependencies.scripts) scriptsSkipped = await packagesWithInstallScripts(projectDir);
     }
-    const report = installReport({ ...base, plan, outcome, lockfile, scriptsSkipped, skipped: null });
+    const install = installReport({ ...base, plan, outcome, lockfile, scriptsSkipped, skipped: null });
     const skippedScripts = scriptsSkipped.length > 0 ? `; install scripts not run (policy): ${scriptsSkipped.join(', ')}` : '';
-    services.report({
+    report({
       kind: 'tests-end',
-      detail: `round ${round}: dependencies ${passed ? `installed${lockfile ? `, ${plan.lockfile} updated` : ''}${skippedScripts}` : `not installed: ${report.failures.map((f) => f.message).join('; ')}`}`,
+      detail: `round ${round}: dependencies ${passed ? `installed${lockfile ? `, ${plan.lockfile} updated` : ''}${skippedScripts}` : `not installed: ${install.failures.map((f) => f.message).join('; ')}`}`,
+      passed,
     });
-    return report;
-  });
-}
+    return install;
+  },
+});
 
 /** The lockfile's content as last committed by a Dependencies message, or null. */
-function lastCommitted(services: RoleServices, lockfile: string): string | null {
-  const installs = services.board.all<S.DependencyInstall>('Dependencies');
+function lastCommitted(board: BoardReader, lockfile: string): string | null {
+  const installs = board.all<S.DependencyInstall>('Dependencies');
   for (const message of [...installs].reverse()) if (message.payload.lockfile?.path === lockfile) return message.payload.lockfile.content;
   return null;
 }

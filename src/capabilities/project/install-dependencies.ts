@@ -17,7 +17,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
-import type { DependencyInstall } from '../artifacts/schemas.ts';
+import type { DependencyInstall } from '../../documents/schemas.ts';
 import type { DependencyRegistries } from './dependency-registries.ts';
 import type { SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
 

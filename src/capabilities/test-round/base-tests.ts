@@ -14,7 +14,7 @@ import { lockfileInstall } from './lockfile-install.ts';
 import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { failureSignature, parseTestOutput } from './parse-test-output.ts';
-import type { BaselineTests } from '../change/change-schemas.ts';
+import type { BaselineTests } from '../../documents/change-schemas.ts';
 
 export interface BaseTestsRequest {
   /** The change's work tree (its git knows the base commit). */
