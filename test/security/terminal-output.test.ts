@@ -153,6 +153,18 @@ describe('red team: nothing from outside reaches the terminal raw', function () 
     assert.ok(text.includes(`core.pager = ${inert(PAYLOADS.configValue)}`), 'the OSC 52 clipboard write, inert');
   });
 
+  it('`review --json`: the JSON lines a script reads hold no escape, C1 or bidi in any field', async () => {
+    const result = await runCli(['review', run, '--json'], { cwd: runs });
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stdout, /[\u0080-\u009f\u202e]|\\u001b|\\r/, 'neither raw nor escaped in the JSON text');
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; summary?: string; reason?: string });
+    assert.ok(lines.some((l) => l.type === 'timeline' && l.summary?.includes('crash �31m in C1 �reversed')));
+    assert.ok(lines.some((l) => l.type === 'summary' && l.reason === inert(PAYLOADS.reason)));
+  });
+
   it('`sandbox exec`: a generated program that sets the title, clears, overwrites and sends C1', async () => {
     const project = path.join(runs, 'project');
     await fs.mkdir(project);
