@@ -16,6 +16,7 @@ import { unifiedDiff } from './render-diff.ts';
 import { runBaseTests } from '../test-round/base-tests.ts';
 import type { EditsReply } from '../model/parse/edits-reply.ts';
 import { git } from '../../host/git/git-process.ts';
+import { configuredRegistries } from '../../host/install/registries.ts';
 import { commandRefusal } from '../policy/may-run.ts';
 import { writeRefusals } from '../policy/may-write.ts';
 import type { RoleContext } from '../../engine/sop/role-context.ts';
@@ -216,7 +217,11 @@ export function changeActorImplementations(services: RoleServices) {
         command: design.testCommand,
         timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
         sandbox: services.sandbox,
-        install: { enabled: services.policy.dependencies.install, network: services.policy.dependencies.network },
+        install: {
+          enabled: services.policy.dependencies.install,
+          network: services.policy.dependencies.network,
+          registries: configuredRegistries(services.policy.dependencies.registries, services.policy.source),
+        },
         notice: (notice) => services.report({ kind: 'tests-start', detail: `base: ${notice}` }),
       });
       const counts = report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : '';

@@ -48,7 +48,6 @@ export function runProgramActor(services: RoleServices) {
         limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
         setting: sandbox.mode,
         allowUnsandboxed: sandbox.allowUnsandboxed,
-        network: false,
         onNotice: (notice) => services.report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
       });
     } catch (error) {
