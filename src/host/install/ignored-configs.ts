@@ -52,7 +52,8 @@ export function ignoredConfigs(projectDir: string, ecosystem: 'npm' | 'python'):
     if (config.names) {
       const match = config.names.exec(text);
       if (!match) continue;
-      notes.push(`${config.file}:${lineOf(text, match[0].trim()) ?? 1}: ${match[0].trim()} — ignored: ${config.why}`);
+      const line = lineOf(text, match[0].trim()) ?? 1;
+      notes.push(`${config.file}:${line}: ${text.split('\n')[line - 1]!.trim()} — ignored: ${config.why}`);
     } else {
       notes.push(`${config.file} — ignored: ${config.why}`);
     }

@@ -89,7 +89,7 @@ function splitOptions(text: string): { requirement: string; options: string[] } 
 }
 
 /** A requirements (or constraints) file and the project files it includes, each line checked. */
-export function requirementsRefusals(projectDir: string, file: string, seen = new Set<string>()): Refusal[] {
+export function requirementsRefusals(projectDir: string, file: string, seen = new Set<string>(), includedAt?: Omit<Refusal, 'why' | 'fix'>): Refusal[] {
   if (seen.has(file)) return [];
   seen.add(file);
   let text: string | null;
@@ -99,10 +99,10 @@ export function requirementsRefusals(projectDir: string, file: string, seen = ne
     if (!(error instanceof OutsideProject)) throw error;
     return [{ file, line: null, found: file, why: error.message, fix: `make ${file} a file of the project` }];
   }
-  if (text === null)
-    return [
-      { file, line: null, found: file, why: 'it is included but is not a file of the project', fix: 'add the file, or remove the line that includes it' },
-    ];
+  if (text === null) {
+    const where = includedAt ?? { file, line: null, found: file };
+    return [{ ...where, why: `it includes ${file}, which is not a file of the project`, fix: 'add the file, or remove the line that includes it' }];
+  }
   const refusals: Refusal[] = [];
   for (const line of logicalLines(text)) {
     const refuse = (why: string, fix = FIX) => refusals.push({ file, line: line.number, found: line.text, why, fix });
@@ -116,7 +116,7 @@ export function requirementsRefusals(projectDir: string, file: string, seen = ne
         const target = option.includes('=') ? option.slice(option.indexOf('=') + 1) : short !== name ? option.slice(2) : (rest[0] ?? '');
         const included = includedFile(projectDir, file, target);
         if (typeof included !== 'string') refuse(included.why, included.fix);
-        else refusals.push(...requirementsRefusals(projectDir, included, seen));
+        else refusals.push(...requirementsRefusals(projectDir, included, seen, { file, line: line.number, found: line.text }));
       } else if (!HARMLESS_OPTIONS.has(name) || rest.length > 0) {
         refuse(OPTION_WHY[short] ?? OPTION_WHY[name] ?? `option lines choose how pip installs (${name}), and sopworks does`);
       }
