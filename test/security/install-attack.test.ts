@@ -234,7 +234,7 @@ describe('red team: the install step', function () {
     ['bubblewrap', bubblewrap, 'bubblewrap'],
     ['--allow-unsandboxed and unshare --net', fallback, 'unsandboxed'],
   ] as const) {
-    it(`a wheel's .pth run by pip freeze under ${label}: no host loopback, Redis or listener through the proxy`, async function () {
+    it(`a wheel's .pth run by pip freeze under ${label}: no host loopback, Redis or listener through the proxy`, async () => {
       const { run, results } = await attack({ 'requirements.txt': 'attackpth==1.0.0\n' }, pipRegistries(), sandbox, 'py-attack-results.json');
       assert.equal(run.outcome.mode, mode);
       assert.match(results.direct!, /^error/);

@@ -48,7 +48,7 @@ export function installDependenciesActor(services: RoleServices) {
 
     const check = await checkInstall({ projectDir, registries: dependencyRegistries(policy), scripts: policy.dependencies.scripts });
     const { plan } = check;
-    const notes = [...check.ignored, ...check.user.notes];
+    const notes = [...check.notes];
     if (check.refusals.length > 0) {
       progress('tests-start', `dependencies: refused before the install: ${check.refusals.length} source(s) other than the configured registry`);
       progress('tests-end', 'dependencies not installed: the manifest names another source (see the report)');

@@ -82,12 +82,19 @@ export async function createEgressCa(): Promise<EgressCa> {
       const cert = baseCertificate(siteKeys.publicPem);
       cert.setSubject([{ name: 'commonName', value: host.slice(0, 64) }]);
       cert.setIssuer(ca.subject.attributes);
-      const altName = net.isIP(host) ? { type: 7, ip: host } : { type: 2, value: host };
+      // npm tunnelling to an address sends no server name and checks the certificate against
+      // "localhost" (Node's default): a certificate for an address names that too.
+      const altNames = net.isIP(host)
+        ? [
+            { type: 7, ip: host },
+            { type: 2, value: 'localhost' },
+          ]
+        : [{ type: 2, value: host }];
       cert.setExtensions([
         { name: 'basicConstraints', cA: false, critical: true },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [altName] },
+        { name: 'subjectAltName', altNames },
         { name: 'subjectKeyIdentifier' },
         { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
       ]);

@@ -45,6 +45,8 @@ export interface InstallCheck {
   refusals: Refusal[];
   /** Config files that name sources but that the install does not read, said so. */
   ignored: string[];
+  /** The ignored configs and the user's settings that are not carried, for this ecosystem: said in the report. */
+  notes: string[];
   registries: ResolvedRegistries;
   user: UserRegistrySettings;
 }
@@ -67,13 +69,17 @@ export async function checkInstall(request: Pick<InstallRequest, 'projectDir' | 
   } catch (error) {
     if (!(error instanceof ManifestProblem)) throw error;
     const file = /^(\S+?)(:| is)/.exec(error.message)?.[1] ?? 'the manifest';
-    return { plan: null, refusals: [{ file, line: null, found: file, why: error.message, fix: 'fix the manifest' }], ignored: [], registries, user };
+    return { plan: null, refusals: [{ file, line: null, found: file, why: error.message, fix: 'fix the manifest' }], ignored: [], notes: [], registries, user };
   }
-  if (!plan) return { plan, refusals: [], ignored: [], registries, user };
+  if (!plan) return { plan, refusals: [], ignored: [], notes: [], registries, user };
+  const ignored = ignoredConfigs(request.projectDir, plan.ecosystem);
+  // The user's settings of the other ecosystem say nothing about this install.
+  const other = plan.ecosystem === 'npm' ? 'pip ' : 'npm ';
   return {
     plan,
     refusals: await manifestRefusals(request.projectDir, plan, registries),
-    ignored: ignoredConfigs(request.projectDir, plan.ecosystem),
+    ignored,
+    notes: [...ignored, ...user.notes.filter((note) => !note.startsWith(other))],
     registries,
     user,
   };
