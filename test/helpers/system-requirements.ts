@@ -44,6 +44,8 @@ export const BUBBLEWRAP = commandRequirement('bubblewrap', 'bwrap', 'apt-get ins
 export const CHROMIUM = fileRequirement('chromium', '/usr/bin/chromium', 'apt-get install -y chromium fonts-liberation');
 export const REDIS = commandRequirement('redis-server', 'redis-server', 'apt-get install -y redis-server');
 export const PYTHON = commandRequirement('python3', 'python3', 'apt-get install -y python3 python3-venv');
+/** `ip`, which brings up the loopback of an install's network namespace outside bubblewrap. */
+export const IPROUTE2 = commandRequirement('iproute2', 'ip', 'apt-get install -y iproute2', ['-V']);
 
 /**
  * Call in a suite's `before` hook: `before(function () { requireSystem(this, BUBBLEWRAP); })`.

@@ -19,7 +19,7 @@ import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../src/host/s
 import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
 import { startPythonIndex, type PythonIndex } from '../helpers/python-index.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { BUBBLEWRAP, PYTHON, REDIS, requireSystem } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, IPROUTE2, PYTHON, REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const USER_TOKEN = `user-npm-token-${process.pid}-never-in-the-sandbox`;
@@ -156,6 +156,7 @@ describe('red team: the install step', function () {
     requireSystem(this, BUBBLEWRAP);
     requireSystem(this, PYTHON);
     requireSystem(this, REDIS);
+    requireSystem(this, IPROUTE2);
     [npm, wheels, redis, canary] = await Promise.all([startNpmRegistry(), startPythonIndex(), startRedis(), startCanary()]);
     hostDir = await tempDir('sopworks-install-attack-');
     marker = path.join(hostDir, 'PWNED');
