@@ -270,6 +270,36 @@ describe('generated projects with dependencies, against local registries', funct
     assert.equal(codeOf(run, 'package.json').length, 2, 'the manifest was fixed');
   });
 
+  it('a manifest naming a local folder: refused before the install, naming the line; the Engineer fixes it and it installs', async () => {
+    const scenario = await example('slugify-js.yaml');
+    const manifest = scenario.replies.find((r) => r.action === 'write_file' && r.key === 'package.json')!;
+    const local = { ...manifest, code: manifest.code!.replace('"mini-slug": "^1.0.0"', '"mini-slug": "file:../mini-slug"') };
+    assert.notEqual(local.code, manifest.code);
+    const replies = scenario.replies.map((r) => (r === manifest ? local : r));
+    replies.push(
+      {
+        role: 'qa',
+        action: 'write_bug_report',
+        json: {
+          summary: 'mini-slug from a local folder',
+          failingTests: ['install: package.json'],
+          files: [{ path: 'package.json', problem: 'ask for mini-slug ^1.0.0' }],
+        },
+      },
+      { role: 'engineer', action: 'fix_file', key: 'package.json', lang: 'json', code: manifest.code! },
+      { role: 'engineer', action: 'review_fix', key: 'package.json', json: { approved: true, issues: [] } },
+    );
+    const run = await runScenario({ ...scenario, replies });
+    assert.equal(run.result.outcome, 'done', run.result.reason);
+    const [refused] = reportsOf(run);
+    assert.equal(refused!.kind, 'install');
+    assert.equal(refused!.passed, false);
+    assert.equal(refused!.sandbox, null, 'nothing ran');
+    assert.match(refused!.failures[0]!.name, /^install: package\.json:\d+$/);
+    assert.match(refused!.failures[0]!.message, /dependencies\.mini-slug: "file:\.\.\/mini-slug" — it installs from a local folder/);
+    assert.equal(codeOf(run, 'package.json').length, 2, 'the manifest was fixed');
+  });
+
   it('a registry that is down: the install fails quickly, naming the registry', async () => {
     const project = await tempDir();
     await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'mini-slug': '^1.0.0' } }));
