@@ -20,7 +20,8 @@ import { describeInstallFailure } from '../../src/host/install/install-failures.
 import { checkInstall, runInstall } from '../../src/host/install/install-project.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/sandbox-settings.ts';
 import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
-import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
+import { startPythonIndex, type PythonIndex } from '../helpers/python-index.ts';
+import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -28,6 +29,10 @@ const TOKEN = `mirror-token-${process.pid}`;
 
 interface Servers {
   mirror: https.Server;
+  wheelsMirror: https.Server;
+  wheelsUrl: string;
+  /** The Authorization header of every request the wheels mirror got. */
+  wheelsAuthorizations: (string | undefined)[];
   corporate: net.Server;
   mirrorUrl: string;
   corporateUrl: string;
@@ -37,15 +42,12 @@ interface Servers {
   tunnels: string[];
 }
 
-/** A TLS mirror in front of verdaccio, demanding the token, and an HTTP CONNECT proxy in front of it. */
-async function startServers(npm: NpmRegistry, caDir: string): Promise<Servers> {
-  const ca = await createEgressCa();
-  await fs.writeFile(path.join(caDir, 'corporate-ca.pem'), ca.certPem);
-  const upstream = new URL(npm.url);
-  const authorizations: (string | undefined)[] = [];
-  const mirror = https.createServer(ca.siteCertificate('127.0.0.1'), (req, res) => {
-    authorizations.push(req.headers.authorization);
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return void res.writeHead(401).end('{"error":"token required"}');
+/** A TLS server in front of a plain-HTTP one, answering only requests with the expected Authorization. */
+function tlsMirror(site: { key: string; cert: string }, upstreamUrl: string, expected: string, seen: (string | undefined)[]): https.Server {
+  const upstream = new URL(upstreamUrl);
+  return https.createServer(site, (req, res) => {
+    seen.push(req.headers.authorization);
+    if (req.headers.authorization !== expected) return void res.writeHead(401).end('{"error":"credentials required"}');
     const forwarded = http.request(
       { host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, 'x-forwarded-proto': 'https' } },
       (answer) => {
@@ -56,6 +58,16 @@ async function startServers(npm: NpmRegistry, caDir: string): Promise<Servers> {
     forwarded.on('error', () => res.writeHead(502).end());
     req.pipe(forwarded);
   });
+}
+
+/** TLS mirrors of verdaccio and of the wheel page, each demanding credentials, and an HTTP CONNECT proxy in front. */
+async function startServers(npm: NpmRegistry, wheels: PythonIndex, caDir: string): Promise<Servers> {
+  const ca = await createEgressCa();
+  await fs.writeFile(path.join(caDir, 'corporate-ca.pem'), ca.certPem);
+  const authorizations: (string | undefined)[] = [];
+  const mirror = tlsMirror(ca.siteCertificate('127.0.0.1'), npm.url, `Bearer ${TOKEN}`, authorizations);
+  const wheelsAuthorizations: (string | undefined)[] = [];
+  const wheelsMirror = tlsMirror(ca.siteCertificate('127.0.0.1'), wheels.url, `Basic ${Buffer.from(`pip:${TOKEN}`).toString('base64')}`, wheelsAuthorizations);
   const tunnels: string[] = [];
   const corporate = http.createServer((_req, res) => res.writeHead(405).end());
   corporate.on('connect', (req, socket, head) => {
@@ -71,42 +83,63 @@ async function startServers(npm: NpmRegistry, caDir: string): Promise<Servers> {
   });
   const listen = (server: net.Server) =>
     new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-  const [mirrorPort, corporatePort] = await Promise.all([listen(mirror), listen(corporate)]);
-  return { mirror, corporate, mirrorUrl: `https://127.0.0.1:${mirrorPort}/`, corporateUrl: `http://127.0.0.1:${corporatePort}`, authorizations, tunnels };
+  const [mirrorPort, wheelsPort, corporatePort] = await Promise.all([listen(mirror), listen(wheelsMirror), listen(corporate)]);
+  return {
+    mirror,
+    wheelsMirror,
+    corporate,
+    mirrorUrl: `https://127.0.0.1:${mirrorPort}/`,
+    wheelsUrl: `https://127.0.0.1:${wheelsPort}/`,
+    corporateUrl: `http://127.0.0.1:${corporatePort}`,
+    authorizations,
+    wheelsAuthorizations,
+    tunnels,
+  };
 }
 
 describe('install egress: the user’s CA, token and proxy, carried by the proxy alone', function () {
   this.timeout(300_000);
   let npm: NpmRegistry;
+  let wheels: PythonIndex;
   let servers: Servers;
   let userDir: string;
 
   before(async function () {
     requireSystem(this, BUBBLEWRAP);
-    npm = await startNpmRegistry();
+    requireSystem(this, PYTHON);
+    [npm, wheels] = await Promise.all([startNpmRegistry(), startPythonIndex()]);
+    await wheels.addWheel('tinyslug', '1.0.0', 'def slug(text):\n    return "-".join(text.lower().split())\n');
     await npm.publishFiles({ 'package.json': JSON.stringify({ name: 'mini-slug', version: '1.0.2', main: 'index.js' }), 'index.js': 'module.exports = 1;\n' });
     userDir = await tempDir('sopworks-user-');
-    servers = await startServers(npm, userDir);
+    servers = await startServers(npm, wheels, userDir);
   });
 
   after(async () => {
-    servers?.mirror.closeAllConnections();
-    await Promise.all([npm?.stop(), new Promise((r) => servers?.mirror.close(r)), new Promise((r) => servers?.corporate.close(r))]);
+    for (const server of [servers?.mirror, servers?.wheelsMirror]) server?.closeAllConnections();
+    await Promise.all([
+      npm?.stop(),
+      wheels?.stop(),
+      ...[servers?.mirror, servers?.wheelsMirror, servers?.corporate].map((server) => new Promise((r) => (server ? server.close(r) : r(null)))),
+    ]);
     await removeTempDirs();
   });
 
-  async function installWith(npmrc: string) {
+  async function installWith(npmrc: string, python: { cert: string | null } | null = null) {
     await fs.writeFile(path.join(userDir, 'npmrc'), npmrc);
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       HOME: userDir,
       npm_config_userconfig: path.join(userDir, 'npmrc'),
       npm_config_globalconfig: '/dev/null',
+      PIP_CONFIG_FILE: '/dev/null',
       HTTPS_PROXY: servers.corporateUrl,
+      ...(python?.cert ? { PIP_CERT: python.cert } : {}),
     };
     const projectDir = await tempDir();
-    await fs.writeFile(path.join(projectDir, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'mini-slug': '^1.0.0' } }));
-    const registries = { npm: servers.mirrorUrl, pipIndex: null, pipFindLinks: null };
+    if (python) await fs.writeFile(path.join(projectDir, 'requirements.txt'), 'tinyslug==1.0.0\n');
+    else await fs.writeFile(path.join(projectDir, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'mini-slug': '^1.0.0' } }));
+    // The wheel page's credentials are in its URL, as in a pip index-url: the proxy takes them out.
+    const registries = { npm: servers.mirrorUrl, pipIndex: null, pipFindLinks: servers.wheelsUrl.replace('https://', `https://pip:${TOKEN}@`) };
     const check = await checkInstall({ projectDir, registries, scripts: false, env });
     assert.deepEqual(check.refusals, []);
     const run = await runInstall(
@@ -134,6 +167,21 @@ describe('install egress: the user’s CA, token and proxy, carried by the proxy
     const { stdout } = await exec('grep', ['-rl', TOKEN, projectDir]).catch((error: { stdout: string }) => error);
     assert.equal(stdout, '', 'the token is in no file of the project');
     assert.ok(!run.outcome.output.includes(TOKEN));
+  });
+
+  it('pip too: a wheel page over TLS that the user’s pip cert vouches for, its credentials from the URL, through the proxy', async () => {
+    servers.wheelsAuthorizations.length = 0;
+    const { projectDir, run } = await installWith('', { cert: path.join(userDir, 'corporate-ca.pem') });
+    assert.equal(run.outcome.exitCode, 0, run.outcome.output);
+    assert.equal(await fs.readFile(path.join(projectDir, 'requirements.lock'), 'utf8'), 'tinyslug==1.0.0\n');
+    assert.ok(servers.wheelsAuthorizations.length >= 2, 'the page and the wheel');
+    assert.ok(servers.wheelsAuthorizations.every((a) => a?.startsWith('Basic ')));
+    assert.ok(
+      run.outcome.violations.every((v) => v.kind !== 'network'),
+      'nothing refused',
+    );
+    const { stdout } = await exec('grep', ['-rl', TOKEN, projectDir]).catch((error: { stdout: string }) => error);
+    assert.equal(stdout, '', 'the credentials are in no file of the project');
   });
 
   it('without the user’s CA: refused upstream, and the report quotes npm and names the certificate', async () => {
