@@ -249,6 +249,19 @@ describe('red team: the install step', function () {
     });
   }
 
+  it("with scripts off, a wheel's .pth does not run during the install at all (pip and pip freeze start Python without site)", async () => {
+    const projectDir = await tempDir();
+    await fs.writeFile(path.join(projectDir, 'requirements.txt'), 'attackpth==1.0.0\n');
+    const check = await checkInstall({ projectDir, registries: pipRegistries(), scripts: false, env: userEnv });
+    const run = await runInstall(
+      { ...check, plan: check.plan! },
+      { projectDir, registries: pipRegistries(), scripts: false, network: true, sandbox: bubblewrap, wallSeconds: 240 },
+    );
+    assert.equal(run.outcome.exitCode, 0, run.outcome.output);
+    assert.equal(await fs.readFile(path.join(projectDir, 'requirements.lock'), 'utf8'), 'attackpth==1.0.0\n', 'installed and locked');
+    await assert.rejects(fs.access(path.join(projectDir, 'py-attack-results.json')), 'the .pth never ran');
+  });
+
   describe('manifests that name another source are refused before anything runs', () => {
     const refused = async (files: Record<string, string>, registries: DependencyRegistries, where: RegExp) => {
       const projectDir = await tempDir();

@@ -146,7 +146,7 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
     ecosystem: 'python',
     manifest: declared.length > 0 ? 'pyproject.toml' : 'requirements.txt',
     declared,
-    argv: ['python3', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, ...pipArgs],
+    argv: ['python3', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, scripts ? 'site' : 'no-site', ...pipArgs],
     shown: ['python3', '-m', 'venv', '.venv', '&&', '.venv/bin/pip', 'install', ...pipArgs],
     lockfile: PYTHON_LOCKFILE,
     fingerprint: fingerprint([requirementsTxt, pyproject, lock]),
@@ -155,16 +155,25 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
 
 /**
  * Run by the sandbox's python3: make the venv (once), pip install into it, write the lockfile.
- * pip's own exit status is the install's.
+ * pip's own exit status is the install's. Without scripts, no installed package's code runs either:
+ * the venv's Python starts without `site` (-S), so no package's `.pth` file is read; pip is found on
+ * PYTHONPATH (which reads none) and installs into the venv by its prefix, which only `site` would
+ * have set — for the install and for `pip freeze`.
  */
 const PYTHON_INSTALL = [
-  'import os, subprocess, sys, venv',
-  'lock, args = sys.argv[1], sys.argv[2:]',
-  "py = os.path.join('.venv', 'bin', 'python')",
-  "if not os.path.exists(py): venv.EnvBuilder(with_pip=True, symlinks=True).create('.venv')",
-  "status = subprocess.run([py, '-m', 'pip', 'install', *args]).returncode",
+  'import os, subprocess, sys, sysconfig, venv',
+  "lock, isolate, args = sys.argv[1], sys.argv[2] == 'no-site', sys.argv[3:]",
+  "home = os.path.abspath('.venv')",
+  "py = os.path.join(home, 'bin', 'python')",
+  'if not os.path.exists(py): venv.EnvBuilder(with_pip=True, symlinks=True).create(home)',
+  'env, run, into, where = dict(os.environ), [py], [], []',
+  'if isolate:',
+  '  site = subprocess.run([py, \'-S\', \'-c\', \'import sys, sysconfig; print(sysconfig.get_paths("posix_prefix", vars={"base": sys.argv[1], "platbase": sys.argv[1]})["purelib"])\', home], capture_output=True, text=True, check=True).stdout.strip()',
+  "  env['PYTHONPATH'], run = site, [py, '-S']",
+  "  into, where = ['--prefix', home, '--no-warn-script-location'], ['--path', site]",
+  "status = subprocess.run([*run, '-m', 'pip', 'install', *into, *args], env=env).returncode",
   'if status: sys.exit(status)',
-  "frozen = subprocess.run([py, '-m', 'pip', 'freeze', '--disable-pip-version-check'], capture_output=True, text=True, check=True).stdout",
+  "frozen = subprocess.run([*run, '-m', 'pip', 'freeze', '--disable-pip-version-check', *where], capture_output=True, text=True, check=True, env=env).stdout",
   "open(lock, 'w').write(frozen)",
 ].join('\n');
 
