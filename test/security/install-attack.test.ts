@@ -260,6 +260,15 @@ describe('red team: the install step', function () {
     assert.equal(run.outcome.exitCode, 0, run.outcome.output);
     assert.equal(await fs.readFile(path.join(projectDir, 'requirements.lock'), 'utf8'), 'attackpth==1.0.0\n', 'installed and locked');
     await assert.rejects(fs.access(path.join(projectDir, 'py-attack-results.json')), 'the .pth never ran');
+    // A later install finds the package (and its .pth) in the venv, whose python3 is now first on PATH.
+    await fs.writeFile(path.join(projectDir, 'requirements.txt'), 'attackpth>=1.0\n');
+    const again = await checkInstall({ projectDir, registries: pipRegistries(), scripts: false, env: userEnv });
+    const second = await runInstall(
+      { ...again, plan: again.plan! },
+      { projectDir, registries: pipRegistries(), scripts: false, network: true, sandbox: bubblewrap, wallSeconds: 240 },
+    );
+    assert.equal(second.outcome.exitCode, 0, second.outcome.output);
+    await assert.rejects(fs.access(path.join(projectDir, 'py-attack-results.json')), 'nor on the next install');
   });
 
   describe('manifests that name another source are refused before anything runs', () => {

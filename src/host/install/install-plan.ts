@@ -146,7 +146,7 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
     ecosystem: 'python',
     manifest: declared.length > 0 ? 'pyproject.toml' : 'requirements.txt',
     declared,
-    argv: ['python3', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, scripts ? 'site' : 'no-site', ...pipArgs],
+    argv: ['python3', '-S', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, scripts ? 'site' : 'no-site', ...pipArgs],
     shown: ['python3', '-m', 'venv', '.venv', '&&', '.venv/bin/pip', 'install', ...pipArgs],
     lockfile: PYTHON_LOCKFILE,
     fingerprint: fingerprint([requirementsTxt, pyproject, lock]),
@@ -158,7 +158,8 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
  * pip's own exit status is the install's. Without scripts, no installed package's code runs either:
  * the venv's Python starts without `site` (-S), so no package's `.pth` file is read; pip is found on
  * PYTHONPATH (which reads none) and installs into the venv by its prefix, which only `site` would
- * have set — for the install and for `pip freeze`.
+ * have set — for the install and for `pip freeze`. The script itself runs with -S too: on a later
+ * install the sandbox's `python3` is the venv's.
  */
 const PYTHON_INSTALL = [
   'import os, subprocess, sys, sysconfig, venv',
