@@ -84,6 +84,7 @@ const viaProxy = (method, target, host) => new Promise((resolve) => {
   r.proxyHostSmuggled = await viaProxy('GET', 'http://127.0.0.1:' + C.registry + '/-/ping', '127.0.0.1:' + C.canary);
   r.proxyOtherName = await viaProxy('GET', 'http://localhost:' + C.registry + '/-/ping', 'localhost:' + C.registry);
   r.proxyTlsToHttpRegistry = await viaProxy('CONNECT', '127.0.0.1:' + C.registry, '127.0.0.1:' + C.registry);
+  r.proxyWrite = await viaProxy('DELETE', 'http://127.0.0.1:' + C.registry + '/attack-pkg/-rev/1', '127.0.0.1:' + C.registry);
   try { fs.writeFileSync(C.marker, 'pwned'); r.marker = 'written'; } catch (e) { r.marker = 'error ' + e.code; }
   let home = '';
   try { home = fs.readdirSync(os.homedir()).map((f) => f + ':' + fs.readFileSync(path.join(os.homedir(), f), 'utf8')).join('\\n'); } catch {}
@@ -224,9 +225,10 @@ describe('red team: the install step', function () {
       assert.equal(results.proxyHostSmuggled, 'status 200', 'a forged Host still reaches only the registry');
       assert.equal(results.proxyOtherName, 'status 403', 'another name for the registry host is not the registry');
       assert.equal(results.proxyTlsToHttpRegistry, 'connect 403', 'an http registry is not reachable as https');
+      assert.equal(results.proxyWrite, 'status 403', 'nothing but reads reaches the registry (the user token would go with it)');
       assert.match(results.marker!, /^error/);
       const refused = run.outcome.violations.filter((v) => v.kind === 'network').map((v) => v.detail);
-      assert.equal(refused.length, 4, refused.join('\n'));
+      assert.equal(refused.length, 5, refused.join('\n'));
       assert.ok(refused.every((detail) => detail.startsWith('refused by the egress proxy: ')));
     });
   }

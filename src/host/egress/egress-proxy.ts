@@ -6,7 +6,8 @@
  * - `CONNECT host:port` to one configured as https: the proxy answers TLS itself with a certificate of
  *   its one-step CA (egress-ca.ts), reads the request, and makes it again upstream.
  *
- * Anything else — another host, another port, another scheme, a request that is not a proxy request —
+ * Anything else — another host, another port, another scheme, a request that is not a proxy request,
+ * a method other than GET and HEAD (an install only reads; a write would carry the user's token) —
  * gets 403 and is logged. Upstream requests carry the user's CA, proxy and credentials (upstream.ts);
  * whatever the sandbox sent as credentials or proxy headers is dropped.
  */
@@ -60,6 +61,7 @@ const DROPPED = new Set([
   'cookie',
 ]);
 const MAX_LOGGED = 2000;
+const READ_METHODS = new Set(['GET', 'HEAD']);
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-egress-'));
@@ -77,19 +79,18 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const targets = new WeakMap<object, Origin>();
 
   const relay = async (origin: Origin, req: http.IncomingMessage, res: http.ServerResponse, shown: string) => {
+    // An install only reads; with the user's credentials added, a write would publish as them.
+    if (!READ_METHODS.has(req.method ?? '')) {
+      record({ request: shown, allowed: false, result: 'only GET and HEAD are let through' });
+      return refuse(res, `${req.method} is not let through: an install only reads from the registry`);
+    }
     const url = `${describeOrigin(origin)}${req.url?.startsWith('/') ? req.url : '/'}`;
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !DROPPED.has(name)) headers[name] = value;
     const authorization = authorizationFor(url, options.upstream.credentials);
     if (authorization) headers.authorization = authorization;
     try {
-      const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-      const upstream = await undiciRequest(url, {
-        method: (req.method ?? 'GET') as 'GET',
-        headers,
-        body: hasBody ? req : null,
-        dispatcher,
-      });
+      const upstream = await undiciRequest(url, { method: req.method as 'GET' | 'HEAD', headers, dispatcher });
       const out: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(upstream.headers)) if (value !== undefined && !DROPPED.has(name)) out[name] = value;
       res.writeHead(upstream.statusCode, out);
