@@ -19,7 +19,7 @@ import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../src/host/s
 import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
 import { startPythonIndex, type PythonIndex } from '../helpers/python-index.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { BUBBLEWRAP, IPROUTE2, PYTHON, REDIS, requireSystem } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, NETWORK_NAMESPACE, PYTHON, REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const USER_TOKEN = `user-npm-token-${process.pid}-never-in-the-sandbox`;
@@ -157,7 +157,6 @@ describe('red team: the install step', function () {
     requireSystem(this, BUBBLEWRAP);
     requireSystem(this, PYTHON);
     requireSystem(this, REDIS);
-    requireSystem(this, IPROUTE2);
     [npm, wheels, redis, canary] = await Promise.all([startNpmRegistry(), startPythonIndex(), startRedis(), startCanary()]);
     hostDir = await tempDir('sopworks-install-attack-');
     marker = path.join(hostDir, 'PWNED');
@@ -209,7 +208,8 @@ describe('red team: the install step', function () {
     ['bubblewrap', bubblewrap, 'bubblewrap'],
     ["Node's permission model and unshare --net", fallback, 'node-permissions'],
   ] as const) {
-    it(`npm postinstall under ${label}: no host loopback (v4, v6, Redis), the proxy refuses all but the registry, no write outside, no secret`, async () => {
+    it(`npm postinstall under ${label}: no host loopback (v4, v6, Redis), the proxy refuses all but the registry, no write outside, no secret`, async function () {
+      if (mode !== 'bubblewrap') requireSystem(this, NETWORK_NAMESPACE);
       const { run, results } = await attack(
         { 'package.json': JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'attack-pkg': '1.0.0' } }) },
         npmRegistries(),
@@ -237,7 +237,8 @@ describe('red team: the install step', function () {
     ['bubblewrap', bubblewrap, 'bubblewrap'],
     ['--allow-unsandboxed and unshare --net', fallback, 'unsandboxed'],
   ] as const) {
-    it(`a wheel's .pth run by pip freeze under ${label}: no host loopback, Redis or listener through the proxy`, async () => {
+    it(`a wheel's .pth run by pip freeze under ${label}: no host loopback, Redis or listener through the proxy`, async function () {
+      if (mode !== 'bubblewrap') requireSystem(this, NETWORK_NAMESPACE);
       const { run, results } = await attack({ 'requirements.txt': 'attackpth==1.0.0\n' }, pipRegistries(), sandbox, 'py-attack-results.json');
       assert.equal(run.outcome.mode, mode);
       assert.match(results.direct!, /^error/);
