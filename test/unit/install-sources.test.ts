@@ -126,9 +126,10 @@ describe('install sources: Python requirements', () => {
     ]);
   });
 
-  it('accepts names with extras, versions, markers and hashes', async () => {
+  it('accepts names with extras, versions, markers and hashes (after a byte-order mark, with CRLF lines)', async () => {
     const dir = await project({
       'requirements.txt':
+        '\uFEFFtinyslug>=1.0\r\n' +
         'requests>=2.31\nfoo[bar,baz]~=1.2 ; python_version >= "3.8"\nx==1.0 --hash=sha256:abc \\\n  --hash=sha256:def\n--require-hashes\n--pre\n--prefer-binary\n',
     });
     assert.deepEqual(requirementsRefusals(dir, 'requirements.txt'), []);

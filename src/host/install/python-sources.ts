@@ -47,16 +47,19 @@ interface LogicalLine {
 export function logicalLines(text: string): LogicalLine[] {
   const lines: LogicalLine[] = [];
   let pending: LogicalLine | null = null;
-  text.split(/\r?\n/).forEach((raw, index) => {
-    const current: LogicalLine = pending ? { number: pending.number, text: `${pending.text}${raw}` } : { number: index + 1, text: raw };
-    if (/(^|[^\\])\\$/.test(current.text) || current.text === '\\') {
-      pending = { number: current.number, text: current.text.slice(0, -1) };
-      return;
-    }
-    pending = null;
-    const stripped = current.text.replace(/(^|\s+)#.*$/, '').trim();
-    if (stripped !== '') lines.push({ number: current.number, text: stripped });
-  });
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((raw, index) => {
+      const current: LogicalLine = pending ? { number: pending.number, text: `${pending.text}${raw}` } : { number: index + 1, text: raw };
+      if (/(^|[^\\])\\$/.test(current.text) || current.text === '\\') {
+        pending = { number: current.number, text: current.text.slice(0, -1) };
+        return;
+      }
+      pending = null;
+      const stripped = current.text.replace(/(^|\s+)#.*$/, '').trim();
+      if (stripped !== '') lines.push({ number: current.number, text: stripped });
+    });
   if (pending) {
     const last = (pending as LogicalLine).text.replace(/(^|\s+)#.*$/, '').trim();
     if (last !== '') lines.push({ number: (pending as LogicalLine).number, text: last });
