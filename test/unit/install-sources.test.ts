@@ -280,7 +280,7 @@ describe('install egress: the allow rule and the user settings it carries', () =
       settings.upstream.ca.map((c) => c.pem),
       [ca],
     );
-    assert.equal(settings.upstream.httpsProxy, 'http://corp-proxy:3128');
+    assert.equal(settings.upstream.proxy.httpsProxy, 'http://corp-proxy:3128');
     assert.ok(settings.notes.some((note) => /@corp:registry is not carried/.test(note)));
   });
 

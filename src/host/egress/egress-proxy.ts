@@ -21,7 +21,7 @@ import tls from 'node:tls';
 import { request as undiciRequest } from 'undici';
 import { allowed, authorityOf, describeOrigin, normalHost, type Origin } from './allow-list.ts';
 import { createEgressCa } from './egress-ca.ts';
-import { authorizationFor, upstreamDispatcher, type UpstreamSettings } from './upstream.ts';
+import { authorizationFor, upstream as upstreamOf, type UpstreamSettings } from './upstream.ts';
 
 export interface EgressRequest {
   /** `CONNECT host:port`, or the method and URL of a plain request. */
@@ -70,7 +70,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const caFile = path.join(dir, 'egress-ca.pem');
   const ca = await createEgressCa();
   await fs.writeFile(caFile, ca.certPem, { mode: 0o644 });
-  const dispatcher = upstreamDispatcher(options.upstream);
+  const upstreams = upstreamOf(options.upstream);
   const log: EgressRequest[] = [];
   const record = (entry: EgressRequest) => {
     if (log.length < MAX_LOGGED) log.push(entry);
@@ -90,7 +90,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const authorization = authorizationFor(url, options.upstream.credentials);
     if (authorization) headers.authorization = authorization;
     try {
-      const upstream = await undiciRequest(url, { method: req.method as 'GET' | 'HEAD', headers, dispatcher });
+      const upstream = await undiciRequest(url, { method: req.method as 'GET' | 'HEAD', headers, dispatcher: upstreams.dispatcherFor(url) });
       const out: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(upstream.headers)) if (value !== undefined && !DROPPED.has(name)) out[name] = value;
       res.writeHead(upstream.statusCode, out);
@@ -175,7 +175,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => front.close(() => resolve()));
       inner.close();
-      await dispatcher.close().catch(() => undefined);
+      await upstreams.close();
       await fs.rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,11 +1,13 @@
 /**
  * How the egress proxy reaches a registry: with the user's own settings, which stay on the host — the
- * CA certificates the user trusts (a TLS-intercepting proxy's), the user's proxy, and the credentials
- * for a registry. undici makes the request: its EnvHttpProxyAgent applies the proxy and its no-proxy
- * list as curl and npm do.
+ * CA certificates the user trusts (a TLS-intercepting proxy's), the user's proxy and its no-proxy list
+ * (read as every other request of sopworks reads them: src/host/net/proxy.ts), and the credentials
+ * for a registry. undici makes the request, directly or through the user's proxy (a CONNECT tunnel
+ * for https), trusting Node's CA certificates and the user's.
  */
 import tls from 'node:tls';
-import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher, ProxyAgent } from 'undici';
+import { proxyFor, type ProxySettings } from '../net/proxy.ts';
 
 export interface Credential {
   /** `//host[:port]/path/` (npm's "nerf dart"): every URL under it gets the header. */
@@ -18,27 +20,38 @@ export interface Credential {
 export interface UpstreamSettings {
   /** CA certificates (PEM) trusted besides Node's own, with where each came from. */
   ca: { pem: string; from: string }[];
-  httpProxy: string | null;
-  httpsProxy: string | null;
-  noProxy: string;
+  proxy: ProxySettings;
   credentials: Credential[];
 }
 
-export const NO_UPSTREAM_SETTINGS: UpstreamSettings = { ca: [], httpProxy: null, httpsProxy: null, noProxy: '', credentials: [] };
+export const NO_UPSTREAM_SETTINGS: UpstreamSettings = { ca: [], proxy: { httpsProxy: null, httpProxy: null, noProxy: null }, credentials: [] };
 
-export function upstreamDispatcher(settings: UpstreamSettings): Dispatcher {
+export interface Upstream {
+  /** The dispatcher for a URL: direct, or through the user's proxy for it. */
+  dispatcherFor(url: string): Dispatcher;
+  close(): Promise<void>;
+}
+
+export function upstream(settings: UpstreamSettings): Upstream {
   const ca = [...tls.rootCertificates, ...settings.ca.map((entry) => entry.pem)];
-  return new EnvHttpProxyAgent({
-    // An empty string, not undefined: undefined would read this process's environment behind our back.
-    httpProxy: settings.httpProxy ?? '',
-    httpsProxy: settings.httpsProxy ?? '',
-    noProxy: settings.noProxy,
-    connect: { ca },
-    requestTls: { ca },
-    proxyTls: { ca },
-    headersTimeout: 60_000,
-    bodyTimeout: 120_000,
-  });
+  const timeouts = { headersTimeout: 60_000, bodyTimeout: 120_000 };
+  const direct = new Agent({ connect: { ca }, ...timeouts });
+  const proxies = new Map<string, ProxyAgent>();
+  return {
+    dispatcherFor(url) {
+      const proxy = proxyFor(url, settings.proxy);
+      if (!proxy) return direct;
+      let agent = proxies.get(proxy);
+      if (!agent) {
+        agent = new ProxyAgent({ uri: proxy, requestTls: { ca }, proxyTls: { ca }, ...timeouts });
+        proxies.set(proxy, agent);
+      }
+      return agent;
+    },
+    async close() {
+      await Promise.all([direct, ...proxies.values()].map((agent) => agent.close().catch(() => undefined)));
+    },
+  };
 }
 
 /** `//host[:port]/path/` of a URL, npm's way (default ports and the scheme left out). */

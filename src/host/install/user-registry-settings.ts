@@ -2,12 +2,13 @@
  * What of the user's own registry settings the egress proxy carries upstream: the registry or index
  * they configured (a mirror), the CA certificates they trust (npm's `cafile`/`ca`,
  * NODE_EXTRA_CA_CERTS, pip's `cert`), their proxy (npm's `proxy`/`https-proxy`/`noproxy`, pip's
- * `proxy`, HTTP(S)_PROXY/NO_PROXY) and their registry credentials (npm's `//host/:_authToken` and
+ * `proxy`, else HTTPS_PROXY/HTTP_PROXY/NO_PROXY as sopworks reads them everywhere) and their registry credentials (npm's `//host/:_authToken` and
  * kin, a user:password in an index URL). All of it stays in this process: the sandbox gets the
  * registry's address without credentials, and the proxy's one-step CA.
  */
 import fs from 'node:fs';
 import type { Credential, UpstreamSettings } from '../egress/upstream.ts';
+import { proxySettings } from '../net/proxy.ts';
 import { npmSetting, readNpmUserConfig } from './npm-user-config.ts';
 import { readPipUserConfig } from './pip-user-config.ts';
 
@@ -30,6 +31,7 @@ const PEM = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
 
 export function readUserRegistrySettings(env: NodeJS.ProcessEnv = process.env): UserRegistrySettings {
   const npm = readNpmUserConfig(env);
+  const fromEnvironment = proxySettings(env);
   const pip = readPipUserConfig(env);
   const notes = [...pip.notCarried];
   const ca: UpstreamSettings['ca'] = [];
@@ -66,9 +68,11 @@ export function readUserRegistrySettings(env: NodeJS.ProcessEnv = process.env): 
     pipIndex,
     upstream: {
       ca,
-      httpsProxy: first(npmSetting(npm, 'https-proxy')?.value, pip.proxy?.value, env.HTTPS_PROXY, env.https_proxy, env.HTTP_PROXY, env.http_proxy),
-      httpProxy: first(npmSetting(npm, 'proxy')?.value, pip.proxy?.value, env.HTTP_PROXY, env.http_proxy),
-      noProxy: first(npmSetting(npm, 'noproxy')?.value, env.NO_PROXY, env.no_proxy) ?? '',
+      proxy: {
+        httpsProxy: first(npmSetting(npm, 'https-proxy')?.value, pip.proxy?.value, fromEnvironment.httpsProxy),
+        httpProxy: first(npmSetting(npm, 'proxy')?.value, pip.proxy?.value, fromEnvironment.httpProxy),
+        noProxy: first(npmSetting(npm, 'noproxy')?.value, fromEnvironment.noProxy),
+      },
       credentials,
     },
     notes,
