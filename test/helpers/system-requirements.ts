@@ -47,6 +47,24 @@ export const PYTHON = commandRequirement('python3', 'python3', 'apt-get install 
 export const OPENSSL = commandRequirement('openssl', 'openssl', 'apt-get install -y openssl', ['version']);
 /** util-linux's `script`: a pseudo-terminal for the tests that read what a terminal receives. */
 export const SCRIPT = commandRequirement('script (util-linux)', 'script', 'apt-get install -y util-linux', ['--version']);
+/**
+ * A network namespace of the install's own outside bubblewrap: `unshare --net` (as root, or in a user
+ * namespace) and `ip` to bring up its loopback.
+ */
+export const NETWORK_NAMESPACE: SystemRequirement = {
+  name: 'network namespaces (unshare --net, iproute2)',
+  install: 'apt-get install -y iproute2 util-linux (and run as root, or allow unprivileged user namespaces)',
+  missing() {
+    const ip = ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'].find((file) => fs.existsSync(file));
+    if (!ip) return 'ip (iproute2) not found';
+    const asRoot = process.getuid?.() === 0;
+    const probe = spawnSync('unshare', ['--net', ...(asRoot ? [] : ['--map-root-user']), '--', ip, 'link', 'set', 'lo', 'up'], {
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
+    return probe.status === 0 ? null : 'unshare --net cannot make a network namespace here';
+  },
+};
 
 /**
  * Call in a suite's `before` hook: `before(function () { requireSystem(this, BUBBLEWRAP); })`.

@@ -116,7 +116,6 @@ export async function runFastChecks(input: {
           limits: { ...input.sandbox.limits, wallSeconds: 60 },
           setting: input.sandbox.mode,
           allowUnsandboxed: input.sandbox.allowUnsandboxed,
-          network: false,
           onNotice: input.onNotice,
         });
       } catch (error) {

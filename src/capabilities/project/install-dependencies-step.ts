@@ -1,36 +1,34 @@
 /**
- * The `installDependencies` step: QA installs the project's declared dependencies in the sandbox
- * before a test round (src/capabilities/project/install-dependencies.ts). Its output is a DependencyInstall — a
- * test round of kind `install` — so a failed install goes to the Engineer as a bug report, like a
- * failing test, and a new lockfile is committed with the `Dependencies` message.
+ * The `installDependencies` step: QA installs the project's declared dependencies before a test round,
+ * through the install entry point (src/host/install/install-project.ts): the manifest and every
+ * source it names checked first, then the install in the sandbox with its own network namespace and an
+ * egress proxy to the configured registry as its only way out. Its output is a DependencyInstall — a
+ * test round of kind `install` — so a refused or failed install goes to the Engineer as a bug report,
+ * like a failing test, and a new lockfile is committed with the `Dependencies` message.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import * as S from '../../documents/schemas.ts';
-import { dependencyRegistries } from './dependency-registries.ts';
-import {
-  installedAlready,
-  installReport,
-  ManifestProblem,
-  markInstalled,
-  packagesWithInstallScripts,
-  planInstall,
-  type InstallPlan,
-} from './install-dependencies.ts';
-import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
 import type { BoardReader } from '../../engine/board/message-type.ts';
 import { defineStep } from '../../engine/steps/step.ts';
+import { installedAlready, markInstalled, packagesWithInstallScripts } from '../../host/install/install-plan.ts';
+import { checkInstall, runInstall } from '../../host/install/install-project.ts';
+import { dependencyRegistries } from './dependency-registries.ts';
+import { installReport } from './install-report.ts';
 
 export const installDependencies = defineStep({
   description:
     "Install the project's declared dependencies (package.json, requirements.txt or pyproject.toml) in the sandbox, " +
-    'before the tests, if the policy lets this role install (dependencies.by): the network is open for this step alone ' +
-    '(dependencies.network), install scripts are off unless dependencies.scripts allows them, packages come from ' +
-    "SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS or the policy's registries, Python gets a " +
-    '.venv in the project. The output is a test round of kind `install` whose `lockfile` (package-lock.json, ' +
-    'requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a TestReport when it failed.',
+    'before the tests, if the policy lets this role install (dependencies.by). A manifest, lockfile or config file that ' +
+    'names any other source than the configured registry (a path, a URL, git, an index option, a project .npmrc) is ' +
+    'refused before anything runs. The install has a network namespace of its own whose only way out is an egress proxy ' +
+    'to that registry (dependencies.network), install scripts are off unless dependencies.scripts allows them, packages ' +
+    "come from SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS, the policy's registries or the " +
+    "user's own, Python gets a .venv in the project. The output is a test round of kind `install` whose `lockfile` " +
+    '(package-lock.json, requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a ' +
+    'TestReport when it failed.',
   params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000) }).strict(),
   output: S.DependencyInstall,
   async run({ params }, ports) {
@@ -41,16 +39,17 @@ export const installDependencies = defineStep({
     // The manifest just posted may still be on its way into the repository.
     await repository.filesOnDisk();
     const round = ports.board.all('TestReport').length + 1;
-    const base = { round, outcome: null, problem: null, lockfile: null, scriptsSkipped: [] as string[] };
+    const base = { round, outcome: null, refusals: [], notes: [], lockfile: null, scriptsSkipped: [] as string[] };
+    const progress = (detail: string) => report({ kind: 'tests-start', detail: `round ${round}: ${detail}` });
+    const ended = (detail: string, passed: boolean) => report({ kind: 'tests-end', detail: `round ${round}: ${detail}`, passed });
 
-    let plan: InstallPlan | null;
-    try {
-      plan = await planInstall(projectDir, dependencyRegistries(policy), policy.dependencies.scripts);
-    } catch (error) {
-      if (!(error instanceof ManifestProblem)) throw error;
-      report({ kind: 'tests-start', detail: `round ${round}: dependencies: ${error.message}` });
-      report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed: the manifest is wrong`, passed: false });
-      return installReport({ ...base, plan: null, problem: error.message, skipped: null });
+    const check = await checkInstall({ projectDir, registries: dependencyRegistries(policy), scripts: policy.dependencies.scripts });
+    const { plan } = check;
+    const notes = [...check.notes];
+    if (check.refusals.length > 0) {
+      progress(`dependencies: refused before the install: ${check.refusals.length} source(s) other than the configured registry`);
+      ended('dependencies not installed: the manifest names another source (see the report)', false);
+      return installReport({ ...base, plan, refusals: check.refusals, notes, skipped: null });
     }
     if (!plan) return installReport({ ...base, plan: null, skipped: 'the project declares no dependencies' });
     if (!policy.dependencies.install || !policy.dependencies.by.includes(role)) {
@@ -60,27 +59,31 @@ export const installDependencies = defineStep({
         { hint: `Set dependencies.install: true and add ${role} to dependencies.by in ${policy.source}, or ask for a project without dependencies.` },
       );
     }
-    if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, skipped: `${plan.lockfile}: up to date` });
+    if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, notes, skipped: `${plan.lockfile}: up to date` });
 
-    report({
-      kind: 'tests-start',
-      detail: `round ${round}: installing dependencies: ${plan.shown.join(' ')}${policy.dependencies.network ? '' : ' (no network: the policy does not grant it)'}`,
-    });
-    let outcome: Awaited<ReturnType<typeof runSandboxed>>;
+    const network = policy.dependencies.network ? '' : ' (no network: the policy does not grant it)';
+    progress(`installing dependencies: ${plan.shown.join(' ')}${network}`);
+    for (const note of notes) progress(`note: ${note}`);
+    let run: Awaited<ReturnType<typeof runInstall>>;
     try {
-      outcome = await runSandboxed({
-        argv: plan.argv,
-        projectDir,
-        limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
-        setting: sandbox.mode,
-        allowUnsandboxed: sandbox.allowUnsandboxed,
-        network: policy.dependencies.network,
-        onNotice: (notice) => report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
-      });
+      run = await runInstall(
+        { ...check, plan },
+        {
+          projectDir,
+          registries: dependencyRegistries(policy),
+          scripts: policy.dependencies.scripts,
+          network: policy.dependencies.network,
+          sandbox,
+          wallSeconds: Math.ceil(params.timeoutMs / 1000),
+          onNotice: (notice) => progress(notice),
+        },
+      );
     } catch (error) {
-      report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed`, passed: false });
+      ended('dependencies not installed', false);
       throw error;
     }
+    const { outcome } = run;
+    if (run.allowed.length > 0) notes.push(`the install could reach only ${run.allowed.join(', ')} (through the egress proxy)`);
     const passed = outcome.exitCode === 0 && !outcome.timedOut;
     let lockfile: S.CodeFile | null = null;
     let scriptsSkipped: string[] = [];
@@ -90,13 +93,12 @@ export const installDependencies = defineStep({
       if (content !== null && content !== lastCommitted(ports.board, plan.lockfile)) lockfile = { path: plan.lockfile, content };
       if (plan.ecosystem === 'npm' && !policy.dependencies.scripts) scriptsSkipped = await packagesWithInstallScripts(projectDir);
     }
-    const install = installReport({ ...base, plan, outcome, lockfile, scriptsSkipped, skipped: null });
+    const install = installReport({ ...base, plan, outcome, notes, lockfile, scriptsSkipped, skipped: null });
     const skippedScripts = scriptsSkipped.length > 0 ? `; install scripts not run (policy): ${scriptsSkipped.join(', ')}` : '';
-    report({
-      kind: 'tests-end',
-      detail: `round ${round}: dependencies ${passed ? `installed${lockfile ? `, ${plan.lockfile} updated` : ''}${skippedScripts}` : `not installed: ${install.failures.map((f) => f.message).join('; ')}`}`,
+    ended(
+      `dependencies ${passed ? `installed${lockfile ? `, ${plan.lockfile} updated` : ''}${skippedScripts}` : `not installed: ${install.failures.map((f) => f.message.split('\n')[0]).join('; ')}`}`,
       passed,
-    });
+    );
     return install;
   },
 });

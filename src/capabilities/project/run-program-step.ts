@@ -41,7 +41,6 @@ export const runProgram = defineStep({
         limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
         setting: sandbox.mode,
         allowUnsandboxed: sandbox.allowUnsandboxed,
-        network: false,
         onNotice: (notice) => report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
       });
     } catch (error) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import * as C from '../../documents/change-schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { defineStep } from '../../engine/steps/step.ts';
+import { configuredRegistries } from '../../host/install/registries.ts';
 import { runBaseTests as runOnBase } from './base-tests.ts';
 
 export const runBaseTests = defineStep({
@@ -33,7 +34,11 @@ export const runBaseTests = defineStep({
       command: design.testCommand,
       timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
       sandbox: ports.sandbox,
-      install: { enabled: ports.policy.dependencies.install, network: ports.policy.dependencies.network },
+      install: {
+        enabled: ports.policy.dependencies.install,
+        network: ports.policy.dependencies.network,
+        registries: configuredRegistries(ports.policy.dependencies.registries, ports.policy.source),
+      },
       notice: (notice) => report({ kind: 'tests-start', detail: `base: ${notice}` }),
     });
     const counts = baseline.counts ? ` (${baseline.counts.passed} passed, ${baseline.counts.failed} failed)` : '';

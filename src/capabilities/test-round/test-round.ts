@@ -48,7 +48,7 @@ const OUTPUT_TAIL = 8000;
 export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
   const { round, testCommand, sandbox, progress } = request;
   const hold = request.holdCommits ?? (<T>(work: () => Promise<T>) => work());
-  const run = (argv: readonly string[], network: boolean) =>
+  const run = (argv: readonly string[]) =>
     hold(() =>
       runSandboxed({
         argv,
@@ -56,7 +56,6 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
         limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
         setting: sandbox.mode,
         allowUnsandboxed: sandbox.allowUnsandboxed,
-        network,
         ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
         onNotice: (notice) => progress({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
       }),
@@ -66,7 +65,7 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   let outcome: SandboxOutcome | null = null;
   const command = testCommand;
   progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}` });
-  outcome ??= await run(testCommand, false);
+  outcome ??= await run(testCommand);
   // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
   outcome = { ...outcome, output: withoutMachinePaths(outcome.output, request.projectDir) };
 

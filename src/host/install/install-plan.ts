@@ -1,7 +1,6 @@
 /**
- * Installs a generated project's declared dependencies, in the sandbox: the one run of its code that
- * may reach the network (when the policy grants it), with packages' install scripts off unless the
- * policy allows them, from the configured registry, with a clean HOME (no ~/.npmrc, no pip.conf).
+ * What installing a project's declared dependencies runs, read from its manifest — the command is run
+ * by install-project.ts, in the sandbox, with the egress proxy as its only way out:
  *
  * - npm: `npm install --ignore-scripts` from package.json, which writes package-lock.json (kept and
  *   committed, so a later install and `resume` get the same versions).
@@ -17,9 +16,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
-import type { DependencyInstall } from '../../documents/schemas.ts';
-import type { DependencyRegistries } from './dependency-registries.ts';
-import type { SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
+import { OutsideProject, readProjectFile } from './project-file.ts';
+import type { ResolvedRegistries } from './registries.ts';
 
 export const NPM_LOCKFILE = 'package-lock.json';
 export const PYTHON_LOCKFILE = 'requirements.lock';
@@ -28,6 +26,10 @@ const MARKERS = { npm: 'node_modules/.sopworks-installed', python: '.venv/.sopwo
 
 export interface InstallPlan {
   ecosystem: 'npm' | 'python';
+  /** The manifest it installs from: package.json, requirements.txt or pyproject.toml. */
+  manifest: string;
+  /** pyproject.toml's dependencies, passed to pip one by one (checked before: python-sources.ts). */
+  declared: string[];
   argv: string[];
   lockfile: string;
   /** The command as a person would read it (the Python install runs a short script around pip). */
@@ -56,9 +58,19 @@ const PyProject = z
   })
   .passthrough();
 
-/** What to run to install the project's dependencies, or null when it declares none. Throws ManifestProblem. */
-export async function planInstall(projectDir: string, registries: DependencyRegistries, scripts: boolean): Promise<InstallPlan | null> {
-  const read = (file: string) => fs.readFile(path.join(projectDir, file), 'utf8').catch(() => null);
+/**
+ * What to run to install the project's dependencies, or null when it declares none. Throws
+ * ManifestProblem. `frozen`: exactly as the lockfile says (`npm ci`), for a repository's base.
+ */
+export async function planInstall(projectDir: string, registries: ResolvedRegistries, scripts: boolean, frozen = false): Promise<InstallPlan | null> {
+  const read = async (file: string) => {
+    try {
+      return readProjectFile(projectDir, file);
+    } catch (error) {
+      if (error instanceof OutsideProject) throw new ManifestProblem(error.message);
+      throw error;
+    }
+  };
   const packageJson = await read('package.json');
   if (packageJson !== null) {
     let parsed: unknown;
@@ -73,7 +85,7 @@ export async function planInstall(projectDir: string, registries: DependencyRegi
     if (Object.keys(declared).length > 0) {
       const argv = [
         'npm',
-        'install',
+        frozen ? 'ci' : 'install',
         ...(scripts ? [] : ['--ignore-scripts']),
         '--no-audit',
         '--no-fund',
@@ -85,12 +97,21 @@ export async function planInstall(projectDir: string, registries: DependencyRegi
         '--fetch-retry-maxtimeout=5000',
         '--fetch-timeout=30000',
       ];
-      return { ecosystem: 'npm', argv, shown: argv, lockfile: NPM_LOCKFILE, fingerprint: fingerprint([packageJson, await read(NPM_LOCKFILE)]) };
+      return {
+        ecosystem: 'npm',
+        manifest: 'package.json',
+        declared: [],
+        argv,
+        shown: argv,
+        lockfile: NPM_LOCKFILE,
+        fingerprint: fingerprint([packageJson, await read(NPM_LOCKFILE)]),
+      };
     }
   }
   const requirementsTxt = await read('requirements.txt');
   const pyproject = await read('pyproject.toml');
   let requirements: string[] | null = null;
+  let declared: string[] = [];
   if (requirementsTxt !== null && requirementsTxt.split('\n').some((line) => line.trim() && !line.trim().startsWith('#'))) {
     requirements = ['-r', 'requirements.txt'];
   } else if (pyproject !== null) {
@@ -102,9 +123,10 @@ export async function planInstall(projectDir: string, registries: DependencyRegi
     }
     const manifest = PyProject.safeParse(parsed);
     if (!manifest.success) throw new ManifestProblem(`pyproject.toml: ${manifest.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    const declared = manifest.data.project?.dependencies ?? [];
-    if (declared.length > 0) requirements = declared;
+    const listed = manifest.data.project?.dependencies ?? [];
+    if (listed.length > 0) requirements = listed;
   }
+  declared = requirements && requirements[0] !== '-r' ? requirements : [];
   if (!requirements) return null;
   const lock = await read(PYTHON_LOCKFILE);
   const source = registries.pipFindLinks ? ['--no-index', '--find-links', registries.pipFindLinks] : ['--index-url', registries.pipIndex];
@@ -122,7 +144,9 @@ export async function planInstall(projectDir: string, registries: DependencyRegi
   ];
   return {
     ecosystem: 'python',
-    argv: ['python3', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, ...pipArgs],
+    manifest: declared.length > 0 ? 'pyproject.toml' : 'requirements.txt',
+    declared,
+    argv: ['python3', '-S', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, scripts ? 'site' : 'no-site', ...pipArgs],
     shown: ['python3', '-m', 'venv', '.venv', '&&', '.venv/bin/pip', 'install', ...pipArgs],
     lockfile: PYTHON_LOCKFILE,
     fingerprint: fingerprint([requirementsTxt, pyproject, lock]),
@@ -131,16 +155,26 @@ export async function planInstall(projectDir: string, registries: DependencyRegi
 
 /**
  * Run by the sandbox's python3: make the venv (once), pip install into it, write the lockfile.
- * pip's own exit status is the install's.
+ * pip's own exit status is the install's. Without scripts, no installed package's code runs either:
+ * the venv's Python starts without `site` (-S), so no package's `.pth` file is read; pip is found on
+ * PYTHONPATH (which reads none) and installs into the venv by its prefix, which only `site` would
+ * have set — for the install and for `pip freeze`. The script itself runs with -S too: on a later
+ * install the sandbox's `python3` is the venv's.
  */
 const PYTHON_INSTALL = [
-  'import os, subprocess, sys, venv',
-  'lock, args = sys.argv[1], sys.argv[2:]',
-  "py = os.path.join('.venv', 'bin', 'python')",
-  "if not os.path.exists(py): venv.EnvBuilder(with_pip=True, symlinks=True).create('.venv')",
-  "status = subprocess.run([py, '-m', 'pip', 'install', *args]).returncode",
+  'import os, subprocess, sys, sysconfig, venv',
+  "lock, isolate, args = sys.argv[1], sys.argv[2] == 'no-site', sys.argv[3:]",
+  "home = os.path.abspath('.venv')",
+  "py = os.path.join(home, 'bin', 'python')",
+  'if not os.path.exists(py): venv.EnvBuilder(with_pip=True, symlinks=True).create(home)',
+  'env, run, into, where = dict(os.environ), [py], [], []',
+  'if isolate:',
+  '  site = subprocess.run([py, \'-S\', \'-c\', \'import sys, sysconfig; print(sysconfig.get_paths("posix_prefix", vars={"base": sys.argv[1], "platbase": sys.argv[1]})["purelib"])\', home], capture_output=True, text=True, check=True).stdout.strip()',
+  "  env['PYTHONPATH'], run = site, [py, '-S']",
+  "  into, where = ['--prefix', home, '--no-warn-script-location'], ['--path', site]",
+  "status = subprocess.run([*run, '-m', 'pip', 'install', *into, *args], env=env).returncode",
   'if status: sys.exit(status)',
-  "frozen = subprocess.run([py, '-m', 'pip', 'freeze', '--disable-pip-version-check'], capture_output=True, text=True, check=True).stdout",
+  "frozen = subprocess.run([*run, '-m', 'pip', 'freeze', '--disable-pip-version-check', *where], capture_output=True, text=True, check=True, env=env).stdout",
   "open(lock, 'w').write(frozen)",
 ].join('\n');
 
@@ -168,53 +202,4 @@ export async function packagesWithInstallScripts(projectDir: string): Promise<st
     .filter(([, entry]) => entry.hasInstallScript)
     .map(([where]) => where.replace(/^.*node_modules\//, ''))
     .sort();
-}
-
-/** The packages an install's output names as missing or unresolvable, and whether the registry could not be reached. */
-export function installFailures(output: string): { name: string; message: string }[] {
-  const failures: { name: string; message: string }[] = [];
-  const add = (name: string, message: string) => {
-    if (!failures.some((f) => f.name === name)) failures.push({ name, message });
-  };
-  for (const m of output.matchAll(/'([^'\s]+)' is not in this registry/g)) add(`install: ${m[1]}`, `the registry has no such package (${m[0]})`);
-  for (const m of output.matchAll(/No matching version found for (\S+)\./g)) add(`install: ${m[1]}`, `no version of the package matches the range (${m[0]})`);
-  for (const m of output.matchAll(/No matching distribution found for (\S+)/g)) add(`install: ${m[1]}`, `no version of the package matches (${m[0]})`);
-  for (const m of output.matchAll(/(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN)[^\n]*/g))
-    add('install: the registry', `the registry could not be reached (${m[0].trim()})`);
-  if (/Failed to establish a new connection|Connection refused/.test(output)) add('install: the registry', 'the package index could not be reached');
-  return failures;
-}
-
-/** The install's result as a round of the test loop: a failure goes to the Engineer like a failing test. */
-export function installReport(input: {
-  round: number;
-  plan: InstallPlan | null;
-  outcome: SandboxOutcome | null;
-  problem: string | null;
-  lockfile: { path: string; content: string } | null;
-  scriptsSkipped: string[];
-  skipped: string | null;
-}): DependencyInstall {
-  const { plan, outcome, problem } = input;
-  const passed = problem === null && (outcome === null || (outcome.exitCode === 0 && !outcome.timedOut));
-  const failures = problem !== null ? [{ name: 'install: the manifest', message: problem }] : passed ? [] : installFailures(outcome?.output ?? '');
-  if (!passed && failures.length === 0)
-    failures.push({ name: 'install', message: outcome?.timedOut ? 'the install timed out' : `the install exited with code ${outcome?.exitCode}` });
-  const output = problem ?? input.skipped ?? outcome?.output ?? '';
-  return {
-    round: input.round,
-    kind: 'install',
-    command: plan?.shown ?? ['(no dependencies declared)'],
-    passed,
-    exitCode: outcome?.exitCode ?? (problem ? 1 : 0),
-    timedOut: outcome?.timedOut ?? false,
-    counts: null,
-    failures,
-    signature: passed ? 'passed' : `install: ${failures.map((f) => f.name).join(', ')}`,
-    output: output.slice(-8000),
-    sandbox: outcome ? { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps } : null,
-    ecosystem: plan?.ecosystem ?? null,
-    lockfile: input.lockfile,
-    scriptsSkipped: input.scriptsSkipped,
-  };
 }
