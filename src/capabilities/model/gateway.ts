@@ -21,6 +21,7 @@ import { costOf, type Price } from './prices.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../../engine/effect-identity.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
+import { reaskOf } from './reask.ts';
 
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
@@ -170,6 +171,7 @@ export class Gateway {
   private async askModel(route: ModelRoute, turn: Turn): Promise<ModelOutcome> {
     const { renderer, exchanges, maxRepairs, budget, onEvent } = this.options;
     const { request, messages, jsonSchema, format, tokens, attempts } = turn;
+    const opening = [...messages];
     const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
     let lastError = '';
     for (let step = 1; step <= maxRepairs + 1; step++) {
@@ -204,6 +206,7 @@ export class Gateway {
         }
         let completion: Completion;
         try {
+          checkFits(request, route, messages);
           const pending = route.provider.complete({
             call: request.call,
             messages,
@@ -265,7 +268,14 @@ export class Gateway {
       lastError = parsed.error;
       if (step <= maxRepairs) {
         onEvent?.({ kind: 'call-repair', call: request.call, attempt: step, error: parsed.error });
-        messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
+        // The re-ask is the first request with the error and an excerpt of the reply appended — never the
+        // whole reply, which could be thousands of tokens (reask.ts) — so its prompt keeps the first one's prefix.
+        const reask = reaskOf(text, parsed.error, (t) => route.provider.countTextTokens?.(t) ?? countTextTokens(t));
+        const first = opening.at(-1)!;
+        messages.splice(0, messages.length, ...opening.slice(0, -1), {
+          ...first,
+          content: `${first.content.trimEnd()}\n\n${renderer.renderRepair(reask, format)}`,
+        });
       }
     }
     return { kind: 'invalid', error: lastError };
@@ -389,6 +399,26 @@ const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, mes
   ms: Date.now() - sentAt,
   at: new Date(sentAt).toISOString(),
 });
+
+/**
+ * Before any request: its prompt plus the tokens kept for its reply must fit the model's context window,
+ * when the window is known; otherwise the step fails saying by how much (and a role with fallbacks asks
+ * its next model: the words "context length exceeded" make it a fallback reason).
+ */
+function checkFits(request: AskRequest, route: ModelRoute, messages: readonly ChatMessage[]): void {
+  const window = route.provider.contextWindow;
+  if (!window) return;
+  const prompt = route.provider.countPromptTokens?.(messages) ?? countPromptTokens(messages);
+  const reply = route.provider.replyAllowance ?? route.maxOutputTokens;
+  if (prompt + reply <= window) return;
+  throw new SopworksError(
+    'MODEL_ERROR',
+    `The prompt for ${describeCall(request.call)} is ${prompt} tokens; with ${reply} kept for the reply it does not fit ${route.label}'s context window of ${window} tokens (context length exceeded by ${prompt + reply - window}).`,
+    {
+      hint: "Give the model a larger context (SOPWORKS_LOCAL_CONTEXT for --llm local; SOPWORKS_CONTEXT_WINDOW and the server's own setting for a server), lower SOPWORKS_MAX_OUTPUT_TOKENS, or use a smaller SOP; then `sopworks resume <project folder>`.",
+    },
+  );
+}
 
 const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
 

@@ -3,7 +3,7 @@
  * given is an error, not an empty string). Layout of the roles folder:
  *   roles/_shared/system.hbs         the system prompt, from the role profile
  *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
- *   roles/_shared/repair.hbs         the re-ask after an invalid reply
+ *   roles/_shared/repair.hbs         the re-ask after an invalid reply (error, excerpt, partial)
  *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
  *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
  *   roles/<role>/<action>.hbs        the request of one SOP step
@@ -110,8 +110,12 @@ export class PromptRenderer {
     };
   }
 
-  renderRepair(error: string, format: { kind: OutputKind; schema?: string; path?: string }): string {
-    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { error, ...format });
+  /**
+   * The re-ask after an invalid reply, appended to the first attempt's request (so the prompt keeps its
+   * prefix): the validation error and an excerpt of the rejected reply around the problem (reask.ts).
+   */
+  renderRepair(reask: { error: string; excerpt: string; partial: boolean }, format: { kind: OutputKind; schema?: string; path?: string }): string {
+    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { ...reask, ...format });
   }
 
   private renderFile(file: string, variables: Record<string, unknown>): string {

@@ -68,6 +68,17 @@ export interface Provider {
   skipUsed?(used: Map<string, number>): void;
   /** How much a step may spend on replies cut off at the output limit; none: the provider never cuts off. */
   readonly cutOffLimits?: { perStep: number; perRequest: number };
+  /**
+   * The model's context window in tokens, when known (the local engine's context; a server's, when it
+   * reports one or SOPWORKS_CONTEXT_WINDOW says): every request's prompt plus `replyAllowance` must fit it.
+   */
+  readonly contextWindow?: number;
+  /** The tokens one request keeps for its reply (its output limit); none: the route's maxOutputTokens. */
+  readonly replyAllowance?: number;
+  /** A prompt's length in the model's own tokens; none: the bundled tokenizer's count (token-count.ts). */
+  countPromptTokens?(messages: readonly ChatMessage[]): number;
+  /** A text's length in the model's own tokens; none: the bundled tokenizer's count. */
+  countTextTokens?(text: string): number;
 }
 
 export const describeCall = (call: CallMeta): string => `{role: ${call.role}, action: ${call.action}, key: ${call.key ?? '(none)'}}`;
