@@ -87,12 +87,20 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     assert.equal(first!.body.response_format.json_schema.schema.additionalProperties, false);
     assert.deepEqual(first!.body.response_format.json_schema.schema.required, Object.keys(validPrd));
 
-    // The re-ask carries the bad reply and the validation error.
+    // A server (not OpenAI's own API) gets every constraint the schema states: it makes them a grammar.
+    const sent = first!.body.response_format.json_schema.schema;
+    assert.equal(sent.properties.goals.minItems, 1);
+    assert.equal(sent.properties.summary.minLength, 1);
+    assert.deepEqual(sent.properties.requirementPool.items.properties.priority.enum, ['P0', 'P1', 'P2']);
+
+    // The re-ask is the request with the validation error and the bad reply appended.
     assert.deepEqual(
       second!.body.messages.map((m: { role: string }) => m.role),
-      ['system', 'user', 'assistant', 'user'],
+      ['system', 'user'],
     );
-    assert.match(second!.body.messages[3].content, /goals: Too small: expected array to have >=1 items/);
+    assert.ok(second!.body.messages[1].content.startsWith(first!.body.messages[1].content.trimEnd()));
+    assert.match(second!.body.messages[1].content, /goals: Too small: expected array to have >=1 items/);
+    assert.match(second!.body.messages[1].content, /"goals":\[\]/);
 
     // 680 prompt tokens at $1/M and 100 completion tokens at $2/M.
     assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, repairs: 1, retries: 0, costUsd: 0.00088 });

@@ -29,6 +29,8 @@ import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
 import { countTextTokens } from '../token-count.ts';
 import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
+import { serverJsonSchema, type SchemaDialect } from '../strict-json-schema.ts';
+import type { SchemaCaps } from '../schema-caps.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
@@ -149,7 +151,7 @@ export class OpenAIProvider implements Provider {
     if (request.jsonSchema && format === 'json_schema') {
       options.response_format = leftUnparsed({
         type: 'json_schema' as const,
-        json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true },
+        json_schema: { name: request.jsonSchema.name, schema: this.schemaFor(request), strict: true },
       });
     } else if (request.jsonSchema && format === 'json_object') {
       options.response_format = { type: 'json_object' };
@@ -200,6 +202,24 @@ export class OpenAIProvider implements Provider {
     }
     throw this.explain(outcome, request.call);
   }
+
+  /**
+   * The schema sent: OpenAI's own API takes its strict subset (the one the prompt shows); any other
+   * server turns the schema into a grammar and gets every constraint — lengths, and the run's caps on
+   * strings and arrays that state none (strict-json-schema.ts).
+   */
+  private schemaFor(request: CompletionRequest): Record<string, unknown> {
+    const output = request.output;
+    if (this.dialect === 'openai' || output?.kind !== 'json') return request.jsonSchema!.schema;
+    return serverJsonSchema(output.schema, this.caps);
+  }
+
+  private get dialect(): SchemaDialect {
+    return this.settings.baseUrl === null || /^https?:\/\/api\.openai\.com(\/|$)/.test(this.settings.baseUrl) ? 'openai' : 'server';
+  }
+
+  /** Caps on strings and arrays whose schema sets none, sent to a server (null: none). */
+  caps: SchemaCaps | null = null;
 
   private fallBack(format: StructuredOutput, rejection: StructuredOutputRejected): void {
     this.structuredOutput = 'off';

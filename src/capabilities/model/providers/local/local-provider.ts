@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { SopworksError } from '../../../../ground/errors.ts';
 import { checkGgufFile } from '../../../local-models/gguf-file.ts';
 import { describeCall, type ChatMessage, type Completion, type CompletionRequest, type Provider } from '../../provider.ts';
-import { CODE_BLOCK_GRAMMAR, FILES_GRAMMAR, grammarJsonSchema } from './artifact-grammar.ts';
+import { artifactGrammar, CODE_BLOCK_GRAMMAR, FILES_GRAMMAR } from './artifact-grammar.ts';
 import { ENGINE_PACKAGE, loadEngine, type Engine } from './load-engine.ts';
 import type { LocalSettings } from './local-settings.ts';
 import { chooseContextSize, chooseThreads, formatBytes, memoryShortfall } from './machine-fit.ts';
@@ -210,7 +210,7 @@ export class LocalProvider implements Provider {
     const { maxStringChars, maxItems } = this.options.settings;
     let grammar: LlamaGrammar | null = null;
     try {
-      grammar = await this.llama.createGrammarForJsonSchema(grammarJsonSchema(output.schema, { maxStringChars, maxItems }) as never);
+      grammar = await this.llama.createGrammar({ grammar: artifactGrammar(output.schema, { maxStringChars, maxItems }) });
     } catch (error) {
       // A schema the grammar builder cannot take is not a reason to stop: the parser and validation still judge the reply.
       this.options.report(
