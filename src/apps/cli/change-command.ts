@@ -30,6 +30,7 @@ import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
+import { sopPrompts } from '../../company/sop-prompts.ts';
 
 const ChangeOptions = z.object({
   base: z.string().min(1).optional(),
@@ -92,7 +93,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
-  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
+  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io), sopPrompts(company, request));
   const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings);
   checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
   await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
@@ -115,7 +116,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
           llm,
           budget: { usd: options.budget, tokens: options.maxTokens },
           price: priceOf(llm, settings),
-          maxOutputTokens: worstReplyTokens(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings, provider),
           recordTo: options.record ?? null,
           approvals: { gates: options.approve, yes: options.yes },
           askPerson: terminalApprover(),

@@ -28,6 +28,7 @@ import { refuseTampered } from './refuse-tampered.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
+import { sopPrompts } from '../../company/sop-prompts.ts';
 
 export const ResumeOptions = z.object({
   llm: z.string().optional(),
@@ -64,7 +65,16 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
     options.modelFor,
     company.roles.map((r) => r.id),
   );
-  const { provider, roleModels } = await createProviderForRoles(choice, null, settings, model, providerHooks(io), roles, modelFor);
+  const { provider, roleModels } = await createProviderForRoles(
+    choice,
+    null,
+    settings,
+    model,
+    providerHooks(io),
+    roles,
+    modelFor,
+    sopPrompts(company, record.spec),
+  );
   const llm: LlmRecord = llmRecordOf(choice, provider, model, settings, roleModels);
   // New limits replace the old ones; without them, the run keeps the limits it started with.
   const budget = {
@@ -87,7 +97,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
           company,
           provider,
           price: priceOf(llm, settings),
-          maxOutputTokens: worstReplyTokens(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings, provider),
           recordTo: options.record ?? null,
           sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
           maxRepairs: settings.maxRepairs,

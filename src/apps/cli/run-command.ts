@@ -26,6 +26,7 @@ import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts'
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
+import { sopPrompts } from '../../company/sop-prompts.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
 const MAX_ENGINEERS = 16;
@@ -102,7 +103,16 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
     options.modelFor,
     company.roles.map((r) => r.id),
   );
-  const { provider, roleModels } = await createProviderForRoles(choice, scenario, settings, options.model, providerHooks(io), company.roles, modelFor);
+  const { provider, roleModels } = await createProviderForRoles(
+    choice,
+    scenario,
+    settings,
+    options.model,
+    providerHooks(io),
+    company.roles,
+    modelFor,
+    sopPrompts(company, spec),
+  );
   const unsandboxable = await sandboxCheck;
   if (unsandboxable) throw unsandboxable;
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
@@ -127,7 +137,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
           concurrency: options.concurrency ?? undefined,
           engineers: options.engineers ?? undefined,
           price: priceOf(llm, settings),
-          maxOutputTokens: worstReplyTokens(llm, settings),
+          maxOutputTokens: worstReplyTokens(llm, settings, provider),
           recordTo: options.record ?? null,
           approvals: { gates: options.approve, yes: options.yes },
           askPerson: terminalApprover(),

@@ -476,7 +476,7 @@ function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]): { sc
   return made;
 }
 
-function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
+export function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
   switch (output.kind) {
     case 'json':
       return { kind: 'json', schema: strictSchemaOf(output.schema).text };

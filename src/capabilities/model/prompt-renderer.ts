@@ -76,6 +76,21 @@ export class PromptRenderer {
     return { system, user: `${request.trimEnd()}\n\n${said}${instructions.trimEnd()}\n` };
   }
 
+  /**
+   * A step's prompt without what its views give it, for the context plan (context-plan.ts): the system
+   * prompt, the template's own text (its partials' included, every `{{…}}` left out) and the format
+   * instructions with the schema.
+   */
+  renderFixed(profile: RoleProfile, action: string, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
+    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const source = (file: string, depth = 0): string =>
+      (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(/\{\{>\s*([\w-]+)[^}]*\}\}|\{\{[\s\S]*?\}\}/g, (_tag, partial: string | undefined) =>
+        partial && depth < 4 ? source(path.join(this.rolesDir, '_shared', `${partial}.hbs`), depth + 1) : '',
+      );
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    return { system, user: `${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
+  }
+
   /** A roles folder made before guidance.hbs existed still shows the guidance, in these words. */
   private renderGuidance(guidance: string): string {
     const file = path.join(this.rolesDir, '_shared', 'guidance.hbs');

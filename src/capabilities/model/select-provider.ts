@@ -13,6 +13,7 @@ import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
 import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
+import type { SopPrompt } from './context-plan.ts';
 
 export type LlmChoice =
   | { kind: 'openai' }
@@ -56,9 +57,10 @@ export async function createProvider(
   settings: Settings,
   model: string | undefined,
   hooks: ProviderHooks = {},
+  prompts: readonly SopPrompt[] = [],
 ): Promise<Provider> {
   // A process may wrap every provider it makes (provider-middleware.ts: a queue worker's shared rate limits).
-  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks)));
+  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks), prompts));
 }
 
 async function createBareProvider(
@@ -67,6 +69,7 @@ async function createBareProvider(
   settings: Settings,
   model: string | undefined,
   hooks: ProviderHooks,
+  prompts: readonly SopPrompt[],
 ): Promise<Provider> {
   if (choice.kind === 'scripted') {
     if (model !== undefined) {
@@ -79,7 +82,7 @@ async function createBareProvider(
   if (choice.kind === 'local') {
     // Loaded on demand: node-llama-cpp is an optional dependency with native binaries.
     const { createLocalProvider } = await import('./providers/local/create-local-provider.ts');
-    return createLocalProvider(choice.model ?? model ?? null, settings);
+    return createLocalProvider(choice.model ?? model ?? null, settings, prompts);
   }
   const modelSettings = { ...settings.model, model: model ?? settings.model.model };
   if (!settings.openaiConfigured) {
@@ -118,6 +121,8 @@ export async function createProviderForRoles(
   hooks: ProviderHooks,
   roles: readonly { id: string; model?: RoleModel | undefined }[],
   modelFor: Record<string, string>,
+  /** The SOP's prompts, for a local model's limits (context-plan.ts). */
+  prompts: readonly SopPrompt[] = [],
 ): Promise<RoleRoutedProvider> {
   if (choice.kind !== 'openai') {
     if (Object.keys(modelFor).length > 0) {
@@ -129,14 +134,14 @@ export async function createProviderForRoles(
         },
       );
     }
-    return { provider: await createProvider(choice, scenario, settings, model, hooks), roleModels: null };
+    return { provider: await createProvider(choice, scenario, settings, model, hooks, prompts), roleModels: null };
   }
   const base = { ...settings.model, model: model ?? settings.model.model };
   const chains = resolveRoleModels(base, roles, modelFor);
   const ownModels = Object.values(chains).some(
     (chain) => chain.length > 1 || chain[0]!.price !== null || JSON.stringify(chain[0]!.settings) !== JSON.stringify(base),
   );
-  if (!ownModels) return { provider: await createProvider(choice, null, settings, model, hooks), roleModels: null };
+  if (!ownModels) return { provider: await createProvider(choice, null, settings, model, hooks, prompts), roleModels: null };
   if (!settings.openaiConfigured && Object.values(chains).some((chain) => chain.some((m) => m.settings.baseUrl === null && m.settings.apiKey === null))) {
     throw new SopworksError('NO_MODEL', '--llm openai needs an endpoint.', {
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env, or give each role a baseUrl in sops/company.yaml.',

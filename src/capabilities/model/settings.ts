@@ -122,6 +122,8 @@ export interface Settings {
   sandbox: { mode: ModeSetting; limits: Omit<SandboxLimits, 'wallSeconds'> };
   /** True when an OpenAI-compatible endpoint is configured (a key or a base URL). */
   openaiConfigured: boolean;
+  /** Which limits were set, not defaulted: a local model plans the others for its context (context-plan.ts). */
+  explicit: { maxOutputTokens: boolean; maxContinuations: boolean };
 }
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -170,5 +172,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       },
     },
     openaiConfigured: apiKey !== null || baseUrl !== null,
+    explicit: {
+      maxOutputTokens: (env.SOPWORKS_MAX_OUTPUT_TOKENS ?? '').trim() !== '',
+      maxContinuations: (env.SOPWORKS_MAX_CONTINUATIONS ?? '').trim() !== '',
+    },
   };
 }

@@ -22,6 +22,15 @@ import { artifactGrammar, CODE_BLOCK_GRAMMAR, FILES_GRAMMAR } from './artifact-g
 import { ENGINE_PACKAGE, loadEngine, type Engine } from './load-engine.ts';
 import type { LocalSettings } from './local-settings.ts';
 import { chooseContextSize, chooseThreads, formatBytes, memoryShortfall } from './machine-fit.ts';
+import { describePlan, planContext, plannedSteps, type SopPrompt } from '../../context-plan.ts';
+
+/** The limits a local model works within. */
+export interface LocalLimits {
+  replyTokens: number;
+  maxContinuations: number;
+  maxStringChars: number | null;
+  maxItems: number | null;
+}
 
 export interface LocalProviderOptions {
   modelFile: string;
@@ -31,6 +40,10 @@ export interface LocalProviderOptions {
   /** Generations that continue a reply cut off at the output limit (SOPWORKS_MAX_CONTINUATIONS). */
   maxContinuations: number;
   temperature: number | null;
+  /** Which of those were set rather than defaulted (settings.ts): the others are planned for the context. */
+  explicit?: { maxOutputTokens: boolean; maxContinuations: boolean };
+  /** The SOP's prompts (src/company/sop-prompts.ts); none: no plan, the limits as given. */
+  prompts?: readonly SopPrompt[];
   /** Where what was chosen is said (stderr). */
   report: (line: string) => void;
   /** The engine module; loaded (or the install command named) when absent. */
@@ -46,6 +59,8 @@ export class LocalProvider implements Provider {
   /** A schema's grammar, made once; null when the builder could not take the schema. */
   private readonly grammars = new WeakMap<z.ZodType, LlamaGrammar | null>();
   private blockGrammars: { code?: LlamaGrammar; files?: LlamaGrammar } = {};
+  /** The limits in force: planned for the context (context-plan.ts), or as set. */
+  readonly limits: LocalLimits;
 
   private constructor(
     private readonly llama: Llama,
@@ -55,6 +70,12 @@ export class LocalProvider implements Provider {
     private readonly options: LocalProviderOptions,
   ) {
     this.label = `local:${options.modelFile}`;
+    this.limits = {
+      replyTokens: options.maxOutputTokens,
+      maxContinuations: options.maxContinuations,
+      maxStringChars: options.settings.maxStringChars,
+      maxItems: options.settings.maxItems,
+    };
   }
 
   static async open(options: LocalProviderOptions): Promise<LocalProvider> {
@@ -109,7 +130,9 @@ export class LocalProvider implements Provider {
           `on ${onGpu ? `the GPU (${llama.gpu})` : 'the CPU'}, ${threads} thread${threads === 1 ? '' : 's'}, context ${context.contextSize} tokens` +
           `${insights.trainContextSize ? ` (trained on ${insights.trainContextSize})` : ''}`,
       );
-      return new LocalProvider(llama, model, context, chat, options);
+      const provider = new LocalProvider(llama, model, context, chat, options);
+      provider.plan(options.prompts ?? []);
+      return provider;
     } catch (error) {
       await llama.dispose();
       throw error;
@@ -123,6 +146,46 @@ export class LocalProvider implements Provider {
 
   get contextSize(): number {
     return this.context.contextSize;
+  }
+
+  get contextWindow(): number {
+    return this.context.contextSize;
+  }
+
+  /** One generation's tokens: the output limit and, under a grammar, its continuations with it. */
+  get replyAllowance(): number {
+    return this.limits.replyTokens * (1 + this.limits.maxContinuations);
+  }
+
+  countPromptTokens(messages: readonly ChatMessage[]): number {
+    return this.countPrompt(toHistory(messages));
+  }
+
+  countTextTokens(text: string): number {
+    return this.model.tokenize(text).length;
+  }
+
+  /**
+   * Plans the limits a setting does not fix for this context and the SOP's prompts (context-plan.ts), or
+   * refuses a model whose context cannot hold the SOP; says what it chose.
+   */
+  private plan(prompts: readonly SopPrompt[]): void {
+    if (prompts.length === 0) return;
+    const { explicit = { maxOutputTokens: false, maxContinuations: false }, settings } = this.options;
+    const plan = planContext(
+      this.contextSize,
+      plannedSteps(prompts, (messages) => this.countPromptTokens(messages)),
+      {
+        replyTokens: this.options.maxOutputTokens,
+      },
+    );
+    Object.assign(this.limits, {
+      replyTokens: explicit.maxOutputTokens ? this.options.maxOutputTokens : plan.replyTokens,
+      maxContinuations: explicit.maxContinuations ? this.options.maxContinuations : plan.maxContinuations,
+      maxStringChars: settings.maxStringChars ?? plan.maxStringChars,
+      maxItems: settings.maxItems ?? plan.maxItems,
+    });
+    this.options.report(describePlan(plan));
   }
 
   complete(request: CompletionRequest): Promise<Completion> {
@@ -140,7 +203,7 @@ export class LocalProvider implements Provider {
     request.signal?.throwIfAborted();
     const history = toHistory(request.messages);
     const grammar = await this.grammarFor(request);
-    const { maxOutputTokens, maxContinuations } = this.options;
+    const { replyTokens: maxOutputTokens, maxContinuations } = this.limits;
     const minReply = Math.min(maxOutputTokens, 256);
     const promptTokens = this.countPrompt(history);
     if (promptTokens + minReply > this.contextSize) throw this.contextTooSmall(request, promptTokens, minReply);
@@ -184,6 +247,7 @@ export class LocalProvider implements Provider {
         grammar,
         maxTokens: Math.max(1, maxTokens),
         temperature: this.options.temperature ?? undefined,
+        ...(this.options.settings.seed != null ? { seed: this.options.settings.seed } : {}),
         signal,
         onToken: (generated) => (tokens += generated.length),
       })
@@ -207,7 +271,7 @@ export class LocalProvider implements Provider {
     // Search/replace edits (a change run) have a shape of their own, which the parser checks: no grammar.
     if (output.kind === 'edits') return undefined;
     if (this.grammars.has(output.schema)) return this.grammars.get(output.schema) ?? undefined;
-    const { maxStringChars, maxItems } = this.options.settings;
+    const { maxStringChars, maxItems } = this.limits;
     let grammar: LlamaGrammar | null = null;
     try {
       grammar = await this.llama.createGrammar({ grammar: artifactGrammar(output.schema, { maxStringChars, maxItems }) });
