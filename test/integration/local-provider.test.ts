@@ -11,12 +11,14 @@ import { SopworksError } from '../../src/ground/errors.ts';
 import { askSchemas } from '../../src/company/vocabulary/ask-schemas.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import { parseCodeReply } from '../../src/capabilities/model/parse/code-reply.ts';
-import type { CompletionRequest } from '../../src/capabilities/model/provider.ts';
+import type { CallProgress, CompletionRequest } from '../../src/capabilities/model/provider.ts';
 import { LocalProvider } from '../../src/capabilities/model/providers/local/local-provider.ts';
 import { artifactGrammar } from '../../src/capabilities/model/providers/local/artifact-grammar.ts';
 import { jsonGrammar } from '../../src/capabilities/model/providers/local/json-grammar.ts';
 import { chooseThreads } from '../../src/capabilities/model/providers/local/machine-fit.ts';
-import { ROOT } from '../helpers/paths.ts';
+import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
+import { sopPrompts } from '../../src/company/sop-prompts.ts';
+import { loadCompany } from '../../src/engine/run/load-company.ts';
 
 const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
 const MAX_OUTPUT = 800;
@@ -142,6 +144,61 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
     assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms, not at the end of the generation`);
     const next = await provider.complete(ask('write_Review', 'Review it.', { kind: 'json', schema: Review }));
     assert.doesNotThrow(() => JSON.parse(next.text));
+  });
+
+  it('plans its limits for its context and the SOP, and refuses when the model loads a context that cannot hold the SOP', async () => {
+    const prompts = sopPrompts(await loadCompany(SOPS, ROLES), 'a todo app');
+    const lines: string[] = [];
+    const open = (contextSize: number) =>
+      LocalProvider.open({
+        modelFile: MODEL,
+        settings: { contextSize, threads: 1, gpu: 'off', maxStringChars: null, maxItems: null },
+        maxOutputTokens: 4096,
+        maxContinuations: 2,
+        temperature: null,
+        prompts,
+        report: (line) => lines.push(line),
+      });
+    const planned = await open(4096);
+    try {
+      assert.match(lines.at(-1)!, /^limits for a context of 4096 tokens: replies up to \d+ tokens/);
+      assert.ok(planned.limits.replyTokens < 400 && planned.limits.maxContinuations === 0 && planned.limits.maxItems! >= 1);
+      assert.equal(planned.contextWindow, 4096);
+      assert.equal(planned.replyAllowance, planned.limits.replyTokens);
+    } finally {
+      await planned.close();
+    }
+    await assert.rejects(open(1024), (error: unknown) => {
+      assert.ok(SopworksError.isInstance(error));
+      assert.equal(error.code, 'NO_MODEL');
+      assert.match(error.message, /The model's context of 1024 tokens cannot hold the SOP's largest prompt/);
+      assert.match(error.hint ?? '', /SOPWORKS_LOCAL_CONTEXT to \d+ or more/);
+      return true;
+    });
+  });
+
+  it('tells its progress as it goes, and reads again only the part of a prompt the call before did not share', async () => {
+    const shared = `${'The design says what each file does. '.repeat(40)}\n`;
+    const progress: CallProgress[] = [];
+    const first = await provider.complete({
+      ...ask('write_Review', `${shared}Review a.js.`, { kind: 'json', schema: Review }),
+      onProgress: (p) => progress.push(p),
+    });
+    const second = await provider.complete({
+      ...ask('write_Review', `${shared}Review b.js.`, { kind: 'json', schema: Review }),
+      onProgress: (p) => progress.push(p),
+    });
+    const [reading, ...rest] = progress.slice(progress.findLastIndex((p) => p.phase === 'reading'));
+    assert.equal(reading!.phase, 'reading');
+    assert.ok(reading!.promptTokens! > 0 && reading!.promptTokens! < 40, `only the new end of the prompt is read: ${reading!.promptTokens} tokens`);
+    assert.ok(
+      rest.length > 0 && rest.every((p, i) => p.phase === 'writing' && p.tokens > (rest[i - 1]?.tokens ?? 0)),
+      'the tokens written are told as they come',
+    );
+    assert.equal(rest.at(-1)!.tokens, second.usage!.completionTokens);
+    assert.ok(first.usage!.promptTokens > 300);
+    assert.ok(second.usage!.cachedPromptTokens! >= first.usage!.promptTokens - 40, `the shared prefix was reused: ${second.usage!.cachedPromptTokens}`);
+    assert.ok(second.usage!.cachedPromptTokens! < second.usage!.promptTokens);
   });
 
   it('refuses a prompt longer than the context, naming the call and by how much', async () => {

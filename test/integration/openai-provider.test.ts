@@ -36,7 +36,7 @@ async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) 
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });
-  const price = { inputPerMTok: 1, outputPerMTok: 2 };
+  const price = settings.price ?? { inputPerMTok: 1, outputPerMTok: 2 };
   const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs: settings.maxRepairs, price });
   const profile = await loadRoleProfile(ROLES, 'product-manager');
   const askPrd = () =>
@@ -103,13 +103,41 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     assert.match(second!.body.messages[1].content, /"goals":\[\]/);
 
     // 680 prompt tokens at $1/M and 100 completion tokens at $2/M.
-    assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, repairs: 1, retries: 0, costUsd: 0.00088 });
+    assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, cachedPromptTokens: 0, repairs: 1, retries: 0, costUsd: 0.00088 });
     assert.equal(meter.records[0]!.counted, false);
     const { records } = await readAppendLog(logFile);
     assert.deepEqual(
       records.map((r) => (r as { attempt: number; ok: boolean }).ok),
       [false, true],
     );
+  });
+
+  it('counts the prompt tokens the server says its prefix cache served, and prices them as cached input', async () => {
+    server = await startFakeOpenAI({
+      replies: [
+        {
+          content: JSON.stringify({ ...validPrd, goals: [] }),
+          usage: { prompt_tokens: 2000, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 0 } },
+        },
+        { content: JSON.stringify(validPrd), usage: { prompt_tokens: 2100, completion_tokens: 60, prompt_tokens_details: { cached_tokens: 1920 } } },
+      ],
+    });
+    const { meter, exchanges, logFile, askPrd } = await gatewayFor(server, {
+      SOPWORKS_PRICE_INPUT: '1',
+      SOPWORKS_PRICE_OUTPUT: '2',
+      SOPWORKS_PRICE_CACHED_INPUT: '0.1',
+    });
+    await askPrd();
+    await exchanges.close();
+    assert.equal(meter.total().cachedPromptTokens, 1920);
+    assert.equal(meter.total().promptTokens, 4100);
+    const { records } = await readAppendLog(logFile);
+    assert.deepEqual(
+      records.map((r) => (r as { usage: { cachedPromptTokens?: number } }).usage.cachedPromptTokens ?? 0),
+      [0, 1920],
+    );
+    // $1/M for input read, $0.1/M for input the cache served, $2/M for output.
+    assert.ok(Math.abs(meter.total().costUsd! - ((4100 - 1920) * 1 + 1920 * 0.1 + 100 * 2) / 1e6) < 1e-12);
   });
 
   it('hands a reply wrapped in prose to the gateway to repair, without a second request', async () => {

@@ -22,7 +22,7 @@ import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
-import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../../engine/run/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
@@ -31,6 +31,8 @@ import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts'
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
+import { deadlineOf } from './deadline.ts';
+import { LiveStatus } from './live-status.ts';
 
 const ChangeOptions = z.object({
   base: z.string().min(1).optional(),
@@ -42,6 +44,7 @@ const ChangeOptions = z.object({
   model: z.string().min(1).optional(),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
+  maxTime: duration(),
   record: z.string().min(1).optional(),
   approve: z
     .string()
@@ -66,6 +69,9 @@ const ChangeOptions = z.object({
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(ChangeOptions, rawOptions);
+  // On a terminal, a status line shows each model call's progress below the progress lines.
+  const live = LiveStatus.forTerminal();
+  const shown = live ? live.wrap(io) : io;
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
@@ -93,7 +99,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
-  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io), sopPrompts(company, request));
+  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(shown), sopPrompts(company, request));
   const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings);
   checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
   await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
@@ -105,7 +111,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
     const result = await withTracing(
       'run',
       io,
-      progressPrinter((line) => io.out(line)),
+      progressPrinter((line) => shown.out(line), live),
       (onEvent) =>
         startRun({
           spec: request,
@@ -124,7 +130,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
           policy,
           sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
           onEvent,
-          stop: signals,
+          stop: { ...signals, deadline: deadlineOf(options.maxTime) },
           change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
         }),
     );
@@ -132,6 +138,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
     io.out(`Review the change: git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}   (merge it with: git merge ${target.branch})`);
     return code;
   } finally {
+    live?.close();
     dispose();
   }
 }

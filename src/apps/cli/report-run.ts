@@ -23,6 +23,8 @@ export async function reportRun(result: RunResult, model: string, io: Output): P
   io.out(`\nContinue it with: sopworks resume ${shown}`);
   if (result.outcome === 'budget-exhausted') io.out('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
   if (result.outcome === 'awaiting-approval') io.out(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
+  if (result.outcome === 'timed-out') io.out('It stopped at its time limit: give resume a new --max-time (or none) to go on.');
   if (result.outcome === 'awaiting-approval') return EXIT.awaitingApproval;
+  if (result.outcome === 'timed-out') return EXIT.timedOut;
   return result.outcome === 'interrupted' ? EXIT.interrupted : result.outcome === 'budget-exhausted' ? EXIT.budgetExhausted : EXIT.failed;
 }

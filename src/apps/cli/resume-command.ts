@@ -26,9 +26,11 @@ import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { refuseTampered } from './refuse-tampered.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
-import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
+import { deadlineOf } from './deadline.ts';
+import { LiveStatus } from './live-status.ts';
 
 export const ResumeOptions = z.object({
   llm: z.string().optional(),
@@ -36,6 +38,7 @@ export const ResumeOptions = z.object({
   modelFor: z.array(z.string()).default([]),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
+  maxTime: duration(),
   record: z.string().min(1).optional(),
   allowUnsandboxed: z.boolean().default(false),
   yes: z.boolean().default(false),
@@ -45,6 +48,9 @@ export const ResumeOptions = z.object({
 
 export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(ResumeOptions, rawOptions);
+  // On a terminal, a status line shows each model call's progress below the progress lines.
+  const live = LiveStatus.forTerminal();
+  const shown = live ? live.wrap(io) : io;
   const projectDir = path.resolve(project);
   await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
@@ -70,7 +76,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
     null,
     settings,
     model,
-    providerHooks(io),
+    providerHooks(shown),
     roles,
     modelFor,
     sopPrompts(company, record.spec),
@@ -88,7 +94,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
     const result = await withTracing(
       'resume',
       io,
-      progressPrinter((line) => io.out(line)),
+      progressPrinter((line) => shown.out(line), live),
       (onEvent) =>
         resumeRun({
           projectDir,
@@ -103,11 +109,13 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
           maxRepairs: settings.maxRepairs,
           guidance: options.hint ?? null,
           onEvent,
-          stop: signals,
+          stop: { ...signals, deadline: deadlineOf(options.maxTime) },
         }),
     );
+    live?.close();
     return await reportRun(result, provider.label, io);
   } finally {
+    live?.close();
     dispose();
   }
 }

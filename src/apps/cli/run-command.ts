@@ -18,7 +18,7 @@ import { installStopSignals } from './stop-signals.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
-import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './parse-options.ts';
+import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn, duration } from './parse-options.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 import type { LlmRecord } from '../../engine/run/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
@@ -27,6 +27,8 @@ import { dependencyRegistries } from '../../capabilities/project/dependency-regi
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
+import { deadlineOf } from './deadline.ts';
+import { LiveStatus } from './live-status.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
 const MAX_ENGINEERS = 16;
@@ -54,6 +56,7 @@ const RunOptions = z.object({
   yes: z.boolean().default(false),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
+  maxTime: duration(),
   concurrency: positiveInteger('files at once'),
   engineers: wholeNumberIn(1, MAX_ENGINEERS),
   record: z.string().min(1).optional(),
@@ -73,6 +76,9 @@ const MAX_SPEC = 4000;
 
 export async function runCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(RunOptions, rawOptions);
+  // On a terminal, a status line shows each model call's progress below the progress lines.
+  const live = LiveStatus.forTerminal();
+  const shown = live ? live.wrap(io) : io;
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
@@ -108,7 +114,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
     scenario,
     settings,
     options.model,
-    providerHooks(io),
+    providerHooks(shown),
     company.roles,
     modelFor,
     sopPrompts(company, spec),
@@ -124,7 +130,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
     const result = await withTracing(
       'run',
       io,
-      progressPrinter((line) => io.out(line)),
+      progressPrinter((line) => shown.out(line), live),
       (onEvent) =>
         startRun({
           spec,
@@ -145,11 +151,13 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
           policy,
           sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
           onEvent,
-          stop: signals,
+          stop: { ...signals, deadline: deadlineOf(options.maxTime) },
         }),
     );
+    live?.close();
     return await reportRun(result, provider.label, io);
   } finally {
+    live?.close();
     dispose();
   }
 }

@@ -22,6 +22,7 @@ import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../../engine/effect-identity.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
 import { reaskOf } from './reask.ts';
+import { progressReporter, type ProgressReport } from './call-progress.ts';
 
 export type OutputSpec =
   | { kind: 'json'; name: string; schema: z.ZodType }
@@ -51,6 +52,11 @@ export type GatewayEvent =
   | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
   /** The call goes to the role's next model (`from` could not answer it, for `reason`). */
   | { kind: 'call-fallback'; call: CallMeta; from: string; to: string; reason: string }
+  /**
+   * A long request under way (call-progress.ts): its phase, the tokens written so far and their rate,
+   * the prompt tokens being read, and the time since the request was sent. At most one a second per call.
+   */
+  | { kind: 'call-progress'; call: CallMeta; progress: ProgressReport }
   /** `text`: the prompt and the reply that was taken, for observers that record content (tracing, when asked). */
   | { kind: 'call-end'; call: CallMeta; record: CallRecord; text?: { prompt: readonly ChatMessage[]; reply: string } };
 
@@ -107,7 +113,7 @@ export class Gateway {
     ];
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
-    const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
+    const tokens: Tally = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, counted: false, costUsd: 0, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
     // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
@@ -197,6 +203,7 @@ export class Gateway {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
         tokens.completionTokens += recorded.usage.completionTokens;
+        tokens.cachedPromptTokens += recorded.usage.cachedPromptTokens ?? 0;
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
@@ -213,6 +220,7 @@ export class Gateway {
             jsonSchema,
             output: request.output,
             signal: request.signal,
+            ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
             ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
           });
           this.startWarmUp();
@@ -246,6 +254,7 @@ export class Gateway {
         const costUsd = costOf(usage, route.price);
         tokens.promptTokens += usage.promptTokens;
         tokens.completionTokens += usage.completionTokens;
+        tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
         tokens.counted ||= completion.usage === null;
         tokens.costUsd = addCost(tokens.costUsd, costUsd);
         tokens.retries += completion.retries ?? 0;
@@ -347,6 +356,7 @@ export class Gateway {
 interface Tally {
   promptTokens: number;
   completionTokens: number;
+  cachedPromptTokens: number;
   counted: boolean;
   costUsd: number | null;
   retries: number;

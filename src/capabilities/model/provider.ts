@@ -23,11 +23,28 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Completion tokens this request's continuations may spend, at most (cut-off-allowance.ts); none: no bound. */
   continuationTokens?: number;
+  /** Told how the request goes, as often as the provider knows (each token, for the local engine). */
+  onProgress?: (progress: CallProgress) => void;
+}
+
+/**
+ * How a request goes: `reading` its prompt (`promptTokens` of it, the part a cache could not serve),
+ * `writing` the reply (`tokens` so far), or `waiting` for a server that tells nothing until it answers.
+ */
+export interface CallProgress {
+  phase: 'reading' | 'writing' | 'waiting';
+  tokens: number;
+  promptTokens?: number;
 }
 
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of the prompt tokens, those served from a cache instead of read again: a server's prefix cache
+   * (`prompt_tokens_details.cached_tokens`), the local engine's reused state. Absent: not reported.
+   */
+  cachedPromptTokens?: number;
 }
 
 export interface Completion {

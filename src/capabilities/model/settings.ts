@@ -61,6 +61,7 @@ const EnvSchema = z.object({
   SOPWORKS_SCRIPTED_LATENCY_MS: intFrom(0),
   SOPWORKS_PRICE_INPUT: usdPerMillion,
   SOPWORKS_PRICE_OUTPUT: usdPerMillion,
+  SOPWORKS_PRICE_CACHED_INPUT: usdPerMillion,
   SOPWORKS_MAX_OUTPUT_TOKENS: intAtLeast(1, 4096),
   SOPWORKS_SANDBOX: blankAsUnset(z.enum(MODE_SETTINGS, { message: `must be ${MODE_SETTINGS.join(', ')}` }).optional()),
   SOPWORKS_SANDBOX_CPU_SECONDS: intAtLeast(1, DEFAULT_LIMITS.cpuSeconds),
@@ -158,7 +159,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRepairs: e.SOPWORKS_MAX_REPAIRS,
     price:
       e.SOPWORKS_PRICE_INPUT !== null && e.SOPWORKS_PRICE_OUTPUT !== null
-        ? { inputPerMTok: e.SOPWORKS_PRICE_INPUT, outputPerMTok: e.SOPWORKS_PRICE_OUTPUT }
+        ? {
+            inputPerMTok: e.SOPWORKS_PRICE_INPUT,
+            outputPerMTok: e.SOPWORKS_PRICE_OUTPUT,
+            ...(e.SOPWORKS_PRICE_CACHED_INPUT !== null ? { cachedInputPerMTok: e.SOPWORKS_PRICE_CACHED_INPUT } : {}),
+          }
         : null,
     maxOutputTokens: e.SOPWORKS_MAX_OUTPUT_TOKENS,
     scriptedLatencyMs: e.SOPWORKS_SCRIPTED_LATENCY_MS,

@@ -24,10 +24,14 @@ import type { RoleStore } from './role-store.ts';
 import type { RunEvent } from './run-events.ts';
 import type { WorkInFlight } from './work-in-flight.ts';
 
-/** Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once. */
+/**
+ * Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once; `deadline`
+ * (`--max-time`) stops at once too, the outcome saying the time limit was reached.
+ */
 export interface StopSignals {
   soft?: AbortSignal;
   hard?: AbortSignal;
+  deadline?: { signal: AbortSignal; limit: string };
 }
 
 /** The first commit that failed, if any; `notify` is set by the run loop to look at it at once. */
@@ -72,7 +76,7 @@ export class RunLoop {
   private savedStates: Awaited<ReturnType<RoleStore['load']>>[] = [];
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   private posted: Outcome | null;
-  private stopping: 'soft' | 'hard' | null = null;
+  private stopping: 'soft' | 'hard' | 'time' | null = null;
   /** Roles hired before `run` are started with the others; after, at once. */
   private started = false;
   /** The outcome is only looked for once the requirement is on the board. */
@@ -111,9 +115,12 @@ export class RunLoop {
 
     const soft = () => this.stopSoftly();
     const hard = () => this.stopAtOnce();
+    const late = () => this.stopAtOnce('time');
     if (setup.stop.soft?.aborted) soft();
     setup.stop.soft?.addEventListener('abort', soft, { once: true });
     setup.stop.hard?.addEventListener('abort', hard, { once: true });
+    if (setup.stop.deadline?.signal.aborted) late();
+    setup.stop.deadline?.signal.addEventListener('abort', late, { once: true });
 
     const roles = company.roles.map((r) => r.id);
     setup.emit({ kind: 'start', project: path.basename(setup.workspace.root), projectDir: setup.workspace.root, model: setup.gateway.provider.label, roles });
@@ -130,6 +137,7 @@ export class RunLoop {
     const conclusion = await this.finished;
     setup.stop.soft?.removeEventListener('abort', soft);
     setup.stop.hard?.removeEventListener('abort', hard);
+    setup.stop.deadline?.signal.removeEventListener('abort', late);
     for (const runtime of this.runtimes()) runtime.stop();
     return conclusion;
   }
@@ -143,6 +151,7 @@ export class RunLoop {
       approvalsWaiting: this.desk.waiting,
       workInFlight: this.setup.workInFlight.count,
       stopping: this.stopping,
+      timeLimit: this.setup.stop.deadline?.limit ?? null,
       posted: this.posted,
       lastMessage: last ? { type: last.type, id: last.id, from: last.from } : null,
     };
@@ -245,10 +254,15 @@ export class RunLoop {
     this.schedule();
   }
 
-  /** The second Ctrl-C. */
-  private stopAtOnce(): void {
-    this.stopping = 'hard';
+  /** The second Ctrl-C, or the time limit: the steps in flight are stopped (a model call aborted), nothing is waited for. */
+  private stopAtOnce(why: 'hard' | 'time' = 'hard'): void {
+    if (this.stopping === 'hard' || this.stopping === 'time') return;
+    this.stopping = why;
+    this.windDown.abort();
+    if (why === 'time')
+      this.setup.emit({ kind: 'notice', text: `The time limit (--max-time ${this.setup.stop.deadline?.limit}) is reached: stopping the steps in flight now…` });
     for (const runtime of this.runtimes()) runtime.stop();
+    this.schedule();
   }
 }
 

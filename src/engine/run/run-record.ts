@@ -10,7 +10,7 @@ import { GATES } from '../../capabilities/approvals/approval-desk.ts';
 import { RoleModelRecord } from '../../capabilities/model/role-model.ts';
 import { RunFigures } from '../../capabilities/project/run-figures.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
+export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export const LlmRecord = z.discriminatedUnion('kind', [
@@ -30,6 +30,7 @@ const Totals = z.object({
   calls: z.number(),
   promptTokens: z.number(),
   completionTokens: z.number(),
+  cachedPromptTokens: z.number().default(0),
   repairs: z.number(),
   retries: z.number().default(0),
   costUsd: z.number().nullable().default(null),

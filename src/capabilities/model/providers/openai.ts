@@ -121,7 +121,11 @@ export class OpenAIProvider implements Provider {
       // One request without counts makes the whole unknown: the gateway then counts the tokens itself.
       usage =
         usage && answer.usage
-          ? { promptTokens: usage.promptTokens + answer.usage.promptTokens, completionTokens: usage.completionTokens + answer.usage.completionTokens }
+          ? {
+              promptTokens: usage.promptTokens + answer.usage.promptTokens,
+              completionTokens: usage.completionTokens + answer.usage.completionTokens,
+              cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (answer.usage.cachedPromptTokens ?? 0),
+            }
           : null;
       finishReason = answer.finishReason;
       if (finishReason !== 'length' || counts.continuations >= this.settings.maxContinuations) break;
@@ -157,6 +161,8 @@ export class OpenAIProvider implements Provider {
       options.response_format = { type: 'json_object' };
     }
     const input: BaseMessageLike[] = messages.map((m) => ({ role: m.role, content: m.content }));
+    // Without streaming, a server says nothing until it answers: the progress line shows the wait.
+    request.onProgress?.({ phase: 'waiting', tokens: 0 });
     const outcome = await withRetries(
       async () => {
         try {
@@ -407,5 +413,8 @@ const RawReply = z.object({ choices: z.array(z.object({ message: z.object({ refu
 function usageOf(reply: Reply): Usage | null {
   const usage = reply.usage_metadata;
   // LangChain leaves the counts undefined (or 0) when the server sent no usage; then the gateway counts.
-  return usage?.input_tokens && usage.output_tokens !== undefined ? { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } : null;
+  if (!usage?.input_tokens || usage.output_tokens === undefined) return null;
+  // `prompt_tokens_details.cached_tokens` (OpenAI, vLLM, llama.cpp's server), as LangChain carries it.
+  const cached = usage.input_token_details?.cache_read;
+  return { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, ...(cached ? { cachedPromptTokens: cached } : {}) };
 }

@@ -13,7 +13,7 @@
  * - One sequence of one context: calls are answered one at a time, in the order they came.
  */
 import os from 'node:os';
-import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
+import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel, Token } from 'node-llama-cpp';
 import type { z } from 'zod';
 import { SopworksError } from '../../../../ground/errors.ts';
 import { checkGgufFile } from '../../../local-models/gguf-file.ts';
@@ -211,36 +211,51 @@ export class LocalProvider implements Provider {
       // Under a grammar the reply is generated in one go, as long as a server's reply and its continuations
       // could be together: a continuation would have to start the grammar over, mid-document.
       const room = this.contextSize - promptTokens - 1;
-      const { text, tokens, cutOff } = await this.generateOnce(request, history, grammar, Math.min(maxOutputTokens * (1 + maxContinuations), room));
-      const continuations = Math.max(0, Math.ceil(tokens / maxOutputTokens) - 1);
-      return { text, usage: { promptTokens, completionTokens: tokens }, finishReason: cutOff ? 'length' : 'stop', continuations };
+      const once = await this.generateOnce(request, history, grammar, Math.min(maxOutputTokens * (1 + maxContinuations), room));
+      const continuations = Math.max(0, Math.ceil(once.tokens / maxOutputTokens) - 1);
+      const usage = { promptTokens, completionTokens: once.tokens, cachedPromptTokens: Math.max(0, promptTokens - once.evaluated) };
+      return { text: once.text, usage, finishReason: once.cutOff ? 'length' : 'stop', continuations };
     }
     // Without a grammar, as with a server: a reply cut off at the output limit is continued (the model
     // sees what it wrote as its own unfinished turn), at most maxContinuations times.
     let text = '';
-    let usage = { promptTokens: 0, completionTokens: 0 };
+    let usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
     let continuations = 0;
     for (;;) {
       const asked: ChatHistoryItem[] = continuations === 0 ? history : [...history, { type: 'model', response: [text] }];
       const asking = this.countPrompt(asked);
       const room = this.contextSize - asking - 1;
       if (room < 1) return { text, usage, finishReason: 'length', continuations };
-      const once = await this.generateOnce(request, asked, undefined, Math.min(maxOutputTokens, room));
+      const once = await this.generateOnce(request, asked, undefined, Math.min(maxOutputTokens, room), usage.completionTokens);
       text += once.text;
-      usage = { promptTokens: usage.promptTokens + asking, completionTokens: usage.completionTokens + once.tokens };
+      usage = {
+        promptTokens: usage.promptTokens + asking,
+        completionTokens: usage.completionTokens + once.tokens,
+        cachedPromptTokens: usage.cachedPromptTokens + Math.max(0, asking - once.evaluated),
+      };
       if (!once.cutOff || continuations >= maxContinuations) return { text, usage, finishReason: once.cutOff ? 'length' : 'stop', continuations };
       continuations++;
     }
   }
 
-  /** One generation; `tokens` is the engine's own count of what it generated (re-tokenizing the text could differ). */
+  /**
+   * One generation; `tokens` is the engine's own count of what it generated (re-tokenizing the text could
+   * differ), `evaluated` the prompt tokens it read — the rest it took from the sequence's state, which
+   * the call before left (the prefix the two share: prompt-cache.ts). Progress is told as it goes, the
+   * reply's tokens counted from `written` (a continuation's earlier part).
+   */
   private async generateOnce(
     request: CompletionRequest,
     asked: ChatHistoryItem[],
     grammar: LlamaGrammar | undefined,
     maxTokens: number,
-  ): Promise<{ text: string; tokens: number; cutOff: boolean }> {
-    const { signal } = request;
+    written = 0,
+  ): Promise<{ text: string; tokens: number; cutOff: boolean; evaluated: number }> {
+    const { signal, onProgress } = request;
+    const sequence = this.chat.sequence;
+    const before = sequence.tokenMeter.getState();
+    const prompt = this.promptTokensOf(asked);
+    onProgress?.({ phase: 'reading', tokens: written, promptTokens: prompt.length - sequence.compareContextTokens(prompt).firstDifferentIndex });
     let tokens = 0;
     const response = await this.chat
       .generateResponse(asked, {
@@ -249,18 +264,27 @@ export class LocalProvider implements Provider {
         temperature: this.options.temperature ?? undefined,
         ...(this.options.settings.seed != null ? { seed: this.options.settings.seed } : {}),
         signal,
-        onToken: (generated) => (tokens += generated.length),
+        onToken: (generated) => {
+          if (generated.length === 0) return;
+          tokens += generated.length;
+          onProgress?.({ phase: 'writing', tokens: written + tokens });
+        },
       })
       .catch((error: unknown) => {
         if (signal?.aborted) throw signal.reason ?? error;
         throw new SopworksError('MODEL_ERROR', `The local model failed during ${describeCall(request.call)}: ${firstLine(error)}`, { cause: error });
       });
-    return { text: response.response, tokens, cutOff: response.metadata.stopReason === 'maxTokens' };
+    const evaluated = sequence.tokenMeter.diff(before).usedInputTokens;
+    return { text: response.response, tokens, cutOff: response.metadata.stopReason === 'maxTokens', evaluated };
   }
 
   /** The prompt's length in the model's own tokens, as its chat template lays it out. */
   private countPrompt(history: ChatHistoryItem[]): number {
-    return this.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer).length;
+    return this.promptTokensOf(history).length;
+  }
+
+  private promptTokensOf(history: ChatHistoryItem[]): Token[] {
+    return this.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
   }
 
   private async grammarFor(request: CompletionRequest): Promise<LlamaGrammar | undefined> {
