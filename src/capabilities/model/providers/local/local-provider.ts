@@ -44,6 +44,11 @@ export interface LocalProviderOptions {
   explicit?: { maxOutputTokens: boolean; maxContinuations: boolean };
   /** The SOP's prompts (src/company/sop-prompts.ts); none: no plan, the limits as given. */
   prompts?: readonly SopPrompt[];
+  /**
+   * Whether a call reuses the evaluated prefix it shares with the call before (default); false reads
+   * every prompt whole, as without a cache — what bench/prompt-cache.ts compares against.
+   */
+  reusePrefix?: boolean;
   /** Where what was chosen is said (stderr). */
   report: (line: string) => void;
   /** The engine module; loaded (or the install command named) when absent. */
@@ -253,6 +258,7 @@ export class LocalProvider implements Provider {
   ): Promise<{ text: string; tokens: number; cutOff: boolean; evaluated: number }> {
     const { signal, onProgress } = request;
     const sequence = this.chat.sequence;
+    if (this.options.reusePrefix === false) await sequence.clearHistory();
     const before = sequence.tokenMeter.getState();
     const prompt = this.promptTokensOf(asked);
     onProgress?.({ phase: 'reading', tokens: written, promptTokens: prompt.length - sequence.compareContextTokens(prompt).firstDifferentIndex });
