@@ -63,6 +63,8 @@ export async function startFakeOpenAI(options: {
   replies: FakeReply[] | ((body: any) => FakeReply);
   apiKey?: string;
   modelsStatus?: number;
+  /** More fields of the model's entry in the model list (`max_model_len`, as vLLM reports its context window). */
+  modelEntry?: Record<string, unknown>;
   /** The answer to the start-up check's chat request; default: a normal completion. */
   startUpCheck?: FakeReply;
 }): Promise<FakeOpenAI> {
@@ -87,7 +89,7 @@ export async function startFakeOpenAI(options: {
       return res.end('404 page not found');
     }
     if (path.endsWith('/models')) {
-      return send(options.modelsStatus ?? 200, { object: 'list', data: [{ id: 'test-model', object: 'model' }] });
+      return send(options.modelsStatus ?? 200, { object: 'list', data: [{ id: 'test-model', object: 'model', ...options.modelEntry }] });
     }
     if (!path.endsWith('/chat/completions')) return send(404, { error: { message: `no route ${path}` } });
     const checking = req.headers[PREFLIGHT_HEADER] !== undefined;

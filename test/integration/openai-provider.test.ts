@@ -189,6 +189,28 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     await exchanges.close();
   });
 
+  it("plans the limits for a context window the server's model list reports, and sends them: max_tokens and the schema's caps", async () => {
+    server = await startFakeOpenAI({ modelEntry: { max_model_len: 4096 }, replies: () => ({ content: 'not json at all' }) });
+    const cwd = await tempDir();
+    const result = await runCli(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
+      cwd,
+      env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model', SOPWORKS_MAX_REPAIRS: '1' },
+    });
+    assert.equal(result.code, 1, result.stderr);
+    const plan =
+      /limits for a context of 4096 tokens: replies up to (\d+) tokens, lists up to (\d+) items?, strings up to (\d+) characters, no continuations .*\(from the server's model list\)/.exec(
+        result.stdout + result.stderr,
+      );
+    assert.ok(plan, result.stdout + result.stderr);
+    const [first, second] = server.chatRequests();
+    for (const request of [first!, second!]) {
+      assert.equal(request.body.max_tokens, Number(plan[1]), 'the planned output limit is the request limit');
+      const schema = request.body.response_format.json_schema.schema;
+      assert.equal(schema.properties.goals.maxItems, Number(plan[2]));
+      assert.equal(schema.properties.summary.maxLength, Number(plan[3]));
+    }
+  });
+
   it('refuses a wrong key at the command line before writing anything (exit 2)', async () => {
     server = await startFakeOpenAI({ apiKey: 'the-right-key', replies: [] });
     const cwd = await tempDir();

@@ -13,7 +13,8 @@ import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
 import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
-import type { SopPrompt } from './context-plan.ts';
+import { describePlan, planContext, plannedSteps, type SopPrompt } from './context-plan.ts';
+import { countPromptTokens } from './token-count.ts';
 
 export type LlmChoice =
   | { kind: 'openai' }
@@ -90,15 +91,35 @@ async function createBareProvider(
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env.',
     });
   }
-  await preflight({
+  const checked = await preflight({
     baseUrl: modelSettings.baseUrl ?? 'https://api.openai.com/v1',
     apiKey: modelSettings.apiKey,
     model: modelSettings.model,
     timeoutMs: modelSettings.timeoutMs,
   });
+  // A window that is known (set, or in the server's model list) gets limits planned for it, as a local model does.
+  const window = settings.contextWindow ?? checked.contextWindow;
+  const plan =
+    window !== null && prompts.length > 0
+      ? planContext(window, plannedSteps(prompts, countPromptTokens), { replyTokens: modelSettings.maxOutputTokens })
+      : null;
+  const planned = plan
+    ? {
+        ...modelSettings,
+        maxOutputTokens: settings.explicit.maxOutputTokens ? modelSettings.maxOutputTokens : plan.replyTokens,
+        maxContinuations: settings.explicit.maxContinuations ? modelSettings.maxContinuations : plan.maxContinuations,
+      }
+    : modelSettings;
   // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
   const { OpenAIProvider } = await import('./providers/openai.ts');
-  return OpenAIProvider.create(modelSettings, hooks);
+  const provider = await OpenAIProvider.create(planned, hooks);
+  if (plan) {
+    provider.fitTo(plan);
+    (hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${text}\n`)))(
+      `${describePlan(plan)} (${settings.contextWindow ? 'SOPWORKS_CONTEXT_WINDOW' : "from the server's model list"})`,
+    );
+  }
+  return provider;
 }
 
 /** A run's provider when roles may have models of their own, and what run.json keeps of them. */
@@ -162,7 +183,9 @@ export async function createProviderForRoles(
       const probe = lastResort.get(endpoint)!;
       checked.set(
         endpoint,
-        preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }),
+        preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }).then(
+          () => undefined,
+        ),
       );
     }
     const key = JSON.stringify([s, resolved.price]);

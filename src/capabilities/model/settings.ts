@@ -63,6 +63,7 @@ const EnvSchema = z.object({
   SOPWORKS_PRICE_OUTPUT: usdPerMillion,
   SOPWORKS_PRICE_CACHED_INPUT: usdPerMillion,
   SOPWORKS_MAX_OUTPUT_TOKENS: intAtLeast(1, 4096),
+  SOPWORKS_CONTEXT_WINDOW: intFrom(0),
   SOPWORKS_SANDBOX: blankAsUnset(z.enum(MODE_SETTINGS, { message: `must be ${MODE_SETTINGS.join(', ')}` }).optional()),
   SOPWORKS_SANDBOX_CPU_SECONDS: intAtLeast(1, DEFAULT_LIMITS.cpuSeconds),
   SOPWORKS_SANDBOX_MEMORY_MB: intAtLeast(16, DEFAULT_LIMITS.memoryMb),
@@ -123,6 +124,8 @@ export interface Settings {
   sandbox: { mode: ModeSetting; limits: Omit<SandboxLimits, 'wallSeconds'> };
   /** True when an OpenAI-compatible endpoint is configured (a key or a base URL). */
   openaiConfigured: boolean;
+  /** The endpoint model's context window, when set (SOPWORKS_CONTEXT_WINDOW); null: the server's word, if any. */
+  contextWindow: number | null;
   /** Which limits were set, not defaulted: a local model plans the others for its context (context-plan.ts). */
   explicit: { maxOutputTokens: boolean; maxContinuations: boolean };
 }
@@ -177,6 +180,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       },
     },
     openaiConfigured: apiKey !== null || baseUrl !== null,
+    contextWindow: e.SOPWORKS_CONTEXT_WINDOW > 0 ? e.SOPWORKS_CONTEXT_WINDOW : null,
     explicit: {
       maxOutputTokens: (env.SOPWORKS_MAX_OUTPUT_TOKENS ?? '').trim() !== '',
       maxContinuations: (env.SOPWORKS_MAX_CONTINUATIONS ?? '').trim() !== '',

@@ -31,6 +31,7 @@ import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.t
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
 import { serverJsonSchema, type SchemaDialect } from '../strict-json-schema.ts';
 import type { SchemaCaps } from '../schema-caps.ts';
+import type { ContextPlan } from '../context-plan.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
@@ -225,7 +226,20 @@ export class OpenAIProvider implements Provider {
   }
 
   /** Caps on strings and arrays whose schema sets none, sent to a server (null: none). */
-  caps: SchemaCaps | null = null;
+  private caps: SchemaCaps | null = null;
+  /** The model's context window, when known (SOPWORKS_CONTEXT_WINDOW, or the server's model list). */
+  contextWindow?: number;
+
+  /** Works within limits planned for the model's context window (context-plan.ts): its caps go in the schema. */
+  fitTo(plan: ContextPlan): void {
+    this.contextWindow = plan.contextTokens;
+    this.caps = { maxStringChars: plan.maxStringChars, maxItems: plan.maxItems };
+  }
+
+  /** One request's reply allowance: the output limit and its continuations. */
+  get replyAllowance(): number | undefined {
+    return this.contextWindow === undefined ? undefined : this.settings.maxOutputTokens * (1 + this.settings.maxContinuations);
+  }
 
   private fallBack(format: StructuredOutput, rejection: StructuredOutputRejected): void {
     this.structuredOutput = 'off';
