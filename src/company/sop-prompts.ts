@@ -8,10 +8,10 @@ import type { z } from 'zod';
 import { formatOf, type OutputSpec } from '../capabilities/model/gateway.ts';
 import type { SopPrompt } from '../capabilities/model/context-plan.ts';
 import { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
-import type { CompanyDefinition } from '../engine/run/load-company.ts';
+import type { Company } from './load-company.ts';
 import type { SopFile } from '../engine/sop/sop-file.ts';
 import { stepsOf } from '../engine/sop/sop-walk.ts';
-import { askSchemas } from './vocabulary/ask-schemas.ts';
+import { askOutputs, markdownRenderers, vocabulary } from './vocabulary.ts';
 
 /** Views that carry one reply per file: the files QA tests, a file's dependencies, the sources a change reads. (Tests are one reply.) */
 const PER_FILE = new Set(['files', 'dependencies', 'sources']);
@@ -21,12 +21,12 @@ const SMALL = new Set(['key', 'current', 'done', 'project']);
 const KNOWN = new Set(['spec', 'request']);
 
 /** Every model-asking step of the company's SOPs and per-file SOPs, with `spec` written into its fixed text. */
-export function sopPrompts(company: CompanyDefinition, spec: string): SopPrompt[] {
-  const renderer = new PromptRenderer(company.rolesDir);
+export function sopPrompts(company: Company, spec: string): SopPrompt[] {
+  const renderer = new PromptRenderer(company.rolesDir, markdownRenderers);
   const prompts = new Map<string, SopPrompt>();
   for (const role of company.roles) {
     for (const sop of [role.sop, ...Object.values(role.subSops)] as SopFile[]) {
-      for (const step of stepsOf(sop)) {
+      for (const step of stepsOf(sop, vocabulary)) {
         if ((step.src !== 'ask' && step.src !== 'edit') || !step.params) continue;
         const params = step.params as { action: string; output?: string; with?: string[] };
         const name = `${role.id}/${params.action}`;
@@ -53,5 +53,5 @@ function outputOf(output: string): OutputSpec {
   if (output === 'code') return { kind: 'code', path: 'src/example.js' };
   if (output === 'files') return { kind: 'files' };
   if (output === 'edits') return { kind: 'edits', path: 'src/example.js' };
-  return { kind: 'json', name: output, schema: askSchemas[output] as z.ZodType };
+  return { kind: 'json', name: output, schema: askOutputs[output] as z.ZodType };
 }

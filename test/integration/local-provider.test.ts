@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { z } from 'zod';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/capabilities/artifacts/schemas.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import { askSchemas } from '../../src/company/vocabulary/ask-schemas.ts';
+import { askOutputs } from '../../src/company/vocabulary.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import { parseCodeReply } from '../../src/capabilities/model/parse/code-reply.ts';
 import type { CallProgress, CompletionRequest } from '../../src/capabilities/model/provider.ts';
@@ -18,7 +18,7 @@ import { jsonGrammar } from '../../src/capabilities/model/providers/local/json-g
 import { chooseThreads } from '../../src/capabilities/model/providers/local/machine-fit.ts';
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { sopPrompts } from '../../src/company/sop-prompts.ts';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 
 const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
 const MAX_OUTPUT = 800;
@@ -104,7 +104,7 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
   it("llama.cpp's grammar parser takes the grammar of every artifact a step can ask for", async () => {
     const { getLlama } = await import('node-llama-cpp');
     const llama = await getLlama({ gpu: false, build: 'never', progressLogs: false });
-    for (const [name, schema] of Object.entries(askSchemas)) {
+    for (const [name, schema] of Object.entries(askOutputs)) {
       await assert.doesNotReject(llama.createGrammar({ grammar: artifactGrammar(schema, { maxStringChars: 200, maxItems: 8 }) }), name);
     }
     // A part of a schema zod cannot represent is any JSON value.

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { Design } from '../../src/capabilities/artifacts/schemas.ts';
-import { askSchemas } from '../../src/company/vocabulary/ask-schemas.ts';
+import { Design } from '../../src/documents/schemas.ts';
+import { askOutputs } from '../../src/company/vocabulary.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import { artifactGrammar } from '../../src/capabilities/model/providers/local/artifact-grammar.ts';
 import { jsonGrammar } from '../../src/capabilities/model/providers/local/json-grammar.ts';
@@ -62,7 +62,7 @@ describe('exact artifacts', () => {
   });
 
   it('builds a grammar for every artifact a step can ask for, capped where the schema sets no limit', () => {
-    for (const [name, schema] of Object.entries(askSchemas)) {
+    for (const [name, schema] of Object.entries(askOutputs)) {
       const grammar = artifactGrammar(schema, { maxStringChars: 300, maxItems: 4 });
       assert.match(grammar, /^root ::= /, name);
       assert.doesNotMatch(grammar, /char\*/, `${name}: every string is bounded`);

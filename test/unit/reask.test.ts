@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
@@ -17,6 +17,7 @@ import { countPromptTokens, countTextTokens } from '../../src/capabilities/model
 import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES } from '../helpers/paths.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 /** A model that answers from a list and records every request it was sent. */
@@ -36,7 +37,7 @@ class ListModel implements Provider {
 
 async function gatewayOn(provider: Provider, maxRepairs = 2) {
   const profile = await loadRoleProfile(ROLES, 'product-manager');
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter: new UsageMeter(), exchanges: null, maxRepairs, maxOutputTokens: 512 });
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES, markdownRenderers), meter: new UsageMeter(), exchanges: null, maxRepairs, maxOutputTokens: 512 });
   return () =>
     gateway.ask({
       call: { role: 'product-manager', action: 'write_prd', key: null },

@@ -4,7 +4,7 @@
  * progress (tokens, rate, phase) goes to the live status line on a terminal (live-status.ts).
  */
 import pc from 'picocolors';
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import type { Message } from '../../engine/board/message.ts';
 import type { LiveStatus } from './live-status.ts';
 

@@ -32,6 +32,7 @@ import { lacksV1 } from '../endpoint/not-a-completion.ts';
 import { serverJsonSchema, type SchemaDialect } from '../strict-json-schema.ts';
 import type { SchemaCaps } from '../schema-caps.ts';
 import type { ContextPlan } from '../context-plan.ts';
+import { reachHint } from '../endpoint/reach-hint.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
@@ -345,7 +346,7 @@ export class OpenAIProvider implements Provider {
     }
     if (status === undefined) {
       return new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${this.where} during ${during}: ${decision.reason} (${attempts}).`, {
-        hint: `Check OPENAI_BASE_URL and that the server is running; then ${resume}`,
+        hint: `${reachHint(this.where, decision.reason)} Then ${resume}`,
         cause: error,
       });
     }
