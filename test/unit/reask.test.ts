@@ -37,7 +37,14 @@ class ListModel implements Provider {
 
 async function gatewayOn(provider: Provider, maxRepairs = 2) {
   const profile = await loadRoleProfile(ROLES, 'product-manager');
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES, markdownRenderers), meter: new UsageMeter(), exchanges: null, maxRepairs, maxOutputTokens: 512 });
+  const gateway = new Gateway({
+    provider,
+    renderer: new PromptRenderer(ROLES, markdownRenderers),
+    meter: new UsageMeter(),
+    exchanges: null,
+    maxRepairs,
+    maxOutputTokens: 512,
+  });
   return () =>
     gateway.ask({
       call: { role: 'product-manager', action: 'write_prd', key: null },

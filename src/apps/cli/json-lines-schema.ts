@@ -36,7 +36,9 @@ export const JsonLine = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('call-progress'),
     ...Call,
-    phase: z.enum(['reading', 'writing', 'waiting']).describe('reading the prompt, writing the reply, or waiting for a server that tells nothing until it answers'),
+    phase: z
+      .enum(['reading', 'writing', 'waiting'])
+      .describe('reading the prompt, writing the reply, or waiting for a server that tells nothing until it answers'),
     tokens: z.number().int().describe('reply tokens written so far'),
     tokensPerSecond: z.number().nullable(),
     promptTokens: z.number().int().nullable().describe('prompt tokens read (not served from a cache), when known'),

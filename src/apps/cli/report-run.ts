@@ -58,9 +58,9 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
       : result.outcome === 'timed-out'
         ? EXIT.timedOut
         : result.outcome === 'interrupted'
-        ? EXIT.interrupted
-        : result.outcome === 'budget-exhausted'
-          ? EXIT.budgetExhausted
-          : EXIT.failed;
+          ? EXIT.interrupted
+          : result.outcome === 'budget-exhausted'
+            ? EXIT.budgetExhausted
+            : EXIT.failed;
   return { exitCode, lines, next };
 }
