@@ -190,7 +190,9 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     await exchanges.close();
   });
 
-  it("plans the limits for a context window the server's model list reports, and sends them: max_tokens and the schema's caps", async () => {
+  it("plans the limits for a context window the server's model list reports, and sends them: max_tokens and the schema's caps", async function () {
+    // A whole run through the CLI, as the company suites give one.
+    this.timeout(120_000);
     server = await startFakeOpenAI({ modelEntry: { max_model_len: 4096 }, replies: () => ({ content: 'not json at all' }) });
     const cwd = await tempDir();
     const result = await runCli(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
