@@ -22,6 +22,7 @@ import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../../engine/effect-identity.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
 import { reaskOf } from './reask.ts';
+import { checkFits } from './context-fit.ts';
 import { progressReporter, type ProgressReport } from './call-progress.ts';
 
 export type { AskRequest, OutputSpec };
@@ -389,26 +390,6 @@ const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, mes
   ms: Date.now() - sentAt,
   at: new Date(sentAt).toISOString(),
 });
-
-/**
- * Before any request: its prompt plus the tokens kept for its reply must fit the model's context window,
- * when the window is known; otherwise the step fails saying by how much (and a role with fallbacks asks
- * its next model: the words "context length exceeded" make it a fallback reason).
- */
-function checkFits(request: AskRequest, route: ModelRoute, messages: readonly ChatMessage[]): void {
-  const window = route.provider.contextWindow;
-  if (!window) return;
-  const prompt = route.provider.countPromptTokens?.(messages) ?? countPromptTokens(messages);
-  const reply = route.provider.replyAllowance ?? route.maxOutputTokens;
-  if (prompt + reply <= window) return;
-  throw new SopworksError(
-    'MODEL_ERROR',
-    `The prompt for ${describeCall(request.call)} is ${prompt} tokens; with ${reply} kept for the reply it does not fit ${route.label}'s context window of ${window} tokens (context length exceeded by ${prompt + reply - window}).`,
-    {
-      hint: "Give the model a larger context (SOPWORKS_LOCAL_CONTEXT for --llm local; SOPWORKS_CONTEXT_WINDOW and the server's own setting for a server), lower SOPWORKS_MAX_OUTPUT_TOKENS, or use a smaller SOP; then `sopworks resume <project folder>`.",
-    },
-  );
-}
 
 const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
 

@@ -19,7 +19,6 @@
 import { initChatModel } from 'langchain';
 import type { BaseMessageLike } from '@langchain/core/messages';
 import type { ChatOpenAICallOptions } from '@langchain/openai';
-import { z } from 'zod';
 import { SopworksError } from '../../../ground/errors.ts';
 import type { ModelSettings } from '../settings.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type CompletionRequest, type Provider, type Usage } from '../provider.ts';
@@ -29,13 +28,13 @@ import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
 import { countTextTokens } from '../token-count.ts';
 import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
-import { serverJsonSchema, type SchemaDialect } from '../strict-json-schema.ts';
+import { schemaSent } from './schema-sent.ts';
+import { textOf, usageOf } from './openai-reply.ts';
 import type { SchemaCaps } from '../schema-caps.ts';
 import type { ContextPlan } from '../context-plan.ts';
 import { reachHint } from '../endpoint/reach-hint.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
-type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
 /** One request's answer. */
 interface Answer {
   text: string;
@@ -157,7 +156,7 @@ export class OpenAIProvider implements Provider {
     if (request.jsonSchema && format === 'json_schema') {
       options.response_format = leftUnparsed({
         type: 'json_schema' as const,
-        json_schema: { name: request.jsonSchema.name, schema: this.schemaFor(request), strict: true },
+        json_schema: { name: request.jsonSchema.name, schema: schemaSent(request, this.settings.baseUrl, this.caps), strict: true },
       });
     } else if (request.jsonSchema && format === 'json_object') {
       options.response_format = { type: 'json_object' };
@@ -209,21 +208,6 @@ export class OpenAIProvider implements Provider {
       return { text: '', usage: null, finishReason: 'content_filter' };
     }
     throw this.explain(outcome, request.call);
-  }
-
-  /**
-   * The schema sent: OpenAI's own API takes its strict subset (the one the prompt shows); any other
-   * server turns the schema into a grammar and gets every constraint — lengths, and the run's caps on
-   * strings and arrays that state none (strict-json-schema.ts).
-   */
-  private schemaFor(request: CompletionRequest): Record<string, unknown> {
-    const output = request.output;
-    if (this.dialect === 'openai' || output?.kind !== 'json') return request.jsonSchema!.schema;
-    return serverJsonSchema(output.schema, this.caps);
-  }
-
-  private get dialect(): SchemaDialect {
-    return this.settings.baseUrl === null || /^https?:\/\/api\.openai\.com(\/|$)/.test(this.settings.baseUrl) ? 'openai' : 'server';
   }
 
   /** Caps on strings and arrays whose schema sets none, sent to a server (null: none). */
@@ -404,32 +388,4 @@ function rejectsFormat(error: unknown): boolean {
   const status = (error as { status?: number }).status;
   if (status === undefined || status === 429 || status === 401 || status === 403 || status === 404) return false;
   return REJECTS_FORMAT.test((error as Error)?.message ?? '');
-}
-
-/**
- * The reply's text. Some servers put a reasoning model's whole answer in `reasoning_content` and leave
- * the content empty (LM Studio with json_schema and Qwen 3.5, for one); then that is what there is to
- * parse — unless the reply was cut off, when it is reasoning that never reached an answer. OpenAI
- * declines under structured output with a `refusal` and no content: the refusal is the text, so the
- * re-ask quotes it and says the task is routine (parse/refusal.ts) instead of calling the reply empty.
- */
-function textOf(reply: Reply, finishReason: string | null): string {
-  const content = typeof reply.content === 'string' ? reply.content : reply.content.map((part) => ('text' in part ? part.text : '')).join('');
-  if (content.trim() !== '') return content;
-  const refusal = RawReply.safeParse(reply.additional_kwargs?.__raw_response).data?.choices[0]?.message.refusal;
-  if (refusal) return refusal;
-  const reasoning = reply.additional_kwargs?.reasoning_content;
-  return finishReason !== 'length' && typeof reasoning === 'string' ? reasoning : content;
-}
-
-/** The part of the server's raw reply that LangChain leaves out and we read. */
-const RawReply = z.object({ choices: z.array(z.object({ message: z.object({ refusal: z.string().nullish() }) })) });
-
-function usageOf(reply: Reply): Usage | null {
-  const usage = reply.usage_metadata;
-  // LangChain leaves the counts undefined (or 0) when the server sent no usage; then the gateway counts.
-  if (!usage?.input_tokens || usage.output_tokens === undefined) return null;
-  // `prompt_tokens_details.cached_tokens` (OpenAI, vLLM, llama.cpp's server), as LangChain carries it.
-  const cached = usage.input_token_details?.cache_read;
-  return { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, ...(cached ? { cachedPromptTokens: cached } : {}) };
 }
