@@ -16,7 +16,7 @@ import path from 'node:path';
 import { changeSetUp, git } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCliInPty, shownLines, terminalControls } from '../helpers/pty.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.ts';
 import { requireSystem, SCRIPT } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -38,6 +38,7 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
   let marker: string;
   let worktree: string;
   let home: string;
+  let review: CliResult;
 
   before(async function () {
     requireSystem(this, SCRIPT);
@@ -69,6 +70,7 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
       cwd: ROOT,
       env,
     }));
+    review = await runCli(['review', worktree], { cwd: ROOT });
   });
   after(removeTempDirs);
 
@@ -92,12 +94,20 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
 
   for (const [name, attack] of Object.entries(ATTACKS)) {
     it(`the title's ${name} reached the terminal only as visible stand-ins`, () => {
-      assert.deepEqual(terminalControls(bytes), [], 'no control but colours and line breaks');
-      if (name === 'forgedLine') assert.ok(!shownLines(bytes).some((line) => /^\s*All tests passed/.test(line)), 'no forged line');
-      // Each control as a person sees it: C0 as its control picture (␛, ␊, ␍, ␇), C1 and bidi as �.
-      const inert = [...attack].map((c) => (c < ' ' ? String.fromCharCode(0x2400 + c.charCodeAt(0)) : /[\u0080-\u009f\u202e]/.test(c) ? '\ufffd' : c)).join('');
-      const commitLine = shownLines(bytes).find((line) => line.includes('commit docs: change request: Greetings in French'));
-      assert.ok(commitLine?.includes(inert), `shown inert (${inert}) in the commit's progress line: ${commitLine}`);
+      assert.deepEqual(terminalControls(bytes), [], 'no control but colours and line breaks, in anything `change` printed');
+      if (name === 'forgedLine') {
+        assert.ok(!shownLines(bytes).some((line) => /^\s*All tests passed/.test(line)), 'no forged line at the terminal');
+        assert.ok(!review.stdout.split('\n').some((line) => /^\s*All tests passed/.test(line)), 'no forged line in review');
+      }
+      // In review's timeline, as a person reads it: each control a stand-in (C0 its control picture, C1
+      // and bidi �); line breaks are white space there, and white space runs are one.
+      const inert = [...attack]
+        .map((c) => (c === '\n' || c === '\r' ? ' ' : c < ' ' ? String.fromCharCode(0x2400 + c.charCodeAt(0)) : /[\u0080-\u009f\u202e]/.test(c) ? '\ufffd' : c))
+        .join('')
+        .replace(/\s+/g, ' ')
+        .trim();
+      const requestLine = review.stdout.split('\n').find((line) => line.includes('ChangeRequest'));
+      assert.ok(requestLine?.replace(/\s+/g, ' ').includes(inert), `shown inert (${inert}) in review's timeline: ${requestLine}`);
     });
   }
 
@@ -114,10 +124,11 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
     assert.ok(!prompt.split('\n').includes('FAKE.md'), 'FAKE.md is no line of its own');
   });
 
-  it('`review` through a pipe prints the run with no escape at all', async () => {
-    const review = await runCli(['review', worktree], { cwd: ROOT });
+  it('`review` through a pipe prints the run with no escape at all', () => {
     assert.equal(review.code, 0, review.stderr);
     assert.doesNotMatch(review.stdout + review.stderr, /[\x1b\u0080-\u009f\u202e\r]/);
-    assert.match(review.stdout, /change request: Greetings in French␛\]0;pwned by the model␇/);
+    assert.match(review.stdout, /ChangeRequest\s+Greetings in French␛\]0;pwned by the model␇/);
+    // The commit's subject was made one printable line before it was committed (src/ground/text/one-line.ts).
+    assert.match(review.stdout, /docs: change request: Greetings in French;pwned by the model/);
   });
 });
