@@ -15,7 +15,7 @@
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describeChange, type Entry, entryOf, listTree, restoreEntry, sameEntry } from './protected-entry.ts';
+import { describeChange, type Entry, entryOf, listTree, restorable, restoreEntry, sameEntry } from './protected-entry.ts';
 
 export interface ProtectedSnapshot {
   root: string;
@@ -26,6 +26,14 @@ export interface ProtectedSnapshot {
 const GIT_TREES = ['hooks', 'info', 'refs', 'objects/info'];
 /** Top-level .git entries not compared: the object store (content-addressed) and the reflogs. */
 const GIT_SKIPPED = new Set(['objects', 'logs']);
+/**
+ * But its packs are, by identity (too big to copy): git reads a pack before loose objects and does not
+ * re-hash what a pack's index names, so a planted pack could stand in for objects that exist. A planted
+ * one is removed; one changed or removed is named, not put back (no copy is kept).
+ */
+const PACKS = '.git/objects/pack';
+/** The end of the line of a change that could not be put back. */
+export const NOT_RESTORED = '(cannot be put back: no copy is kept; run git fsck)';
 const APPEND_ONLY = ['.sopworks/board.jsonl', '.sopworks/exchanges.jsonl'];
 const FIXED = ['.sopworks/run.json', '.sopworks/lock'];
 const MAX_ENTRIES = 5000;
@@ -40,8 +48,9 @@ async function protectedPaths(root: string): Promise<string[]> {
       paths.push(`.git/${name}`);
       if (GIT_TREES.includes(name)) await listTree(root, `.git/${name}`, paths, MAX_ENTRIES);
     }
-    paths.push('.git/objects/info');
+    paths.push('.git/objects/info', PACKS);
     await listTree(root, '.git/objects/info', paths, MAX_ENTRIES);
+    await listTree(root, PACKS, paths, MAX_ENTRIES);
   }
   const state = await fs.lstat(path.join(root, '.sopworks')).catch(() => null);
   if (state?.isDirectory()) {
@@ -53,11 +62,14 @@ async function protectedPaths(root: string): Promise<string[]> {
   return [...new Set(paths)];
 }
 
+/** One protected path as it is now: a log by its prefix, a pack by its identity, anything else whole. */
+const read = (root: string, relative: string): Promise<Entry> =>
+  entryOf(path.join(root, relative), { appendOnly: APPEND_ONLY.includes(relative), ...(relative.startsWith(`${PACKS}/`) ? { maxBytes: -1 } : {}) });
+
 export async function snapshotProtected(projectDir: string): Promise<ProtectedSnapshot> {
   const root = await fs.realpath(projectDir);
   const entries = new Map<string, Entry>();
-  for (const relative of await protectedPaths(root))
-    entries.set(relative, await entryOf(path.join(root, relative), { appendOnly: APPEND_ONLY.includes(relative) }));
+  for (const relative of await protectedPaths(root)) entries.set(relative, await read(root, relative));
   return { root, entries };
 }
 
@@ -106,7 +118,7 @@ export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: 
   const { root, entries } = snapshot;
   const now = new Map<string, Entry>();
   for (const relative of new Set([...entries.keys(), ...(await protectedPaths(root))])) {
-    now.set(relative, await entryOf(path.join(root, relative), { appendOnly: APPEND_ONLY.includes(relative) }));
+    now.set(relative, await read(root, relative));
   }
   const changed: string[] = [];
   // Parents first when putting back, children first when removing: sorted by depth both ways.
@@ -130,13 +142,14 @@ export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: 
       continue;
     }
     // A file inside a planted (or removed) folder is named by its folder.
-    if (!changed.some((line) => relative.startsWith(`${line.split(' ')[0]}/`))) changed.push(describeChange(relative, before, after));
+    if (!changed.some((line) => relative.startsWith(`${line.split(' ')[0]}/`)))
+      changed.push(`${describeChange(relative, before, after)}${restorable(before) || before.kind === 'absent' ? '' : ` ${NOT_RESTORED}`}`);
     await restore(root, relative, before, after, acceptLine).catch(() => undefined);
   }
   // A second pass catches children of folders that were removed and had to be made again.
   for (const relative of byDepth) {
     const before = entries.get(relative);
-    const current = () => entryOf(path.join(root, relative), { appendOnly: APPEND_ONLY.includes(relative) });
+    const current = () => read(root, relative);
     if (before && before.kind !== 'absent' && !sameEntry(before, await current())) {
       await restore(root, relative, before, await current(), acceptLine).catch(() => undefined);
     }

@@ -35,7 +35,7 @@ import { runProcess } from './run-process.ts';
 import type { LimitKind, SandboxMode, SandboxReport, Violation } from './sandbox-report.ts';
 import { redactSecrets, secretsOf } from './secrets.ts';
 import { linksOutside } from './symlinks-outside.ts';
-import { restoreProtected, snapshotProtected, type AcceptLine } from './integrity.ts';
+import { NOT_RESTORED, restoreProtected, snapshotProtected, type AcceptLine } from './integrity.ts';
 import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy.ts';
 import { diskLimits } from './limits.ts';
 import { runningTest } from './running-test.ts';
@@ -251,7 +251,8 @@ async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs
       for (const refused of await copyBack(scratch, projectDir)) violations.push({ kind: 'symlink', detail: `not copied back: ${refused}` });
     }
     // Last: nothing of the run is alive now, so what the check finds is what the run did.
-    for (const change of await restoreProtected(snapshot, request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: `${change} (restored)` });
+    for (const change of await restoreProtected(snapshot, request.acceptRecordLine))
+      violations.push({ kind: 'integrity', detail: change.endsWith(NOT_RESTORED) ? change : `${change} (restored)` });
     for (const change of (await Promise.all(guarded.map(restoreGitDir))).flat()) violations.push({ kind: 'integrity', detail: change });
     const limitNotes = describeLimitsHit(limitsHit, limits, result.timedOut, signal, secrets.output);
 
