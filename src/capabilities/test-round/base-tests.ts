@@ -69,6 +69,7 @@ async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineT
           sandbox: request.sandbox,
           wallSeconds: request.timeoutSeconds,
           onNotice: request.notice,
+          guardRepositoryOf: request.root,
         },
       );
       if (run.outcome.exitCode !== 0 || run.outcome.timedOut) [outcome, command] = [run.outcome, check.plan.shown];
@@ -81,6 +82,8 @@ async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineT
     setting: request.sandbox.mode,
     allowUnsandboxed: request.sandbox.allowUnsandboxed,
     onNotice: request.notice,
+    // A copy elsewhere, but the repository's code: held to the repository's git dir all the same.
+    guardRepositoryOf: request.root,
   });
   const parsed = parseTestOutput(outcome.output);
   const passed = outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;

@@ -28,19 +28,22 @@ export const runBaseTests = defineStep({
       });
     }
     report({ kind: 'tests-start', detail: `base ${map.base.slice(0, 12)}: ${design.testCommand.join(' ')}` });
-    const baseline = await runOnBase({
-      root: ports.repository.root,
-      base: map.base,
-      command: design.testCommand,
-      timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
-      sandbox: ports.sandbox,
-      install: {
-        enabled: ports.policy.dependencies.install,
-        network: ports.policy.dependencies.network,
-        registries: configuredRegistries(ports.policy.dependencies.registries, ports.policy.source),
-      },
-      notice: (notice) => report({ kind: 'tests-start', detail: `base: ${notice}` }),
-    });
+    // The sandbox compares the repository's git dir before and after: no commit lands meanwhile.
+    const baseline = await ports.repository.withCommitsHeld(() =>
+      runOnBase({
+        root: ports.repository.root,
+        base: map.base,
+        command: design.testCommand,
+        timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
+        sandbox: ports.sandbox,
+        install: {
+          enabled: ports.policy.dependencies.install,
+          network: ports.policy.dependencies.network,
+          registries: configuredRegistries(ports.policy.dependencies.registries, ports.policy.source),
+        },
+        notice: (notice) => report({ kind: 'tests-start', detail: `base: ${notice}` }),
+      }),
+    );
     const counts = baseline.counts ? ` (${baseline.counts.passed} passed, ${baseline.counts.failed} failed)` : '';
     report({ kind: 'tests-end', detail: `base: ${baseline.passed ? 'passed' : 'FAILED before the change'}${counts}`, passed: baseline.passed });
     return baseline;
