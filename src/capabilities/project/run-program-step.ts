@@ -11,6 +11,7 @@ import * as S from '../artifacts/schemas.ts';
 import { commandRefusal } from '../policy/may-run.ts';
 import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
 import { smokeCommandOf, smokeReport } from './smoke-run.ts';
+import { withoutMachinePaths } from '../../host/sandbox/machine-paths.ts';
 import type { RoleServices } from '../../engine/sop/services.ts';
 import { resolveView } from '../artifacts/views.ts';
 import type { StepInput } from '../../engine/steps/step-input.ts';
@@ -55,7 +56,8 @@ export function runProgramActor(services: RoleServices) {
       services.report({ kind: 'tests-end', detail: `round ${round}: the program did not start` });
       throw error;
     }
-    const report = smokeReport(round, command, outcome);
+    // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
+    const report = smokeReport(round, command, { ...outcome, output: withoutMachinePaths(outcome.output, services.workspace.root) });
     services.report({ kind: 'tests-end', detail: `round ${round}: the program ${report.passed ? 'ran (passed)' : `failed: ${report.signature}`}` });
     return report;
   });
