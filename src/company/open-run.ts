@@ -73,6 +73,7 @@ export async function openRun(workspace: Workspace, record: RunRecord, request: 
   if (droppedTail !== null) emit({ kind: 'notice', text: 'Dropped a torn last line of the board log (a crash mid-write).' });
   const replay = ExchangeReplay.parse(exchangeLog.records);
   request.provider.skipUsed?.(replay.callsPerCall());
+  request.provider.resumeFrom?.(replay.records);
   const spentBefore = usageFromExchanges(replay.records).total();
   const budget =
     record.budget.usd === null && record.budget.tokens === null
