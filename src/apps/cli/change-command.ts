@@ -18,6 +18,7 @@ import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { llmRecordOf } from './llm-record.ts';
+import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
@@ -61,12 +62,13 @@ const ChangeOptions = z.object({
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
+  ...ChaosOptions,
 });
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(ChangeOptions, rawOptions);
   const settings = readSettings();
-  const choice = parseLlmFlag(options.llm, settings);
+  const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
   const request = (requestWords.join(' ').trim() || scenario?.spec || '').trim();
 

@@ -26,6 +26,7 @@ import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts'
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
+import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
 const MAX_ENGINEERS = 16;
@@ -65,6 +66,7 @@ const RunOptions = z.object({
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
+  ...ChaosOptions,
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 
@@ -73,7 +75,7 @@ const MAX_SPEC = 4000;
 export async function runCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(RunOptions, rawOptions);
   const settings = readSettings();
-  const choice = parseLlmFlag(options.llm, settings);
+  const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
 
   // A spec given on the command line, even an empty one, is the spec: a blank one is refused, not
