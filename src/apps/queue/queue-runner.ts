@@ -28,6 +28,7 @@ export async function queueRunner(io: Output, stop: AbortSignal): Promise<{ runn
       sops: request.sops,
       roles: request.roles,
       allowUnsandboxed: request.allowUnsandboxed,
+      chaos: request.chaos ?? null,
     });
     const stopped = new Promise<never>((_, reject) => {
       const abort = () => reject(new Error('the eval stopped waiting; the job stays on the queue, and the same eval waits for it again'));
