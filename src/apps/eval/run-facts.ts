@@ -30,6 +30,7 @@ const Exchange = z
     attempt: z.number(),
     ok: z.boolean(),
     injected: z.object({ fault: z.string(), expect: z.enum(['accepted', 'reasked', 'retried']) }).optional(),
+    reusedReply: z.boolean().optional(),
   })
   .passthrough();
 
@@ -54,12 +55,25 @@ async function treeOf(projectDir: string): Promise<string | null> {
 
 async function injectedFaults(file: string): Promise<InjectedFaultRecord[]> {
   const text = await fs.readFile(file, 'utf8').catch(() => '');
-  return parseJsonLines(text, file).records.flatMap(({ value }) => {
+  const records = parseJsonLines(text, file).records.flatMap(({ value }) => {
     const parsed = Exchange.safeParse(value);
-    if (!parsed.success || !parsed.data.injected) return [];
-    const { role, action, key, attempt, ok, injected } = parsed.data;
-    // A spoiled reply that keeps its meaning, or a server fault retried, must end in a valid reply; the rest re-asked.
-    const handled = injected.expect === 'reasked' ? !ok : ok;
-    return [{ ...injected, role, action, key, attempt, handled }];
+    return parsed.success ? [parsed.data] : [];
   });
+  return records.flatMap((record, index) => {
+    if (!record.injected) return [];
+    const { role, action, key, attempt, ok, injected } = record;
+    // The scenario's own reply after the fault, when the gateway was asked again: its verdict on it.
+    const again = records.slice(index + 1).find((r) => r.role === role && r.action === action && r.key === key && r.attempt === attempt + 1 && r.reusedReply);
+    return [{ ...injected, role, action, key, attempt, handled: handledAsItsClassSays(injected.expect, ok, again?.ok ?? null) }];
+  });
+}
+
+/**
+ * A lost meaning must be re-asked; a kept one, or a server fault retried, must end in a valid reply —
+ * unless the scenario's own reply was refused as well (a reply the scenario means to be refused, say by
+ * the policy): then the refusal was the reply's, not the fault's.
+ */
+function handledAsItsClassSays(expect: 'accepted' | 'reasked' | 'retried', ok: boolean, scenarioReplyOk: boolean | null): boolean {
+  if (expect === 'reasked') return !ok;
+  return ok || scenarioReplyOk === false;
 }
