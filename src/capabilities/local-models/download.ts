@@ -113,7 +113,7 @@ async function request(url: string, have: number, signal: AbortSignal | undefine
   } catch (error) {
     if (signal?.aborted) throw signal.reason ?? error;
     throw new SopworksError('MODEL_UNREACHABLE', `Cannot download ${url} (${reason(error)}). Nothing was downloaded.`, {
-      hint: 'Check the URL and the network connection (a proxy: HTTPS_PROXY).',
+      hint: 'Check the URL and the network connection; behind a proxy, set HTTPS_PROXY=http://proxy:port (NO_PROXY for hosts to reach directly).',
     });
   }
   if (response.ok || (response.status === 416 && have > 0)) return response;
