@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { PRD, Review, TaskGraph } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 import { Gateway, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
@@ -75,7 +76,7 @@ describe('chaos: spoiled replies through the gateway', function () {
 
   before(async () => {
     const roles = await chaosRoles();
-    renderer = new PromptRenderer(roles);
+    renderer = new PromptRenderer(roles, markdownRenderers);
     for (const role of new Set(SAMPLES.map((s) => s.reply.role))) profiles.set(role, await loadRoleProfile(roles, role));
     for (const sample of SAMPLES) clean.set(sample.name, (await ask(sample, null)).value);
   });

@@ -2,7 +2,7 @@
  * Where a command's output goes: lines for a person on stdout — or, with `--json`, JSON lines on stdout
  * (json-lines-schema.ts) and the lines for a person on stderr, so a script reads stdout alone.
  */
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import { summarizeMessage } from '../review/message-summary.ts';
 import type { JsonLine } from './json-lines-schema.ts';
 import type { Output } from './output.ts';
@@ -63,8 +63,9 @@ export function jsonOfEvent(event: RunEvent, command: RunCommandName): JsonLine 
     case 'commit':
       return { type: 'commit', role: event.role, subject: event.subject };
     case 'tests-start':
+      return { type: 'tests-start', role: event.role, detail: event.detail };
     case 'tests-end':
-      return { type: event.kind, role: event.role, detail: event.detail };
+      return { type: 'tests-end', role: event.role, detail: event.detail, passed: event.passed };
     case 'check':
       return { type: 'check', role: event.role, detail: event.detail };
   }

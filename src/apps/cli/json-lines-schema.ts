@@ -54,7 +54,8 @@ export const JsonLine = z.discriminatedUnion('type', [
     summary: z.string().describe('what the message carries, in words'),
   }),
   z.object({ type: z.literal('commit'), role: z.string(), subject: z.string() }),
-  z.object({ type: z.enum(['tests-start', 'tests-end']), role: z.string(), detail: z.string() }),
+  z.object({ type: z.literal('tests-start'), role: z.string(), detail: z.string() }),
+  z.object({ type: z.literal('tests-end'), role: z.string(), detail: z.string(), passed: z.boolean() }),
   z.object({ type: z.literal('check'), role: z.string(), detail: z.string() }),
   z.object({
     type: z.literal('run'),

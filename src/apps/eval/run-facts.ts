@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { git } from '../../host/git/git-process.ts';
-import { readRunRecord } from '../../engine/run/run-record.ts';
+import { readRunRecord } from '../../company/run-record.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import { parseJsonLines } from '../review/json-lines.ts';
 import type { InjectedFaultRecord } from './robustness.ts';

@@ -1,6 +1,6 @@
 /** `--llm local[:<name or path>]` → a loaded LocalProvider, or a clear error before anything is written. */
 import type { Settings } from '../../settings.ts';
-import { resolveLocalModel } from '../../../local-models/resolve-local-model.ts';
+import { resolveLocalModel } from '../../local-models/resolve-local-model.ts';
 import { readLocalSettings } from './local-settings.ts';
 import { LocalProvider } from './local-provider.ts';
 import { loadEngine } from './load-engine.ts';

@@ -16,7 +16,7 @@ import os from 'node:os';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
 import type { z } from 'zod';
 import { SopworksError } from '../../../../ground/errors.ts';
-import { checkGgufFile } from '../../../local-models/gguf-file.ts';
+import { checkGgufFile } from '../../local-models/gguf-file.ts';
 import { describeCall, type ChatMessage, type Completion, type CompletionRequest, type Provider } from '../../provider.ts';
 import { CODE_BLOCK_GRAMMAR, FILES_GRAMMAR, grammarJsonSchema } from './artifact-grammar.ts';
 import { loadEngine, type Engine } from './load-engine.ts';
