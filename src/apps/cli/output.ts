@@ -1,4 +1,10 @@
-/** Where the CLI writes, and the exit codes it returns (documented in the README). */
+/**
+ * Where the CLI writes, and the exit codes it returns (documented in the README). Every line leaves
+ * through `terminalSafe` (src/ground/terminal-text.ts): whatever a command composed, no control
+ * character but its newlines, tabs and sopworks' own colours reaches the terminal.
+ */
+import { terminalSafe } from '../../ground/terminal-text.ts';
+
 export interface Output {
   out(line: string): void;
   err(line: string): void;
@@ -10,6 +16,8 @@ export const EXIT = {
   usage: 2,
   budgetExhausted: 3,
   awaitingApproval: 4,
+  /** The time limit (`--max-time`) was reached; as GNU timeout says it. */
+  timedOut: 124,
   interrupted: 130,
 } as const;
 
@@ -33,7 +41,7 @@ function writeLine(stream: NodeJS.WriteStream, line: string): void {
     });
   }
   // A stream that failed is destroyed by Node: writing to it again would only fail again.
-  if (!stream.destroyed) stream.write(line + '\n');
+  if (!stream.destroyed) stream.write(terminalSafe(line) + '\n');
 }
 
 export const consoleOutput: Output = {

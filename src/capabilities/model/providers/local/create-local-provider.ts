@@ -3,15 +3,19 @@ import type { Settings } from '../../settings.ts';
 import { resolveLocalModel } from '../../local-models/resolve-local-model.ts';
 import { readLocalSettings } from './local-settings.ts';
 import { LocalProvider } from './local-provider.ts';
+import type { SopPrompt } from '../../context-plan.ts';
 import { loadEngine } from './load-engine.ts';
 import { engineDir } from './engine-dir.ts';
 import { detectGpu } from './detect-gpu.ts';
 import { setUpEngine } from './install-engine.ts';
+import { cleanLine } from '../../../../ground/terminal-text.ts';
 
 export async function createLocalProvider(
   model: string | null,
   settings: Settings,
-  report: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  /** The SOP's prompts: the limits are planned for them (context-plan.ts). */
+  prompts: readonly SopPrompt[] = [],
+  report: (line: string) => void = (line) => process.stderr.write(`${cleanLine(line)}\n`),
 ): Promise<LocalProvider> {
   const local = readLocalSettings();
   const resolved = await resolveLocalModel(model);
@@ -27,6 +31,8 @@ export async function createLocalProvider(
     settings: local,
     maxOutputTokens: settings.maxOutputTokens,
     maxContinuations: settings.model.maxContinuations,
+    explicit: settings.explicit,
+    prompts,
     temperature: settings.model.temperature,
     report,
   });
