@@ -40,6 +40,7 @@ import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy
 import { diskLimits } from './limits.ts';
 import { runningTest } from './running-test.ts';
 import { projectVenv } from './project-venv.ts';
+import { sandboxView, type HostPlaces } from './machine-paths.ts';
 import { ownNetworkLayer, type OwnNetwork } from './own-network.ts';
 import { gitDirsToGuard, insideProject, restoreGitDir, snapshotGitDir, unguarded } from './git-dir-guard.ts';
 
@@ -74,7 +75,7 @@ export interface SandboxOutcome extends SandboxReport {
   /** The signal that ended the command (under bubblewrap, read from its 128+N exit code). */
   signal: string | null;
   timedOut: boolean;
-  /** The tail of stdout and stderr, secrets redacted. */
+  /** The tail of stdout and stderr, secrets redacted, paths as bubblewrap shows them in every mode (machine-paths.ts). */
   output: string;
   truncated: boolean;
   /** Why the run was not under bubblewrap; null when it was. */
@@ -260,6 +261,8 @@ async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs
       violations.push({ kind: 'integrity', detail: change.endsWith(NOT_RESTORED) ? change : `${change} (restored)` });
     for (const change of (await Promise.all(guarded.map(restoreGitDir))).flat()) violations.push({ kind: 'integrity', detail: change });
     const limitNotes = describeLimitsHit(limitsHit, limits, result.timedOut, signal, secrets.output);
+    // Outside bubblewrap, the scratch copy's and the temp folder's paths become those bubblewrap shows.
+    const output = scratch && hostTmp ? sandboxView(secrets.output, await hostPlaces(scratch.dir, hostTmp)) : secrets.output;
 
     return {
       mode,
@@ -271,7 +274,7 @@ async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs
       exitCode: result.exitCode,
       signal,
       timedOut: result.timedOut,
-      output: secrets.output,
+      output,
       truncated: result.truncated,
       notice,
     };
@@ -282,6 +285,12 @@ async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs
     if (hostTmp) await fsp.rm(hostTmp, { recursive: true, force: true }).catch(() => undefined);
     await scratch?.remove().catch(() => undefined);
   }
+}
+
+/** The scratch copy's and temp folder's paths, as made and as the system resolves them (a linked /tmp). */
+async function hostPlaces(workDir: string, tmpDir: string): Promise<HostPlaces> {
+  const real = (dir: string) => fsp.realpath(dir).catch(() => dir);
+  return { workDirs: [...new Set([workDir, await real(workDir)])], tmpDirs: [...new Set([tmpDir, await real(tmpDir)])] };
 }
 
 /** Which limit ended the run, and the test that was running when the runner's output names one. */
