@@ -23,6 +23,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { linkedGitDirs, outermost, realDirs } from './linked-git-dir.ts';
 import { inside } from './path-inside.ts';
+import PQueue from 'p-queue';
 import { describeChange, type Entry, entryOf, restorable, restoreEntry, sameEntry } from './protected-entry.ts';
 
 const MAX_ENTRIES = 20_000;
@@ -109,12 +110,20 @@ async function listGitDir(root: string): Promise<{ paths: Map<string, Kind>; tru
 
 const read = (root: string, relative: string, kind: Kind) => entryOf(path.join(root, relative), { maxBytes: kind === 'object' ? -1 : MAX_FILE_BYTES });
 
+/** How many entries are read at once: a git dir has thousands, and each is an lstat (and a read). */
+const READS_AT_ONCE = 32;
+
+/** Every path as it is now, read a few dozen at a time (p-queue). */
+async function readAll(root: string, paths: ReadonlyMap<string, Kind>): Promise<Map<string, Entry>> {
+  const queue = new PQueue({ concurrency: READS_AT_ONCE });
+  const reads = [...paths].map(([relative, kind]) => queue.add(async () => [relative, await read(root, relative, kind)] as const));
+  return new Map(await Promise.all(reads));
+}
+
 export async function snapshotGitDir(dir: string): Promise<GitDirSnapshot> {
   const root = await fs.realpath(dir);
   const { paths, truncated } = await listGitDir(root);
-  const entries = new Map<string, Entry>();
-  for (const [relative, kind] of paths) entries.set(relative, await read(root, relative, kind));
-  return { root, entries, kinds: paths, truncated };
+  return { root, entries: await readAll(root, paths), kinds: paths, truncated };
 }
 
 /** Compares with the snapshot, puts back what can be, and returns what changed, one line each. */
@@ -125,9 +134,13 @@ export async function restoreGitDir(snapshot: GitDirSnapshot): Promise<string[]>
   const lost: string[] = [];
   // Parents first when putting back, children first when removing: sorted by depth both ways.
   const byDepth = [...kinds.keys()].sort((a, b) => a.split('/').length - b.split('/').length);
+  // All read at once first: mostly nothing changed. What did is read again in order, as parents are put back.
+  const now = await readAll(root, kinds);
+  let restored = false;
   for (const relative of byDepth) {
     const kind = kinds.get(relative)!;
     const before = entries.get(relative) ?? { kind: 'absent' as const };
+    if (sameEntry(before, now.get(relative)!)) continue;
     const after = await read(root, relative, kind);
     if (sameEntry(before, after)) continue;
     const file = path.join(root, relative);
@@ -146,9 +159,11 @@ export async function restoreGitDir(snapshot: GitDirSnapshot): Promise<string[]>
       );
     }
     await restoreEntry(file, before, after).catch(() => undefined);
+    restored = true;
   }
-  // A second pass catches children of folders that were removed and had to be made again.
-  for (const relative of byDepth) {
+  // A second pass catches children of folders that were removed and had to be made again (or read,
+  // all at once above, through a folder that was a link then).
+  for (const relative of restored ? byDepth : []) {
     const before = entries.get(relative);
     const kind = kinds.get(relative)!;
     if (!before || before.kind === 'absent' || (kind === 'object' && before.kind !== 'dir')) continue;
