@@ -6,7 +6,7 @@
 import { assign, fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import type { Code, TestReport } from '../artifacts/schemas.ts';
+import type { Code, Requirement, TestReport } from '../artifacts/schemas.ts';
 import { topologicalOrder } from '../artifacts/task-graph.ts';
 import * as C from './change-schemas.ts';
 import { mapRepository } from './repository-map.ts';
@@ -34,9 +34,10 @@ interface StepInput<P> {
 export const changeActorParams = {
   mapRepository: {
     description:
-      "Map the repository of a change run as it is at the base: file tree, manifests, README, each source file's interface — " +
-      'bounded (src/capabilities/change/repository-map.ts), never its whole content. The output is a RepositoryMap (publish it for the others).',
-    params: z.object({}).strict(),
+      'Map the repository of a change run as it is at the base: every path (the tree, compressed), manifests, README, how its tests run, and ' +
+      "the signatures of the files that matter most to the request — parsed with tree-sitter, ranked by PageRank personalised by the request's " +
+      'words — within `tokens` tokens (src/capabilities/change/repository-map.ts); never whole files. The output is a RepositoryMap (publish it for the others).',
+    params: z.object({ tokens: z.number().int().min(256).max(32_000).default(1536) }).strict(),
   },
   read: {
     description:
@@ -113,7 +114,7 @@ type GuardParams<K extends keyof typeof changeGuardParams> = z.infer<(typeof cha
 export function changeActorImplementations(services: RoleServices) {
   const scope = (context: RoleContext) => ({ context, board: services.board });
   return {
-    mapRepository: fromPromise<C.RepositoryMap, StepInput<ActorParams<'mapRepository'>>>(async () => {
+    mapRepository: fromPromise<C.RepositoryMap, StepInput<ActorParams<'mapRepository'>>>(async ({ input: { params } }) => {
       const root = services.workspace.root;
       // Before the run's first commit the work tree's HEAD is the base; later (a restored step) the map on the board stands.
       const earlier = services.board.latest<C.RepositoryMap>('RepositoryMap');
@@ -127,7 +128,8 @@ export function changeActorImplementations(services: RoleServices) {
           .toLowerCase()
           .replace(/[^a-z0-9._-]+/g, '-')
           .replace(/^-+|-+$/g, '') || 'change';
-      return mapRepository({ root, base: head.stdout.trim(), branch: name, slug });
+      const request = services.board.latest<Requirement>('Requirement')?.payload.spec ?? '';
+      return mapRepository({ root, base: head.stdout.trim(), branch: name, slug, request, tokens: params.tokens });
     }),
 
     read: fromPromise<C.ReadFiles, StepInput<ActorParams<'read'>>>(async ({ input: { params, context } }) => {

@@ -31,7 +31,7 @@ export const VIEW_DESCRIPTIONS: Record<string, string> = {
     "A change run's current file's task from the ChangeTaskGraph: `file`, `op`, `from`, `description`, `dependsOn` (a file a bug report names outside the tasks: a modification).",
   changeRemoval: "What the current delete or rename task removes, as a Removal: `path`, `renamedTo`, and a rename's `content` (from the slot draft).",
   repoMap:
-    'The latest RepositoryMap (a change run): `tree`, `manifests`, `readmes`, `interfaces`, `hasTests`, `fileCount`, `omitted`, `base`, `branch`, `changeDir`.',
+    'The latest RepositoryMap (a change run): `tree`, `manifests`, `readmes`, `interfaces` (ranked signatures), `hasTests`, `tests` (`files`, `commands`), `fileCount`, `omitted`, `signatureTokens`, `base`, `branch`, `changeDir`.',
   changeRequest: 'The latest ChangeRequest.',
   designDelta: 'The latest DesignDelta.',
   changeTasks: 'The latest ChangeTaskGraph.',
@@ -56,7 +56,7 @@ export const MESSAGE_DESCRIPTIONS: Record<string, string> = {
   Approval: "A person's decision on an artifact held back by `awaitApproval` (`role`, `gate`, `key`, `round`, `approved`, `feedback`); posted by the client.",
   Outcome: 'Ends the run: `outcome` done or failed, and a `reason`. Read by the company itself.',
   RepositoryMap:
-    "A change run's bounded map of the repository at the base (tree, manifests, README, interfaces); committed as docs/changes/<n>-<slug>/repository-map.md.",
+    "A change run's map of the repository at the base (every path, manifests, README, its test commands, the ranked signatures within a token budget); committed as docs/changes/<n>-<slug>/repository-map.md.",
   ChangeRequest:
     'What a change does: `changes`, `acceptanceCriteria`, `mustKeepWorking`, `outOfScope`; committed as docs/changes/<n>-<slug>/change-request.md.',
   DesignDelta:
