@@ -56,6 +56,14 @@ export function renderChangeTasks(graph: ChangeTaskGraph): string {
 
 export function renderBaselineTests(report: BaselineTests): string {
   if (!report.ran) return document('# Tests on the base', 'The repository has no tests to run on the base: QA writes the first ones.');
+  if (!report.runner.started) {
+    return document(
+      '# Tests on the base: they could not run',
+      `Before any change, the repository's tests were to run on the base commit, but the test command could not start, so no code was written. Install what it needs (or declare it in the repository), then start the change again.`,
+      `Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}`,
+      `## Why\n\n\`\`\`\n${report.runner.line ?? '(no output)'}\n\`\`\``,
+    );
+  }
   const counts = report.counts ? `${report.counts.passed} passed, ${report.counts.failed} failed` : 'the runner printed no counts';
   return document(
     '# Tests on the base',

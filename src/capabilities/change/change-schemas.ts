@@ -93,6 +93,11 @@ export const Removal = z.object({
 export const BaselineTests = TestReport.extend({
   /** False when the repository has no tests to run (QA writes the first ones). */
   ran: z.boolean(),
+  /**
+   * Whether the test command got as far as running tests, and if not the line that says why (`sh: 1: mocha:
+   * not found`, a failed install): then no code is written (src/capabilities/test-round/runner-start.ts).
+   */
+  runner: z.object({ started: z.boolean(), line: z.string().nullable() }).default({ started: true, line: null }),
 });
 
 export type RepositoryMap = z.infer<typeof RepositoryMap>;

@@ -13,7 +13,9 @@ import { mapRepository } from './repository-map.ts';
 import { readRequestedFiles } from './read-files.ts';
 import { applyEdits } from './apply-edits.ts';
 import { unifiedDiff } from './render-diff.ts';
-import { runBaseTests } from '../test-round/base-tests.ts';
+import { runBaseTests, type InstallFacts } from '../test-round/base-tests.ts';
+import { compareWithBase } from './compare-with-base.ts';
+import { ownRecordLine } from '../../engine/board/own-record-line.ts';
 import type { EditsReply } from '../model/parse/edits-reply.ts';
 import { git } from '../../host/git/git-process.ts';
 import { commandRefusal } from '../policy/may-run.ts';
@@ -24,6 +26,7 @@ import { resolveView } from '../artifacts/views.ts';
 import type { RoleServices } from '../../engine/sop/services.ts';
 import type { VocabularyEntry } from '../../engine/steps/actions.ts';
 import { currentChangeTask } from './change-views.ts';
+import { originalContent } from './original-content.ts';
 import { changeTaskProblems } from './check-change-tasks.ts';
 
 interface StepInput<P> {
@@ -53,8 +56,9 @@ export const changeActorParams = {
   },
   edit: {
     description:
-      'Ask the model to change the current file: render roles/<role>/<action>.hbs with the listed views and `original` (the file as it is: ' +
-      'the slot `onto` if kept, else its last Code, else the work tree; empty for a new file), and apply the reply — SEARCH/REPLACE blocks, ' +
+      'Ask the model to change the current file: render roles/<role>/<action>.hbs with the listed views and `original` (the file as this work ' +
+      'found it: the slot `onto` if kept, else its last Code before the message being worked on, else the file at the base; empty for a new ' +
+      'file — the same on resume as in the first run), and apply the reply — SEARCH/REPLACE blocks, ' +
       'or a small file whole. A block whose SEARCH text is not found, or found more than once, is re-asked with the reason and the lines ' +
       'around the nearest match (bounded like any invalid reply); nothing is ever applied in part. The output is `path`, `content`, `before` and `diff`.',
     params: z
@@ -83,9 +87,24 @@ export const changeActorParams = {
   },
   runBaseTests: {
     description:
-      "Run the repository's existing tests on the base, before any change — the design delta's test command, in the sandbox, in a copy of the base " +
-      "commit's tree — so failures that were there already are known and not blamed on the change. A repository without tests is said so (`ran: false`).",
-    params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000), design: z.string().min(1).default('designDelta') }).strict(),
+      "Run the repository's existing tests on the base, before any code is written — the design delta's test command, in the sandbox, in the " +
+      'work tree (with what an installDependencies step kept in the slot `install` put there) — so failures that were there already are known ' +
+      'and not blamed on the change. A repository without tests is said so (`ran: false`); a runner that could not start (not installed, a failed ' +
+      'install) is said with the line that explains it (`runner.started: false`).',
+    params: z
+      .object({
+        timeoutMs: z.number().int().min(1000).default(120_000),
+        design: z.string().min(1).default('designDelta'),
+        install: z.string().min(1).nullable().default(null),
+      })
+      .strict(),
+  },
+  compareWithBase: {
+    description:
+      'Compare the test report in a slot (default testReport) with the tests on the base (BaselineTests): per test where both name their ' +
+      "failing tests, by the failure's signature otherwise. The output is the report with `vsBase` — whether anything failed that did not " +
+      'fail before, and the lines that decided it, quoted in the committed report.',
+    params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
   },
 } satisfies Record<string, VocabularyEntry>;
 
@@ -103,8 +122,13 @@ export const changeGuardParams = {
   },
   noNewFailures: {
     description:
-      'The test report in a slot (default testReport) passed, or every test that failed also failed on the base (BaselineTests): nothing the change broke.',
+      'The test report in a slot (default testReport) passed, or its comparison with the base (a compareWithBase step) found nothing that did ' +
+      'not fail before: nothing the change broke.',
     params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
+  },
+  baseRunnerStarted: {
+    description: "The repository's tests could be run on the base (BaselineTests): the test runner started, or there were no tests to run.",
+    params: z.object({}).strict(),
   },
 } satisfies Record<string, VocabularyEntry>;
 
@@ -142,13 +166,18 @@ export function changeActorImplementations(services: RoleServices) {
         const file = context.current;
         if (!file) throw new SopworksError('SOP_INVALID', `${services.profile.id}: step ${params.action} needs a current file (run it in a per-file SOP).`);
         const onto = params.onto && params.onto in context.slots ? (context.slots[params.onto] as { content: string; before?: string | null }) : null;
-        const committed = [...services.board.all<Code>('Code')].reverse().find((m) => m.payload.path === file)?.payload.content;
         // A file renamed by its task starts as the file at its old path.
         const task = currentChangeTask(services.board, file);
-        const source = task.op === 'rename' && task.from ? task.from : file;
-        const onDisk = committed === undefined ? await services.workspace.readFile(source) : null;
-        const before = onto ? (onto.before ?? null) : (committed ?? onDisk);
-        const original = onto ? onto.content : (committed ?? onDisk ?? '');
+        const found = await originalContent({
+          file,
+          source: task.op === 'rename' && task.from ? task.from : file,
+          codes: services.board.all<Code>('Code'),
+          trigger: context.trigger,
+          root: services.workspace.root,
+          base: services.board.latest<C.RepositoryMap>('RepositoryMap')?.payload.base ?? null,
+        });
+        const before = onto ? (onto.before ?? null) : found;
+        const original = onto ? onto.content : (found ?? '');
         const variables = Object.fromEntries(params.with.map((name) => [name, resolveView(name, scope(context))]));
         const refusal = writeRefusals(services.policy, services.profile.id, [file]);
         if (refusal.length > 0) throw new SopworksError('PATH_UNSAFE', `${services.profile.id} may not change ${file}: ${refusal.join('; ')}.`);
@@ -203,7 +232,7 @@ export function changeActorImplementations(services: RoleServices) {
       };
       if (!map.hasTests) {
         services.report({ kind: 'tests-start', detail: 'base: the repository has no tests; QA writes the first ones' });
-        return { ...empty, ran: false };
+        return { ...empty, ran: false, runner: { started: true, line: null } };
       }
       const refusal = commandRefusal(services.policy, services.profile.id, design.testCommand);
       if (refusal) {
@@ -211,19 +240,34 @@ export function changeActorImplementations(services: RoleServices) {
           hint: `Change the design's test command, or edit ${services.policy.source} if this command is safe to run.`,
         });
       }
-      services.report({ kind: 'tests-start', detail: `base ${map.base.slice(0, 12)}: ${design.testCommand.join(' ')}` });
-      const report = await runBaseTests({
-        root: services.workspace.root,
-        base: map.base,
-        command: design.testCommand,
-        timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
-        sandbox: services.sandbox,
-        install: { enabled: services.policy.dependencies.install, network: services.policy.dependencies.network },
-        notice: (notice) => services.report({ kind: 'tests-start', detail: `base: ${notice}` }),
-      });
-      const counts = report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : '';
-      services.report({ kind: 'tests-end', detail: `base: ${report.passed ? 'passed' : 'FAILED before the change'}${counts}` });
+      const install = params.install ? (context.slots[params.install] as InstallFacts | undefined) : undefined;
+      // The documents committed so far are in the work tree before the tests look at it.
+      await services.filesOnDisk();
+      const report = await services.trackWork(() =>
+        runBaseTests({
+          root: services.workspace.root,
+          command: design.testCommand,
+          timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
+          sandbox: services.sandbox,
+          install: install ?? null,
+          progress: (kind, detail) => services.report({ kind, detail }),
+          acceptRecordLine: ownRecordLine(services.board),
+          holdCommits: (work) => services.workspace.withCommitsHeld(work),
+        }),
+      );
+      if (!report.runner.started) services.report({ kind: 'tests-end', detail: `base: the tests could not start: ${report.runner.line}` });
+      else if (!report.passed) services.report({ kind: 'tests-end', detail: 'base: FAILED before the change' });
       return report;
+    }),
+
+    compareWithBase: fromPromise<TestReport, StepInput<ActorParams<'compareWithBase'>>>(async ({ input: { params, context } }) => {
+      const report = context.slots[params.slot] as TestReport | undefined;
+      if (!report) throw new SopworksError('SOP_INVALID', `compareWithBase: the slot ${params.slot} holds no test report.`);
+      const base = services.board.latest<C.BaselineTests>('BaselineTests')?.payload ?? null;
+      const vsBase = compareWithBase(report, base);
+      if (!report.passed)
+        services.report({ kind: 'tests-end', detail: `round ${report.round}: ${vsBase.newFailures ? 'new failures' : 'nothing new'}: ${vsBase.lines[0]}` });
+      return { ...report, vsBase };
     }),
   };
 }
@@ -242,12 +286,8 @@ export function changeGuardImplementations(services: RoleServices) {
     taskOp: ({ context }: { context: RoleContext }, params: GuardParams<'taskOp'>) => currentChangeTask(services.board, context.current).op === params.op,
     noNewFailures: ({ context }: { context: RoleContext }, params: GuardParams<'noNewFailures'>) => {
       const report = context.slots[params.slot] as TestReport | undefined;
-      if (!report) return false;
-      if (report.passed) return true;
-      const base = services.board.latest<C.BaselineTests>('BaselineTests')?.payload;
-      if (!base?.ran || base.passed || report.timedOut || report.failures.length === 0) return false;
-      const before = new Set(base.failures.map((f) => f.name));
-      return report.failures.every((f) => before.has(f.name)) && (report.counts?.failed ?? Infinity) <= (base.counts?.failed ?? -1);
+      return report !== undefined && (report.passed || report.vsBase?.newFailures === false);
     },
+    baseRunnerStarted: () => services.board.latest<C.BaselineTests>('BaselineTests')?.payload.runner.started ?? false,
   };
 }

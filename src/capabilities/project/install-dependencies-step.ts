@@ -31,8 +31,9 @@ export const installDependenciesStep = {
     '(dependencies.network), install scripts are off unless dependencies.scripts allows them, packages come from ' +
     "SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS or the policy's registries, Python gets a " +
     '.venv in the project. The output is a test round of kind `install` whose `lockfile` (package-lock.json, ' +
-    'requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a TestReport when it failed.',
-  params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000) }).strict(),
+    'requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a TestReport when it failed. ' +
+    '`keepNewLockfile: false` (a change run) removes a lockfile the install wrote where the project had none: it never reaches the branch or the work tree.',
+  params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000), keepNewLockfile: z.boolean().default(true) }).strict(),
 };
 
 type Params = z.infer<typeof installDependenciesStep.params>;
@@ -66,6 +67,10 @@ export function installDependenciesActor(services: RoleServices) {
     }
     if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, skipped: `${plan.lockfile}: up to date` });
 
+    const hadLockfile = await fs
+      .lstat(path.join(projectDir, plan.lockfile))
+      .then(() => true)
+      .catch(() => false);
     services.report({
       kind: 'tests-start',
       detail: `round ${round}: installing dependencies: ${plan.shown.join(' ')}${policy.dependencies.network ? '' : ' (no network: the policy does not grant it)'}`,
@@ -93,6 +98,10 @@ export function installDependenciesActor(services: RoleServices) {
       const content = await fs.readFile(path.join(projectDir, plan.lockfile), 'utf8').catch(() => null);
       if (content !== null && content !== lastCommitted(services, plan.lockfile)) lockfile = { path: plan.lockfile, content };
       if (plan.ecosystem === 'npm' && !policy.dependencies.scripts) scriptsSkipped = await packagesWithInstallScripts(projectDir);
+      if (!params.keepNewLockfile && !hadLockfile) {
+        await fs.rm(path.join(projectDir, plan.lockfile), { force: true });
+        lockfile = null;
+      }
     }
     const report = installReport({ ...base, plan, outcome, lockfile, scriptsSkipped, skipped: null });
     const skippedScripts = scriptsSkipped.length > 0 ? `; install scripts not run (policy): ${scriptsSkipped.join(', ')}` : '';
