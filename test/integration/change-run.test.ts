@@ -65,8 +65,8 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       'Product Manager|docs: change request: Greetings in French',
       'Architect|docs: design delta of the change',
       'Architect|docs: change tasks (1)',
-      'Engineer|feat: change src/greet.js',
       'QA Engineer|test: the tests on the base pass (4 passed, 0 failed)',
+      'Engineer|feat: change src/greet.js',
       'QA Engineer|test: add test/greet-lang.test.js',
       'QA Engineer|test: round 1 passed (7 passed, 0 failed)',
     ]);

@@ -43,7 +43,7 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
     projectDir: request.root,
     timeoutMs: request.timeoutSeconds * 1000,
     sandbox: request.sandbox,
-    progress: (kind, detail) => request.progress(kind, detail.replace(/^round 1: /, 'base: ')),
+    progress: (kind, detail) => request.progress(kind, detail.replace(/^round 1: failed/, 'base: FAILED before the change').replace(/^round 1: /, 'base: ')),
     ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
     ...(request.holdCommits ? { holdCommits: request.holdCommits } : {}),
   });
@@ -51,10 +51,19 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
   return { ...round, ran: true, runner };
 }
 
+const INSTALLER_ERROR =
+  /\b404\b|not found|no such package|No matching (version|distribution)|ERESOLVE|ETARGET|E?CONNREFUSED|ENOTFOUND|^npm (ERR!|error) |^ERROR: /i;
+
 /** A failed install: the tests never ran, and the install's own words say why. */
 function installFailed(install: InstallFacts): BaselineTests {
-  const telling = install.failures.map((f) => f.message).find(Boolean);
-  const lastLine = install.output.trim().split('\n').filter(Boolean).at(-1) ?? null;
+  // The installer's own words first (npm's `404 … no such package`, pip's `No matching distribution`); a generic exit code last.
+  const lines = install.output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const own = lines.find((l) => INSTALLER_ERROR.test(l) && !/complete log of this run|^npm (ERR!|error) code /.test(l));
+  const telling = own ?? install.failures.map((f) => f.message).find(Boolean);
+  const lastLine = lines.at(-1) ?? null;
   return {
     ran: true,
     round: 1,
