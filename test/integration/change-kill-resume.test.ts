@@ -131,7 +131,7 @@ describe('sopworks change: kill -9 and resume', function () {
 
   const every = process.env.SOPWORKS_KILL_EVERY_LINE === '1';
   // Without the flag: points spread over every phase (map, request, design, tasks, base tests, edits, QA).
-  const points = every ? null : [4, 7, 11, 15, 19, 24, 29, 34, 40];
+  const points = every ? null : [5, 12, 20, 28, 36];
   for (const n of points ?? Array.from({ length: 60 }, (_, i) => i + 3)) {
     it(`resumes a change killed after ${n} progress lines to the same branch`, async function () {
       if (n >= lines) this.skip();

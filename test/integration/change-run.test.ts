@@ -6,6 +6,7 @@
  * refused with exit 2 before anything is written.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
@@ -213,6 +214,26 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     it('an --out inside the repository', async () => {
       const repo = await userRepository();
       await refused(repo, [REQUEST], /would be inside the repository/, SCENARIO, path.join(repo, 'output'));
+    });
+    it("a repository whose tests need a program this machine lacks (Go's, here), naming what to install", async () => {
+      const repo = path.join(await tempDir('sopworks-change-'), 'homedir');
+      await fs.mkdir(repo);
+      await fs.writeFile(path.join(repo, 'go.mod'), 'module example.com/homedir\n\ngo 1.19\n');
+      await fs.writeFile(path.join(repo, 'homedir.go'), 'package homedir\n\nfunc Dir() string { return "" }\n');
+      await fs.writeFile(path.join(repo, 'homedir_test.go'), 'package homedir\n\nimport "testing"\n\nfunc TestDir(t *testing.T) {}\n');
+      git(repo, 'init', '--quiet', '--initial-branch=main');
+      git(repo, 'add', '.');
+      git(repo, 'commit', '--quiet', '-m', 'homedir');
+      // A PATH with git and nothing else: no go.
+      const bin = await tempDir('sopworks-path-');
+      await fs.symlink(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(bin, 'git'));
+      const saved = process.env.PATH;
+      process.env.PATH = bin;
+      try {
+        await refused(repo, [REQUEST], /`go test \.\/\.\.\.` \(Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/);
+      } finally {
+        process.env.PATH = saved;
+      }
     });
     it('an empty request', async () => {
       const repo = await userRepository();

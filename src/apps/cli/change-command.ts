@@ -30,6 +30,7 @@ import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
+import { checkToolchains } from '../../capabilities/change/check-toolchains.ts';
 
 const ChangeOptions = z.object({
   base: z.string().min(1).optional(),
@@ -72,6 +73,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
 
   // Everything is checked before anything is written.
   const target = await checkRepository(repoArg, { request, base: options.base, branch: options.branch, force: options.force });
+  await checkToolchains(target.repo, target.base);
   const name = checkProjectName(
     options.name ??
       `${
