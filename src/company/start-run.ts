@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { SopworksError } from '../ground/errors.ts';
+import { startAfresh } from '../engine/run/run-continuation.ts';
 import { schemaWarmUpTask } from '../capabilities/model/gateway.ts';
 import { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
 import { WarmUp, type WarmUpTask } from '../capabilities/model/warm-up.ts';
@@ -65,7 +66,7 @@ export async function resumableRecord(projectDir: string): Promise<RunRecord> {
   const record = await readRunRecord(path.join(projectDir, STATE_DIR));
   if (record.outcome === 'done') {
     throw new SopworksError('NOT_RESUMABLE', `${projectDir} finished with outcome done; there is nothing to resume.`, {
-      hint: 'Start a new run with `sopworks run`.',
+      hint: `Start anew with ${startAfresh(record)}.`,
     });
   }
   return record;

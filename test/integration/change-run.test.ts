@@ -230,7 +230,11 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       const saved = process.env.PATH;
       process.env.PATH = bin;
       try {
-        await refused(repo, [REQUEST], /`go test \.\/\.\.\.` \(Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/);
+        await refused(
+          repo,
+          [REQUEST],
+          /`go test \.\/\.\.\.` \(Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/,
+        );
       } finally {
         process.env.PATH = saved;
       }

@@ -1,8 +1,9 @@
 /** The end of `run` and `resume`: the summary, what to do next, the exit code of the outcome. */
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RunResult } from '../../company/finish-run.ts';
-import { Workspace } from '../../capabilities/repository/workspace.ts';
-import { INSTEAD, whyNotContinuable } from '../../engine/run/run-continuation.ts';
+import { STATE_DIR, Workspace } from '../../capabilities/repository/workspace.ts';
+import { insteadFor, whyNotContinuable } from '../../engine/run/run-continuation.ts';
 import { EXIT, type Output } from './output.ts';
 import { renderSummary } from './summary.ts';
 
@@ -17,7 +18,11 @@ export async function reportRun(result: RunResult, model: string, io: Output): P
   }
   const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
   if (why) {
-    io.out(`\n${why}\n${INSTEAD}`);
+    const record = await fs
+      .readFile(path.join(result.projectDir, STATE_DIR, 'run.json'), 'utf8')
+      .then((text) => JSON.parse(text) as object)
+      .catch(() => null);
+    io.out(`\n${why}\n${insteadFor(record)}`);
     return EXIT.failed;
   }
   io.out(`\nContinue it with: sopworks resume ${shown}`);

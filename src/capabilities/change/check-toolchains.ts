@@ -21,7 +21,9 @@ export async function checkToolchains(repo: string, base: string, onPath: (progr
     command.needs.filter((need) => onPath(need.program) === null).map((need) => ({ command, need })),
   );
   if (missing.length === 0) return;
-  const lines = missing.map(({ command, need }) => `\`${command.argv.join(' ')}\` (${command.source}) needs \`${need.program}\`, which is not on this machine's PATH`);
+  const lines = missing.map(
+    ({ command, need }) => `\`${command.argv.join(' ')}\` (${command.source}) needs \`${need.program}\`, which is not on this machine's PATH`,
+  );
   const installs = [...new Set(missing.map(({ need }) => need.install))];
   throw new SopworksError('USAGE', `The repository's tests cannot run here: ${lines.join('; ')}. Nothing was written and no model was asked.`, {
     hint: `Install ${installs.join(', and ')}, then run the change again.`,
