@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { git } from '../../host/git/git-process.ts';
-import type { RepositoryMap } from './change-schemas.ts';
+import type { RepositoryMap } from '../../documents/change-schemas.ts';
 import { fillBudget } from './map/fill-budget.ts';
 import { listFiles, type TreeFile } from './map/list-files.ts';
 import { rankFiles } from './map/rank-files.ts';

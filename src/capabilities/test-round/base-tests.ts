@@ -7,9 +7,10 @@
  */
 import type { AcceptLine } from '../../host/sandbox/integrity.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
-import type { BaselineTests } from '../change/change-schemas.ts';
+import type { BaselineTests } from '../../documents/change-schemas.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { runnerStart } from './runner-start.ts';
+import type { Progress } from '../../engine/steps/ports.ts';
 import { runTestRound } from './test-round.ts';
 
 /** The install before the base tests, as the installDependencies step reported it. */
@@ -30,7 +31,7 @@ export interface BaseTestsRequest {
   sandbox: SandboxSettings;
   /** The dependency install that ran before (null: none ran). A failed one is why the tests cannot start. */
   install: InstallFacts | null;
-  progress(kind: 'tests-start' | 'tests-end', detail: string): void;
+  progress(event: Progress): void;
   acceptRecordLine?: AcceptLine;
   holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
 }
@@ -43,7 +44,8 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
     projectDir: request.root,
     timeoutMs: request.timeoutSeconds * 1000,
     sandbox: request.sandbox,
-    progress: (kind, detail) => request.progress(kind, detail.replace(/^round 1: failed/, 'base: FAILED before the change').replace(/^round 1: /, 'base: ')),
+    progress: (event) =>
+      request.progress({ ...event, detail: event.detail.replace(/^round 1: failed/, 'base: FAILED before the change').replace(/^round 1: /, 'base: ') }),
     ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
     ...(request.holdCommits ? { holdCommits: request.holdCommits } : {}),
   });
