@@ -116,6 +116,15 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.doesNotMatch(exchanges.map((e) => JSON.stringify(e.messages)).join('\n'), /LEDGER_BODY_MARKER/, 'a file nobody asked for is never sent whole');
     assert.match(sent('write_design_delta'), /### src\/greet\.js\n```\n\/\/ Greetings for people\./, 'the requested file is sent');
     assert.match(sent('write_design_delta'), /Not read: `assets\/logo\.png`: a binary file/);
+    // Each role is who a change needs: the Product Manager writes a change request, not a PRD.
+    const system = (action: string) => exchanges.find((e) => e.action === action).messages[0].content as string;
+    assert.match(
+      system('write_change_request'),
+      /^You are Alice, the Product Manager .*\nYour goal: Turn the client's one-line change to an existing repository into a precise, testable change request/,
+    );
+    for (const action of ['write_change_request', 'write_design_delta', 'edit_file', 'write_change_tests']) {
+      assert.doesNotMatch(system(action), /\bPRD\b|product requirements/i, `${action}'s system prompt speaks of a PRD`);
+    }
 
     // `review` shows the change against its base.
     const review = await runCli(['review', worktree], { cwd: ROOT });
@@ -150,6 +159,9 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(diff, /\+from pathlib import Path/);
     assert.match(diff, /\+    if isinstance\(text, Path\):/);
     assert.ok(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n').includes('tests/test_path.py'));
+    // The test rounds imported every module, and left no __pycache__/ behind: the work tree holds the branch and the run's record.
+    const worktree = path.join(out, 'textstats-make-word-count-accept');
+    assert.equal(git(worktree, 'status', '--porcelain', '--ignored'), '!! .sopworks/\n');
   });
 
   it("changes the demo's repository: npm run demo, then npm run demo:change", async () => {
