@@ -26,9 +26,9 @@ export interface SyntheticRun {
 
 export async function runSynthetic(
   scenario: Scenario,
-  options: { latency: Latency; concurrency: number; onEvent?: (event: RunEvent) => void },
+  options: { latency: Latency; concurrency: number; onEvent?: (event: RunEvent) => void; rolesDir?: string },
 ): Promise<SyntheticRun> {
-  const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), path.join(ROOT, 'roles'));
+  const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), options.rolesDir ?? path.join(ROOT, 'roles'));
   const policy = await loadPolicy(path.join(ROOT, 'sops'));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-bench-'));
   const provider = new LatencyProvider(scenario, options.latency);

@@ -31,6 +31,7 @@ const Totals = z.object({
   calls: z.number(),
   promptTokens: z.number(),
   completionTokens: z.number(),
+  cachedPromptTokens: z.number().default(0),
   repairs: z.number(),
   retries: z.number().default(0),
   costUsd: z.number().nullable().default(null),

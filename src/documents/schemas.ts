@@ -7,8 +7,16 @@
 import { z } from 'zod';
 import { RelativePath } from '../ground/files/safe-path.ts';
 import { SandboxReport } from '../host/sandbox/sandbox-report.ts';
+import { keywordPattern } from '../ground/text/keyword-pattern.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+/**
+ * Mermaid text of one kind: it starts with its keyword. A pattern, not a refinement, so the rule travels
+ * in the JSON Schema (to a server's structured output, into the local engine's grammar) and a reply
+ * missing the keyword is mended before validation (align-to-schema.ts), not re-asked.
+ */
+const diagram = (keyword: string) => z.string().trim().regex(keywordPattern(keyword), `${keyword} must be mermaid text starting with "${keyword}"`);
 
 // The run's own messages are the engine's; they are the company's language too.
 export { Outcome, Requirement } from '../engine/board/run-messages.ts';
@@ -58,14 +66,8 @@ export const Design = z.object({
    * fields are optional, not defaulted, so older designs still parse and no `default` reaches the JSON Schema.) */
   dependencies: z.array(Dependency).nullable().optional(),
   files: z.array(DesignFile).min(1),
-  classDiagram: z
-    .string()
-    .trim()
-    .refine((s) => /^classDiagram\b/.test(s), 'classDiagram must be mermaid text starting with "classDiagram"'),
-  sequenceDiagram: z
-    .string()
-    .trim()
-    .refine((s) => /^sequenceDiagram\b/.test(s), 'sequenceDiagram must be mermaid text starting with "sequenceDiagram"'),
+  classDiagram: diagram('classDiagram'),
+  sequenceDiagram: diagram('sequenceDiagram'),
 });
 
 export const Task = z.object({

@@ -74,11 +74,18 @@ describe('gateway', () => {
       ],
     );
     assert.match(attempts[0]!.error!, /contains no JSON object/);
-    // The third request carries both earlier replies and both errors.
+    // A re-ask is the first request with the last error and the rejected reply appended — not a growing conversation.
+    const first = attempts[0]!.messages;
     const last = attempts[2]!.messages;
-    assert.equal(last.length, 6);
-    assert.match(last[3]!.content, /contains no JSON object/);
-    assert.match(last[5]!.content, /approved: Invalid input: expected boolean/);
+    assert.equal(last.length, 2);
+    assert.equal(last[0]!.content, first[0]!.content);
+    assert.ok(last[1]!.content.startsWith(first[1]!.content.trimEnd()), 'the re-ask keeps the first prompt as its prefix');
+    assert.doesNotMatch(last[1]!.content, /contains no JSON object/);
+    assert.match(
+      last[1]!.content,
+      /## Your previous reply could not be used\nthe JSON does not match the required schema:\n- approved: Invalid input: expected boolean/,
+    );
+    assert.match(last[1]!.content, /It was:\n~~~~\n\{\n  "approved": "yes",\n  "issues": \[\]\n\}\n~~~~/);
     assert.equal(meter.total().repairs, 2);
     assert.deepEqual(
       events.map((e) => e.kind),

@@ -119,7 +119,11 @@ describe('PromptRenderer', () => {
   });
 
   it('renders the repair prompt with the validation error', () => {
-    const text = new PromptRenderer(ROLES, markdownRenderers).renderRepair('- goals: must not be empty', { kind: 'json', schema: SCHEMA });
+    const text = new PromptRenderer(ROLES, markdownRenderers).renderRepair(
+      { error: '- goals: must not be empty', excerpt: '"goals": []', partial: true },
+      { kind: 'json', schema: SCHEMA },
+    );
     assert.ok(text.includes('- goals: must not be empty'), text);
+    assert.match(text, /around the problem \(the rest is left out here\):\n~~~~\n"goals": \[\]\n~~~~/);
   });
 });

@@ -10,6 +10,8 @@ export const EXIT = {
   usage: 2,
   budgetExhausted: 3,
   awaitingApproval: 4,
+  /** The time limit (`--max-time`) was reached; as GNU timeout says it. */
+  timedOut: 124,
   interrupted: 130,
 } as const;
 

@@ -48,6 +48,7 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
   const lines = [`\nContinue it with: sopworks resume ${shown}`];
   const next = [`sopworks resume ${shown}`];
   if (result.outcome === 'budget-exhausted') lines.push('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
+  if (result.outcome === 'timed-out') lines.push('It stopped at its time limit: give resume a new --max-time (or none) to go on.');
   if (result.outcome === 'awaiting-approval') {
     lines.push(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
     next.unshift(`sopworks approve ${shown}`);
@@ -55,11 +56,13 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
   const exitCode =
     result.outcome === 'awaiting-approval'
       ? EXIT.awaitingApproval
-      : result.outcome === 'interrupted'
-        ? EXIT.interrupted
-        : result.outcome === 'budget-exhausted'
-          ? EXIT.budgetExhausted
-          : EXIT.failed;
+      : result.outcome === 'timed-out'
+        ? EXIT.timedOut
+        : result.outcome === 'interrupted'
+          ? EXIT.interrupted
+          : result.outcome === 'budget-exhausted'
+            ? EXIT.budgetExhausted
+            : EXIT.failed;
   return { exitCode, lines, next };
 }
 

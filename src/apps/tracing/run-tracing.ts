@@ -185,6 +185,8 @@ class RunSpans implements RunTracing {
       span.addEvent('fallback', { 'sopworks.from': event.from, 'sopworks.to': event.to, 'sopworks.reason': event.reason });
       return;
     }
+    // Progress is for people watching; the span's end has the counts.
+    if (event.kind === 'call-progress') return;
     this.calls.delete(id);
     const record = event.record;
     const model = modelOf(record.model ?? 'unknown');

@@ -148,7 +148,14 @@ export async function checkTemplates(
       await shared(`format-${kind}`, ['kind', ...extra], at, `every step with output ${kind === 'json' ? 'of a structured type' : kind}`);
     }
     // A re-ask may follow any step, so repair.hbs gets only what every output kind in use provides.
-    const repair = ['error', 'kind', ...(kinds.size === 1 && kinds.has('json') ? ['schema'] : []), ...(kinds.size === 1 && kinds.has('code') ? ['path'] : [])];
+    const repair = [
+      'error',
+      'excerpt',
+      'partial',
+      'kind',
+      ...(kinds.size === 1 && kinds.has('json') ? ['schema'] : []),
+      ...(kinds.size === 1 && kinds.has('code') ? ['path'] : []),
+    ];
     await shared('repair', repair, firstStep, 'every re-ask after an invalid reply');
   }
   for (const problem of inPartials.values()) {

@@ -20,7 +20,7 @@ export const ExchangeRecord = z
     occurrence: z.number().int().min(0),
     attempt: z.number().int().min(1),
     reply: z.string(),
-    usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
+    usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), cachedPromptTokens: z.number().optional() }),
     usageCounted: z.boolean(),
     costUsd: z.number().nullable().default(null),
     retries: z.number().int().default(0),

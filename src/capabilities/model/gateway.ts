@@ -21,6 +21,9 @@ import { costOf, type Price } from './prices.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../../engine/effect-identity.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
+import { reaskOf } from './reask.ts';
+import { checkFits } from './context-fit.ts';
+import { progressReporter, type ProgressReport } from './call-progress.ts';
 
 export type { AskRequest, OutputSpec };
 
@@ -30,6 +33,11 @@ export type GatewayEvent =
   | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
   /** The call goes to the role's next model (`from` could not answer it, for `reason`). */
   | { kind: 'call-fallback'; call: CallMeta; from: string; to: string; reason: string }
+  /**
+   * A long request under way (call-progress.ts): its phase, the tokens written so far and their rate,
+   * the prompt tokens being read, and the time since the request was sent. At most one a second per call.
+   */
+  | { kind: 'call-progress'; call: CallMeta; progress: ProgressReport }
   /** `text`: the prompt and the reply that was taken, for observers that record content (tracing, when asked). */
   | { kind: 'call-end'; call: CallMeta; record: CallRecord; text?: { prompt: readonly ChatMessage[]; reply: string } };
 
@@ -86,7 +94,7 @@ export class Gateway implements ModelPort {
     ];
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
-    const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
+    const tokens: Tally = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, counted: false, costUsd: 0, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
     // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
@@ -150,6 +158,7 @@ export class Gateway implements ModelPort {
   private async askModel(route: ModelRoute, turn: Turn): Promise<ModelOutcome> {
     const { renderer, exchanges, maxRepairs, budget, onEvent } = this.options;
     const { request, messages, jsonSchema, format, tokens, attempts } = turn;
+    const opening = [...messages];
     const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
     let lastError = '';
     for (let step = 1; step <= maxRepairs + 1; step++) {
@@ -175,6 +184,7 @@ export class Gateway implements ModelPort {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
         tokens.completionTokens += recorded.usage.completionTokens;
+        tokens.cachedPromptTokens += recorded.usage.cachedPromptTokens ?? 0;
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
@@ -184,12 +194,14 @@ export class Gateway implements ModelPort {
         }
         let completion: Completion;
         try {
+          checkFits(request, route, messages);
           const pending = route.provider.complete({
             call: request.call,
             messages,
             jsonSchema,
             output: request.output,
             signal: request.signal,
+            ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
             ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
           });
           this.startWarmUp();
@@ -223,6 +235,7 @@ export class Gateway implements ModelPort {
         const costUsd = costOf(usage, route.price);
         tokens.promptTokens += usage.promptTokens;
         tokens.completionTokens += usage.completionTokens;
+        tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
         tokens.counted ||= completion.usage === null;
         tokens.costUsd = addCost(tokens.costUsd, costUsd);
         tokens.retries += completion.retries ?? 0;
@@ -245,7 +258,14 @@ export class Gateway implements ModelPort {
       lastError = parsed.error;
       if (step <= maxRepairs) {
         onEvent?.({ kind: 'call-repair', call: request.call, attempt: step, error: parsed.error });
-        messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
+        // The re-ask is the first request with the error and an excerpt of the reply appended — never the
+        // whole reply, which could be thousands of tokens (reask.ts) — so its prompt keeps the first one's prefix.
+        const reask = reaskOf(text, parsed.error, (t) => route.provider.countTextTokens?.(t) ?? countTextTokens(t));
+        const first = opening.at(-1)!;
+        messages.splice(0, messages.length, ...opening.slice(0, -1), {
+          ...first,
+          content: `${first.content.trimEnd()}\n\n${renderer.renderRepair(reask, format)}`,
+        });
       }
     }
     return { kind: 'invalid', error: lastError };
@@ -317,6 +337,7 @@ export class Gateway implements ModelPort {
 interface Tally {
   promptTokens: number;
   completionTokens: number;
+  cachedPromptTokens: number;
   counted: boolean;
   costUsd: number | null;
   retries: number;
@@ -426,7 +447,7 @@ function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]): { sc
   return made;
 }
 
-function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
+export function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
   switch (output.kind) {
     case 'json':
       return { kind: 'json', schema: strictSchemaOf(output.schema).text };

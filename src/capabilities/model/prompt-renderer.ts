@@ -3,7 +3,7 @@
  * given is an error, not an empty string). Layout of the roles folder:
  *   roles/_shared/system.hbs         the system prompt, from the role profile
  *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
- *   roles/_shared/repair.hbs         the re-ask after an invalid reply
+ *   roles/_shared/repair.hbs         the re-ask after an invalid reply (error, excerpt, partial)
  *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
  *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
  *   roles/<role>/<action>.hbs        the request of one SOP step
@@ -82,6 +82,21 @@ export class PromptRenderer {
     return { system, user: `${request.trimEnd()}\n\n${said}${instructions.trimEnd()}\n` };
   }
 
+  /**
+   * A step's prompt without what its views give it, for the context plan (context-plan.ts): the system
+   * prompt, the template's own text (its partials' included, every `{{…}}` left out) and the format
+   * instructions with the schema.
+   */
+  renderFixed(profile: RoleProfile, action: string, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
+    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const source = (file: string, depth = 0): string =>
+      (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(/\{\{>\s*([\w-]+)[^}]*\}\}|\{\{[\s\S]*?\}\}/g, (_tag, partial: string | undefined) =>
+        partial && depth < 4 ? source(path.join(this.rolesDir, '_shared', `${partial}.hbs`), depth + 1) : '',
+      );
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    return { system, user: `${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
+  }
+
   /** A roles folder made before guidance.hbs existed still shows the guidance, in these words. */
   private renderGuidance(guidance: string): string {
     const file = path.join(this.rolesDir, '_shared', 'guidance.hbs');
@@ -116,8 +131,12 @@ export class PromptRenderer {
     };
   }
 
-  renderRepair(error: string, format: { kind: OutputKind; schema?: string; path?: string }): string {
-    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { error, ...format });
+  /**
+   * The re-ask after an invalid reply, appended to the first attempt's request (so the prompt keeps its
+   * prefix): the validation error and an excerpt of the rejected reply around the problem (reask.ts).
+   */
+  renderRepair(reask: { error: string; excerpt: string; partial: boolean }, format: { kind: OutputKind; schema?: string; path?: string }): string {
+    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { ...reask, ...format });
   }
 
   private renderFile(file: string, variables: Record<string, unknown>): string {

@@ -5,6 +5,7 @@
 import type { MessageBoard } from '../../engine/board/message-board.ts';
 import type { Message } from '../../engine/board/message.ts';
 import type { Author, Workspace } from './workspace.ts';
+import { commitSubject } from '../../ground/text/one-line.ts';
 
 export const MESSAGE_TRAILER = 'Sopworks-Message';
 
@@ -36,7 +37,8 @@ export class Materializer {
     // The board only grows, so what was on it before the message is the same then as now.
     const hash = await this.workspace.commit(() => {
       const earlier = board.before(message.seq);
-      subject = type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`;
+      // Subjects quote model text (a PRD's project name, file paths): one printable line of at most 72 characters.
+      subject = commitSubject(type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`);
       return {
         files: files(message.payload, earlier),
         removed: type.removes?.(message.payload, earlier),

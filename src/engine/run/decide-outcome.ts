@@ -8,7 +8,7 @@
  *                                          a step stopped by a gentle stop is not a failure)
  *   3. an approval waits, nothing in flight → awaiting-approval
  *   —  a role is at work                 → no outcome yet
- *   4. the user asked to stop            → interrupted
+ *   4. the user asked to stop            → interrupted (the time limit: timed-out)
  *   5. an outcome posted on the board    → that outcome (the first one posted stands)
  *   6. otherwise                         → failed: the company stalled, and says where
  */
@@ -16,7 +16,7 @@ import type { Outcome } from '../board/run-messages.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import type { RoleStatus } from '../roles/role-runtime.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
+export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export interface RunConclusion {
@@ -43,8 +43,10 @@ export interface CompanySnapshot {
   approvalsWaiting: readonly { role: string; gate: string; key: string | null }[];
   /** Model calls, posts and test rounds under way. */
   workInFlight: number;
-  /** Whether the user asked to stop: after the steps in flight (`soft`) or at once (`hard`). */
-  stopping: 'soft' | 'hard' | null;
+  /** Whether the user asked to stop: after the steps in flight (`soft`) or at once (`hard`); or the time limit was reached (`time`). */
+  stopping: 'soft' | 'hard' | 'time' | null;
+  /** The run's time limit as given (`--max-time 10m`), when it has one. */
+  timeLimit?: string | null;
   /** The first outcome a role posted on the board. */
   posted: Outcome | null;
   /** The board's last message, to say where a stalled run stopped. */
@@ -71,6 +73,9 @@ export function decideOutcome(company: CompanySnapshot): RunConclusion | null {
     return { outcome: 'awaiting-approval', reason: `waiting for a person to approve ${what}` };
   }
   if (company.roles.some((r) => r.status.kind === 'working')) return null;
+  if (company.stopping === 'time') {
+    return { outcome: 'timed-out', reason: `the time limit (--max-time ${company.timeLimit ?? '?'}) was reached; the steps in flight were stopped` };
+  }
   if (company.stopping) {
     return { outcome: 'interrupted', reason: `stopped by the user (${company.stopping === 'soft' ? 'after the steps in flight' : 'at once'})` };
   }

@@ -19,10 +19,14 @@ import type { RoleStates } from './run-store.ts';
 import type { LoopEvent } from './run-events.ts';
 import type { WorkInFlight } from './work-in-flight.ts';
 
-/** Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once. */
+/**
+ * Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once; `deadline`
+ * (`--max-time`) stops at once too, the outcome saying the time limit was reached.
+ */
 export interface StopSignals {
   soft?: AbortSignal;
   hard?: AbortSignal;
+  deadline?: { signal: AbortSignal; limit: string };
 }
 
 /** The first commit that failed, if any; `notify` is set by the run loop to look at it at once. */
@@ -75,7 +79,7 @@ export class RunLoop {
   private savedStates: Awaited<ReturnType<RoleStates['load']>>[] = [];
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   private posted: Outcome | null;
-  private stopping: 'soft' | 'hard' | null = null;
+  private stopping: 'soft' | 'hard' | 'time' | null = null;
   /** Roles hired before `run` are started with the others; after, at once. */
   private started = false;
   /** The outcome is only looked for once the requirement is on the board. */
@@ -114,9 +118,12 @@ export class RunLoop {
 
     const soft = () => this.stopSoftly();
     const hard = () => this.stopAtOnce();
+    const late = () => this.stopAtOnce('time');
     if (setup.stop.soft?.aborted) soft();
     setup.stop.soft?.addEventListener('abort', soft, { once: true });
     setup.stop.hard?.addEventListener('abort', hard, { once: true });
+    if (setup.stop.deadline?.signal.aborted) late();
+    setup.stop.deadline?.signal.addEventListener('abort', late, { once: true });
 
     const roles = company.roles.map((r) => r.id);
     setup.emit({ kind: 'start', project: path.basename(setup.projectDir), projectDir: setup.projectDir, model: setup.modelLabel, roles });
@@ -133,6 +140,7 @@ export class RunLoop {
     const conclusion = await this.finished;
     setup.stop.soft?.removeEventListener('abort', soft);
     setup.stop.hard?.removeEventListener('abort', hard);
+    setup.stop.deadline?.signal.removeEventListener('abort', late);
     for (const runtime of this.runtimes()) runtime.stop();
     return conclusion;
   }
@@ -146,6 +154,7 @@ export class RunLoop {
       approvalsWaiting: this.setup.approvals.waiting,
       workInFlight: this.setup.workInFlight.count,
       stopping: this.stopping,
+      timeLimit: this.setup.stop.deadline?.limit ?? null,
       posted: this.posted,
       lastMessage: last ? { type: last.type, id: last.id, from: last.from } : null,
     };
@@ -249,10 +258,15 @@ export class RunLoop {
     this.schedule();
   }
 
-  /** The second Ctrl-C. */
-  private stopAtOnce(): void {
-    this.stopping = 'hard';
+  /** The second Ctrl-C, or the time limit: the steps in flight are stopped (a model call aborted), nothing is waited for. */
+  private stopAtOnce(why: 'hard' | 'time' = 'hard'): void {
+    if (this.stopping === 'hard' || this.stopping === 'time') return;
+    this.stopping = why;
+    this.windDown.abort();
+    if (why === 'time')
+      this.setup.emit({ kind: 'notice', text: `The time limit (--max-time ${this.setup.stop.deadline?.limit}) is reached: stopping the steps in flight now…` });
     for (const runtime of this.runtimes()) runtime.stop();
+    this.schedule();
   }
 }
 
