@@ -44,6 +44,7 @@ export const BUBBLEWRAP = commandRequirement('bubblewrap', 'bwrap', 'apt-get ins
 export const CHROMIUM = fileRequirement('chromium', '/usr/bin/chromium', 'apt-get install -y chromium fonts-liberation');
 export const REDIS = commandRequirement('redis-server', 'redis-server', 'apt-get install -y redis-server');
 export const PYTHON = commandRequirement('python3', 'python3', 'apt-get install -y python3 python3-venv');
+export const GO = commandRequirement('go', 'go', 'apt-get install -y golang-go', ['version']);
 /**
  * A network namespace of the install's own outside bubblewrap: `unshare --net` (as root, or in a user
  * namespace) and `ip` to bring up its loopback.

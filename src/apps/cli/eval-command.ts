@@ -39,6 +39,11 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   if (!suiteFile)
     throw new SopworksError('USAGE', 'Name a suite file, or two results files with --compare.', { hint: 'sopworks eval examples/eval/suite.yaml' });
   const suite = await loadSuite(suiteFile);
+  if (options.queue && suite.specs.some((s) => s.change)) {
+    throw new SopworksError('USAGE', `${suiteFile} has change tasks, and the queue's workers start new projects only.`, {
+      hint: 'Run this suite without --queue (--concurrency sets how many at once).',
+    });
+  }
   const settings = readSettings();
   const out = path.resolve(options.out ?? path.join('output', `eval-${suite.name}`));
   // Through the queue, every spec is queued at once: the workers' concurrency is the limit.

@@ -65,6 +65,7 @@ export async function runSuite(suite: Suite, options: SuiteOptions): Promise<Sui
           roles: options.roles,
           allowUnsandboxed: options.sandbox.allowUnsandboxed,
           logFile: path.join(options.out, 'logs', `${definition.name}.log`),
+          change: definition.change ?? null,
         };
         const { error } = before.kind === 'finished' ? { error: null } : await options.runner(request).catch((e: unknown) => ({ error: describeError(e) }));
         const result = await measure(definition, path.join(options.out, definition.name), options.sandbox, error);
