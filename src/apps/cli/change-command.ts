@@ -16,6 +16,7 @@ import { createProvider, parseLlmFlag } from '../../capabilities/model/select-pr
 import { loadScenario } from '../../capabilities/model/scenario.ts';
 import { commandOutput } from './command-output.ts';
 import { readSpecInput } from './spec-input.ts';
+import { readInstructionsFile } from '../../company/project-instructions.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { llmRecordOf } from './llm-record.ts';
@@ -68,6 +69,7 @@ const ChangeOptions = z.object({
   sops: z.string().min(1),
   roles: z.string().min(1),
   specFile: z.string().min(1).optional(),
+  instructions: z.string().min(1).optional(),
   json: z.boolean().default(false),
 });
 
@@ -80,6 +82,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
   const given = await readSpecInput({ words: requestWords, file: options.specFile }, 'request');
+  const instructions = options.instructions === undefined ? null : await readInstructionsFile(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
   const request = ((given ?? '').trim() || scenario?.spec || '').trim();
 
@@ -119,6 +122,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
       startRun({
         spec: request,
         project: name,
+        instructions,
         projectDir,
         company,
         provider,
