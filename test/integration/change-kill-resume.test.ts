@@ -130,8 +130,11 @@ describe('sopworks change: kill -9 and resume', function () {
   });
 
   const every = process.env.SOPWORKS_KILL_EVERY_LINE === '1';
-  // Without the flag: points spread over every phase (map, request, design, tasks, base tests, edits, QA).
-  const points = every ? null : [5, 12, 20, 28, 36];
+  // Without the flag: one point per kind of progress line the two tests above do not cover (the asked
+  // call `…` and the commit `●` are theirs), in the phase it first shows up in: a message posted (`⇢`, the
+  // map), a base test run finished (`■`, its report not yet posted), a reply re-asked (`↻`, the first
+  // edit), and a test round started (`▶`, round 1 in flight).
+  const points = every ? null : [5, 22, 25, 43];
   for (const n of points ?? Array.from({ length: 60 }, (_, i) => i + 3)) {
     it(`resumes a change killed after ${n} progress lines to the same branch`, async function () {
       if (n >= lines) this.skip();
