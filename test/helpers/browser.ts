@@ -12,7 +12,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots and other evidence a test keeps (git-ignored). */
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more chromium flags, e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1` (a name that resolves here, as DNS rebinding makes it). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install -y chromium, as .ci/run does).`);
   }
@@ -27,6 +28,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

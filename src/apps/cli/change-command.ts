@@ -20,6 +20,7 @@ import { readInstructionsFile } from '../../company/project-instructions.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { llmRecordOf } from './llm-record.ts';
+import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
@@ -33,6 +34,7 @@ import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts'
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
 import { checkToolchains } from '../../capabilities/change/check-toolchains.ts';
+import { repositoryTampering } from '../../capabilities/change/repository-tampering.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
 import { LiveStatus } from './live-status.ts';
@@ -71,6 +73,7 @@ const ChangeOptions = z.object({
   specFile: z.string().min(1).optional(),
   instructions: z.string().min(1).optional(),
   json: z.boolean().default(false),
+  ...ChaosOptions,
 });
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
@@ -80,7 +83,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'change', live);
   const io = output.human;
   const settings = readSettings();
-  const choice = parseLlmFlag(options.llm, settings);
+  const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: requestWords, file: options.specFile }, 'request');
   const instructions = options.instructions === undefined ? null : await readInstructionsFile(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
@@ -106,6 +109,8 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
       hint: 'Choose a folder outside the repository with --out <dir>.',
     });
   }
+  // What the repository would have git run is named now; none of it runs (git-hardening.ts).
+  for (const line of await repositoryTampering(target.repo, target.base)) io.err(`warning: ${line}`);
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);

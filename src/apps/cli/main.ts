@@ -12,6 +12,10 @@ import { registerSopCommand } from './register-sop.ts';
 import { registerSandboxCommand } from './register-sandbox.ts';
 import { registerModelsCommand } from './register-models.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
+import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
+
+/** An error as a JSON line: its message may quote a model or a path, so no control but newline and tab. */
+const jsonLine = (line: Record<string, unknown>): string => JSON.stringify(cleanStrings(line, cleanBlock));
 // Commands are loaded when they run: each pulls in what it needs (LangChain, the viewer, …), and start-up
 // of the others stays short.
 
@@ -91,6 +95,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--concurrency <n>', 'how many files are written at once (kept for resume)', '4')
     .option('--engineers <n>', 'how many Engineers share the files; each file is reviewed by another Engineer (kept for resume)', '1')
+    .option('--chaos <rate>', "spoil this share (0 to 1) of a scripted scenario's replies the ways real models do (docs/eval.md)")
+    .option('--seed <n>', 'which replies --chaos spoils, and how (default 1): the same seed, the same faults')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (spec: string[], options: unknown) => {
@@ -119,6 +125,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--approve <gates>', 'hold these artifacts until a person approves them: prd,design,code,tests')
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run the tests that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--chaos <rate>', "spoil this share (0 to 1) of a scripted scenario's replies the ways real models do (docs/eval.md)")
+    .option('--seed <n>', 'which replies --chaos spoils, and how (default 1): the same seed, the same faults')
     .option('--sops <dir>', 'folder of the change company and its SOP files', path.join(PACKAGE_ROOT, 'sops', 'change'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (repo: string, request: string[], options: unknown) => {
@@ -140,6 +148,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--chaos <rate>', "spoil this share of the scenario's replies from here on (default: as the run started)")
+    .option('--seed <n>', 'which replies --chaos spoils (default 1)')
     .action(async (project: string, options: unknown) => {
       exitCode = await (await import('./resume-command.ts')).resumeCommand(project, options, io);
     });
@@ -176,7 +186,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('a local web viewer of the runs in a folder, live while a run is in progress')
     .argument('[dir]', 'a folder of projects, or one project', 'output')
     .option('--port <port>', 'port to listen on (0: any free port)', '4173')
-    .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
+    .option('--host <host>', 'address to bind; keep the default unless you know why (beyond the loopback, reads need the token too)', '127.0.0.1')
+    .option('--allow-host <name>', 'another name the viewer answers to, e.g. a DNS name or a proxy (repeatable)', collect, [])
     .action(async (dir: string, options: unknown) => {
       exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
     });
@@ -217,6 +228,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--compare <files...>', 'show two results files side by side: --compare a.json b.json')
     .option('--queue', 'hand the runs to the workers of the job queue (SOPWORKS_REDIS_URL; docs/scaling.md)', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--chaos <rate>', "spoil this share (0 to 1) of the scenarios' replies the ways real models do; each spec also runs clean, to compare")
+    .option('--seed <n>', "the first repeat's chaos seed; repeat i uses seed + i - 1 (default 1)")
+    .option('--repeat <n>', 'run every spec n times (with --chaos, each with its own seed)')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (suite: string | undefined, options: unknown) => {
@@ -228,6 +242,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('run queued runs, several at once, until stopped (SOPWORKS_REDIS_URL; docs/scaling.md)')
     .option('--concurrency <n>', 'how many runs at once', '2')
     .option('--lock-ms <ms>', "how long a job stays locked without renewal: a dead worker's runs are taken over after it", '30000')
+    .option('--runs-root <dir>', "a folder jobs' runs may be made in (repeatable; default: output)", collect, [])
+    .option('--company-root <dir>', "a folder jobs' SOPs, roles and scenarios may be read from (repeatable; default: the package's)", collect, [])
+    .option('--allow-unsandboxed', 'let jobs that ask for it run generated code unsandboxed (docs/sandbox.md)', false)
+    .option('--allow-base-url <url>', "another endpoint a job's roles may call with this worker's keys (repeatable)", collect, [])
+    .option('--allow-model <name>', 'the only models jobs may ask (repeatable; default: any at an allowed endpoint)', collect, [])
     .action(async (options: unknown) => {
       exitCode = await (await import('./worker-command.ts')).workerCommand(options, io);
     });
@@ -267,7 +286,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return EXIT.done;
-      if (wantsJson(argv)) io.out(JSON.stringify({ type: 'error', code: 'USAGE', message: error.message, hint: null, exitCode: EXIT.usage }));
+      if (wantsJson(argv)) io.out(jsonLine({ type: 'error', code: 'USAGE', message: error.message, hint: null, exitCode: EXIT.usage }));
       return EXIT.usage;
     }
     const json = wantsJson(argv);
@@ -275,12 +294,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
       io.err(`${pc.red('error')} ${error.message}`);
       if (error.hint) io.err(`  ${error.hint}`);
       const code = USAGE_ERRORS.includes(error.code) ? EXIT.usage : EXIT.failed;
-      if (json) io.out(JSON.stringify({ type: 'error', code: error.code, message: error.message, hint: error.hint ?? null, exitCode: code }));
+      if (json) io.out(jsonLine({ type: 'error', code: error.code, message: error.message, hint: error.hint ?? null, exitCode: code }));
       return code;
     }
     io.err(`${pc.red('error')} ${(error as Error)?.stack ?? String(error)}`);
-    if (json)
-      io.out(JSON.stringify({ type: 'error', code: 'UNEXPECTED', message: (error as Error)?.message ?? String(error), hint: null, exitCode: EXIT.failed }));
+    if (json) io.out(jsonLine({ type: 'error', code: 'UNEXPECTED', message: (error as Error)?.message ?? String(error), hint: null, exitCode: EXIT.failed }));
     return EXIT.failed;
   }
 }

@@ -28,6 +28,7 @@ import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts'
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
+import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
 import { LiveStatus } from './live-status.ts';
@@ -74,6 +75,7 @@ const RunOptions = z.object({
   specFile: z.string().min(1).optional(),
   instructions: z.string().min(1).optional(),
   json: z.boolean().default(false),
+  ...ChaosOptions,
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 
@@ -86,7 +88,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'run', live);
   const io = output.human;
   const settings = readSettings();
-  const choice = parseLlmFlag(options.llm, settings);
+  const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: specWords, file: options.specFile });
   const instructions = options.instructions === undefined ? null : await readInstructionsFile(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;

@@ -29,6 +29,8 @@ export interface SpecRunRequest {
   logFile: string;
   /** A change task: the repository and commit the change starts from (the company of `<sops>/change/`). */
   change?: { repo: string; commit: string | null } | null;
+  /** `--chaos`: spoil that share of the scenario's replies, drawn from this seed; null or absent: a clean run. */
+  chaos?: { rate: number; seed: number } | null;
 }
 
 /** What a project folder says about its run. */
@@ -86,6 +88,7 @@ export async function runSpec(request: SpecRunRequest): Promise<{ exitCode: numb
       sops: request.sops,
       roles: request.roles,
       yes: false,
+      ...(request.chaos ? { chaos: String(request.chaos.rate), seed: String(request.chaos.seed) } : {}),
     };
     if (request.change) {
       // A change task: the change company beside the suite's company (<sops>/change/), on the task's repository.

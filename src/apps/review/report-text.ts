@@ -1,4 +1,8 @@
-/** The run report for a terminal: outcome, timeline, artifacts, QA rounds, usage and cost, git log. Pure. */
+/**
+ * The run report for a terminal: outcome, timeline, artifacts, QA rounds, usage and cost, git log. Pure.
+ * Nearly everything in it came from a model or a repository (summaries, file names, commit subjects,
+ * test names): every string of the report is made one clean line first (src/ground/terminal-text.ts).
+ */
 import pc from 'picocolors';
 import { shellCommand } from '../../ground/markdown.ts';
 import { oneLine, testCounts } from './message-summary.ts';
@@ -6,6 +10,7 @@ import type { RunReport } from './run-report.ts';
 import { describeFigures } from '../../capabilities/project/run-figures.ts';
 import type { UsageRow } from './usage-summary.ts';
 import { labelOf, thousands, shownValue } from './human-labels.ts';
+import { cleanStrings } from '../../ground/terminal-text.ts';
 
 const heading = (text: string): string => `\n${pc.bold(text)}`;
 
@@ -98,7 +103,8 @@ function wrap(text: string, width: number | undefined): string[] {
 /** A line cut to the width, when there is one. */
 const fitLine = (line: string, width: number | undefined): string => (width === undefined || visible(line) <= width ? line : cut(line, width));
 
-export function renderReportText(report: RunReport, options: ReportTextOptions = {}): string {
+export function renderReportText(untrusted: RunReport, options: ReportTextOptions = {}): string {
+  const report = cleanStrings(untrusted);
   const { width } = options;
   const { info } = report;
   const lines: string[] = [];
@@ -133,7 +139,9 @@ export function renderReportText(report: RunReport, options: ReportTextOptions =
   for (const round of report.tests) {
     const r = round.report;
     const verdict = r.passed ? pc.green(testCounts(r)) : pc.red(testCounts(r));
-    lines.push(fitLine(`  round ${r.round}  ${verdict}  ${pc.dim(shellCommand(r.command))}`, width));
+    // How it ran is the machine's, not the project's: here, not in the committed report.
+    const mode = r.sandbox ? pc.dim(` · sandbox ${r.sandbox.mode}`) : '';
+    lines.push(fitLine(`  round ${r.round}  ${verdict}  ${pc.dim(shellCommand(r.command))}${mode}`, width));
     for (const failure of r.failures)
       lines.push(fitLine(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`, width));
     if (round.bug) lines.push(fitLine(`    bug report ${round.bug.id} → ${round.bug.to}: ${oneLine(round.bug.payload.summary, 100)}`, width));

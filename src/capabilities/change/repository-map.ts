@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { git } from '../../host/git/git-process.ts';
 import type { RepositoryMap } from '../../documents/change-schemas.ts';
+import { hasControls } from '../../ground/terminal-text.ts';
 import { fillBudget } from './map/fill-budget.ts';
 import { listFiles, type TreeFile } from './map/list-files.ts';
 import { rankFiles } from './map/rank-files.ts';
@@ -57,9 +58,12 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
   const { root, base } = input;
   const files = (await listFiles(root, base)).sort((a, b) => byDepthThenName(a.path, b.path));
   const paths = files.map((f) => f.path);
+  // A name with a newline or another control character is listed (quoted) but never read: no path a
+  // role may name holds one (safe-path.ts), and its text would be shown under a forged name.
+  const readable = files.filter((f) => !hasControls(f.path));
   const read = (file: string) => readText(root, file);
   const gitDir = (await git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim();
-  const tagging = await tagFiles(root, gitDir, files);
+  const tagging = await tagFiles(root, gitDir, readable);
   const { files: ranked, weights } = relevance(tagging.files, requestTerms(input.request));
   const ranks = rankFiles(ranked, weights);
   const order = [...ranked].sort((a, b) => ranks.files.get(b.path)! - ranks.files.get(a.path)! || a.path.localeCompare(b.path));
@@ -78,8 +82,11 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
     changeDir: `docs/changes/${earlierChanges.size + 1}-${input.slug}`,
     fileCount: files.length,
     tree: renderTree(paths),
-    manifests: await manifestsOf(files, read),
-    readmes: await readmesOf(paths, read),
+    manifests: await manifestsOf(readable, read),
+    readmes: await readmesOf(
+      readable.map((f) => f.path),
+      read,
+    ),
     interfaces: signatures.interfaces,
     hasTests: testFiles.length > 0,
     tests: { files: testFiles.length, commands: (await testCommands(paths, read)).map(({ argv, source }) => ({ argv, source })) },

@@ -2,8 +2,10 @@
  * The local web viewer's HTTP server (node:http): the page and its assets, a JSON API over the runs in
  * one folder, and a server-sent event stream per run that says when the run has changed. It reads with
  * GET and HEAD; its one write — a decision on a run awaiting approval — is a POST guarded by a secret
- * token, Origin and Host (write-guard.ts). Bound to 127.0.0.1 by default, and it answers only requests
- * addressed to the name it listens on, so a web page elsewhere cannot reach it through DNS rebinding.
+ * token, Origin and Host (write-guard.ts). Bound to 127.0.0.1 by default, and on any address it answers
+ * only requests addressed to the name it was started for (allowed-hosts.ts), so a web page elsewhere
+ * cannot reach it through DNS rebinding. Bound to anything but the loopback, it serves nothing — runs,
+ * prompts, pages — to a request without the token.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,6 +23,7 @@ import { ASSETS, PAGE, type StaticAsset } from './static-assets.ts';
 import { Refusal, writeGuard, type WriteGuard } from './write-guard.ts';
 import { describeRequest, recordDecision } from '../../../capabilities/approvals/record-decision.ts';
 import { runFiles } from '../read-run.ts';
+import { allowedHostsFor, isLoopback } from './allowed-hosts.ts';
 
 export interface ReviewServerOptions {
   /** A folder of runs, or one run. */
@@ -31,6 +34,8 @@ export interface ReviewServerOptions {
   onError?: (error: unknown) => void;
   /** The secret that lets a page decide on runs; a random one when not given. */
   token?: string;
+  /** More names the server answers to (`serve --allow-host`): a name or name:port a proxy or DNS gives it. */
+  allowHosts?: readonly string[];
 }
 
 export interface ReviewServer {
@@ -148,13 +153,12 @@ function segmentsOf(pathname: string): string[] {
     });
 }
 
-const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
-const isWildcard = (host: string): boolean => host === '0.0.0.0' || host === '::';
-
 export async function startReviewServer(options: ReviewServerOptions): Promise<ReviewServer> {
   const catalog = await RunCatalog.open(options.dir);
   const streams = new Set<http.ServerResponse>();
   let allowedHosts = new Set<string>();
+  // Beyond the loopback, anyone on the network can send requests: nothing is read without the token.
+  const readsNeedToken = !isLoopback(options.host);
   let guard: WriteGuard | null = null;
   const cache = new RunCache();
 
@@ -206,16 +210,37 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
     });
   };
 
+  /**
+   * Before any route: the request is addressed to this viewer's own name (no DNS rebinding), and,
+   * bound beyond the loopback, carries the token — but for the token's own exchange and the icon.
+   * Returns the path's segments.
+   */
+  const checkAccess = (req: http.IncomingMessage, url: URL): string[] => {
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+      throw new HttpError(
+        403,
+        `Requests must be addressed to ${[...allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}); \`sopworks serve --allow-host <name>\` adds a name.`,
+      );
+    }
+    const parts = segmentsOf(url.pathname);
+    const [first] = parts;
+    const exchangingToken = url.searchParams.has('token') && (parts.length === 0 || (first === 'runs' && parts.length === 2));
+    if (readsNeedToken && !exchangingToken && !guard!.authorised(req) && !(parts.length === 1 && first === 'favicon.ico')) {
+      throw new HttpError(
+        401,
+        `This viewer listens on ${options.host}, beyond this machine: reading needs the token. Open the URL \`sopworks serve\` printed (it ends in ?token=…).`,
+      );
+    }
+    return parts;
+  };
+
   const route = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
       res.setHeader('allow', 'GET, HEAD, POST');
       throw new HttpError(405, `${req.method} is not allowed: the viewer reads with GET and decides with POST.`);
     }
-    if (allowedHosts.size > 0 && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
-      throw new HttpError(403, `Requests must be addressed to ${[...allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}).`);
-    }
     const url = new URL(req.url ?? '/', 'http://viewer.invalid');
-    const parts = segmentsOf(url.pathname);
+    const parts = checkAccess(req, url);
     const [first, second, third, fourth, fifth] = parts;
 
     if (first === 'api' && second === 'runs' && parts.length === 4 && fourth === 'decision') return decide(req, res, third!);
@@ -308,10 +333,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const { port } = server.address() as AddressInfo;
   guard = writeGuard(port, options.token);
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  if (!isWildcard(options.host)) {
-    allowedHosts = new Set([`${shownHost}:${port}`.toLowerCase()]);
-    if (isLoopback(options.host)) for (const alias of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${alias}:${port}`);
-  }
+  allowedHosts = allowedHostsFor(options.host, port, options.allowHosts ?? []);
 
   const url = `http://${shownHost}:${port}/`;
   return {
