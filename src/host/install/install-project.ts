@@ -37,8 +37,6 @@ export interface InstallRequest {
   /** The user's environment, whose registry settings the proxy carries; default: this process's. */
   env?: NodeJS.ProcessEnv;
   onNotice?: (notice: string) => void;
-  /** A work tree whose repository the install must leave alone too (run-sandboxed.ts). */
-  guardRepositoryOf?: string;
 }
 
 export interface InstallCheck {
@@ -106,7 +104,6 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
       allowUnsandboxed: request.sandbox.allowUnsandboxed,
       ownNetwork: { egress: proxy ? { socketPath: proxy.socketPath, caFile: proxy.caFile } : null },
       ...(request.onNotice ? { onNotice: request.onNotice } : {}),
-      ...(request.guardRepositoryOf ? { guardRepositoryOf: request.guardRepositoryOf } : {}),
     });
     const egress = proxy?.requests() ?? [];
     const allowed = allow.map(describeOrigin);

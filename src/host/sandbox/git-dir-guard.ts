@@ -47,14 +47,12 @@ export interface GitDirSnapshot {
 }
 
 /**
- * The git dirs a command in `projectDir` must leave alone: those its `.git` file points into, and those
- * of `alsoOf`, a work tree the command runs a copy of — never the project's own `.git/` folder, which
- * integrity.ts checks.
+ * The git dirs a command in `projectDir` must leave alone: those its `.git` file points into — never the
+ * project's own `.git/` folder, which integrity.ts checks.
  */
-export async function gitDirsToGuard(projectDir: string, alsoOf?: string): Promise<string[]> {
+export async function gitDirsToGuard(projectDir: string): Promise<string[]> {
   const own = path.join(projectDir, '.git');
-  const linked = [...(await linkedGitDirs(projectDir)), ...(alsoOf ? await linkedGitDirs(alsoOf) : [])];
-  return outermost(await realDirs(linked)).filter((dir) => dir !== own);
+  return outermost(await realDirs(await linkedGitDirs(projectDir))).filter((dir) => dir !== own);
 }
 
 /** The guarded dirs a bubblewrap sandbox must bind read-only: those inside the (writable) project. */

@@ -63,11 +63,6 @@ export interface SandboxRequest {
   acceptRecordLine?: AcceptLine;
   /** Told why the run is not under bubblewrap, before it starts (print it loudly). */
   onNotice?: (notice: string) => void;
-  /**
-   * A work tree whose repository the command must leave alone too, though it runs elsewhere: a
-   * change's base tests run in a copy, and are held to the change's repository (git-dir-guard.ts).
-   */
-  guardRepositoryOf?: string;
 }
 
 export interface SandboxOutcome extends SandboxReport {
@@ -109,7 +104,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const projectDir = await fsp.realpath(request.projectDir).catch(() => {
     throw new SopworksError('TEST_RUN_FAILED', `The project folder ${request.projectDir} does not exist.`, { hint: 'Pass the folder of a generated project.' });
   });
-  return runInSandbox(request, projectDir, await gitDirsToGuard(projectDir, request.guardRepositoryOf));
+  return runInSandbox(request, projectDir, await gitDirsToGuard(projectDir));
 }
 
 async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs: string[]): Promise<SandboxOutcome> {
