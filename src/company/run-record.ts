@@ -61,6 +61,8 @@ export const RunRecord = z
     concurrency: z.number().int().min(1).default(4),
     /** How many Engineers share the files (`--engineers`); `resume` keeps it. */
     engineers: z.number().int().min(1).default(1),
+    /** The instructions every role is shown (project-instructions.ts), as read at the start; `resume` keeps them. Absent: none. */
+    instructions: z.string().optional(),
     finishedAt: z.string().optional(),
     outcome: z.enum(RUN_OUTCOMES).optional(),
     reason: z.string().optional(),

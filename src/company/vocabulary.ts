@@ -24,7 +24,8 @@ import * as planning from '../capabilities/artifacts/message-types.ts';
 import { queueBugFiles, queueTasks } from '../capabilities/artifacts/queue-actions.ts';
 import * as artifactViews from '../capabilities/artifacts/views.ts';
 import { changeMessageTypes } from '../capabilities/change/change-message-types.ts';
-import { noNewFailures, queueChangeTasks, taskOp } from '../capabilities/change/change-references.ts';
+import { baseRunnerStarted, noNewFailures, queueChangeTasks, taskOp } from '../capabilities/change/change-references.ts';
+import { compareWithBase } from '../capabilities/change/compare-with-base-step.ts';
 import * as changeViews from '../capabilities/change/change-views.ts';
 import { checkChangeTasks } from '../capabilities/change/check-change-tasks-step.ts';
 import { edit } from '../capabilities/change/edit-step.ts';
@@ -94,6 +95,7 @@ export const vocabulary: Vocabulary = {
     edit,
     checkChangeTasks,
     runBaseTests,
+    compareWithBase,
   },
   actions: {
     receive: actions.receive,
@@ -123,6 +125,7 @@ export const vocabulary: Vocabulary = {
     isSet: guards.isSet,
     taskOp,
     noNewFailures,
+    baseRunnerStarted,
   },
   views: {
     spec: coreViews.spec,
