@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 import type { Settings } from './settings.ts';
 import type { CallMeta, ModelRoute, Provider } from './provider.ts';
 import { priceFor } from './prices.ts';
@@ -123,7 +124,7 @@ async function createBareProvider(
   const provider = await OpenAIProvider.create(planned, hooks);
   if (plan) {
     provider.fitTo(plan);
-    (hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${text}\n`)))(
+    (hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(
       `${describePlan(plan)} (${settings.contextWindow ? 'SOPWORKS_CONTEXT_WINDOW' : "from the server's model list"})`,
     );
   }
