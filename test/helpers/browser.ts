@@ -12,7 +12,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots and other evidence a test keeps (git-ignored). */
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args`: more chromium switches, e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1` to play a DNS-rebinding name. */
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install -y chromium, as .ci/run does).`);
   }
@@ -27,6 +28,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

@@ -172,6 +172,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .argument('[dir]', 'a folder of projects, or one project', 'output')
     .option('--port <port>', 'port to listen on (0: any free port)', '4173')
     .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
+    .option('--llm <provider>', 'the model of a change started from a page, as `sopworks change --llm` takes it')
+    .option('--model <name>', 'the model name of a change started from a page (openai provider)')
     .action(async (dir: string, options: unknown) => {
       exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
     });

@@ -7,6 +7,8 @@ import { EXIT, type Output } from './output.ts';
 export const ServeOptions = z.object({
   port: z.string().regex(/^\d+$/, 'a port is a number').transform(Number).pipe(z.number().int().max(65535, 'a port is at most 65535')),
   host: z.string().trim().min(1),
+  llm: z.string().trim().min(1).optional(),
+  model: z.string().trim().min(1).optional(),
 });
 
 export async function serveCommand(dir: string, rawOptions: unknown, io: Output): Promise<number> {
@@ -21,6 +23,7 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     port: parsed.data.port,
     host: parsed.data.host,
     onError: (error) => io.err(`error while answering a request: ${describeError(error)}`),
+    launch: { llm: parsed.data.llm, model: parsed.data.model },
   });
   // As Jupyter does: the URL carries the secret that lets this browser decide on runs awaiting approval.
   io.out(`sopworks viewer of ${dir}: ${server.tokenUrl}`);
@@ -28,7 +31,7 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     io.err(`warning: listening on ${parsed.data.host}: other machines that can reach it can read every run in ${dir}, prompts included.`);
   }
   io.out(
-    `It follows runs in progress; runs awaiting approval can be decided from a page opened with that URL (read-only without the token: ${server.url}). Ctrl-C to stop.`,
+    `It follows runs in progress; from a page opened with that URL, a run awaiting approval is decided and goes on, a stopped run is continued, a finished one is handed a change (read-only without the token: ${server.url}). Ctrl-C to stop.`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -39,6 +42,9 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  // Runs this viewer started are interrupted once (their steps in flight finish); `resume` continues them.
+  const active = server.activeRuns();
+  if (active > 0) io.err(`Stopping: ${active} run(s) this viewer started are interrupted once, and waited for (\`sopworks resume\` continues them).`);
   await server.close();
   return EXIT.done;
 }
