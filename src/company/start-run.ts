@@ -49,6 +49,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false },
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
     engineers: request.engineers ?? 1,
+    until: request.until ?? null,
   };
   return runInWorkspace(workspace, record, request, { resuming: false, renderer, warmUp });
 }
@@ -104,6 +105,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       concurrency: record.concurrency,
       engineers: record.engineers,
       approvals: record.approvals,
+      until: record.until,
       askPerson: request.askPerson ?? null,
       workInFlight: run.workInFlight,
       commitFault: run.commitFault,

@@ -89,6 +89,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--concurrency <n>', 'how many files are written at once (kept for resume)', '4')
     .option('--engineers <n>', 'how many Engineers share the files; each file is reviewed by another Engineer (kept for resume)', '1')
+    .option('--until <point>', 'stop after this artifact: prd, design or tasks (outcome paused, exit 5; resume goes on to the end)')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (spec: string[], options: unknown) => {
@@ -132,6 +133,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
     .option('--record <file>', "write the run's model replies as a scenario file")
     .option('--hint <text>', 'guidance for the step that failed, shown in its prompt when it is asked again')
+    .option('--until <point>', 'stop again, at a later point (prd, design, tasks); without it the run goes on to the end')
     .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)

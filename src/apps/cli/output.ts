@@ -10,6 +10,7 @@ export const EXIT = {
   usage: 2,
   budgetExhausted: 3,
   awaitingApproval: 4,
+  paused: 5,
   interrupted: 130,
 } as const;
 

@@ -13,11 +13,12 @@ import { conclude, concludeActor } from '../../engine/steps/conclude.ts';
 import { eachFile, eachFileActor } from '../../capabilities/artifacts/each-file-step.ts';
 import { publish, publishActor } from '../../engine/steps/publish.ts';
 import { runTests, runTestsActor } from '../../capabilities/test-round/run-tests-step.ts';
+import { stopAt, stopAtActor } from '../../engine/steps/stop-at.ts';
 import type { BuildMachine } from '../../engine/steps/step.ts';
 
 export { askSchemas } from './ask-schemas.ts';
 
-export const actorParams = { ask, publish, check, runTests, eachFile, awaitFile, awaitApproval, conclude } satisfies Record<string, VocabularyEntry>;
+export const actorParams = { ask, publish, check, runTests, eachFile, awaitFile, awaitApproval, conclude, stopAt } satisfies Record<string, VocabularyEntry>;
 
 /** `buildMachine` is handed in (not imported) so that the steps do not import the machine builder that imports them. */
 export function actorImplementations(services: RoleServices, buildMachine: BuildMachine) {
@@ -30,5 +31,6 @@ export function actorImplementations(services: RoleServices, buildMachine: Build
     awaitFile: awaitFileActor(services),
     awaitApproval: awaitApprovalActor(services),
     conclude: concludeActor(services),
+    stopAt: stopAtActor(services),
   };
 }

@@ -19,6 +19,7 @@ import type { RoleServices } from '../sop/services.ts';
 import type { Workspace } from '../../capabilities/repository/workspace.ts';
 import { ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../../capabilities/approvals/approval-desk.ts';
 import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
+import { StopPoints } from './stop-points.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
 import type { RoleStore } from './role-store.ts';
 import type { RunEvent } from './run-events.ts';
@@ -55,6 +56,8 @@ export interface RunLoopSetup {
   engineers: number;
   approvals: ApprovalPolicy;
   askPerson: AskPerson | null;
+  /** The stop point the run ends at (`--until`), or null. */
+  until: string | null;
   workInFlight: WorkInFlight;
   commitFault: CommitFault;
   /** Resolves once every artifact posted so far is committed, so its files are on disk. */
@@ -69,6 +72,7 @@ export class RunLoop {
   private readonly watchers: Map<string, Set<string>>;
   private readonly windDown = new AbortController();
   private readonly desk: ApprovalDesk;
+  private readonly stopPoints: StopPoints;
   private savedStates: Awaited<ReturnType<RoleStore['load']>>[] = [];
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   private posted: Outcome | null;
@@ -89,6 +93,7 @@ export class RunLoop {
     this.watchers = new Map(setup.company.roles.map((r) => [r.id, new Set(r.watches)]));
     this.posted = setup.board.latest<Outcome>('Outcome')?.payload ?? null;
     this.desk = new ApprovalDesk(setup.board, setup.workspace.stateDir, setup.approvals, setup.askPerson, () => this.schedule());
+    this.stopPoints = new StopPoints(setup.until, () => this.schedule());
     setup.commitFault.notify = () => this.schedule();
   }
 
@@ -141,6 +146,7 @@ export class RunLoop {
       commitFault: this.setup.commitFault.first,
       roles: this.runtimes().map((r) => ({ id: r.id, status: r.status(), state: r.state, waiting: r.waiting })),
       approvalsWaiting: this.desk.waiting,
+      stopsReached: this.stopPoints.reached,
       workInFlight: this.setup.workInFlight.count,
       stopping: this.stopping,
       posted: this.posted,
@@ -202,6 +208,7 @@ export class RunLoop {
       seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, setup.engineers) : [role.profile],
       subSops: role.subSops,
       approvals: this.desk,
+      stopPoints: this.stopPoints,
       filesOnDisk: setup.filesOnDisk,
       trackWork: (work) => setup.workInFlight.track(work),
       report: (event) => setup.emit({ kind: event.kind, role: role.id, detail: event.detail }),

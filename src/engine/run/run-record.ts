@@ -10,7 +10,7 @@ import { GATES } from '../../capabilities/approvals/approval-desk.ts';
 import { RoleModelRecord } from '../../capabilities/model/role-model.ts';
 import { RunFigures } from '../../capabilities/project/run-figures.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
+export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'paused'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export const LlmRecord = z.discriminatedUnion('kind', [
@@ -54,6 +54,8 @@ export const RunRecord = z
     concurrency: z.number().int().min(1).default(4),
     /** How many Engineers share the files (`--engineers`); `resume` keeps it. */
     engineers: z.number().int().min(1).default(1),
+    /** The point the run stops at (`--until`, a SOP's `stopAt`), outcome `paused`; `resume` goes on to the end unless given another. */
+    until: z.string().nullable().default(null),
     finishedAt: z.string().optional(),
     outcome: z.enum(RUN_OUTCOMES).optional(),
     reason: z.string().optional(),

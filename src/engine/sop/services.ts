@@ -8,6 +8,7 @@ import type { ApprovalDesk } from '../../capabilities/approvals/approval-desk.ts
 import type { Policy } from '../../capabilities/policy/policy-file.ts';
 import type { SopFile } from './sop-file.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import type { StopPoints } from '../run/stop-points.ts';
 
 export interface RoleServices {
   profile: RoleProfile;
@@ -45,6 +46,8 @@ export interface RoleServices {
   filesOnDisk(): Promise<void>;
   /** Approval gates: whether a gate is on, and the decision on an artifact held back. */
   approvals: ApprovalDesk;
+  /** The run's early stop (`--until`): `stopAt` steps pass, or hold at the point the run stops at. */
+  stopPoints: Pick<StopPoints, 'pass'>;
   /**
    * Counts `work` as in flight until it settles (company/work-in-flight.ts): a run does not stop with
    * awaiting-approval while it goes on. Used for a test round; model calls and posts are counted where they are made.
