@@ -6,10 +6,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCompany } from '../src/engine/run/load-company.ts';
+import { loadCompany } from '../src/company/load-company.ts';
 import { startRun } from '../src/company/start-run.ts';
 import type { RunResult } from '../src/company/finish-run.ts';
-import type { RunEvent } from '../src/engine/run/run-events.ts';
+import type { RunEvent } from '../src/company/run-events.ts';
 import { loadPolicy } from '../src/capabilities/policy/load-policy.ts';
 import type { Scenario } from '../src/capabilities/model/scenario.ts';
 import { LatencyProvider, type Latency } from './latency-provider.ts';
@@ -26,9 +26,9 @@ export interface SyntheticRun {
 
 export async function runSynthetic(
   scenario: Scenario,
-  options: { latency: Latency; concurrency: number; onEvent?: (event: RunEvent) => void },
+  options: { latency: Latency; concurrency: number; onEvent?: (event: RunEvent) => void; rolesDir?: string },
 ): Promise<SyntheticRun> {
-  const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), path.join(ROOT, 'roles'));
+  const company = await loadCompany(path.join(ROOT, 'bench', 'sops'), options.rolesDir ?? path.join(ROOT, 'roles'));
   const policy = await loadPolicy(path.join(ROOT, 'sops'));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-bench-'));
   const provider = new LatencyProvider(scenario, options.latency);

@@ -22,7 +22,8 @@ export interface FakeReply {
   /** The error body's message and code for a status other than 200. */
   error?: { message: string; code?: string; type?: string };
   content?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  /** `prompt_tokens_details.cached_tokens`: the prompt tokens the server's prefix cache served (OpenAI, vLLM, llama.cpp). */
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | null;
   headers?: Record<string, string>;
   /** `reasoning_content` of the message, as reasoning models on vLLM, LM Studio or llama.cpp send it. */
   reasoningContent?: string;
@@ -62,6 +63,8 @@ export async function startFakeOpenAI(options: {
   replies: FakeReply[] | ((body: any) => FakeReply);
   apiKey?: string;
   modelsStatus?: number;
+  /** More fields of the model's entry in the model list (`max_model_len`, as vLLM reports its context window). */
+  modelEntry?: Record<string, unknown>;
   /** The answer to the start-up check's chat request; default: a normal completion. */
   startUpCheck?: FakeReply;
 }): Promise<FakeOpenAI> {
@@ -86,7 +89,7 @@ export async function startFakeOpenAI(options: {
       return res.end('404 page not found');
     }
     if (path.endsWith('/models')) {
-      return send(options.modelsStatus ?? 200, { object: 'list', data: [{ id: 'test-model', object: 'model' }] });
+      return send(options.modelsStatus ?? 200, { object: 'list', data: [{ id: 'test-model', object: 'model', ...options.modelEntry }] });
     }
     if (!path.endsWith('/chat/completions')) return send(404, { error: { message: `no route ${path}` } });
     const checking = req.headers[PREFLIGHT_HEADER] !== undefined;

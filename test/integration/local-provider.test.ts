@@ -6,14 +6,19 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { z } from 'zod';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/capabilities/artifacts/schemas.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
+import { askOutputs } from '../../src/company/vocabulary.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import { parseCodeReply } from '../../src/capabilities/model/parse/code-reply.ts';
-import type { CompletionRequest } from '../../src/capabilities/model/provider.ts';
+import type { CallProgress, CompletionRequest } from '../../src/capabilities/model/provider.ts';
 import { LocalProvider } from '../../src/capabilities/model/providers/local/local-provider.ts';
+import { artifactGrammar } from '../../src/capabilities/model/providers/local/artifact-grammar.ts';
+import { jsonGrammar } from '../../src/capabilities/model/providers/local/json-grammar.ts';
 import { chooseThreads } from '../../src/capabilities/model/providers/local/machine-fit.ts';
-import { ROOT } from '../helpers/paths.ts';
+import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
+import { sopPrompts } from '../../src/company/sop-prompts.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 
 const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
 const MAX_OUTPUT = 800;
@@ -75,12 +80,36 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
       const parsed = parseJsonReply(completion.text, schema);
       if (!parsed.ok) {
         // Only what a grammar cannot express is left to the parser (which re-asks): patterns, refinements.
-        for (const line of parsed.error.split('\n').slice(1))
-          assert.match(line, /must be mermaid text starting with|must be a relative path|unsafe/, parsed.error);
+        for (const line of parsed.error.split('\n').slice(1)) assert.match(line, /must be a relative path|unsafe/, parsed.error);
       }
       assert.ok(completion.usage && completion.usage.promptTokens > 10 && completion.usage.completionTokens > 0);
     });
   }
+
+  it('keeps every rule the grammar can state exact: diagram keywords, enumerations, non-blank text, lengths', async () => {
+    for (let sample = 0; sample < 2; sample++) {
+      const completion = await provider.complete(ask(`write_design_${sample}`, 'Design it.', { kind: 'json', schema: Design }));
+      const value = JSON.parse(completion.text) as Record<string, any>;
+      assert.match(value.classDiagram, /^classDiagram([^A-Za-z0-9_]|$)/);
+      assert.match(value.sequenceDiagram, /^sequenceDiagram([^A-Za-z0-9_]|$)/);
+      for (const text of [value.summary, value.approach, value.language, ...value.testCommand]) assert.match(text, /^\S/, 'a text that may not be blank');
+      for (const text of [value.summary, value.classDiagram]) assert.ok(text.length <= 24, `capped at 24 characters: ${JSON.stringify(text)}`);
+      assert.ok(value.files.length >= 1 && value.files.length <= 3);
+      for (const dependency of value.dependencies ?? []) assert.ok(['runtime', 'dev'].includes(dependency.kind));
+      const parsed = parseJsonReply(completion.text, Design);
+      if (!parsed.ok) for (const line of parsed.error.split('\n').slice(1)) assert.match(line, /^- files\.\d+\.path: unsafe path/, parsed.error);
+    }
+  });
+
+  it("llama.cpp's grammar parser takes the grammar of every artifact a step can ask for", async () => {
+    const { getLlama } = await import('node-llama-cpp');
+    const llama = await getLlama({ gpu: false, build: 'never', progressLogs: false });
+    for (const [name, schema] of Object.entries(askOutputs)) {
+      await assert.doesNotReject(llama.createGrammar({ grammar: artifactGrammar(schema, { maxStringChars: 200, maxItems: 8 }) }), name);
+    }
+    // A part of a schema zod cannot represent is any JSON value.
+    await assert.doesNotReject(llama.createGrammar({ grammar: jsonGrammar({ type: 'object', properties: { a: {}, b: { type: 'array' } } }) }));
+  });
 
   it('generates code as one fenced block, under its grammar for the output limit and its continuations together', async () => {
     const completion = await provider.complete(ask('write_code', 'Write src/index.js.', { kind: 'code', path: 'src/index.js' }));
@@ -115,6 +144,61 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
     assert.ok(Date.now() - started < 5_000, `stopped in ${Date.now() - started} ms, not at the end of the generation`);
     const next = await provider.complete(ask('write_Review', 'Review it.', { kind: 'json', schema: Review }));
     assert.doesNotThrow(() => JSON.parse(next.text));
+  });
+
+  it('plans its limits for its context and the SOP, and refuses when the model loads a context that cannot hold the SOP', async () => {
+    const prompts = sopPrompts(await loadCompany(SOPS, ROLES), 'a todo app');
+    const lines: string[] = [];
+    const open = (contextSize: number) =>
+      LocalProvider.open({
+        modelFile: MODEL,
+        settings: { contextSize, threads: 1, gpu: 'off', maxStringChars: null, maxItems: null },
+        maxOutputTokens: 4096,
+        maxContinuations: 2,
+        temperature: null,
+        prompts,
+        report: (line) => lines.push(line),
+      });
+    const planned = await open(4096);
+    try {
+      assert.match(lines.at(-1)!, /^limits for a context of 4096 tokens: replies up to \d+ tokens/);
+      assert.ok(planned.limits.replyTokens < 400 && planned.limits.maxContinuations === 0 && planned.limits.maxItems! >= 1);
+      assert.equal(planned.contextWindow, 4096);
+      assert.equal(planned.replyAllowance, planned.limits.replyTokens);
+    } finally {
+      await planned.close();
+    }
+    await assert.rejects(open(1024), (error: unknown) => {
+      assert.ok(SopworksError.isInstance(error));
+      assert.equal(error.code, 'NO_MODEL');
+      assert.match(error.message, /The model's context of 1024 tokens cannot hold the SOP's largest prompt/);
+      assert.match(error.hint ?? '', /SOPWORKS_LOCAL_CONTEXT to \d+ or more/);
+      return true;
+    });
+  });
+
+  it('tells its progress as it goes, and reads again only the part of a prompt the call before did not share', async () => {
+    const shared = `${'The design says what each file does. '.repeat(40)}\n`;
+    const progress: CallProgress[] = [];
+    const first = await provider.complete({
+      ...ask('write_Review', `${shared}Review a.js.`, { kind: 'json', schema: Review }),
+      onProgress: (p) => progress.push(p),
+    });
+    const second = await provider.complete({
+      ...ask('write_Review', `${shared}Review b.js.`, { kind: 'json', schema: Review }),
+      onProgress: (p) => progress.push(p),
+    });
+    const [reading, ...rest] = progress.slice(progress.findLastIndex((p) => p.phase === 'reading'));
+    assert.equal(reading!.phase, 'reading');
+    assert.ok(reading!.promptTokens! > 0 && reading!.promptTokens! < 40, `only the new end of the prompt is read: ${reading!.promptTokens} tokens`);
+    assert.ok(
+      rest.length > 0 && rest.every((p, i) => p.phase === 'writing' && p.tokens > (rest[i - 1]?.tokens ?? 0)),
+      'the tokens written are told as they come',
+    );
+    assert.equal(rest.at(-1)!.tokens, second.usage!.completionTokens);
+    assert.ok(first.usage!.promptTokens > 300);
+    assert.ok(second.usage!.cachedPromptTokens! >= first.usage!.promptTokens - 40, `the shared prefix was reused: ${second.usage!.cachedPromptTokens}`);
+    assert.ok(second.usage!.cachedPromptTokens! < second.usage!.promptTokens);
   });
 
   it('refuses a prompt longer than the context, naming the call and by how much', async () => {

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
-import { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
@@ -19,6 +19,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const validPrd = {
   projectName: 'todo',
@@ -36,8 +37,8 @@ async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) 
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });
-  const price = { inputPerMTok: 1, outputPerMTok: 2 };
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs: settings.maxRepairs, price });
+  const price = settings.price ?? { inputPerMTok: 1, outputPerMTok: 2 };
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES, markdownRenderers), meter, exchanges, maxRepairs: settings.maxRepairs, price });
   const profile = await loadRoleProfile(ROLES, 'product-manager');
   const askPrd = () =>
     gateway.ask({
@@ -87,21 +88,57 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     assert.equal(first!.body.response_format.json_schema.schema.additionalProperties, false);
     assert.deepEqual(first!.body.response_format.json_schema.schema.required, Object.keys(validPrd));
 
-    // The re-ask carries the bad reply and the validation error.
+    // A server (not OpenAI's own API) gets every constraint the schema states: it makes them a grammar.
+    const sent = first!.body.response_format.json_schema.schema;
+    assert.equal(sent.properties.goals.minItems, 1);
+    assert.equal(sent.properties.summary.minLength, 1);
+    assert.deepEqual(sent.properties.requirementPool.items.properties.priority.enum, ['P0', 'P1', 'P2']);
+
+    // The re-ask is the request with the validation error and the bad reply appended.
     assert.deepEqual(
       second!.body.messages.map((m: { role: string }) => m.role),
-      ['system', 'user', 'assistant', 'user'],
+      ['system', 'user'],
     );
-    assert.match(second!.body.messages[3].content, /goals: Too small: expected array to have >=1 items/);
+    assert.ok(second!.body.messages[1].content.startsWith(first!.body.messages[1].content.trimEnd()));
+    assert.match(second!.body.messages[1].content, /goals: Too small: expected array to have >=1 items/);
+    assert.match(second!.body.messages[1].content, /"goals":\[\]/);
 
     // 680 prompt tokens at $1/M and 100 completion tokens at $2/M.
-    assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, repairs: 1, retries: 0, costUsd: 0.00088 });
+    assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, cachedPromptTokens: 0, repairs: 1, retries: 0, costUsd: 0.00088 });
     assert.equal(meter.records[0]!.counted, false);
     const { records } = await readAppendLog(logFile);
     assert.deepEqual(
       records.map((r) => (r as { attempt: number; ok: boolean }).ok),
       [false, true],
     );
+  });
+
+  it('counts the prompt tokens the server says its prefix cache served, and prices them as cached input', async () => {
+    server = await startFakeOpenAI({
+      replies: [
+        {
+          content: JSON.stringify({ ...validPrd, goals: [] }),
+          usage: { prompt_tokens: 2000, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 0 } },
+        },
+        { content: JSON.stringify(validPrd), usage: { prompt_tokens: 2100, completion_tokens: 60, prompt_tokens_details: { cached_tokens: 1920 } } },
+      ],
+    });
+    const { meter, exchanges, logFile, askPrd } = await gatewayFor(server, {
+      SOPWORKS_PRICE_INPUT: '1',
+      SOPWORKS_PRICE_OUTPUT: '2',
+      SOPWORKS_PRICE_CACHED_INPUT: '0.1',
+    });
+    await askPrd();
+    await exchanges.close();
+    assert.equal(meter.total().cachedPromptTokens, 1920);
+    assert.equal(meter.total().promptTokens, 4100);
+    const { records } = await readAppendLog(logFile);
+    assert.deepEqual(
+      records.map((r) => (r as { usage: { cachedPromptTokens?: number } }).usage.cachedPromptTokens ?? 0),
+      [0, 1920],
+    );
+    // $1/M for input read, $0.1/M for input the cache served, $2/M for output.
+    assert.ok(Math.abs(meter.total().costUsd! - ((4100 - 1920) * 1 + 1920 * 0.1 + 100 * 2) / 1e6) < 1e-12);
   });
 
   it('hands a reply wrapped in prose to the gateway to repair, without a second request', async () => {
@@ -151,6 +188,30 @@ describe('the openai provider against a local OpenAI-compatible server', functio
       return true;
     });
     await exchanges.close();
+  });
+
+  it("plans the limits for a context window the server's model list reports, and sends them: max_tokens and the schema's caps", async function () {
+    // A whole run through the CLI, as the company suites give one.
+    this.timeout(120_000);
+    server = await startFakeOpenAI({ modelEntry: { max_model_len: 4096 }, replies: () => ({ content: 'not json at all' }) });
+    const cwd = await tempDir();
+    const result = await runCli(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
+      cwd,
+      env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model', SOPWORKS_MAX_REPAIRS: '1' },
+    });
+    assert.equal(result.code, 1, result.stderr);
+    const plan =
+      /limits for a context of 4096 tokens: replies up to (\d+) tokens, lists up to (\d+) items?, strings up to (\d+) characters, no continuations .*\(from the server's model list\)/.exec(
+        result.stdout + result.stderr,
+      );
+    assert.ok(plan, result.stdout + result.stderr);
+    const [first, second] = server.chatRequests();
+    for (const request of [first!, second!]) {
+      assert.equal(request.body.max_tokens, Number(plan[1]), 'the planned output limit is the request limit');
+      const schema = request.body.response_format.json_schema.schema;
+      assert.equal(schema.properties.goals.maxItems, Number(plan[2]));
+      assert.equal(schema.properties.summary.maxLength, Number(plan[3]));
+    }
   });
 
   it('refuses a wrong key at the command line before writing anything (exit 2)', async () => {

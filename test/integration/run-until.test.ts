@@ -68,7 +68,7 @@ describe('sopworks run --until: stop after an artifact, resume to the end', func
       assert.equal(summary.outcome, 'paused');
       assert.equal(summary.exitCode, 5);
       assert.deepEqual(summary.next, [`sopworks resume ${path.relative(root, project)}`]);
-      assert.match(result.stderr, new RegExp(`Stopped early, as asked\\. Go on to the end with: sopworks resume`));
+      assert.match(result.stderr, /Stopped early, as asked\. Go on to the end with: sopworks resume/);
       const record = await runJson(project);
       assert.equal(record.outcome, 'paused');
       assert.match(record.reason, new RegExp(`stopped at ${point} \\(\\w[\\w-]*\\), as --until ${point} asked`));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { Review } from '../../src/capabilities/artifacts/schemas.ts';
+import { Review } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
@@ -13,6 +13,7 @@ import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const call = { role: 'engineer', action: 'review_file', key: 'src/a.js' };
 
@@ -33,7 +34,14 @@ async function setup(replies: Scenario['replies'], maxRepairs = 2) {
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });
   const events: GatewayEvent[] = [];
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs, onEvent: (e) => events.push(e) });
+  const gateway = new Gateway({
+    provider,
+    renderer: new PromptRenderer(roles, markdownRenderers),
+    meter,
+    exchanges,
+    maxRepairs,
+    onEvent: (e) => events.push(e),
+  });
   const profile = await loadRoleProfile(roles, 'engineer');
   const variables = {
     key: 'src/a.js',
@@ -66,11 +74,18 @@ describe('gateway', () => {
       ],
     );
     assert.match(attempts[0]!.error!, /contains no JSON object/);
-    // The third request carries both earlier replies and both errors.
+    // A re-ask is the first request with the last error and the rejected reply appended — not a growing conversation.
+    const first = attempts[0]!.messages;
     const last = attempts[2]!.messages;
-    assert.equal(last.length, 6);
-    assert.match(last[3]!.content, /contains no JSON object/);
-    assert.match(last[5]!.content, /approved: Invalid input: expected boolean/);
+    assert.equal(last.length, 2);
+    assert.equal(last[0]!.content, first[0]!.content);
+    assert.ok(last[1]!.content.startsWith(first[1]!.content.trimEnd()), 'the re-ask keeps the first prompt as its prefix');
+    assert.doesNotMatch(last[1]!.content, /contains no JSON object/);
+    assert.match(
+      last[1]!.content,
+      /## Your previous reply could not be used\nthe JSON does not match the required schema:\n- approved: Invalid input: expected boolean/,
+    );
+    assert.match(last[1]!.content, /It was:\n~~~~\n\{\n  "approved": "yes",\n  "issues": \[\]\n\}\n~~~~/);
     assert.equal(meter.total().repairs, 2);
     assert.deepEqual(
       events.map((e) => e.kind),

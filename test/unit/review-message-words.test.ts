@@ -4,7 +4,7 @@
  * know, nor for a payload of the wrong shape.
  */
 import assert from 'node:assert/strict';
-import { knownMessageTypes } from '../../src/company/message-types.ts';
+import { knownMessageTypes } from '../../src/company/vocabulary.ts';
 import type { Message } from '../../src/engine/board/message.ts';
 import { summarizeMessage } from '../../src/apps/review/message-summary.ts';
 

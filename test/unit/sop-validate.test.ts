@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { formatDiagnostic, type Diagnostic, type Severity } from '../../src/engine/sop/diagnostic.ts';
-import { validateCompany } from '../../src/engine/sop/validate-company.ts';
+import { validateCompany } from '../../src/company/load-company.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -343,7 +343,7 @@ describe('sop validation', () => {
         const lines = error.message.split('\n');
         assert.equal(lines.length, 2);
         assert.match(lines[0]!, /qa\.yaml:\d+:\d+: error: unknown actor "runTestz"/);
-        assert.match(lines[1]!, /write_file\.hbs:3:\d+: error: "nope" is not given to this template/);
+        assert.match(lines[1]!, /write_file\.hbs:5:\d+: error: "nope" is not given to this template/);
         assert.match(error.hint!, /sopworks sop validate --sops .* --roles /);
         return true;
       });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
 import { checkProjectName } from '../../ground/files/project-name.ts';
@@ -23,14 +23,17 @@ import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
-import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
+import { sopPrompts } from '../../company/sop-prompts.ts';
+import { deadlineOf } from './deadline.ts';
+import { LiveStatus } from './live-status.ts';
 
 const ChangeOptions = z.object({
   base: z.string().min(1).optional(),
@@ -42,6 +45,7 @@ const ChangeOptions = z.object({
   model: z.string().min(1).optional(),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
+  maxTime: duration(),
   record: z.string().min(1).optional(),
   approve: z
     .string()
@@ -68,7 +72,9 @@ const ChangeOptions = z.object({
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(ChangeOptions, rawOptions);
-  const output = commandOutput(terminal, options.json, 'change');
+  // On a terminal (and without --json), a status line shows each model call's progress below the progress lines.
+  const live = options.json ? null : LiveStatus.forTerminal();
+  const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'change', live);
   const io = output.human;
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
@@ -98,7 +104,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);
-  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io));
+  const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io), sopPrompts(company, request));
   const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings);
   checkBudgetPrice({ usd: options.budget, tokens: options.maxTokens }, priceOf(llm, settings));
   await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
@@ -117,7 +123,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
         llm,
         budget: { usd: options.budget, tokens: options.maxTokens },
         price: priceOf(llm, settings),
-        maxOutputTokens: worstReplyTokens(llm, settings),
+        maxOutputTokens: worstReplyTokens(llm, settings, provider),
         recordTo: options.record ?? null,
         approvals: { gates: options.approve, yes: options.yes },
         askPerson: terminalApprover(),
@@ -125,15 +131,17 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
         policy,
         sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
         onEvent,
-        stop: signals,
+        stop: { ...signals, deadline: deadlineOf(options.maxTime) },
         change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
       }),
     );
     const review = `git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}`;
+    live?.close();
     const code = await reportRun(result, provider.label, output, 'change', [review]);
     io.out(`Review the change: ${review}   (merge it with: git merge ${target.branch})`);
     return code;
   } finally {
+    live?.close();
     dispose();
   }
 }

@@ -2,11 +2,12 @@
  * Where a command's output goes: lines for a person on stdout — or, with `--json`, JSON lines on stdout
  * (json-lines-schema.ts) and the lines for a person on stderr, so a script reads stdout alone.
  */
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import { summarizeMessage } from '../review/message-summary.ts';
 import type { JsonLine } from './json-lines-schema.ts';
 import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
+import type { LiveStatus } from './live-status.ts';
 
 export type RunCommandName = 'run' | 'resume' | 'change';
 
@@ -19,8 +20,9 @@ export interface CommandOutput {
   progress: (event: RunEvent) => void;
 }
 
-export function commandOutput(io: Output, json: boolean, command: RunCommandName | 'status' | 'review' = 'run'): CommandOutput {
-  if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(line)) };
+/** `live`: the terminal's status line for a call's progress (live-status.ts), when there is one and no --json. */
+export function commandOutput(io: Output, json: boolean, command: RunCommandName | 'status' | 'review' = 'run', live: LiveStatus | null = null): CommandOutput {
+  if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(line), live) };
   const write = (line: JsonLine) => io.out(JSON.stringify(line));
   return {
     human: { out: (line) => io.err(line), err: (line) => io.err(line) },
@@ -42,6 +44,7 @@ export function jsonOfEvent(event: RunEvent, command: RunCommandName): JsonLine 
       if (e.kind === 'call-start') return { type: 'call-start', ...call, seat: e.seat ?? null };
       if (e.kind === 'call-repair') return { type: 'call-repair', ...call, attempt: e.attempt, error: e.error };
       if (e.kind === 'call-fallback') return { type: 'call-fallback', ...call, from: e.from, to: e.to, reason: e.reason };
+      if (e.kind === 'call-progress') return { type: 'call-progress', ...call, ...e.progress };
       const r = e.record;
       return {
         type: 'call-end',
@@ -49,6 +52,7 @@ export function jsonOfEvent(event: RunEvent, command: RunCommandName): JsonLine 
         ok: r.ok,
         promptTokens: r.promptTokens,
         completionTokens: r.completionTokens,
+        cachedPromptTokens: r.cachedPromptTokens ?? 0,
         counted: r.counted,
         repairs: r.repairs,
         retries: r.retries,
@@ -63,8 +67,9 @@ export function jsonOfEvent(event: RunEvent, command: RunCommandName): JsonLine 
     case 'commit':
       return { type: 'commit', role: event.role, subject: event.subject };
     case 'tests-start':
+      return { type: 'tests-start', role: event.role, detail: event.detail };
     case 'tests-end':
-      return { type: event.kind, role: event.role, detail: event.detail };
+      return { type: 'tests-end', role: event.role, detail: event.detail, passed: event.passed };
     case 'check':
       return { type: 'check', role: event.role, detail: event.detail };
   }

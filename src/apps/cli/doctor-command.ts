@@ -6,7 +6,7 @@
 import pc from 'picocolors';
 import { z } from 'zod';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { describeError } from '../../ground/errors.ts';
 import { checkModel, type CheckStatus, type ModelReport } from '../../capabilities/model/doctor/check-model.ts';
 import { parseModelFor, resolveRoleModels } from '../../capabilities/model/role-model.ts';

@@ -5,7 +5,7 @@
  */
 import type { Check, ModelReport } from '../../capabilities/model/doctor/check-model.ts';
 import { describeError } from '../../ground/errors.ts';
-import { resolveLocalModel } from '../../capabilities/local-models/resolve-local-model.ts';
+import { resolveLocalModel } from '../../capabilities/model/local-models/resolve-local-model.ts';
 import { engineDir } from '../../capabilities/model/providers/local/engine-dir.ts';
 import { loadEngine, type Engine } from '../../capabilities/model/providers/local/load-engine.ts';
 import { readLocalSettings } from '../../capabilities/model/providers/local/local-settings.ts';

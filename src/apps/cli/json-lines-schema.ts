@@ -34,11 +34,23 @@ export const JsonLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('call-repair'), ...Call, attempt: z.number().int(), error: z.string() }),
   z.object({ type: z.literal('call-fallback'), ...Call, from: z.string(), to: z.string(), reason: z.string() }),
   z.object({
+    type: z.literal('call-progress'),
+    ...Call,
+    phase: z
+      .enum(['reading', 'writing', 'waiting'])
+      .describe('reading the prompt, writing the reply, or waiting for a server that tells nothing until it answers'),
+    tokens: z.number().int().describe('reply tokens written so far'),
+    tokensPerSecond: z.number().nullable(),
+    promptTokens: z.number().int().nullable().describe('prompt tokens read (not served from a cache), when known'),
+    elapsedMs: z.number().describe('since the request was sent; at most one line a second per call'),
+  }),
+  z.object({
     type: z.literal('call-end'),
     ...Call,
     ok: z.boolean(),
     promptTokens: z.number().int(),
     completionTokens: z.number().int(),
+    cachedPromptTokens: z.number().int().describe('of the prompt tokens, those a cache served (a provider prefix cache, the local engine)'),
     counted: z.boolean().describe('true: counted by the bundled tokenizer, the server reported none'),
     repairs: z.number().int(),
     retries: z.number().int(),
@@ -54,7 +66,8 @@ export const JsonLine = z.discriminatedUnion('type', [
     summary: z.string().describe('what the message carries, in words'),
   }),
   z.object({ type: z.literal('commit'), role: z.string(), subject: z.string() }),
-  z.object({ type: z.enum(['tests-start', 'tests-end']), role: z.string(), detail: z.string() }),
+  z.object({ type: z.literal('tests-start'), role: z.string(), detail: z.string() }),
+  z.object({ type: z.literal('tests-end'), role: z.string(), detail: z.string(), passed: z.boolean() }),
   z.object({ type: z.literal('check'), role: z.string(), detail: z.string() }),
   z.object({
     type: z.literal('run'),

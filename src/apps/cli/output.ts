@@ -11,6 +11,8 @@ export const EXIT = {
   budgetExhausted: 3,
   awaitingApproval: 4,
   paused: 5,
+  /** The time limit (`--max-time`) was reached; as GNU timeout says it. */
+  timedOut: 124,
   interrupted: 130,
 } as const;
 

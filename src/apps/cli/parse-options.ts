@@ -43,3 +43,26 @@ export const wholeNumberIn = (min: number, max: number) =>
 
 export const positiveInteger = (what: string) =>
   positiveNumber(what).refine((n) => n === null || Number.isInteger(n), { message: `must be a whole number of ${what}` });
+
+/** Units a duration flag takes, in milliseconds. */
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration flag (`--max-time`): `90s`, `15m`, `1h30m`, `500ms`, or a bare number of seconds; null when
+ * absent. Kept with the text it was given, which the outcome quotes.
+ */
+export const duration = () =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return null;
+      const text = v.trim();
+      const parts = /^\d+(\.\d+)?$/.test(text) ? [[text, text, 's']] : [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
+      const ms = parts.reduce((sum, part) => sum + Number(part[1]) * UNITS[part[2]!]!, 0);
+      if (parts.map((p) => p[0]).join('') !== text || !(ms > 0) || !Number.isFinite(ms)) {
+        ctx.addIssue({ code: 'custom', message: `must be a duration such as 90s, 15m or 1h30m, got "${v}"` });
+        return z.NEVER;
+      }
+      return { ms: Math.round(ms), text };
+    });

@@ -1,6 +1,6 @@
 /** The price that applies to a run's model: the configured one, else the known list (openai only). */
 import type { Settings } from '../../capabilities/model/settings.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import { Budget, type BudgetLimits } from '../../capabilities/model/budget.ts';
 import { priceFor, type Price } from '../../capabilities/model/prices.ts';
 import type { Provider } from '../../capabilities/model/provider.ts';
@@ -21,7 +21,9 @@ export function checkBudgetPrice(limits: BudgetLimits, price: Price | null): voi
  * The most tokens one call's reply can take, for the budget check: with the openai and local providers a reply cut
  * off at max_tokens is continued up to SOPWORKS_MAX_CONTINUATIONS times, each up to max_tokens.
  */
-export function worstReplyTokens(llm: LlmRecord, settings: Settings): number {
+export function worstReplyTokens(llm: LlmRecord, settings: Settings, provider?: Provider): number {
+  // A local model's limits are planned for its context (context-plan.ts): what it says it allows.
+  if (provider?.replyAllowance !== undefined) return provider.replyAllowance;
   return llm.kind !== 'scripted' ? settings.maxOutputTokens * (1 + settings.model.maxContinuations) : settings.maxOutputTokens;
 }
 

@@ -1,14 +1,16 @@
 /**
  * Progress lines while a run goes on. One self-contained line per event, prefixed by the role, so
- * the output stays readable when several roles (or several files) are at work at once.
+ * the output stays readable when several roles (or several files) are at work at once. A model call's
+ * progress (tokens, rate, phase) goes to the live status line on a terminal (live-status.ts).
  */
 import pc from 'picocolors';
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import type { Message } from '../../engine/board/message.ts';
+import type { LiveStatus } from './live-status.ts';
 
 const ROLE_WIDTH = 16;
 
-export function progressPrinter(write: (line: string) => void): (event: RunEvent) => void {
+export function progressPrinter(write: (line: string) => void, live: LiveStatus | null = null): (event: RunEvent) => void {
   const who = (role: string) => pc.cyan(role.padEnd(ROLE_WIDTH));
   return (event) => {
     switch (event.kind) {
@@ -22,6 +24,11 @@ export function progressPrinter(write: (line: string) => void): (event: RunEvent
       case 'model': {
         const e = event.event;
         const label = `${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`;
+        if (e.kind === 'call-progress') {
+          live?.update(e.call, e.progress);
+          return;
+        }
+        if (e.kind === 'call-end') live?.done(e.call);
         if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}${e.seat ? pc.dim(` (${e.seat})`) : ''}`);
         else if (e.kind === 'call-repair')
           write(`${who(e.call.role)}${pc.yellow('↻')} ${label}: reply invalid (attempt ${e.attempt}), asking again — ${firstLine(e.error)}`);

@@ -1,6 +1,6 @@
 /** Declares `sopworks models pull | list | rm | setup`; models-command.ts does them, loaded only then. */
 import type { Command } from 'commander';
-import { CATALOG } from '../../capabilities/local-models/catalog.ts';
+import { CATALOG } from '../../capabilities/model/local-models/catalog.ts';
 import type { Output } from './output.ts';
 
 const actions = () => import('./models-command.ts');

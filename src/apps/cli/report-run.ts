@@ -43,6 +43,7 @@ export async function reportRun(result: RunResult, model: string, output: Comman
 const STOPPED_EXIT: Partial<Record<RunResult['outcome'], number>> = {
   paused: EXIT.paused,
   'awaiting-approval': EXIT.awaitingApproval,
+  'timed-out': EXIT.timedOut,
   interrupted: EXIT.interrupted,
   'budget-exhausted': EXIT.budgetExhausted,
 };
@@ -55,6 +56,7 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
   const lines = [`\nContinue it with: sopworks resume ${shown}`];
   const next = [`sopworks resume ${shown}`];
   if (result.outcome === 'budget-exhausted') lines.push('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
+  if (result.outcome === 'timed-out') lines.push('It stopped at its time limit: give resume a new --max-time (or none) to go on.');
   if (result.outcome === 'awaiting-approval') {
     lines.push(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
     next.unshift(`sopworks approve ${shown}`);

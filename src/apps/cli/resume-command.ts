@@ -8,14 +8,14 @@ import { choiceOfRecord, llmRecordOf } from './llm-record.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { resumableRecord, resumeRun } from '../../company/start-run.ts';
 import { parseLlmFlag, createProviderForRoles } from '../../capabilities/model/select-provider.ts';
 import { parseModelFor, roleModelsFromRecord } from '../../capabilities/model/role-model.ts';
 import { checkContinuable, checkHintApplies } from '../../engine/run/run-continuation.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import type { Output } from './output.ts';
 import { commandOutput } from './command-output.ts';
 import { reportRun } from './report-run.ts';
@@ -26,9 +26,12 @@ import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { refuseTampered } from './refuse-tampered.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
-import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
+import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
 import { checkUntil } from '../../engine/run/until-check.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
+import { sopPrompts } from '../../company/sop-prompts.ts';
+import { deadlineOf } from './deadline.ts';
+import { LiveStatus } from './live-status.ts';
 
 export const ResumeOptions = z.object({
   llm: z.string().optional(),
@@ -36,6 +39,7 @@ export const ResumeOptions = z.object({
   modelFor: z.array(z.string()).default([]),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
+  maxTime: duration(),
   record: z.string().min(1).optional(),
   allowUnsandboxed: z.boolean().default(false),
   yes: z.boolean().default(false),
@@ -48,7 +52,9 @@ export const ResumeOptions = z.object({
 
 export async function resumeCommand(project: string, rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(ResumeOptions, rawOptions);
-  const output = commandOutput(terminal, options.json, 'resume');
+  // On a terminal (and without --json), a status line shows each model call's progress below the progress lines.
+  const live = options.json ? null : LiveStatus.forTerminal();
+  const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'resume', live);
   const io = output.human;
   const projectDir = path.resolve(project);
   await refuseTampered(projectDir, io);
@@ -71,7 +77,16 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
     options.modelFor,
     company.roles.map((r) => r.id),
   );
-  const { provider, roleModels } = await createProviderForRoles(choice, null, settings, model, providerHooks(io), roles, modelFor);
+  const { provider, roleModels } = await createProviderForRoles(
+    choice,
+    null,
+    settings,
+    model,
+    providerHooks(io),
+    roles,
+    modelFor,
+    sopPrompts(company, record.spec),
+  );
   const llm: LlmRecord = llmRecordOf(choice, provider, model, settings, roleModels);
   // New limits replace the old ones; without them, the run keeps the limits it started with.
   const budget = {
@@ -90,17 +105,19 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
         company,
         provider,
         price: priceOf(llm, settings),
-        maxOutputTokens: worstReplyTokens(llm, settings),
+        maxOutputTokens: worstReplyTokens(llm, settings, provider),
         recordTo: options.record ?? null,
         sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
         maxRepairs: settings.maxRepairs,
         guidance: options.hint ?? null,
         onEvent,
-        stop: signals,
+        stop: { ...signals, deadline: deadlineOf(options.maxTime) },
       }),
     );
+    live?.close();
     return await reportRun(result, provider.label, output, 'resume');
   } finally {
+    live?.close();
     dispose();
   }
 }

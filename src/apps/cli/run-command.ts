@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
 import { checkProjectName, projectNameFromSpec } from '../../ground/files/project-name.ts';
@@ -19,15 +19,18 @@ import { installStopSignals } from './stop-signals.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
-import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './parse-options.ts';
+import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn, duration } from './parse-options.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
 import { checkUntil } from '../../engine/run/until-check.ts';
+import { sopPrompts } from '../../company/sop-prompts.ts';
+import { deadlineOf } from './deadline.ts';
+import { LiveStatus } from './live-status.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
 const MAX_ENGINEERS = 16;
@@ -55,6 +58,7 @@ const RunOptions = z.object({
   yes: z.boolean().default(false),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
+  maxTime: duration(),
   concurrency: positiveInteger('files at once'),
   engineers: wholeNumberIn(1, MAX_ENGINEERS),
   record: z.string().min(1).optional(),
@@ -78,7 +82,9 @@ const MAX_SPEC = 4000;
 
 export async function runCommand(specWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(RunOptions, rawOptions);
-  const output = commandOutput(terminal, options.json, 'run');
+  // On a terminal (and without --json), a status line shows each model call's progress below the progress lines.
+  const live = options.json ? null : LiveStatus.forTerminal();
+  const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'run', live);
   const io = output.human;
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
@@ -111,7 +117,16 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
     options.modelFor,
     company.roles.map((r) => r.id),
   );
-  const { provider, roleModels } = await createProviderForRoles(choice, scenario, settings, options.model, providerHooks(io), company.roles, modelFor);
+  const { provider, roleModels } = await createProviderForRoles(
+    choice,
+    scenario,
+    settings,
+    options.model,
+    providerHooks(io),
+    company.roles,
+    modelFor,
+    sopPrompts(company, spec),
+  );
   const unsandboxable = await sandboxCheck;
   if (unsandboxable) throw unsandboxable;
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
@@ -132,7 +147,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
         concurrency: options.concurrency ?? undefined,
         engineers: options.engineers ?? undefined,
         price: priceOf(llm, settings),
-        maxOutputTokens: worstReplyTokens(llm, settings),
+        maxOutputTokens: worstReplyTokens(llm, settings, provider),
         recordTo: options.record ?? null,
         approvals: { gates: options.approve, yes: options.yes },
         until: options.until ?? null,
@@ -141,11 +156,13 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
         policy,
         sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
         onEvent,
-        stop: signals,
+        stop: { ...signals, deadline: deadlineOf(options.maxTime) },
       }),
     );
+    live?.close();
     return await reportRun(result, provider.label, output, 'run');
   } finally {
+    live?.close();
     dispose();
   }
 }

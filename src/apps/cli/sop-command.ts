@@ -7,11 +7,11 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany, validateCompany } from '../../company/load-company.ts';
+import { vocabulary } from '../../company/vocabulary.ts';
 import { companyGraph, roleGraph } from '../../engine/sop/company-graph.ts';
 import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../../engine/sop/diagnostic.ts';
 import { initCompanyFolder, type CompanyFolders } from '../../engine/sop/init-company-folder.ts';
-import { validateCompany } from '../../engine/sop/validate-company.ts';
 import { vocabularyReference } from '../../engine/sop/vocabulary-reference.ts';
 import { EXIT, type Output } from './output.ts';
 
@@ -50,7 +50,7 @@ export async function validateSops(rawOptions: unknown, io: Output): Promise<num
 export async function graphSops(rawOptions: unknown, io: Output): Promise<number> {
   const options = GraphOptions.parse(rawOptions);
   const company = await loadCompany(options.sops, options.roles);
-  const graphed = { name: company.name, roles: company.roles.map((r) => ({ ...r, sopFile: shown(r.sopFile) })) };
+  const graphed = { name: company.name, roles: company.roles.map((r) => ({ ...r, sopFile: shown(r.sopFile) })), vocabulary: company.vocabulary };
   const text = options.role ? roleGraph(graphed, options.role) : companyGraph(graphed);
   if (!options.out) {
     io.out(text.trimEnd());
@@ -84,6 +84,6 @@ export async function initSops(dir: string, rawOptions: unknown, defaults: Compa
 }
 
 export function printVocabulary(io: Output): number {
-  io.out(vocabularyReference().trimEnd());
+  io.out(vocabularyReference(vocabulary).trimEnd());
   return EXIT.done;
 }

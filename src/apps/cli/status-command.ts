@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readAppendLog } from '../../ground/files/append-log.ts';
 import { Envelope } from '../../engine/board/message.ts';
-import { readRunRecord, type RunRecord } from '../../engine/run/run-record.ts';
+import { readRunRecord, type RunRecord } from '../../company/run-record.ts';
 import { lockOwner } from '../../engine/run/run-lock.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import { readPending } from '../../capabilities/approvals/approval-desk.ts';

@@ -4,7 +4,7 @@
  * provider are requests too; a 429 among them pauses every worker (see worker-rate-limits.ts).
  */
 import type { Completion, CompletionRequest, Provider } from '../../capabilities/model/provider.ts';
-import { countPromptTokens } from '../../capabilities/model/token-count.ts';
+import { countPromptTokens, countTextTokens } from '../../capabilities/model/token-count.ts';
 import type { SharedRateLimits } from './rate-limits.ts';
 
 export class RateLimitedProvider implements Provider {
@@ -29,6 +29,23 @@ export class RateLimitedProvider implements Provider {
   /** The step's cut-off allowance is the wrapped provider's (cut-off-allowance.ts). */
   get cutOffLimits() {
     return this.inner.cutOffLimits;
+  }
+
+  /** The model's window and counts are the wrapped provider's: the gateway checks each request against them. */
+  get contextWindow() {
+    return this.inner.contextWindow;
+  }
+
+  get replyAllowance() {
+    return this.inner.replyAllowance;
+  }
+
+  countPromptTokens(messages: CompletionRequest['messages']): number {
+    return this.inner.countPromptTokens?.(messages) ?? countPromptTokens(messages);
+  }
+
+  countTextTokens(text: string): number {
+    return this.inner.countTextTokens?.(text) ?? countTextTokens(text);
   }
 
   skipUsed(used: Map<string, number>): void {

@@ -1,8 +1,8 @@
 /** One line that says what a board message carries, for timelines. Pure. */
 import type { Message } from '../../engine/board/message.ts';
-import type * as S from '../../capabilities/artifacts/schemas.ts';
-import type * as C from '../../capabilities/change/change-schemas.ts';
-import { shellCommand } from '../../capabilities/artifacts/render/markdown.ts';
+import type * as S from '../../documents/schemas.ts';
+import type * as C from '../../documents/change-schemas.ts';
+import { shellCommand } from '../../ground/markdown.ts';
 
 const MAX = 120;
 

@@ -2,12 +2,13 @@
  * The change documents as Markdown, committed under the change's folder (docs/changes/<n>-<slug>/).
  * Pure.
  */
-import { bullets, document, shellCommand, table } from '../artifacts/render/markdown.ts';
-import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from './change-schemas.ts';
+import { bullets, document, shellCommand, table } from '../../ground/markdown.ts';
+import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from '../../documents/change-schemas.ts';
+import { oneLine } from '../../ground/text/one-line.ts';
 
 export function renderChangeRequest(request: ChangeRequest): string {
   return document(
-    `# Change request — ${request.title}`,
+    `# Change request — ${oneLine(request.title)}`,
     request.summary,
     `## What changes\n\n${bullets(request.changes)}`,
     `## Acceptance criteria\n\n${bullets(request.acceptanceCriteria)}`,

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import type { RoleProfile } from '../../engine/roles/role-profile.ts';
+import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/ports.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
 import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
@@ -21,28 +21,11 @@ import { costOf, type Price } from './prices.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../../engine/effect-identity.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
+import { reaskOf } from './reask.ts';
+import { checkFits } from './context-fit.ts';
+import { progressReporter, type ProgressReport } from './call-progress.ts';
 
-export type OutputSpec =
-  | { kind: 'json'; name: string; schema: z.ZodType }
-  | { kind: 'code'; path: string }
-  | { kind: 'files' }
-  /** Changes to an existing file (search/replace blocks, or a small file whole): parse/edits-reply.ts. */
-  | { kind: 'edits'; path: string };
-
-export interface AskRequest {
-  call: CallMeta;
-  profile: RoleProfile;
-  variables: Record<string, unknown>;
-  output: OutputSpec;
-  /** The n-th call of this action for this key by this role (0-based): with the call, its identity. */
-  occurrence: number;
-  /**
-   * A check of a reply that parsed and validated (the authorization policy's, say): the reason it is
-   * refused, re-asked with like a validation error, or null to accept it.
-   */
-  accept?: (value: unknown) => string | null;
-  signal?: AbortSignal;
-}
+export type { AskRequest, OutputSpec };
 
 export type GatewayEvent =
   /** `seat`: which of the role's people is asked, when the run hires several (`--engineers N`). */
@@ -50,6 +33,11 @@ export type GatewayEvent =
   | { kind: 'call-repair'; call: CallMeta; attempt: number; error: string }
   /** The call goes to the role's next model (`from` could not answer it, for `reason`). */
   | { kind: 'call-fallback'; call: CallMeta; from: string; to: string; reason: string }
+  /**
+   * A long request under way (call-progress.ts): its phase, the tokens written so far and their rate,
+   * the prompt tokens being read, and the time since the request was sent. At most one a second per call.
+   */
+  | { kind: 'call-progress'; call: CallMeta; progress: ProgressReport }
   /** `text`: the prompt and the reply that was taken, for observers that record content (tracing, when asked). */
   | { kind: 'call-end'; call: CallMeta; record: CallRecord; text?: { prompt: readonly ChatMessage[]; reply: string } };
 
@@ -81,7 +69,7 @@ export interface GatewayOptions {
   warmUp?: WarmUp;
 }
 
-export class Gateway {
+export class Gateway implements ModelPort {
   /** Valid replies by call and occurrence, to tell a loop (the same reply twice in a row) from progress. */
   private readonly validReplies = new Map<string, string>();
 
@@ -106,7 +94,7 @@ export class Gateway {
     ];
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
-    const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
+    const tokens: Tally = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, counted: false, costUsd: 0, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
     // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
@@ -170,6 +158,7 @@ export class Gateway {
   private async askModel(route: ModelRoute, turn: Turn): Promise<ModelOutcome> {
     const { renderer, exchanges, maxRepairs, budget, onEvent } = this.options;
     const { request, messages, jsonSchema, format, tokens, attempts } = turn;
+    const opening = [...messages];
     const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
     let lastError = '';
     for (let step = 1; step <= maxRepairs + 1; step++) {
@@ -195,6 +184,7 @@ export class Gateway {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
         tokens.completionTokens += recorded.usage.completionTokens;
+        tokens.cachedPromptTokens += recorded.usage.cachedPromptTokens ?? 0;
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
@@ -204,12 +194,14 @@ export class Gateway {
         }
         let completion: Completion;
         try {
+          checkFits(request, route, messages);
           const pending = route.provider.complete({
             call: request.call,
             messages,
             jsonSchema,
             output: request.output,
             signal: request.signal,
+            ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
             ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
           });
           this.startWarmUp();
@@ -243,6 +235,7 @@ export class Gateway {
         const costUsd = costOf(usage, route.price);
         tokens.promptTokens += usage.promptTokens;
         tokens.completionTokens += usage.completionTokens;
+        tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
         tokens.counted ||= completion.usage === null;
         tokens.costUsd = addCost(tokens.costUsd, costUsd);
         tokens.retries += completion.retries ?? 0;
@@ -265,7 +258,14 @@ export class Gateway {
       lastError = parsed.error;
       if (step <= maxRepairs) {
         onEvent?.({ kind: 'call-repair', call: request.call, attempt: step, error: parsed.error });
-        messages.push({ role: 'assistant', content: text }, { role: 'user', content: renderer.renderRepair(parsed.error, format) });
+        // The re-ask is the first request with the error and an excerpt of the reply appended — never the
+        // whole reply, which could be thousands of tokens (reask.ts) — so its prompt keeps the first one's prefix.
+        const reask = reaskOf(text, parsed.error, (t) => route.provider.countTextTokens?.(t) ?? countTextTokens(t));
+        const first = opening.at(-1)!;
+        messages.splice(0, messages.length, ...opening.slice(0, -1), {
+          ...first,
+          content: `${first.content.trimEnd()}\n\n${renderer.renderRepair(reask, format)}`,
+        });
       }
     }
     return { kind: 'invalid', error: lastError };
@@ -337,6 +337,7 @@ export class Gateway {
 interface Tally {
   promptTokens: number;
   completionTokens: number;
+  cachedPromptTokens: number;
   counted: boolean;
   costUsd: number | null;
   retries: number;
@@ -446,7 +447,7 @@ function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]): { sc
   return made;
 }
 
-function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
+export function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
   switch (output.kind) {
     case 'json':
       return { kind: 'json', schema: strictSchemaOf(output.schema).text };

@@ -3,7 +3,7 @@
  * given is an error, not an empty string). Layout of the roles folder:
  *   roles/_shared/system.hbs         the system prompt, from the role profile
  *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
- *   roles/_shared/repair.hbs         the re-ask after an invalid reply
+ *   roles/_shared/repair.hbs         the re-ask after an invalid reply (error, excerpt, partial)
  *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
  *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
  *   roles/<role>/<action>.hbs        the request of one SOP step
@@ -13,7 +13,6 @@ import path from 'node:path';
 import Handlebars from 'handlebars';
 import { SopworksError } from '../../ground/errors.ts';
 import type { RoleProfile } from '../../engine/roles/role-profile.ts';
-import { renderers } from '../artifacts/markdown-of.ts';
 import type { WarmUpTask } from './warm-up.ts';
 
 /** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
@@ -26,16 +25,23 @@ export interface RenderedPrompt {
   user: string;
 }
 
+/** Markdown renderings of artifacts by name, for `{{markdown "PRD" prd}}`. */
+export type MarkdownRenderers = Readonly<Record<string, (value: unknown) => string>>;
+
 export class PromptRenderer {
   private readonly handlebars = Handlebars.create();
   private readonly compiled = new Map<string, HandlebarsTemplateDelegate>();
   private readonly partials: HandlebarsTemplateDelegate[] = [];
 
-  constructor(readonly rolesDir: string) {
+  /** `markdown`: the artifacts the `markdown` helper renders (assembled with the vocabulary, src/company/vocabulary.ts). */
+  constructor(
+    readonly rolesDir: string,
+    markdown: MarkdownRenderers,
+  ) {
     this.handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
     this.handlebars.registerHelper('markdown', (type: string, value: unknown) => {
-      const render = renderers[type];
-      if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(renderers).join(', ')})`);
+      const render = markdown[type];
+      if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(markdown).join(', ')})`);
       return render(value);
     });
     this.handlebars.registerHelper('join', (items: unknown, separator: unknown) =>
@@ -76,6 +82,21 @@ export class PromptRenderer {
     return { system, user: `${request.trimEnd()}\n\n${said}${instructions.trimEnd()}\n` };
   }
 
+  /**
+   * A step's prompt without what its views give it, for the context plan (context-plan.ts): the system
+   * prompt, the template's own text (its partials' included, every `{{…}}` left out) and the format
+   * instructions with the schema.
+   */
+  renderFixed(profile: RoleProfile, action: string, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
+    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const source = (file: string, depth = 0): string =>
+      (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(/\{\{>\s*([\w-]+)[^}]*\}\}|\{\{[\s\S]*?\}\}/g, (_tag, partial: string | undefined) =>
+        partial && depth < 4 ? source(path.join(this.rolesDir, '_shared', `${partial}.hbs`), depth + 1) : '',
+      );
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    return { system, user: `${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
+  }
+
   /** A roles folder made before guidance.hbs existed still shows the guidance, in these words. */
   private renderGuidance(guidance: string): string {
     const file = path.join(this.rolesDir, '_shared', 'guidance.hbs');
@@ -110,8 +131,12 @@ export class PromptRenderer {
     };
   }
 
-  renderRepair(error: string, format: { kind: OutputKind; schema?: string; path?: string }): string {
-    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { error, ...format });
+  /**
+   * The re-ask after an invalid reply, appended to the first attempt's request (so the prompt keeps its
+   * prefix): the validation error and an excerpt of the rejected reply around the problem (reask.ts).
+   */
+  renderRepair(reask: { error: string; excerpt: string; partial: boolean }, format: { kind: OutputKind; schema?: string; path?: string }): string {
+    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { ...reask, ...format });
   }
 
   private renderFile(file: string, variables: Record<string, unknown>): string {

@@ -1,12 +1,8 @@
 /** What the gateway needs from a model provider — nothing more. */
 import type { z } from 'zod';
+import type { CallMeta } from '../../engine/steps/ports.ts';
 
-export interface CallMeta {
-  role: string;
-  action: string;
-  /** Tells apart calls of one action, e.g. the file path of a per-file action. */
-  key: string | null;
-}
+export type { CallMeta };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -23,11 +19,28 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Completion tokens this request's continuations may spend, at most (cut-off-allowance.ts); none: no bound. */
   continuationTokens?: number;
+  /** Told how the request goes, as often as the provider knows (each token, for the local engine). */
+  onProgress?: (progress: CallProgress) => void;
+}
+
+/**
+ * How a request goes: `reading` its prompt (`promptTokens` of it, the part a cache could not serve),
+ * `writing` the reply (`tokens` so far), or `waiting` for a server that tells nothing until it answers.
+ */
+export interface CallProgress {
+  phase: 'reading' | 'writing' | 'waiting';
+  tokens: number;
+  promptTokens?: number;
 }
 
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of the prompt tokens, those served from a cache instead of read again: a server's prefix cache
+   * (`prompt_tokens_details.cached_tokens`), the local engine's reused state. Absent: not reported.
+   */
+  cachedPromptTokens?: number;
 }
 
 export interface Completion {
@@ -68,6 +81,17 @@ export interface Provider {
   skipUsed?(used: Map<string, number>): void;
   /** How much a step may spend on replies cut off at the output limit; none: the provider never cuts off. */
   readonly cutOffLimits?: { perStep: number; perRequest: number };
+  /**
+   * The model's context window in tokens, when known (the local engine's context; a server's, when it
+   * reports one or SOPWORKS_CONTEXT_WINDOW says): every request's prompt plus `replyAllowance` must fit it.
+   */
+  readonly contextWindow?: number;
+  /** The tokens one request keeps for its reply (its output limit); none: the route's maxOutputTokens. */
+  readonly replyAllowance?: number;
+  /** A prompt's length in the model's own tokens; none: the bundled tokenizer's count (token-count.ts). */
+  countPromptTokens?(messages: readonly ChatMessage[]): number;
+  /** A text's length in the model's own tokens; none: the bundled tokenizer's count. */
+  countTextTokens?(text: string): number;
 }
 
 export const describeCall = (call: CallMeta): string => `{role: ${call.role}, action: ${call.action}, key: ${call.key ?? '(none)'}}`;

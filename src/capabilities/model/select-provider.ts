@@ -13,6 +13,8 @@ import { ScriptedProvider } from './providers/scripted.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
 import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
+import { describePlan, planContext, plannedSteps, type SopPrompt } from './context-plan.ts';
+import { countPromptTokens } from './token-count.ts';
 
 export type LlmChoice =
   | { kind: 'openai' }
@@ -57,9 +59,10 @@ export async function createProvider(
   settings: Settings,
   model: string | undefined,
   hooks: ProviderHooks = {},
+  prompts: readonly SopPrompt[] = [],
 ): Promise<Provider> {
   // A process may wrap every provider it makes (provider-middleware.ts: a queue worker's shared rate limits).
-  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks)));
+  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks), prompts));
 }
 
 async function createBareProvider(
@@ -68,6 +71,7 @@ async function createBareProvider(
   settings: Settings,
   model: string | undefined,
   hooks: ProviderHooks,
+  prompts: readonly SopPrompt[],
 ): Promise<Provider> {
   if (choice.kind === 'scripted') {
     if (model !== undefined) {
@@ -80,7 +84,7 @@ async function createBareProvider(
   if (choice.kind === 'local') {
     // Loaded on demand: node-llama-cpp is an optional dependency with native binaries.
     const { createLocalProvider } = await import('./providers/local/create-local-provider.ts');
-    return createLocalProvider(choice.model ?? model ?? null, settings);
+    return createLocalProvider(choice.model ?? model ?? null, settings, prompts);
   }
   const modelSettings = { ...settings.model, model: model ?? settings.model.model };
   if (!settings.openaiConfigured) {
@@ -88,15 +92,35 @@ async function createBareProvider(
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env.',
     });
   }
-  await preflight({
+  const checked = await preflight({
     baseUrl: modelSettings.baseUrl ?? 'https://api.openai.com/v1',
     apiKey: modelSettings.apiKey,
     model: modelSettings.model,
     timeoutMs: modelSettings.timeoutMs,
   });
+  // A window that is known (set, or in the server's model list) gets limits planned for it, as a local model does.
+  const window = settings.contextWindow ?? checked.contextWindow;
+  const plan =
+    window !== null && prompts.length > 0
+      ? planContext(window, plannedSteps(prompts, countPromptTokens), { replyTokens: modelSettings.maxOutputTokens })
+      : null;
+  const planned = plan
+    ? {
+        ...modelSettings,
+        maxOutputTokens: settings.explicit.maxOutputTokens ? modelSettings.maxOutputTokens : plan.replyTokens,
+        maxContinuations: settings.explicit.maxContinuations ? modelSettings.maxContinuations : plan.maxContinuations,
+      }
+    : modelSettings;
   // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
   const { OpenAIProvider } = await import('./providers/openai.ts');
-  return OpenAIProvider.create(modelSettings, hooks);
+  const provider = await OpenAIProvider.create(planned, hooks);
+  if (plan) {
+    provider.fitTo(plan);
+    (hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${text}\n`)))(
+      `${describePlan(plan)} (${settings.contextWindow ? 'SOPWORKS_CONTEXT_WINDOW' : "from the server's model list"})`,
+    );
+  }
+  return provider;
 }
 
 /** A run's provider when roles may have models of their own, and what run.json keeps of them. */
@@ -119,6 +143,8 @@ export async function createProviderForRoles(
   hooks: ProviderHooks,
   roles: readonly { id: string; model?: RoleModel | undefined }[],
   modelFor: Record<string, string>,
+  /** The SOP's prompts, for a local model's limits (context-plan.ts). */
+  prompts: readonly SopPrompt[] = [],
 ): Promise<RoleRoutedProvider> {
   if (choice.kind !== 'openai') {
     if (Object.keys(modelFor).length > 0) {
@@ -130,14 +156,14 @@ export async function createProviderForRoles(
         },
       );
     }
-    return { provider: await createProvider(choice, scenario, settings, model, hooks), roleModels: null };
+    return { provider: await createProvider(choice, scenario, settings, model, hooks, prompts), roleModels: null };
   }
   const base = { ...settings.model, model: model ?? settings.model.model };
   const chains = resolveRoleModels(base, roles, modelFor);
   const ownModels = Object.values(chains).some(
     (chain) => chain.length > 1 || chain[0]!.price !== null || JSON.stringify(chain[0]!.settings) !== JSON.stringify(base),
   );
-  if (!ownModels) return { provider: await createProvider(choice, null, settings, model, hooks), roleModels: null };
+  if (!ownModels) return { provider: await createProvider(choice, null, settings, model, hooks, prompts), roleModels: null };
   if (!settings.openaiConfigured && Object.values(chains).some((chain) => chain.some((m) => m.settings.baseUrl === null && m.settings.apiKey === null))) {
     throw new SopworksError('NO_MODEL', '--llm openai needs an endpoint.', {
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env, or give each role a baseUrl in sops/company.yaml.',
@@ -158,7 +184,9 @@ export async function createProviderForRoles(
       const probe = lastResort.get(endpoint)!;
       checked.set(
         endpoint,
-        preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }),
+        preflight({ baseUrl: probe.baseUrl ?? 'https://api.openai.com/v1', apiKey: probe.apiKey, model: probe.model, timeoutMs: probe.timeoutMs }).then(
+          () => undefined,
+        ),
       );
     }
     const key = JSON.stringify([s, resolved.price]);

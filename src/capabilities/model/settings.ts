@@ -61,7 +61,9 @@ const EnvSchema = z.object({
   SOPWORKS_SCRIPTED_LATENCY_MS: intFrom(0),
   SOPWORKS_PRICE_INPUT: usdPerMillion,
   SOPWORKS_PRICE_OUTPUT: usdPerMillion,
+  SOPWORKS_PRICE_CACHED_INPUT: usdPerMillion,
   SOPWORKS_MAX_OUTPUT_TOKENS: intAtLeast(1, 4096),
+  SOPWORKS_CONTEXT_WINDOW: intFrom(0),
   SOPWORKS_SANDBOX: blankAsUnset(z.enum(MODE_SETTINGS, { message: `must be ${MODE_SETTINGS.join(', ')}` }).optional()),
   SOPWORKS_SANDBOX_CPU_SECONDS: intAtLeast(1, DEFAULT_LIMITS.cpuSeconds),
   SOPWORKS_SANDBOX_MEMORY_MB: intAtLeast(16, DEFAULT_LIMITS.memoryMb),
@@ -122,6 +124,10 @@ export interface Settings {
   sandbox: { mode: ModeSetting; limits: Omit<SandboxLimits, 'wallSeconds'> };
   /** True when an OpenAI-compatible endpoint is configured (a key or a base URL). */
   openaiConfigured: boolean;
+  /** The endpoint model's context window, when set (SOPWORKS_CONTEXT_WINDOW); null: the server's word, if any. */
+  contextWindow: number | null;
+  /** Which limits were set, not defaulted: a local model plans the others for its context (context-plan.ts). */
+  explicit: { maxOutputTokens: boolean; maxContinuations: boolean };
 }
 
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -156,7 +162,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     maxRepairs: e.SOPWORKS_MAX_REPAIRS,
     price:
       e.SOPWORKS_PRICE_INPUT !== null && e.SOPWORKS_PRICE_OUTPUT !== null
-        ? { inputPerMTok: e.SOPWORKS_PRICE_INPUT, outputPerMTok: e.SOPWORKS_PRICE_OUTPUT }
+        ? {
+            inputPerMTok: e.SOPWORKS_PRICE_INPUT,
+            outputPerMTok: e.SOPWORKS_PRICE_OUTPUT,
+            ...(e.SOPWORKS_PRICE_CACHED_INPUT !== null ? { cachedInputPerMTok: e.SOPWORKS_PRICE_CACHED_INPUT } : {}),
+          }
         : null,
     maxOutputTokens: e.SOPWORKS_MAX_OUTPUT_TOKENS,
     scriptedLatencyMs: e.SOPWORKS_SCRIPTED_LATENCY_MS,
@@ -170,5 +180,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       },
     },
     openaiConfigured: apiKey !== null || baseUrl !== null,
+    contextWindow: e.SOPWORKS_CONTEXT_WINDOW > 0 ? e.SOPWORKS_CONTEXT_WINDOW : null,
+    explicit: {
+      maxOutputTokens: (env.SOPWORKS_MAX_OUTPUT_TOKENS ?? '').trim() !== '',
+      maxContinuations: (env.SOPWORKS_MAX_CONTINUATIONS ?? '').trim() !== '',
+    },
   };
 }

@@ -5,6 +5,8 @@ export interface CallRecord {
   key: string | null;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those a cache served (a provider's prefix cache, the local engine's reused state). */
+  cachedPromptTokens?: number;
   /** Whether the counts came from the provider or from the bundled tokenizer. */
   counted: boolean;
   /** Re-asks after an invalid reply. */
@@ -23,18 +25,21 @@ export interface UsageTotals {
   calls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those a cache served. */
+  cachedPromptTokens: number;
   repairs: number;
   retries: number;
   /** US dollars; null when any call's price is unknown. */
   costUsd: number | null;
 }
 
-const empty = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, repairs: 0, retries: 0, costUsd: 0 });
+const empty = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, repairs: 0, retries: 0, costUsd: 0 });
 
 function add(into: UsageTotals, record: CallRecord): void {
   into.calls += 1;
   into.promptTokens += record.promptTokens;
   into.completionTokens += record.completionTokens;
+  into.cachedPromptTokens += record.cachedPromptTokens ?? 0;
   into.repairs += record.repairs;
   into.retries += record.retries;
   into.costUsd = into.costUsd === null || record.costUsd === null ? null : into.costUsd + record.costUsd;

@@ -4,8 +4,8 @@
  */
 import type { MessageBoard } from '../../engine/board/message-board.ts';
 import type { Message } from '../../engine/board/message.ts';
-import { messageTypes } from '../../company/message-types.ts';
 import type { Author, Workspace } from './workspace.ts';
+import { commitSubject } from '../../ground/text/one-line.ts';
 
 export const MESSAGE_TRAILER = 'Sopworks-Message';
 
@@ -29,7 +29,7 @@ export class Materializer {
   }
 
   private async commit(board: MessageBoard, message: Message): Promise<string | null> {
-    const type = messageTypes[message.type];
+    const type = board.types[message.type];
     if (!type?.files) return null;
     const files = type.files;
     let subject = '';
@@ -37,7 +37,8 @@ export class Materializer {
     // The board only grows, so what was on it before the message is the same then as now.
     const hash = await this.workspace.commit(() => {
       const earlier = board.before(message.seq);
-      subject = type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`;
+      // Subjects quote model text (a PRD's project name, file paths): one printable line of at most 72 characters.
+      subject = commitSubject(type.subject ? type.subject(message.payload, earlier) : `${message.type} from ${message.from}`);
       return {
         files: files(message.payload, earlier),
         removed: type.removes?.(message.payload, earlier),
@@ -57,7 +58,7 @@ export class Materializer {
    */
   async catchUp(board: MessageBoard): Promise<number> {
     const committed = await this.workspace.trailerValues(MESSAGE_TRAILER);
-    const missing = board.list().filter((message) => messageTypes[message.type]?.files && !committed.has(message.id));
+    const missing = board.list().filter((message) => board.types[message.type]?.files && !committed.has(message.id));
     // Queued together, they go into one batch; the first failure is the one reported.
     await Promise.all(missing.map((message) => this.commit(board, message)));
     return missing.length;

@@ -9,14 +9,16 @@
  *   3. an approval waits, nothing in flight → awaiting-approval
  *   3b. a stop point reached (`--until`), nothing in flight → paused
  *   —  a role is at work                 → no outcome yet
- *   4. the user asked to stop            → interrupted
+ *   4. the user asked to stop            → interrupted (the time limit: timed-out)
  *   5. an outcome posted on the board    → that outcome (the first one posted stands)
  *   6. otherwise                         → failed: the company stalled, and says where
  */
-import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import type { Outcome } from '../board/run-messages.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import type { RoleStatus } from '../roles/role-runtime.ts';
-import type { RunOutcome } from './run-record.ts';
+
+export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out', 'paused'] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export interface RunConclusion {
   outcome: RunOutcome;
@@ -44,8 +46,10 @@ export interface CompanySnapshot {
   stopsReached: readonly { role: string; point: string }[];
   /** Model calls, posts and test rounds under way. */
   workInFlight: number;
-  /** Whether the user asked to stop: after the steps in flight (`soft`) or at once (`hard`). */
-  stopping: 'soft' | 'hard' | null;
+  /** Whether the user asked to stop: after the steps in flight (`soft`) or at once (`hard`); or the time limit was reached (`time`). */
+  stopping: 'soft' | 'hard' | 'time' | null;
+  /** The run's time limit as given (`--max-time 10m`), when it has one. */
+  timeLimit?: string | null;
   /** The first outcome a role posted on the board. */
   posted: Outcome | null;
   /** The board's last message, to say where a stalled run stopped. */
@@ -76,6 +80,9 @@ export function decideOutcome(company: CompanySnapshot): RunConclusion | null {
     return { outcome: 'paused', reason: `stopped at ${point} (${role}), as --until ${point} asked; resume goes on to the end` };
   }
   if (company.roles.some((r) => r.status.kind === 'working')) return null;
+  if (company.stopping === 'time') {
+    return { outcome: 'timed-out', reason: `the time limit (--max-time ${company.timeLimit ?? '?'}) was reached; the steps in flight were stopped` };
+  }
   if (company.stopping) {
     return { outcome: 'interrupted', reason: `stopped by the user (${company.stopping === 'soft' ? 'after the steps in flight' : 'at once'})` };
   }

@@ -1,6 +1,7 @@
 /**
- * One process per project: `.sopworks/lock` holds the owner's pid. A lock left by a process that no
- * longer exists (a crash, kill -9) is stale and taken over.
+ * One holder per project: `.sopworks/lock` holds the owner's pid. A lock left by a process that no
+ * longer exists (a crash, kill -9) is stale and taken over; one this process holds (two runs of one
+ * project in one worker, say) is not, even though the pid is its own.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -27,12 +28,21 @@ export interface RunLock {
   release(): Promise<void>;
 }
 
+/** The lock files this process holds: its own pid in one of them is not a stale lock. */
+const heldHere = new Set<string>();
+
 export async function acquireRunLock(stateDir: string): Promise<RunLock> {
   const file = path.join(stateDir, 'lock');
+  if (heldHere.has(path.resolve(file))) {
+    throw new SopworksError('PROJECT_BUSY', `${path.dirname(stateDir)} is in use by another run of this process (pid ${process.pid}).`, {
+      hint: 'Wait for it to finish, or stop it (Ctrl-C) and then `sopworks resume` this project.',
+    });
+  }
   let tookOver: number | null = null;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const handle = await fs.open(file, 'wx');
+      heldHere.add(path.resolve(file));
       await handle.writeFile(`${process.pid}\n`);
       await handle.close();
       return {
@@ -40,6 +50,7 @@ export async function acquireRunLock(stateDir: string): Promise<RunLock> {
         release: async () => {
           const owner = await fs.readFile(file, 'utf8').catch(() => '');
           if (Number(owner.trim()) === process.pid) await fs.rm(file, { force: true });
+          heldHere.delete(path.resolve(file));
         },
       };
     } catch (error) {

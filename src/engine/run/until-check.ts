@@ -5,7 +5,9 @@ import type { CompanyDefinition } from './load-company.ts';
 
 /** The points a company's SOPs may stop at: every `stopAt` step of every role's SOP and per-file SOP, in org-chart order. */
 export function stopPointsOf(company: CompanyDefinition): string[] {
-  const points = company.roles.flatMap((role) => [role.sop, ...Object.values(role.subSops)].flatMap((sop) => stepsNamed(sop, 'stopAt')));
+  const points = company.roles.flatMap((role) =>
+    [role.sop, ...Object.values(role.subSops)].flatMap((sop) => stepsNamed<{ point: string }>(sop, company.vocabulary, 'stopAt')),
+  );
   return [...new Set(points.flatMap((step) => (step.params ? [step.params.point] : [])))];
 }
 

@@ -1,9 +1,10 @@
-import type { Design } from '../schemas.ts';
-import { document, shellCommand, table } from './markdown.ts';
+import type { Design } from '../../../documents/schemas.ts';
+import { document, shellCommand, table } from '../../../ground/markdown.ts';
+import { oneLine } from '../../../ground/text/one-line.ts';
 
 export function renderDesign(design: Design, projectName: string): string {
   return document(
-    `# ${projectName} — System design`,
+    `# ${oneLine(projectName)} — System design`,
     design.summary,
     `## Approach\n\n${design.approach}`,
     `## Language and commands\n\n${table(

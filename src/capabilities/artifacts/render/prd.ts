@@ -1,9 +1,10 @@
-import type { PRD } from '../schemas.ts';
-import { bullets, document, table } from './markdown.ts';
+import type { PRD } from '../../../documents/schemas.ts';
+import { bullets, document, table } from '../../../ground/markdown.ts';
+import { oneLine } from '../../../ground/text/one-line.ts';
 
 export function renderPrd(prd: PRD): string {
   return document(
-    `# ${prd.projectName} — Product Requirements`,
+    `# ${oneLine(prd.projectName)} — Product Requirements`,
     prd.summary,
     `## Goals\n\n${bullets(prd.goals)}`,
     `## User stories\n\n${bullets(prd.userStories.map((s) => `As ${s.asA}, I want ${s.iWant}, so that ${s.soThat}.`))}`,

@@ -1,5 +1,6 @@
-import type { Design, PRD } from '../schemas.ts';
-import { bullets, document, shellCommand } from './markdown.ts';
+import type { Design, PRD } from '../../../documents/schemas.ts';
+import { bullets, document, shellCommand } from '../../../ground/markdown.ts';
+import { oneLine } from '../../../ground/text/one-line.ts';
 
 /** The generated repository's README: what it is, how to run it, how to run its tests. */
 export function renderReadme(prd: PRD, design: Design): string {
@@ -7,7 +8,7 @@ export function renderReadme(prd: PRD, design: Design): string {
     ? `## Run\n\n\`\`\`sh\n${shellCommand(design.runCommand)}\n\`\`\``
     : '## Use\n\nThis is a library: see `docs/design.md` for its interfaces.';
   return document(
-    `# ${prd.projectName}`,
+    `# ${oneLine(prd.projectName)}`,
     prd.summary,
     `## Features\n\n${bullets(prd.requirementPool.filter((r) => r.priority === 'P0').map((r) => r.description))}`,
     run,

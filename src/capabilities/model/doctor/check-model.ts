@@ -9,6 +9,7 @@ import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { parseJsonReply } from '../parse/json-reply.ts';
 import { strictJsonSchema } from '../strict-json-schema.ts';
+import { contextWindowOf } from '../endpoint/context-window.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
 import { describeNotJson, errorText, probe, type HttpOutcome, type ProbeTarget } from './http-probe.ts';
 
@@ -49,15 +50,6 @@ const ChatCompletion = z.object({
 const Sample = z.object({ city: z.string().min(1), population: z.number().int().positive(), landmarks: z.array(z.string()).min(1) }).strict();
 const SAMPLE_PROMPT =
   'Give the capital of France, its population as a whole number and two of its landmarks, as a JSON object with the keys city, population and landmarks.';
-
-/** Context-window fields servers put in a model list entry (vLLM, LM Studio/OpenRouter, Groq, llama.cpp). */
-function contextWindowOf(entry: Record<string, unknown>): number | null {
-  const meta = entry.meta as Record<string, unknown> | undefined;
-  for (const value of [entry.max_model_len, entry.context_length, entry.context_window, entry.max_context_length, meta?.n_ctx_train, meta?.n_ctx]) {
-    if (typeof value === 'number' && value > 0) return value;
-  }
-  return null;
-}
 
 export async function checkModel(target: ProbeTarget, model: string, roles: string[]): Promise<ModelReport> {
   const report: ModelReport = { baseUrl: target.baseUrl, model, roles, checks: [], works: false, structuredOutput: null, advice: [] };

@@ -7,6 +7,7 @@
  */
 import { SopworksError } from '../../../ground/errors.ts';
 import { describeNonCompletion, lacksV1, sayNotACompletion } from './not-a-completion.ts';
+import { contextWindowIn } from './context-window.ts';
 import { reachHint } from './reach-hint.ts';
 
 export interface PreflightTarget {
@@ -22,11 +23,17 @@ export const PREFLIGHT_HEADER = 'x-sopworks-check';
 
 const NOTHING = 'Nothing was written.';
 
-export async function preflight(target: PreflightTarget): Promise<void> {
+/** What the check learnt: the model's context window, when the server's model list says it. */
+export interface PreflightResult {
+  contextWindow: number | null;
+}
+
+export async function preflight(target: PreflightTarget): Promise<PreflightResult> {
   const base = target.baseUrl.replace(/\/+$/, '');
   const headers: Record<string, string> = target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {};
   const models = await request(target, `${base}/models`, { headers }, 10_000);
   if (models.status === 401 || models.status === 403) throw rejectedKey(target, models.status);
+  const learnt: PreflightResult = { contextWindow: models.status === 200 ? contextWindowIn(models.body, target.model) : null };
 
   const chat = await request(
     target,
@@ -45,7 +52,7 @@ export async function preflight(target: PreflightTarget): Promise<void> {
       throw new SopworksError('MODEL_UNREACHABLE', `${sayNotACompletion(target.baseUrl, found)} ${NOTHING}`, {
         hint: v1Hint(target) ?? 'Check OPENAI_BASE_URL and any proxy in between.',
       });
-    return;
+    return learnt;
   }
   const said = errorText(chat.body);
   if (chat.status === 404) {
@@ -75,6 +82,7 @@ export async function preflight(target: PreflightTarget): Promise<void> {
   }
   // Other answers (a 400 for a parameter this model does not take, say) come from a chat API that is
   // there and answering: the run's own requests will say more if they fail.
+  return learnt;
 }
 
 async function request(

@@ -2,11 +2,14 @@
  * Mechanical repairs of a reply's JSON *shape*, guided by the JSON Schema the model was asked for:
  * keys in the wrong case or spelling style (`ProjectName`, `project_name` → `projectName`), enum values in
  * the wrong case (`p0` → `P0`), the artifact wrapped in one extra key (`{"PRD": {…}}`), and a bare list
- * where the schema wants an object holding just that list (`[…]` → `{"tasks": […]}`).
+ * where the schema wants an object holding just that list (`[…]` → `{"tasks": […]}`), and a text whose
+ * schema requires a fixed keyword first (a mermaid diagram's `classDiagram`) that left it out or fenced
+ * it (```` ```mermaid ````): the fence is dropped and the keyword put first — what a re-ask would ask for.
  *
  * Each repair is made only when it is unambiguous, and none decides anything: the zod schema still
  * judges every shape offered here.
  */
+import { keywordOfPattern, keywordPattern } from '../../../ground/text/keyword-pattern.ts';
 
 /** The part of JSON Schema that says where keys and values go. */
 export interface SchemaNode {
@@ -16,6 +19,7 @@ export interface SchemaNode {
   anyOf?: SchemaNode[];
   oneOf?: SchemaNode[];
   enum?: unknown[];
+  pattern?: string;
 }
 
 export interface Shape {
@@ -63,6 +67,10 @@ function align(value: unknown, schemaNode: SchemaNode, at: string): Shape {
     return { value: items, changes };
   }
   if (isRecord(value) && schema.properties) return alignObject(value, schema.properties, at);
+  if (typeof value === 'string' && schema.pattern) {
+    const mended = withKeyword(value, schema.pattern);
+    if (mended !== null) return { value: mended, changes: [`put "${keywordOfPattern(schema.pattern)}" first in ${at || 'the value'}`] };
+  }
   if (typeof value === 'string' && schema.enum && !schema.enum.includes(value)) {
     const matches = schema.enum.filter((e): e is string => typeof e === 'string' && e.toLowerCase() === value.toLowerCase());
     if (matches.length === 1) return { value: matches[0], changes: [`changed ${at || 'the value'} "${value}" to "${matches[0]}"`] };
@@ -95,6 +103,34 @@ function alignObject(value: Record<string, unknown>, properties: Record<string, 
     }
   }
   return { value: out, changes };
+}
+
+/**
+ * What the first statement of a diagram without its keyword looks like, per keyword: only such a body
+ * gets the keyword put first. Prose, or another kind of diagram (`graph TD`), is re-asked.
+ */
+const DIAGRAM_BODY: Record<string, RegExp> = {
+  classDiagram:
+    /^(class\s+[\w`]|direction\s+(TB|BT|LR|RL)\b|[\w`~<>]+\s*(<\|--|--\|>|\*--|--\*|o--|--o|-->|<--|\.\.>|<\.\.|\.\.\|>|<\|\.\.|--|\.\.)\s*[\w`"]|[\w`]+\s*:\s*[+\-#~]?[\w$])/,
+  sequenceDiagram:
+    /^(participant\s|actor\s|autonumber\b|(loop|alt|opt|par|critical|rect)\s|note\s+(left|right|over)\s|[\w ]+?\s*(--?>>|--?>|--?x|--?\))[+-]?\s*[\w ]+:)/,
+};
+
+/**
+ * A text mended to start with the keyword its pattern requires (keyword-pattern.ts), or null when it
+ * needs no mending or cannot be mended: a ```` ```mermaid ```` fence around it is dropped, the keyword
+ * in another case is corrected, a missing one is put first when the text starts as such a diagram does.
+ */
+function withKeyword(value: string, pattern: string): string | null {
+  const keyword = keywordOfPattern(pattern);
+  if (keyword === null || keywordPattern(keyword).test(value.trim())) return null;
+  const body = value
+    .trim()
+    .replace(/^(`{3,}|~{3,})[ \t]*(mermaid)?[ \t]*\n([\s\S]*?)\n?\1[ \t]*$/, '$3')
+    .trim();
+  const sameWord = new RegExp(`^${keyword}(?![A-Za-z0-9_])`, 'i');
+  const mended = sameWord.test(body) ? `${keyword}${body.slice(keyword.length)}` : DIAGRAM_BODY[keyword]?.test(body) ? `${keyword}\n${body}` : null;
+  return mended !== null && keywordPattern(keyword).test(mended) ? mended : null;
 }
 
 /** `{"PRD": {…}}` → `{…}`: one key that is not one of the schema's, holding what the schema describes. */

@@ -19,7 +19,6 @@
 import { initChatModel } from 'langchain';
 import type { BaseMessageLike } from '@langchain/core/messages';
 import type { ChatOpenAICallOptions } from '@langchain/openai';
-import { z } from 'zod';
 import { SopworksError } from '../../../ground/errors.ts';
 import type { ModelSettings } from '../settings.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type CompletionRequest, type Provider, type Usage } from '../provider.ts';
@@ -29,10 +28,13 @@ import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
 import { countTextTokens } from '../token-count.ts';
 import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
+import { schemaSent } from './schema-sent.ts';
+import { textOf, usageOf } from './openai-reply.ts';
+import type { SchemaCaps } from '../schema-caps.ts';
+import type { ContextPlan } from '../context-plan.ts';
 import { reachHint } from '../endpoint/reach-hint.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
-type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
 /** One request's answer. */
 interface Answer {
   text: string;
@@ -120,7 +122,11 @@ export class OpenAIProvider implements Provider {
       // One request without counts makes the whole unknown: the gateway then counts the tokens itself.
       usage =
         usage && answer.usage
-          ? { promptTokens: usage.promptTokens + answer.usage.promptTokens, completionTokens: usage.completionTokens + answer.usage.completionTokens }
+          ? {
+              promptTokens: usage.promptTokens + answer.usage.promptTokens,
+              completionTokens: usage.completionTokens + answer.usage.completionTokens,
+              cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (answer.usage.cachedPromptTokens ?? 0),
+            }
           : null;
       finishReason = answer.finishReason;
       if (finishReason !== 'length' || counts.continuations >= this.settings.maxContinuations) break;
@@ -150,12 +156,14 @@ export class OpenAIProvider implements Provider {
     if (request.jsonSchema && format === 'json_schema') {
       options.response_format = leftUnparsed({
         type: 'json_schema' as const,
-        json_schema: { name: request.jsonSchema.name, schema: request.jsonSchema.schema, strict: true },
+        json_schema: { name: request.jsonSchema.name, schema: schemaSent(request, this.settings.baseUrl, this.caps), strict: true },
       });
     } else if (request.jsonSchema && format === 'json_object') {
       options.response_format = { type: 'json_object' };
     }
     const input: BaseMessageLike[] = messages.map((m) => ({ role: m.role, content: m.content }));
+    // Without streaming, a server says nothing until it answers: the progress line shows the wait.
+    request.onProgress?.({ phase: 'waiting', tokens: 0 });
     const outcome = await withRetries(
       async () => {
         try {
@@ -200,6 +208,22 @@ export class OpenAIProvider implements Provider {
       return { text: '', usage: null, finishReason: 'content_filter' };
     }
     throw this.explain(outcome, request.call);
+  }
+
+  /** Caps on strings and arrays whose schema sets none, sent to a server (null: none). */
+  private caps: SchemaCaps | null = null;
+  /** The model's context window, when known (SOPWORKS_CONTEXT_WINDOW, or the server's model list). */
+  contextWindow?: number;
+
+  /** Works within limits planned for the model's context window (context-plan.ts): its caps go in the schema. */
+  fitTo(plan: ContextPlan): void {
+    this.contextWindow = plan.contextTokens;
+    this.caps = { maxStringChars: plan.maxStringChars, maxItems: plan.maxItems };
+  }
+
+  /** One request's reply allowance: the output limit and its continuations. */
+  get replyAllowance(): number | undefined {
+    return this.contextWindow === undefined ? undefined : this.settings.maxOutputTokens * (1 + this.settings.maxContinuations);
   }
 
   private fallBack(format: StructuredOutput, rejection: StructuredOutputRejected): void {
@@ -364,29 +388,4 @@ function rejectsFormat(error: unknown): boolean {
   const status = (error as { status?: number }).status;
   if (status === undefined || status === 429 || status === 401 || status === 403 || status === 404) return false;
   return REJECTS_FORMAT.test((error as Error)?.message ?? '');
-}
-
-/**
- * The reply's text. Some servers put a reasoning model's whole answer in `reasoning_content` and leave
- * the content empty (LM Studio with json_schema and Qwen 3.5, for one); then that is what there is to
- * parse — unless the reply was cut off, when it is reasoning that never reached an answer. OpenAI
- * declines under structured output with a `refusal` and no content: the refusal is the text, so the
- * re-ask quotes it and says the task is routine (parse/refusal.ts) instead of calling the reply empty.
- */
-function textOf(reply: Reply, finishReason: string | null): string {
-  const content = typeof reply.content === 'string' ? reply.content : reply.content.map((part) => ('text' in part ? part.text : '')).join('');
-  if (content.trim() !== '') return content;
-  const refusal = RawReply.safeParse(reply.additional_kwargs?.__raw_response).data?.choices[0]?.message.refusal;
-  if (refusal) return refusal;
-  const reasoning = reply.additional_kwargs?.reasoning_content;
-  return finishReason !== 'length' && typeof reasoning === 'string' ? reasoning : content;
-}
-
-/** The part of the server's raw reply that LangChain leaves out and we read. */
-const RawReply = z.object({ choices: z.array(z.object({ message: z.object({ refusal: z.string().nullish() }) })) });
-
-function usageOf(reply: Reply): Usage | null {
-  const usage = reply.usage_metadata;
-  // LangChain leaves the counts undefined (or 0) when the server sent no usage; then the gateway counts.
-  return usage?.input_tokens && usage.output_tokens !== undefined ? { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens } : null;
 }

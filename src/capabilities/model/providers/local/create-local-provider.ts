@@ -1,8 +1,9 @@
 /** `--llm local[:<name or path>]` → a loaded LocalProvider, or a clear error before anything is written. */
 import type { Settings } from '../../settings.ts';
-import { resolveLocalModel } from '../../../local-models/resolve-local-model.ts';
+import { resolveLocalModel } from '../../local-models/resolve-local-model.ts';
 import { readLocalSettings } from './local-settings.ts';
 import { LocalProvider } from './local-provider.ts';
+import type { SopPrompt } from '../../context-plan.ts';
 import { loadEngine } from './load-engine.ts';
 import { engineDir } from './engine-dir.ts';
 import { detectGpu } from './detect-gpu.ts';
@@ -11,6 +12,8 @@ import { setUpEngine } from './install-engine.ts';
 export async function createLocalProvider(
   model: string | null,
   settings: Settings,
+  /** The SOP's prompts: the limits are planned for them (context-plan.ts). */
+  prompts: readonly SopPrompt[] = [],
   report: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<LocalProvider> {
   const local = readLocalSettings();
@@ -27,6 +30,8 @@ export async function createLocalProvider(
     settings: local,
     maxOutputTokens: settings.maxOutputTokens,
     maxContinuations: settings.model.maxContinuations,
+    explicit: settings.explicit,
+    prompts,
     temperature: settings.model.temperature,
     report,
   });

@@ -13,15 +13,24 @@
  * - One sequence of one context: calls are answered one at a time, in the order they came.
  */
 import os from 'node:os';
-import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
+import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel, Token } from 'node-llama-cpp';
 import type { z } from 'zod';
 import { SopworksError } from '../../../../ground/errors.ts';
-import { checkGgufFile } from '../../../local-models/gguf-file.ts';
+import { checkGgufFile } from '../../local-models/gguf-file.ts';
 import { describeCall, type ChatMessage, type Completion, type CompletionRequest, type Provider } from '../../provider.ts';
-import { CODE_BLOCK_GRAMMAR, FILES_GRAMMAR, grammarJsonSchema } from './artifact-grammar.ts';
+import { artifactGrammar, CODE_BLOCK_GRAMMAR, FILES_GRAMMAR } from './artifact-grammar.ts';
 import { loadEngine, type Engine } from './load-engine.ts';
 import type { LocalSettings } from './local-settings.ts';
 import { chooseContextSize, chooseThreads, formatBytes, memoryShortfall } from './machine-fit.ts';
+import { describePlan, planContext, plannedSteps, type SopPrompt } from '../../context-plan.ts';
+
+/** The limits a local model works within. */
+export interface LocalLimits {
+  replyTokens: number;
+  maxContinuations: number;
+  maxStringChars: number | null;
+  maxItems: number | null;
+}
 
 export interface LocalProviderOptions {
   modelFile: string;
@@ -31,6 +40,15 @@ export interface LocalProviderOptions {
   /** Generations that continue a reply cut off at the output limit (SOPWORKS_MAX_CONTINUATIONS). */
   maxContinuations: number;
   temperature: number | null;
+  /** Which of those were set rather than defaulted (settings.ts): the others are planned for the context. */
+  explicit?: { maxOutputTokens: boolean; maxContinuations: boolean };
+  /** The SOP's prompts (src/company/sop-prompts.ts); none: no plan, the limits as given. */
+  prompts?: readonly SopPrompt[];
+  /**
+   * Whether a call reuses the evaluated prefix it shares with the call before (default); false reads
+   * every prompt whole, as without a cache — what bench/prompt-cache.ts compares against.
+   */
+  reusePrefix?: boolean;
   /** Where what was chosen is said (stderr). */
   report: (line: string) => void;
   /** The engine module; loaded (or the install command named) when absent. */
@@ -46,6 +64,8 @@ export class LocalProvider implements Provider {
   /** A schema's grammar, made once; null when the builder could not take the schema. */
   private readonly grammars = new WeakMap<z.ZodType, LlamaGrammar | null>();
   private blockGrammars: { code?: LlamaGrammar; files?: LlamaGrammar } = {};
+  /** The limits in force: planned for the context (context-plan.ts), or as set. */
+  readonly limits: LocalLimits;
 
   private constructor(
     private readonly llama: Llama,
@@ -55,6 +75,12 @@ export class LocalProvider implements Provider {
     private readonly options: LocalProviderOptions,
   ) {
     this.label = `local:${options.modelFile}`;
+    this.limits = {
+      replyTokens: options.maxOutputTokens,
+      maxContinuations: options.maxContinuations,
+      maxStringChars: options.settings.maxStringChars,
+      maxItems: options.settings.maxItems,
+    };
   }
 
   static async open(options: LocalProviderOptions): Promise<LocalProvider> {
@@ -109,7 +135,9 @@ export class LocalProvider implements Provider {
           `on ${onGpu ? `the GPU (${llama.gpu})` : 'the CPU'}, ${threads} thread${threads === 1 ? '' : 's'}, context ${context.contextSize} tokens` +
           `${insights.trainContextSize ? ` (trained on ${insights.trainContextSize})` : ''}`,
       );
-      return new LocalProvider(llama, model, context, chat, options);
+      const provider = new LocalProvider(llama, model, context, chat, options);
+      provider.plan(options.prompts ?? []);
+      return provider;
     } catch (error) {
       await llama.dispose();
       throw error;
@@ -123,6 +151,46 @@ export class LocalProvider implements Provider {
 
   get contextSize(): number {
     return this.context.contextSize;
+  }
+
+  get contextWindow(): number {
+    return this.context.contextSize;
+  }
+
+  /** One generation's tokens: the output limit and, under a grammar, its continuations with it. */
+  get replyAllowance(): number {
+    return this.limits.replyTokens * (1 + this.limits.maxContinuations);
+  }
+
+  countPromptTokens(messages: readonly ChatMessage[]): number {
+    return this.countPrompt(toHistory(messages));
+  }
+
+  countTextTokens(text: string): number {
+    return this.model.tokenize(text).length;
+  }
+
+  /**
+   * Plans the limits a setting does not fix for this context and the SOP's prompts (context-plan.ts), or
+   * refuses a model whose context cannot hold the SOP; says what it chose.
+   */
+  private plan(prompts: readonly SopPrompt[]): void {
+    if (prompts.length === 0) return;
+    const { explicit = { maxOutputTokens: false, maxContinuations: false }, settings } = this.options;
+    const plan = planContext(
+      this.contextSize,
+      plannedSteps(prompts, (messages) => this.countPromptTokens(messages)),
+      {
+        replyTokens: this.options.maxOutputTokens,
+      },
+    );
+    Object.assign(this.limits, {
+      replyTokens: explicit.maxOutputTokens ? this.options.maxOutputTokens : plan.replyTokens,
+      maxContinuations: explicit.maxContinuations ? this.options.maxContinuations : plan.maxContinuations,
+      maxStringChars: settings.maxStringChars ?? plan.maxStringChars,
+      maxItems: settings.maxItems ?? plan.maxItems,
+    });
+    this.options.report(describePlan(plan));
   }
 
   complete(request: CompletionRequest): Promise<Completion> {
@@ -140,7 +208,7 @@ export class LocalProvider implements Provider {
     request.signal?.throwIfAborted();
     const history = toHistory(request.messages);
     const grammar = await this.grammarFor(request);
-    const { maxOutputTokens, maxContinuations } = this.options;
+    const { replyTokens: maxOutputTokens, maxContinuations } = this.limits;
     const minReply = Math.min(maxOutputTokens, 256);
     const promptTokens = this.countPrompt(history);
     if (promptTokens + minReply > this.contextSize) throw this.contextTooSmall(request, promptTokens, minReply);
@@ -148,55 +216,81 @@ export class LocalProvider implements Provider {
       // Under a grammar the reply is generated in one go, as long as a server's reply and its continuations
       // could be together: a continuation would have to start the grammar over, mid-document.
       const room = this.contextSize - promptTokens - 1;
-      const { text, tokens, cutOff } = await this.generateOnce(request, history, grammar, Math.min(maxOutputTokens * (1 + maxContinuations), room));
-      const continuations = Math.max(0, Math.ceil(tokens / maxOutputTokens) - 1);
-      return { text, usage: { promptTokens, completionTokens: tokens }, finishReason: cutOff ? 'length' : 'stop', continuations };
+      const once = await this.generateOnce(request, history, grammar, Math.min(maxOutputTokens * (1 + maxContinuations), room));
+      const continuations = Math.max(0, Math.ceil(once.tokens / maxOutputTokens) - 1);
+      const usage = { promptTokens, completionTokens: once.tokens, cachedPromptTokens: Math.max(0, promptTokens - once.evaluated) };
+      return { text: once.text, usage, finishReason: once.cutOff ? 'length' : 'stop', continuations };
     }
     // Without a grammar, as with a server: a reply cut off at the output limit is continued (the model
     // sees what it wrote as its own unfinished turn), at most maxContinuations times.
     let text = '';
-    let usage = { promptTokens: 0, completionTokens: 0 };
+    let usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
     let continuations = 0;
     for (;;) {
       const asked: ChatHistoryItem[] = continuations === 0 ? history : [...history, { type: 'model', response: [text] }];
       const asking = this.countPrompt(asked);
       const room = this.contextSize - asking - 1;
       if (room < 1) return { text, usage, finishReason: 'length', continuations };
-      const once = await this.generateOnce(request, asked, undefined, Math.min(maxOutputTokens, room));
+      const once = await this.generateOnce(request, asked, undefined, Math.min(maxOutputTokens, room), usage.completionTokens);
       text += once.text;
-      usage = { promptTokens: usage.promptTokens + asking, completionTokens: usage.completionTokens + once.tokens };
+      usage = {
+        promptTokens: usage.promptTokens + asking,
+        completionTokens: usage.completionTokens + once.tokens,
+        cachedPromptTokens: usage.cachedPromptTokens + Math.max(0, asking - once.evaluated),
+      };
       if (!once.cutOff || continuations >= maxContinuations) return { text, usage, finishReason: once.cutOff ? 'length' : 'stop', continuations };
       continuations++;
     }
   }
 
-  /** One generation; `tokens` is the engine's own count of what it generated (re-tokenizing the text could differ). */
+  /**
+   * One generation; `tokens` is the engine's own count of what it generated (re-tokenizing the text could
+   * differ), `evaluated` the prompt tokens it read — the rest it took from the sequence's state, which
+   * the call before left (the prefix the two share: prompt-cache.ts). Progress is told as it goes, the
+   * reply's tokens counted from `written` (a continuation's earlier part).
+   */
   private async generateOnce(
     request: CompletionRequest,
     asked: ChatHistoryItem[],
     grammar: LlamaGrammar | undefined,
     maxTokens: number,
-  ): Promise<{ text: string; tokens: number; cutOff: boolean }> {
-    const { signal } = request;
+    written = 0,
+  ): Promise<{ text: string; tokens: number; cutOff: boolean; evaluated: number }> {
+    const { signal, onProgress } = request;
+    const sequence = this.chat.sequence;
+    if (this.options.reusePrefix === false) await sequence.clearHistory();
+    const before = sequence.tokenMeter.getState();
+    const prompt = this.promptTokensOf(asked);
+    onProgress?.({ phase: 'reading', tokens: written, promptTokens: prompt.length - sequence.compareContextTokens(prompt).firstDifferentIndex });
     let tokens = 0;
     const response = await this.chat
       .generateResponse(asked, {
         grammar,
         maxTokens: Math.max(1, maxTokens),
         temperature: this.options.temperature ?? undefined,
+        ...(this.options.settings.seed != null ? { seed: this.options.settings.seed } : {}),
         signal,
-        onToken: (generated) => (tokens += generated.length),
+        onToken: (generated) => {
+          if (generated.length === 0) return;
+          tokens += generated.length;
+          onProgress?.({ phase: 'writing', tokens: written + tokens });
+        },
       })
       .catch((error: unknown) => {
         if (signal?.aborted) throw signal.reason ?? error;
         throw new SopworksError('MODEL_ERROR', `The local model failed during ${describeCall(request.call)}: ${firstLine(error)}`, { cause: error });
       });
-    return { text: response.response, tokens, cutOff: response.metadata.stopReason === 'maxTokens' };
+    const evaluated = sequence.tokenMeter.diff(before).usedInputTokens;
+    return { text: response.response, tokens, cutOff: response.metadata.stopReason === 'maxTokens', evaluated };
   }
 
   /** The prompt's length in the model's own tokens, as its chat template lays it out. */
   private countPrompt(history: ChatHistoryItem[]): number {
-    return this.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer).length;
+    return this.promptTokensOf(history).length;
+  }
+
+  private promptTokensOf(history: ChatHistoryItem[]): Token[] {
+    return this.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
   }
 
   private async grammarFor(request: CompletionRequest): Promise<LlamaGrammar | undefined> {
@@ -207,10 +301,10 @@ export class LocalProvider implements Provider {
     // Search/replace edits (a change run) have a shape of their own, which the parser checks: no grammar.
     if (output.kind === 'edits') return undefined;
     if (this.grammars.has(output.schema)) return this.grammars.get(output.schema) ?? undefined;
-    const { maxStringChars, maxItems } = this.options.settings;
+    const { maxStringChars, maxItems } = this.limits;
     let grammar: LlamaGrammar | null = null;
     try {
-      grammar = await this.llama.createGrammarForJsonSchema(grammarJsonSchema(output.schema, { maxStringChars, maxItems }) as never);
+      grammar = await this.llama.createGrammar({ grammar: artifactGrammar(output.schema, { maxStringChars, maxItems }) });
     } catch (error) {
       // A schema the grammar builder cannot take is not a reason to stop: the parser and validation still judge the reply.
       this.options.report(

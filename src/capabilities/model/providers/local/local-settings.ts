@@ -20,6 +20,7 @@ const LocalEnv = z.object({
   ),
   SOPWORKS_LOCAL_MAX_STRING_CHARS: wholeNumber(1),
   SOPWORKS_LOCAL_MAX_ITEMS: wholeNumber(1),
+  SOPWORKS_LOCAL_SEED: wholeNumber(0),
 });
 
 export interface LocalSettings {
@@ -31,6 +32,8 @@ export interface LocalSettings {
   /** Caps the grammar puts on strings and arrays whose schema sets none (small models ramble); null: none. */
   maxStringChars: number | null;
   maxItems: number | null;
+  /** The sampler's seed, so a run with a temperature above 0 is repeatable; null: a new one each time. */
+  seed?: number | null;
 }
 
 export function readLocalSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
@@ -48,5 +51,6 @@ export function readLocalSettings(env: NodeJS.ProcessEnv = process.env): LocalSe
     gpu: e.SOPWORKS_LOCAL_GPU ?? 'auto',
     maxStringChars: e.SOPWORKS_LOCAL_MAX_STRING_CHARS ?? null,
     maxItems: e.SOPWORKS_LOCAL_MAX_ITEMS ?? null,
+    seed: e.SOPWORKS_LOCAL_SEED ?? null,
   };
 }
