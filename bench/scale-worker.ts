@@ -4,7 +4,7 @@
  * the benchmark's endpoint (rpm-endpoint.ts), sent with the real retry loop (src/capabilities/model/retry.ts), so a 429
  * is waited out as its Retry-After asks and pauses every worker, as with a real model.
  *
- *   SOPWORKS_REDIS_URL=… BENCH_ENDPOINT=… [SOPWORKS_RPM=…] node --import tsx bench/scale-worker.ts <concurrency>
+ *   SOPWORKS_REDIS_URL=… SOPWORKS_QUEUE_SECRET=… BENCH_ENDPOINT=… BENCH_RUNS_ROOT=… [SOPWORKS_RPM=…] node --import tsx bench/scale-worker.ts <concurrency>
  */
 import { readSettings } from '../src/capabilities/model/settings.ts';
 import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
@@ -15,6 +15,9 @@ import { connectRedis, redisUrl } from '../src/apps/queue/redis-connection.ts';
 import { rateLimitSettings } from '../src/apps/queue/rate-limits.ts';
 import { installWorkerRateLimits } from '../src/apps/queue/worker-rate-limits.ts';
 import { startWorker } from '../src/apps/queue/worker.ts';
+import { queueSecret } from '../src/apps/queue/job-signature.ts';
+import { resolveWorkerLimits } from '../src/apps/queue/worker-limits.ts';
+import { ROOT } from '../test/helpers/paths.ts';
 
 class EndpointGate implements Provider {
   readonly label: string;
@@ -58,7 +61,15 @@ installProviderMiddleware({
     }),
 });
 const limits = installWorkerRateLimits(redis, settings, rateLimitSettings());
-const worker = startWorker(redis, { concurrency, lockMs: 30_000, log: () => {} });
+const jobLimits = await resolveWorkerLimits({
+  runsRoots: [process.env.BENCH_RUNS_ROOT!],
+  companyRoots: [ROOT],
+  allowUnsandboxed: false,
+  allowBaseUrls: [],
+  allowModels: [],
+  ownBaseUrl: settings.model.baseUrl ?? null,
+});
+const worker = startWorker(redis, { concurrency, lockMs: 30_000, log: () => {}, secret: queueSecret(), limits: jobLimits });
 process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
   requestProcessStop();

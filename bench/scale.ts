@@ -15,6 +15,7 @@
  *                          [--limit-runs 40] [--sizes 5,10,20,40] [--repeat 1] [--json FILE]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +24,11 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
-import { QUEUE_NAME, type JobData } from '../src/apps/queue/job-data.ts';
+import { QUEUE_NAME, type JobData, type JobFields } from '../src/apps/queue/job-data.ts';
+import { signJob } from '../src/apps/queue/job-signature.ts';
+
+/** The queue's secret for this benchmark's submitter and workers. */
+const SECRET = randomBytes(32).toString('hex');
 import { SOPWORKS_VERSION } from '../src/ground/version.ts';
 import { startRedis, type TestRedis } from '../test/helpers/redis-server.ts';
 import { makeGraph, width } from './graphs.ts';
@@ -124,6 +129,8 @@ async function phase(
     BENCH_ENDPOINT: endpoint.url,
     SOPWORKS_RPM: rpm === null ? '' : String(rpm),
     SOPWORKS_MODEL: 'bench-model',
+    SOPWORKS_QUEUE_SECRET: SECRET,
+    BENCH_RUNS_ROOT: out,
     NO_COLOR: '1',
   };
   const procs = await startWorkers(workers, env, options.concurrency);
@@ -132,7 +139,8 @@ async function phase(
   await queue.addBulk(
     Array.from({ length: runs }, (_, i) => {
       const scenario = SCENARIOS[i % SCENARIOS.length]!;
-      const data: JobData = {
+      const jobId = `${path.basename(dir)}-${i}`;
+      const fields: JobFields = {
         version: SOPWORKS_VERSION,
         name: `${scenario}-${i}`,
         spec: scenario,
@@ -145,7 +153,8 @@ async function phase(
         allowUnsandboxed: false,
         submittedAt: new Date().toISOString(),
       };
-      return { name: data.name, data, opts: { jobId: `${path.basename(dir)}-${i}` } };
+      const data: JobData = { ...fields, signature: signJob(jobId, fields, SECRET) };
+      return { name: data.name, data, opts: { jobId } };
     }),
   );
   let saturatedUntil: number | null = null;

@@ -12,8 +12,8 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** Screenshots and other evidence a test keeps (git-ignored). */
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
-/** `args`: more chromium switches, e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1` to play a DNS-rebinding name. */
-export async function launchBrowser(args: string[] = []): Promise<Browser> {
+/** `extraArgs`: more chromium flags, e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1` (a name that resolves here, as DNS rebinding makes it). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing: the browser tests need Debian's chromium (apt-get install -y chromium, as .ci/run does).`);
   }
@@ -28,7 +28,7 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      ...args,
+      ...extraArgs,
     ],
   });
 }

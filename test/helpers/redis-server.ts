@@ -61,3 +61,48 @@ export async function startRedis(): Promise<TestRedis> {
     },
   };
 }
+
+/**
+ * A redis-server with the given arguments (a password, ACL users, TLS) on a free loopback port, ready
+ * once it accepts connections; `stop` ends it and waits for its exit.
+ */
+export async function startRedisWith(args: string[], portArg: '--port' | '--tls-port' = '--port'): Promise<{ port: number; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    [
+      ...(portArg === '--port' ? ['--port', String(port)] : ['--port', '0', '--tls-port', String(port)]),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--maxmemory-policy',
+      'noeviction',
+      ...args,
+    ],
+    { stdio: 'ignore' },
+  );
+  for (let attempt = 0; ; attempt++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) break;
+    if (attempt > 50 || child.exitCode !== null) throw new Error(`redis-server ${args.join(' ')} did not start on port ${port}`);
+    await sleep(100);
+  }
+  return {
+    port,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -13,7 +13,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import { QUEUE_NAME, jobIdFor, type JobData } from '../../src/apps/queue/job-data.ts';
+import { QUEUE_NAME, jobIdFor, type JobData, type JobFields } from '../../src/apps/queue/job-data.ts';
+import { signJob } from '../../src/apps/queue/job-signature.ts';
 import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
 import { BIN, ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { startRedis, freePort, type TestRedis } from '../helpers/redis-server.ts';
@@ -25,6 +26,8 @@ const exec = promisify(execFile);
 const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout.trim();
 const scenario = (name: string) => path.join(ROOT, 'examples', 'eval', `${name}.yaml`);
 const SPECS = ['roman', 'caesar', 'vowels', 'fizzbuzz', 'slugify', 'leapyear'];
+/** The secret every submitter and worker of these tests shares. */
+const SECRET = 'queue-workers-test-secret-0123456789abcdef';
 /** Slow enough that a kill lands in the middle of runs; each run makes 11 calls. */
 const LATENCY_MS = '150';
 
@@ -51,8 +54,10 @@ interface WorkerProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-function startWorker(redis: TestRedis, args: string[] = []): WorkerProcess {
-  const env = cleanEnv({ SOPWORKS_REDIS_URL: redis.url, SOPWORKS_SCRIPTED_LATENCY_MS: LATENCY_MS });
+/** A worker whose runs go under `runsRoot`. */
+function startWorker(redis: TestRedis, runsRoot: string, args: string[] = []): WorkerProcess {
+  const env = cleanEnv({ SOPWORKS_REDIS_URL: redis.url, SOPWORKS_SCRIPTED_LATENCY_MS: LATENCY_MS, SOPWORKS_QUEUE_SECRET: SECRET });
+  args = ['--runs-root', runsRoot, ...args];
   const child = spawn(process.execPath, [BIN, 'worker', '--lock-ms', '2000', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
@@ -103,7 +108,7 @@ async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs 
 }
 
 const submit = (redis: TestRedis, name: string, out: string) =>
-  runCli(['submit', '--llm', `scripted:${scenario(name)}`, '--out', out], { cwd: ROOT, env: { SOPWORKS_REDIS_URL: redis.url } });
+  runCli(['submit', '--llm', `scripted:${scenario(name)}`, '--out', out], { cwd: ROOT, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
 
 describe('the job queue: BullMQ on a real Redis, several worker processes', function () {
   this.timeout(300_000);
@@ -137,9 +142,9 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
   it('runs every submitted run to done exactly once, across three workers, one of them killed with kill -9 mid-run', async () => {
     const out = await tempDir();
     for (const name of SPECS) assert.equal((await submit(redis, name, out)).code, 0);
-    const victim = startWorker(redis, ['--concurrency', '2']);
+    const victim = startWorker(redis, out, ['--concurrency', '2']);
     workers.push(victim);
-    const others = [startWorker(redis, ['--concurrency', '2']), startWorker(redis, ['--concurrency', '2'])];
+    const others = [startWorker(redis, out, ['--concurrency', '2']), startWorker(redis, out, ['--concurrency', '2'])];
     workers.push(...others);
     // Mid-run: one of the victim's runs has made commits (the PRD, the design), not all of them.
     await waitUntil(
@@ -190,7 +195,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
   it("SIGTERM hands a worker's runs back to the queue, interrupted; another worker finishes them", async () => {
     const out = await tempDir();
     assert.equal((await submit(redis, 'roman', out)).code, 0);
-    const first = startWorker(redis);
+    const first = startWorker(redis, out);
     workers.push(first);
     await first.waitFor(/roman: starting/);
     first.child.kill('SIGTERM');
@@ -203,7 +208,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     assert.equal(record.outcome, 'interrupted');
     assert.equal(await (await queue.getJob(jobIdFor({ out, name: 'roman' })))!.getState(), 'waiting');
 
-    const second = startWorker(redis);
+    const second = startWorker(redis, out);
     workers.push(second);
     await second.waitFor(/roman: resuming/);
     await second.waitFor(/roman: done/);
@@ -217,9 +222,9 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
       suite,
       `name: two\nspecs:\n  - name: vowels\n    scenario: ${scenario('vowels')}\n    entry: [node, src/cli.js, abc]\n  - name: roman\n    scenario: ${scenario('roman')}\n`,
     );
-    workers.push(startWorker(redis, ['--concurrency', '2']));
     const out = path.join(cwd, 'out');
-    const result = await runCli(['eval', suite, '--queue', '--out', out], { cwd, env: { SOPWORKS_REDIS_URL: redis.url } });
+    workers.push(startWorker(redis, out, ['--concurrency', '2']));
+    const result = await runCli(['eval', suite, '--queue', '--out', out], { cwd, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const results = JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')) as {
       specs: { name: string; outcome: string; entryRuns: boolean | null }[];
@@ -236,34 +241,37 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
 
   it('fails a job a retry cannot fix once, and leaves a job of another version on the queue untouched', async () => {
     const out = await tempDir();
-    const data = (name: string, extra: Partial<JobData> = {}): JobData => ({
-      version: SOPWORKS_VERSION,
-      name,
-      spec: 'x',
-      scenario: scenario('roman'),
-      out,
-      llm: null,
-      model: null,
-      sops: SOPS,
-      roles: ROLES,
-      allowUnsandboxed: false,
-      submittedAt: new Date().toISOString(),
-      ...extra,
-    });
+    const data = (name: string, extra: Partial<JobFields> = {}): JobData => {
+      const fields: JobFields = {
+        version: SOPWORKS_VERSION,
+        name,
+        spec: 'x',
+        scenario: scenario('roman'),
+        out,
+        llm: null,
+        model: null,
+        sops: SOPS,
+        roles: ROLES,
+        allowUnsandboxed: false,
+        submittedAt: new Date().toISOString(),
+        ...extra,
+      };
+      return { ...fields, signature: signJob(name, fields, SECRET) };
+    };
     // A scenario gone from the shared storage, and a run folder another worker made that is gone.
     await queue.add('broken', data('broken', { scenario: path.join(out, 'no-such-scenario.yaml') }), { jobId: 'broken', attempts: 3 });
     const lost = await queue.add('lost', data('lost'), { jobId: 'lost', attempts: 3 });
     await lost.updateProgress({ folderMade: true, worker: 'elsewhere:1' });
-    const worker = startWorker(redis);
+    const worker = startWorker(redis, out);
     workers.push(worker);
     await waitUntil('both jobs failed', async () => (await queue.getJobCounts('failed')).failed === 2, 60_000);
     const broken = (await queue.getJob('broken'))!;
     assert.equal(broken.attemptsMade, 1, 'not retried');
-    assert.match(broken.failedReason, /Cannot read scenario file .*no-such-scenario\.yaml: ENOENT/);
+    assert.match(broken.failedReason, /refused: its scenario .*no-such-scenario\.yaml does not exist on this worker/);
     const gone = (await queue.getJob('lost'))!;
     assert.equal(gone.attemptsMade, 1);
     assert.match(gone.failedReason, /the run folder .*lost is missing .* although elsewhere:1 made it: workers must share the storage/);
-    const listed = await runCli(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url } });
+    const listed = await runCli(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
     assert.equal(listed.code, 0);
     assert.match(listed.stdout, /0 queued, 0 running, 0 finished, 2 failed/);
     assert.match(listed.stdout, /^broken\s+failed\s+1\s/m);
@@ -284,7 +292,10 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
   it('refuses an unreachable Redis, a malformed URL and a Redis that evicts keys, before anything is queued', async () => {
     const out = await tempDir();
     const nobody = `redis://127.0.0.1:${await freePort()}`;
-    const unreachable = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], { cwd: out, env: { SOPWORKS_REDIS_URL: nobody } });
+    const unreachable = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], {
+      cwd: out,
+      env: { SOPWORKS_REDIS_URL: nobody, SOPWORKS_QUEUE_SECRET: SECRET },
+    });
     assert.equal(unreachable.code, 2);
     assert.match(unreachable.stderr, /Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\. Nothing was queued or run\./);
     const malformed = await runCli(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: 'http://localhost:6379' } });
@@ -292,7 +303,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     assert.match(malformed.stderr, /SOPWORKS_REDIS_URL="http:\/\/localhost:6379" must be a redis:\/\/ or rediss:\/\/ URL/);
     await redis.client.config('SET', 'maxmemory-policy', 'allkeys-lru');
     try {
-      const evicting = await runCli(['worker'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url } });
+      const evicting = await runCli(['worker'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
       assert.equal(evicting.code, 2);
       assert.match(evicting.stderr, /evicts keys \(maxmemory-policy allkeys-lru\).*\n.*maxmemory-policy noeviction/);
     } finally {
@@ -303,7 +314,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
 
   it('refuses to queue a run that fails the checks `run` makes: a bad name, SOPs that do not load, a finished project', async () => {
     const out = await tempDir();
-    const env = { SOPWORKS_REDIS_URL: redis.url };
+    const env = { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET };
     const badName = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--name', 'Not A Name', '--out', out], { cwd: out, env });
     assert.equal(badName.code, 2);
     assert.match(badName.stderr, /Invalid project name "Not A Name"/);

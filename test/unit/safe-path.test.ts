@@ -67,6 +67,11 @@ describe('safe-path', () => {
       assert.deepEqual(checkRelativePath('docs/.git-notes.md'), { ok: true, path: 'docs/.git-notes.md' });
     });
 
+    it('refuses a name with a control character: it would forge a line in a prompt or a terminal', () => {
+      for (const name of ['notes\nFAKE.md', 'a\rb.js', 'src/\x1b[2Jx.js', 'tab\tname.js', 'c1\u009bx.js', 'bidi\u202ecod.js'])
+        refusedWith(name, /control character/);
+    });
+
     it('refuses a NUL byte', () => {
       refusedWith('a\0b.js', /NUL/);
     });

@@ -29,6 +29,7 @@ describe('settings', () => {
       'src/capabilities/model/providers/local/engine-dir.ts',
       'src/apps/queue/redis-connection.ts',
       'src/apps/queue/rate-limits.ts',
+      'src/apps/queue/job-signature.ts',
     ]
       .map((file) => fs.readFileSync(path.join(ROOT, file), 'utf8'))
       .join('\n');

@@ -5,14 +5,18 @@
 import readline from 'node:readline/promises';
 import pc from 'picocolors';
 import type { AskPerson } from '../../capabilities/approvals/approval-desk.ts';
+import { cleanBlock, cleanLine, terminalSafe } from '../../ground/terminal-text.ts';
 
 export function terminalApprover(): AskPerson | null {
   if (!process.stdin.isTTY || !process.stdout.isTTY) return null;
   return async (request) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
     try {
+      // The artifact is a model's text: shown with its layout, never with its control characters.
       process.stdout.write(
-        `\n${pc.bold(`— ${request.role} asks for approval of the ${request.gate}${request.key ? ` ${request.key}` : ''} —`)}\n\n${request.content}\n\n`,
+        terminalSafe(
+          `\n${pc.bold(`— ${request.role} asks for approval of the ${request.gate}${request.key ? ` ${cleanLine(request.key)}` : ''} —`)}\n\n${cleanBlock(request.content)}\n\n`,
+        ),
       );
       for (;;) {
         const answer = (await rl.question(`Approve it? ${pc.dim('[y]es / [n]o')} `)).trim().toLowerCase();

@@ -31,6 +31,7 @@ import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
+import { repositoryTampering } from '../../capabilities/change/repository-tampering.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
 import { LiveStatus } from './live-status.ts';
@@ -101,6 +102,8 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
       hint: 'Choose a folder outside the repository with --out <dir>.',
     });
   }
+  // What the repository would have git run is named now; none of it runs (git-hardening.ts).
+  for (const line of await repositoryTampering(target.repo, target.base)) io.err(`warning: ${line}`);
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   const policy = await loadPolicy(options.sops);

@@ -7,6 +7,7 @@ import { summarizeMessage } from '../review/message-summary.ts';
 import type { JsonLine } from './json-lines-schema.ts';
 import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';
+import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import type { LiveStatus } from './live-status.ts';
 
 export type RunCommandName = 'run' | 'resume' | 'change';
@@ -23,7 +24,8 @@ export interface CommandOutput {
 /** `live`: the terminal's status line for a call's progress (live-status.ts), when there is one and no --json. */
 export function commandOutput(io: Output, json: boolean, command: RunCommandName | 'status' | 'review' = 'run', live: LiveStatus | null = null): CommandOutput {
   if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(line), live) };
-  const write = (line: JsonLine) => io.out(JSON.stringify(line));
+  // Every field may quote a model or a repository: no control but newline and tab in any of them.
+  const write = (line: JsonLine) => io.out(JSON.stringify(cleanStrings(line, cleanBlock)));
   return {
     human: { out: (line) => io.err(line), err: (line) => io.err(line) },
     json: write,

@@ -12,6 +12,7 @@ import { checkModel, type CheckStatus, type ModelReport } from '../../capabiliti
 import { parseModelFor, resolveRoleModels } from '../../capabilities/model/role-model.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
+import { cleanStrings } from '../../ground/terminal-text.ts';
 
 const DoctorOptions = z.object({
   llm: z
@@ -71,9 +72,10 @@ export async function doctorCommand(rawOptions: unknown, io: Output): Promise<nu
   }
   const works = problems.length === 0 && reports.length > 0 && reports.every((r) => r.works);
   if (options.json) {
-    io.out(JSON.stringify({ works, problems, models: reports }, null, 2));
+    // What a server answered is quoted in the details: every string one clean line, in JSON too.
+    io.out(JSON.stringify(cleanStrings({ works, problems, models: reports }), null, 2));
   } else {
-    for (const line of renderDoctor(reports, problems, works)) io.out(line);
+    for (const line of renderDoctor(cleanStrings(reports), cleanStrings(problems), works)) io.out(line);
   }
   return works ? EXIT.done : EXIT.failed;
 }

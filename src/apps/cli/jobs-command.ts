@@ -1,10 +1,18 @@
-/** `sopworks jobs`: the runs on the job queue — queued, running, finished and failed. */
+/**
+ * `sopworks jobs`: the runs on the job queue — queued, running, finished and failed. A job is read as
+ * anyone may have written it: a field that is not what a sopworks job holds is shown as such, and with
+ * SOPWORKS_QUEUE_SECRET set, a queued job a worker would refuse (unsigned, or changed since it was
+ * signed) says so.
+ */
+import path from 'node:path';
 import { z } from 'zod';
 import type { Job } from 'bullmq';
 import { connectRedis, redisUrl, shownUrl } from '../queue/redis-connection.ts';
 import { openQueue } from '../queue/run-queue.ts';
-import { JobProgress, projectDirOf, type JobData, type JobResult } from '../queue/job-data.ts';
+import { JobProgress, type JobData, type JobResult } from '../queue/job-data.ts';
+import { QUEUE_SECRET_ENV, verifyJob } from '../queue/job-signature.ts';
 import { renderText } from '../eval/render-table.ts';
+import { cleanStrings } from '../../ground/terminal-text.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions, wholeNumberIn } from './parse-options.ts';
 
@@ -25,6 +33,7 @@ const STATES = Object.keys(SHOWN) as BullState[];
 
 export async function jobsCommand(rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(JobsOptions, rawOptions);
+  const secret = process.env[QUEUE_SECRET_ENV]?.trim() || null;
   const url = redisUrl();
   const redis = await connectRedis(url);
   const queue = openQueue(redis);
@@ -36,28 +45,34 @@ export async function jobsCommand(rawOptions: unknown, io: Output): Promise<numb
       for (const job of jobs) {
         if (!job) continue;
         const progress = JobProgress.safeParse(job.progress);
+        const data = job.data as Partial<Record<string, unknown>> | null;
+        const text = (value: unknown) => (typeof value === 'string' ? value : '?');
+        const verdict = secret === null || state === 'failed' || state === 'completed' ? null : verifyJob(job.id, job.data, secret);
         rows.push({
           id: job.id ?? '?',
-          name: job.data.name,
+          name: text(data?.name),
           state: SHOWN[state],
           attempts: job.attemptsMade,
-          worker: job.returnvalue?.worker ?? (progress.success ? progress.data.worker : '-'),
-          project: projectDirOf(job.data),
+          worker: text(job.returnvalue?.worker ?? (progress.success ? progress.data.worker : '-')),
+          project: typeof data?.out === 'string' && typeof data.name === 'string' ? path.join(data.out, data.name) : '(not a sopworks job)',
           detail:
-            state === 'failed'
-              ? (job.failedReason ?? '')
-              : state === 'completed'
-                ? (job.returnvalue?.outcome ?? '')
-                : state === 'delayed'
-                  ? 'retry after a pause'
-                  : '',
+            verdict && !verdict.ok
+              ? `a worker will refuse it: ${verdict.reason}`
+              : state === 'failed'
+                ? text(job.failedReason ?? '')
+                : state === 'completed'
+                  ? text(job.returnvalue?.outcome ?? '')
+                  : state === 'delayed'
+                    ? 'retry after a pause'
+                    : '',
         });
       }
     }
     const total = (shown: string) => STATES.filter((s) => SHOWN[s] === shown).reduce((sum, s) => sum + (counts[s] ?? 0), 0);
     const summary = { queued: total('queued'), running: total('running'), finished: total('finished'), failed: total('failed') };
     if (options.json) {
-      io.out(JSON.stringify({ redis: shownUrl(url), ...summary, jobs: rows }, null, 2));
+      // Everything of a job was read from Redis, anyone's to write: every string one clean line, in JSON too.
+      io.out(JSON.stringify({ redis: shownUrl(url), ...summary, jobs: cleanStrings(rows) }, null, 2));
       return EXIT.done;
     }
     io.out(`Queue at ${shownUrl(url)}: ${summary.queued} queued, ${summary.running} running, ${summary.finished} finished, ${summary.failed} failed`);

@@ -9,6 +9,7 @@ import pc from 'picocolors';
 import type { ProgressReport } from '../../capabilities/model/call-progress.ts';
 import type { CallMeta } from '../../capabilities/model/provider.ts';
 import type { Output } from './output.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 const REDRAW_MS = 1000;
 
@@ -44,7 +45,8 @@ export class LiveStatus {
 
   /** The progress of a call under way. */
   update(call: CallMeta, report: ProgressReport): void {
-    this.calls.set(keyOf(call), { label: `${call.role} ${call.action}${call.key ? ` ${call.key}` : ''}`, report, at: this.now() });
+    // The label names a file a model chose: one clean line (this line is written past output.ts).
+    this.calls.set(keyOf(call), { label: cleanLine(`${call.role} ${call.action}${call.key ? ` ${call.key}` : ''}`), report, at: this.now() });
     this.draw();
   }
 

@@ -12,6 +12,10 @@ import { registerSopCommand } from './register-sop.ts';
 import { registerSandboxCommand } from './register-sandbox.ts';
 import { registerModelsCommand } from './register-models.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
+import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
+
+/** An error as a JSON line: its message may quote a model or a path, so no control but newline and tab. */
+const jsonLine = (line: Record<string, unknown>): string => JSON.stringify(cleanStrings(line, cleanBlock));
 // Commands are loaded when they run: each pulls in what it needs (LangChain, the viewer, …), and start-up
 // of the others stays short.
 
@@ -176,7 +180,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('a local web viewer of the runs in a folder, live while a run is in progress')
     .argument('[dir]', 'a folder of projects, or one project', 'output')
     .option('--port <port>', 'port to listen on (0: any free port)', '4173')
-    .option('--host <host>', 'address to bind; keep the default unless you know why', '127.0.0.1')
+    .option('--host <host>', 'address to bind; keep the default unless you know why (beyond the loopback, reads need the token too)', '127.0.0.1')
+    .option('--allow-host <name>', 'another name the viewer answers to, e.g. a DNS name or a proxy (repeatable)', collect, [])
     .option('--llm <provider>', 'the model of a change started from a page, as `sopworks change --llm` takes it')
     .option('--model <name>', 'the model name of a change started from a page (openai provider)')
     .action(async (dir: string, options: unknown) => {
@@ -230,6 +235,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .description('run queued runs, several at once, until stopped (SOPWORKS_REDIS_URL; docs/scaling.md)')
     .option('--concurrency <n>', 'how many runs at once', '2')
     .option('--lock-ms <ms>', "how long a job stays locked without renewal: a dead worker's runs are taken over after it", '30000')
+    .option('--runs-root <dir>', "a folder jobs' runs may be made in (repeatable; default: output)", collect, [])
+    .option('--company-root <dir>', "a folder jobs' SOPs, roles and scenarios may be read from (repeatable; default: the package's)", collect, [])
+    .option('--allow-unsandboxed', 'let jobs that ask for it run generated code unsandboxed (docs/sandbox.md)', false)
+    .option('--allow-base-url <url>', "another endpoint a job's roles may call with this worker's keys (repeatable)", collect, [])
+    .option('--allow-model <name>', 'the only models jobs may ask (repeatable; default: any at an allowed endpoint)', collect, [])
     .action(async (options: unknown) => {
       exitCode = await (await import('./worker-command.ts')).workerCommand(options, io);
     });
@@ -269,7 +279,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return EXIT.done;
-      if (wantsJson(argv)) io.out(JSON.stringify({ type: 'error', code: 'USAGE', message: error.message, hint: null, exitCode: EXIT.usage }));
+      if (wantsJson(argv)) io.out(jsonLine({ type: 'error', code: 'USAGE', message: error.message, hint: null, exitCode: EXIT.usage }));
       return EXIT.usage;
     }
     const json = wantsJson(argv);
@@ -277,12 +287,11 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
       io.err(`${pc.red('error')} ${error.message}`);
       if (error.hint) io.err(`  ${error.hint}`);
       const code = USAGE_ERRORS.includes(error.code) ? EXIT.usage : EXIT.failed;
-      if (json) io.out(JSON.stringify({ type: 'error', code: error.code, message: error.message, hint: error.hint ?? null, exitCode: code }));
+      if (json) io.out(jsonLine({ type: 'error', code: error.code, message: error.message, hint: error.hint ?? null, exitCode: code }));
       return code;
     }
     io.err(`${pc.red('error')} ${(error as Error)?.stack ?? String(error)}`);
-    if (json)
-      io.out(JSON.stringify({ type: 'error', code: 'UNEXPECTED', message: (error as Error)?.message ?? String(error), hint: null, exitCode: EXIT.failed }));
+    if (json) io.out(jsonLine({ type: 'error', code: 'UNEXPECTED', message: (error as Error)?.message ?? String(error), hint: null, exitCode: EXIT.failed }));
     return EXIT.failed;
   }
 }

@@ -1,4 +1,10 @@
-/** Where the CLI writes, and the exit codes it returns (documented in the README). */
+/**
+ * Where the CLI writes, and the exit codes it returns (documented in the README). Every line leaves
+ * through `terminalSafe` (src/ground/terminal-text.ts): whatever a command composed, no control
+ * character but its newlines, tabs and sopworks' own colours reaches the terminal.
+ */
+import { terminalSafe } from '../../ground/terminal-text.ts';
+
 export interface Output {
   out(line: string): void;
   err(line: string): void;
@@ -36,7 +42,7 @@ function writeLine(stream: NodeJS.WriteStream, line: string): void {
     });
   }
   // A stream that failed is destroyed by Node: writing to it again would only fail again.
-  if (!stream.destroyed) stream.write(line + '\n');
+  if (!stream.destroyed) stream.write(terminalSafe(line) + '\n');
 }
 
 export const consoleOutput: Output = {

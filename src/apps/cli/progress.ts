@@ -1,38 +1,41 @@
 /**
  * Progress lines while a run goes on. One self-contained line per event, prefixed by the role, so
  * the output stays readable when several roles (or several files) are at work at once. A model call's
- * progress (tokens, rate, phase) goes to the live status line on a terminal (live-status.ts).
+ * progress (tokens, rate, phase) goes to the live status line on a terminal (live-status.ts). Every value
+ * an event carries may come from a model or a repository (a title, a file name, an error quoting a
+ * reply): each goes through `cleanLine`, so none can break its line, colour it or drive the terminal.
  */
 import pc from 'picocolors';
 import type { RunEvent } from '../../company/run-events.ts';
 import type { Message } from '../../engine/board/message.ts';
+import { cleanLine as t } from '../../ground/terminal-text.ts';
 import type { LiveStatus } from './live-status.ts';
 
 const ROLE_WIDTH = 16;
 
 export function progressPrinter(write: (line: string) => void, live: LiveStatus | null = null): (event: RunEvent) => void {
-  const who = (role: string) => pc.cyan(role.padEnd(ROLE_WIDTH));
+  const who = (role: string) => pc.cyan(t(role).padEnd(ROLE_WIDTH));
   return (event) => {
     switch (event.kind) {
       case 'start':
-        write(`${pc.bold('sopworks')} · ${event.project} → ${event.projectDir}`);
-        write(`model ${event.model} · roles: ${event.roles.join(', ')}`);
+        write(`${pc.bold('sopworks')} · ${t(event.project)} → ${t(event.projectDir)}`);
+        write(`model ${t(event.model)} · roles: ${t(event.roles.join(', '))}`);
         return;
       case 'notice':
-        write(pc.yellow(event.text));
+        write(pc.yellow(t(event.text)));
         return;
       case 'model': {
         const e = event.event;
-        const label = `${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`;
+        const label = t(`${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`);
         if (e.kind === 'call-progress') {
           live?.update(e.call, e.progress);
           return;
         }
         if (e.kind === 'call-end') live?.done(e.call);
-        if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}${e.seat ? pc.dim(` (${e.seat})`) : ''}`);
+        if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}${e.seat ? pc.dim(` (${t(e.seat)})`) : ''}`);
         else if (e.kind === 'call-repair')
           write(`${who(e.call.role)}${pc.yellow('↻')} ${label}: reply invalid (attempt ${e.attempt}), asking again — ${firstLine(e.error)}`);
-        else if (e.kind === 'call-fallback') write(`${who(e.call.role)}${pc.yellow('⇄')} ${label}: ${e.reason} with ${e.from}; asking ${e.to}`);
+        else if (e.kind === 'call-fallback') write(`${who(e.call.role)}${pc.yellow('⇄')} ${label}: ${t(e.reason)} with ${t(e.from)}; asking ${t(e.to)}`);
         else {
           const r = e.record;
           const tokens = `${r.promptTokens}→${r.completionTokens} tokens${r.counted ? ' (counted)' : ''}`;
@@ -42,26 +45,26 @@ export function progressPrinter(write: (line: string) => void, live: LiveStatus 
       }
       case 'message':
         write(
-          `${who(event.message.from)}${pc.magenta('⇢')} ${event.message.type} → ${event.message.to} ${pc.dim([event.message.id, summary(event.message)].filter(Boolean).join(' '))}`,
+          `${who(event.message.from)}${pc.magenta('⇢')} ${t(event.message.type)} → ${t(event.message.to)} ${pc.dim(t([event.message.id, summary(event.message)].filter(Boolean).join(' ')))}`,
         );
         return;
       case 'commit':
-        write(`${who(event.role)}${pc.blue('●')} commit ${event.subject}`);
+        write(`${who(event.role)}${pc.blue('●')} commit ${t(event.subject)}`);
         return;
       case 'tests-start':
-        write(`${who(event.role)}${pc.dim('▶')} tests ${event.detail}`);
+        write(`${who(event.role)}${pc.dim('▶')} tests ${t(event.detail)}`);
         return;
       case 'tests-end':
-        write(`${who(event.role)}${/passed/.test(event.detail) ? pc.green('■') : pc.red('■')} tests ${event.detail}`);
+        write(`${who(event.role)}${/passed/.test(event.detail) ? pc.green('■') : pc.red('■')} tests ${t(event.detail)}`);
         return;
       case 'check':
-        write(`${who(event.role)}${pc.yellow('◆')} check ${event.detail}`);
+        write(`${who(event.role)}${pc.yellow('◆')} check ${t(event.detail)}`);
         return;
     }
   };
 }
 
-const firstLine = (text: string): string => text.split('\n')[0]!.slice(0, 120);
+const firstLine = (text: string): string => t(text.split('\n')[0]!.slice(0, 120));
 
 function summary(message: Message): string {
   const p = message.payload as Record<string, unknown>;

@@ -7,6 +7,7 @@ import type { CommandOutput, RunCommandName } from './command-output.ts';
 import { summaryLine } from './json-lines-schema.ts';
 import { EXIT } from './output.ts';
 import { renderSummary } from './summary.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 export async function reportRun(result: RunResult, model: string, output: CommandOutput, command: RunCommandName, extraNext: string[] = []): Promise<number> {
   const workspace = await Workspace.open(result.projectDir);
@@ -52,7 +53,7 @@ const STOPPED_EXIT: Partial<Record<RunResult['outcome'], number>> = {
 function whatNext(result: RunResult, shown: string): { exitCode: number; lines: string[]; next: string[] } {
   if (result.outcome === 'done') return { exitCode: EXIT.done, lines: [`\nNext: cd ${shown} && git log --stat`], next: [`cd ${shown} && git log --stat`] };
   const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
-  if (why) return { exitCode: EXIT.failed, lines: [`\n${why}\n${INSTEAD}`], next: [] };
+  if (why) return { exitCode: EXIT.failed, lines: [`\n${cleanLine(why)}\n${INSTEAD}`], next: [] };
   const lines = [`\nContinue it with: sopworks resume ${shown}`];
   const next = [`sopworks resume ${shown}`];
   if (result.outcome === 'budget-exhausted') lines.push('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');

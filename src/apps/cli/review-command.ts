@@ -8,6 +8,7 @@ import { EXIT, type Output } from './output.ts';
 import { changeSummary } from '../../capabilities/change/change-summary.ts';
 import type { RunReport } from '../review/run-report.ts';
 import { summaryLine } from './json-lines-schema.ts';
+import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */
 function terminalWidth(): number | undefined {
@@ -36,37 +37,48 @@ export async function reviewCommand(rawDir: unknown, io: Output, json = false): 
 /** `--json`: a line per board message, in words, then the summary with the outcome. */
 function printJson(report: RunReport, io: Output): void {
   for (const e of report.timeline) {
-    io.out(JSON.stringify({ type: 'timeline', seq: e.seq, id: e.id, messageType: e.type, from: e.from, to: e.to, createdAt: e.createdAt, summary: e.summary }));
+    // A summary says what a model wrote: no control but newline and tab.
+    io.out(
+      JSON.stringify(
+        cleanStrings(
+          { type: 'timeline', seq: e.seq, id: e.id, messageType: e.type, from: e.from, to: e.to, createdAt: e.createdAt, summary: e.summary },
+          cleanBlock,
+        ),
+      ),
+    );
   }
   const last = report.tests.at(-1)?.report ?? null;
   const t = report.usage.total;
   const costUsd = t.costs.costUsd;
   io.out(
     JSON.stringify(
-      summaryLine({
-        command: 'review',
-        outcome: report.status.running ? 'running' : report.status.outcome,
-        reason: report.status.reason,
-        exitCode: EXIT.done,
-        projectDir: report.dir,
-        commits: report.commits.length,
-        tests: last
-          ? {
-              round: last.round,
-              passed: last.passed,
-              detail: last.counts ? `${last.counts.passed} passed, ${last.counts.failed} failed` : `exit code ${last.exitCode}`,
-            }
-          : null,
-        usage: {
-          calls: t.calls,
-          promptTokens: t.promptTokens,
-          completionTokens: t.completionTokens,
-          repairs: t.repairs,
-          retries: null,
-          costUsd: costUsd ?? null,
-        },
-        wallMs: report.info?.wallMs ?? null,
-      }),
+      cleanStrings(
+        summaryLine({
+          command: 'review',
+          outcome: report.status.running ? 'running' : report.status.outcome,
+          reason: report.status.reason,
+          exitCode: EXIT.done,
+          projectDir: report.dir,
+          commits: report.commits.length,
+          tests: last
+            ? {
+                round: last.round,
+                passed: last.passed,
+                detail: last.counts ? `${last.counts.passed} passed, ${last.counts.failed} failed` : `exit code ${last.exitCode}`,
+              }
+            : null,
+          usage: {
+            calls: t.calls,
+            promptTokens: t.promptTokens,
+            completionTokens: t.completionTokens,
+            repairs: t.repairs,
+            retries: null,
+            costUsd: costUsd ?? null,
+          },
+          wallMs: report.info?.wallMs ?? null,
+        }),
+        cleanBlock,
+      ),
     ),
   );
 }

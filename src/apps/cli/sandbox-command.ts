@@ -17,6 +17,7 @@ import { securityViolations } from '../../host/sandbox/security-violation.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions, positiveInteger } from './parse-options.ts';
+import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
 
 const ExecOptions = z.object({
   dir: z.string().min(1),
@@ -44,7 +45,8 @@ export async function sandboxExec(argv: string[], rawOptions: unknown, io: Outpu
     allowUnsandboxed: sandbox.allowUnsandboxed,
     onNotice: (notice) => io.err(pc.bold(pc.yellow(notice))),
   });
-  io.out(outcome.output.trimEnd());
+  // The generated program's own output: its lines, never its escape sequences.
+  io.out(cleanBlock(outcome.output.trimEnd()));
   io.out(renderOutcome(argv, outcome));
   const security = securityViolations(outcome);
   if (security.length > 0) {
@@ -65,9 +67,9 @@ function renderOutcome(argv: readonly string[], outcome: SandboxOutcome): string
     `${pc.bold('Sandbox')}     ${mode}`,
     `${pc.bold('Limits')}      ${describeLimits(outcome.limits)}`,
     `${pc.bold('Limits hit')}  ${outcome.limitsHit.length > 0 ? pc.red(outcome.limitsHit.join(', ')) : 'none'}${outcome.truncated ? ' (output shows the tail)' : ''}`,
-    ...(outcome.limitNotes ?? []).map((note) => `  - ${note}`),
+    ...(outcome.limitNotes ?? []).map((note) => `  - ${cleanLine(note)}`),
     `${pc.bold('Violations')}  ${outcome.violations.length > 0 ? pc.red(String(outcome.violations.length)) : 'none seen'}`,
-    ...outcome.violations.map((v) => `  - ${v.kind}: ${v.detail}`),
+    ...outcome.violations.map((v) => `  - ${v.kind}: ${cleanLine(v.detail)}`),
   ];
   if (outcome.gaps.length > 0) lines.push(`${pc.bold('Not stopped')} ${pc.yellow('in this mode:')}`, ...outcome.gaps.map((gap) => `  - ${gap}`));
   return lines.join('\n');

@@ -2,14 +2,26 @@
 import { z } from 'zod';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import { startReviewServer } from '../review/server/review-server.ts';
+import { isLoopback } from '../review/server/allowed-hosts.ts';
 import { EXIT, type Output } from './output.ts';
 
 export const ServeOptions = z.object({
   port: z.string().regex(/^\d+$/, 'a port is a number').transform(Number).pipe(z.number().int().max(65535, 'a port is at most 65535')),
   host: z.string().trim().min(1),
+  allowHost: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^[\w.\-[\]:]+$/, 'a host name, an address, or either with :port'),
+    )
+    .default([]),
   llm: z.string().trim().min(1).optional(),
   model: z.string().trim().min(1).optional(),
 });
+
+/** What a page opened with the token may do. */
+const WORKBENCH = 'a run awaiting approval is decided and goes on, a stopped run is continued, a finished one is handed a change';
 
 export async function serveCommand(dir: string, rawOptions: unknown, io: Output): Promise<number> {
   const parsed = ServeOptions.safeParse(rawOptions);
@@ -22,17 +34,20 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     dir,
     port: parsed.data.port,
     host: parsed.data.host,
+    allowHosts: parsed.data.allowHost,
     onError: (error) => io.err(`error while answering a request: ${describeError(error)}`),
     launch: { llm: parsed.data.llm, model: parsed.data.model },
   });
   // As Jupyter does: the URL carries the secret that lets this browser decide on runs awaiting approval.
   io.out(`sopworks viewer of ${dir}: ${server.tokenUrl}`);
-  if (!['127.0.0.1', 'localhost', '::1'].includes(parsed.data.host)) {
-    io.err(`warning: listening on ${parsed.data.host}: other machines that can reach it can read every run in ${dir}, prompts included.`);
+  if (!isLoopback(parsed.data.host)) {
+    io.err(
+      `warning: listening on ${parsed.data.host}, beyond this machine: every request needs the token, reads included — share that URL only with whom may read every run in ${dir}, prompts included.`,
+    );
+    io.out(`It follows runs in progress; from a page opened with that URL, ${WORKBENCH}. Ctrl-C to stop.`);
+  } else {
+    io.out(`It follows runs in progress; from a page opened with that URL, ${WORKBENCH} (read-only without the token: ${server.url}). Ctrl-C to stop.`);
   }
-  io.out(
-    `It follows runs in progress; from a page opened with that URL, a run awaiting approval is decided and goes on, a stopped run is continued, a finished one is handed a change (read-only without the token: ${server.url}). Ctrl-C to stop.`,
-  );
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -16,6 +16,7 @@ import { describeFindings, inspectProject } from '../../host/git/tamper-check.ts
 import { formatUsd } from '../../capabilities/model/prices.ts';
 import { commandOutput } from './command-output.ts';
 import { summaryLine, type JsonLine } from './json-lines-schema.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 type RunLine = Extract<JsonLine, { type: 'run' }>;
 
@@ -58,7 +59,8 @@ export async function statusCommand(dir: string, terminal: Output, json = false)
     ? [root]
     : (await fs.readdir(root, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name));
   const rows = (await Promise.all(entries.map(statusOf))).filter((r): r is RunLine => r !== null).sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) for (const line of describeFindings(path.basename(entry), await inspectProject(entry))) terminal.err(`warning: ${line}`);
+  for (const entry of entries)
+    for (const line of describeFindings(cleanLine(path.basename(entry)), await inspectProject(entry))) terminal.err(`warning: ${line}`);
   if (output.json) {
     for (const row of rows) output.json(row);
     output.json(summaryLine({ command: 'status', exitCode: 0, runs: rows.length }));
@@ -72,17 +74,20 @@ export async function statusCommand(dir: string, terminal: Output, json = false)
   return 0;
 }
 
-/** The table, and under each run that did not finish done the reason and the gate it waits on. */
+/**
+ * The table, and under each run that did not finish done the reason and the gate it waits on. A folder's
+ * name, the board's last line and a reason are anyone's text: each is one clean line.
+ */
 function renderStatus(rows: readonly RunLine[]): string[] {
-  const cells = (r: RunLine) => [r.name, r.outcome, r.lastStep ?? '—', usageText(r.usage)];
+  const cells = (r: RunLine) => [cleanLine(r.name), r.outcome, cleanLine(r.lastStep ?? '—'), usageText(r.usage)];
   const all = [['project', 'outcome', 'last step', 'usage'], ...rows.map(cells)];
   const widths = [0, 1, 2].map((i) => Math.max(...all.map((c) => c[i]!.length)));
   const line = (c: string[]) => [c[0]!.padEnd(widths[0]!), c[1]!.padEnd(widths[1]!), c[2]!.padEnd(widths[2]!), c[3]!].join('  ').trimEnd();
   const lines = [line(all[0]!)];
   for (const row of rows) {
     lines.push(line(cells(row)));
-    if (row.outcome !== 'done' && row.reason) lines.push(`  why: ${row.reason}`);
-    if (row.gate) lines.push(`  waits on: ${row.gate} — sopworks approve ${row.dir} (or --reject "…"), then resume`);
+    if (row.outcome !== 'done' && row.reason) lines.push(`  why: ${cleanLine(row.reason)}`);
+    if (row.gate) lines.push(`  waits on: ${cleanLine(row.gate)} — sopworks approve ${cleanLine(row.dir)} (or --reject "…"), then resume`);
   }
   return lines;
 }

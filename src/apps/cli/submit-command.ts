@@ -14,6 +14,7 @@ import { runState } from '../eval/run-spec.ts';
 import { connectRedis, redisUrl, shownUrl } from '../queue/redis-connection.ts';
 import { openQueue } from '../queue/run-queue.ts';
 import { submitRun } from '../queue/submit-run.ts';
+import { queueSecret } from '../queue/job-signature.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
@@ -32,8 +33,14 @@ const MAX_SPEC = 4000;
 
 export async function submitCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(SubmitOptions, rawOptions);
+  const secret = queueSecret();
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
+  if (choice.kind === 'local') {
+    throw new SopworksError('USAGE', '--llm local cannot go through the queue: a worker asks its own endpoint (openai) or a scenario file.', {
+      hint: "Use --llm openai (the workers' OPENAI_* settings) or --llm scripted:<file>, or run it here with `sopworks run --llm local`.",
+    });
+  }
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
   const spec = (specWords.join(' ').trim() || scenario?.spec || '').trim();
   if (spec === '' || spec.length > MAX_SPEC) {
@@ -57,17 +64,21 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
   const redis = await connectRedis(url);
   const queue = openQueue(redis);
   try {
-    const { job, existing } = await submitRun(queue, {
-      name,
-      spec,
-      scenario: choice.kind === 'scripted' ? path.resolve(choice.file) : null,
-      out,
-      llm: choice.kind === 'openai' ? 'openai' : null,
-      model: options.model ?? null,
-      sops: path.resolve(options.sops),
-      roles: path.resolve(options.roles),
-      allowUnsandboxed: options.allowUnsandboxed,
-    });
+    const { job, existing } = await submitRun(
+      queue,
+      {
+        name,
+        spec,
+        scenario: choice.kind === 'scripted' ? path.resolve(choice.file) : null,
+        out,
+        llm: choice.kind === 'openai' ? 'openai' : null,
+        model: options.model ?? null,
+        sops: path.resolve(options.sops),
+        roles: path.resolve(options.roles),
+        allowUnsandboxed: options.allowUnsandboxed,
+      },
+      secret,
+    );
     io.out(
       existing
         ? `Job ${job.id} for ${projectDir} is already on the queue (${await job.getState()}).`

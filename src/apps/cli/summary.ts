@@ -1,10 +1,14 @@
-/** The summary printed when a run ends: outcome, files, commits, tests, model usage, wall time. */
+/**
+ * The summary printed when a run ends: outcome, files, commits, tests, model usage, wall time. The
+ * reason and names may quote a model or a repository: each is one clean line (src/ground/terminal-text.ts).
+ */
 import path from 'node:path';
 import pc from 'picocolors';
 import type { RunResult } from '../../company/finish-run.ts';
 import type { UsageTotals } from '../../capabilities/model/usage.ts';
 import { formatUsd } from '../../capabilities/model/prices.ts';
 import { describeFigures, runFigures } from '../../capabilities/project/run-figures.ts';
+import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
 
 export interface SummaryFacts {
   files: string[];
@@ -16,8 +20,9 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   const lines: string[] = [];
   const verdict = result.outcome === 'done' ? pc.green(pc.bold('done')) : pc.red(pc.bold(result.outcome));
   const shown = path.relative(process.cwd(), result.projectDir) || result.projectDir;
-  lines.push('', `${pc.bold('Outcome')}   ${verdict} — ${result.reason}`);
-  lines.push(`${pc.bold('Project')}   ${shown}: ${facts.files.length} files, ${facts.commits} commits`);
+  // A reason may list its issues one a line (its layout); no other control of what it quotes reaches the terminal.
+  lines.push('', `${pc.bold('Outcome')}   ${verdict} — ${cleanBlock(result.reason)}`);
+  lines.push(`${pc.bold('Project')}   ${cleanLine(shown)}: ${facts.files.length} files, ${facts.commits} commits`);
   const t = result.lastTestReport;
   if (t) {
     const counts = t.counts ? `${t.counts.passed} passed, ${t.counts.failed} failed` : `exit code ${t.exitCode}`;
@@ -25,8 +30,8 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   } else {
     lines.push(`${pc.bold('Tests')}     not run`);
   }
-  for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${figure.value}`);
-  lines.push(`${pc.bold('Model')}     ${facts.model}`);
+  for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${cleanLine(figure.value)}`);
+  lines.push(`${pc.bold('Model')}     ${cleanLine(facts.model)}`);
   lines.push(usageTable('role', result.usage.byRole(), result.usage.total()));
   lines.push(usageTable('role/action', result.usage.byAction(), result.usage.total()));
   // Which model answered what, with each model's own price, once a run asks more than one.
@@ -40,7 +45,7 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
 function usageTable(by: string, byRole: Map<string, UsageTotals>, total: UsageTotals): string {
   const header = [by, 'calls', 'prompt tokens', 'completion tokens', 're-asks', 'retries', 'cost'];
   const row = (name: string, u: UsageTotals) => [
-    name,
+    cleanLine(name),
     ...[u.calls, u.promptTokens, u.completionTokens, u.repairs, u.retries].map(String),
     formatUsd(u.costUsd),
   ];

@@ -4,6 +4,7 @@
  * comparison of two suites' results (`eval --compare`).
  */
 import type { Aggregates, SpecResult, SuiteResults } from './spec-result.ts';
+import { cleanStrings } from '../../ground/terminal-text.ts';
 
 export type Table = { header: string[]; rows: string[][] };
 
@@ -88,7 +89,9 @@ export function compareTables(a: SuiteResults, b: SuiteResults): { specs: Table;
   return { specs, aggregates };
 }
 
-export function renderText(table: Table): string {
+/** Aligned text; every cell one clean line (a job's name or reason is anyone's text). */
+export function renderText(untrusted: Table): string {
+  const table = cleanStrings(untrusted);
   const widths = table.header.map((h, i) => Math.max(h.length, ...table.rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells

@@ -1,6 +1,9 @@
 /**
  * A queued run: everything a worker on any machine needs to start it — or, after a worker died, to
- * resume it from its folder on the shared storage. Validated on both ends.
+ * resume it from its folder on the shared storage. Validated on both ends, and signed: whoever can
+ * write to Redis can write a job, so a worker runs only one whose signature (job-signature.ts) proves
+ * it was made by someone holding the queue's secret — and even then only within its own limits
+ * (job-admission.ts).
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -9,7 +12,7 @@ import { z } from 'zod';
 /** The BullMQ queue every sopworks submitter and worker share. */
 export const QUEUE_NAME = 'sopworks-runs';
 
-export const JobData = z.object({
+export const JobFields = z.object({
   /** The sopworks version that submitted it: a worker of another version hands the job back. */
   version: z.string(),
   name: z.string(),
@@ -18,13 +21,18 @@ export const JobData = z.object({
   scenario: z.string().nullable(),
   /** Absolute folder of projects, on storage every worker reaches; the run is <out>/<name>. */
   out: z.string(),
-  llm: z.string().nullish(),
+  /** The configured endpoint ('openai'), or null for the scenario's scripted model. */
+  llm: z.literal('openai').nullable(),
   model: z.string().nullish(),
   sops: z.string(),
   roles: z.string(),
   allowUnsandboxed: z.boolean(),
   submittedAt: z.string(),
 });
+export type JobFields = z.infer<typeof JobFields>;
+
+/** A job as it is stored: its fields and their HMAC (job-signature.ts). */
+export const JobData = JobFields.extend({ signature: z.string() });
 export type JobData = z.infer<typeof JobData>;
 
 /** What a worker writes as the job's progress once it made the run folder: a later worker expects it. */

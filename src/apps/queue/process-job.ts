@@ -1,8 +1,11 @@
 /**
- * What a worker does with one job: checks it (its data, its version, its folder), brings its run to an
+ * What a worker does with one job: checks it — its signature (job-signature.ts), then that it stays
+ * within the worker's limits (job-admission.ts), its version, its folder — brings its run to an
  * outcome with the code `sopworks run`/`resume` use (eval/run-spec.ts) — resuming it when an earlier
  * worker left it unfinished — and tells BullMQ how it went:
  *
+ * - unsigned, mis-signed, or beyond the worker's limits → refused: the job fails once, saying why, and
+ *   stays in `sopworks jobs`; nothing of it runs;
  * - `done` → the job completes;
  * - another final outcome, a bad spec, a SOP error, a missing run folder → UnrecoverableError: the job
  *   fails once, never retried (a retry cannot fix it);
@@ -16,7 +19,10 @@ import { readRunRecord } from '../../company/run-record.ts';
 import { runSpec, runState } from '../eval/run-spec.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
-import { JobData, JobProgress, projectDirOf, type JobResult } from './job-data.ts';
+import { JobProgress, projectDirOf, type JobResult } from './job-data.ts';
+import { verifyJob } from './job-signature.ts';
+import { admitJob, JobRefused, type WorkerLimits } from './job-admission.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface WorkerContext {
   /** Names this worker in job progress and results: host:pid. */
@@ -26,13 +32,22 @@ export interface WorkerContext {
   /** A job of another sopworks version was seen: the worker hands it back and stops. */
   onVersionMismatch: (job: Job, submitted: string) => void;
   log: (line: string) => void;
+  /** The secret jobs are signed with, and what this worker lets a job do. */
+  secret: string;
+  limits: WorkerLimits;
+}
+
+/** A job this worker will not run: failed at once, never retried, the reason in `sopworks jobs`. */
+function refuse(job: Job, reason: string, context: WorkerContext): never {
+  context.log(cleanLine(`${job.id}: refused: ${reason}`));
+  throw new UnrecoverableError(`refused: ${reason}`);
 }
 
 export async function processJob(job: Job, token: string | undefined, context: WorkerContext): Promise<JobResult> {
-  const parsed = JobData.safeParse(job.data);
-  if (!parsed.success)
-    throw new UnrecoverableError(`the job's data is not a sopworks run: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
-  const data = parsed.data;
+  // Redis is anyone's to write: nothing of a job is used before its signature is checked.
+  const verdict = verifyJob(job.id, job.data, context.secret);
+  if (!verdict.ok) refuse(job, verdict.reason, context);
+  const data = verdict.data;
   if (data.version !== SOPWORKS_VERSION) {
     // Not this worker's to run: back to the queue, untouched, for a worker of its version.
     await job.moveToWait(token);
@@ -42,6 +57,12 @@ export async function processJob(job: Job, token: string | undefined, context: W
   if (context.closing()) {
     await job.moveToWait(token);
     throw new WaitingError();
+  }
+  try {
+    await admitJob(data, context.limits);
+  } catch (error) {
+    if (error instanceof JobRefused) refuse(job, error.message, context);
+    throw error;
   }
   const projectDir = projectDirOf(data);
   const progress = JobProgress.safeParse(job.progress);

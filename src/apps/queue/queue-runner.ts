@@ -9,26 +9,46 @@ import type { SpecRunner } from '../eval/run-suite.ts';
 import { connectRedis, redisUrl, shownUrl } from './redis-connection.ts';
 import { openQueue, openQueueEvents } from './run-queue.ts';
 import { submitRun } from './submit-run.ts';
+import { queueSecret } from './job-signature.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import path from 'node:path';
+
+/** A queued run asks the workers' own endpoint or a scenario file (a path a worker checks against its roots); nothing else. */
+function queuedModel(scenario: string | null, llm: string | undefined): { scenario: string | null; llm: 'openai' | null } {
+  if (scenario !== null) return { scenario, llm: null };
+  const scripted = /^scripted:(.+)$/.exec(llm ?? '');
+  if (scripted) return { scenario: path.resolve(scripted[1]!), llm: null };
+  if (llm === undefined || llm === 'openai') return { scenario: null, llm: 'openai' };
+  throw new SopworksError('USAGE', `--llm ${llm} cannot go through the queue: a worker asks its own endpoint (openai) or a scenario file.`, {
+    hint: "Use --llm openai (the workers' OPENAI_* settings) or --llm scripted:<file>, or run the suite without --queue.",
+  });
+}
 
 export async function queueRunner(io: Output, stop: AbortSignal): Promise<{ runner: SpecRunner; close: () => Promise<void> }> {
   const url = redisUrl();
+  const secret = queueSecret();
   const redis = await connectRedis(url);
   const queue = openQueue(redis);
   const events = openQueueEvents(redis);
   await events.waitUntilReady();
   io.out(`Runs go to the queue at ${shownUrl(url)}; start workers with \`sopworks worker\` (docs/scaling.md).`);
   const runner: SpecRunner = async (request) => {
-    const { job } = await submitRun(queue, {
-      name: request.name,
-      spec: request.spec,
-      scenario: request.scenario,
-      out: request.out,
-      llm: request.llm ?? null,
-      model: request.model ?? null,
-      sops: request.sops,
-      roles: request.roles,
-      allowUnsandboxed: request.allowUnsandboxed,
-    });
+    const { scenario, llm } = queuedModel(request.scenario, request.llm);
+    const { job } = await submitRun(
+      queue,
+      {
+        name: request.name,
+        spec: request.spec,
+        scenario,
+        out: request.out,
+        llm,
+        model: request.model ?? null,
+        sops: request.sops,
+        roles: request.roles,
+        allowUnsandboxed: request.allowUnsandboxed,
+      },
+      secret,
+    );
     const stopped = new Promise<never>((_, reject) => {
       const abort = () => reject(new Error('the eval stopped waiting; the job stays on the queue, and the same eval waits for it again'));
       if (stop.aborted) abort();

@@ -1,7 +1,8 @@
 /**
  * The queue's Redis, from SOPWORKS_REDIS_URL: reachable, and configured not to evict keys (BullMQ
  * loses jobs otherwise) — each checked before anything is queued or run, with a message that says
- * what to fix.
+ * what to fix. A password or an ACL user goes in the URL (`redis://user:password@host:6379`), TLS is
+ * `rediss://` (a private CA through Node's NODE_EXTRA_CA_CERTS): docs/scaling.md.
  */
 import { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -48,8 +49,9 @@ export async function connectRedis(url: string): Promise<Redis> {
     await redis.ping();
   } catch (error) {
     redis.disconnect();
-    throw new SopworksError('QUEUE_UNREACHABLE', `Cannot reach Redis at ${shownUrl(url)} (${describeRedisError(cause ?? error)}). Nothing was queued or run.`, {
-      hint: `Start Redis (redis-server --maxmemory-policy noeviction) or set ${REDIS_URL_ENV} to where it runs.`,
+    const why = describeRedisError(cause ?? error);
+    throw new SopworksError('QUEUE_UNREACHABLE', `Cannot reach Redis at ${shownUrl(url)} (${why}). Nothing was queued or run.`, {
+      hint: hintFor(why),
     });
   }
   // Reconnect from now on: a worker outlives a Redis restart.
@@ -82,5 +84,15 @@ function describeRedisError(error: unknown): string {
   const e = error as { code?: string; message?: string };
   if (e.code) return e.code;
   if (/WRONGPASS|NOAUTH/.test(e.message ?? '')) return 'authentication failed';
+  if (/NOPERM/.test(e.message ?? '')) return `permission denied: ${e.message}`;
   return e.message ?? String(error);
+}
+
+/** What to do about it: the certificate, the credentials, or where Redis runs. */
+function hintFor(why: string): string {
+  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(why))
+    return "Redis's TLS certificate is not trusted here: give its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (and connect by a name the certificate holds).";
+  if (/authentication failed/.test(why)) return `Check the user and password in ${REDIS_URL_ENV} (redis://user:password@host:6379).`;
+  if (/permission denied/.test(why)) return 'Give the ACL user the commands the queue needs (docs/scaling.md, "Redis with a password, an ACL user, TLS").';
+  return `Start Redis (redis-server --maxmemory-policy noeviction) or set ${REDIS_URL_ENV} to where it runs.`;
 }

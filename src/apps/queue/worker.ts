@@ -9,6 +9,8 @@ import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE_NAME, type JobData, type JobResult } from './job-data.ts';
 import { processJob } from './process-job.ts';
+import type { WorkerLimits } from './job-admission.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -18,6 +20,9 @@ export interface WorkerOptions {
    */
   lockMs: number;
   log: (line: string) => void;
+  /** The queue's secret (job-signature.ts) and what a job may do here (job-admission.ts). */
+  secret: string;
+  limits: WorkerLimits;
 }
 
 export interface RunningWorker {
@@ -47,6 +52,8 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
         id,
         closing: () => closing,
         log: options.log,
+        secret: options.secret,
+        limits: options.limits,
         onVersionMismatch: (j, submitted) => {
           mismatch ??= `job ${j.id} was submitted with sopworks ${submitted}; this worker runs another version. The job was handed back to the queue, untouched; start a worker of version ${submitted} to run it.`;
           void close();
@@ -61,9 +68,13 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
     },
   );
   worker.on('failed', (job, error) => {
-    if (job) options.log(`${job.id} ${job.data.name}: failed (attempt ${job.attemptsMade}): ${error.message}`);
+    // A refused job's data is anyone's text: the line is one clean line.
+    if (job)
+      options.log(
+        cleanLine(`${job.id} ${String((job.data as { name?: unknown } | null)?.name ?? '?')}: failed (attempt ${job.attemptsMade}): ${error.message}`),
+      );
   });
-  worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+  worker.on('error', (error) => options.log(cleanLine(`queue error: ${error.message}`)));
   const close = (): Promise<void> => {
     closing = true;
     closed ??= worker.close().then(settle);

@@ -1,4 +1,8 @@
-/** The run report for a terminal: outcome, timeline, artifacts, QA rounds, usage and cost, git log. Pure. */
+/**
+ * The run report for a terminal: outcome, timeline, artifacts, QA rounds, usage and cost, git log. Pure.
+ * Nearly everything in it came from a model or a repository (summaries, file names, commit subjects,
+ * test names): every string of the report is made one clean line first (src/ground/terminal-text.ts).
+ */
 import pc from 'picocolors';
 import { shellCommand } from '../../ground/markdown.ts';
 import { oneLine, testCounts } from './message-summary.ts';
@@ -6,6 +10,7 @@ import type { RunReport } from './run-report.ts';
 import { describeFigures } from '../../capabilities/project/run-figures.ts';
 import type { UsageRow } from './usage-summary.ts';
 import { labelOf, thousands, shownValue } from './human-labels.ts';
+import { cleanStrings } from '../../ground/terminal-text.ts';
 
 const heading = (text: string): string => `\n${pc.bold(text)}`;
 
@@ -98,7 +103,8 @@ function wrap(text: string, width: number | undefined): string[] {
 /** A line cut to the width, when there is one. */
 const fitLine = (line: string, width: number | undefined): string => (width === undefined || visible(line) <= width ? line : cut(line, width));
 
-export function renderReportText(report: RunReport, options: ReportTextOptions = {}): string {
+export function renderReportText(untrusted: RunReport, options: ReportTextOptions = {}): string {
+  const report = cleanStrings(untrusted);
   const { width } = options;
   const { info } = report;
   const lines: string[] = [];

@@ -6,23 +6,28 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
 import { git } from '../../host/git/git-process.ts';
+import { NO_DIFF_PROGRAMS } from '../../host/git/git-hardening.ts';
+import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
 import { STATE_DIR } from '../../engine/run/state-dir.ts';
 
 /** What run.json keeps of a change run (`change`, written by `sopworks change`). */
-export const ChangeRecord = z.object({ repo: z.string(), base: z.string(), baseName: z.string(), branch: z.string() });
+// run.json is read back from a folder anyone may have handed over: the base must be a commit id, never
+// something git would take for an option (`--output=…`).
+export const ChangeRecord = z.object({ repo: z.string(), base: z.string().regex(/^[0-9a-f]{40,64}$/), baseName: z.string(), branch: z.string() });
 
 export async function changeSummary(projectDir: string): Promise<string | null> {
   const text = await readTextIfExists(path.join(projectDir, STATE_DIR, 'run.json'));
   const parsed = ChangeRecord.safeParse(text === null ? null : (JSON.parse(text) as { change?: unknown }).change);
   if (!parsed.success) return null;
   const change = parsed.data;
-  const stat = await git(projectDir, ['diff', '--stat', `${change.base}...HEAD`]).then(
+  const stat = await git(projectDir, ['diff', ...NO_DIFF_PROGRAMS, '--stat', `${change.base}...HEAD`]).then(
     (r) => r.stdout.trimEnd(),
     (error: Error) => `(the diff could not be read: ${error.message})`,
   );
+  const [repo, branch] = [cleanLine(change.repo), cleanLine(change.branch)];
   return [
-    `Change of ${change.repo} on branch ${change.branch}, from ${change.baseName} (${change.base.slice(0, 12)})`,
-    stat || '(no change yet)',
-    `Review it: git -C ${change.repo} diff ${change.base.slice(0, 12)}...${change.branch}`,
+    `Change of ${repo} on branch ${branch}, from ${cleanLine(change.baseName)} (${change.base.slice(0, 12)})`,
+    cleanBlock(stat) || '(no change yet)',
+    `Review it: git -C ${repo} diff ${change.base.slice(0, 12)}...${branch}`,
   ].join('\n');
 }

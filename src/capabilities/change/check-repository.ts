@@ -78,7 +78,8 @@ export async function checkRepository(repoArg: string, ask: ChangeAsk): Promise<
           'Name a branch, tag or commit of the repository with --base (`git branch -a` lists them).',
         );
   }
-  const dirty = await query(repo, ['status', '--porcelain', '--untracked-files=no', '--ignore-submodules=none']);
+  // Submodules are never looked into: their own config could name a filter that `status` would run.
+  const dirty = await query(repo, ['status', '--porcelain', '--untracked-files=no', '--ignore-submodules=all']);
   if (dirty.stdout.trim() !== '') {
     const files = dirty.stdout
       .trimEnd()

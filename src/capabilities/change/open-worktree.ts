@@ -10,7 +10,10 @@ import { git } from '../../host/git/git-process.ts';
 import { STATE_DIR } from '../../engine/run/state-dir.ts';
 import type { ChangeTarget } from './check-repository.ts';
 
-/** No hook of the user's repository runs for sopworks' own work tree. */
+/**
+ * No hook of the user's repository runs for sopworks' own work tree, and no filter its attributes name
+ * runs on checkout: git-process.ts hardens every git (git-hardening.ts); these flags only repeat it.
+ */
 const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false'];
 
 export async function openWorktree(target: ChangeTarget, dir: string): Promise<void> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { codeInterface } from '../../documents/code-interface.ts';
 import { git } from '../../host/git/git-process.ts';
 import type { RepositoryMap } from '../../documents/change-schemas.ts';
+import { hasControls, quotedName } from '../../ground/terminal-text.ts';
 
 export const MAP_BOUNDS = {
   /** Beyond this many files the tree lists folders with their file counts instead. */
@@ -36,7 +37,10 @@ export interface MapInput {
 
 export async function mapRepository({ root, base, branch, slug }: MapInput): Promise<RepositoryMap> {
   const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--name-only', base]);
-  const files = stdout.split('\0').filter(Boolean).sort(byDepthThenName);
+  const all = stdout.split('\0').filter(Boolean).sort(byDepthThenName);
+  // A name with a newline or another control character is listed (quoted) but never read: no path a
+  // role may name holds one (safe-path.ts), and its text would be shown under a forged name.
+  const files = all.filter((f) => !hasControls(f));
   const read = async (file: string, limit: number): Promise<string | null> => {
     const text = await readSmallText(path.join(root, file), MAP_BOUNDS.sourceBytes);
     return text === null ? null : clip(text, limit);
@@ -76,19 +80,22 @@ export async function mapRepository({ root, base, branch, slug }: MapInput): Pro
     base,
     branch,
     changeDir: `docs/changes/${earlierChanges.size + 1}-${slug}`,
-    fileCount: files.length,
-    tree: renderTree(files),
+    fileCount: all.length,
+    tree: renderTree(all),
     manifests,
     readmes,
     interfaces,
-    hasTests: files.some((f) => TEST.test(f)),
+    hasTests: all.some((f) => TEST.test(f)),
     omitted,
   };
 }
 
-/** Every path when there are few; otherwise the root's files and each folder with its file count. */
+/**
+ * Every path when there are few; otherwise the root's files and each folder with its file count. A
+ * name that is not plain is quoted (`"a\nb.js"`): one entry is one line, whatever the repository holds.
+ */
 function renderTree(files: string[]): string {
-  if (files.length <= MAP_BOUNDS.treeFiles) return files.join('\n');
+  if (files.length <= MAP_BOUNDS.treeFiles) return files.map(quotedName).join('\n');
   const folders = new Map<string, number>();
   const top: string[] = [];
   for (const file of files) {
@@ -99,7 +106,7 @@ function renderTree(files: string[]): string {
       folders.set(folder, (folders.get(folder) ?? 0) + 1);
     }
   }
-  const lines = [...top, ...[...folders].map(([folder, count]) => `${folder} (${count} files)`)];
+  const lines = [...top.map(quotedName), ...[...folders].map(([folder, count]) => `${quotedName(folder)} (${count} files)`)];
   const shown = lines.slice(0, MAP_BOUNDS.treeFiles);
   return [
     ...shown,

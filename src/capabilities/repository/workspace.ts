@@ -21,6 +21,7 @@ import { findOnPath, git } from '../../host/git/git-process.ts';
 import type { Identity } from '../../host/git/fast-import-stream.ts';
 import { GitImporter } from '../../host/git/git-importer.ts';
 import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 export { STATE_DIR };
 const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };
@@ -297,12 +298,14 @@ export class Workspace {
     this.importer ??= new GitImporter(this.root, await this.branchRef());
     const commits = accepted.map(({ request }) => {
       const trailers = Object.entries(request.trailers).map(([key, value]) => `${key}: ${value}`);
+      // A subject is one line, whatever a model put in a title: no forged paragraph, trailer or escape in git's log.
+      const subject = cleanLine(request.subject);
       return {
         files: request.files,
         removed: request.removed,
         author: request.author,
         committer: COMMITTER,
-        message: trailers.length > 0 ? `${request.subject}\n\n${trailers.join('\n')}` : request.subject,
+        message: trailers.length > 0 ? `${subject}\n\n${trailers.join('\n')}` : subject,
       };
     });
     // Killed while sending a batch, git gets a stream without its checkpoint: none of the batch is made.

@@ -31,6 +31,8 @@ export interface BaseTestsRequest {
 }
 
 export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineTests> {
+  // The base was read back from the run's record: a commit id, never something git takes for an option.
+  if (!/^[0-9a-f]{40,64}$/.test(request.base)) throw new SopworksError('GIT_FAILED', `The change's base "${request.base}" is not a commit id.`);
   const into = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-base-'));
   try {
     await unpackTree(request.root, request.base, into);
@@ -115,11 +117,13 @@ function refusedInstall(command: string[], refusals: string[]): BaselineTests {
 }
 
 /** `git archive <base> | tar -x`: the base's files, without .git, without anything of the work tree. */
-function unpackTree(root: string, base: string, into: string): Promise<void> {
+export async function unpackTree(root: string, base: string, into: string): Promise<void> {
+  // Hardened like every git of sopworks: `git archive` applies smudge filters, and none may run here.
+  const env = await gitEnv(root);
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', 'git archive --format=tar "$1" | tar -x -C "$2"', 'sh', base, into], {
       cwd: root,
-      env: gitEnv(root),
+      env,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { readAppendLog } from '../../ground/files/append-log.ts';
 import type { Message } from '../board/message.ts';
 import { SopworksError } from '../../ground/errors.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 import { STATE_DIR } from './state-dir.ts';
 
 const PostedOutcome = z.object({
@@ -57,7 +58,7 @@ export function checkHintApplies(record: { outcome?: string | undefined; reason?
   if (record.outcome === 'failed' && FAILED_ON_REPLIES.test(record.reason ?? '')) return;
   throw new SopworksError(
     'USAGE',
-    `--hint is for a run that stopped because a step's replies kept failing (invalid, looping, or cut off); this run's last outcome is ${record.outcome ?? 'none (it was cut off)'}${record.reason ? ` (${record.reason})` : ''}.`,
+    `--hint is for a run that stopped because a step's replies kept failing (invalid, looping, or cut off); this run's last outcome is ${record.outcome ?? 'none (it was cut off)'}${record.reason ? ` (${cleanLine(record.reason)})` : ''}.`,
     { hint: 'Resume without --hint; the run goes on from where it stopped.' },
   );
 }

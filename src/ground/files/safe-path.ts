@@ -6,6 +6,7 @@ import path from 'node:path';
 import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
+import { hasControls } from '../terminal-text.ts';
 
 const RESERVED = ['.git', '.sopworks'];
 
@@ -13,6 +14,9 @@ const RESERVED = ['.git', '.sopworks'];
 export function checkRelativePath(candidate: string): { ok: true; path: string } | { ok: false; reason: string } {
   if (candidate.trim() === '') return { ok: false, reason: 'the path is empty' };
   if (candidate.includes('\0')) return { ok: false, reason: 'the path contains a NUL byte' };
+  // A newline or an escape in a name would forge a line wherever the name is shown (a prompt, a terminal).
+  if (hasControls(candidate))
+    return { ok: false, reason: 'the path contains a control character (a newline, a tab, an escape); name the file with printable characters' };
   const slashed = candidate.trim().replace(/\\/g, '/');
   if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) {
     return { ok: false, reason: 'absolute paths are not allowed; use a path relative to the project root' };

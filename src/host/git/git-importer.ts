@@ -44,7 +44,10 @@ export class GitImporter {
    */
   async commit(commits: readonly StreamCommit[], parent: string | null, beforeEach: () => void = () => {}): Promise<string[]> {
     if (this.outstanding) throw new Error('GitImporter: one batch at a time');
-    const child = this.process();
+    // The environment is found before the process starts (the drivers defined where it runs: git-process.ts).
+    const env = this.child ? null : await gitEnv(this.root);
+    if (this.outstanding) throw new Error('GitImporter: one batch at a time');
+    const child = this.child ?? this.process(env!);
     const label = `sopworks-batch-${++this.batches}`;
     const done = new Promise<string[]>((resolve, reject) => (this.outstanding = { label, hashes: [], resolve, reject }));
     this.keepAlive(true);
@@ -78,11 +81,10 @@ export class GitImporter {
     return true;
   }
 
-  private process(): ChildProcessWithoutNullStreams {
-    if (this.child) return this.child;
+  private process(env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
     // `&&`: a stream cut short (sopworks killed) makes fast-import fail, and the index is left alone.
     const script = 'git fast-import --quiet --done --date-format=now && exec git read-tree HEAD';
-    const child = spawn('sh', ['-c', script], { cwd: this.root, env: gitEnv(this.root), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', script], { cwd: this.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
     this.stderr = '';
     this.marks = 0;

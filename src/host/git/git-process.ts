@@ -13,14 +13,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { hardenedGitEnv } from './git-hardening.ts';
+import { definedDrivers } from './config-drivers.ts';
+import { checkGitVersion } from './git-version.ts';
 
 export interface GitResult {
   stdout: string;
   stderr: string;
 }
 
-/** Hardened: a tampered repository's hooks, fsmonitor, pager or helpers never run (git-hardening.ts). */
-export const gitEnv = (cwd: string): NodeJS.ProcessEnv => hardenedGitEnv(cwd);
+/**
+ * Hardened: a tampered repository's hooks, fsmonitor, pager, helpers, filters, textconv and drivers
+ * never run (git-hardening.ts) — every driver defined where this git reads configuration is switched
+ * off by name, found afresh for each process (config-drivers.ts).
+ */
+export async function gitEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
+  await checkGitVersion();
+  return hardenedGitEnv(cwd, await definedDrivers(cwd));
+}
 
 export interface GitOptions {
   /** Exit codes that are not failures (e.g. 1 for `rev-parse --verify --quiet` of a missing ref). */
@@ -28,9 +37,10 @@ export interface GitOptions {
 }
 
 /** Runs `git <args>` in `cwd`; rejects with GIT_FAILED (and git's own words) on any other exit. */
-export function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { code: number }> {
+export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { code: number }> {
+  const env = await gitEnv(cwd);
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

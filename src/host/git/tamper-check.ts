@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { hardenedGitEnv } from './git-hardening.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface TamperFindings {
   refusals: string[];
@@ -54,6 +55,39 @@ async function listConfig(file: string): Promise<[string, string][]> {
 
 const lstat = (file: string) => fs.lstat(file).catch(() => null);
 
+/** Where git keeps a project's metadata: its `.git` folder, or — a work tree of another repository (`sopworks change`) — the folders its `.git` file points to. */
+interface GitDirs {
+  /** This work tree's own folder, and how a finding names it. */
+  gitDir: string;
+  /** The repository's shared folder (config, hooks, info, objects): the same as gitDir but for a linked work tree. */
+  common: string;
+  label: (file: string) => string;
+  linked: boolean;
+}
+
+async function locateGitDirs(projectDir: string): Promise<GitDirs | null> {
+  const dotGit = path.join(projectDir, '.git');
+  const stat = await lstat(dotGit);
+  if (stat?.isDirectory()) return { gitDir: dotGit, common: dotGit, label: (file) => path.posix.join('.git', file), linked: false };
+  if (!stat?.isFile()) return null;
+  const pointer = /^gitdir:\s*(.+?)\s*$/m.exec(await fs.readFile(dotGit, 'utf8').catch(() => ''));
+  if (!pointer) return null;
+  const gitDir = path.resolve(projectDir, pointer[1]!);
+  const common = await fs.readFile(path.join(gitDir, 'commondir'), 'utf8').then(
+    (text) => path.resolve(gitDir, text.trim()),
+    () => gitDir,
+  );
+  return { gitDir, common, label: (file) => path.join(common, file), linked: true };
+}
+
+async function configFindings(file: string, shown: string, into: TamperFindings): Promise<void> {
+  const stat = await lstat(file);
+  if (stat?.isSymbolicLink()) return void into.refusals.push(`${shown} is a symbolic link`);
+  for (const [key, value] of await listConfig(file)) {
+    if (EXECUTING_KEYS.some((re) => re.test(key))) into.warnings.push(`${shown} sets ${key} = ${value.length > 80 ? `${value.slice(0, 77)}…` : value}`);
+  }
+}
+
 export async function inspectProject(projectDir: string): Promise<TamperFindings> {
   const findings: TamperFindings = { refusals: [], warnings: [] };
   for (const name of ['.git', '.sopworks']) {
@@ -61,29 +95,62 @@ export async function inspectProject(projectDir: string): Promise<TamperFindings
     if (stat?.isSymbolicLink())
       findings.refusals.push(`${name} is a symbolic link (to ${await fs.readlink(path.join(projectDir, name)).catch(() => '?')}), not a folder`);
   }
-  const gitDir = path.join(projectDir, '.git');
-  if (!(await lstat(gitDir))?.isDirectory()) return findings;
-  for (const hook of await fs.readdir(path.join(gitDir, 'hooks')).catch(() => [] as string[])) {
-    if (!hook.endsWith('.sample')) findings.warnings.push(`a hook was planted: .git/hooks/${hook}`);
+  const dirs = await locateGitDirs(projectDir);
+  if (!dirs) return findings;
+  const { common, gitDir, label } = dirs;
+  for (const hook of await fs.readdir(path.join(common, 'hooks')).catch(() => [] as string[])) {
+    if (!hook.endsWith('.sample')) findings.warnings.push(`a hook was planted: ${label(`hooks/${hook}`)}`);
   }
-  const config = path.join(gitDir, 'config');
-  if ((await lstat(config))?.isSymbolicLink()) findings.refusals.push('.git/config is a symbolic link');
-  else {
-    for (const [key, value] of await listConfig(config)) {
-      if (EXECUTING_KEYS.some((re) => re.test(key)))
-        findings.warnings.push(`.git/config sets ${key} = ${value.length > 80 ? `${value.slice(0, 77)}…` : value}`);
-    }
+  await configFindings(path.join(common, 'config'), label('config'), findings);
+  for (const worktreeConfig of new Set([path.join(gitDir, 'config.worktree'), path.join(common, 'config.worktree')])) {
+    if (await lstat(worktreeConfig)) await configFindings(worktreeConfig, dirs.linked ? worktreeConfig : label('config.worktree'), findings);
   }
-  for (const file of ['commondir', 'objects/info/alternates', 'info/attributes']) {
-    if (await lstat(path.join(gitDir, file))) findings.warnings.push(`.git/${file} exists (it redirects what git reads, or names filters)`);
+  // A linked work tree's folder names its repository with `commondir`: that one is git's own.
+  for (const file of [...(dirs.linked ? [] : ['commondir']), 'objects/info/alternates', 'info/attributes']) {
+    if (await lstat(path.join(common, file))) findings.warnings.push(`${label(file)} exists (it redirects what git reads, or names filters)`);
   }
   return findings;
 }
 
+/**
+ * What a repository's attributes at `base` ask git to run: each `.gitattributes` of the tree and the
+ * repository's `info/attributes` that names a filter, diff or merge driver (`filter=<name>`,
+ * `diff=<name>`, `merge=<name>`, in a macro too). Read with `git cat-file`, which applies no filter.
+ * Each is named: sopworks' git switches every defined driver off (git-hardening.ts), a person's does not.
+ */
+export async function attributeDrivers(repo: string, base: string): Promise<string[]> {
+  const found: string[] = [];
+  const scan = (text: string, where: string) => {
+    for (const match of text.matchAll(/(?:^|\s)(filter|diff|merge)=(\S+)/gm)) found.push(`${where} names the ${match[1]} driver "${match[2]}"`);
+  };
+  const { stdout } = await gitOutput(repo, ['ls-tree', '-r', '-z', base]);
+  for (const entry of stdout.split('\0').filter(Boolean)) {
+    const [meta, file] = entry.split('\t') as [string, string];
+    const [, type, object] = meta.split(' ') as [string, string, string];
+    if (type !== 'blob' || path.posix.basename(file) !== '.gitattributes') continue;
+    scan((await gitOutput(repo, ['cat-file', 'blob', object])).stdout, file);
+  }
+  const dirs = await locateGitDirs(repo);
+  if (dirs) scan(await fs.readFile(path.join(dirs.common, 'info', 'attributes'), 'utf8').catch(() => ''), dirs.label('info/attributes'));
+  return [...new Set(found)];
+}
+
+/** A read-only git query, hardened, with no driver to switch off (ls-tree and cat-file blob apply none). */
+function gitOutput(repo: string, args: string[]): Promise<{ stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('git', args, { cwd: repo, env: hardenedGitEnv(repo), stdio: ['ignore', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.on('error', () => resolve({ stdout: '' }));
+    child.on('close', () => resolve({ stdout: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
+
 /** One line for a person: what was found, and that sopworks' own git runs none of it. */
 export function describeFindings(dir: string, findings: TamperFindings): string[] {
+  // What was found quotes the repository (a config value, a hook's name): one clean line each.
   return [
-    ...findings.refusals.map((r) => `${dir}: ${r}`),
-    ...findings.warnings.map((w) => `${dir}: ${w} — sopworks' git never runs it, but your git would: inspect and remove it before using git there`),
+    ...findings.refusals.map((r) => cleanLine(`${dir}: ${r}`)),
+    ...findings.warnings.map((w) => cleanLine(`${dir}: ${w} — sopworks' git never runs it, but your git would: inspect and remove it before using git there`)),
   ];
 }

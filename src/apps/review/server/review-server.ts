@@ -2,9 +2,10 @@
  * The local web viewer's HTTP server (node:http): the page and its assets, a JSON API over the runs in
  * one folder, and a server-sent event stream per run that says when the run has changed. Its routes
  * are a table (read-routes.ts, write-routes.ts); it reads with GET and HEAD, and each write is a POST
- * guarded by a secret token, Origin and Host (write-guard.ts). Bound to 127.0.0.1 by default, and it
- * answers only requests addressed to the name it listens on, so a web page elsewhere cannot reach it
- * through DNS rebinding.
+ * guarded by a secret token, Origin and Host (write-guard.ts). Bound to 127.0.0.1 by default, and on any
+ * address it answers only requests addressed to the name it was started for (allowed-hosts.ts), so a web
+ * page elsewhere cannot reach it through DNS rebinding. Bound to anything but the loopback, it serves
+ * nothing — runs, prompts, pages — to a request without the token.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,8 @@ import { describeError, SopworksError } from '../../../ground/errors.ts';
 import { EventStreams } from './event-streams.ts';
 import { HttpError, sendJson, SECURITY_HEADERS } from './http-kit.ts';
 import { READ_ROUTES } from './read-routes.ts';
-import { routeTable } from './route-table.ts';
+import { routeTable, type Found } from './route-table.ts';
+import { allowedHostsFor, isLoopback } from './allowed-hosts.ts';
 import { RunCache } from './run-cache.ts';
 import { RunCatalog, RunNotFound } from './run-catalog.ts';
 import { RunLauncher, type LauncherSettings } from './run-launcher.ts';
@@ -31,6 +33,8 @@ export interface ReviewServerOptions {
   onError?: (error: unknown) => void;
   /** The secret that lets a page decide on runs; a random one when not given. */
   token?: string;
+  /** More names the server answers to (`serve --allow-host`): a name or name:port a proxy or DNS gives it. */
+  allowHosts?: readonly string[];
   /** How the runs a page continues or changes are started: `sopworks` from this package, here, by default. */
   launch?: Partial<LauncherSettings> & {
     /** The model of a change started from a page (`--llm`, `--model` of `sopworks change`); its default otherwise. */
@@ -55,16 +59,32 @@ const SOPWORKS_BIN = fileURLToPath(new URL('../../../../bin/sopworks.js', import
 
 const findRoute = routeTable<Handler>([...READ_ROUTES, ...WRITE_ROUTES]);
 
-const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
-const isWildcard = (host: string): boolean => host === '0.0.0.0' || host === '::';
+/** Who may ask what, before any route: the names the viewer answers to, and whether reads need the token. */
+interface Access {
+  allowedHosts: Set<string>;
+  /** Bound beyond the loopback, anyone on the network can send requests: nothing is read without the token. */
+  readsNeedToken: boolean;
+  host: string;
+}
 
-/** The names a request may be addressed to (Host); empty when bound to every address. */
-function allowedHostsFor(host: string, port: number): Set<string> {
-  if (isWildcard(host)) return new Set();
-  const shown = host.includes(':') ? `[${host}]` : host;
-  const allowed = new Set([`${shown}:${port}`.toLowerCase()]);
-  if (isLoopback(host)) for (const alias of ['127.0.0.1', 'localhost', '[::1]']) allowed.add(`${alias}:${port}`);
-  return allowed;
+/**
+ * Before any route: the request is addressed to this viewer's own name (no DNS rebinding), and, bound
+ * beyond the loopback, carries the token — but for the token's own exchange and the icon.
+ */
+function checkAccess(ctx: ServerContext, access: Access, req: http.IncomingMessage, url: URL, found: Found<Handler>): void {
+  if (!access.allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+    throw new HttpError(
+      403,
+      `Requests must be addressed to ${[...access.allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}); \`sopworks serve --allow-host <name>\` adds a name.`,
+    );
+  }
+  if (!access.readsNeedToken || ctx.guard.authorised(req)) return;
+  const route = found && 'route' in found ? found.route : null;
+  if (route?.path === '/favicon.ico' || (route?.page && url.searchParams.has('token'))) return;
+  throw new HttpError(
+    401,
+    `This viewer listens on ${access.host}, beyond this machine: reading needs the token. Open the URL \`sopworks serve\` printed (it ends in ?token=…).`,
+  );
 }
 
 function launcherFor(options: ReviewServerOptions['launch'] = {}): { launcher: RunLauncher; changeArgs: string[] } {
@@ -110,17 +130,17 @@ function contextFor(catalog: RunCatalog, guard: WriteGuard, streams: EventStream
   };
 }
 
-/** Answers one request: the method and Host checks, the token's exchange for a cookie, then the table. */
-async function answer(ctx: ServerContext, allowedHosts: Set<string>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+/** Answers one request: the method, Host and token checks, the token's exchange for a cookie, then the table. */
+async function answer(ctx: ServerContext, access: Access, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
     res.setHeader('allow', 'GET, HEAD, POST');
     throw new HttpError(405, `${req.method} is not allowed: the viewer reads with GET and writes with POST.`);
   }
-  if (allowedHosts.size > 0 && !allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
-    throw new HttpError(403, `Requests must be addressed to ${[...allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}).`);
-  }
   const url = new URL(req.url ?? '/', 'http://viewer.invalid');
+  // The Host is checked before the path is read (an unknown name learns nothing of the routes).
+  if (!access.allowedHosts.has((req.headers.host ?? '').toLowerCase())) checkAccess(ctx, access, req, url, null);
   const found = findRoute(req.method, url.pathname);
+  checkAccess(ctx, access, req, url, found);
   if (found === null) {
     if (req.method !== 'POST') throw new HttpError(404, `Nothing at ${url.pathname}.`);
     res.setHeader('allow', 'GET, HEAD');
@@ -160,9 +180,9 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const catalog = await RunCatalog.open(options.dir);
   const streams = new EventStreams();
   let ctx: ServerContext | null = null;
-  let allowedHosts = new Set<string>();
+  const access: Access = { allowedHosts: new Set(), readsNeedToken: !isLoopback(options.host), host: options.host };
   const server = http.createServer((req, res) => {
-    answer(ctx!, allowedHosts, req, res).catch((error: unknown) => {
+    answer(ctx!, access, req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       if (error instanceof HttpError) return sendJson(res, error.status, { error: error.message, ...(error.hint ? { hint: error.hint } : {}) });
       if (error instanceof Refusal) return sendJson(res, error.status, { error: error.message });
@@ -176,7 +196,7 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
   const guard = writeGuard(port, options.token);
   ctx = contextFor(catalog, guard, streams, options.launch);
   const launcher = ctx.launcher;
-  allowedHosts = allowedHostsFor(options.host, port);
+  access.allowedHosts = allowedHostsFor(options.host, port, options.allowHosts ?? []);
   const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`;
   return {
     url,

@@ -33,6 +33,7 @@ import { textOf, usageOf } from './openai-reply.ts';
 import type { SchemaCaps } from '../schema-caps.ts';
 import type { ContextPlan } from '../context-plan.ts';
 import { reachHint } from '../endpoint/reach-hint.ts';
+import { cleanLine } from '../../../ground/terminal-text.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 /** One request's answer. */
@@ -235,7 +236,7 @@ export class OpenAIProvider implements Provider {
       `The model endpoint ${this.where} rejected structured output (response_format ${format}: ${reason}). ` +
       'For the rest of this run the JSON format is described in the prompt only; replies are repaired and validated as before. ' +
       'Set SOPWORKS_STRUCTURED_OUTPUT=off to skip the rejected request next time.';
-    (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${text}\n`)))(message);
+    (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(message);
   }
 
   private get where(): string {

@@ -8,13 +8,14 @@ import { loadEngine } from './load-engine.ts';
 import { engineDir } from './engine-dir.ts';
 import { detectGpu } from './detect-gpu.ts';
 import { setUpEngine } from './install-engine.ts';
+import { cleanLine } from '../../../../ground/terminal-text.ts';
 
 export async function createLocalProvider(
   model: string | null,
   settings: Settings,
   /** The SOP's prompts: the limits are planned for them (context-plan.ts). */
   prompts: readonly SopPrompt[] = [],
-  report: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  report: (line: string) => void = (line) => process.stderr.write(`${cleanLine(line)}\n`),
 ): Promise<LocalProvider> {
   const local = readLocalSettings();
   const resolved = await resolveLocalModel(model);
