@@ -10,6 +10,7 @@ import { RoutedProvider } from './providers/routed.ts';
 import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, type RoleModel, type RoleModelRecord } from './role-model.ts';
 import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
+import { modelIdentity } from './model-identity.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
 import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
@@ -79,7 +80,8 @@ async function createBareProvider(
         hint: 'Drop --model, or use --llm openai.',
       });
     }
-    return new ScriptedProvider(`scripted:${choice.file}`, scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
+    // Named by its absolute path, as run.json keeps it: a resumed run names it the same way.
+    return new ScriptedProvider(modelIdentity(`scripted:${choice.file}`), scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
   }
   if (choice.kind === 'local') {
     // Loaded on demand: node-llama-cpp is an optional dependency with native binaries.
