@@ -21,7 +21,12 @@ export const LlmRecord = z.discriminatedUnion('kind', [
     /** Each role's models (a model per role, fallbacks), when any role has its own; `resume` asks the same. */
     roles: z.record(z.string(), RoleModelRecord).optional(),
   }),
-  z.object({ kind: z.literal('scripted'), file: z.string() }),
+  z.object({
+    kind: z.literal('scripted'),
+    file: z.string(),
+    /** `--chaos`: the share of replies spoiled and the seed that chose them (capabilities/model/chaos/). */
+    chaos: z.object({ rate: z.number().min(0).max(1), seed: z.number().int().min(0) }).optional(),
+  }),
   /** `model`: the GGUF file's absolute path. */
   z.object({ kind: z.literal('local'), model: z.string() }),
 ]);

@@ -145,7 +145,7 @@ describe('sopworks run with bad input', function () {
       env: { SOPWORKS_PIP_INDEX_URL: 'pypi.internal' },
     });
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /SOPWORKS_PIP_INDEX_URL is not a URL: "pypi\.internal"/);
+    assert.match(result.stderr, /SOPWORKS_PIP_INDEX_URL is not an http\(s\) URL: "pypi\.internal"/);
     await assert.rejects(fs.access(path.join(cwd, 'never')));
   });
 });

@@ -11,7 +11,7 @@ import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
-import { withoutMachinePaths } from '../../src/capabilities/test-round/machine-paths.ts';
+import { withoutMachinePaths } from '../../src/host/sandbox/machine-paths.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -348,9 +348,12 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       const { askPrd } = await setup(s);
       assert.deepEqual(await askPrd(), validPrd);
       const reask = s.chatRequests()[1]!.body.messages;
-      assert.equal(reask.at(-2).content, "I'm sorry, I can't help with that.", 'the refusal is the answer the model is shown');
-      assert.match(reask.at(-1).content, /declined the task \("I'm sorry, I can't help with that\."\).*routine software-engineering step/);
-      assert.doesNotMatch(reask.at(-1).content, /empty/);
+      // The re-ask is one user message under the first prompt: the refusal is quoted as the reply that was rejected.
+      const last = reask.at(-1).content as string;
+      assert.equal(reask.at(-1).role, 'user');
+      assert.match(last, /It was:\n~+\nI'm sorry, I can't help with that\.\n~+/, 'the refusal is the answer the model is shown');
+      assert.match(last, /declined the task \("I'm sorry, I can't help with that\."\).*routine software-engineering step/);
+      assert.doesNotMatch(last, /empty/);
     });
 
     it('keeps structured output for a 400 that is about something else', async () => {

@@ -15,7 +15,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 /** The tree `npm run demo` gives (README), in 15 commits. */
-const DEMO_TREE = 'de948ae765c439860cc8b7f5e975426946f4dadb';
+const DEMO_TREE = '155aba6583dcfa36e8d4f47753fbab23369af4b7';
 
 const git = (project: string, ...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' }).trim();
 const boardOf = async (project: string): Promise<{ type: string; payload: any }[]> =>

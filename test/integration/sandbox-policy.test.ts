@@ -44,15 +44,16 @@ describe('the authorization policy in a run', function () {
   });
   after(removeTempDirs);
 
-  it('runs the tests in the sandbox and records how in the TestReport and its committed page', async () => {
+  it('runs the tests in the sandbox and records how in the TestReport, not in its committed page (the same on every machine)', async () => {
     const { result, project } = await runScenario(await demoScenario());
     assert.equal(result.outcome, 'done', result.reason);
     const report = result.messages.filter((m) => m.type === 'TestReport').at(-1)!.payload as TestReport;
     assert.equal(report.sandbox?.mode, 'bubblewrap');
     assert.deepEqual([report.sandbox?.limitsHit, report.sandbox?.violations, report.sandbox?.gaps], [[], [], []]);
     const page = await fs.readFile(path.join(project, 'docs', 'test-reports', 'round-2.md'), 'utf8');
-    assert.match(page, /## Sandbox\n\nMode: bubblewrap — no network, read-only system, only the project writable/);
-    assert.match(page, /Limits: wall 120 s, CPU 60 s per process, memory 1024 MB per process, 512 processes, output 256 KB/);
+    // Nothing was hit or seen: the page says what the tests did, and nothing of the machine they ran on.
+    assert.doesNotMatch(page, /Sandbox|bubblewrap|Mode:|Limits/);
+    assert.match(page, /^# Test report — round 2: PASSED\n\nCommand: `node --test`/);
   });
 
   it('sends a task the Engineer may not write back to the Architect with the reason, and gives up after the bound', async () => {

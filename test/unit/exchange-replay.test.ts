@@ -64,9 +64,28 @@ describe('exchange replay', () => {
 });
 
 describe('exchange replay of cut-off replies', () => {
-  it('asks again a step whose replies kept stopping at the output limit, though attempts were left', () => {
-    const cut = { ...attempt(1, false), finishReason: 'length' };
-    const replay = new ExchangeReplay([cut, { ...attempt(2, false), finishReason: 'length' }]);
-    assert.deepEqual(replay.round(call, 0, 3), []);
+  // Each recorded attempt produced 5 completion tokens; a request may produce 5.
+  const limits = { perStep: 10, perRequest: 5 };
+  const cut = (n: number) => ({ ...attempt(n, false), finishReason: 'length' });
+
+  it('asks again a step whose cut-off replies used up its allowance, though attempts were left', () => {
+    const replay = new ExchangeReplay([cut(1), cut(2)]);
+    assert.deepEqual(replay.round(call, 0, 3, limits), []);
+  });
+
+  it('carries on a round stopped right after a cut-off reply, while the allowance has room', () => {
+    const replay = new ExchangeReplay([cut(1)]);
+    assert.deepEqual(
+      replay.round(call, 0, 3, limits).map((r) => r.attempt),
+      [1],
+    );
+  });
+
+  it('carries on a round of cut-off replies from a provider that never cuts off (a scripted one): it has no allowance', () => {
+    const replay = new ExchangeReplay([cut(1), cut(2)]);
+    assert.deepEqual(
+      replay.round(call, 0, 3).map((r) => r.attempt),
+      [1, 2],
+    );
   });
 });

@@ -63,7 +63,7 @@ describe('local engine set-up', () => {
 
   it('reads its settings, refusing bad values with the setting named', () => {
     const documented = parseEnv(fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8')) as NodeJS.ProcessEnv;
-    assert.deepEqual(readLocalSettings(documented), { contextSize: null, threads: null, gpu: 'auto', maxStringChars: null, maxItems: null });
+    assert.deepEqual(readLocalSettings(documented), { contextSize: null, threads: null, gpu: 'auto', maxStringChars: null, maxItems: null, seed: null });
     assert.deepEqual(readLocalSettings({ SOPWORKS_LOCAL_CONTEXT: '8192', SOPWORKS_LOCAL_THREADS: '2', SOPWORKS_LOCAL_GPU: 'off' }).contextSize, 8192);
     assert.throws(
       () => readLocalSettings({ SOPWORKS_LOCAL_CONTEXT: 'big', SOPWORKS_LOCAL_GPU: 'cuda' }),
@@ -95,10 +95,10 @@ describe('local engine set-up', () => {
       type: 'object',
       properties: {
         name: { type: 'string', minLength: 2, maxLength: 5 },
-        code: { type: 'string' },
+        code: { type: 'string', pattern: '^[A-Z]+$' },
         tags: { type: 'array', minItems: 1, items: { type: 'string' } },
         note: { type: ['string', 'null'] },
-        run: { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+        run: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
       },
       required: ['name', 'code', 'tags', 'note', 'run'],
       additionalProperties: false,

@@ -42,6 +42,38 @@ describe('smoke command', () => {
     assert.deepEqual(smokeCommandOf({ runCommand: ['python3', 'app.py', '--help'], smokeCommand: null } as never), ['python3', 'app.py', '--help']);
     assert.equal(smokeCommandOf({ runCommand: ['node', 'cli.js', '<path>'], smokeCommand: null } as never), null);
   });
+
+  it('takes a bare word in capitals that names an input for a placeholder, in the run or the smoke command', () => {
+    for (const command of [
+      ['node', 'src/cli.js', 'FILE'],
+      ['python', '-m', 'app', 'INPUT'],
+      ['node', 'fib.js', 'N'],
+      ['node', 'cli.js', '--out', 'OUTPUT_DIR'],
+      ['python3', 'tool.py', 'INPUT-FILE'],
+      ['node', 'cli.js', 'TEXT...'],
+      ['node', 'cli.js', 'path/to/input.txt'],
+      ['node', 'cli.js', 'your_file.txt'],
+      ['node', 'cli.js', '${INPUT}'],
+    ]) {
+      assert.equal(smokeCommandOf({ runCommand: command, smokeCommand: null } as never), null, command.join(' '));
+      // A smoke command with a placeholder is no smoke input either: the run command is taken, or nothing.
+      assert.equal(smokeCommandOf({ runCommand: command, smokeCommand: command } as never), null, command.join(' '));
+      assert.deepEqual(smokeCommandOf({ runCommand: ['node', 'cli.js', '--help'], smokeCommand: command } as never), ['node', 'cli.js', '--help']);
+    }
+  });
+
+  it('runs capitalised values that are inputs, not placeholders', () => {
+    for (const command of [
+      ['node', 'src/cli.js', '100', 'C'],
+      ['node', 'src/cli.js', 'GET', '/'],
+      ['node', 'convert.js', '--to', 'CELSIUS'],
+      ['python3', 'shout.py', 'HELLO', 'WORLD'],
+      ['node', 'cli.js', 'README.md'],
+      ['node', 'cli.js', 'data/input.txt'],
+    ]) {
+      assert.deepEqual(smokeCommandOf({ runCommand: null, smokeCommand: command } as never), command);
+    }
+  });
 });
 
 describe('install plans', () => {

@@ -19,6 +19,7 @@ import { readSpecInput } from './spec-input.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { llmRecordOf } from './llm-record.ts';
+import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { terminalApprover } from './approval-prompt.ts';
@@ -69,6 +70,7 @@ const ChangeOptions = z.object({
   roles: z.string().min(1),
   specFile: z.string().min(1).optional(),
   json: z.boolean().default(false),
+  ...ChaosOptions,
 });
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
@@ -78,7 +80,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'change', live);
   const io = output.human;
   const settings = readSettings();
-  const choice = parseLlmFlag(options.llm, settings);
+  const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: requestWords, file: options.specFile }, 'request');
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
   const request = ((given ?? '').trim() || scenario?.spec || '').trim();

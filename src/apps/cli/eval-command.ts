@@ -19,6 +19,9 @@ import { SuiteResults } from '../eval/spec-result.ts';
 import { EXIT, type Output } from './output.ts';
 import { requestProcessStop } from './stop-signals.ts';
 import { parseOptions, wholeNumberIn } from './parse-options.ts';
+import { ChaosOptions, chaosOf } from './chaos-option.ts';
+import { robustnessTable } from '../eval/render-robustness.ts';
+import { planRuns } from '../eval/run-plan.ts';
 
 const EvalOptions = z.object({
   out: z.string().min(1).optional(),
@@ -30,6 +33,8 @@ const EvalOptions = z.object({
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
+  repeat: wholeNumberIn(1, 100),
+  ...ChaosOptions,
 });
 
 export async function evalCommand(suiteFile: string | undefined, rawOptions: unknown, io: Output): Promise<number> {
@@ -39,10 +44,17 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   if (!suiteFile)
     throw new SopworksError('USAGE', 'Name a suite file, or two results files with --compare.', { hint: 'sopworks eval examples/eval/suite.yaml' });
   const suite = await loadSuite(suiteFile);
+  const asked = { repeat: options.repeat ?? 1, chaos: chaosOf(options) };
+  if (asked.chaos && suite.specs.every((s) => s.scenario === null)) {
+    throw new SopworksError('USAGE', `--chaos spoils scripted scenarios' replies, and no spec of ${suiteFile} has a scenario.`, {
+      hint: 'Give the specs a `scenario:` (docs/eval.md), or drop --chaos and use --repeat alone.',
+    });
+  }
   const settings = readSettings();
   const out = path.resolve(options.out ?? path.join('output', `eval-${suite.name}`));
   // Through the queue, every spec is queued at once: the workers' concurrency is the limit.
-  const concurrency = options.queue ? suite.specs.length : (options.concurrency ?? suite.concurrency);
+  const planned = planRuns(suite, asked, out).length;
+  const concurrency = options.queue ? planned : (options.concurrency ?? suite.concurrency);
   const stop = new AbortController();
   let runner: SpecRunner = runSpec;
   let close = async () => {};
@@ -58,7 +70,11 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
-  io.out(`Suite ${suite.name}: ${suite.specs.length} specs, ${options.queue ? 'through the queue' : `${concurrency} at once`} → ${out}`);
+  const runsOf =
+    asked.repeat > 1 || asked.chaos
+      ? `, ${asked.repeat} run(s) each${asked.chaos ? ` with chaos ${asked.chaos.rate} (seeds from ${asked.chaos.seed}) and one clean` : ''}`
+      : '';
+  io.out(`Suite ${suite.name}: ${suite.specs.length} specs${runsOf}, ${options.queue ? 'through the queue' : `${concurrency} at once`} → ${out}`);
   try {
     const results = await runSuite(suite, {
       out,
@@ -69,6 +85,7 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
       roles: options.roles,
       sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
       runner,
+      asked,
       onProgress: (line) => io.out(line),
       stop: stop.signal,
     });
@@ -76,15 +93,19 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
     io.out(renderText(specTable(results.specs)));
     io.out('');
     io.out(renderText(aggregateTable(results.aggregates)));
+    if (results.robustness) {
+      io.out('');
+      io.out(renderText(robustnessTable(results.robustness)));
+    }
     const files = resultsFiles(out);
     io.out(
       `\nWritten ${path.relative(process.cwd(), files.json) || files.json} and ${path.relative(process.cwd(), files.markdown) || files.markdown}; run logs in ${path.relative(process.cwd(), path.join(out, 'logs')) || 'logs'}/`,
     );
-    if (stop.signal.aborted || results.specs.length < suite.specs.length) {
+    if (stop.signal.aborted || (results.runs ?? []).length < planned) {
       io.out('The suite was stopped: run the same command again to resume it.');
       return EXIT.interrupted;
     }
-    return results.specs.every((s) => s.outcome === 'done') ? EXIT.done : EXIT.failed;
+    return (results.runs ?? []).every((r) => r.outcome === 'done') ? EXIT.done : EXIT.failed;
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);

@@ -14,7 +14,7 @@ export function llmRecordOf(
   settings: Settings,
   roleModels: Record<string, RoleModelRecord> | null = null,
 ): LlmRecord {
-  if (choice.kind === 'scripted') return { kind: 'scripted', file: path.resolve(choice.file) };
+  if (choice.kind === 'scripted') return { kind: 'scripted', file: path.resolve(choice.file), ...(choice.chaos ? { chaos: choice.chaos } : {}) };
   // The file that was loaded (a name from the cache is kept as its path: the cache may change).
   if (choice.kind === 'local') return { kind: 'local', model: (provider as { modelFile?: string }).modelFile ?? provider.label.replace(/^local:/, '') };
   return { kind: 'openai', model: model ?? settings.model.model, ...(roleModels ? { roles: roleModels } : {}) };
@@ -22,7 +22,7 @@ export function llmRecordOf(
 
 /** The provider a resumed run reopens when no --llm is given. */
 export function choiceOfRecord(llm: LlmRecord): LlmChoice {
-  if (llm.kind === 'scripted') return { kind: 'scripted', file: llm.file };
+  if (llm.kind === 'scripted') return { kind: 'scripted', file: llm.file, chaos: llm.chaos ?? null };
   if (llm.kind === 'local') return { kind: 'local', model: llm.model };
   return { kind: 'openai' };
 }

@@ -95,6 +95,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--concurrency <n>', 'how many files are written at once (kept for resume)', '4')
     .option('--engineers <n>', 'how many Engineers share the files; each file is reviewed by another Engineer (kept for resume)', '1')
     .option('--until <point>', 'stop after this artifact: prd, design or tasks (outcome paused, exit 5; resume goes on to the end)')
+    .option('--chaos <rate>', "spoil this share (0 to 1) of a scripted scenario's replies the ways real models do (docs/eval.md)")
+    .option('--seed <n>', 'which replies --chaos spoils, and how (default 1): the same seed, the same faults')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (spec: string[], options: unknown) => {
@@ -122,6 +124,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--approve <gates>', 'hold these artifacts until a person approves them: prd,design,code,tests')
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run the tests that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--chaos <rate>', "spoil this share (0 to 1) of a scripted scenario's replies the ways real models do (docs/eval.md)")
+    .option('--seed <n>', 'which replies --chaos spoils, and how (default 1): the same seed, the same faults')
     .option('--sops <dir>', 'folder of the change company and its SOP files', path.join(PACKAGE_ROOT, 'sops', 'change'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (repo: string, request: string[], options: unknown) => {
@@ -144,6 +148,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--chaos <rate>', "spoil this share of the scenario's replies from here on (default: as the run started)")
+    .option('--seed <n>', 'which replies --chaos spoils (default 1)')
     .action(async (project: string, options: unknown) => {
       exitCode = await (await import('./resume-command.ts')).resumeCommand(project, options, io);
     });
@@ -224,6 +230,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--compare <files...>', 'show two results files side by side: --compare a.json b.json')
     .option('--queue', 'hand the runs to the workers of the job queue (SOPWORKS_REDIS_URL; docs/scaling.md)', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
+    .option('--chaos <rate>', "spoil this share (0 to 1) of the scenarios' replies the ways real models do; each spec also runs clean, to compare")
+    .option('--seed <n>', "the first repeat's chaos seed; repeat i uses seed + i - 1 (default 1)")
+    .option('--repeat <n>', 'run every spec n times (with --chaos, each with its own seed)')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
     .option('--roles <dir>', 'folder of role profiles and prompt templates', path.join(PACKAGE_ROOT, 'roles'))
     .action(async (suite: string | undefined, options: unknown) => {

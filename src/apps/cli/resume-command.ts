@@ -5,6 +5,7 @@
  * asked again. A run its SOP concluded failed is refused, saying why (run-continuation.ts).
  */
 import { choiceOfRecord, llmRecordOf } from './llm-record.ts';
+import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../../capabilities/model/settings.ts';
@@ -48,6 +49,7 @@ export const ResumeOptions = z.object({
   json: z.boolean().default(false),
   /** Stop again, at a later point; without it, a run that stopped at one (`--until`) goes on to the end. */
   until: z.string().trim().min(1).optional(),
+  ...ChaosOptions,
 });
 
 export async function resumeCommand(project: string, rawOptions: unknown, terminal: Output): Promise<number> {
@@ -64,7 +66,9 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
   const settings = readSettings();
   const unsandboxable = await refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
   if (unsandboxable) throw unsandboxable;
-  const choice = options.llm ? parseLlmFlag(options.llm, settings) : choiceOfRecord(record.llm);
+  // A scripted run keeps the chaos it started with, unless --chaos asks for another.
+  const chaos = chaosOf(options);
+  const choice = withChaos(options.llm ? parseLlmFlag(options.llm, settings) : choiceOfRecord(record.llm), chaos);
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
   checkUntil(company, options.until);

@@ -28,6 +28,7 @@ import { dependencyRegistries } from '../../capabilities/project/dependency-regi
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
 import { checkUntil } from '../../engine/run/until-check.ts';
+import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
 import { LiveStatus } from './live-status.ts';
@@ -75,6 +76,7 @@ const RunOptions = z.object({
   json: z.boolean().default(false),
   /** Stop after this point (a SOP's stopAt: prd, design, tasks in the default company), outcome paused. */
   until: z.string().trim().min(1).optional(),
+  ...ChaosOptions,
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 
@@ -87,7 +89,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'run', live);
   const io = output.human;
   const settings = readSettings();
-  const choice = parseLlmFlag(options.llm, settings);
+  const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: specWords, file: options.specFile });
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
 

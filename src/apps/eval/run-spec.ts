@@ -25,6 +25,8 @@ export interface SpecRunRequest {
   allowUnsandboxed: boolean;
   /** Where the run's progress and summary are written. */
   logFile: string;
+  /** `--chaos`: spoil that share of the scenario's replies, drawn from this seed; null or absent: a clean run. */
+  chaos?: { rate: number; seed: number } | null;
 }
 
 /** What a project folder says about its run. */
@@ -84,6 +86,7 @@ export async function runSpec(request: SpecRunRequest): Promise<{ exitCode: numb
       concurrency: '4',
       engineers: '1',
       yes: false,
+      ...(request.chaos ? { chaos: String(request.chaos.rate), seed: String(request.chaos.seed) } : {}),
     };
     const exitCode = await runCommands().run([request.spec], options, io);
     return { exitCode, error: null, action: 'started' };

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { RUN_OUTCOMES } from '../../company/run-record.ts';
+import { RobustnessRow, RunResult } from './robustness.ts';
 
 export const SpecResult = z.object({
   name: z.string(),
@@ -68,5 +69,11 @@ export const SuiteResults = z.object({
   finishedAt: z.string(),
   specs: z.array(SpecResult),
   aggregates: Aggregates,
+  /** `--repeat`/`--chaos`: how many runs of each spec, and the first repeat's chaos (null: clean runs). */
+  asked: z.object({ repeat: z.number().int().min(1), chaos: z.object({ rate: z.number(), seed: z.number().int() }).nullable() }).optional(),
+  /** Every run made, reference runs and repeats (absent in results of older versions). */
+  runs: z.array(RunResult).optional(),
+  /** The repeats' figures per spec and overall (robustness.ts); absent for a suite run once, clean. */
+  robustness: z.array(RobustnessRow).optional(),
 });
 export type SuiteResults = z.infer<typeof SuiteResults>;

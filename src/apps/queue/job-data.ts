@@ -27,6 +27,8 @@ export const JobFields = z.object({
   sops: z.string(),
   roles: z.string(),
   allowUnsandboxed: z.boolean(),
+  /** `eval --chaos`: the share of the scenario's replies spoiled and the seed; absent or null: a clean run. */
+  chaos: z.object({ rate: z.number().min(0).max(1), seed: z.number().int().min(0) }).nullish(),
   submittedAt: z.string(),
 });
 export type JobFields = z.infer<typeof JobFields>;

@@ -87,6 +87,7 @@ export async function processJob(job: Job, token: string | undefined, context: W
     roles: data.roles,
     allowUnsandboxed: data.allowUnsandboxed,
     logFile: path.join(data.out, 'logs', `${data.name}.log`),
+    chaos: data.chaos ?? null,
   });
   const after = await runState(projectDir);
   if (after.kind === 'finished') {

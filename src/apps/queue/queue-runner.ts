@@ -46,6 +46,7 @@ export async function queueRunner(io: Output, stop: AbortSignal): Promise<{ runn
         sops: request.sops,
         roles: request.roles,
         allowUnsandboxed: request.allowUnsandboxed,
+        chaos: request.chaos ?? null,
       },
       secret,
     );

@@ -51,4 +51,8 @@ export class RateLimitedProvider implements Provider {
   skipUsed(used: Map<string, number>): void {
     this.inner.skipUsed?.(used);
   }
+
+  resumeFrom(records: Parameters<NonNullable<Provider['resumeFrom']>>[0]): void {
+    this.inner.resumeFrom?.(records);
+  }
 }

@@ -139,7 +139,9 @@ export function renderReportText(untrusted: RunReport, options: ReportTextOption
   for (const round of report.tests) {
     const r = round.report;
     const verdict = r.passed ? pc.green(testCounts(r)) : pc.red(testCounts(r));
-    lines.push(fitLine(`  round ${r.round}  ${verdict}  ${pc.dim(shellCommand(r.command))}`, width));
+    // How it ran is the machine's, not the project's: here, not in the committed report.
+    const mode = r.sandbox ? pc.dim(` · sandbox ${r.sandbox.mode}`) : '';
+    lines.push(fitLine(`  round ${r.round}  ${verdict}  ${pc.dim(shellCommand(r.command))}${mode}`, width));
     for (const failure of r.failures)
       lines.push(fitLine(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`, width));
     if (round.bug) lines.push(fitLine(`    bug report ${round.bug.id} → ${round.bug.to}: ${oneLine(round.bug.payload.summary, 100)}`, width));

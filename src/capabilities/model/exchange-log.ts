@@ -10,6 +10,7 @@ import type { RecordLog } from '../../ground/files/append-log.ts';
 import type { CallMeta } from './provider.ts';
 import { UsageMeter } from './usage.ts';
 import { callIdentity, seriesIdentity } from '../../engine/effect-identity.ts';
+import { CutOffAllowance, type CutOffLimits } from './cut-off-allowance.ts';
 
 export const ExchangeRecord = z
   .object({
@@ -24,6 +25,8 @@ export const ExchangeRecord = z
     usageCounted: z.boolean(),
     costUsd: z.number().nullable().default(null),
     retries: z.number().int().default(0),
+    /** Requests that continued a reply cut off at the output limit. */
+    continuations: z.number().int().optional(),
     ok: z.boolean(),
     ms: z.number(),
     finishReason: z.string().nullable().optional(),
@@ -32,6 +35,10 @@ export const ExchangeRecord = z
     /** Set when the model could not answer at all (not found, context exceeded): why the next one was asked. */
     unavailable: z.string().optional(),
     error: z.string().nullable().optional(),
+    /** A fault injected into this reply on purpose (`--chaos`): its class and what was expected of it. */
+    injected: z.object({ fault: z.string(), expect: z.enum(['accepted', 'reasked', 'retried']) }).optional(),
+    /** This reply repeated the script's last one (the answer to a re-ask after an injected fault). */
+    reusedReply: z.boolean().optional(),
   })
   .passthrough();
 
@@ -67,15 +74,14 @@ export class ExchangeReplay {
 
   /**
    * The attempts to answer a call from, in order: its last recorded round — unless that round failed
-   * the step (all `allowed` attempts spent, or its replies kept stopping at the output limit), when the
+   * the step (all `allowed` attempts spent, or its cut-off replies used up the step's allowance), when the
    * call is asked again from attempt 1.
-   * A round cut short (a crash between re-asks) is replayed and then carried on.
+   * A round cut short (a crash between re-asks, one after a reply cut off at the output limit too) is
+   * replayed and then carried on.
    */
-  round(call: CallMeta, occurrence: number, allowed: number): readonly ExchangeRecord[] {
+  round(call: CallMeta, occurrence: number, allowed: number, cutOff: CutOffLimits | null = null): readonly ExchangeRecord[] {
     const round = this.recorded(call, occurrence);
-    // Failed: every attempt invalid, and either none left or the last one stopped at the output limit
-    // (a step whose cut-off replies used up their allowance, cut-off-allowance.ts, ends before its attempts do).
-    const failed = round.length > 0 && round.every((r) => !r.ok) && (round.length >= allowed || round.at(-1)!.finishReason === 'length');
+    const failed = round.length > 0 && round.every((r) => !r.ok) && (round.length >= allowed || allowanceUsedUp(round, cutOff));
     return failed ? [] : round;
   }
 
@@ -87,12 +93,25 @@ export class ExchangeReplay {
   /** Provider calls already made per {role, action, key}: what a scripted provider has used up. */
   callsPerCall(): Map<string, number> {
     const counts = new Map<string, number>();
+    // A reply that repeated the script's last one (after an injected fault) used nothing up.
     for (const r of this.records) {
+      if (r.reusedReply) continue;
       const id = seriesIdentity(r);
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     return counts;
   }
+}
+
+/**
+ * Whether a round's cut-off replies left no room for another request (cut-off-allowance.ts): a step
+ * that ended so failed before its attempts did. A provider that never cuts off (no limits) has none.
+ */
+function allowanceUsedUp(round: readonly ExchangeRecord[], limits: CutOffLimits | null): boolean {
+  if (limits === null || round.at(-1)?.finishReason !== 'length') return false;
+  const allowance = new CutOffAllowance(limits);
+  for (const r of round) allowance.record({ finishReason: r.finishReason ?? null, continuations: r.continuations ?? 0 }, r.usage.completionTokens);
+  return !allowance.roomForAnother;
 }
 
 /**

@@ -201,6 +201,8 @@ export class Gateway implements ModelPort {
             jsonSchema,
             output: request.output,
             signal: request.signal,
+            occurrence: request.occurrence,
+            attempt,
             ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
             ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
           });
@@ -239,7 +241,7 @@ export class Gateway implements ModelPort {
         tokens.counted ||= completion.usage === null;
         tokens.costUsd = addCost(tokens.costUsd, costUsd);
         tokens.retries += completion.retries ?? 0;
-        const parsedNow = (parsed = judgeReply(text, request));
+        const parsedNow = (parsed = judgeReply(text, completion.finishReason, request));
         await exchanges?.append({
           ...exchangeOf(request, attempt, route, messages, sentAt),
           reply: text,
@@ -251,9 +253,11 @@ export class Gateway implements ModelPort {
           continuations: completion.continuations ?? 0,
           ok: parsedNow.ok,
           error: parsedNow.ok ? null : parsedNow.error,
+          ...(completion.injected ? { injected: completion.injected } : {}),
+          ...(completion.reusedReply ? { reusedReply: true } : {}),
         });
       }
-      parsed ??= judgeReply(text, request);
+      parsed ??= judgeReply(text, recorded?.finishReason ?? null, request);
       if (parsed.ok) return { kind: 'answered', value: parsed.value, text };
       lastError = parsed.error;
       if (step <= maxRepairs) {
@@ -279,15 +283,16 @@ export class Gateway implements ModelPort {
 
   /**
    * The recorded attempts to answer a call from (exchange-log.ts), and whether a recorded round was
-   * rejected: one that failed the step — every model of the role's chain used up, or replies that kept
-   * stopping at the output limit — or a valid reply the loop guard stopped (the same as the call before
-   * it). Replayed, either would end the step exactly as before; the model is asked again instead.
+   * rejected: one that failed the step — every model of the role's chain used up, or cut-off replies that
+   * used up the step's allowance (a round stopped right after a cut-off reply, with room left, is carried
+   * on) — or a valid reply the loop guard stopped (the same as the call before it). Replayed, either
+   * would end the step exactly as before; the model is asked again instead.
    */
   private recordedRound(request: AskRequest, chain: readonly ModelRoute[]): { attempts: readonly ExchangeRecord[]; rejected: boolean } {
     const replay = this.options.replay;
     if (!replay) return { attempts: [], rejected: false };
     const everything = replay.recorded(request.call, request.occurrence);
-    const round = replay.round(request.call, request.occurrence, Number.POSITIVE_INFINITY);
+    const round = replay.round(request.call, request.occurrence, Number.POSITIVE_INFINITY, chain[0]?.provider.cutOffLimits ?? null);
     const last = round.at(-1);
     if (last?.ok && this.isLoop(request, last.reply)) return { attempts: [], rejected: true };
     if (usedUp(round, chain, this.options.maxRepairs + 1)) return { attempts: [], rejected: true };
@@ -395,8 +400,19 @@ const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain
 
 const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);
 
-/** Parses and validates a reply, then lets the request's own check refuse it. */
-function judgeReply(text: string, request: AskRequest): ParseResult<unknown> {
+/**
+ * Parses and validates a reply, then lets the request's own check refuse it. A reply that stopped at the
+ * output limit is never taken, however well it parses: what is missing may be a whole file or a last
+ * edit after a complete one, which no parser can see.
+ */
+function judgeReply(text: string, finishReason: string | null, request: AskRequest): ParseResult<unknown> {
+  if (finishReason === 'length') {
+    return {
+      ok: false,
+      error:
+        'the reply was cut off at the output limit (finish_reason: length), so part of it is missing; reply again with the whole answer, more concise if need be',
+    };
+  }
   const parsed = parseReply(text, request.output);
   const refusal = parsed.ok && request.accept ? request.accept(parsed.value) : null;
   return refusal === null ? parsed : { ok: false, error: refusal };

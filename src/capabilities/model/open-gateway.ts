@@ -18,6 +18,7 @@ export interface GatewaySettings extends Omit<GatewayOptions, 'meter' | 'exchang
 export function openGateway(log: OpenedLog, settings: GatewaySettings): { gateway: Gateway; exchanges: ExchangeJournal } {
   const replay = ExchangeReplay.parse(log.records);
   settings.provider.skipUsed?.(replay.callsPerCall());
+  settings.provider.resumeFrom?.(replay.records);
   const spent = usageFromExchanges(replay.records).total();
   const { limits, price, ...options } = settings;
   const budget =

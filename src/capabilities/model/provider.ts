@@ -19,8 +19,25 @@ export interface CompletionRequest {
   signal?: AbortSignal;
   /** Completion tokens this request's continuations may spend, at most (cut-off-allowance.ts); none: no bound. */
   continuationTokens?: number;
+  /**
+   * Which call this request is — the n-th of its series (0-based) — and which attempt of it (1 for the
+   * first ask, more for a re-ask): set by the gateway, read by providers that follow a script.
+   */
+  occurrence?: number;
+  attempt?: number;
   /** Told how the request goes, as often as the provider knows (each token, for the local engine). */
   onProgress?: (progress: CallProgress) => void;
+}
+
+/**
+ * A fault a provider put into its answer on purpose (`--chaos`, chaos/chaos-provider.ts), recorded with
+ * the exchange so that every figure of a chaos run can be traced to its cause.
+ */
+export interface InjectedFault {
+  /** The class of fault, e.g. `trailing-commas`, `cut-off`, `rate-limit-429` (chaos/fault-classes.ts). */
+  fault: string;
+  /** What the gateway must make of it: take it as the same answer, re-ask, or have the transport retry it. */
+  expect: 'accepted' | 'reasked' | 'retried';
 }
 
 /**
@@ -55,6 +72,10 @@ export interface Completion {
    * `usage` covers every request. A reply still cut off when they ran out has finishReason "length".
    */
   continuations?: number;
+  /** A fault injected into this answer on purpose (chaos runs only). */
+  injected?: InjectedFault;
+  /** The answer to a re-ask after an injected fault: the script's reply again, none of the script used up. */
+  reusedReply?: boolean;
 }
 
 /** One model a role may be answered by, with what the gateway needs to meter it. */
@@ -79,6 +100,8 @@ export interface Provider {
   chainFor?(role: string): readonly ModelRoute[];
   /** For providers that follow a script: skip what an earlier process of this run already used. */
   skipUsed?(used: Map<string, number>): void;
+  /** For providers that keep state across a call's attempts: pick it up from an earlier process's exchanges. */
+  resumeFrom?(records: readonly import('./exchange-log.ts').ExchangeRecord[]): void;
   /** How much a step may spend on replies cut off at the output limit; none: the provider never cuts off. */
   readonly cutOffLimits?: { perStep: number; perRequest: number };
   /**

@@ -2,6 +2,7 @@
  * `--llm openai | scripted:<file>` → a provider. Without --llm: openai when an endpoint is configured,
  * otherwise a clear error that names the settings and the offline demo.
  */
+import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import type { Settings } from './settings.ts';
 import type { CallMeta, ModelRoute, Provider } from './provider.ts';
@@ -14,12 +15,15 @@ import { modelIdentity } from './model-identity.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
 import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
+import { ChaosProvider } from './chaos/chaos-provider.ts';
+import type { ChaosSettings } from './chaos/chaos-settings.ts';
 import { describePlan, planContext, plannedSteps, type SopPrompt } from './context-plan.ts';
 import { countPromptTokens } from './token-count.ts';
 
 export type LlmChoice =
   | { kind: 'openai' }
-  | { kind: 'scripted'; file: string }
+  /** `chaos`: spoil that share of its replies the ways real models do (`--chaos`, chaos/chaos-provider.ts). */
+  | { kind: 'scripted'; file: string; chaos?: ChaosSettings | null }
   /** A GGUF model run in-process; `model`: a cached model's name or a file's path, null for the cache's newest. */
   | { kind: 'local'; model: string | null };
 
@@ -81,7 +85,10 @@ async function createBareProvider(
       });
     }
     // Named by its absolute path, as run.json keeps it: a resumed run names it the same way.
-    return new ScriptedProvider(modelIdentity(`scripted:${choice.file}`), scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
+    const scripted = new ScriptedProvider(modelIdentity(`scripted:${choice.file}`), scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
+    if (!choice.chaos || choice.chaos.rate === 0) return scripted;
+    const retry = { maxRetries: settings.model.maxRetries, baseDelayMs: settings.model.retryBaseMs, maxDelayMs: settings.model.retryMaxMs };
+    return new ChaosProvider(scripted, path.basename(choice.file), choice.chaos, retry, hooks.onRetry);
   }
   if (choice.kind === 'local') {
     // Loaded on demand: node-llama-cpp is an optional dependency with native binaries.

@@ -10,6 +10,7 @@ import * as S from '../../documents/schemas.ts';
 import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
 import { defineStep } from '../../engine/steps/step.ts';
 import { smokeCommandOf, smokeReport } from './smoke-run.ts';
+import { withoutMachinePaths } from '../../host/sandbox/machine-paths.ts';
 
 export const runProgram = defineStep({
   description:
@@ -47,7 +48,8 @@ export const runProgram = defineStep({
       report({ kind: 'tests-end', detail: `round ${round}: the program did not start`, passed: false });
       throw error;
     }
-    const smoke = smokeReport(round, command, outcome);
+    // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
+    const smoke = smokeReport(round, command, { ...outcome, output: withoutMachinePaths(outcome.output, ports.repository.root) });
     report({ kind: 'tests-end', detail: `round ${round}: the program ${smoke.passed ? 'ran (passed)' : `failed: ${smoke.signature}`}`, passed: smoke.passed });
     return smoke;
   },

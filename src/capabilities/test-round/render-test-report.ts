@@ -4,7 +4,12 @@ import { describeLimits } from '../../host/sandbox/limits.ts';
 import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
 import { securityViolations } from '../../host/sandbox/security-violation.ts';
 
-/** Committed test report: counts and failures, never timings, so the same run yields the same file. */
+/**
+ * Committed test report: what ran and what it did — counts and failures, and what the sandbox stopped
+ * — never timings, and nothing of the machine (the sandbox mode, its limits and gaps stay in the
+ * TestReport on the board, shown by `sopworks review`): the same run commits the same page in every
+ * sandbox mode, on every machine.
+ */
 export function renderTestReport(report: TestReport): string {
   const counts = report.counts ? `${report.counts.passed} passed, ${report.counts.failed} failed` : 'the runner printed no counts';
   const verdict = report.passed ? 'PASSED' : report.timedOut ? 'TIMED OUT' : 'FAILED';
@@ -12,7 +17,7 @@ export function renderTestReport(report: TestReport): string {
     `# Test report — round ${report.round}: ${verdict}`,
     `${report.kind && report.kind !== 'tests' ? `What ran: ${KIND_TEXT[report.kind]}  \n` : ''}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${counts}`,
     report.failures.length > 0 ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}` : null,
-    report.sandbox ? renderSandbox(report.sandbox) : null,
+    report.sandbox ? renderStopped(report.sandbox) : null,
   );
 }
 
@@ -21,22 +26,16 @@ const KIND_TEXT = {
   smoke: 'the program, on its smoke input, after the tests passed',
 } as const;
 
-const MODE_TEXT: Record<SandboxReport['mode'], string> = {
-  bubblewrap: 'bubblewrap — no network, read-only system, only the project writable, private /tmp, empty HOME',
-  'node-permissions': "**WEAKER SANDBOX** — Node's permission model instead of bubblewrap: writes limited to the project, network not blocked",
-  unsandboxed: "**NOT SANDBOXED** — run with the user's rights (--allow-unsandboxed); only the limits applied",
-};
-
-/** How the tests ran: mode, limits, what was hit and refused, and what the mode could not stop. */
-function renderSandbox(sandbox: SandboxReport): string {
+/** What the sandbox stopped or saw, when it did: limits hit, violations, a security violation. Null: nothing. */
+function renderStopped(sandbox: SandboxReport): string | null {
+  if (sandbox.limitsHit.length === 0 && sandbox.violations.length === 0) return null;
   return [
-    `## Sandbox\n\nMode: ${MODE_TEXT[sandbox.mode]}  \nLimits: ${describeLimits(sandbox.limits)}  \nLimits hit: ${sandbox.limitsHit.length > 0 ? sandbox.limitsHit.join(', ') : 'none'}`,
+    `## Sandbox\n\nLimits: ${describeLimits(sandbox.limits)}  \nLimits hit: ${sandbox.limitsHit.length > 0 ? sandbox.limitsHit.join(', ') : 'none'}`,
     sandbox.limitNotes && sandbox.limitNotes.length > 0 ? `### Limits that ended the run\n\n${bullets(sandbox.limitNotes)}` : null,
     securityViolations(sandbox).length > 0
       ? `### SECURITY VIOLATION\n\nThe generated code changed what it must never touch; sopworks put it back and stopped the run:\n\n${bullets(securityViolations(sandbox))}`
       : null,
-    `### Violations seen\n\n${bullets(sandbox.violations.map((v) => `${v.kind}: ${v.detail}`))}`,
-    sandbox.gaps.length > 0 ? `### Not stopped in this mode\n\n${bullets(sandbox.gaps)}` : null,
+    sandbox.violations.length > 0 ? `### Violations seen\n\n${bullets(sandbox.violations.map((v) => `${v.kind}: ${v.detail}`))}` : null,
   ]
     .filter((part): part is string => part !== null)
     .join('\n\n');

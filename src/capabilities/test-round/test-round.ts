@@ -8,7 +8,7 @@ import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
 import { stoppedByLimit } from './stopped-by-limit.ts';
-import { withoutMachinePaths } from './machine-paths.ts';
+import { withoutMachinePaths } from '../../host/sandbox/machine-paths.ts';
 import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
 import type { AcceptLine } from '../../host/sandbox/integrity.ts';
 import type { Progress } from '../../engine/steps/ports.ts';

@@ -38,6 +38,7 @@ import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy
 import { diskLimits } from './limits.ts';
 import { runningTest } from './running-test.ts';
 import { projectVenv } from './project-venv.ts';
+import { sandboxView, type HostPlaces } from './machine-paths.ts';
 import { ownNetworkLayer, type OwnNetwork } from './own-network.ts';
 
 export interface SandboxRequest {
@@ -66,7 +67,7 @@ export interface SandboxOutcome extends SandboxReport {
   /** The signal that ended the command (under bubblewrap, read from its 128+N exit code). */
   signal: string | null;
   timedOut: boolean;
-  /** The tail of stdout and stderr, secrets redacted. */
+  /** The tail of stdout and stderr, secrets redacted, paths as bubblewrap shows them in every mode (machine-paths.ts). */
   output: string;
   truncated: boolean;
   /** Why the run was not under bubblewrap; null when it was. */
@@ -245,6 +246,8 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     // Last: nothing of the run is alive now, so what the check finds is what the run did.
     for (const change of await restoreProtected(snapshot, request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: `${change} (restored)` });
     const limitNotes = describeLimitsHit(limitsHit, limits, result.timedOut, signal, secrets.output);
+    // Outside bubblewrap, the scratch copy's and the temp folder's paths become those bubblewrap shows.
+    const output = scratch && hostTmp ? sandboxView(secrets.output, await hostPlaces(scratch.dir, hostTmp)) : secrets.output;
 
     return {
       mode,
@@ -256,7 +259,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       exitCode: result.exitCode,
       signal,
       timedOut: result.timedOut,
-      output: secrets.output,
+      output,
       truncated: result.truncated,
       notice,
     };
@@ -267,6 +270,12 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     if (hostTmp) await fsp.rm(hostTmp, { recursive: true, force: true }).catch(() => undefined);
     await scratch?.remove().catch(() => undefined);
   }
+}
+
+/** The scratch copy's and temp folder's paths, as made and as the system resolves them (a linked /tmp). */
+async function hostPlaces(workDir: string, tmpDir: string): Promise<HostPlaces> {
+  const real = (dir: string) => fsp.realpath(dir).catch(() => dir);
+  return { workDirs: [...new Set([workDir, await real(workDir)])], tmpDirs: [...new Set([tmpDir, await real(tmpDir)])] };
 }
 
 /** Which limit ended the run, and the test that was running when the runner's output names one. */

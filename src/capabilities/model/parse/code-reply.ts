@@ -19,9 +19,27 @@ import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './re
 export function parseCodeReply(raw: string, filePath: string): ParseResult<CodeFile> {
   const chosen = chooseCodeBlock(raw, filePath);
   if (!chosen.ok) return chosen;
-  const elided = elidedLine(chosen.value.content, filePath);
-  if (elided) return fail(elisionError(filePath, elided));
-  return chosen;
+  const notWhole = notWholeFile(chosen.value.content, filePath);
+  return notWhole ? fail(notWhole) : chosen;
+}
+
+/** Why a block is not a whole file — code left out, or conflict/edit markers — or null when it is one. */
+function notWholeFile(content: string, filePath: string): string | null {
+  const elided = elidedLine(content, filePath);
+  if (elided) return elisionError(filePath, elided);
+  const marker = editMarkerLine(content);
+  if (marker) {
+    return `the block for ${filePath} is a set of changes (line ${marker.line}: "${marker.text}"), not the file; write the whole file, every line of it`;
+  }
+  return null;
+}
+
+/** Merge-conflict or search/replace markers (`<<<<<<< HEAD`, `=======`, `>>>>>>> REPLACE`): an edit, not a file. */
+function editMarkerLine(content: string): { line: number; text: string } | null {
+  const lines = content.split('\n');
+  const opens = lines.findIndex((l) => /^<{7}(?: .*)?$/.test(l));
+  if (opens === -1 || !lines.slice(opens + 1).some((l) => /^={7}$/.test(l)) || !lines.some((l) => /^>{7}(?: .*)?$/.test(l))) return null;
+  return { line: opens + 1, text: lines[opens]!.trim() };
 }
 
 function chooseCodeBlock(raw: string, filePath: string): ParseResult<CodeFile> {
@@ -91,8 +109,8 @@ export function parseFilesReply(raw: string): ParseResult<CodeFile[]> {
     const checked = checkRelativePath(block.label);
     if (!checked.ok) return fail(`code block ${index + 1} has an unsafe path "${block.label}": ${checked.reason}`);
     if (files.some((f) => f.path === checked.path)) return fail(`the file ${checked.path} appears twice; give each file once`);
-    const elided = elidedLine(block.content, checked.path);
-    if (elided) return fail(elisionError(checked.path, elided));
+    const notWhole = notWholeFile(block.content, checked.path);
+    if (notWhole) return fail(notWhole);
     files.push({ path: checked.path, content: block.content });
   }
   return ok(files, blocks.length < scan.blocks.length);

@@ -47,12 +47,30 @@ const COMMENT = /(?:^\s*|\s)(?:\/\/+|#+|\/\*+|<!--|--|;+|\{\/\*)\s*(.*)$/;
 /** Prose, not code: its headings and lists are not comments, and "..." is punctuation. */
 const PROSE = /\.(?:md|markdown|txt|rst|adoc|csv|tsv|json|lock|svg)$/i;
 
+/**
+ * Prose standing in for code, as a whole-line comment: wrapped in ellipses (`// ... parsing loop as
+ * before ...`), in parentheses saying it is unchanged or left out (`# (helpers unchanged)`), or ending
+ * "as before" / "as above" (`// validation as above`). A comment that describes code ("returns the input
+ * unchanged") is none of these.
+ */
+const STANDS_IN = new RegExp(
+  [
+    String.raw`^${DOTS}\s*\S.*\S\s*${DOTS}$`,
+    String.raw`^\(.*\b(?:unchanged|omitted|elided|as before|as above|not shown)\)$`,
+    String.raw`\b(?:as|same as) (?:before|above|earlier|previously)\.?$`,
+  ].join('|'),
+  'i',
+);
+
 /** A comment line (or a trailing comment) saying code was left out; its text must be short, a placeholder not prose. */
 function omittedComment(line: string): boolean {
   const comment = COMMENT.exec(line);
   if (!comment) return false;
   const text = comment[1]!.replace(/(?:\*\/\}?|-->)\s*$/, '').trim();
-  return text.split(/\s+/).length <= 10 && OMITTED.test(text);
+  const words = text.split(/\s+/).length;
+  if (words <= 10 && OMITTED.test(text)) return true;
+  // Only a comment on a line of its own: after code, "as before" may well describe that code.
+  return words <= 10 && /^\s*(?:\/\/+|#+|\/\*+|<!--|--|;+|\{\/\*)/.test(line) && STANDS_IN.test(text);
 }
 
 const TODO = /^\s*(?:#|\/\/)\s*(?:TODO|FIXME|XXX)\b/i;

@@ -9,7 +9,7 @@
  * ends before that path line — and it is recovered; otherwise the two blocks run together and the scan
  * says so (`merged`), for the reply to be re-asked rather than one file committed holding another.
  */
-import { labelAbove, labelInFirstLine, labelInInfo, labelLine } from './file-labels.ts';
+import { labelAbove, labelInFirstLine, labelInInfo, labelLine, nameAsFirstLine } from './file-labels.ts';
 
 export interface FencedBlock {
   lang: string;
@@ -123,6 +123,10 @@ function makeBlock(open: Open, lines: string[]): ScannedBlock {
   const content = body === '' ? '\n' : body + '\n';
   const before = open.before.join('\n');
   const label = labelInInfo(info) ?? labelAbove(before, lang) ?? labelInFirstLine(content);
+  if (label === null) {
+    const named = nameAsFirstLine(content, lang);
+    if (named) return { lang, label: named.label, content: named.content, before };
+  }
   return { lang: label && lang === label ? '' : lang, label, content, before };
 }
 

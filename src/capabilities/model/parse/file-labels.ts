@@ -24,8 +24,16 @@ const asPath = (word: string): string | null => {
   return PATH.test(cleaned) || BARE_NAMES.test(cleaned) ? cleaned : null;
 };
 
+/** `File:`, `## Code:`, `Main file:`, `Entry point file -`: a word or two may qualify what comes before the colon. */
 const PREFIX =
-  /^(?:(?:the\s+)?(?:(?:new|updated|complete|full|final|modified|corrected|fixed)\s+)?(?:file\s*name|filename|file|path|code|source(?:\s+code)?|module|script|tests?(?:\s+file)?|contents?(?:\s+of)?|title|create|update)(?:\s+\d+)?\s*(?:[:=]|\s[-–—])\s*)/i;
+  /^(?:(?:the\s+)?(?:[a-z][\w-]*\s+){0,2}?(?:file\s*name|filename|file|path|code|source(?:\s+code)?|module|script|tests?(?:\s+file)?|contents?(?:\s+of)?|title|create|update)(?:\s+\d+)?\s*(?:[:=]|\s[-–—])\s*)/i;
+/** `Updated src/a.py`, `New file src/b.py`: the path after a word saying what became of it. */
+const STATE = /^(?:updated|new|modified|revised|fixed|corrected|complete|full|final)\s+(?=\S+$)/i;
+/**
+ * A description after `path:` that asks for a change rather than describing the file: `src/a.py: add
+ * this import at the top` is a snippet for that file, not the file.
+ */
+const CHANGE = /\b(?:add|insert|replace|change|modify|remove|delete|append|prepend)\b|\bas follows\b|\bthe following\b|\bsnippets?\b|\blines?\b/i;
 const HERE_IS =
   /^here(?:'s|’s|\s+is)\s+(?:the\s+)?(?:(?:updated|complete|full|new|final|corrected|fixed|whole)\s+)?(?:(?:file|code|content|contents|implementation|version|source)\s+)?(?:(?:for|of)\s+)?/i;
 
@@ -40,15 +48,42 @@ export function labelLine(line: string): string | null {
     .replace(/^_+|_+$/g, '')
     .trim();
   s = s.replace(/^\d+[.)]\s+/, '');
-  s = s.replace(HERE_IS, '').replace(PREFIX, '');
+  s = s.replace(HERE_IS, '').replace(PREFIX, '').replace(STATE, '');
   s = s
     .replace(/^["']|["']$/g, '')
     .replace(/\s*:$/, '')
     .trim();
-  // The path, then perhaps a short description: "src/a.py (the entry point)", "src/a.py — the CLI".
-  const match = /^(\S+)(?:\s+(?:\([^)]*\)|[-–—]\s.*))?$/.exec(s);
-  return match ? asPath(match[1]!.replace(/^["']|["']$/g, '')) : null;
+  // The path, then perhaps a short description: "src/a.py (the entry point)", "src/a.py — the CLI",
+  // "src/a.py: the entry point" (but not "src/a.py: add this import").
+  const match = /^(\S+?)(?:\s+(?:\([^)]*\)|[-–—]\s.*)|:\s+(\S.*))?$/.exec(s);
+  if (!match || (match[2] !== undefined && CHANGE.test(match[2]))) return null;
+  return asPath(match[1]!.replace(/^["']|["']$/g, ''));
 }
+
+/** A verb or an adverb that introduces what follows: "Let's start with", "Next, we will create", "Here is". */
+const INTRODUCES =
+  /\b(?:let['’]?s|let us|we(?:['’]ll| will)|i(?:['’]ll| will)|start(?:ing)? with|begin(?:ning)? with|create|write|here(?:['’]s| is)|below is|next|now|then|finally|first|name this file)\b/i;
+/** The path as the file spoken of: `the main.py file`, `` the `a.py` file ``, `file "a.py"`, `this file "a.py"`. */
+const FILE_NAMED = [/`?([\w@./-]+)`?\s+file\b/gi, /\bfile\s+["'`]([\w@./-]+)["'`]/gi];
+/** Words that make the block a piece of the file, not the file: a method in it, an import to add to it. */
+const PIECE =
+  /\b(?:in|into|to|at the top of|inside)\s+(?:the\s+)?`?[\w@./-]+`?\s+file\b|\b(?:method|function|class|snippet|import|line|lines|statement|section|part|change|changes)\b/i;
+
+/**
+ * A sentence that introduces one file as what follows: "Let's start with the `main.py` file:", "Next,
+ * we will create a requirements.txt file to list the dependencies.", "We will name this file
+ * "app.py"." — as recorded in real replies (ChatDev's logs). Not one that speaks of a piece of a file
+ * ("add the following import to the main.py file:"), nor one naming two files.
+ */
+export function introducedFile(line: string): string | null {
+  const s = line.trim();
+  if (s === '' || s.length > 240 || !INTRODUCES.test(s) || PIECE.test(s) || SNIPPET_LEAD_IN.test(s)) return null;
+  const named = FILE_NAMED.flatMap((pattern) => [...s.matchAll(pattern)].map((m) => asPath(m[1]!))).filter((p): p is string => p !== null);
+  return new Set(named).size === 1 ? named[0]! : null;
+}
+
+/** Lines a header puts between a file's name and its block: `LANGUAGE: Python`, `DOCSTRING: …`, `CODE:`. */
+const HEADER_FIELD = /^\s*(?:language|lang|docstring|description|purpose|code|contents?)\s*:/i;
 
 /** A path in the fence's info string, after its language (or as the whole of it). */
 export function labelInInfo(info: readonly string[]): string | null {
@@ -69,7 +104,7 @@ export function labelInInfo(info: readonly string[]): string | null {
  * Narrow on purpose — a block set aside is not committed, so a file must not look like one.
  */
 export const SNIPPET_LEAD_IN =
-  /^[#>*\s-]*(?:usage|examples?|for (?:example|instance)|e\.g\.|(?:expected |sample |example )?output|result|(?:to |then |you can )?run\b|(?:to )?install|try (?:it|this)|call it|invoke|commands?|in (?:a|your) terminal)\b|\b(?:add|insert|replace) (?:this|the following|these|a line)\b|\b(?:run|install|start) (?:it|this|them|the tests?|the program|the app) with\b/i;
+  /\b(?:will|would|should) (?:output|print|display)\b|\boutput:\s*$|^[#>*\s-]*(?:usage|examples?|for (?:example|instance)|e\.g\.|(?:expected |sample |example )?output|result|(?:to |then |you can )?run\b|(?:to )?install|try (?:it|this)|call it|invoke|commands?|in (?:a|your) terminal)\b|\b(?:add|insert|replace) (?:this|the following|these|a line)\b|\b(?:run|install|start) (?:it|this|them|the tests?|the program|the app) with\b/i;
 
 /**
  * The label on the nearest non-blank line above a fence — or a few lines up, past a sentence about the
@@ -77,9 +112,9 @@ export const SNIPPET_LEAD_IN =
  * (`### src/cli.py` / "Usage:" / a bash block is not src/cli.py).
  */
 export function labelAbove(before: string, lang = ''): string | null {
-  const lines = before.split('\n').filter((l) => l.trim() !== '');
+  const lines = before.split('\n').filter((l) => l.trim() !== '' && !HEADER_FIELD.test(l));
   const nearest = lines.at(-1) ?? '';
-  const direct = labelLine(nearest);
+  const direct = labelLine(nearest) ?? introducedFile(nearest);
   if (direct) return direct;
   const snippet = SNIPPET_LEAD_IN.test(nearest);
   for (const line of lines.slice(-3, -1).reverse()) {
@@ -97,6 +132,20 @@ function fitsLanguage(filePath: string, lang: string): boolean {
 }
 
 const FIRST_LINE_COMMENT = /^\s*(?:\/\/|#(?![![])|--|;|\/\*|<!--|\{\/\*|%)\s*(?:(?:file(?:\s*name)?|path)\s*:\s*)?(\S+?)\s*(?:\*\/\}?|-->)?\s*$/i;
+
+/**
+ * The block's first line, when it is only the file's name — bare or after `File:`, in no comment —
+ * followed by the code (`main.py` then `def main():`, as real replies under an "OUTPUT:" heading write
+ * it): the name is the block's label, and not a line of the file. Only a name with a folder or an
+ * extension that fits the block's language: a `.gitignore` starting with `.env` keeps its first line.
+ */
+export function nameAsFirstLine(content: string, lang: string): { label: string; content: string } | null {
+  const [first = '', ...rest] = content.split('\n');
+  if (lang === '' || rest.every((line) => line.trim() === '') || /^\s*(?:\/\/|#|--|;|\/\*|<!--|%)/.test(first)) return null;
+  const name = labelLine(first);
+  if (!name || name.startsWith('.') || !/\.[A-Za-z]/.test(name) || !fitsLanguage(name, lang) || languagesOf(name) === null) return null;
+  return { label: name, content: rest.join('\n').replace(/^\n+/, '') };
+}
 
 /** A comment on the block's first line that is only a path (`# src/a.py`, `// File: src/a.js`). */
 export function labelInFirstLine(content: string): string | null {

@@ -4,37 +4,52 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SopworksError } from '../../../ground/errors.ts';
-import { describeCall, type Completion, type CompletionRequest, type Provider } from '../provider.ts';
+import { describeCall, type CallMeta, type Completion, type CompletionRequest, type Provider } from '../provider.ts';
 import { seriesIdentity } from '../../../engine/effect-identity.ts';
 import { replyText, type Scenario, type ScriptedReply } from '../scenario.ts';
 
 export class ScriptedProvider implements Provider {
-  private readonly queues = new Map<string, ScriptedReply[]>();
-  private readonly consumed = new Map<string, number>();
+  /** Every series' replies, in order; `used` says how many of each were handed out. */
+  private readonly series = new Map<string, ScriptedReply[]>();
+  private readonly used = new Map<string, number>();
 
   constructor(
     readonly label: string,
     scenario: Scenario,
-    private readonly latencyMs = 0,
+    readonly latencyMs = 0,
   ) {
     for (const entry of scenario.replies) {
       const id = seriesIdentity({ role: entry.role, action: entry.action, key: entry.key ?? null });
-      this.queues.set(id, [...(this.queues.get(id) ?? []), entry]);
+      this.series.set(id, [...(this.series.get(id) ?? []), entry]);
     }
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
-    const id = seriesIdentity(request.call);
-    const next = this.queues.get(id)?.shift();
+    const text = this.take(request.call);
+    if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal: request.signal });
+    return { text, usage: null, finishReason: 'stop' };
+  }
+
+  /** The next reply of the call's series, as text; SCRIPT_EXHAUSTED when none is left. */
+  take(call: CallMeta): string {
+    const id = seriesIdentity(call);
+    const used = this.used.get(id) ?? 0;
+    const next = this.series.get(id)?.[used];
     if (!next) {
-      const used = this.consumed.get(id) ?? 0;
-      throw new SopworksError('SCRIPT_EXHAUSTED', `The scenario has no reply left for ${describeCall(request.call)} (${used} consumed).`, {
-        hint: `Add a reply with role: ${request.call.role}, action: ${request.call.action}${request.call.key ? `, key: ${request.call.key}` : ''} to ${this.label.replace(/^scripted:/, '')}.`,
+      throw new SopworksError('SCRIPT_EXHAUSTED', `The scenario has no reply left for ${describeCall(call)} (${used} consumed).`, {
+        hint: `Add a reply with role: ${call.role}, action: ${call.action}${call.key ? `, key: ${call.key}` : ''} to ${this.label.replace(/^scripted:/, '')}.`,
       });
     }
-    this.consumed.set(id, (this.consumed.get(id) ?? 0) + 1);
-    if (this.latencyMs > 0) await sleep(this.latencyMs, undefined, { signal: request.signal });
-    return { text: replyText(next), usage: null, finishReason: 'stop' };
+    this.used.set(id, used + 1);
+    return replyText(next);
+  }
+
+  /** The reply of the call's series handed out last, as text; null when none was. */
+  lastTaken(call: CallMeta): string | null {
+    const id = seriesIdentity(call);
+    const used = this.used.get(id) ?? 0;
+    const entry = used > 0 ? this.series.get(id)?.[used - 1] : undefined;
+    return entry ? replyText(entry) : null;
   }
 
   /**
@@ -43,15 +58,13 @@ export class ScriptedProvider implements Provider {
    */
   skipUsed(used: Map<string, number>): void {
     for (const [call, count] of used) {
-      const queue = this.queues.get(call);
-      if (!queue) continue;
-      queue.splice(0, count);
-      this.consumed.set(call, (this.consumed.get(call) ?? 0) + count);
+      if (!this.series.has(call)) continue;
+      this.used.set(call, Math.min(this.series.get(call)!.length, (this.used.get(call) ?? 0) + count));
     }
   }
 
   /** Replies never asked for — a scenario that no longer matches its SOPs shows up here. */
   unused(): ScriptedReply[] {
-    return [...this.queues.values()].flat();
+    return [...this.series].flatMap(([id, replies]) => replies.slice(this.used.get(id) ?? 0));
   }
 }
