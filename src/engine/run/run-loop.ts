@@ -207,7 +207,7 @@ export class RunLoop {
     const role = this.company.roles[index]!;
     const ports = this.portsOf(role);
     const saved = this.savedStates[index];
-    const machine = buildMachine(role.sop, ports, this.company.vocabulary);
+    const machine = buildMachine(role.sop, ports, this.company.vocabulary, {}, { startsNothingOnceWoundDown: true });
     let runtime: RoleRuntime;
     try {
       runtime = new RoleRuntime(role.id, machine, this.onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null);
