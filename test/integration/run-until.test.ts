@@ -2,7 +2,8 @@
  * `--until prd|design|tasks`: a run stops after that artifact — committed, nothing after it begun —
  * with outcome `paused` (exit 5), and `resume` goes on to the end, to the repository a run never
  * stopped gives. Resumed after every kind of stop on the way: paused again at a later point, Ctrl-C,
- * kill -9, a step that failed. A point no SOP has is refused before anything is written.
+ * kill -9, a step that failed. A point no SOP has is refused before anything is written. One model
+ * named two ways (relative at the start, absolute or spelt otherwise on resume) is counted once.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -10,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import YAML from 'yaml';
-import { BIN, DEMO } from '../helpers/paths.ts';
+import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -58,7 +59,9 @@ describe('sopworks run --until: stop after an artifact, resume to the end', func
   ];
 
   it('stops after the PRD, the design or the task graph — paused, exit 5, that artifact committed and nothing after it — and resume goes on to the end', async () => {
-    const stopped = await Promise.all(points.map(({ point }) => run(`until-${point}`, '--until', point, '--json')));
+    // The PRD's run names its scenario relative to where it starts: one model, counted once, on resume too.
+    const relative = ['--llm', `scripted:${path.relative(root, DEMO)}`];
+    const stopped = await Promise.all(points.map(({ point }) => run(`until-${point}`, '--until', point, '--json', ...(point === 'prd' ? relative : []))));
     for (const [i, { point, last, commits }] of points.entries()) {
       const project = path.join(out, `until-${point}`);
       const result = stopped[i]!;
@@ -75,10 +78,20 @@ describe('sopworks run --until: stop after an artifact, resume to the end', func
       assert.equal((await boardOf(project)).at(-1)!.type, last, 'the artifact is the last message');
       assert.deepEqual(git(project, 'log', '--reverse', '--format=%s').split('\n').slice(1), commits, 'committed, and nothing after it');
     }
-    const resumed = await Promise.all(points.map(({ point }) => resume(`until-${point}`)));
+    // Resumed from another folder, or with the scenario spelt another way: still one model.
+    const respelt = `scripted:${ROOT}/./examples//${path.basename(DEMO)}`;
+    const resumed = await Promise.all([
+      runCli(['resume', path.join(out, 'until-prd')], { cwd: out }),
+      resume('until-design', '--llm', respelt),
+      resume('until-tasks'),
+    ]);
     for (const [i, { point }] of points.entries()) {
       assert.equal(resumed[i]!.code, 0, resumed[i]!.stderr);
       await finishedAsTheDemo(path.join(out, `until-${point}`));
+      assert.doesNotMatch(resumed[i]!.stdout, /^ {2}model {2,}calls/m, `${point}: no per-model table, there is one model`);
+      const { usage } = await runJson(path.join(out, `until-${point}`));
+      assert.deepEqual(Object.keys(usage.byModel), [`scripted:${DEMO}`], `${point}: one model counted once`);
+      assert.equal(usage.byModel[`scripted:${DEMO}`].calls, usage.total.calls, `${point}: every call in that one row`);
     }
   });
 
