@@ -63,6 +63,8 @@ export const RunRecord = z
     engineers: z.number().int().min(1).default(1),
     /** The point the run stops at (`--until`, a SOP's `stopAt`), outcome `paused`; `resume` goes on to the end unless given another. */
     until: z.string().nullable().default(null),
+    /** The instructions every role is shown (project-instructions.ts), as read at the start; `resume` keeps them. Absent: none. */
+    instructions: z.string().optional(),
     finishedAt: z.string().optional(),
     outcome: z.enum(RUN_OUTCOMES).optional(),
     reason: z.string().optional(),

@@ -50,6 +50,8 @@ export interface StartRequest extends CommonRequest {
    * checked out on the change's branch; `record` is kept in run.json (src/change/).
    */
   change?: { record: Record<string, unknown> };
+  /** The person's instructions for the run (`--instructions FILE`, its text); a change adds its repository's own. */
+  instructions?: string | null;
 }
 
 export interface ResumeRequest extends CommonRequest {

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { SopworksError } from '../ground/errors.ts';
+import { startAfresh } from '../engine/run/run-continuation.ts';
 import { schemaWarmUpTask } from '../capabilities/model/gateway.ts';
 import { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
 import { WarmUp, type WarmUpTask } from '../capabilities/model/warm-up.ts';
@@ -24,13 +25,16 @@ import { RunLoop } from '../engine/run/run-loop.ts';
 import { FileRunStore } from '../engine/run/file-run-store.ts';
 import type { RunStore } from '../engine/run/run-store.ts';
 import { readRecordOf, type RunRecord } from './run-record.ts';
+import { projectInstructions } from './project-instructions.ts';
 import type { CommonRequest, ResumeRequest, StartRequest } from './run-request.ts';
 
 export const DEFAULT_CONCURRENCY = 4;
 
 /** Starts a new run in a new repository. */
 export async function startRun(request: StartRequest): Promise<RunResult> {
-  const renderer = new PromptRenderer(request.company.rolesDir, markdownRenderers);
+  // A change's work tree is at its base now: the repository's instruction files as the change found them.
+  const instructions = await projectInstructions(request.change ? request.projectDir : null, request.instructions ?? null);
+  const renderer = new PromptRenderer(request.company.rolesDir, markdownRenderers, instructions);
   const warmUp = new WarmUp();
   // What the first model calls need is prepared while the start-up waits on files (docs/performance.md).
   warmUp.add(firstCallWarmUp(request.company, renderer));
@@ -50,6 +54,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
     engineers: request.engineers ?? 1,
     until: request.until ?? null,
+    ...(instructions === null ? {} : { instructions }),
   };
   return runInWorkspace(workspace, record, request, { resuming: false, renderer, warmUp });
 }
@@ -60,7 +65,7 @@ export async function resumeRun(request: ResumeRequest): Promise<RunResult> {
   const record: RunRecord = { ...request.record, model: request.provider.label, resumedAt: [...request.record.resumedAt, new Date().toISOString()] };
   return runInWorkspace(workspace, record, request, {
     resuming: true,
-    renderer: new PromptRenderer(request.company.rolesDir, markdownRenderers),
+    renderer: new PromptRenderer(request.company.rolesDir, markdownRenderers, record.instructions ?? null),
     warmUp: new WarmUp(),
   });
 }
@@ -70,7 +75,7 @@ export async function resumableRecord(projectDir: string): Promise<RunRecord> {
   const record = await readRecordOf(FileRunStore.of(projectDir));
   if (record.outcome === 'done') {
     throw new SopworksError('NOT_RESUMABLE', `${projectDir} finished with outcome done; there is nothing to resume.`, {
-      hint: 'Start a new run with `sopworks run`.',
+      hint: `Start anew with ${startAfresh(record)}.`,
     });
   }
   return record;

@@ -25,7 +25,8 @@ import * as planning from '../capabilities/artifacts/message-types.ts';
 import { queueBugFiles, queueTasks } from '../capabilities/artifacts/queue-actions.ts';
 import * as artifactViews from '../capabilities/artifacts/views.ts';
 import { changeMessageTypes } from '../capabilities/change/change-message-types.ts';
-import { noNewFailures, queueChangeTasks, taskOp } from '../capabilities/change/change-references.ts';
+import { baseRunnerStarted, noNewFailures, queueChangeTasks, taskOp } from '../capabilities/change/change-references.ts';
+import { compareWithBase } from '../capabilities/change/compare-with-base-step.ts';
 import * as changeViews from '../capabilities/change/change-views.ts';
 import { checkChangeTasks } from '../capabilities/change/check-change-tasks-step.ts';
 import { edit } from '../capabilities/change/edit-step.ts';
@@ -96,6 +97,7 @@ export const vocabulary: Vocabulary = {
     edit,
     checkChangeTasks,
     runBaseTests,
+    compareWithBase,
   },
   actions: {
     receive: actions.receive,
@@ -125,6 +127,7 @@ export const vocabulary: Vocabulary = {
     isSet: guards.isSet,
     taskOp,
     noNewFailures,
+    baseRunnerStarted,
   },
   views: {
     spec: coreViews.spec,

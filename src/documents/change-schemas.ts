@@ -22,11 +22,17 @@ export const RepositoryMap = z.object({
   tree: z.string(),
   manifests: z.array(z.object({ path: z.string(), content: z.string() })),
   readmes: z.array(z.object({ path: z.string(), content: z.string() })),
-  /** Each source file's exports and signatures, as many as fit the bound. */
+  /** The signatures of the files that matter most to the request, best first, within a token budget (repository-map.ts). */
   interfaces: z.array(z.object({ path: z.string(), interface: z.string() })),
-  /** Whether a test file was seen, and the files left out of the map to keep it bounded. */
+  /** Whether a test file was seen, and the source files with definitions whose signatures are not shown. */
   hasTests: z.boolean(),
   omitted: z.number().int().min(0),
+  /** The repository's test files, and the commands its files say run them (map/test-commands.ts). */
+  tests: z
+    .object({ files: z.number().int().min(0), commands: z.array(z.object({ argv: z.array(z.string()).min(1), source: z.string() })) })
+    .default({ files: 0, commands: [] }),
+  /** Tokens the signatures take. */
+  signatureTokens: z.number().int().min(0).default(0),
 });
 
 export const ChangeRequest = z.object({
@@ -87,6 +93,11 @@ export const Removal = z.object({
 export const BaselineTests = TestReport.extend({
   /** False when the repository has no tests to run (QA writes the first ones). */
   ran: z.boolean(),
+  /**
+   * Whether the test command got as far as running tests, and if not the line that says why (`sh: 1: mocha:
+   * not found`, a failed install): then no code is written (src/capabilities/test-round/runner-start.ts).
+   */
+  runner: z.object({ started: z.boolean(), line: z.string().nullable() }).default({ started: true, line: null }),
 });
 
 export type RepositoryMap = z.infer<typeof RepositoryMap>;

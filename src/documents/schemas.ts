@@ -143,6 +143,19 @@ export const TestReport = z.object({
   sandbox: SandboxReport.nullable().default(null),
   /** What the round ran (absent: the tests): the tests, the dependency install before them, or the program on its smoke input. */
   kind: z.enum(['tests', 'install', 'smoke']).optional(),
+  /**
+   * A change run's round compared with the tests on its base (src/capabilities/change/compare-with-base.ts): whether
+   * anything failed that did not fail before, how that was decided, and the lines that decided it. Absent elsewhere.
+   */
+  vsBase: z
+    .object({
+      newFailures: z.boolean(),
+      by: z.enum(['tests', 'signature', 'passed', 'no-base']),
+      failingBefore: z.array(z.string()),
+      failingNow: z.array(z.string()),
+      lines: z.array(z.string()),
+    })
+    .optional(),
 });
 
 /** The dependency install before a test round: what ran, and the lockfile it produced (committed). */

@@ -5,6 +5,8 @@
  * mid-change that `resume` continues to `done`.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
@@ -26,11 +28,21 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
       reply: '<<<<<<< SEARCH\nexport function greet(person) {\n=======\nexport function greet(person, options) {\n>>>>>>> REPLACE\n',
     };
     // Three replies that never apply; the right one is there for `resume`, which asks afresh.
-    const run = await setUp((replies) => {
-      const good = replies.filter((r) => isEdit(r)).at(-1)!;
-      return replies.flatMap((r) => (isEdit(r) ? [] : [r])).concat([wrong, wrong, wrong, good]);
-    });
-    const result = await run.change();
+    const run = await setUp(
+      (replies) => {
+        const good = replies.filter((r) => isEdit(r)).at(-1)!;
+        return replies.flatMap((r) => (isEdit(r) ? [] : [r])).concat([wrong, wrong, wrong, good]);
+      },
+      { 'AGENTS.md': 'Keep greetings short.\n' },
+    );
+    // The person's instructions and the repository's, read once at the start and kept for resume.
+    const mine = path.join(run.dir, 'mine.md');
+    await fs.writeFile(mine, 'Comment in English.\n');
+    const missing = await run.change(['--instructions', path.join(run.dir, 'nope.md')]);
+    assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+    assert.match(missing.stderr, /Cannot read the instructions file .*nope\.md: ENOENT/);
+    await assert.rejects(fs.stat(run.worktree), 'refused before anything is written');
+    const result = await run.change(['--instructions', mine]);
     assert.equal(result.code, 1, result.stdout + result.stderr);
     assert.match(
       result.stdout,
@@ -41,11 +53,16 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     // The branch has the documents so far, and src/greet.js as it was.
     assert.equal(git(run.repo, 'diff', '--name-only', `main...${BRANCH}`, '--', 'src'), '');
     assert.match(result.stdout, /Continue it with: sopworks resume/);
+    const instructions = async () => JSON.parse(await fs.readFile(path.join(run.worktree, '.sopworks', 'run.json'), 'utf8')).instructions;
+    const given = await instructions();
+    assert.match(given, /^### From Instructions given for this run:\nComment in English\.\n\n### From AGENTS\.md:\nKeep greetings short\.$/);
+    await fs.writeFile(path.join(run.worktree, 'AGENTS.md'), 'Changed meanwhile.\n');
     // Resumed, the edit is asked afresh (not answered from the three invalid replies on record), and the change is finished.
     const resumed = await runCli(['resume', run.worktree], { cwd: ROOT });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /Outcome\s+done/);
     assert.match(git(run.repo, 'show', `${BRANCH}:src/greet.js`), /Bonjour/);
+    assert.equal(await instructions(), given, 'resume shows the roles what they saw before');
     run.untouched();
   });
 

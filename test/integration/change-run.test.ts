@@ -6,6 +6,7 @@
  * refused with exit 2 before anything is written.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
@@ -65,8 +66,8 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       'Product Manager|docs: change request: Greetings in French',
       'Architect|docs: design delta of the change',
       'Architect|docs: change tasks (1)',
-      'Engineer|feat: change src/greet.js',
       'QA Engineer|test: the tests on the base pass (4 passed, 0 failed)',
+      'Engineer|feat: change src/greet.js',
       'QA Engineer|test: add test/greet-lang.test.js',
       'QA Engineer|test: round 1 passed (7 passed, 0 failed)',
     ]);
@@ -105,10 +106,25 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
         .filter((e) => e.action === action)
         .map((e) => e.messages.map((m: { content: string }) => m.content).join('\n'))
         .join('\n');
-    assert.match(sent('write_change_request'), /export function ledgerTotal\(rows\) \{ … \}/, 'the map carries the interfaces');
+    assert.match(
+      sent('write_change_request'),
+      /`src\/greet\.js`:\n```\nexport function greet\(name\) \{\n⋮\nexport function shout\(text\) \{\n```/,
+      'the map carries the signatures',
+    );
+    assert.match(sent('write_change_request'), /^export function ledgerTotal\(rows\) \{$/m);
+    assert.match(sent('write_change_request'), /Test files: 1\. Its tests run with: `npm test` \(package\.json scripts\.test: node --test\)/);
     assert.doesNotMatch(exchanges.map((e) => JSON.stringify(e.messages)).join('\n'), /LEDGER_BODY_MARKER/, 'a file nobody asked for is never sent whole');
     assert.match(sent('write_design_delta'), /### src\/greet\.js\n```\n\/\/ Greetings for people\./, 'the requested file is sent');
     assert.match(sent('write_design_delta'), /Not read: `assets\/logo\.png`: a binary file/);
+    // Each role is who a change needs: the Product Manager writes a change request, not a PRD.
+    const system = (action: string) => exchanges.find((e) => e.action === action).messages[0].content as string;
+    assert.match(
+      system('write_change_request'),
+      /^You are Alice, the Product Manager .*\nYour goal: Turn the client's one-line change to an existing repository into a precise, testable change request/,
+    );
+    for (const action of ['write_change_request', 'write_design_delta', 'edit_file', 'write_change_tests']) {
+      assert.doesNotMatch(system(action), /\bPRD\b|product requirements/i, `${action}'s system prompt speaks of a PRD`);
+    }
 
     // `review` shows the change against its base.
     const review = await runCli(['review', worktree], { cwd: ROOT });
@@ -143,6 +159,9 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(diff, /\+from pathlib import Path/);
     assert.match(diff, /\+    if isinstance\(text, Path\):/);
     assert.ok(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n').includes('tests/test_path.py'));
+    // The test rounds imported every module, and left no __pycache__/ behind: the work tree holds the branch and the run's record.
+    const worktree = path.join(out, 'textstats-make-word-count-accept');
+    assert.equal(git(worktree, 'status', '--porcelain', '--ignored'), '!! .sopworks/\n');
   });
 
   it("changes the demo's repository: npm run demo, then npm run demo:change", async () => {
@@ -207,6 +226,30 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     it('an --out inside the repository', async () => {
       const repo = await userRepository();
       await refused(repo, [REQUEST], /would be inside the repository/, SCENARIO, path.join(repo, 'output'));
+    });
+    it("a repository whose tests need a program this machine lacks (Go's, here), naming what to install", async () => {
+      const repo = path.join(await tempDir('sopworks-change-'), 'homedir');
+      await fs.mkdir(repo);
+      await fs.writeFile(path.join(repo, 'go.mod'), 'module example.com/homedir\n\ngo 1.19\n');
+      await fs.writeFile(path.join(repo, 'homedir.go'), 'package homedir\n\nfunc Dir() string { return "" }\n');
+      await fs.writeFile(path.join(repo, 'homedir_test.go'), 'package homedir\n\nimport "testing"\n\nfunc TestDir(t *testing.T) {}\n');
+      git(repo, 'init', '--quiet', '--initial-branch=main');
+      git(repo, 'add', '.');
+      git(repo, 'commit', '--quiet', '-m', 'homedir');
+      // A PATH with git and nothing else: no go.
+      const bin = await tempDir('sopworks-path-');
+      await fs.symlink(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(bin, 'git'));
+      const saved = process.env.PATH;
+      process.env.PATH = bin;
+      try {
+        await refused(
+          repo,
+          [REQUEST],
+          /`go test \.\/\.\.\.` \(Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/,
+        );
+      } finally {
+        process.env.PATH = saved;
+      }
     });
     it('an empty request', async () => {
       const repo = await userRepository();

@@ -1,8 +1,10 @@
 /** A change task graph checked against the work tree: each refusal says what is wrong and what to do. */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { changeTaskProblems, MAX_EDIT_BYTES } from '../../src/capabilities/change/check-change-tasks.ts';
+import { nearestPath } from '../../src/capabilities/change/nearest-path.ts';
 import type { ChangeTask } from '../../src/documents/change-schemas.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -59,6 +61,47 @@ describe('change tasks: the check against the work tree', () => {
       '"nothing.js" does not exist: there is nothing to delete',
       '"moved.js": a rename needs `from`, the path it has now',
       '"moved.js" does not exist in the repository',
+    ]);
+  });
+});
+
+describe('change tasks: a path that does not exist gets the nearest one', () => {
+  after(removeTempDirs);
+  const files = ['README.md', 'src/greet.js', 'src/lib/util.js', 'test/util.js', 'docs/guide.md', 'package.json'];
+
+  it('finds the file in another case, another folder, with a slip or another extension', () => {
+    assert.equal(nearestPath('Readme.md', files), 'README.md');
+    assert.equal(nearestPath('readme.MD', files), 'README.md');
+    assert.equal(nearestPath('greet.js', files), 'src/greet.js');
+    assert.equal(nearestPath('lib/greet.js', files), 'src/greet.js');
+    assert.equal(nearestPath('src/greet.ts', files), 'src/greet.js');
+    assert.equal(nearestPath('src/gret.js', files), 'src/greet.js');
+    assert.equal(nearestPath('pakage.json', files), 'package.json');
+  });
+
+  it('suggests nothing when nothing is near, or when two files are equally likely', () => {
+    assert.equal(nearestPath('src/parser.py', files), null);
+    assert.equal(nearestPath('CHANGELOG.md', files), null);
+    assert.equal(nearestPath('util.js', files), null, 'src/lib/util.js or test/util.js: not a guess to make');
+    assert.equal(nearestPath('a', files), null);
+    assert.equal(nearestPath('Readme.md', []), null);
+  });
+
+  it('names the nearest file in the refusal the Architect reads, and keeps "op add" for a file that is new', async () => {
+    const root = await tempDir();
+    await fs.mkdir(path.join(root, 'src'));
+    await fs.writeFile(path.join(root, 'README.md'), '# greetings\n');
+    await fs.writeFile(path.join(root, 'src', 'greet.js'), 'export const greet = () => "hi";\n');
+    execFileSync('git', ['init', '--quiet'], { cwd: root });
+    execFileSync('git', ['add', '.'], { cwd: root });
+    const problems = await changeTaskProblems(root, {
+      tasks: [task('Readme.md', 'modify'), task('greet.js', 'delete'), task('src/hello.js', 'rename', 'src/gret.js'), task('src/fresh.js', 'modify')],
+    });
+    assert.deepEqual(problems, [
+      '"Readme.md" does not exist in the repository; did you mean "README.md"? (op add is for a file that does not exist yet)',
+      '"greet.js" does not exist: there is nothing to delete; did you mean "src/greet.js"?',
+      '"src/gret.js" does not exist in the repository; did you mean "src/greet.js"?',
+      '"src/fresh.js" does not exist in the repository: use op add to create it',
     ]);
   });
 });

@@ -79,6 +79,19 @@ describe('sop validation', () => {
     );
   });
 
+  it("gives the change company's roles the profiles of a change: no PRD, the repository's own runner", async () => {
+    const company = await loadCompany(path.join(SOPS, 'change'), ROLES);
+    const profiles = new Map(company.roles.map((r) => [r.id, r.profile]));
+    assert.deepEqual([...profiles.keys()], ['product-manager', 'architect', 'engineer', 'qa']);
+    for (const [id, profile] of profiles) {
+      const said = [profile.goal, ...profile.constraints].join('\n');
+      assert.doesNotMatch(said, /\bPRD\b|product requirements/i, `${id} speaks of a PRD in a change run`);
+      assert.match(said, /existing repository|the repository's|the base|the change/i, `${id} says it changes an existing repository`);
+    }
+    assert.match(profiles.get('product-manager')!.goal, /change request/);
+    assert.match((await loadCompany(SOPS, ROLES)).roles[0]!.profile.goal, /product requirements document/, 'a new project keeps its PRD');
+  });
+
   describe('bad input, each at file:line:column', () => {
     it('malformed YAML', async () => {
       const where = await edit(file('qa.yaml'), '  idle:\n    on:\n', '  idle:\n    on: [unclosed\n', '  idle:\n    on: ['.length);
@@ -140,6 +153,17 @@ describe('sop validation', () => {
       assert.match(
         diagnostics.find((d) => d.where === where && /no SOP file/.test(d.message))!.message,
         /^role "designer" has no SOP file .*designer\.yaml; write it/,
+      );
+    });
+
+    it('a role whose profile file is missing, or is no YAML file name', async () => {
+      const where = await edit(file('company.yaml'), '  - id: qa\n', '  - id: qa\n    profile: missing.yaml\n', '  - id: qa\n    profile: '.length);
+      expectAt(await diagnosticsOf(copy), 'error', where, /^role "qa" has no profile .*roles\/qa\/missing\.yaml; write it with name, title, goal/);
+      await edit(file('company.yaml'), 'profile: missing.yaml', 'profile: ../architect/role.yaml');
+      const names = (await diagnosticsOf(copy)).map((d) => d.message);
+      assert.ok(
+        names.some((m) => /a YAML file name in the role's folder/.test(m)),
+        names.join('\n'),
       );
     });
 

@@ -16,6 +16,7 @@ import { createProvider, parseLlmFlag } from '../../capabilities/model/select-pr
 import { loadScenario } from '../../capabilities/model/scenario.ts';
 import { commandOutput } from './command-output.ts';
 import { readSpecInput } from './spec-input.ts';
+import { readInstructionsFile } from '../../company/project-instructions.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { llmRecordOf } from './llm-record.ts';
@@ -32,6 +33,7 @@ import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
+import { checkToolchains } from '../../capabilities/change/check-toolchains.ts';
 import { repositoryTampering } from '../../capabilities/change/repository-tampering.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
@@ -69,6 +71,7 @@ const ChangeOptions = z.object({
   sops: z.string().min(1),
   roles: z.string().min(1),
   specFile: z.string().min(1).optional(),
+  instructions: z.string().min(1).optional(),
   json: z.boolean().default(false),
   ...ChaosOptions,
 });
@@ -82,11 +85,13 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   const settings = readSettings();
   const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: requestWords, file: options.specFile }, 'request');
+  const instructions = options.instructions === undefined ? null : await readInstructionsFile(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
   const request = ((given ?? '').trim() || scenario?.spec || '').trim();
 
   // Everything is checked before anything is written.
   const target = await checkRepository(repoArg, { request, base: options.base, branch: options.branch, force: options.force });
+  await checkToolchains(target.repo, target.base);
   const name = checkProjectName(
     options.name ??
       `${
@@ -122,6 +127,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
       startRun({
         spec: request,
         project: name,
+        instructions,
         projectDir,
         company,
         provider,

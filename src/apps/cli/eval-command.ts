@@ -44,6 +44,11 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   if (!suiteFile)
     throw new SopworksError('USAGE', 'Name a suite file, or two results files with --compare.', { hint: 'sopworks eval examples/eval/suite.yaml' });
   const suite = await loadSuite(suiteFile);
+  if (options.queue && suite.specs.some((s) => s.change)) {
+    throw new SopworksError('USAGE', `${suiteFile} has change tasks, and the queue's workers start new projects only.`, {
+      hint: 'Run this suite without --queue (--concurrency sets how many at once).',
+    });
+  }
   const asked = { repeat: options.repeat ?? 1, chaos: chaosOf(options) };
   if (asked.chaos && suite.specs.every((s) => s.scenario === null)) {
     throw new SopworksError('USAGE', `--chaos spoils scripted scenarios' replies, and no spec of ${suiteFile} has a scenario.`, {

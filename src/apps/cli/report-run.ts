@@ -2,7 +2,8 @@
 import path from 'node:path';
 import type { RunResult } from '../../company/finish-run.ts';
 import { Workspace } from '../../capabilities/repository/workspace.ts';
-import { INSTEAD, whyNotContinuable } from '../../engine/run/run-continuation.ts';
+import { insteadFor, whyNotContinuable } from '../../engine/run/run-continuation.ts';
+import { readFileSync } from 'node:fs';
 import type { CommandOutput, RunCommandName } from './command-output.ts';
 import { summaryLine } from './json-lines-schema.ts';
 import { EXIT } from './output.ts';
@@ -53,7 +54,7 @@ const STOPPED_EXIT: Partial<Record<RunResult['outcome'], number>> = {
 function whatNext(result: RunResult, shown: string): { exitCode: number; lines: string[]; next: string[] } {
   if (result.outcome === 'done') return { exitCode: EXIT.done, lines: [`\nNext: cd ${shown} && git log --stat`], next: [`cd ${shown} && git log --stat`] };
   const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
-  if (why) return { exitCode: EXIT.failed, lines: [`\n${cleanLine(why)}\n${INSTEAD}`], next: [] };
+  if (why) return { exitCode: EXIT.failed, lines: [`\n${cleanLine(why)}\n${insteadFor(runRecordOf(result.projectDir))}`], next: [] };
   const lines = [`\nContinue it with: sopworks resume ${shown}`];
   const next = [`sopworks resume ${shown}`];
   if (result.outcome === 'budget-exhausted') lines.push('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
@@ -65,4 +66,13 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
   if (result.outcome === 'paused') lines[0] = `\nStopped early, as asked. Go on to the end with: sopworks resume ${shown}`;
   const exitCode = STOPPED_EXIT[result.outcome] ?? EXIT.failed;
   return { exitCode, lines, next };
+}
+
+/** run.json, for what it says of a change run (its repository and branch); null when it cannot be read. */
+function runRecordOf(projectDir: string): object | null {
+  try {
+    return JSON.parse(readFileSync(path.join(projectDir, '.sopworks', 'run.json'), 'utf8')) as object;
+  } catch {
+    return null;
+  }
 }

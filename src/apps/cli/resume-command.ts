@@ -61,7 +61,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
   const projectDir = path.resolve(project);
   await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
-  await checkContinuable(projectDir);
+  await checkContinuable(projectDir, record);
   if (options.hint) checkHintApplies(record);
   const settings = readSettings();
   const unsandboxable = await refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));

@@ -13,6 +13,7 @@ import { loadScenario } from '../../capabilities/model/scenario.ts';
 import type { Output } from './output.ts';
 import { commandOutput } from './command-output.ts';
 import { readSpecInput } from './spec-input.ts';
+import { readInstructionsFile } from '../../company/project-instructions.ts';
 import { reportRun } from './report-run.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
@@ -73,6 +74,7 @@ const RunOptions = z.object({
   sops: z.string().min(1),
   roles: z.string().min(1),
   specFile: z.string().min(1).optional(),
+  instructions: z.string().min(1).optional(),
   json: z.boolean().default(false),
   /** Stop after this point (a SOP's stopAt: prd, design, tasks in the default company), outcome paused. */
   until: z.string().trim().min(1).optional(),
@@ -91,6 +93,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const settings = readSettings();
   const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: specWords, file: options.specFile });
+  const instructions = options.instructions === undefined ? null : await readInstructionsFile(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
 
   // A spec given (on the command line, in a file, on standard input), even an empty one, is the spec: a
@@ -141,6 +144,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
       startRun({
         spec,
         project: name,
+        instructions,
         projectDir,
         company,
         provider,

@@ -1,6 +1,7 @@
 /**
  * Measures a finished run for the evaluation table: its record (outcome, usage, wall time), the last
- * test report on its board, the code it committed (files, lines, placeholders), and — in the sandbox,
+ * test report on its board, the code it committed (files, lines, placeholders; of a change run, what its
+ * branch changed against the base), and — in the sandbox,
  * as generated code always runs — its entry point and the suite's checks.
  */
 import fs from 'node:fs/promises';
@@ -12,6 +13,7 @@ import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { STATE_DIR, Workspace } from '../../capabilities/repository/workspace.ts';
 import type { SpecDefinition } from './suite-file.ts';
 import type { SpecResult } from './spec-result.ts';
+import { changedCode } from './changed-code.ts';
 
 /** How long an entry point or a check may take: they are smoke tests, not workloads. */
 const COMMAND_SECONDS = 30;
@@ -26,15 +28,7 @@ export async function measureRun(projectDir: string, definition: SpecDefinition,
   const stateDir = path.join(projectDir, STATE_DIR);
   const record = await readRunRecord(stateDir);
   const total = record.usage?.total ?? { calls: 0, promptTokens: 0, completionTokens: 0, costUsd: null };
-  const workspace = await Workspace.open(projectDir);
-  const code = (await workspace.trackedFiles()).filter(isCode);
-  let lines = 0;
-  let complete = true;
-  for (const file of code) {
-    const text = await fs.readFile(path.join(projectDir, file), 'utf8').catch(() => '');
-    lines += text.split('\n').filter((line) => line.trim() !== '').length;
-    if (PLACEHOLDER.test(text)) complete = false;
-  }
+  const { code, lines, complete } = (await changeMeasured(projectDir)) ?? (await projectMeasured(projectDir));
   const done = record.outcome === 'done';
   // Entry point and checks only mean something for a finished project; a failed run scores false.
   const entryRuns = definition.entry === null ? null : done ? (await runInProject(definition.entry, projectDir, sandbox)).passed : false;
@@ -67,6 +61,34 @@ export async function measureRun(projectDir: string, definition: SpecDefinition,
     costUsd: total.costUsd ?? null,
     wallMs: record.wallMs ?? 0,
   };
+}
+
+interface CodeMeasured {
+  code: string[];
+  lines: number;
+  complete: boolean;
+}
+
+/** A new project: every code file of its tree, and their non-blank lines. */
+async function projectMeasured(projectDir: string): Promise<CodeMeasured> {
+  const workspace = await Workspace.open(projectDir);
+  const code = (await workspace.trackedFiles()).filter(isCode);
+  let lines = 0;
+  let complete = true;
+  for (const file of code) {
+    const text = await fs.readFile(path.join(projectDir, file), 'utf8').catch(() => '');
+    lines += text.split('\n').filter((line) => line.trim() !== '').length;
+    if (PLACEHOLDER.test(text)) complete = false;
+  }
+  return { code, lines, complete };
+}
+
+/** A change run: the code files it changed or added, and the non-blank lines it added (a placeholder in them makes it incomplete). */
+async function changeMeasured(projectDir: string): Promise<CodeMeasured | null> {
+  const changed = await changedCode(projectDir, isCode);
+  if (!changed) return null;
+  const added = changed.added.filter((line) => line.trim() !== '');
+  return { code: changed.files, lines: added.length, complete: !PLACEHOLDER.test(added.join('\n')) };
 }
 
 async function runInProject(argv: string[], projectDir: string, sandbox: SandboxSettings): Promise<{ passed: boolean; output: string }> {

@@ -1,5 +1,5 @@
 /**
- * The CLI's `run` and `resume`, which a suite and a queue worker bring each spec's run to an outcome
+ * The CLI's `run`, `resume` and `change`, which a suite and a queue worker bring each spec's run to an outcome
  * with — exactly as a person would run it. They belong to the command line, a layer above eval and the
  * queue, so the command that runs many runs (`eval`, `worker`) hands them down here before it starts.
  */
@@ -11,6 +11,8 @@ export interface Lines {
 export interface RunCommands {
   run(spec: string[], options: unknown, io: Lines): Promise<number>;
   resume(project: string, options: unknown, io: Lines): Promise<number>;
+  /** `sopworks change <repo> <request…>`: a change task of a suite. */
+  change(repo: string, request: string[], options: unknown, io: Lines): Promise<number>;
 }
 
 let installed: RunCommands | null = null;

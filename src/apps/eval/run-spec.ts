@@ -1,6 +1,7 @@
 /**
- * Runs one spec to an outcome through the CLI's own entry points — `run` for a new project, `resume`
- * for one that stopped before its outcome — in this process, with the run's output going to a log file.
+ * Runs one spec to an outcome through the CLI's own entry points — `run` for a new project, `change` for
+ * a change task (on its repository, change-repository.ts), `resume` for one that stopped before its
+ * outcome — in this process, with the run's output going to a log file.
  * Used by `sopworks eval` and by the queue's workers alike, so a run made either way is the same run.
  */
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import { readRunRecord, type RunOutcome } from '../../company/run-record.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import { runCommands, type Lines } from './run-commands.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
+import { changeRepository } from './change-repository.ts';
 
 export interface SpecRunRequest {
   name: string;
@@ -25,6 +27,8 @@ export interface SpecRunRequest {
   allowUnsandboxed: boolean;
   /** Where the run's progress and summary are written. */
   logFile: string;
+  /** A change task: the repository and commit the change starts from (the company of `<sops>/change/`). */
+  change?: { repo: string; commit: string | null } | null;
   /** `--chaos`: spoil that share of the scenario's replies, drawn from this seed; null or absent: a clean run. */
   chaos?: { rate: number; seed: number } | null;
 }
@@ -83,12 +87,16 @@ export async function runSpec(request: SpecRunRequest): Promise<{ exitCode: numb
       allowUnsandboxed: request.allowUnsandboxed,
       sops: request.sops,
       roles: request.roles,
-      concurrency: '4',
-      engineers: '1',
       yes: false,
       ...(request.chaos ? { chaos: String(request.chaos.rate), seed: String(request.chaos.seed) } : {}),
     };
-    const exitCode = await runCommands().run([request.spec], options, io);
+    if (request.change) {
+      // A change task: the change company beside the suite's company (<sops>/change/), on the task's repository.
+      const repo = await changeRepository(request.out, request.name, request.change);
+      const exitCode = await runCommands().change(repo, [request.spec], { ...options, sops: path.join(request.sops, 'change') }, io);
+      return { exitCode, error: null, action: 'started' };
+    }
+    const exitCode = await runCommands().run([request.spec], { ...options, concurrency: '4', engineers: '1' }, io);
     return { exitCode, error: null, action: 'started' };
   } catch (error) {
     io.err(`error ${describeError(error)}`);

@@ -98,6 +98,7 @@ async function bringToOutcome(run: PlannedRun, options: SuiteOptions): Promise<{
     allowUnsandboxed: options.sandbox.allowUnsandboxed,
     logFile: path.join(options.out, 'logs', `${definition.name}${run.repeat > 0 && run.label !== definition.name ? `.repeat-${run.repeat}` : ''}.log`),
     chaos: run.chaos,
+    change: definition.change ?? null,
   };
   const { error } = before.kind === 'finished' ? { error: null } : await options.runner(request).catch((e: unknown) => ({ error: describeError(e) }));
   const spec = await measure(definition, run.projectDir, options.sandbox, error);

@@ -1,9 +1,11 @@
 /**
- * An evaluation suite file (docs/eval.md): the specs to run, each optionally with a scripted scenario
- * (so a suite runs offline), an entry point and checks of its own. Every problem is reported at
+ * An evaluation suite file (docs/eval.md): the specs to run — new projects, or change tasks on a
+ * repository at a commit — each optionally with a scripted scenario (so a suite runs offline), an entry
+ * point and checks of its own. Every problem is reported at
  * file:line before anything runs — a YAML slip, an unknown key, a scenario that does not load, two
  * specs with one name.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
@@ -23,6 +25,16 @@ const Check = z
   })
   .strict();
 
+/** A change task: `sopworks change` on a repository at a commit, the spec being the change request. */
+const ChangeTask = z
+  .object({
+    /** A folder relative to the suite file: a git repository, or a plain folder committed as it is (one dated commit). */
+    repo: z.string().min(1),
+    /** The commit (branch, tag or hash) of a git repository the change starts from; its HEAD when absent. */
+    commit: z.string().min(1).optional(),
+  })
+  .strict();
+
 const SuiteSpec = z
   .object({
     /** The project folder's name, unique in the suite. */
@@ -34,6 +46,8 @@ const SuiteSpec = z
     /** The command that starts the program (run sandboxed): whether it runs is the spec's executability. */
     entry: Command.optional(),
     checks: z.array(Check).default([]),
+    /** A change task instead of a new project: the spec changes this repository (docs/eval.md, "Change tasks"). */
+    change: ChangeTask.optional(),
   })
   .strict();
 
@@ -54,6 +68,8 @@ export interface SpecDefinition {
   scenario: string | null;
   entry: string[] | null;
   checks: { name: string; run: string[] }[];
+  /** A change task: the absolute repository folder and the commit to start from (null: its HEAD); null for a new project. */
+  change?: { repo: string; commit: string | null } | null;
 }
 
 export interface Suite {
@@ -97,7 +113,11 @@ export async function loadSuite(file: string): Promise<Suite> {
           sopError(where(['specs', index]), `specs.${index}: no spec: give \`spec: <what to build>\`${scenarioFile ? ' (the scenario has none)' : ''}`),
         );
       }
-      specs.push({ name: entry.name, spec, scenario: scenarioFile, entry: entry.entry ?? null, checks: entry.checks });
+      const change = entry.change ? { repo: path.resolve(path.dirname(file), entry.change.repo), commit: entry.change.commit ?? null } : null;
+      if (change && !fs.statSync(change.repo, { throwIfNoEntry: false })?.isDirectory()) {
+        problems.push(sopError(where(['specs', index, 'change', 'repo']), `specs.${index}.change.repo: ${change.repo} is not a folder`));
+      }
+      specs.push({ name: entry.name, spec, scenario: scenarioFile, entry: entry.entry ?? null, checks: entry.checks, change });
     }
   }
   if (problems.length > 0) {

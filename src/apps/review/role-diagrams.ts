@@ -51,7 +51,11 @@ async function companySignature(sopsDir: string, rolesDir: string): Promise<stri
     return stat ? `${file}:${stat.size}:${stat.mtimeMs}` : `${file}:-`;
   };
   const sops = (await fs.readdir(sopsDir).catch(() => [])).map((name) => path.join(sopsDir, name));
-  const profiles = (await fs.readdir(rolesDir).catch(() => [])).map((name) => path.join(rolesDir, name, 'role.yaml'));
+  // Every profile of a role (role.yaml, and those company.yaml may name instead: change.yaml).
+  const roleDirs = (await fs.readdir(rolesDir).catch(() => [])).map((name) => path.join(rolesDir, name));
+  const profiles = (
+    await Promise.all(roleDirs.map(async (dir) => (await fs.readdir(dir).catch(() => [])).filter((f) => /\.ya?ml$/.test(f)).map((f) => path.join(dir, f))))
+  ).flat();
   return (await Promise.all([...sops, ...profiles].sort().map(stamp))).join('\n');
 }
 

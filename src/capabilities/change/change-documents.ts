@@ -57,6 +57,14 @@ export function renderChangeTasks(graph: ChangeTaskGraph): string {
 
 export function renderBaselineTests(report: BaselineTests): string {
   if (!report.ran) return document('# Tests on the base', 'The repository has no tests to run on the base: QA writes the first ones.');
+  if (!report.runner.started) {
+    return document(
+      '# Tests on the base: they could not run',
+      `Before any change, the repository's tests were to run on the base commit, but the test command could not start, so no code was written. Install what it needs (or declare it in the repository), then start the change again.`,
+      `Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}`,
+      `## Why\n\n\`\`\`\n${report.runner.line ?? '(no output)'}\n\`\`\``,
+    );
+  }
   const counts = report.counts ? `${report.counts.passed} passed, ${report.counts.failed} failed` : 'the runner printed no counts';
   return document(
     '# Tests on the base',
@@ -70,10 +78,13 @@ export function renderRepositoryMap(map: RepositoryMap): string {
   const fence = (text: string) => `\`\`\`\n${text.trimEnd()}\n\`\`\``;
   return document(
     `# Map of the repository at ${map.base.slice(0, 12)}`,
-    `What the company was shown of the repository (bounded: ${map.fileCount} files${map.omitted > 0 ? `, ${map.omitted} source interfaces left out` : ''}); it asked to read the files it needed.`,
-    `## Files\n\n${fence(map.tree)}`,
+    `What the company was shown of the repository: its ${map.fileCount} files, and the signatures of the files that matter most to the request (${map.signatureTokens} tokens${map.omitted > 0 ? `; ${map.omitted} more source files not shown` : ''}); it asked to read the files it needed.`,
+    `## Files\n\nOne line per folder; \`name{1..9}.ext\` stands for name1.ext … name9.ext.\n\n${fence(map.tree)}`,
+    map.tests.commands.length > 0
+      ? `## Tests\n\n${map.tests.files} test files; run with ${map.tests.commands.map((c) => `\`${shellCommand(c.argv)}\` (${c.source})`).join(', ')}.`
+      : null,
     ...map.manifests.map((m) => `## ${m.path}\n\n${fence(m.content)}`),
     ...map.readmes.map((r) => `## ${r.path}\n\n${fence(r.content)}`),
-    map.interfaces.length > 0 ? `## Interfaces\n\n${map.interfaces.map((i) => `### ${i.path}\n\n${fence(i.interface)}`).join('\n\n')}` : null,
+    map.interfaces.length > 0 ? `## Signatures, best first\n\n${map.interfaces.map((i) => `### ${i.path}\n\n${fence(i.interface)}`).join('\n\n')}` : null,
   );
 }

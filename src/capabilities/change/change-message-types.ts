@@ -60,8 +60,10 @@ export const changeMessageTypes = {
     files: (report, board) => [{ path: at(board, 'baseline-tests.md'), content: renderBaselineTests(report) }],
     paths: (_report, board) => [at(board, 'baseline-tests.md')],
     subject: (report) =>
-      report.ran
-        ? `test: the tests on the base ${report.passed ? 'pass' : 'fail'}${report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : ''}`
-        : 'test: the base has no tests',
+      !report.runner.started
+        ? 'test: the tests could not run on the base'
+        : report.ran
+          ? `test: the tests on the base ${report.passed ? 'pass' : 'fail'}${report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : ''}`
+          : 'test: the base has no tests',
   }),
 };

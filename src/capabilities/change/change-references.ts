@@ -23,15 +23,17 @@ export const taskOp = defineGuard({
 
 export const noNewFailures = defineGuard({
   description:
-    'The test report in a slot (default testReport) passed, or every test that failed also failed on the base (BaselineTests): nothing the change broke.',
+    'The test report in a slot (default testReport) passed, or its comparison with the base (a compareWithBase step) found nothing that did ' +
+    'not fail before: nothing the change broke.',
   params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
-  test: ({ context }, params, board) => {
+  test: ({ context }, params) => {
     const report = context.slots[params.slot] as TestReport | undefined;
-    if (!report) return false;
-    if (report.passed) return true;
-    const base = board.latest<C.BaselineTests>('BaselineTests')?.payload;
-    if (!base?.ran || base.passed || report.timedOut || report.failures.length === 0) return false;
-    const before = new Set(base.failures.map((f) => f.name));
-    return report.failures.every((f) => before.has(f.name)) && (report.counts?.failed ?? Infinity) <= (base.counts?.failed ?? -1);
+    return report !== undefined && (report.passed || report.vsBase?.newFailures === false);
   },
+});
+
+export const baseRunnerStarted = defineGuard({
+  description: "The repository's tests could be run on the base (BaselineTests): the test runner started, or there were no tests to run.",
+  params: z.object({}).strict(),
+  test: (_args, _params, board) => board.latest<C.BaselineTests>('BaselineTests')?.payload.runner.started ?? false,
 });

@@ -10,7 +10,8 @@ export const checkChangeTasks = defineStep({
   description:
     'Check the change task graph in the slot `tasks` (default changeTasks) against the work tree and the policy: one task per file, known ' +
     'dependencies, no cycle; a file to modify exists and is text of a size that can be edited, a file to add does not exist yet; the ' +
-    '`writer` role may write every file and the `tester` may run the test command of `design`. Fails with the problems found.',
+    '`writer` role may write every file and the `tester` may run the test command of `design`. Fails with the problems found; a path that ' +
+    'does not exist is answered with the nearest one the repository has (`README.md` for `Readme.md`).',
   params: z
     .object({
       tasks: z.string().min(1).default('changeTasks'),

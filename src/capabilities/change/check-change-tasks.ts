@@ -1,12 +1,14 @@
 /**
  * What is wrong with a change task graph, against the work tree at the base: one task per file, known
  * dependencies, no cycle; a file to modify exists and is text small enough to edit; a file to add does
- * not exist; a file to delete exists; a file to rename exists at `from` and not at its new path.
+ * not exist; a file to delete exists; a file to rename exists at `from` and not at its new path. A
+ * path that does not exist is answered with the repository's nearest one, when one is near.
  */
 import fs from 'node:fs/promises';
 import { resolveInside } from '../../ground/files/safe-path.ts';
 import { validateTaskGraph } from '../../documents/task-graph.ts';
 import type { ChangeTaskGraph } from '../../documents/change-schemas.ts';
+import { nearestPath, trackedFiles } from './nearest-path.ts';
 
 /** Files larger than this are not edited (their content would not fit a prompt); the map shows their interface. */
 export const MAX_EDIT_BYTES = 96_000;
@@ -16,6 +18,11 @@ export async function changeTaskProblems(root: string, graph: ChangeTaskGraph): 
   const problems = validateTaskGraph(graph, { files: graph.tasks.map((t) => ({ path: t.file, purpose: t.description })) }).filter(
     (p) => !p.startsWith('missing file'),
   );
+  let files: Promise<string[]> | null = null;
+  const meant = async (missing: string): Promise<string> => {
+    const near = nearestPath(missing, await (files ??= trackedFiles(root)));
+    return near ? `; did you mean "${near}"?` : '';
+  };
   for (const task of graph.tasks) {
     if (task.op === 'rename' && task.from === null) problems.push(`"${task.file}": a rename needs \`from\`, the path it has now`);
     if (task.op !== 'rename' && task.from !== null) problems.push(`"${task.file}": \`from\` is for renames only; give null`);
@@ -27,7 +34,7 @@ export async function changeTaskProblems(root: string, graph: ChangeTaskGraph): 
     }
     const stat = await fs.lstat(target).catch(() => null);
     if (task.op === 'add' && stat) problems.push(`"${task.file}" already exists: use op modify to change it`);
-    if (task.op === 'delete' && !stat) problems.push(`"${task.file}" does not exist: there is nothing to delete`);
+    if (task.op === 'delete' && !stat) problems.push(`"${task.file}" does not exist: there is nothing to delete${await meant(task.file)}`);
     if (task.op === 'rename') {
       const to = await resolveInside(root, task.file)
         .then((p) => fs.lstat(p))
@@ -35,11 +42,17 @@ export async function changeTaskProblems(root: string, graph: ChangeTaskGraph): 
       if (to) problems.push(`"${task.file}" already exists: a rename cannot overwrite it`);
     }
     if (task.op === 'modify' || task.op === 'rename') {
-      if (!stat) problems.push(`"${existing}" does not exist in the repository${task.op === 'modify' ? ': use op add to create it' : ''}`);
+      if (!stat) problems.push(missingFile(existing, task.op, await meant(existing)));
       else if (!stat.isFile()) problems.push(`"${existing}" is not a plain file`);
       else if (stat.size > MAX_EDIT_BYTES) problems.push(`"${existing}" is too large to edit (${stat.size} bytes; the limit is ${MAX_EDIT_BYTES})`);
       else if ((await fs.readFile(target)).subarray(0, 8000).includes(0)) problems.push(`"${existing}" is a binary file: it cannot be edited as text`);
     }
   }
   return problems;
+}
+
+/** A file to modify or rename that is not there: the nearest existing path, else (to modify) how to create it. */
+function missingFile(file: string, op: 'modify' | 'rename', near: string): string {
+  if (near) return `"${file}" does not exist in the repository${near}${op === 'modify' ? ' (op add is for a file that does not exist yet)' : ''}`;
+  return `"${file}" does not exist in the repository${op === 'modify' ? ': use op add to create it' : ''}`;
 }

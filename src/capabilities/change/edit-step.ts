@@ -12,12 +12,15 @@ import type { Ports } from '../../engine/steps/ports.ts';
 import { defineStep } from '../../engine/steps/step.ts';
 import { applyEdits } from './apply-edits.ts';
 import { currentChangeTask } from './change-views.ts';
+import { originalContent } from './original-content.ts';
+import type { RepositoryMap } from '../../documents/change-schemas.ts';
 import { unifiedDiff } from './render-diff.ts';
 
 export const edit = defineStep({
   description:
-    'Ask the model to change the current file: render roles/<role>/<action>.hbs with the listed views and `original` (the file as it is: ' +
-    'the slot `onto` if kept, else its last Code, else the work tree; empty for a new file), and apply the reply — SEARCH/REPLACE blocks, ' +
+    'Ask the model to change the current file: render roles/<role>/<action>.hbs with the listed views and `original` (the file as this work found it: ' +
+    'the slot `onto` if kept, else its last Code before the message being worked on, else the file at the base; empty for a new file — ' +
+    'the same on resume as in the first run), and apply the reply — SEARCH/REPLACE blocks, ' +
     'or a small file whole. A block whose SEARCH text is not found, or found more than once, is re-asked with the reason and the lines ' +
     'around the nearest match (bounded like any invalid reply); nothing is ever applied in part. The output is `path`, `content`, `before` and `diff`.',
   params: z
@@ -60,16 +63,22 @@ export const edit = defineStep({
 });
 
 /**
- * The file the edit starts from: the slot `onto` when kept (a revision), else its last Code, else the
- * work tree (a renamed file: at its old path); `before` is what the diff is against.
+ * The file the edit starts from: the slot `onto` when kept (a revision), else the file as this work found it
+ * (original-content.ts: its last Code before the message worked on, else the base — the same on resume as in
+ * the first run); `before` is what the diff is against.
  */
 async function startingPoint(file: string, onto: string | null, context: RoleContext, ports: Ports): Promise<{ before: string | null; original: string }> {
   const kept = onto && onto in context.slots ? (context.slots[onto] as { content: string; before?: string | null }) : null;
   if (kept) return { before: kept.before ?? null, original: kept.content };
-  const committed = [...ports.board.all<Code>('Code')].reverse().find((m) => m.payload.path === file)?.payload.content;
-  if (committed !== undefined) return { before: committed, original: committed };
   // A file renamed by its task starts as the file at its old path.
   const task = currentChangeTask(ports.board, file);
-  const onDisk = await ports.repository.readFile(task.op === 'rename' && task.from ? task.from : file);
-  return { before: onDisk, original: onDisk ?? '' };
+  const found = await originalContent({
+    file,
+    source: task.op === 'rename' && task.from ? task.from : file,
+    codes: ports.board.all<Code>('Code'),
+    trigger: context.trigger,
+    root: ports.repository.root,
+    base: ports.board.latest<RepositoryMap>('RepositoryMap')?.payload.base ?? null,
+  });
+  return { before: found, original: found ?? '' };
 }

@@ -1,17 +1,19 @@
 /** `mapRepository`: a change run's bounded map of the repository as it is at the base (repository-map.ts). */
 import { z } from 'zod';
 import * as C from '../../documents/change-schemas.ts';
+import type { Requirement } from '../../documents/schemas.ts';
 import { git } from '../../host/git/git-process.ts';
 import { defineStep } from '../../engine/steps/step.ts';
 import { mapRepository as mapAt } from './repository-map.ts';
 
 export const mapRepository = defineStep({
   description:
-    "Map the repository of a change run as it is at the base: file tree, manifests, README, each source file's interface — " +
-    'bounded (src/capabilities/change/repository-map.ts), never its whole content. The output is a RepositoryMap (publish it for the others).',
-  params: z.object({}).strict(),
+    'Map the repository of a change run as it is at the base: every path (the tree, compressed), manifests, README, how its tests run, and ' +
+    "the signatures of the files that matter most to the request — parsed with tree-sitter, ranked by PageRank personalised by the request's " +
+    'words — within `tokens` tokens (src/capabilities/change/repository-map.ts); never whole files. The output is a RepositoryMap (publish it for the others).',
+  params: z.object({ tokens: z.number().int().min(256).max(32_000).default(1536) }).strict(),
   output: C.RepositoryMap,
-  async run(_input, ports) {
+  async run({ params }, ports) {
     const root = ports.repository.root;
     // Before the run's first commit the work tree's HEAD is the base; later (a restored step) the map on the board stands.
     const earlier = ports.board.latest<C.RepositoryMap>('RepositoryMap');
@@ -25,6 +27,7 @@ export const mapRepository = defineStep({
         .toLowerCase()
         .replace(/[^a-z0-9._-]+/g, '-')
         .replace(/^-+|-+$/g, '') || 'change';
-    return mapAt({ root, base: head.stdout.trim(), branch: name, slug });
+    const request = ports.board.latest<Requirement>('Requirement')?.payload.spec ?? '';
+    return mapAt({ root, base: head.stdout.trim(), branch: name, slug, request, tokens: params.tokens });
   },
 });

@@ -1,31 +1,46 @@
 /**
- * The map of a repository a change run works from — its file tree, manifests, READMEs and each source
- * file's interface (exports and signatures, src/documents/code-interface.ts) — bounded, so a prompt that
- * carries it is about the same size for 20 files as for 500: what does not fit is summarised or
- * counted as omitted, and the company asks for the files it needs (the `read` step).
+ * The map of a repository a change run works from, as aider's repository map is: every path (the tree,
+ * compressed, never cut), the manifests and README, how its tests run, and — within a token budget — the
+ * signatures of the files that matter most to the request: every source file parsed with tree-sitter
+ * for its definitions and references (map/file-tags.ts, cached by blob: map/tag-cache.ts), ranked with
+ * PageRank personalised by the request's words (map/rank-files.ts). The company then asks for the files
+ * it needs (the `read` step); nobody is sent the whole repository.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { codeInterface } from '../../documents/code-interface.ts';
 import { git } from '../../host/git/git-process.ts';
 import type { RepositoryMap } from '../../documents/change-schemas.ts';
-import { hasControls, quotedName } from '../../ground/terminal-text.ts';
+import { hasControls } from '../../ground/terminal-text.ts';
+import { fillBudget } from './map/fill-budget.ts';
+import { listFiles, type TreeFile } from './map/list-files.ts';
+import { rankFiles } from './map/rank-files.ts';
+import { renderTree } from './map/render-tree.ts';
+import { relevance } from './map/relevance.ts';
+import { requestTerms } from './map/request-terms.ts';
+import { tagFiles } from './map/tag-files.ts';
+import { testCommands } from './map/test-commands.ts';
+import { hasRustTests, isTestPath } from './map/test-layout.ts';
 
 export const MAP_BOUNDS = {
-  /** Beyond this many files the tree lists folders with their file counts instead. */
-  treeFiles: 150,
   manifests: 4,
   manifestChars: 2500,
   readmeChars: 2500,
-  /** All interfaces together. */
-  interfaceChars: 4000,
-  /** Source files larger than this are not read for their interface. */
-  sourceBytes: 200_000,
+  /** The signatures' token budget unless the step says otherwise (the mapRepository step's `tokens`). */
+  tokens: 1536,
 };
 
-const MANIFESTS = new Set(['package.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'tsconfig.json', 'Cargo.toml', 'go.mod']);
-const SOURCE = /\.(m?[jt]sx?|cjs|cts|py)$/;
-const TEST = /(^|\/)(test|tests|__tests__|spec)\/|\.(test|spec)\.[^/]+$|(^|\/)test_[^/]+\.py$|_test\.py$/;
+const MANIFESTS = new Set([
+  'package.json',
+  'pyproject.toml',
+  'setup.py',
+  'setup.cfg',
+  'requirements.txt',
+  'tsconfig.json',
+  'Cargo.toml',
+  'go.mod',
+  'pom.xml',
+  'build.gradle',
+]);
 
 export interface MapInput {
   /** The work tree, checked out at `base`. */
@@ -33,86 +48,71 @@ export interface MapInput {
   base: string;
   branch: string;
   slug: string;
+  /** The change request in the client's words: what the ranking is personalised by. */
+  request: string;
+  /** Token budget of the signatures (default MAP_BOUNDS.tokens). */
+  tokens?: number;
 }
 
-export async function mapRepository({ root, base, branch, slug }: MapInput): Promise<RepositoryMap> {
-  const { stdout } = await git(root, ['ls-tree', '-r', '-z', '--name-only', base]);
-  const all = stdout.split('\0').filter(Boolean).sort(byDepthThenName);
+export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
+  const { root, base } = input;
+  const files = (await listFiles(root, base)).sort((a, b) => byDepthThenName(a.path, b.path));
+  const paths = files.map((f) => f.path);
   // A name with a newline or another control character is listed (quoted) but never read: no path a
   // role may name holds one (safe-path.ts), and its text would be shown under a forged name.
-  const files = all.filter((f) => !hasControls(f));
-  const read = async (file: string, limit: number): Promise<string | null> => {
-    const text = await readSmallText(path.join(root, file), MAP_BOUNDS.sourceBytes);
-    return text === null ? null : clip(text, limit);
-  };
-
-  const manifests: RepositoryMap['manifests'] = [];
-  for (const file of files.filter((f) => MANIFESTS.has(path.posix.basename(f)) && f.split('/').length <= 2).slice(0, MAP_BOUNDS.manifests)) {
-    const content = await read(file, MAP_BOUNDS.manifestChars);
-    if (content !== null) manifests.push({ path: file, content });
-  }
-  const readmes: RepositoryMap['readmes'] = [];
-  const readme = files.find((f) => /^readme(\.\w+)?$/i.test(f));
-  if (readme) {
-    const content = await read(readme, MAP_BOUNDS.readmeChars);
-    if (content !== null) readmes.push({ path: readme, content });
-  }
-
-  // Interfaces: the code before the tests, shallow files first, until the bound.
-  const sources = files.filter((f) => SOURCE.test(f) && !f.split('/').includes('node_modules'));
-  const ordered = [...sources.filter((f) => !TEST.test(f)), ...sources.filter((f) => TEST.test(f))];
-  const interfaces: RepositoryMap['interfaces'] = [];
-  let used = 0;
-  let omitted = 0;
-  for (const file of ordered) {
-    const content = used < MAP_BOUNDS.interfaceChars ? await readSmallText(path.join(root, file), MAP_BOUNDS.sourceBytes) : null;
-    const shape = content === null ? null : codeInterface(file, content).trim();
-    if (shape === null || used + shape.length + file.length > MAP_BOUNDS.interfaceChars) {
-      omitted++;
-      continue;
-    }
-    used += shape.length + file.length;
-    interfaces.push({ path: file, interface: shape });
-  }
-
-  const earlierChanges = new Set(files.map((f) => /^docs\/changes\/([^/]+)\//.exec(f)?.[1]).filter(Boolean));
+  const readable = files.filter((f) => !hasControls(f.path));
+  const read = (file: string) => readText(root, file);
+  const gitDir = (await git(root, ['rev-parse', '--path-format=absolute', '--git-common-dir'])).stdout.trim();
+  const tagging = await tagFiles(root, gitDir, readable);
+  const { files: ranked, weights } = relevance(tagging.files, requestTerms(input.request));
+  const ranks = rankFiles(ranked, weights);
+  const order = [...ranked].sort((a, b) => ranks.files.get(b.path)! - ranks.files.get(a.path)! || a.path.localeCompare(b.path));
+  const signatures = fillBudget(
+    order.map((f) => ({ path: f.path, rank: ranks.files.get(f.path)!, test: f.test, definitions: f.tags.definitions })),
+    (file, name) => ranks.definitions.get(`${file}\0${name}`) ?? 0,
+    weights,
+    input.tokens ?? MAP_BOUNDS.tokens,
+  );
+  const byPath = new Map(tagging.files.map((f) => [f.path, f.tags]));
+  const testFiles = paths.filter((f) => isTestPath(f) || hasRustTests(f, byPath.get(f)));
+  const earlierChanges = new Set(paths.map((f) => /^docs\/changes\/([^/]+)\//.exec(f)?.[1]).filter(Boolean));
   return {
     base,
-    branch,
-    changeDir: `docs/changes/${earlierChanges.size + 1}-${slug}`,
-    fileCount: all.length,
-    tree: renderTree(all),
-    manifests,
-    readmes,
-    interfaces,
-    hasTests: all.some((f) => TEST.test(f)),
-    omitted,
+    branch: input.branch,
+    changeDir: `docs/changes/${earlierChanges.size + 1}-${input.slug}`,
+    fileCount: files.length,
+    tree: renderTree(paths),
+    manifests: await manifestsOf(readable, read),
+    readmes: await readmesOf(
+      readable.map((f) => f.path),
+      read,
+    ),
+    interfaces: signatures.interfaces,
+    hasTests: testFiles.length > 0,
+    tests: { files: testFiles.length, commands: (await testCommands(paths, read)).map(({ argv, source }) => ({ argv, source })) },
+    omitted: tagging.files.filter((f) => f.tags.definitions.length > 0).length - signatures.interfaces.length,
+    signatureTokens: signatures.tokens,
   };
 }
 
-/**
- * Every path when there are few; otherwise the root's files and each folder with its file count. A
- * name that is not plain is quoted (`"a\nb.js"`): one entry is one line, whatever the repository holds.
- */
-function renderTree(files: string[]): string {
-  if (files.length <= MAP_BOUNDS.treeFiles) return files.map(quotedName).join('\n');
-  const folders = new Map<string, number>();
-  const top: string[] = [];
-  for (const file of files) {
-    const parts = file.split('/');
-    if (parts.length === 1) top.push(file);
-    else {
-      const folder = parts.slice(0, Math.min(2, parts.length - 1)).join('/') + '/';
-      folders.set(folder, (folders.get(folder) ?? 0) + 1);
-    }
+async function manifestsOf(files: readonly TreeFile[], read: (file: string) => Promise<string | null>): Promise<RepositoryMap['manifests']> {
+  const manifests: RepositoryMap['manifests'] = [];
+  for (const file of files.filter((f) => MANIFESTS.has(path.posix.basename(f.path)) && f.path.split('/').length <= 2).slice(0, MAP_BOUNDS.manifests)) {
+    const content = await read(file.path);
+    if (content !== null) manifests.push({ path: file.path, content: clip(content, MAP_BOUNDS.manifestChars) });
   }
-  const lines = [...top.map(quotedName), ...[...folders].map(([folder, count]) => `${quotedName(folder)} (${count} files)`)];
-  const shown = lines.slice(0, MAP_BOUNDS.treeFiles);
-  return [
-    ...shown,
-    ...(lines.length > shown.length ? [`… and ${lines.length - shown.length} more entries`] : []),
-    `(${files.length} files in all: ask to read the ones you need)`,
-  ].join('\n');
+  return manifests;
+}
+
+async function readmesOf(paths: readonly string[], read: (file: string) => Promise<string | null>): Promise<RepositoryMap['readmes']> {
+  const readme = paths.find((f) => /^readme(\.\w+)?$/i.test(f));
+  const content = readme ? await read(readme) : null;
+  return readme && content !== null ? [{ path: readme, content: clip(content, MAP_BOUNDS.readmeChars) }] : [];
+}
+
+/** A small text file of the work tree (never through a link), or null. */
+async function readText(root: string, file: string): Promise<string | null> {
+  return readSmallText(path.join(root, file), 200_000);
 }
 
 /** A file's text, or null when it is binary (a NUL byte), too large, or not a regular file. */

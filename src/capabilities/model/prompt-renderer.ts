@@ -5,6 +5,7 @@
  *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
  *   roles/_shared/repair.hbs         the re-ask after an invalid reply (error, excerpt, partial)
  *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
+ *   roles/_shared/project-instructions.hbs  the project's own instructions (AGENTS.md, --instructions), after the system prompt
  *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
  *   roles/<role>/<action>.hbs        the request of one SOP step
  */
@@ -33,10 +34,14 @@ export class PromptRenderer {
   private readonly compiled = new Map<string, HandlebarsTemplateDelegate>();
   private readonly partials: HandlebarsTemplateDelegate[] = [];
 
-  /** `markdown`: the artifacts the `markdown` helper renders (assembled with the vocabulary, src/company/vocabulary.ts). */
+  /**
+   * `markdown`: the artifacts the `markdown` helper renders (assembled with the vocabulary, src/company/vocabulary.ts).
+   * `projectInstructions`: the run's instructions (src/company/project-instructions.ts), shown to every role; null: none.
+   */
   constructor(
     readonly rolesDir: string,
     markdown: MarkdownRenderers,
+    private readonly projectInstructions: string | null = null,
   ) {
     this.handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
     this.handlebars.registerHelper('markdown', (type: string, value: unknown) => {
@@ -75,7 +80,7 @@ export class PromptRenderer {
     format: { kind: OutputKind; schema?: string; path?: string },
     guidance: string | null = null,
   ): RenderedPrompt {
-    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const system = this.renderSystem(profile);
     const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
     const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
     const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
@@ -88,13 +93,25 @@ export class PromptRenderer {
    * instructions with the schema.
    */
   renderFixed(profile: RoleProfile, action: string, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
-    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const system = this.renderSystem(profile);
     const source = (file: string, depth = 0): string =>
       (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(/\{\{>\s*([\w-]+)[^}]*\}\}|\{\{[\s\S]*?\}\}/g, (_tag, partial: string | undefined) =>
         partial && depth < 4 ? source(path.join(this.rolesDir, '_shared', `${partial}.hbs`), depth + 1) : '',
       );
     const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
     return { system, user: `${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
+  }
+
+  /** The role's system prompt, and the project's instructions after it (a stable prefix: every call of the role shares it). */
+  private renderSystem(profile: RoleProfile): string {
+    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    if (this.projectInstructions === null) return system;
+    const file = path.join(this.rolesDir, '_shared', 'project-instructions.hbs');
+    // A roles folder made before project-instructions.hbs existed still shows them, under this heading.
+    const said = fs.existsSync(file)
+      ? this.renderFile(file, { instructions: this.projectInstructions })
+      : `## The project's own instructions\n${this.projectInstructions}`;
+    return `${system.trimEnd()}\n\n${said.trimEnd()}\n`;
   }
 
   /** A roles folder made before guidance.hbs existed still shows the guidance, in these words. */

@@ -26,10 +26,11 @@ export const installDependencies = defineStep({
     'refused before anything runs. The install has a network namespace of its own whose only way out is an egress proxy ' +
     'to that registry (dependencies.network), install scripts are off unless dependencies.scripts allows them, packages ' +
     "come from SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS, the policy's registries or the " +
-    "user's own, Python gets a .venv in the project. The output is a test round of kind `install` whose `lockfile` " +
+    "user's own, Python gets a .venv in the project (`keepNewLockfile: false`, a change run: a lockfile the project had none of is removed " +
+    'after the install). The output is a test round of kind `install` whose `lockfile` ' +
     '(package-lock.json, requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a ' +
     'TestReport when it failed.',
-  params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000) }).strict(),
+  params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000), keepNewLockfile: z.boolean().default(true) }).strict(),
   output: S.DependencyInstall,
   async run({ params }, ports) {
     const { policy, sandbox, repository } = ports;
@@ -61,6 +62,10 @@ export const installDependencies = defineStep({
     }
     if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, notes, skipped: `${plan.lockfile}: up to date` });
 
+    const hadLockfile = await fs
+      .lstat(path.join(projectDir, plan.lockfile))
+      .then(() => true)
+      .catch(() => false);
     const network = policy.dependencies.network ? '' : ' (no network: the policy does not grant it)';
     progress(`installing dependencies: ${plan.shown.join(' ')}${network}`);
     for (const note of notes) progress(`note: ${note}`);
@@ -92,6 +97,11 @@ export const installDependencies = defineStep({
       const content = await fs.readFile(path.join(projectDir, plan.lockfile), 'utf8').catch(() => null);
       if (content !== null && content !== lastCommitted(ports.board, plan.lockfile)) lockfile = { path: plan.lockfile, content };
       if (plan.ecosystem === 'npm' && !policy.dependencies.scripts) scriptsSkipped = await packagesWithInstallScripts(projectDir);
+      // A change run's install: a lockfile the project had none of is the install's, not the change's.
+      if (!params.keepNewLockfile && !hadLockfile) {
+        await fs.rm(path.join(projectDir, plan.lockfile), { force: true });
+        lockfile = null;
+      }
     }
     const install = installReport({ ...base, plan, outcome, notes, lockfile, scriptsSkipped, skipped: null });
     const skippedScripts = scriptsSkipped.length > 0 ? `; install scripts not run (policy): ${scriptsSkipped.join(', ')}` : '';

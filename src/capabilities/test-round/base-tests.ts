@@ -1,138 +1,83 @@
 /**
- * Runs the repository's existing tests on the base, before any change: in a copy of the base commit's
- * tree (git archive) in a temporary folder outside the work tree (a test runner that looks for tests in
- * every folder must not find the copy), in the sandbox, so the Engineers' edits in the work
- * tree never race with it and what was failing before the change is known — and not blamed on it.
+ * Runs the repository's existing tests on the base, before any code is written: a test round
+ * (test-round.ts) in the change's work tree, which holds the base and the change's documents so far (the
+ * Engineers wait for this report), with the dependencies the install step put there. What was failing
+ * before the change is known — and not blamed on it — and a runner that could not start at all is said
+ * with the line that explains it (runner-start.ts), so the run can stop before it writes code.
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { SopworksError } from '../../ground/errors.ts';
-import { gitEnv } from '../../host/git/git-process.ts';
-import { checkInstall, runInstall } from '../../host/install/install-project.ts';
-import { describeRefusal } from '../../host/install/refusal.ts';
-import type { DependencyRegistries } from '../../host/install/registries.ts';
-import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
+import type { AcceptLine } from '../../host/sandbox/integrity.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
-import { failureSignature, parseTestOutput } from './parse-test-output.ts';
 import type { BaselineTests } from '../../documents/change-schemas.ts';
+import { parseTestOutput } from './parse-test-output.ts';
+import { runnerStart } from './runner-start.ts';
+import type { Progress } from '../../engine/steps/ports.ts';
+import { runTestRound } from './test-round.ts';
+
+/** The install before the base tests, as the installDependencies step reported it. */
+export interface InstallFacts {
+  passed: boolean;
+  command: string[];
+  exitCode: number | null;
+  timedOut: boolean;
+  failures: { name: string; message: string }[];
+  output: string;
+}
 
 export interface BaseTestsRequest {
-  /** The change's work tree (its git knows the base commit). */
+  /** The change's work tree. */
   root: string;
-  base: string;
   command: readonly string[];
   timeoutSeconds: number;
   sandbox: SandboxSettings;
-  /** Install from the repository's lockfile first (npm ci), through the install entry point. */
-  install: { enabled: boolean; network: boolean; registries: DependencyRegistries };
-  notice: (text: string) => void;
+  /** The dependency install that ran before (null: none ran). A failed one is why the tests cannot start. */
+  install: InstallFacts | null;
+  progress(event: Progress): void;
+  acceptRecordLine?: AcceptLine;
+  holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineTests> {
-  // The base was read back from the run's record: a commit id, never something git takes for an option.
-  if (!/^[0-9a-f]{40,64}$/.test(request.base)) throw new SopworksError('GIT_FAILED', `The change's base "${request.base}" is not a commit id.`);
-  const into = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-base-'));
-  try {
-    await unpackTree(request.root, request.base, into);
-    return await runIn(into, request);
-  } finally {
-    await fs.rm(into, { recursive: true, force: true });
-  }
-}
-
-const NPM_LOCKFILES = ['npm-shrinkwrap.json', 'package-lock.json'];
-
-async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineTests> {
-  let outcome: SandboxOutcome | null = null;
-  let command = [...request.command];
-  const locked = await Promise.all(
-    NPM_LOCKFILES.map((name) =>
-      fs.access(path.join(into, name)).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
-  if (request.install.enabled && locked.some(Boolean)) {
-    const check = await checkInstall({ projectDir: into, registries: request.install.registries, scripts: false, frozen: true });
-    if (check.refusals.length > 0) return refusedInstall(check.plan?.shown ?? ['npm', 'ci'], check.refusals.map(describeRefusal));
-    if (check.plan) {
-      const run = await runInstall(
-        { ...check, plan: check.plan },
-        {
-          ...request.install,
-          projectDir: into,
-          scripts: false,
-          frozen: true,
-          sandbox: request.sandbox,
-          wallSeconds: request.timeoutSeconds,
-          onNotice: request.notice,
-        },
-      );
-      if (run.outcome.exitCode !== 0 || run.outcome.timedOut) [outcome, command] = [run.outcome, check.plan.shown];
-    }
-  }
-  outcome ??= await runSandboxed({
-    argv: request.command,
-    projectDir: into,
-    limits: { ...request.sandbox.limits, wallSeconds: request.timeoutSeconds },
-    setting: request.sandbox.mode,
-    allowUnsandboxed: request.sandbox.allowUnsandboxed,
-    onNotice: request.notice,
+  if (request.install && !request.install.passed) return installFailed(request.install);
+  const round = await runTestRound({
+    round: 1,
+    testCommand: [...request.command],
+    projectDir: request.root,
+    timeoutMs: request.timeoutSeconds * 1000,
+    sandbox: request.sandbox,
+    progress: (event) =>
+      request.progress({ ...event, detail: event.detail.replace(/^round 1: failed/, 'base: FAILED before the change').replace(/^round 1: /, 'base: ') }),
+    ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
+    ...(request.holdCommits ? { holdCommits: request.holdCommits } : {}),
   });
-  const parsed = parseTestOutput(outcome.output);
-  const passed = outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
-  return {
-    ran: true,
-    round: 1,
-    command,
-    passed,
-    exitCode: outcome.exitCode,
-    timedOut: outcome.timedOut,
-    counts: parsed.counts,
-    failures: parsed.failures,
-    signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
-    output: outcome.output.slice(-8000),
-    sandbox: { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps },
-  };
+  const runner = round.passed ? { started: true, line: null } : runnerStart(parseTestOutput(round.output), round.exitCode, round.output);
+  return { ...round, ran: true, runner };
 }
 
-/** The base's install refused before it ran: its lockfile or manifest names another source. */
-function refusedInstall(command: string[], refusals: string[]): BaselineTests {
+const INSTALLER_ERROR =
+  /\b404\b|not found|no such package|No matching (version|distribution)|ERESOLVE|ETARGET|E?CONNREFUSED|ENOTFOUND|^npm (ERR!|error) |^ERROR: /i;
+
+/** A failed install: the tests never ran, and the install's own words say why. */
+function installFailed(install: InstallFacts): BaselineTests {
+  // The installer's own words first (npm's `404 … no such package`, pip's `No matching distribution`); a generic exit code last.
+  const lines = install.output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const own = lines.find((l) => INSTALLER_ERROR.test(l) && !/complete log of this run|^npm (ERR!|error) code /.test(l));
+  const telling = own ?? install.failures.map((f) => f.message).find(Boolean);
+  const lastLine = lines.at(-1) ?? null;
   return {
     ran: true,
     round: 1,
-    command,
+    command: install.command,
     passed: false,
-    exitCode: null,
-    timedOut: false,
+    exitCode: install.exitCode,
+    timedOut: install.timedOut,
     counts: null,
-    failures: refusals.map((message) => ({ name: 'install: refused', message })),
-    signature: 'install: refused',
-    output: refusals.join('\n'),
+    failures: [],
+    signature: 'install failed',
+    output: install.output.slice(-8000),
     sandbox: null,
+    runner: { started: false, line: `the dependencies could not be installed: ${telling ?? lastLine ?? `exit code ${install.exitCode}`}` },
   };
-}
-
-/** `git archive <base> | tar -x`: the base's files, without .git, without anything of the work tree. */
-export async function unpackTree(root: string, base: string, into: string): Promise<void> {
-  // Hardened like every git of sopworks: `git archive` applies smudge filters, and none may run here.
-  const env = await gitEnv(root);
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', 'git archive --format=tar "$1" | tar -x -C "$2"', 'sh', base, into], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', (error) => reject(new SopworksError('GIT_FAILED', `Could not unpack the base ${base}: ${error.message}`)));
-    child.on('close', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new SopworksError('GIT_FAILED', `Could not unpack the base ${base} into ${path.basename(into)} (exit ${code}): ${stderr.trim()}`)),
-    );
-  });
 }

@@ -16,10 +16,23 @@ export function renderTestReport(report: TestReport): string {
   return document(
     `# Test report — round ${report.round}: ${verdict}`,
     `${report.kind && report.kind !== 'tests' ? `What ran: ${KIND_TEXT[report.kind]}  \n` : ''}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${counts}`,
+    report.vsBase
+      ? `## Compared with the base\n\n${report.vsBase.newFailures ? 'Something fails that did not fail on the base: the change is blamed.' : 'Nothing fails that did not fail on the base: the change is not blamed.'} Decided ${BY_TEXT[report.vsBase.by]}:\n\n${quote(report.vsBase.lines)}`
+      : null,
     report.failures.length > 0 ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}` : null,
     report.sandbox ? renderStopped(report.sandbox) : null,
   );
 }
+
+const BY_TEXT = {
+  tests: 'test by test',
+  signature: "by the failure's signature (the runner named no failing test on one side)",
+  passed: 'by the tests passing',
+  'no-base': 'without a base to compare with',
+} as const;
+
+/** Lines quoted as they were printed. */
+export const quote = (lines: readonly string[]): string => `\`\`\`\n${lines.join('\n')}\n\`\`\``;
 
 const KIND_TEXT = {
   install: "the install of the project's dependencies, before the tests",

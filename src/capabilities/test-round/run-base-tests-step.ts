@@ -3,16 +3,24 @@ import { z } from 'zod';
 import * as C from '../../documents/change-schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { defineStep } from '../../engine/steps/step.ts';
-import { configuredRegistries } from '../../host/install/registries.ts';
-import { runBaseTests as runOnBase } from './base-tests.ts';
+import { ownRecordLine } from '../../engine/board/own-record-line.ts';
+import { runBaseTests as runOnBase, type InstallFacts } from './base-tests.ts';
 
 export const runBaseTests = defineStep({
   description:
-    "Run the repository's existing tests on the base, before any change — the design delta's test command, in the sandbox, in a copy of the base " +
-    "commit's tree — so failures that were there already are known and not blamed on the change. A repository without tests is said so (`ran: false`).",
-  params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000), design: z.string().min(1).default('designDelta') }).strict(),
+    "Run the repository's existing tests on the base, before any code is written — the design delta's test command, in the sandbox, in the " +
+    'work tree (with what an installDependencies step kept in the slot `install` put there) — so failures that were there already are known ' +
+    'and not blamed on the change. A repository without tests is said so (`ran: false`); a runner that could not start (not installed, a failed ' +
+    'install) is said with the line that explains it (`runner.started: false`).',
+  params: z
+    .object({
+      timeoutMs: z.number().int().min(1000).default(120_000),
+      design: z.string().min(1).default('designDelta'),
+      install: z.string().min(1).nullable().default(null),
+    })
+    .strict(),
   output: C.BaselineTests,
-  async run({ params, view }, ports) {
+  async run({ params, view, context }, ports) {
     const map = ports.board.latest<C.RepositoryMap>('RepositoryMap')?.payload;
     if (!map) throw new SopworksError('SOP_INVALID', 'runBaseTests needs the RepositoryMap on the board (a change run publishes it first).');
     const design = C.DesignDelta.pick({ testCommand: true }).parse(view(params.design));
@@ -27,22 +35,23 @@ export const runBaseTests = defineStep({
         hint: `Change the design's test command, or edit ${ports.policy.source} if this command is safe to run.`,
       });
     }
-    report({ kind: 'tests-start', detail: `base ${map.base.slice(0, 12)}: ${design.testCommand.join(' ')}` });
-    const baseline = await runOnBase({
-      root: ports.repository.root,
-      base: map.base,
-      command: design.testCommand,
-      timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
-      sandbox: ports.sandbox,
-      install: {
-        enabled: ports.policy.dependencies.install,
-        network: ports.policy.dependencies.network,
-        registries: configuredRegistries(ports.policy.dependencies.registries, ports.policy.source),
-      },
-      notice: (notice) => report({ kind: 'tests-start', detail: `base: ${notice}` }),
-    });
-    const counts = baseline.counts ? ` (${baseline.counts.passed} passed, ${baseline.counts.failed} failed)` : '';
-    report({ kind: 'tests-end', detail: `base: ${baseline.passed ? 'passed' : 'FAILED before the change'}${counts}`, passed: baseline.passed });
+    const install = params.install ? (context.slots[params.install] as InstallFacts | undefined) : undefined;
+    const { repository } = ports;
+    // The documents committed so far are in the work tree before the tests look at it.
+    await repository.filesOnDisk();
+    const baseline = await ports.run.trackWork(() =>
+      runOnBase({
+        root: repository.root,
+        command: design.testCommand,
+        timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
+        sandbox: ports.sandbox,
+        install: install ?? null,
+        progress: (event) => report(event),
+        acceptRecordLine: ownRecordLine(ports.board),
+        holdCommits: (work) => repository.withCommitsHeld(work),
+      }),
+    );
+    if (!baseline.runner.started) report({ kind: 'tests-end', detail: `base: the tests could not start: ${baseline.runner.line}`, passed: false });
     return baseline;
   },
 });
@@ -60,4 +69,5 @@ const noTests = (command: string[]): C.BaselineTests => ({
   output: '',
   sandbox: null,
   ran: false,
+  runner: { started: true, line: null },
 });

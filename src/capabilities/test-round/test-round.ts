@@ -1,8 +1,9 @@
 /**
  * A test round: install the project's dependencies from its lockfile (when the policy allows it), run the
  * test command in the sandbox with a wall-clock limit, and read the runner's output into a report — counts,
- * failing tests, a failure signature that ignores timings, and what the sandbox saw. Progress goes to
- * `progress` as lines a person reads.
+ * failing tests, a failure signature that ignores timings, and what the sandbox saw. What the run left in
+ * the work tree outside the committed files (a `__pycache__/`, a cache, coverage) is removed after it.
+ * Progress goes to `progress` as lines a person reads.
  */
 import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
@@ -12,6 +13,7 @@ import { withoutMachinePaths } from '../../host/sandbox/machine-paths.ts';
 import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
 import type { AcceptLine } from '../../host/sandbox/integrity.ts';
 import type { Progress } from '../../engine/steps/ports.ts';
+import { looseEntries, removeNewEntries } from '../../host/git/loose-entries.ts';
 
 export interface TestRoundRequest {
   /** The round's number in the run (1-based). */
@@ -49,8 +51,10 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   const { round, testCommand, sandbox, progress } = request;
   const hold = request.holdCommits ?? (<T>(work: () => Promise<T>) => work());
   const run = (argv: readonly string[]) =>
-    hold(() =>
-      runSandboxed({
+    hold(async () => {
+      // What the runner leaves behind (`__pycache__/`, `.pytest_cache/`, coverage) is no part of the project.
+      const before = await looseEntries(request.projectDir);
+      const outcome = await runSandboxed({
         argv,
         projectDir: request.projectDir,
         limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
@@ -58,8 +62,10 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
         allowUnsandboxed: sandbox.allowUnsandboxed,
         ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
         onNotice: (notice) => progress({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
-      }),
-    );
+      });
+      await removeNewEntries(request.projectDir, before);
+      return outcome;
+    });
 
   // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
   let outcome: SandboxOutcome | null = null;

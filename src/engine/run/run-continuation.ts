@@ -43,11 +43,28 @@ export function whyNotContinuable(messages: readonly Pick<Message, 'type'>[]): s
 export const INSTEAD =
   'Start a new run (`sopworks run`) with a stronger model (--model), a clearer spec, or the SOP bound or prompt template changed (`sopworks sop validate` checks an edit).';
 
+/** A change run's record names its repository and branch (run.json `change`, written by `sopworks change`). */
+const ChangeOfRecord = z.object({ repo: z.string().min(1), branch: z.string().min(1) });
+
+/** The command that starts afresh: `sopworks change <repo>` for a change run, `sopworks run` otherwise. */
+export function startAfresh(record: object | null): string {
+  const change = ChangeOfRecord.safeParse((record as { change?: unknown } | null)?.change);
+  return change.success
+    ? `\`sopworks change ${change.data.repo} "<request>"\` (a new branch; ${change.data.branch} keeps this one, or pass --force to start it again)`
+    : '`sopworks run`';
+}
+
+/** INSTEAD, for a change run or a new project. */
+export const insteadFor = (record: object | null): string =>
+  ChangeOfRecord.safeParse((record as { change?: unknown } | null)?.change).success
+    ? INSTEAD.replace('`sopworks run`', startAfresh(record)).replace('a clearer spec', 'a clearer request')
+    : INSTEAD;
+
 /** Refuses, before anything is written, to resume a run its SOP concluded failed. */
-export async function checkContinuable(projectDir: string): Promise<void> {
+export async function checkContinuable(projectDir: string, record: object | null = null): Promise<void> {
   const { records } = await readAppendLog(path.join(projectDir, STATE_DIR, 'board.jsonl'));
   const why = whyNotContinuable(records as Pick<Message, 'type'>[]);
-  if (why) throw new SopworksError('NOT_RESUMABLE', `${projectDir} cannot be continued. ${why}`, { hint: INSTEAD });
+  if (why) throw new SopworksError('NOT_RESUMABLE', `${projectDir} cannot be continued. ${why}`, { hint: insteadFor(record) });
 }
 
 /** The reasons of a run whose step failed on the model's replies: the steps `resume` asks again. */

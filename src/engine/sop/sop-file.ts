@@ -85,6 +85,11 @@ export const companyFileSchema = (roleModel: z.ZodType = z.unknown()) =>
               id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'use lower-case letters, digits and dashes'),
               /** SOP file name in the sops folder; defaults to <id>.yaml. */
               sop: z.string().min(1).optional(),
+              /** The role's profile in its roles/<id>/ folder (who it is, rendered into its system prompt); defaults to role.yaml. */
+              profile: z
+                .string()
+                .regex(/^[\w.-]+\.ya?ml$/, "a YAML file name in the role's folder, e.g. change.yaml")
+                .optional(),
               /** Message types delivered to this role. */
               watches: z.array(z.string().min(1)).min(1),
               /** The model this role asks, and its fallbacks; the run's model otherwise. */

@@ -197,16 +197,16 @@ async function loadRole(role: CompanyFile['roles'][number], index: number, folde
       state.subSops = parts.subSops;
     }
   }
-  state.profile = await loadProfile(role.id, index, folders, found);
+  state.profile = await loadProfile(role.id, role.profile ?? 'role.yaml', index, folders, found);
   return state;
 }
 
-async function loadProfile(id: string, index: number, folders: Folders, found: Findings): Promise<Profile | null> {
-  const profileFile = path.join(folders.rolesDir, id, 'role.yaml');
+async function loadProfile(id: string, file: string, index: number, folders: Folders, found: Findings): Promise<Profile | null> {
+  const profileFile = path.join(folders.rolesDir, id, file);
   if (!fs.existsSync(profileFile)) {
     found.add(
       sopError(
-        folders.companyWhere(['roles', index, 'id']),
+        folders.companyWhere(['roles', index, file === 'role.yaml' ? 'id' : 'profile']),
         `role "${id}" has no profile ${profileFile}; write it with name, title, goal and constraints (see roles/qa/role.yaml)`,
       ),
     );

@@ -34,13 +34,17 @@ export async function gitEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
 export interface GitOptions {
   /** Exit codes that are not failures (e.g. 1 for `rev-parse --verify --quiet` of a missing ref). */
   okCodes?: number[];
+  /** Identity and dates of a commit (GIT_AUTHOR_*, GIT_COMMITTER_*), set after the hardening: nothing else. */
+  identity?: Partial<
+    Record<'GIT_AUTHOR_NAME' | 'GIT_AUTHOR_EMAIL' | 'GIT_AUTHOR_DATE' | 'GIT_COMMITTER_NAME' | 'GIT_COMMITTER_EMAIL' | 'GIT_COMMITTER_DATE', string>
+  >;
 }
 
 /** Runs `git <args>` in `cwd`; rejects with GIT_FAILED (and git's own words) on any other exit. */
 export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { code: number }> {
   const env = await gitEnv(cwd);
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', args, { cwd, env: { ...env, ...options.identity }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

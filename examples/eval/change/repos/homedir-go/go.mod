@@ -1,0 +1,3 @@
+module example.com/homedir
+
+go 1.19

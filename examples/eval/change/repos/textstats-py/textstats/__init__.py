@@ -1,0 +1,3 @@
+from .core import word_count
+
+__all__ = ["word_count"]

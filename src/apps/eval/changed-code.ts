@@ -1,0 +1,32 @@
+/**
+ * What a change run wrote, for the evaluation table: the code files its branch changed against the
+ * base, and the lines it added — not the repository it was given. Null for a run that is no change.
+ */
+import path from 'node:path';
+import { ChangeRecord } from '../../capabilities/change/change-summary.ts';
+import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
+import { git } from '../../host/git/git-process.ts';
+import { NO_DIFF_PROGRAMS } from '../../host/git/git-hardening.ts';
+import { STATE_DIR } from '../../engine/run/state-dir.ts';
+
+export interface ChangedCode {
+  files: string[];
+  /** The lines the change added to those files, blank ones included (as `+` lines of the diff). */
+  added: string[];
+}
+
+export async function changedCode(projectDir: string, isCode: (file: string) => boolean): Promise<ChangedCode | null> {
+  const text = await readTextIfExists(path.join(projectDir, STATE_DIR, 'run.json'));
+  const record = ChangeRecord.safeParse(text === null ? null : (JSON.parse(text) as { change?: unknown }).change);
+  if (!record.success) return null;
+  const range = `${record.data.base}...HEAD`;
+  const names = await git(projectDir, ['-c', 'core.quotePath=false', 'diff', ...NO_DIFF_PROGRAMS, '--name-only', '--diff-filter=AMR', '-z', range]);
+  const files = names.stdout.split('\0').filter((file) => file !== '' && isCode(file));
+  if (files.length === 0) return { files, added: [] };
+  const diff = await git(projectDir, ['diff', ...NO_DIFF_PROGRAMS, '--unified=0', range, '--', ...files]);
+  const added = diff.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('+') && !line.startsWith('+++ '))
+    .map((line) => line.slice(1));
+  return { files, added };
+}

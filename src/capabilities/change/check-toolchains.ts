@@ -1,0 +1,31 @@
+/**
+ * Before a change run asks any model anything: the programs its repository's tests need (read from its
+ * files at the base: map/test-commands.ts) must be on this machine. A Go repository's tests on a machine
+ * without `go` would otherwise be found out at QA's first round, after every model call was paid for.
+ */
+import { SopworksError } from '../../ground/errors.ts';
+import { findOnPath, git } from '../../host/git/git-process.ts';
+import { listFiles } from './map/list-files.ts';
+import { testCommands } from './map/test-commands.ts';
+
+export async function checkToolchains(repo: string, base: string, onPath: (program: string) => string | null = findOnPath): Promise<void> {
+  const files = await listFiles(repo, base);
+  const paths = files.map((f) => f.path);
+  const small = new Set(files.filter((f) => f.regular && f.size <= 200_000).map((f) => f.path));
+  const read = async (file: string) => {
+    if (!small.has(file)) return null;
+    const blob = await git(repo, ['cat-file', 'blob', `${base}:${file}`], { okCodes: [128] });
+    return blob.code === 0 ? blob.stdout : null;
+  };
+  const missing = (await testCommands(paths, read)).flatMap((command) =>
+    command.needs.filter((need) => onPath(need.program) === null).map((need) => ({ command, need })),
+  );
+  if (missing.length === 0) return;
+  const lines = missing.map(
+    ({ command, need }) => `\`${command.argv.join(' ')}\` (${command.source}) needs \`${need.program}\`, which is not on this machine's PATH`,
+  );
+  const installs = [...new Set(missing.map(({ need }) => need.install))];
+  throw new SopworksError('USAGE', `The repository's tests cannot run here: ${lines.join('; ')}. Nothing was written and no model was asked.`, {
+    hint: `Install ${installs.join(', and ')}, then run the change again.`,
+  });
+}

@@ -1,0 +1,55 @@
+/**
+ * Tags for every source file of a commit the map reads: from the cache when its blob was seen before,
+ * otherwise parsed (file-tags.ts) from the work tree, which is checked out at that commit. Files too
+ * large to be source anyone edits by hand, under node_modules/ or vendor/, or not plain files are not
+ * parsed: they stay in the tree.
+ */
+import path from 'node:path';
+import type { FileTags } from './file-tags.ts';
+import { languageOf } from './languages.ts';
+import { parseFiles } from './parse-pool.ts';
+import { PARSE_BYTES } from './read-source.ts';
+import type { TreeFile } from './list-files.ts';
+import { TagCache, type TagEntries } from './tag-cache.ts';
+import { isTestPath } from './test-layout.ts';
+
+const SKIPPED_FOLDERS = /(^|\/)(node_modules|vendor|third_party|testdata)\//;
+
+export interface TaggedFile {
+  path: string;
+  tags: FileTags;
+}
+
+export interface Tagging {
+  files: TaggedFile[];
+  /** How many came from the cache, and how many were parsed now. */
+  cached: number;
+  parsed: number;
+}
+
+/**
+ * Test files are not parsed: they are in the tree, and the signatures are the code's. (In Go's standard
+ * library they are 43% of the source's bytes, and parsing is what a cold map costs.)
+ */
+export function parseable(file: TreeFile): boolean {
+  return file.regular && file.size <= PARSE_BYTES && languageOf(file.path) !== null && !SKIPPED_FOLDERS.test(file.path) && !isTestPath(file.path);
+}
+
+export async function tagFiles(root: string, gitDir: string, files: readonly TreeFile[]): Promise<Tagging> {
+  const cache = await TagCache.open(gitDir);
+  const sources = files.filter(parseable);
+  const missing = sources.filter((file) => !cache.entries[file.blob]);
+  const fresh = new Map<string, FileTags | null>();
+  const parsed = await parseFiles(missing.map((file) => ({ file: path.join(root, file.path), language: languageOf(file.path)! })));
+  missing.forEach((file, i) => fresh.set(file.blob, parsed[i] ?? null));
+  const entries: TagEntries = {};
+  const result: Tagging = { files: [], cached: sources.length - missing.length, parsed: missing.length };
+  for (const file of sources) {
+    const tags = cache.entries[file.blob] ?? fresh.get(file.blob);
+    if (!tags) continue;
+    entries[file.blob] = tags;
+    result.files.push({ path: file.path, tags });
+  }
+  if (missing.length > 0 || Object.keys(entries).length !== Object.keys(cache.entries).length) await cache.save(entries);
+  return result;
+}

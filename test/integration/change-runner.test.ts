@@ -1,0 +1,76 @@
+/**
+ * The repository's own test runner runs: a JavaScript repository whose runner is a devDependency and
+ * which commits no lockfile gets it installed (from a real local registry, scripts off) before the tests
+ * on the base, and the lockfile the install wrote stays out of the branch and the work tree. A runner that
+ * cannot start — not installable, or not there at all — stops the run before any code is written, the
+ * base report quoting the line that says why.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { changeSetUp, git, GREETINGS_BRANCH as BRANCH, type Reply } from '../helpers/change-repo.ts';
+import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
+import { removeTempDirs } from '../helpers/temp-dir.ts';
+
+/** A test runner as a package: its bin runs node's own runner on test/. */
+const RUNNER_BIN =
+  "#!/usr/bin/env node\nconst { spawnSync } = require('node:child_process');\nprocess.exit(spawnSync(process.execPath, ['--test'], { stdio: 'inherit' }).status ?? 1);\n";
+
+const withNpmTest = (replies: Reply[]): Reply[] =>
+  replies.map((r) =>
+    r.role === 'architect' && r.action === 'write_design_delta' ? { ...r, json: { ...(r.json as object), testCommand: ['npm', 'test'] } } : r,
+  );
+
+const manifest = (devDependencies: Record<string, string>, test: string) =>
+  `${JSON.stringify({ name: 'greetings', version: '0.3.0', type: 'module', scripts: { test }, devDependencies }, null, 2)}\n`;
+
+describe("sopworks change: the repository's own test runner", function () {
+  this.timeout(300_000);
+  let npm: NpmRegistry;
+  before(async () => {
+    npm = await startNpmRegistry();
+    await npm.publishFiles({
+      'package.json': JSON.stringify({ name: 'tiny-runner', version: '1.0.0', bin: { 'tiny-runner': 'bin.js' } }),
+      'bin.js': RUNNER_BIN,
+    });
+  });
+  after(async () => {
+    await npm?.stop();
+    await removeTempDirs();
+  });
+
+  it('installs a devDependency runner when no lockfile is committed, runs the base with it, and keeps the generated lockfile out', async () => {
+    const run = await changeSetUp(withNpmTest, {
+      extra: { 'package.json': manifest({ 'tiny-runner': '^1.0.0' }, 'tiny-runner'), '.gitignore': 'node_modules/\n' },
+    });
+    const result = await run.change([], { SOPWORKS_NPM_REGISTRY: npm.url });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /installing dependencies: npm install --ignore-scripts/);
+    assert.match(result.stdout, /tests base: passed \(4 passed, 0 failed\)/);
+    assert.ok(!git(run.repo, 'ls-tree', '-r', '--name-only', BRANCH).split('\n').includes('package-lock.json'), 'no lockfile on the branch');
+    await assert.rejects(fs.stat(path.join(run.worktree, 'package-lock.json')), 'nor in the work tree');
+    assert.equal(git(run.worktree, 'status', '--porcelain'), '', 'the work tree is clean');
+    run.untouched();
+  });
+
+  for (const [what, devDependencies] of [
+    ['a runner the registry does not have', { 'no-such-runner': '^1.0.0' }],
+    ['a runner that is not there at all', {}],
+  ] as const) {
+    it(`stops before any code is written for ${what}, the base report quoting why`, async () => {
+      const runner = Object.keys(devDependencies)[0] ?? 'mocha';
+      const run = await changeSetUp(withNpmTest, { extra: { 'package.json': manifest(devDependencies, runner), '.gitignore': 'node_modules/\n' } });
+      const result = await run.change([], { SOPWORKS_NPM_REGISTRY: npm.url });
+      assert.equal(result.code, 1, result.stdout + result.stderr);
+      assert.match(result.stdout, /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written/);
+      const report = git(run.repo, 'show', `${BRANCH}:docs/changes/1-let-greet-take-language/baseline-tests.md`);
+      assert.match(report, /# Tests on the base: they could not run/);
+      assert.match(report, Object.keys(devDependencies).length > 0 ? /could not be installed: .*no-such-runner/ : /mocha: not found/);
+      const log = git(run.repo, 'log', '--format=%s', `main..${BRANCH}`);
+      assert.doesNotMatch(log, /^feat:/m, 'no code was committed');
+      const exchanges = await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8');
+      assert.doesNotMatch(exchanges, /"action":"edit_file"/, 'no edit was asked for');
+      run.untouched();
+    });
+  }
+});
