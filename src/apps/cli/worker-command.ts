@@ -56,6 +56,10 @@ export async function workerCommand(rawOptions: unknown, io: Output): Promise<nu
     io.err(`error ${mismatch}`);
     return EXIT.usage;
   }
-  io.out('Worker stopped.');
+  io.out(
+    limits
+      ? `Worker stopped; it waited ${limits.limits.waits} times (${(limits.limits.waitedMs / 1000).toFixed(1)} s in all) for the shared rate limits.`
+      : 'Worker stopped.',
+  );
   return EXIT.done;
 }
