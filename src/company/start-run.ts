@@ -85,8 +85,10 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
   const policy = request.policy ?? (await loadPolicy(company.sopsDir));
   workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
   const lock = await acquireRunLock(workspace.stateDir);
+  const onLost = () => emit({ kind: 'notice', text: `Stopping at once: ${String(lock.lost.reason)}; another worker resumes the run from its folder.` });
+  lock.lost.addEventListener('abort', onLost, { once: true });
   try {
-    if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of process ${lock.tookOver}, which is no longer running.` });
+    if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of ${lock.tookOver}.` });
     const run = await openRun(workspace, record, request, { resuming, renderer, warmUp, policy, emit });
     const loop = new RunLoop({
       company,
@@ -98,7 +100,8 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       emit,
       requirement: { spec: record.spec, project: record.project },
       resuming,
-      stop: request.stop ?? {},
+      // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C.
+      stop: { soft: request.stop?.soft, hard: request.stop?.hard ? AbortSignal.any([request.stop.hard, lock.lost]) : lock.lost },
       policy,
       sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS,
       concurrency: record.concurrency,
@@ -114,6 +117,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
   } finally {
     // After an error on the way: end git's stream cleanly (what was committed stays committed).
     await workspace.finish().catch(() => undefined);
+    lock.lost.removeEventListener('abort', onLost);
     await lock.release();
   }
 }

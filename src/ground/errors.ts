@@ -32,7 +32,8 @@ export type ErrorCode =
   | 'RUN_ENDED'
   | 'INTERRUPTED'
   | 'QUEUE_UNREACHABLE'
-  | 'QUEUE_MISCONFIGURED';
+  | 'QUEUE_MISCONFIGURED'
+  | 'WRITE_FENCED';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

@@ -175,7 +175,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
       assert.equal(new Set(got.boardIds).size, got.boardIds.length, `${name}: no board message twice`);
       const job = await queue.getJob(jobIdFor({ out, name }));
       assert.ok(job?.returnvalue, name);
-      if (cutOff.includes(name)) assert.doesNotMatch(job.returnvalue.worker, new RegExp(`:${victimPid}$`), `${name} finished on another worker`);
+      if (cutOff.includes(name)) assert.doesNotMatch(job.returnvalue.worker, new RegExp(`:${victimPid}:`), `${name} finished on another worker`);
     }
     const resumed = [];
     for (const name of cutOff) {

@@ -2,19 +2,23 @@
  * A long-lived worker: takes runs from the queue, several at once, until it is stopped. BullMQ holds a
  * lock on each job it runs and renews it; a worker that dies (kill -9, a lost machine) stops renewing,
  * and another worker's stalled-job check puts the job back on the queue, where the next worker resumes
- * the run from its folder (process-job.ts).
+ * the run from its folder (process-job.ts). Who may work on a run folder is the run's own lease
+ * (run-lease.ts), with the same time to live as the job's lock.
  */
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE_NAME, type JobData, type JobResult } from './job-data.ts';
 import { processJob } from './process-job.ts';
+import { RunLeases } from './run-lease.ts';
 
 export interface WorkerOptions {
   concurrency: number;
   /**
-   * How long a job's lock lasts without renewal (BullMQ's lockDuration; renewed at half of it): after a
-   * worker dies, its runs wait up to this long, plus one stalled check, before another worker takes them.
+   * How long a job's lock and its run's lease last without renewal (BullMQ's lockDuration, renewed at half
+   * of it; the lease is renewed every third): after a worker dies, its runs wait up to this long, plus one
+   * stalled check, before another worker takes them.
    */
   lockMs: number;
   log: (line: string) => void;
@@ -34,7 +38,9 @@ export interface RunningWorker {
 const MAX_STALLED = 3;
 
 export function startWorker(connection: Redis, options: WorkerOptions): RunningWorker {
-  const id = `${os.hostname()}:${process.pid}`;
+  // A pid alone repeats across machines and PID namespaces (each container's first process is 1).
+  const id = `${os.hostname()}:${process.pid}:${randomBytes(2).toString('hex')}`;
+  const leases = new RunLeases(connection, id, options.lockMs);
   let closing = false;
   let mismatch: string | null = null;
   let closed: Promise<void> | null = null;
@@ -46,6 +52,7 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
       processJob(job, token, {
         id,
         closing: () => closing,
+        leases,
         log: options.log,
         onVersionMismatch: (j, submitted) => {
           mismatch ??= `job ${j.id} was submitted with sopworks ${submitted}; this worker runs another version. The job was handed back to the queue, untouched; start a worker of version ${submitted} to run it.`;

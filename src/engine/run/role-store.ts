@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { RoleProgress } from '../roles/role-runtime.ts';
+import { assertMayWrite } from '../../ground/files/write-fence.ts';
 
 export const RoleStateFile = z.object({
   role: z.string(),
@@ -65,6 +66,7 @@ export class RoleStore {
     const write = (this.writes.get(role) ?? Promise.resolve()).then(async () => {
       const text = JSON.stringify(this.waiting.get(role)!) + '\n';
       this.waiting.delete(role);
+      assertMayWrite(file);
       await fs.writeFile(`${file}.tmp`, text);
       await fs.rename(`${file}.tmp`, file);
     });

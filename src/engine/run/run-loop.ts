@@ -112,6 +112,7 @@ export class RunLoop {
     const soft = () => this.stopSoftly();
     const hard = () => this.stopAtOnce();
     if (setup.stop.soft?.aborted) soft();
+    if (setup.stop.hard?.aborted) hard();
     setup.stop.soft?.addEventListener('abort', soft, { once: true });
     setup.stop.hard?.addEventListener('abort', hard, { once: true });
 

@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
+import { assertMayWrite } from '../../ground/files/write-fence.ts';
 import { GATES } from '../../capabilities/approvals/approval-desk.ts';
 import { RoleModelRecord } from '../../capabilities/model/role-model.ts';
 import { RunFigures } from '../../capabilities/project/run-figures.ts';
@@ -87,6 +88,7 @@ export async function readRunRecord(stateDir: string): Promise<RunRecord> {
 /** Written whole to a temporary file and renamed, so a crash never leaves half a record. */
 export async function writeRunRecord(stateDir: string, record: RunRecord): Promise<void> {
   const file = runRecordPath(stateDir);
+  assertMayWrite(file);
   await fs.writeFile(`${file}.tmp`, JSON.stringify(record, null, 2) + '\n');
   await fs.rename(`${file}.tmp`, file);
 }
