@@ -98,7 +98,9 @@ export class HeldLease implements RunLease {
   }
 
   private async renew(): Promise<void> {
-    if (this.renewing || this.lost.aborted) return;
+    // Never sent past the fence: a renewal that finds the key gone may take it back only while the lease
+    // was still valid by this clock (a process waking from a pause stops instead).
+    if (this.renewing || this.check() !== null) return;
     this.renewing = true;
     const sentAt = performance.now();
     try {
