@@ -111,10 +111,12 @@ export async function acquireRunLock(stateDir: string): Promise<RunLock> {
         const earlierLease = lease !== null && held.lease !== null && held.lease !== lease.token;
         if (earlierLease && mayBeAlive(held)) await waitForRelease(file, held, lease.graceMs);
         else if (!earlierLease && mayBeAlive(held)) throw busy(stateDir, held);
-        tookOver = held.lease === null ? `process ${held.pid}, which is no longer running` : `${held.owner}, whose lease on the run ended`;
       }
       // Only the lock just read is removed: a newer one taken meanwhile is read again on the next attempt.
-      if (sameLock(await readLock(file), held)) await fs.rm(file, { force: true });
+      if (sameLock(await readLock(file), held)) {
+        if (held) tookOver = held.lease === null ? `process ${held.pid}, which is no longer running` : `${held.owner}, whose lease on the run ended`;
+        await fs.rm(file, { force: true });
+      }
     }
   }
   throw new SopworksError('PROJECT_BUSY', `Could not take the lock ${file}: another process keeps taking it.`);
