@@ -29,8 +29,10 @@ export interface RedisOptions {
   appendOnly?: boolean;
   /** The working directory (its data); a temporary one when not given. */
   dir?: string;
-  /** Listen here instead of 127.0.0.1 (a network namespace's bridge address, say). */
-  bind?: string;
+  /** Listen on these addresses instead of 127.0.0.1 (a bridge to network namespaces, say); the URL names the first. */
+  bind?: string[];
+  /** Require this password (Redis refuses other hosts than loopback without one); the URL carries it. */
+  password?: string;
 }
 
 export async function freePort(): Promise<number> {
@@ -46,14 +48,14 @@ export async function freePort(): Promise<number> {
 
 export async function startRedis(options: RedisOptions = {}): Promise<TestRedis> {
   const port = await freePort();
-  const bind = options.bind ?? '127.0.0.1';
+  const bind = options.bind ?? ['127.0.0.1'];
   const dir = options.dir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-redis-')));
   const ownDir = options.dir === undefined;
   const args = [
     '--port',
     String(port),
     '--bind',
-    bind,
+    ...bind,
     '--dir',
     dir,
     '--save',
@@ -62,8 +64,9 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     options.appendOnly ? 'yes' : 'no',
     '--maxmemory-policy',
     'noeviction',
+    ...(options.password ? ['--requirepass', options.password] : []),
   ];
-  const url = `redis://${bind}:${port}`;
+  const url = `redis://${options.password ? `:${options.password}@` : ''}${bind[0]}:${port}`;
   const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 1 });
   client.on('error', () => {});
   let child: ChildProcess = spawn('redis-server', args, { stdio: 'ignore' });
@@ -87,7 +90,11 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     child.kill(signal);
     await exited;
   };
-  await ready();
+  await ready().catch(async (error: unknown) => {
+    client.disconnect();
+    await kill('SIGKILL');
+    throw error;
+  });
   return {
     url,
     port,

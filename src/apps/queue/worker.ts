@@ -70,7 +70,12 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
   worker.on('failed', (job, error) => {
     if (job) options.log(`${job.id} ${job.data.name}: failed (attempt ${job.attemptsMade}): ${error.message}`);
   });
-  worker.on('error', (error) => options.log(`queue error: ${error.message}`));
+  // While Redis is away every reconnection attempt fails the same way: said once, not every second.
+  let lastError = '';
+  worker.on('error', (error) => {
+    if (error.message !== lastError) options.log(`queue error: ${error.message}`);
+    lastError = error.message;
+  });
   const close = (): Promise<void> => {
     closing = true;
     closed ??= worker.close().then(settle);
