@@ -73,10 +73,17 @@ export interface WorkerProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
 }
 
-/** `sopworks worker --lock-ms 2000 …`, or the same command behind `prefix` (ip netns exec …, unshare …). */
-export function startWorker(redisUrl: string, args: string[] = [], options: { prefix?: string[]; env?: Record<string, string> } = {}): WorkerProcess {
+/**
+ * `sopworks worker --lock-ms 2000 …` (a short lock: a dead worker's runs are taken over soon), or the same
+ * command behind `prefix` (ip netns exec …, unshare …); `plain`: exactly `sopworks worker <args>`.
+ */
+export function startWorker(
+  redisUrl: string,
+  args: string[] = [],
+  options: { prefix?: string[]; env?: Record<string, string>; plain?: boolean } = {},
+): WorkerProcess {
   const env = cleanEnv({ SOPWORKS_REDIS_URL: redisUrl, SOPWORKS_SCRIPTED_LATENCY_MS: LATENCY_MS, ...options.env });
-  const command = [process.execPath, BIN, 'worker', '--lock-ms', '2000', ...args];
+  const command = [process.execPath, BIN, 'worker', ...(options.plain ? [] : ['--lock-ms', '2000']), ...args];
   const [program, ...rest] = [...(options.prefix ?? []), ...command];
   const child = spawn(program!, rest, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
@@ -119,10 +126,11 @@ export async function stopWorker(worker: WorkerProcess): Promise<void> {
   await worker.exited;
 }
 
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+/** `what` may end with what to show when it times out (the workers' lines). */
+export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000, show: () => string = () => ''): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting until ${what}\n${show()}`);
     await sleep(250);
   }
 }

@@ -31,6 +31,8 @@ export interface RedisOptions {
   dir?: string;
   /** Listen on these addresses instead of 127.0.0.1 (a bridge to network namespaces, say); the URL names the first. */
   bind?: string[];
+  /** More arguments, after the helper's own (a later setting wins): a deployment file's command, say. */
+  extraArgs?: string[];
   /** Require this password (Redis refuses other hosts than loopback without one); the URL carries it. */
   password?: string;
 }
@@ -65,6 +67,7 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     '--maxmemory-policy',
     'noeviction',
     ...(options.password ? ['--requirepass', options.password] : []),
+    ...(options.extraArgs ?? []),
   ];
   const url = `redis://${options.password ? `:${options.password}@` : ''}${bind[0]}:${port}`;
   const client = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 1 });
