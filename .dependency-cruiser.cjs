@@ -5,11 +5,12 @@
  *   ground/        errors, files, logs: no domain
  *   host/          acting on the host without knowing the domain: the sandbox, git processes
  *   engine/        SOP files, the machine builder, steps and the ports they use, the board, the run loop
+ *   documents/     what the roles pass each other: the artifacts' schemas, shared by every capability
  *   capabilities/  one folder per capability; none imports another (only the tiers below)
  *   company/       the composition root: assembles the vocabulary and the ports
  *   apps/          cli, queue, eval, review, tracing — ordered among themselves below
  */
-const TIERS = ['ground', 'host', 'engine', 'capabilities', 'company', 'apps'];
+const TIERS = ['ground', 'host', 'engine', 'documents', 'capabilities', 'company', 'apps'];
 // Apps may use the apps listed before them (cli hands run and resume down to eval and the queue).
 const APPS = [['tracing', 'review'], ['eval'], ['queue'], ['cli']];
 

@@ -4,7 +4,7 @@
  * last step still fails the run.
  */
 import { runFigures } from '../capabilities/project/run-figures.ts';
-import type { TestReport } from '../capabilities/artifacts/schemas.ts';
+import type { TestReport } from '../documents/schemas.ts';
 import type { Message } from '../engine/board/message.ts';
 import { describeError } from '../ground/errors.ts';
 import { writeRecordedScenario } from '../capabilities/model/record-scenario.ts';
@@ -12,7 +12,7 @@ import { usageFromExchanges } from '../capabilities/model/exchange-log.ts';
 import type { UsageMeter } from '../capabilities/model/usage.ts';
 import type { RunConclusion } from '../engine/run/decide-outcome.ts';
 import type { OpenRun } from './open-run.ts';
-import { writeRunRecord, type RunOutcome, type RunRecord } from '../engine/run/run-record.ts';
+import type { RunOutcome, RunRecord } from './run-record.ts';
 
 export interface RunResult {
   outcome: RunOutcome;
@@ -27,13 +27,12 @@ export interface RunResult {
 
 /** `started`: when this process took up the run (Date.now()); `recordTo`: where to write the scenario, if anywhere. */
 export async function finishRun(run: OpenRun, decided: RunConclusion, started: number, recordTo: string | null): Promise<RunResult> {
-  const { record, materializer, workspace, board, exchanges } = run;
-  const stateDir = workspace.stateDir;
+  const { record, materializer, workspace, board, exchanges, store } = run;
   let conclusion = decided;
   // The last commits, closing the logs and writing the run's record go on together (docs/performance.md).
   materializer.stop();
   const repository = materializer.settled().then(() => workspace.finish());
-  await Promise.all([run.roleStore.settled(), board.close(), exchanges.close()]);
+  await Promise.all([store.roles.settled(), board.close(), exchanges.close()]);
   const allExchanges = exchanges.records();
   const usage = usageFromExchanges(allExchanges);
   const scenario = awaitedLater(recordTo ? writeRecordedScenario(recordTo, { spec: record.spec, name: record.project }, allExchanges) : undefined);
@@ -51,7 +50,7 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
     },
     figures: runFigures(board.list()),
   });
-  const written = awaitedLater(writeRunRecord(stateDir, finished(Date.now() - started)));
+  const written = awaitedLater(store.writeRecord(finished(Date.now() - started)));
   await repository.catch((error: unknown) => {
     run.commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
   });
@@ -60,7 +59,7 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
   // A commit that failed after the last step (the last artifact's) still fails the run: recorded again.
   if (run.commitFault.first && conclusion.outcome !== 'failed') {
     conclusion = { outcome: 'failed', reason: run.commitFault.first };
-    await writeRunRecord(stateDir, finished(wallMs));
+    await store.writeRecord(finished(wallMs));
   }
   await scenario();
   return {

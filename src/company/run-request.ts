@@ -5,13 +5,13 @@ import type { BudgetLimits } from '../capabilities/model/budget.ts';
 import type { Provider } from '../capabilities/model/provider.ts';
 import type { Policy } from '../capabilities/policy/policy-file.ts';
 import type { SandboxSettings } from '../host/sandbox/sandbox-settings.ts';
-import type { CompanyDefinition } from '../engine/run/load-company.ts';
+import type { Company } from './load-company.ts';
 import type { StopSignals } from '../engine/run/run-loop.ts';
-import type { LlmRecord, RunRecord } from '../engine/run/run-record.ts';
-import type { RunEvent } from '../engine/run/run-events.ts';
+import type { LlmRecord, RunRecord } from './run-record.ts';
+import type { RunEvent } from './run-events.ts';
 
 export interface CommonRequest {
-  company: CompanyDefinition;
+  company: Company;
   provider: Provider;
   maxRepairs: number;
   /** The model's price (null when unknown) and the largest reply a call may produce. */

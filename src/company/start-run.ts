@@ -14,23 +14,23 @@ import { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
 import { WarmUp, type WarmUpTask } from '../capabilities/model/warm-up.ts';
 import { loadPolicy } from '../capabilities/policy/load-policy.ts';
 import { writeRefusals } from '../capabilities/policy/may-write.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../host/sandbox/sandbox-settings.ts';
-import { stepsNamed } from '../engine/sop/sop-walk.ts';
-import { askSchemas } from './vocabulary/actors.ts';
-import { STATE_DIR, Workspace } from '../capabilities/repository/workspace.ts';
+import { stepsOf } from '../engine/sop/sop-walk.ts';
+import { askOutputs, markdownRenderers } from './vocabulary.ts';
+import { Workspace } from '../capabilities/repository/workspace.ts';
 import { finishRun, type RunResult } from './finish-run.ts';
 import type { CompanyDefinition } from '../engine/run/load-company.ts';
 import { openRun } from './open-run.ts';
 import { RunLoop } from '../engine/run/run-loop.ts';
-import { acquireRunLock } from '../engine/run/run-lock.ts';
-import { readRunRecord, type RunRecord } from '../engine/run/run-record.ts';
+import { FileRunStore } from '../engine/run/file-run-store.ts';
+import type { RunStore } from '../engine/run/run-store.ts';
+import { readRecordOf, type RunRecord } from './run-record.ts';
 import type { CommonRequest, ResumeRequest, StartRequest } from './run-request.ts';
 
 export const DEFAULT_CONCURRENCY = 4;
 
 /** Starts a new run in a new repository. */
 export async function startRun(request: StartRequest): Promise<RunResult> {
-  const renderer = new PromptRenderer(request.company.rolesDir);
+  const renderer = new PromptRenderer(request.company.rolesDir, markdownRenderers);
   const warmUp = new WarmUp();
   // What the first model calls need is prepared while the start-up waits on files (docs/performance.md).
   warmUp.add(firstCallWarmUp(request.company, renderer));
@@ -57,12 +57,16 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
 export async function resumeRun(request: ResumeRequest): Promise<RunResult> {
   const workspace = await Workspace.open(request.projectDir);
   const record: RunRecord = { ...request.record, model: request.provider.label, resumedAt: [...request.record.resumedAt, new Date().toISOString()] };
-  return runInWorkspace(workspace, record, request, { resuming: true, renderer: new PromptRenderer(request.company.rolesDir), warmUp: new WarmUp() });
+  return runInWorkspace(workspace, record, request, {
+    resuming: true,
+    renderer: new PromptRenderer(request.company.rolesDir, markdownRenderers),
+    warmUp: new WarmUp(),
+  });
 }
 
 /** Reads run.json of a project and says whether it can be resumed. */
 export async function resumableRecord(projectDir: string): Promise<RunRecord> {
-  const record = await readRunRecord(path.join(projectDir, STATE_DIR));
+  const record = await readRecordOf(FileRunStore.of(projectDir));
   if (record.outcome === 'done') {
     throw new SopworksError('NOT_RESUMABLE', `${projectDir} finished with outcome done; there is nothing to resume.`, {
       hint: 'Start a new run with `sopworks run`.',
@@ -84,33 +88,38 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
   const { company } = request;
   const policy = request.policy ?? (await loadPolicy(company.sopsDir));
   workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
-  const lock = await acquireRunLock(workspace.stateDir);
+  const store: RunStore = FileRunStore.of(workspace.root);
+  const lock = await store.lock();
   const onLost = () => emit({ kind: 'notice', text: `Stopping at once: ${String(lock.lost.reason)}; another worker resumes the run from its folder.` });
   lock.lost.addEventListener('abort', onLost, { once: true });
   try {
     if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of ${lock.tookOver}.` });
-    const run = await openRun(workspace, record, request, { resuming, renderer, warmUp, policy, emit });
+    const run = await openRun(workspace, store, record, request, {
+      resuming,
+      renderer,
+      warmUp,
+      policy,
+      approvals: record.approvals,
+      askPerson: request.askPerson ?? null,
+      emit,
+    });
     const loop = new RunLoop({
       company,
       board: run.board,
-      workspace,
-      gateway: run.gateway,
-      publish: run.publish,
-      roleStore: run.roleStore,
+      ports: run.ports,
+      approvals: run.approvals,
+      modelLabel: run.gateway.provider.label,
+      projectDir: workspace.root,
+      roleStore: store.roles,
       emit,
       requirement: { spec: record.spec, project: record.project },
       resuming,
       // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C.
       stop: { soft: request.stop?.soft, hard: request.stop?.hard ? AbortSignal.any([request.stop.hard, lock.lost]) : lock.lost },
-      policy,
-      sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS,
       concurrency: record.concurrency,
       engineers: record.engineers,
-      approvals: record.approvals,
-      askPerson: request.askPerson ?? null,
       workInFlight: run.workInFlight,
       commitFault: run.commitFault,
-      filesOnDisk: () => run.materializer.settled(),
     });
     const conclusion = await loop.run();
     return await finishRun(run, conclusion, started, request.recordTo ?? null);
@@ -128,12 +137,15 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
  */
 function firstCallWarmUp(company: CompanyDefinition, renderer: PromptRenderer): WarmUpTask[] {
   const tasks = [renderer.warmUpTask(null, 'system')];
+  const { vocabulary } = company;
   for (const role of company.roles.filter((r) => r.watches.includes('Requirement'))) {
-    const first = stepsNamed(role.sop, 'ask')[0]?.params;
+    const first = stepsOf(role.sop, vocabulary)
+      .map((step) => (step.params ? vocabulary.steps[step.src]?.prompt?.(step.params) : undefined))
+      .find((prompt) => prompt !== undefined);
     if (!first) continue;
-    const format = first.output === 'code' || first.output === 'files' ? first.output : 'json';
+    const format = first.output === 'code' || first.output === 'files' || first.output === 'edits' ? first.output : 'json';
     tasks.push(renderer.warmUpTask(role.id, first.action), renderer.warmUpTask(null, `format-${format}`));
-    const schema = askSchemas[first.output];
+    const schema = askOutputs[first.output];
     if (schema) tasks.push(schemaWarmUpTask(schema));
   }
   return tasks;

@@ -17,6 +17,8 @@ export type ErrorCode =
   | 'MODEL_NOT_FOUND'
   | 'REPLY_INVALID'
   | 'SOP_INVALID'
+  /** A step's output its own schema refuses: a fault of sopworks, not of the SOP. */
+  | 'STEP_OUTPUT_INVALID'
   | 'TEMPLATE_INVALID'
   | 'PATH_UNSAFE'
   | 'OUTPUT_EXISTS'

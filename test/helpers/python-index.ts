@@ -19,15 +19,19 @@ export interface PythonIndex {
   url: string;
   /** Writes a wheel of one pure-Python module and lists it. */
   addWheel(name: string, version: string, module: string): Promise<string>;
+  /** Writes a wheel holding these files (paths inside site-packages: a `.pth` runs at every start of Python). */
+  addWheelFiles(name: string, version: string, files: Record<string, string>): Promise<string>;
   stop(): Promise<void>;
 }
 
 const WRITE_WHEEL = `
 import base64, hashlib, sys, zipfile
+import json
 out, name, version, source = sys.argv[1:5]
 dist = f"{name}-{version}.dist-info"
+given = json.load(open(source)) if source.endswith(".json") else {f"{name}.py": open(source).read()}
 files = {
-    f"{name}.py": open(source, "rb").read(),
+    **{path: text.encode() for path, text in given.items()},
     f"{dist}/METADATA": f"Metadata-Version: 2.1\\nName: {name}\\nVersion: {version}\\n".encode(),
     f"{dist}/WHEEL": b"Wheel-Version: 1.0\\nGenerator: sopworks-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
 }
@@ -65,6 +69,13 @@ export async function startPythonIndex(): Promise<PythonIndex> {
     async addWheel(name, version, module) {
       const source = path.join(dir, `${name}.py.src`);
       await fs.writeFile(source, module);
+      const wheel = path.join(dir, `${name}-${version}-py3-none-any.whl`);
+      await exec('python3', ['-c', WRITE_WHEEL, wheel, name, version, source]);
+      return wheel;
+    },
+    async addWheelFiles(name, version, files) {
+      const source = path.join(dir, `${name}.files.json`);
+      await fs.writeFile(source, JSON.stringify(files));
       const wheel = path.join(dir, `${name}-${version}-py3-none-any.whl`);
       await exec('python3', ['-c', WRITE_WHEEL, wheel, name, version, source]);
       return wheel;

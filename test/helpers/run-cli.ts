@@ -1,5 +1,7 @@
 /** Runs the real CLI (bin/sopworks.js) as a child process, as a user would. */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
 import { BIN } from './paths.ts';
 
 export interface CliResult {
@@ -8,13 +10,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Environment without any model settings from the developer's machine. */
+/** A config folder that holds no sopworks config: the developer's own (~/.config/sopworks) stays out of tests. */
+export const NO_USER_CONFIG = path.join(os.tmpdir(), 'sopworks-tests-no-user-config');
+
+/** Environment without any model or proxy settings from the developer's machine. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('OPENAI_') && !name.startsWith('SOPWORKS_')) env[name] = value;
+    if (!name.startsWith('OPENAI_') && !name.startsWith('SOPWORKS_') && !/^(https?|no)_proxy$/i.test(name)) env[name] = value;
   }
-  return { ...env, NO_COLOR: '1', ...extra };
+  return { ...env, NO_COLOR: '1', XDG_CONFIG_HOME: NO_USER_CONFIG, ...extra };
 }
 
 export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {

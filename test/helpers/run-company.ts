@@ -2,10 +2,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
 import type { RunResult } from '../../src/company/finish-run.ts';
-import type { RunEvent } from '../../src/engine/run/run-events.ts';
+import type { RunEvent } from '../../src/company/run-events.ts';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { DEMO, ROLES, SOPS } from './paths.ts';

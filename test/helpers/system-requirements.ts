@@ -44,6 +44,24 @@ export const BUBBLEWRAP = commandRequirement('bubblewrap', 'bwrap', 'apt-get ins
 export const CHROMIUM = fileRequirement('chromium', '/usr/bin/chromium', 'apt-get install -y chromium fonts-liberation');
 export const REDIS = commandRequirement('redis-server', 'redis-server', 'apt-get install -y redis-server');
 export const PYTHON = commandRequirement('python3', 'python3', 'apt-get install -y python3 python3-venv');
+/**
+ * A network namespace of the install's own outside bubblewrap: `unshare --net` (as root, or in a user
+ * namespace) and `ip` to bring up its loopback.
+ */
+export const NETWORK_NAMESPACE: SystemRequirement = {
+  name: 'network namespaces (unshare --net, iproute2)',
+  install: 'apt-get install -y iproute2 util-linux (and run as root, or allow unprivileged user namespaces)',
+  missing() {
+    const ip = ['/usr/sbin/ip', '/sbin/ip', '/usr/bin/ip', '/bin/ip'].find((file) => fs.existsSync(file));
+    if (!ip) return 'ip (iproute2) not found';
+    const asRoot = process.getuid?.() === 0;
+    const probe = spawnSync('unshare', ['--net', ...(asRoot ? [] : ['--map-root-user']), '--', ip, 'link', 'set', 'lo', 'up'], {
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
+    return probe.status === 0 ? null : 'unshare --net cannot make a network namespace here';
+  },
+};
 
 /**
  * Call in a suite's `before` hook: `before(function () { requireSystem(this, BUBBLEWRAP); })`.

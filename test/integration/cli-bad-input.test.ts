@@ -42,7 +42,9 @@ describe('sopworks run with bad input', function () {
     assert.match(result.stderr, /No model is configured/);
     assert.match(result.stderr, /OPENAI_API_KEY/);
     assert.match(result.stderr, /OPENAI_BASE_URL/);
-    assert.match(result.stderr, /npm run demo/);
+    assert.match(result.stderr, /sopworks init/);
+    assert.match(result.stderr, /--llm local/);
+    assert.match(result.stderr, /--llm scripted:/);
   });
 
   it('names an unreachable endpoint and writes nothing', async () => {

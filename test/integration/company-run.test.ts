@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { messageTypes } from '../../src/company/message-types.ts';
+import { messageTypes } from '../../src/company/vocabulary.ts';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { MessageBoard } from '../../src/engine/board/message-board.ts';
 import type { Message } from '../../src/engine/board/message.ts';
@@ -99,7 +99,7 @@ describe('the company on the demo scenario', function () {
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
     for (const [name, type] of Object.entries(messageTypes))
       assert.equal(type.paths !== undefined, type.files !== undefined, `${name}: paths exactly when files`);
-    const board = MessageBoard.inMemory();
+    const board = MessageBoard.inMemory({ types: messageTypes });
     for (const record of records as Message[]) {
       const type = messageTypes[record.type]!;
       if (type.files && type.paths) {

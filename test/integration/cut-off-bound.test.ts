@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
@@ -18,6 +18,7 @@ import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 // Structured output off: under json_schema the SDK withholds a cut-off text, and that request is sent
 // again without it (provider-faults.test.ts) — a request these counts would then have to allow for.
@@ -47,7 +48,7 @@ async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) 
   await fs.writeFile(path.join(roles, 'product-manager', 'write_prd.hbs'), 'Write the PRD of: {{spec}}\n');
   const provider = await OpenAIProvider.create(settings.model);
   const meter = new UsageMeter();
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges: null, maxRepairs: settings.maxRepairs });
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles, markdownRenderers), meter, exchanges: null, maxRepairs: settings.maxRepairs });
   const profile = await loadRoleProfile(roles, 'product-manager');
   const ask = (occurrence = 0, signal?: AbortSignal) =>
     gateway.ask({

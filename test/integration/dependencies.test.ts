@@ -15,13 +15,16 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import type { Code, DependencyInstall, TestReport } from '../../src/capabilities/artifacts/schemas.ts';
-import { RunRecord } from '../../src/engine/run/run-record.ts';
+import type { Code, DependencyInstall, TestReport } from '../../src/documents/schemas.ts';
+import { RunRecord } from '../../src/company/run-record.ts';
 import { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
 import { dependencyRegistries } from '../../src/capabilities/project/dependency-registries.ts';
 import { runFastChecks } from '../../src/capabilities/project/fast-checks.ts';
-import { installFailures, packagesWithInstallScripts, planInstall } from '../../src/capabilities/project/install-dependencies.ts';
+import { installFailures } from '../../src/host/install/install-failures.ts';
+import { packagesWithInstallScripts } from '../../src/host/install/install-plan.ts';
+import { checkInstall, runInstall } from '../../src/host/install/install-project.ts';
+import type { DependencyRegistries } from '../../src/host/install/registries.ts';
 import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/sandbox-settings.ts';
 import { freePort, packInstalled, startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
@@ -50,6 +53,26 @@ async function callsOf(project: string): Promise<string[]> {
 const reportsOf = (run: CompanyRun) => run.result.messages.filter((m) => m.type === 'TestReport').map((m) => m.payload as TestReport);
 const codeOf = (run: CompanyRun, file: string) =>
   run.result.messages.filter((m) => m.type === 'Code' && (m.payload as Code).path === file).map((m) => m.payload as Code);
+
+/** The install entry point as the step uses it: checked, then run through its egress proxy. */
+async function install(projectDir: string, registries: DependencyRegistries, options: { frozen?: boolean; wallSeconds?: number } = {}) {
+  const check = await checkInstall({ projectDir, registries, scripts: false, frozen: options.frozen ?? false });
+  assert.deepEqual(check.refusals, []);
+  const plan = check.plan!;
+  const run = await runInstall(
+    { ...check, plan },
+    {
+      projectDir,
+      registries,
+      scripts: false,
+      network: true,
+      sandbox: { ...DEFAULT_SANDBOX_SETTINGS, mode: 'bubblewrap' },
+      wallSeconds: options.wallSeconds ?? 120,
+      frozen: options.frozen ?? false,
+    },
+  );
+  return { plan, ...run };
+}
 
 async function figuresOf(project: string) {
   return RunRecord.parse(JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'))).figures!;
@@ -131,9 +154,10 @@ describe('generated projects with dependencies, against local registries', funct
     assert.match(lock.packages['node_modules/mini-slug'].resolved, new RegExp(`^${npm.url}`), 'from the configured registry');
     const install = jsRun.result.messages.find((m) => m.type === 'Dependencies')!.payload as DependencyInstall;
     assert.equal(install.sandbox!.mode, 'bubblewrap');
-    assert.ok(
-      install.sandbox!.gaps.some((g) => /network: shared with the host for this run/.test(g)),
-      'the install had the network',
+    assert.ok(!install.sandbox!.gaps.some((g) => /network/.test(g)), 'the install had no network gap: its own namespace');
+    assert.match(
+      install.output,
+      new RegExp(`note: the install could reach only ${npm.url.replace(/\/$/, '').replace(/[.]/g, '\\.')} \\(through the egress proxy\\)`),
     );
     const tests = reportsOf(jsRun).find((r) => (r.kind ?? 'tests') === 'tests')!;
     assert.ok(!tests.sandbox!.gaps.some((g) => /network/.test(g)), 'the tests did not');
@@ -142,14 +166,8 @@ describe('generated projects with dependencies, against local registries', funct
   it('a clone of the repository installs the same versions from the committed lockfile', async () => {
     const clone = path.join(await tempDir(), 'clone');
     await exec('git', ['clone', '--quiet', jsRun.project, clone]);
-    const outcome = await runSandboxed({
-      argv: ['npm', 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--registry', npm.url],
-      projectDir: clone,
-      limits: DEFAULT_SANDBOX_SETTINGS.limits,
-      setting: 'bubblewrap',
-      allowUnsandboxed: false,
-      network: true,
-    });
+    const { plan, outcome } = await install(clone, { npm: npm.url, pipIndex: null, pipFindLinks: null }, { frozen: true });
+    assert.equal(plan.argv[1], 'ci');
     assert.equal(outcome.exitCode, 0, outcome.output);
     const installed = JSON.parse(await fs.readFile(path.join(clone, 'node_modules', 'mini-slug', 'package.json'), 'utf8'));
     assert.equal(installed.version, '1.0.2');
@@ -252,20 +270,42 @@ describe('generated projects with dependencies, against local registries', funct
     assert.equal(codeOf(run, 'package.json').length, 2, 'the manifest was fixed');
   });
 
+  it('a manifest naming a local folder: refused before the install, naming the line; the Engineer fixes it and it installs', async () => {
+    const scenario = await example('slugify-js.yaml');
+    const manifest = scenario.replies.find((r) => r.action === 'write_file' && r.key === 'package.json')!;
+    const local = { ...manifest, code: manifest.code!.replace('"mini-slug": "^1.0.0"', '"mini-slug": "file:../mini-slug"') };
+    assert.notEqual(local.code, manifest.code);
+    const replies = scenario.replies.map((r) => (r === manifest ? local : r));
+    replies.push(
+      {
+        role: 'qa',
+        action: 'write_bug_report',
+        json: {
+          summary: 'mini-slug from a local folder',
+          failingTests: ['install: package.json'],
+          files: [{ path: 'package.json', problem: 'ask for mini-slug ^1.0.0' }],
+        },
+      },
+      { role: 'engineer', action: 'fix_file', key: 'package.json', lang: 'json', code: manifest.code! },
+      { role: 'engineer', action: 'review_fix', key: 'package.json', json: { approved: true, issues: [] } },
+    );
+    const run = await runScenario({ ...scenario, replies });
+    assert.equal(run.result.outcome, 'done', run.result.reason);
+    const [refused] = reportsOf(run);
+    assert.equal(refused!.kind, 'install');
+    assert.equal(refused!.passed, false);
+    assert.equal(refused!.sandbox, null, 'nothing ran');
+    assert.match(refused!.failures[0]!.name, /^install: package\.json:\d+$/);
+    assert.match(refused!.failures[0]!.message, /dependencies\.mini-slug: "file:\.\.\/mini-slug" — it installs from a local folder/);
+    assert.equal(codeOf(run, 'package.json').length, 2, 'the manifest was fixed');
+  });
+
   it('a registry that is down: the install fails quickly, naming the registry', async () => {
     const project = await tempDir();
     await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'mini-slug': '^1.0.0' } }));
     const down = `http://127.0.0.1:${await freePort()}/`;
-    const plan = (await planInstall(project, dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_NPM_REGISTRY: down }), false))!;
+    const { plan, outcome } = await install(project, dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_NPM_REGISTRY: down }));
     assert.ok(plan.argv.includes(down));
-    const outcome = await runSandboxed({
-      argv: plan.argv,
-      projectDir: project,
-      limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 120 },
-      setting: 'bubblewrap',
-      allowUnsandboxed: false,
-      network: true,
-    });
     assert.notEqual(outcome.exitCode, 0);
     assert.equal(outcome.timedOut, false, 'no hang');
     assert.deepEqual(
@@ -285,16 +325,8 @@ describe('generated projects with dependencies, against local registries', funct
     });
     const project = await tempDir();
     await fs.writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'scripted-pkg': '1.0.0' } }));
-    const plan = (await planInstall(project, dependencyRegistries(DEFAULT_POLICY), false))!;
+    const { plan, outcome } = await install(project, dependencyRegistries(DEFAULT_POLICY));
     assert.ok(plan.argv.includes('--ignore-scripts'));
-    const outcome = await runSandboxed({
-      argv: plan.argv,
-      projectDir: project,
-      limits: DEFAULT_SANDBOX_SETTINGS.limits,
-      setting: 'bubblewrap',
-      allowUnsandboxed: false,
-      network: true,
-    });
     assert.equal(outcome.exitCode, 0, outcome.output);
     await fs.access(path.join(project, 'node_modules', 'scripted-pkg', 'index.js'));
     await assert.rejects(fs.access(path.join(project, 'PWNED')), 'the postinstall script did not run');

@@ -199,7 +199,8 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
   it('no server at all: exit 1, cannot connect', async () => {
     const { code, stdout } = await doctor(null);
     assert.equal(code, 1);
-    assert.match(stdout, /✗ reachable\s+cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\); check OPENAI_BASE_URL/);
+    // A server on this machine: the hint says to start it, not to check a proxy or OpenAI's network.
+    assert.match(stdout, /✗ reachable\s+cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)\. Start the server and check OPENAI_BASE_URL/);
   });
 
   it('checks every model a role names, with --json for scripts', async () => {
@@ -227,6 +228,7 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
   it('with no endpoint configured: exit 1 and the settings to set', async () => {
     const result = await runCli(['doctor'], { cwd: ROOT });
     assert.equal(result.code, 1);
-    assert.match(result.stdout, /No model endpoint is configured: set OPENAI_API_KEY \(OpenAI\) or OPENAI_BASE_URL/);
+    assert.match(result.stdout, /No model endpoint is configured: run `sopworks init`, or set OPENAI_API_KEY \(OpenAI\) or OPENAI_BASE_URL/);
+    assert.match(result.stdout, /sopworks doctor --llm local/);
   });
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { z } from 'zod';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/capabilities/artifacts/schemas.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import { parseCodeReply } from '../../src/capabilities/model/parse/code-reply.ts';

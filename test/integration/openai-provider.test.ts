@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
-import { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
@@ -19,6 +19,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const validPrd = {
   projectName: 'todo',
@@ -37,7 +38,7 @@ async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) 
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });
   const price = { inputPerMTok: 1, outputPerMTok: 2 };
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter, exchanges, maxRepairs: settings.maxRepairs, price });
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES, markdownRenderers), meter, exchanges, maxRepairs: settings.maxRepairs, price });
   const profile = await loadRoleProfile(ROLES, 'product-manager');
   const askPrd = () =>
     gateway.ask({

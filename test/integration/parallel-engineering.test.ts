@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import { readRunRecord } from '../../src/engine/run/run-record.ts';
+import { readRunRecord } from '../../src/company/run-record.ts';
 import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';

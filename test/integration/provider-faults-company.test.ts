@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
 import type { RunResult } from '../../src/company/finish-run.ts';
 import type { Provider } from '../../src/capabilities/model/provider.ts';

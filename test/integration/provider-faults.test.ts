@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
@@ -21,6 +21,7 @@ import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const validPrd = {
   projectName: 'todo',
@@ -48,7 +49,7 @@ async function setup(server: FakeOpenAI, env: Record<string, string> = {}) {
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });
   openLogs.push(exchanges);
   const roles = await stepTemplatesOfOneLine();
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs: settings.maxRepairs });
+  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles, markdownRenderers), meter, exchanges, maxRepairs: settings.maxRepairs });
   const pm = await loadRoleProfile(roles, 'product-manager');
   const engineer = await loadRoleProfile(roles, 'engineer');
   let occurrence = 0;

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';

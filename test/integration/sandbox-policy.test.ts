@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import type { TestReport } from '../../src/capabilities/artifacts/schemas.ts';
+import type { TestReport } from '../../src/documents/schemas.ts';
 import type { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';

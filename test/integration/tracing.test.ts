@@ -26,6 +26,8 @@ interface ReceivedSpan {
   traceId: string;
   name: string;
   attrs: Record<string, unknown>;
+  /** OTLP's status code: 2 is ERROR. */
+  status: number;
 }
 
 const decodeValue = (v: AnyValue): unknown =>
@@ -49,6 +51,7 @@ async function receiver(): Promise<{ url: string; spans: ReceivedSpan[]; resourc
               traceId: s.traceId,
               name: s.name,
               attrs: Object.fromEntries(s.attributes.map((a) => [a.key, decodeValue(a.value)])),
+              status: s.status?.code ?? 0,
             });
           }
         }
@@ -115,6 +118,12 @@ describe('OpenTelemetry traces of a run (OTLP/HTTP to a local receiver)', functi
 
       const tests = otlp.spans.filter((s) => s.name === 'sandbox tests');
       assert.ok(tests.length >= 1 && tests.every((t) => byId.get(t.parent!)?.attrs['gen_ai.agent.name'] === 'qa'));
+      // The demo's first round fails with "(4 passed, 4 failed)" in its line: the verdict is the round's, not a word of its text.
+      const verdicts = tests.map((t) => ({ result: t.attrs['sopworks.tests.result'], passed: t.attrs['sopworks.tests.passed'], error: t.status === 2 }));
+      assert.deepEqual(verdicts, [
+        { result: 'round 1: failed (4 passed, 4 failed)', passed: false, error: true },
+        { result: 'round 2: passed (8 passed, 0 failed)', passed: true, error: false },
+      ]);
       const commits = otlp.spans.filter((s) => s.name === 'git commit');
       assert.ok(commits.length >= 5, `${commits.length} commits`);
     } finally {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { changeTaskProblems, MAX_EDIT_BYTES } from '../../src/capabilities/change/check-change-tasks.ts';
-import type { ChangeTask } from '../../src/capabilities/change/change-schemas.ts';
+import type { ChangeTask } from '../../src/documents/change-schemas.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const task = (file: string, op: ChangeTask['op'], from: string | null = null, dependsOn: string[] = []): ChangeTask => ({

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { codeInterface } from '../../src/capabilities/artifacts/code-interface.ts';
+import { codeInterface } from '../../src/documents/code-interface.ts';
 
 const JS = `import fs from 'node:fs';
 

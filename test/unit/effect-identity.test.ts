@@ -19,6 +19,8 @@ import {
   seriesIdentity,
 } from '../../src/engine/effect-identity.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { messageTypes } from '../../src/company/vocabulary.ts';
+import { MemoryRunStore } from '../../src/engine/run/memory-run-store.ts';
 
 describe('effect identity', () => {
   after(removeTempDirs);
@@ -70,13 +72,13 @@ describe('effect identity', () => {
 
   it('finds a decision already on the board for the same round, and asks again for the next round', async () => {
     const dir = await tempDir();
-    const { board } = await MessageBoard.open(path.join(dir, 'board.jsonl'));
+    const { board } = await MessageBoard.open(path.join(dir, 'board.jsonl'), { types: messageTypes });
     const asked: ApprovalRequest[] = [];
     const askPerson = async (request: ApprovalRequest) => {
       asked.push(request);
       return { approved: request.round > 0, feedback: request.round > 0 ? null : 'name the audience' };
     };
-    const desk = new ApprovalDesk(board, dir, { gates: ['prd'], yes: false }, askPerson, () => {});
+    const desk = new ApprovalDesk(board, new MemoryRunStore(), { gates: ['prd'], yes: false }, askPerson);
     const request = { role: 'product-manager', gate: 'prd' as const, key: null, round: 0, content: '# PRD' };
     assert.deepEqual(await desk.decide(request), { approved: false, feedback: 'name the audience' });
     // The same round again — a step re-run after a resume — is answered from the board.

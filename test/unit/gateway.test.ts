@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { Review } from '../../src/capabilities/artifacts/schemas.ts';
+import { Review } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
@@ -13,6 +13,7 @@ import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const call = { role: 'engineer', action: 'review_file', key: 'src/a.js' };
 
@@ -33,7 +34,14 @@ async function setup(replies: Scenario['replies'], maxRepairs = 2) {
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });
   const events: GatewayEvent[] = [];
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs, onEvent: (e) => events.push(e) });
+  const gateway = new Gateway({
+    provider,
+    renderer: new PromptRenderer(roles, markdownRenderers),
+    meter,
+    exchanges,
+    maxRepairs,
+    onEvent: (e) => events.push(e),
+  });
   const profile = await loadRoleProfile(roles, 'engineer');
   const variables = {
     key: 'src/a.js',

@@ -9,16 +9,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
-import { Design, PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import { Design, PRD } from '../../src/documents/schemas.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { parseLlmFlag } from '../../src/capabilities/model/select-provider.ts';
 import { grammarJsonSchema } from '../../src/capabilities/model/providers/local/artifact-grammar.ts';
-import { ENGINE_PACKAGE, loadEngine } from '../../src/capabilities/model/providers/local/load-engine.ts';
+import { ENGINE_PACKAGE, installedIn, loadEngine } from '../../src/capabilities/model/providers/local/load-engine.ts';
+import { ENGINE_VERSION, enginePackages } from '../../src/capabilities/model/providers/local/engine-packages.ts';
+import { detectGpu } from '../../src/capabilities/model/providers/local/detect-gpu.ts';
+import { engineDir } from '../../src/capabilities/model/providers/local/engine-dir.ts';
 import { readLocalSettings } from '../../src/capabilities/model/providers/local/local-settings.ts';
 import { chooseContextSize, chooseThreads, memoryShortfall } from '../../src/capabilities/model/providers/local/machine-fit.ts';
-import { modelsDir } from '../../src/capabilities/local-models/models-dir.ts';
-import { resolveLocalModel } from '../../src/capabilities/local-models/resolve-local-model.ts';
+import { modelsDir } from '../../src/capabilities/model/local-models/models-dir.ts';
+import { resolveLocalModel } from '../../src/capabilities/model/local-models/resolve-local-model.ts';
 import { priceOf, worstReplyTokens } from '../../src/apps/cli/price-of.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -106,15 +109,83 @@ describe('local engine set-up', () => {
     assert.ok(JSON.stringify(grammarJsonSchema(Design, { maxStringChars: null, maxItems: null })).length > 100);
   });
 
-  it('names the one command that installs the engine when it is missing', async () => {
+  it('names the one command that installs the engine when it is found nowhere and may not be installed', async () => {
+    const dir = await tempDir();
     await assert.rejects(
-      loadEngine(() => import('node-llama-cpp-not-installed-here' as string) as never),
+      loadEngine({ beside: () => import('node-llama-cpp-not-installed-here' as string) as never, dir, install: null }),
       (error: unknown) =>
         SopworksError.isInstance(error) &&
         error.code === 'NO_MODEL' &&
         /not installed/.test(error.message) &&
-        error.hint === `Install it: npm install ${ENGINE_PACKAGE}`,
+        error.hint === `Install it for this machine: sopworks models setup (into ${dir})`,
     );
+  });
+
+  it('loads the engine from its folder when it is not beside sopworks, installing it there first when absent', async () => {
+    const dir = await tempDir();
+    const missing = () => import('node-llama-cpp-not-installed-here' as string) as never;
+    const installs: string[] = [];
+    // What an install leaves: the real engine under the folder's node_modules (linked from the clone's).
+    const install = async (into: string) => {
+      installs.push(into);
+      await fsp.mkdir(path.join(into, 'node_modules'), { recursive: true });
+      await fsp.symlink(path.join(ROOT, 'node_modules', 'node-llama-cpp'), path.join(into, 'node_modules', 'node-llama-cpp'));
+    };
+    const engine = await loadEngine({ beside: missing, dir, install });
+    assert.equal(typeof engine.getLlama, 'function');
+    assert.deepEqual(installs, [dir]);
+    assert.ok(installedIn(dir));
+    // Found there the next time: not installed twice.
+    await loadEngine({ beside: missing, dir, install });
+    assert.equal(installs.length, 1);
+  });
+
+  it('takes an engine folder holding another version as not installed', async () => {
+    const dir = await tempDir();
+    await fsp.mkdir(path.join(dir, 'node_modules', 'node-llama-cpp'), { recursive: true });
+    await fsp.writeFile(path.join(dir, 'node_modules', 'node-llama-cpp', 'package.json'), JSON.stringify({ name: 'node-llama-cpp', version: '3.0.0' }));
+    assert.equal(installedIn(dir), false);
+    assert.equal(ENGINE_PACKAGE, `node-llama-cpp@${ENGINE_VERSION}`);
+  });
+
+  it('says the engine is broken, not missing, when one of its own modules is missing', async () => {
+    const broken = () => Promise.reject(Object.assign(new Error("Cannot find package 'ipull' imported from node-llama-cpp"), { code: 'ERR_MODULE_NOT_FOUND' }));
+    await assert.rejects(loadEngine({ beside: broken }), (error: unknown) => SopworksError.isInstance(error) && /could not load/.test(error.message));
+  });
+
+  it("chooses this platform's and GPU's binaries only", () => {
+    const v = ENGINE_VERSION;
+    assert.deepEqual(enginePackages({ platform: 'linux', arch: 'x64', gpu: 'none' }), [`node-llama-cpp@${v}`, `@node-llama-cpp/linux-x64@${v}`]);
+    assert.deepEqual(enginePackages({ platform: 'linux', arch: 'x64', gpu: 'cuda' }), [
+      `node-llama-cpp@${v}`,
+      `@node-llama-cpp/linux-x64@${v}`,
+      `@node-llama-cpp/linux-x64-cuda@${v}`,
+      `@node-llama-cpp/linux-x64-cuda-ext@${v}`,
+    ]);
+    assert.deepEqual(enginePackages({ platform: 'linux', arch: 'x64', gpu: 'vulkan' }).slice(1), [
+      `@node-llama-cpp/linux-x64@${v}`,
+      `@node-llama-cpp/linux-x64-vulkan@${v}`,
+    ]);
+    assert.deepEqual(enginePackages({ platform: 'darwin', arch: 'arm64', gpu: 'metal' }).slice(1), [`@node-llama-cpp/mac-arm64-metal@${v}`]);
+    // A GPU without binaries for the platform: the CPU build alone.
+    assert.deepEqual(enginePackages({ platform: 'linux', arch: 'arm64', gpu: 'cuda' }).slice(1), [`@node-llama-cpp/linux-arm64@${v}`]);
+    assert.throws(
+      () => enginePackages({ platform: 'freebsd', arch: 'x64', gpu: 'none' }),
+      (error: unknown) => SopworksError.isInstance(error) && /freebsd-x64/.test(error.message),
+    );
+  });
+
+  it('tells the GPU from the driver files a machine has', () => {
+    const has = (files: string[]) => (file: string) => files.includes(file);
+    assert.equal(detectGpu('linux', has([])), 'none');
+    assert.equal(detectGpu('linux', has(['/proc/driver/nvidia/version'])), 'cuda');
+    assert.equal(detectGpu('linux', has(['/usr/lib/x86_64-linux-gnu/libvulkan.so.1'])), 'vulkan');
+    assert.equal(detectGpu('darwin', has([])), 'metal');
+  });
+
+  it('keeps the engine in the cache folder, one folder per version, or SOPWORKS_ENGINE_DIR', () => {
+    assert.equal(engineDir({ XDG_CACHE_HOME: '/c' }), path.join('/c', 'sopworks', 'engine', ENGINE_VERSION));
+    assert.equal(engineDir({ SOPWORKS_ENGINE_DIR: '/e' }), '/e');
   });
 });
 

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MessageBoard } from '../../src/engine/board/message-board.ts';
+import { runMessages } from '../../src/engine/board/run-messages.ts';
 import type { Message } from '../../src/engine/board/message.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
@@ -25,7 +26,7 @@ describe('MessageBoard', () => {
     await Promise.all(open.splice(0).map((b) => b.close()));
   });
   const openBoard = async () => {
-    const opened = await MessageBoard.open(file, { now: fixedNow });
+    const opened = await MessageBoard.open(file, { types: runMessages, now: fixedNow });
     open.push(opened.board);
     return opened;
   };
@@ -134,7 +135,7 @@ describe('MessageBoard', () => {
   });
 
   it('replays the messages when reopened, and continues the sequence', async () => {
-    const first = await MessageBoard.open(file, { now: fixedNow });
+    const first = await MessageBoard.open(file, { types: runMessages, now: fixedNow });
     const a = await first.board.post(requirement());
     const b = await first.board.post(outcome('x'));
     await first.board.close();
@@ -148,7 +149,7 @@ describe('MessageBoard', () => {
   });
 
   it('drops a torn last line on open, cuts it from the file and reports it', async () => {
-    const first = await MessageBoard.open(file, { now: fixedNow });
+    const first = await MessageBoard.open(file, { types: runMessages, now: fixedNow });
     await first.board.post(requirement());
     await first.board.post(outcome('x'));
     await first.board.close();
@@ -174,13 +175,13 @@ describe('MessageBoard', () => {
   });
 
   it('refuses a board damaged in the middle, naming file:line', async () => {
-    const first = await MessageBoard.open(file, { now: fixedNow });
+    const first = await MessageBoard.open(file, { types: runMessages, now: fixedNow });
     await first.board.post(requirement());
     await first.board.post(outcome('x'));
     await first.board.close();
     const [one, two] = await lines(file);
     await fs.writeFile(file, `${one}\n{not json\n${two}\n`);
-    await assert.rejects(MessageBoard.open(file), (error: Error) => {
+    await assert.rejects(MessageBoard.open(file, { types: runMessages }), (error: Error) => {
       assert.ok(error.message.includes(`${file}:2:`), error.message);
       return true;
     });
@@ -188,14 +189,14 @@ describe('MessageBoard', () => {
 
   it('refuses a stored line that is JSON but not a board message, naming file:line', async () => {
     await fs.writeFile(file, '{"hello":"world"}\n');
-    await assert.rejects(MessageBoard.open(file), (error: Error) => {
+    await assert.rejects(MessageBoard.open(file, { types: runMessages }), (error: Error) => {
       assert.ok(error.message.startsWith(`${file}:1: not a board message`), error.message);
       return true;
     });
   });
 
   it('answers latest and all by type', async () => {
-    const board = MessageBoard.inMemory({ now: fixedNow });
+    const board = MessageBoard.inMemory({ types: runMessages, now: fixedNow });
     await board.post(outcome('first'));
     await board.post(requirement());
     await board.post(outcome('second'));
@@ -210,7 +211,7 @@ describe('MessageBoard', () => {
   });
 
   it('shows the board as it was before a given message with before(seq)', async () => {
-    const board = MessageBoard.inMemory({ now: fixedNow });
+    const board = MessageBoard.inMemory({ types: runMessages, now: fixedNow });
     await board.post(outcome('one'));
     await board.post(requirement());
     await board.post(outcome('three'));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { Review } from '../../src/capabilities/artifacts/schemas.ts';
+import { Review } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { ExchangeReplay } from '../../src/capabilities/model/exchange-log.ts';
 import { fallbackReason, isContextOverflow } from '../../src/capabilities/model/fallback-reason.ts';
@@ -21,6 +21,7 @@ import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const overflowWordings = [
   "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", // OpenAI
@@ -61,7 +62,15 @@ async function gatewayFor(chain: ModelRoute[], replay?: ExchangeReplay) {
   const events: GatewayEvent[] = [];
   const meter = new UsageMeter();
   const provider = new RoutedProvider('routed', { engineer: chain }, [chain[0]!]);
-  const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles), meter, exchanges, maxRepairs: 1, replay, onEvent: (e) => events.push(e) });
+  const gateway = new Gateway({
+    provider,
+    renderer: new PromptRenderer(roles, markdownRenderers),
+    meter,
+    exchanges,
+    maxRepairs: 1,
+    replay,
+    onEvent: (e) => events.push(e),
+  });
   const profile = await loadRoleProfile(roles, 'engineer');
   const ask = (occurrence = 0) =>
     gateway.ask({ call, profile, variables: { key: 'src/a.js' }, output: { kind: 'json', name: 'Review', schema: Review }, occurrence });

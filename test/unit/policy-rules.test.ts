@@ -18,6 +18,7 @@ import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { Workspace } from '../../src/capabilities/repository/workspace.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const policy = DEFAULT_POLICY;
 const allowed = (role: string, file: string) => writeRefusal(policy, role, file) === null;
@@ -154,7 +155,7 @@ describe('policy rules', () => {
     });
     const logFile = path.join(await tempDir(), 'exchanges.jsonl');
     const exchanges = await AppendLog.open(logFile, { flush: 'each' });
-    const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES), meter: new UsageMeter(), exchanges, maxRepairs: 2 });
+    const gateway = new Gateway({ provider, renderer: new PromptRenderer(ROLES, markdownRenderers), meter: new UsageMeter(), exchanges, maxRepairs: 2 });
     const variables = {
       prd: {
         projectName: 'p',

@@ -4,7 +4,9 @@ import { placeholdersIn } from '../../src/capabilities/project/completeness.ts';
 import { smokeCommandOf } from '../../src/capabilities/project/smoke-run.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { installFailures, ManifestProblem, planInstall } from '../../src/capabilities/project/install-dependencies.ts';
+import { ManifestProblem, planInstall } from '../../src/host/install/install-plan.ts';
+import { installFailures } from '../../src/host/install/install-failures.ts';
+import { resolveRegistries } from '../../src/host/install/registries.ts';
 import { dependencyRegistries } from '../../src/capabilities/project/dependency-registries.ts';
 import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -44,7 +46,7 @@ describe('smoke command', () => {
 
 describe('install plans', () => {
   after(removeTempDirs);
-  const registries = dependencyRegistries(DEFAULT_POLICY, {});
+  const registries = resolveRegistries(dependencyRegistries(DEFAULT_POLICY, {}), { npmRegistry: null, pipIndex: null });
   const projectWith = async (files: Record<string, string>) => {
     const dir = await tempDir();
     for (const [name, content] of Object.entries(files)) await fs.writeFile(path.join(dir, name), content);
@@ -81,7 +83,7 @@ describe('install plans', () => {
         .npm,
       'https://npm.example/',
     );
-    assert.throws(() => dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_PIP_INDEX_URL: 'pypi' }), /SOPWORKS_PIP_INDEX_URL is not a URL: "pypi"/);
+    assert.throws(() => dependencyRegistries(DEFAULT_POLICY, { SOPWORKS_PIP_INDEX_URL: 'pypi' }), /SOPWORKS_PIP_INDEX_URL is not an http\(s\) URL: "pypi"/);
   });
 });
 

@@ -5,9 +5,10 @@ import { parse as parseYaml } from 'yaml';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import { loadRoleProfile, type RoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import type { PRD } from '../../src/capabilities/artifacts/schemas.ts';
+import type { PRD } from '../../src/documents/schemas.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const SCHEMA = JSON.stringify({ type: 'object', properties: { projectName: { type: 'string' } }, required: ['projectName'] }, null, 2);
 
@@ -47,7 +48,7 @@ describe('PromptRenderer', () => {
   });
 
   it('renders write_prd: the role in the system prompt, the spec and the schema in the request', () => {
-    const renderer = new PromptRenderer(ROLES);
+    const renderer = new PromptRenderer(ROLES, markdownRenderers);
     const spec = 'a CLI that counts word frequencies in a text file';
     const prompt = renderer.render(profile, 'write_prd', { spec }, { kind: 'json', schema: SCHEMA });
     assert.ok(prompt.system.includes(roleYaml.title), prompt.system);
@@ -62,13 +63,13 @@ describe('PromptRenderer', () => {
 
   it('does not HTML-escape what it is given', () => {
     const spec = 'parse <tags> & "quotes" in a file';
-    const prompt = new PromptRenderer(ROLES).render(profile, 'write_prd', { spec }, { kind: 'json', schema: '{"a": "<b>"}' });
+    const prompt = new PromptRenderer(ROLES, markdownRenderers).render(profile, 'write_prd', { spec }, { kind: 'json', schema: '{"a": "<b>"}' });
     assert.ok(prompt.user.includes(spec));
     assert.ok(prompt.user.includes('{"a": "<b>"}'));
   });
 
   it('refuses to render a template that uses a variable it was not given, naming the template', () => {
-    const renderer = new PromptRenderer(ROLES);
+    const renderer = new PromptRenderer(ROLES, markdownRenderers);
     templateError(
       () => renderer.render(profile, 'write_prd', {}, { kind: 'json', schema: SCHEMA }),
       new RegExp(`Template ${path.join(ROLES, 'product-manager', 'write_prd.hbs').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} failed to render`),
@@ -80,7 +81,7 @@ describe('PromptRenderer', () => {
     const roles = await rolesCopy();
     const template = path.join(roles, 'product-manager', 'write_prd.hbs');
     await fs.appendFile(template, '\nAlso consider {{budgetInDollars}}.\n');
-    const renderer = new PromptRenderer(roles);
+    const renderer = new PromptRenderer(roles, markdownRenderers);
     try {
       renderer.render(profile, 'write_prd', { spec: 'x' }, { kind: 'json', schema: SCHEMA });
       assert.fail('expected TEMPLATE_INVALID');
@@ -94,14 +95,14 @@ describe('PromptRenderer', () => {
   });
 
   it('refuses a missing template, naming it', () => {
-    const renderer = new PromptRenderer(ROLES);
+    const renderer = new PromptRenderer(ROLES, markdownRenderers);
     templateError(() => renderer.render(profile, 'write_poem', {}, { kind: 'json', schema: SCHEMA }), /write_poem\.hbs is missing/);
   });
 
   it('renders a PRD as markdown with the markdown helper', async () => {
     const roles = await rolesCopy();
     await fs.writeFile(path.join(roles, 'product-manager', 'show_prd.hbs'), 'The PRD:\n\n{{markdown "PRD" prd}}\n');
-    const prompt = new PromptRenderer(roles).render(profile, 'show_prd', { prd }, { kind: 'json', schema: SCHEMA });
+    const prompt = new PromptRenderer(roles, markdownRenderers).render(profile, 'show_prd', { prd }, { kind: 'json', schema: SCHEMA });
     assert.match(prompt.user, /# wordfreq — Product Requirements/);
     assert.match(prompt.user, /## Goals\n\n- Count words quickly/);
     assert.match(prompt.user, /As a writer, I want to see my most used words, so that I can vary my style\./);
@@ -113,12 +114,12 @@ describe('PromptRenderer', () => {
     const roles = await rolesCopy();
     const template = path.join(roles, 'product-manager', 'show.hbs');
     await fs.writeFile(template, '{{markdown "Poem" prd}}\n');
-    const renderer = new PromptRenderer(roles);
+    const renderer = new PromptRenderer(roles, markdownRenderers);
     templateError(() => renderer.render(profile, 'show', { prd }, { kind: 'json', schema: SCHEMA }), /show\.hbs failed to render/, /no renderer for "Poem"/);
   });
 
   it('renders the repair prompt with the validation error', () => {
-    const text = new PromptRenderer(ROLES).renderRepair('- goals: must not be empty', { kind: 'json', schema: SCHEMA });
+    const text = new PromptRenderer(ROLES, markdownRenderers).renderRepair('- goals: must not be empty', { kind: 'json', schema: SCHEMA });
     assert.ok(text.includes('- goals: must not be empty'), text);
   });
 });

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { BugReport, CodeFile, Design, PRD, Review, TaskGraph } from '../../src/capabilities/artifacts/schemas.ts';
+import { BugReport, CodeFile, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
@@ -19,6 +19,7 @@ import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile, type RoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { ROLES, ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const CORPUS = path.join(ROOT, 'test/fixtures/replies');
 const MAX_REPAIRS = 2;
@@ -128,7 +129,7 @@ describe('repair corpus: malformed replies through the gateway', () => {
 
   before(async () => {
     const roles = await corpusRoles();
-    renderer = new PromptRenderer(roles);
+    renderer = new PromptRenderer(roles, markdownRenderers);
     for (const role of ['product-manager', 'architect', 'engineer', 'qa']) profiles.set(role, await loadRoleProfile(roles, role));
   });
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { acquireRunLock, lockOwner, underLease, type RunLease } from '../../src/engine/run/run-lock.ts';
 import { AppendLog } from '../../src/ground/files/append-log.ts';
 import { pidScope } from '../../src/ground/pid-scope.ts';
-import { writeRunRecord } from '../../src/engine/run/run-record.ts';
+import { FileRunStore } from '../../src/engine/run/file-run-store.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const ELSEWHERE = 'other-host/pid:[4026531836]';
@@ -131,10 +131,13 @@ describe('the run lock', () => {
       assert.match(error.message, /Not written: .*board\.jsonl \(no renewal of its lease reached Redis for 20000 ms\)/);
       return true;
     });
-    await assert.rejects(writeRunRecord(dir, {} as never), /WRITE_FENCED|Not written/);
+    const store = FileRunStore.of(path.dirname(dir));
+    await assert.rejects(store.writeRecord({ outcome: 'done' }), /Not written: .*run\.json/);
+    await assert.rejects(store.roles.save('engineer', { state: 'writing', status: 'active', restorable: null }), /Not written: .*engineer\.json/);
     await log.close();
     assert.equal(await fs.readFile(board, 'utf8'), '{"n":1}\n');
     await assert.rejects(fs.stat(path.join(dir, 'run.json')));
+    await assert.rejects(fs.stat(path.join(dir, 'roles', 'engineer.json')));
     unregister();
     // Outside the lease, or once it is given back, writes go on.
     const after = await AppendLog.open(board, { flush: 'each' });

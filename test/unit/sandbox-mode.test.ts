@@ -56,7 +56,6 @@ describe('sandbox mode', () => {
         projectDir: '/home/me/out/demo',
         roots: ['/opt/python3.12'],
         env: { PATH: '/usr/bin', HOME: '/home/sandbox' },
-        network: false,
         argv: ['node', '--test'],
       },
       [
@@ -72,8 +71,19 @@ describe('sandbox mode', () => {
     assert.match(text, /--tmpfs \/tmp --tmpfs \/home\/sandbox --bind \/home\/me\/out\/demo \/project --chdir \/project --remount-ro \/ --clearenv /);
     assert.deepEqual(args.slice(-3), ['--', 'node', '--test']);
     assert.equal(args.filter((a) => a === '--bind').length, 1, 'one writable bind: the project');
-    const granted = bubblewrapArgs({ projectDir: '/p', roots: [], env: {}, network: true, argv: ['npm', 'ci'] }, [], []);
-    assert.ok(granted.includes('--share-net'), 'network only when granted');
+    const install = bubblewrapArgs(
+      {
+        projectDir: '/p',
+        roots: [],
+        env: {},
+        argv: ['npm', 'ci'],
+        binds: [{ source: '/tmp/e/egress.sock', target: '/run/sopworks/egress.sock', readOnly: false }],
+      },
+      [],
+      [],
+    );
+    assert.ok(!install.includes('--share-net'), "an install never shares the host's network");
+    assert.match(install.join(' '), /--bind \/tmp\/e\/egress\.sock \/run\/sopworks\/egress\.sock/, 'only the egress socket is its way out');
   });
 
   it("passes Node's permission model in NODE_OPTIONS: writes to the project and temp folder, child processes allowed", () => {

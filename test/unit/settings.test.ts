@@ -25,7 +25,8 @@ describe('settings', () => {
     const source = [
       'src/capabilities/model/settings.ts',
       'src/capabilities/model/providers/local/local-settings.ts',
-      'src/capabilities/local-models/models-dir.ts',
+      'src/capabilities/model/local-models/models-dir.ts',
+      'src/capabilities/model/providers/local/engine-dir.ts',
       'src/apps/queue/redis-connection.ts',
       'src/apps/queue/rate-limits.ts',
     ]

@@ -3,17 +3,18 @@
  * diagram.
  */
 import assert from 'node:assert/strict';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { companyFlowchart } from '../../src/engine/sop/company-flowchart.ts';
 import { companyGraph, roleGraph } from '../../src/engine/sop/company-graph.ts';
 import { SopFile } from '../../src/engine/sop/sop-file.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
+import { vocabulary } from '../../src/company/vocabulary.ts';
 
 describe('sop graph', () => {
   it('draws who sends what to whom in the shipped company', async () => {
     const company = await loadCompany(SOPS, ROLES);
-    const lines = companyFlowchart(company.roles).trimEnd().split('\n');
+    const lines = companyFlowchart(company.roles, vocabulary).trimEnd().split('\n');
     assert.deepEqual(lines.slice(0, 8), [
       'flowchart LR',
       '  Client(["client"])',
@@ -52,11 +53,14 @@ describe('sop graph', () => {
           sending: { invoke: { src: 'publish', input: { type: publish.type, ...(publish.to ? { to: publish.to } : {}) }, onDone: 'idle' } },
         },
       });
-    const chart = companyFlowchart([
-      { id: 'a', watches: ['Requirement'], sop: sop('a', { type: 'BugReport', to: 'b' }) },
-      { id: 'b', watches: ['BugReport', 'CodeComplete'], sop: sop('b', { type: 'CodeComplete' }) },
-      { id: 'c', watches: ['BugReport'], sop: null },
-    ]);
+    const chart = companyFlowchart(
+      [
+        { id: 'a', watches: ['Requirement'], sop: sop('a', { type: 'BugReport', to: 'b' }) },
+        { id: 'b', watches: ['BugReport', 'CodeComplete'], sop: sop('b', { type: 'CodeComplete' }) },
+        { id: 'c', watches: ['BugReport'], sop: null },
+      ],
+      vocabulary,
+    );
     assert.match(chart, /^ {2}a -->\|BugReport\| b$/m);
     assert.doesNotMatch(chart, /-->\|BugReport\| c/, 'a message addressed to b reaches b only');
     assert.match(chart, /^ {2}b -\.->\|CodeComplete\| NoOne$/m, 'b does not receive its own message');

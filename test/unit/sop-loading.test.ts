@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { loadCompany } from '../../src/engine/run/load-company.ts';
+import { loadCompany } from '../../src/company/load-company.ts';
 import { resolveSop } from '../../src/engine/sop/build-machine.ts';
 import { SopFile } from '../../src/engine/sop/sop-file.ts';
 import { SopworksError, type ErrorCode } from '../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { vocabulary } from '../../src/company/vocabulary.ts';
 
 interface Copy {
   sops: string;
@@ -151,7 +152,7 @@ describe('SOP loading', () => {
         },
       });
       assert.throws(
-        () => resolveSop(sop, null),
+        () => resolveSop(sop, null, vocabulary),
         (error: unknown) => {
           assert.ok(SopworksError.isInstance(error));
           assert.equal(error.code, 'SOP_INVALID');

@@ -7,9 +7,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
-import { SOPWORKS_HELPERS } from '../../src/engine/sop/check-templates.ts';
-import { analyseTemplate, type TemplateUse } from '../../src/engine/sop/template-analysis.ts';
+import { SOPWORKS_HELPERS } from '../../src/capabilities/model/check-templates.ts';
+import { analyseTemplate, type TemplateUse } from '../../src/capabilities/model/template-analysis.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const HELPERS = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);
 
@@ -114,7 +115,7 @@ describe('template analysis', () => {
       join: '{{join list "+"}}',
     };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
-    const renderer = new PromptRenderer(roles);
+    const renderer = new PromptRenderer(roles, markdownRenderers);
     const profile = { id: 'qa', email: 'qa@sopworks.local', name: 'Dave', title: 'QA', goal: 'g', constraints: [] };
     const bug = { summary: 'broken', failingTests: ['t'], files: [{ path: 'src/a.js', problem: 'p' }] };
     const { user } = renderer.render(profile, 'helpers', { list: ['a', 'b'], bug }, { kind: 'files' });

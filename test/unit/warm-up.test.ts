@@ -11,6 +11,7 @@ import { WarmUp } from '../../src/capabilities/model/warm-up.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import type { RoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const settle = async () => {
   for (let i = 0; i < 20; i++) await nextTurn();
@@ -47,7 +48,7 @@ describe('warm-up', () => {
     await fs.writeFile(path.join(roles, '_shared', 'system.hbs'), 'You are {{role.title}}.');
     await fs.writeFile(path.join(roles, '_shared', 'format-json.hbs'), 'Reply in JSON: {{schema}}');
     await fs.writeFile(path.join(roles, 'writer', 'write.hbs'), 'Write about {{topic}}.');
-    const renderer = new PromptRenderer(roles);
+    const renderer = new PromptRenderer(roles, markdownRenderers);
     for (const task of renderer.warmUpTasks(['writer'])) task();
     renderer.warmUpTask('writer', 'write')();
     const profile: RoleProfile = { id: 'writer', name: 'Wren', title: 'Writer', goal: 'write', constraints: [], email: 'writer@sopworks.local' };

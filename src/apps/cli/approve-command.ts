@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { describeRequest, recordDecision } from '../../capabilities/approvals/record-decision.ts';
-import { readRunRecord } from '../../engine/run/run-record.ts';
+import { readRunRecord } from '../../company/run-record.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import type { Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';

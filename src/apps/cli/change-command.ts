@@ -7,14 +7,15 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
 import { checkProjectName } from '../../ground/files/project-name.ts';
 import { startRun } from '../../company/start-run.ts';
 import { createProvider, parseLlmFlag } from '../../capabilities/model/select-provider.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
-import { progressPrinter } from './progress.ts';
+import { commandOutput } from './command-output.ts';
+import { readSpecInput } from './spec-input.ts';
 import type { Output } from './output.ts';
 import { reportRun } from './report-run.ts';
 import { llmRecordOf } from './llm-record.ts';
@@ -24,7 +25,7 @@ import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber } from './parse-options.ts';
 import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
@@ -61,14 +62,19 @@ const ChangeOptions = z.object({
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
+  specFile: z.string().min(1).optional(),
+  json: z.boolean().default(false),
 });
 
-export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, io: Output): Promise<number> {
+export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(ChangeOptions, rawOptions);
+  const output = commandOutput(terminal, options.json, 'change');
+  const io = output.human;
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
+  const given = await readSpecInput({ words: requestWords, file: options.specFile }, 'request');
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
-  const request = (requestWords.join(' ').trim() || scenario?.spec || '').trim();
+  const request = ((given ?? '').trim() || scenario?.spec || '').trim();
 
   // Everything is checked before anything is written.
   const target = await checkRepository(repoArg, { request, base: options.base, branch: options.branch, force: options.force });
@@ -101,34 +107,31 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
 
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await withTracing(
-      'run',
-      io,
-      progressPrinter((line) => io.out(line)),
-      (onEvent) =>
-        startRun({
-          spec: request,
-          project: name,
-          projectDir,
-          company,
-          provider,
-          llm,
-          budget: { usd: options.budget, tokens: options.maxTokens },
-          price: priceOf(llm, settings),
-          maxOutputTokens: worstReplyTokens(llm, settings),
-          recordTo: options.record ?? null,
-          approvals: { gates: options.approve, yes: options.yes },
-          askPerson: terminalApprover(),
-          maxRepairs: settings.maxRepairs,
-          policy,
-          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-          onEvent,
-          stop: signals,
-          change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
-        }),
+    const result = await withTracing('run', io, output.progress, (onEvent) =>
+      startRun({
+        spec: request,
+        project: name,
+        projectDir,
+        company,
+        provider,
+        llm,
+        budget: { usd: options.budget, tokens: options.maxTokens },
+        price: priceOf(llm, settings),
+        maxOutputTokens: worstReplyTokens(llm, settings),
+        recordTo: options.record ?? null,
+        approvals: { gates: options.approve, yes: options.yes },
+        askPerson: terminalApprover(),
+        maxRepairs: settings.maxRepairs,
+        policy,
+        sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+        onEvent,
+        stop: signals,
+        change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
+      }),
     );
-    const code = await reportRun(result, provider.label, io);
-    io.out(`Review the change: git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}   (merge it with: git merge ${target.branch})`);
+    const review = `git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}`;
+    const code = await reportRun(result, provider.label, output, 'change', [review]);
+    io.out(`Review the change: ${review}   (merge it with: git merge ${target.branch})`);
     return code;
   } finally {
     dispose();

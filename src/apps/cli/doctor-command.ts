@@ -6,7 +6,7 @@
 import pc from 'picocolors';
 import { z } from 'zod';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { describeError } from '../../ground/errors.ts';
 import { checkModel, type CheckStatus, type ModelReport } from '../../capabilities/model/doctor/check-model.ts';
 import { parseModelFor, resolveRoleModels } from '../../capabilities/model/role-model.ts';
@@ -14,6 +14,10 @@ import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 
 const DoctorOptions = z.object({
+  llm: z
+    .string()
+    .regex(/^local(:.+)?$/, 'doctor checks the configured endpoint, or the local engine: --llm local[:<name or .gguf path>]')
+    .optional(),
   model: z.string().min(1).optional(),
   modelFor: z.array(z.string()).default([]),
   sops: z.string().min(1),
@@ -29,9 +33,12 @@ export async function doctorCommand(rawOptions: unknown, io: Output): Promise<nu
   const settings = readSettings();
   const problems: string[] = [];
   const reports: ModelReport[] = [];
-  if (!settings.openaiConfigured) {
+  if (options.llm) {
+    const { checkLocalModel } = await import('./doctor-local.ts');
+    reports.push(await checkLocalModel(options.llm === 'local' ? (options.model ?? null) : options.llm.slice('local:'.length), (line) => io.err(line)));
+  } else if (!settings.openaiConfigured) {
     problems.push(
-      'No model endpoint is configured: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env.',
+      'No model endpoint is configured: run `sopworks init`, or set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env; or check the local engine: sopworks doctor --llm local.',
     );
   } else {
     const company = await loadCompany(options.sops, options.roles);
@@ -73,7 +80,7 @@ export async function doctorCommand(rawOptions: unknown, io: Output): Promise<nu
 
 const MARK: Record<CheckStatus, string> = { ok: pc.green('✓'), warn: pc.yellow('!'), fail: pc.red('✗'), info: pc.dim('·') };
 
-function renderDoctor(reports: readonly ModelReport[], problems: readonly string[], works: boolean): string[] {
+export function renderDoctor(reports: readonly ModelReport[], problems: readonly string[], works: boolean): string[] {
   const lines: string[] = [];
   for (const report of reports) {
     lines.push(`${pc.bold(report.model)} at ${report.baseUrl} ${pc.dim(`— ${report.roles.join(', ')}`)}`);

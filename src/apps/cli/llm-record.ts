@@ -1,6 +1,6 @@
 /** What run.json keeps of the model a run uses, so that `resume` reopens the same one. */
 import path from 'node:path';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import type { Settings } from '../../capabilities/model/settings.ts';
 import type { LlmChoice } from '../../capabilities/model/select-provider.ts';
 import type { RoleModelRecord } from '../../capabilities/model/role-model.ts';

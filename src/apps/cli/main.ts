@@ -5,9 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import pc from 'picocolors';
 import { SopworksError, type ErrorCode } from '../../ground/errors.ts';
-import { registerSopCommand } from './sop-command.ts';
-import { registerSandboxCommand } from './sandbox-command.ts';
-import { registerModelsCommand } from './models-command.ts';
+import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import { applyUserConfig } from '../../capabilities/model/user-config.ts';
+import { useEnvironmentProxy } from '../../host/net/proxy.ts';
+import { registerSopCommand } from './register-sop.ts';
+import { registerSandboxCommand } from './register-sandbox.ts';
+import { registerModelsCommand } from './register-models.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
 // Commands are loaded when they run: each pulls in what it needs (LangChain, the viewer, …), and start-up
 // of the others stays short.
@@ -36,23 +39,38 @@ const USAGE_ERRORS: ErrorCode[] = [
 /** A flag given several times: each value kept, in order. */
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function loadDotEnv(): void {
+/**
+ * Settings in their order: the environment, then the project's .env, then the user's config — each fills
+ * only what the ones before leave unset — and the proxies they name for every request made from here.
+ */
+async function loadSettings(): Promise<void> {
   const file = path.resolve('.env');
   if (fs.existsSync(file)) process.loadEnvFile(file);
+  applyUserConfig();
+  await useEnvironmentProxy();
 }
+
+/** --json among the options (not after `--`): an error is then also a JSON line on stdout. */
+const wantsJson = (argv: string[]): boolean => {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+};
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
   let exitCode: number = EXIT.done;
   const program = new Command()
     .name('sopworks')
     .description('A software company of LLM agents: a one-line spec in, a tested git repository out.')
+    .version(SOPWORKS_VERSION, '-V, --version', 'print the version of sopworks')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
   program
     .command('run')
     .description('run the company on a spec and commit what it makes into a new git repository')
-    .argument('[spec...]', 'what to build, in one line (a scripted scenario may supply it)')
+    .argument('[spec...]', 'what to build, in one line; - reads it from standard input (a scripted scenario may supply it)')
+    .option('--spec-file <file>', 'read the spec from this file')
+    .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--name <project>', 'project folder name (default: from the spec)')
     .option('--out <dir>', 'where projects are created', 'output')
     .option('--llm <provider>', 'openai | local[:<model name or .gguf path>] | scripted:<scenario file> (default: openai when configured)')
@@ -81,7 +99,9 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .command('change')
     .description('change an existing git repository on a new branch, in its own work tree (your work tree is never touched)')
     .argument('<repo>', 'the top folder of a git repository with a clean work tree')
-    .argument('[request...]', 'what to change, in one line (a scripted scenario may supply it)')
+    .argument('[request...]', 'what to change, in one line; - reads it from standard input (a scripted scenario may supply it)')
+    .option('--spec-file <file>', 'read the request from this file')
+    .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--base <rev>', 'where the change starts (default: the current branch)')
     .option('--branch <name>', 'the branch to make (default: sopworks/<slug of the request>)')
     .option('--force', 'start an existing branch (and its work tree under --out) again from the base', false)
@@ -112,6 +132,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--max-tokens <n>', 'a new token limit for the whole run (what was used counts)')
     .option('--record <file>', "write the run's model replies as a scenario file")
     .option('--hint <text>', 'guidance for the step that failed, shown in its prompt when it is asked again')
+    .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
     .action(async (project: string, options: unknown) => {
@@ -131,16 +152,18 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .command('status')
     .description('list the runs in a folder with their outcome, last step and usage')
     .argument('[dir]', 'a folder of projects, or one project', 'output')
-    .action(async (dir: string) => {
-      exitCode = await (await import('./status-command.ts')).statusCommand(dir, io);
+    .option('--json', 'print a JSON line per run, then a summary (docs/json-output.md)', false)
+    .action(async (dir: string, options: { json: boolean }) => {
+      exitCode = await (await import('./status-command.ts')).statusCommand(dir, io, options.json);
     });
 
   program
     .command('review')
     .description('report on a run: outcome, timeline, artifacts, tests, usage and cost, git log')
     .argument('<project>', 'the project folder, e.g. output/wordfreq')
-    .action(async (project: string) => {
-      exitCode = await (await import('./review-command.ts')).reviewCommand(project, io);
+    .option('--json', 'print the timeline as JSON lines, then a summary (docs/json-output.md)', false)
+    .action(async (project: string, options: { json: boolean }) => {
+      exitCode = await (await import('./review-command.ts')).reviewCommand(project, io, options.json);
     });
 
   program
@@ -154,8 +177,21 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     });
 
   program
+    .command('init')
+    .description('write your settings once for every folder (~/.config/sopworks/config.toml): endpoint, model, key variable — checked as doctor checks')
+    .option('--base-url <url>', 'the endpoint (skip the question): an OpenAI-compatible base URL, or "openai"')
+    .option('--model <name>', 'the model (skip the question)')
+    .option('--api-key-env <variable>', 'the environment variable that holds the key (skip the question); "none" for none')
+    .option('--no-check', 'write without probing the endpoint')
+    .option('--force', 'replace an existing config without asking', false)
+    .action(async (options: unknown) => {
+      exitCode = await (await import('./init-command.ts')).initCommand(options, io);
+    });
+
+  program
     .command('doctor')
     .description('probe the model endpoint(s): reachable, key, model, structured output, context, usage, latency, JSON compliance')
+    .option('--llm <provider>', 'local[:<model name or .gguf path>]: check the in-process engine and model instead of the endpoint')
     .option('--model <name>', 'the model to check (default: SOPWORKS_MODEL or gpt-4o-mini)')
     .option('--model-for <role=model>', 'check another model for one role, as `run --model-for` would use it (repeatable)', collect, [])
     .option('--sops <dir>', 'folder of company.yaml, whose roles may name their own models', path.join(PACKAGE_ROOT, 'sops'))
@@ -220,19 +256,26 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   registerModelsCommand(program, io, (code) => (exitCode = code));
 
   try {
-    loadDotEnv();
+    await loadSettings();
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.done : EXIT.usage;
+      if (error.exitCode === 0) return EXIT.done;
+      if (wantsJson(argv)) io.out(JSON.stringify({ type: 'error', code: 'USAGE', message: error.message, hint: null, exitCode: EXIT.usage }));
+      return EXIT.usage;
     }
+    const json = wantsJson(argv);
     if (SopworksError.isInstance(error)) {
       io.err(`${pc.red('error')} ${error.message}`);
       if (error.hint) io.err(`  ${error.hint}`);
-      return USAGE_ERRORS.includes(error.code) ? EXIT.usage : EXIT.failed;
+      const code = USAGE_ERRORS.includes(error.code) ? EXIT.usage : EXIT.failed;
+      if (json) io.out(JSON.stringify({ type: 'error', code: error.code, message: error.message, hint: error.hint ?? null, exitCode: code }));
+      return code;
     }
     io.err(`${pc.red('error')} ${(error as Error)?.stack ?? String(error)}`);
+    if (json)
+      io.out(JSON.stringify({ type: 'error', code: 'UNEXPECTED', message: (error as Error)?.message ?? String(error), hint: null, exitCode: EXIT.failed }));
     return EXIT.failed;
   }
 }

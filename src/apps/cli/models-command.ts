@@ -4,14 +4,18 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Command } from 'commander';
+import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { CATALOG, catalogEntry } from '../../capabilities/local-models/catalog.ts';
-import { downloadModel, type Progress } from '../../capabilities/local-models/download.ts';
-import { listCachedModels, modelFile, removeCachedModel, writeNote } from '../../capabilities/local-models/model-cache.ts';
-import { modelsDir } from '../../capabilities/local-models/models-dir.ts';
+import { CATALOG, catalogEntry } from '../../capabilities/model/local-models/catalog.ts';
+import { downloadModel, type Progress } from '../../capabilities/model/local-models/download.ts';
+import { listCachedModels, modelFile, removeCachedModel, writeNote } from '../../capabilities/model/local-models/model-cache.ts';
+import { modelsDir } from '../../capabilities/model/local-models/models-dir.ts';
 import { formatBytes } from '../../capabilities/model/providers/local/machine-fit.ts';
+import { engineDir } from '../../capabilities/model/providers/local/engine-dir.ts';
+import { detectGpu } from '../../capabilities/model/providers/local/detect-gpu.ts';
+import { setUpEngine } from '../../capabilities/model/providers/local/install-engine.ts';
+import { installedIn } from '../../capabilities/model/providers/local/load-engine.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 
@@ -25,27 +29,35 @@ const PullOptions = z.object({
   name: z.string().regex(NAME, 'must be letters, digits, ".", "_" or "-"').optional(),
 });
 
-export function registerModelsCommand(program: Command, io: Output, setExitCode: (code: number) => void): void {
-  const models = program.command('models').description('local models for --llm local: pull, list, rm (GGUF files in SOPWORKS_MODELS_DIR)');
-  models
-    .command('pull')
-    .description('download a recommended model by name, or any GGUF file by URL (resumes an interrupted download)')
-    .argument('<name-or-url>', `a recommended model (${CATALOG.map((e) => e.name).join(', ')}) or the URL of a .gguf file`)
-    .option('--name <name>', "the name to keep a URL's model under (default: its file name)")
-    .option('--sha256 <hex>', 'the sha256 the file must have')
-    .action(async (what: string, options: unknown) => setExitCode(await pull(what, parseOptions(PullOptions, options), io)));
-  models
-    .command('list')
-    .description('the models in the cache, and the recommended ones with their size and the memory they need')
-    .action(async () => setExitCode(await list(io)));
-  models
-    .command('rm')
-    .description('delete a model from the cache (and any partial download of it)')
-    .argument('<name>', 'a cached model')
-    .action(async (name: string) => setExitCode(await remove(name, io)));
+const SetupOptions = z.object({
+  gpu: z.enum(['auto', 'cuda', 'vulkan', 'none'], { message: 'must be auto, cuda, vulkan or none' }),
+  force: z.boolean().default(false),
+});
+
+/** `models setup`: the local engine for this machine, into the engine folder (SOPWORKS_ENGINE_DIR). */
+export async function setup(rawOptions: unknown, io: Output): Promise<number> {
+  const options = parseOptions(SetupOptions, rawOptions);
+  const dir = engineDir();
+  if (installedIn(dir) && !options.force) {
+    io.out(`The local engine is already installed in ${dir} (--force installs it again).`);
+    return EXIT.done;
+  }
+  const gpu = options.gpu === 'auto' ? detectGpu() : options.gpu;
+  await setUpEngine(dir, gpu, (line) => io.err(line));
+  io.out(`Local engine ready in ${dir} (${formatBytes(await folderBytes(dir))}). Next: sopworks models pull qwen2.5-coder-1.5b`);
+  return EXIT.done;
 }
 
-async function pull(what: string, options: z.infer<typeof PullOptions>, io: Output): Promise<number> {
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await fs.stat(path.join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}
+
+export async function pull(what: string, rawOptions: unknown, io: Output): Promise<number> {
+  const options = parseOptions(PullOptions, rawOptions);
   const source = sourceOf(what, options);
   const dir = modelsDir();
   const file = modelFile(dir, source.name);
@@ -89,8 +101,11 @@ function sourceOf(what: string, options: z.infer<typeof PullOptions>): Source {
   }
   const entry = catalogEntry(what);
   if (!entry) {
-    throw new SopworksError('USAGE', `Unknown model "${what}".`, {
-      hint: `Recommended: ${CATALOG.map((e) => e.name).join(', ')} (sopworks models list shows their sizes); or give the URL of a .gguf file.`,
+    const names = CATALOG.map((e) => e.name);
+    const near = closest(what.toLowerCase(), names);
+    const likely = distance(what.toLowerCase(), near) <= Math.max(3, Math.floor(near.length / 3));
+    throw new SopworksError('USAGE', `Unknown model "${what}".${likely ? ` Did you mean ${near}?` : ''}`, {
+      hint: `${likely ? `sopworks models pull ${near} — recommended` : 'Recommended'}: ${names.join(', ')} (sopworks models list shows their sizes); or give the URL of a .gguf file.`,
     });
   }
   return { name: entry.name, url: entry.url, sha256: options.sha256 ?? entry.sha256, bytes: entry.bytes, memoryBytes: entry.memoryBytes };
@@ -119,7 +134,7 @@ function progressLine(io: Output): (p: Progress) => void {
   };
 }
 
-async function list(io: Output): Promise<number> {
+export async function list(io: Output): Promise<number> {
   const dir = modelsDir();
   const cached = await listCachedModels(dir);
   io.out(`Model cache: ${dir} (set SOPWORKS_MODELS_DIR to move it)`);
@@ -135,7 +150,7 @@ async function list(io: Output): Promise<number> {
   return EXIT.done;
 }
 
-async function remove(name: string, io: Output): Promise<number> {
+export async function remove(name: string, io: Output): Promise<number> {
   const dir = modelsDir();
   if (!NAME.test(name) || !(await removeCachedModel(dir, name))) {
     const cached = (await listCachedModels(dir)).map((m) => m.name);

@@ -1,6 +1,6 @@
 /** The price that applies to a run's model: the configured one, else the known list (openai only). */
 import type { Settings } from '../../capabilities/model/settings.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import { Budget, type BudgetLimits } from '../../capabilities/model/budget.ts';
 import { priceFor, type Price } from '../../capabilities/model/prices.ts';
 import type { Provider } from '../../capabilities/model/provider.ts';

@@ -3,7 +3,7 @@
  * the output stays readable when several roles (or several files) are at work at once.
  */
 import pc from 'picocolors';
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import type { Message } from '../../engine/board/message.ts';
 
 const ROLE_WIDTH = 16;

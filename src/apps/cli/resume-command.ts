@@ -8,16 +8,16 @@ import { choiceOfRecord, llmRecordOf } from './llm-record.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { resumableRecord, resumeRun } from '../../company/start-run.ts';
 import { parseLlmFlag, createProviderForRoles } from '../../capabilities/model/select-provider.ts';
 import { parseModelFor, roleModelsFromRecord } from '../../capabilities/model/role-model.ts';
 import { checkContinuable, checkHintApplies } from '../../engine/run/run-continuation.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import type { Output } from './output.ts';
-import { progressPrinter } from './progress.ts';
+import { commandOutput } from './command-output.ts';
 import { reportRun } from './report-run.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
@@ -40,10 +40,13 @@ export const ResumeOptions = z.object({
   yes: z.boolean().default(false),
   /** Guidance for the step that failed, shown in its prompt when it is asked again. */
   hint: z.string().trim().min(1, 'give the guidance as text, e.g. --hint "write the whole file, no placeholders"').optional(),
+  json: z.boolean().default(false),
 });
 
-export async function resumeCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
+export async function resumeCommand(project: string, rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(ResumeOptions, rawOptions);
+  const output = commandOutput(terminal, options.json, 'resume');
+  const io = output.human;
   const projectDir = path.resolve(project);
   await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
@@ -75,28 +78,24 @@ export async function resumeCommand(project: string, rawOptions: unknown, io: Ou
   io.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await withTracing(
-      'resume',
-      io,
-      progressPrinter((line) => io.out(line)),
-      (onEvent) =>
-        resumeRun({
-          projectDir,
-          record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
-          askPerson: terminalApprover(),
-          company,
-          provider,
-          price: priceOf(llm, settings),
-          maxOutputTokens: worstReplyTokens(llm, settings),
-          recordTo: options.record ?? null,
-          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-          maxRepairs: settings.maxRepairs,
-          guidance: options.hint ?? null,
-          onEvent,
-          stop: signals,
-        }),
+    const result = await withTracing('resume', io, output.progress, (onEvent) =>
+      resumeRun({
+        projectDir,
+        record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
+        askPerson: terminalApprover(),
+        company,
+        provider,
+        price: priceOf(llm, settings),
+        maxOutputTokens: worstReplyTokens(llm, settings),
+        recordTo: options.record ?? null,
+        sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+        maxRepairs: settings.maxRepairs,
+        guidance: options.hint ?? null,
+        onEvent,
+        stop: signals,
+      }),
     );
-    return await reportRun(result, provider.label, io);
+    return await reportRun(result, provider.label, output, 'resume');
   } finally {
     dispose();
   }

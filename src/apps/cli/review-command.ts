@@ -6,6 +6,8 @@ import { buildRunReport } from '../review/run-report.ts';
 import { renderReportText } from '../review/report-text.ts';
 import { EXIT, type Output } from './output.ts';
 import { changeSummary } from '../../capabilities/change/change-summary.ts';
+import type { RunReport } from '../review/run-report.ts';
+import { summaryLine } from './json-lines-schema.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */
 function terminalWidth(): number | undefined {
@@ -16,12 +18,55 @@ function terminalWidth(): number | undefined {
 
 export const ReviewArgs = z.object({ dir: z.string().trim().min(1, 'give the folder of a run, e.g. output/<project>') });
 
-export async function reviewCommand(rawDir: unknown, io: Output): Promise<number> {
+export async function reviewCommand(rawDir: unknown, io: Output, json = false): Promise<number> {
   const { dir } = ReviewArgs.parse({ dir: rawDir });
   const { record, commits } = await loadRun(path.resolve(dir));
-  io.out(renderReportText(buildRunReport(record, commits), { width: terminalWidth() }));
+  const report = buildRunReport(record, commits);
+  if (json) {
+    printJson(report, io);
+    return EXIT.done;
+  }
+  io.out(renderReportText(report, { width: terminalWidth() }));
   // A change run (sopworks change): the change against its base.
   const change = await changeSummary(path.resolve(dir));
   if (change) io.out(`\n${change}`);
   return EXIT.done;
+}
+
+/** `--json`: a line per board message, in words, then the summary with the outcome. */
+function printJson(report: RunReport, io: Output): void {
+  for (const e of report.timeline) {
+    io.out(JSON.stringify({ type: 'timeline', seq: e.seq, id: e.id, messageType: e.type, from: e.from, to: e.to, createdAt: e.createdAt, summary: e.summary }));
+  }
+  const last = report.tests.at(-1)?.report ?? null;
+  const t = report.usage.total;
+  const costUsd = t.costs.costUsd;
+  io.out(
+    JSON.stringify(
+      summaryLine({
+        command: 'review',
+        outcome: report.status.running ? 'running' : report.status.outcome,
+        reason: report.status.reason,
+        exitCode: EXIT.done,
+        projectDir: report.dir,
+        commits: report.commits.length,
+        tests: last
+          ? {
+              round: last.round,
+              passed: last.passed,
+              detail: last.counts ? `${last.counts.passed} passed, ${last.counts.failed} failed` : `exit code ${last.exitCode}`,
+            }
+          : null,
+        usage: {
+          calls: t.calls,
+          promptTokens: t.promptTokens,
+          completionTokens: t.completionTokens,
+          repairs: t.repairs,
+          retries: null,
+          costUsd: costUsd ?? null,
+        },
+        wallMs: report.info?.wallMs ?? null,
+      }),
+    ),
+  );
 }

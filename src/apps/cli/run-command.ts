@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
 import { checkProjectName, projectNameFromSpec } from '../../ground/files/project-name.ts';
@@ -10,8 +10,9 @@ import { startRun } from '../../company/start-run.ts';
 import { createProviderForRoles, parseLlmFlag } from '../../capabilities/model/select-provider.ts';
 import { parseModelFor } from '../../capabilities/model/role-model.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
-import { progressPrinter } from './progress.ts';
 import type { Output } from './output.ts';
+import { commandOutput } from './command-output.ts';
+import { readSpecInput } from './spec-input.ts';
 import { reportRun } from './report-run.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
@@ -20,7 +21,7 @@ import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn } from './parse-options.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
-import type { LlmRecord } from '../../engine/run/run-record.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
@@ -65,21 +66,25 @@ const RunOptions = z.object({
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
+  specFile: z.string().min(1).optional(),
+  json: z.boolean().default(false),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 
 const MAX_SPEC = 4000;
 
-export async function runCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
+export async function runCommand(specWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(RunOptions, rawOptions);
+  const output = commandOutput(terminal, options.json, 'run');
+  const io = output.human;
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);
+  const given = await readSpecInput({ words: specWords, file: options.specFile });
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
 
-  // A spec given on the command line, even an empty one, is the spec: a blank one is refused, not
-  // silently replaced by the scenario's.
-  const given = specWords.length > 0;
-  const spec = (given ? specWords.join(' ') : (scenario?.spec ?? '')).trim();
+  // A spec given (on the command line, in a file, on standard input), even an empty one, is the spec: a
+  // blank one is refused, not silently replaced by the scenario's.
+  const spec = (given ?? scenario?.spec ?? '').trim();
   if (spec === '') {
     throw new SopworksError('SPEC_INVALID', 'The spec is empty.', {
       hint: 'Say what to build in one line: sopworks run "a CLI that counts word frequencies in text files"',
@@ -111,34 +116,30 @@ export async function runCommand(specWords: string[], rawOptions: unknown, io: O
   checkBudgetPrices({ usd: options.budget, tokens: options.maxTokens }, provider, priceOf(llm, settings));
   const { signals, dispose } = installStopSignals();
   try {
-    const result = await withTracing(
-      'run',
-      io,
-      progressPrinter((line) => io.out(line)),
-      (onEvent) =>
-        startRun({
-          spec,
-          project: name,
-          projectDir,
-          company,
-          provider,
-          llm,
-          budget: { usd: options.budget, tokens: options.maxTokens },
-          concurrency: options.concurrency ?? undefined,
-          engineers: options.engineers ?? undefined,
-          price: priceOf(llm, settings),
-          maxOutputTokens: worstReplyTokens(llm, settings),
-          recordTo: options.record ?? null,
-          approvals: { gates: options.approve, yes: options.yes },
-          askPerson: terminalApprover(),
-          maxRepairs: settings.maxRepairs,
-          policy,
-          sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-          onEvent,
-          stop: signals,
-        }),
+    const result = await withTracing('run', io, output.progress, (onEvent) =>
+      startRun({
+        spec,
+        project: name,
+        projectDir,
+        company,
+        provider,
+        llm,
+        budget: { usd: options.budget, tokens: options.maxTokens },
+        concurrency: options.concurrency ?? undefined,
+        engineers: options.engineers ?? undefined,
+        price: priceOf(llm, settings),
+        maxOutputTokens: worstReplyTokens(llm, settings),
+        recordTo: options.record ?? null,
+        approvals: { gates: options.approve, yes: options.yes },
+        askPerson: terminalApprover(),
+        maxRepairs: settings.maxRepairs,
+        policy,
+        sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
+        onEvent,
+        stop: signals,
+      }),
     );
-    return await reportRun(result, provider.label, io);
+    return await reportRun(result, provider.label, output, 'run');
   } finally {
     dispose();
   }

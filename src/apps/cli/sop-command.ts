@@ -4,15 +4,14 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Command } from 'commander';
 import pc from 'picocolors';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany, validateCompany } from '../../company/load-company.ts';
+import { vocabulary } from '../../company/vocabulary.ts';
 import { companyGraph, roleGraph } from '../../engine/sop/company-graph.ts';
 import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../../engine/sop/diagnostic.ts';
 import { initCompanyFolder, type CompanyFolders } from '../../engine/sop/init-company-folder.ts';
-import { validateCompany } from '../../engine/sop/validate-company.ts';
 import { vocabularyReference } from '../../engine/sop/vocabulary-reference.ts';
 import { EXIT, type Output } from './output.ts';
 
@@ -51,7 +50,7 @@ export async function validateSops(rawOptions: unknown, io: Output): Promise<num
 export async function graphSops(rawOptions: unknown, io: Output): Promise<number> {
   const options = GraphOptions.parse(rawOptions);
   const company = await loadCompany(options.sops, options.roles);
-  const graphed = { name: company.name, roles: company.roles.map((r) => ({ ...r, sopFile: shown(r.sopFile) })) };
+  const graphed = { name: company.name, roles: company.roles.map((r) => ({ ...r, sopFile: shown(r.sopFile) })), vocabulary: company.vocabulary };
   const text = options.role ? roleGraph(graphed, options.role) : companyGraph(graphed);
   if (!options.out) {
     io.out(text.trimEnd());
@@ -84,36 +83,7 @@ export async function initSops(dir: string, rawOptions: unknown, defaults: Compa
   return EXIT.done;
 }
 
-/** Adds `sop` and its subcommands to the program (through .command, so they share its error handling). */
-export function registerSopCommand(program: Command, defaults: CompanyFolders, io: Output, setExitCode: (code: number) => void): void {
-  const sop = program.command('sop').description('check, draw and copy the SOP and prompt files (sops/, roles/)');
-  const folders = (command: Command) =>
-    command
-      .option('--sops <dir>', 'folder of company.yaml and the SOP files', defaults.sops)
-      .option('--roles <dir>', 'folder of role profiles and prompt templates', defaults.roles);
-
-  folders(sop.command('validate'))
-    .description('check everything a run would trip on; exit 0 when there is no error, 1 when there is')
-    .action(async (options: unknown) => setExitCode(await validateSops(options, io)));
-
-  folders(sop.command('graph'))
-    .description("draw the company's message flow and each role's SOP (mermaid), or one role's SOP with --role")
-    .option('--role <id>', "only this role's SOP, as a bare mermaid stateDiagram-v2")
-    .option('--out <file>', 'write to this file instead of printing')
-    .action(async (options: unknown) => setExitCode(await graphSops(options, io)));
-
-  sop
-    .command('init')
-    .description('write DIR/sops and DIR/roles: a copy of the defaults to edit')
-    .argument('<dir>', 'the folder to write into (created if missing)')
-    .option('--force', 'overwrite files that already exist there', false)
-    .action(async (dir: string, options: unknown) => setExitCode(await initSops(dir, options, defaults, io)));
-
-  sop
-    .command('vocabulary')
-    .description('print the actions, guards, steps, views and message types a SOP can use (Markdown)')
-    .action(() => {
-      io.out(vocabularyReference().trimEnd());
-      setExitCode(EXIT.done);
-    });
+export function printVocabulary(io: Output): number {
+  io.out(vocabularyReference(vocabulary).trimEnd());
+  return EXIT.done;
 }

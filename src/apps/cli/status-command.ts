@@ -1,23 +1,25 @@
-/** `sopworks status [dir]`: the runs under a folder, with their outcome, last step and usage. */
+/**
+ * `sopworks status [dir]`: the runs under a folder, with their outcome and why, the gate a run awaiting
+ * approval waits on, the last step and usage. `--json`: a line per run, then a summary.
+ */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readAppendLog } from '../../ground/files/append-log.ts';
 import { Envelope } from '../../engine/board/message.ts';
-import { readRunRecord, type RunRecord } from '../../engine/run/run-record.ts';
+import { readRunRecord, type RunRecord } from '../../company/run-record.ts';
 import { lockOwner } from '../../engine/run/run-lock.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
+import { readPending } from '../../capabilities/approvals/approval-desk.ts';
+import { describeRequest } from '../../capabilities/approvals/record-decision.ts';
 import type { Output } from './output.ts';
 import { describeFindings, inspectProject } from '../../host/git/tamper-check.ts';
 import { formatUsd } from '../../capabilities/model/prices.ts';
+import { commandOutput } from './command-output.ts';
+import { summaryLine, type JsonLine } from './json-lines-schema.ts';
 
-interface RunStatus {
-  name: string;
-  outcome: string;
-  lastStep: string;
-  tokens: string;
-}
+type RunLine = Extract<JsonLine, { type: 'run' }>;
 
-async function statusOf(projectDir: string): Promise<RunStatus | null> {
+async function statusOf(projectDir: string): Promise<RunLine | null> {
   const stateDir = path.join(projectDir, STATE_DIR);
   let record: RunRecord;
   try {
@@ -28,32 +30,62 @@ async function statusOf(projectDir: string): Promise<RunStatus | null> {
   const { records } = await readAppendLog(path.join(stateDir, 'board.jsonl')).catch(() => ({ records: [] as unknown[] }));
   const last = records.length > 0 ? Envelope.safeParse(records.at(-1)) : null;
   const running = (await lockOwner(stateDir)) !== null;
+  const awaiting = !running && record.outcome === 'awaiting-approval';
+  const pending = awaiting ? await readPending(stateDir).catch(() => []) : [];
   const total = record.usage?.total;
   return {
+    type: 'run',
     name: path.basename(projectDir),
-    outcome: running ? 'running' : (record.outcome ?? 'cut off (resumable)'),
-    lastStep: last?.success ? `${last.data.from} → ${last.data.type} (${last.data.id})` : '—',
-    tokens: total ? `${total.calls} calls, ${total.promptTokens + total.completionTokens} tokens, cost ${formatUsd(total.costUsd)}` : '—',
+    dir: projectDir,
+    outcome: running ? 'running' : (record.outcome ?? 'cut off'),
+    // A resumed run keeps its last outcome and reason in run.json until it ends again.
+    reason: running
+      ? null
+      : record.outcome
+        ? (record.reason ?? null)
+        : 'the run stopped before its outcome (a crash or a kill); `sopworks resume` continues it',
+    gate: pending.length > 0 ? pending.map(describeRequest).join('; ') : null,
+    lastStep: last?.success ? `${last.data.from} → ${last.data.type} (${last.data.id})` : null,
+    usage: total ?? null,
   };
 }
 
-export async function statusCommand(dir: string, io: Output): Promise<number> {
+export async function statusCommand(dir: string, terminal: Output, json = false): Promise<number> {
+  const output = commandOutput(terminal, json, 'status');
   const root = path.resolve(dir);
   const single = await statusOf(root);
   const entries = single
     ? [root]
     : (await fs.readdir(root, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name));
-  const rows = (await Promise.all(entries.map(statusOf))).filter((r): r is RunStatus => r !== null).sort((a, b) => a.name.localeCompare(b.name));
-  for (const entry of entries) for (const line of describeFindings(path.basename(entry), await inspectProject(entry))) io.err(`warning: ${line}`);
-  if (rows.length === 0) {
-    io.out(`No sopworks runs in ${root}.`);
+  const rows = (await Promise.all(entries.map(statusOf))).filter((r): r is RunLine => r !== null).sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) for (const line of describeFindings(path.basename(entry), await inspectProject(entry))) terminal.err(`warning: ${line}`);
+  if (output.json) {
+    for (const row of rows) output.json(row);
+    output.json(summaryLine({ command: 'status', exitCode: 0, runs: rows.length }));
     return 0;
   }
-  const header: RunStatus = { name: 'project', outcome: 'outcome', lastStep: 'last step', tokens: 'usage' };
-  const all = [header, ...rows];
-  const width = (key: keyof RunStatus) => Math.max(...all.map((r) => r[key].length));
-  for (const row of all) {
-    io.out([row.name.padEnd(width('name')), row.outcome.padEnd(width('outcome')), row.lastStep.padEnd(width('lastStep')), row.tokens].join('  ').trimEnd());
+  if (rows.length === 0) {
+    terminal.out(`No sopworks runs in ${root}.`);
+    return 0;
   }
+  for (const line of renderStatus(rows)) terminal.out(line);
   return 0;
 }
+
+/** The table, and under each run that did not finish done the reason and the gate it waits on. */
+function renderStatus(rows: readonly RunLine[]): string[] {
+  const cells = (r: RunLine) => [r.name, r.outcome, r.lastStep ?? '—', usageText(r.usage)];
+  const all = [['project', 'outcome', 'last step', 'usage'], ...rows.map(cells)];
+  const widths = [0, 1, 2].map((i) => Math.max(...all.map((c) => c[i]!.length)));
+  const line = (c: string[]) => [c[0]!.padEnd(widths[0]!), c[1]!.padEnd(widths[1]!), c[2]!.padEnd(widths[2]!), c[3]!].join('  ').trimEnd();
+  const lines = [line(all[0]!)];
+  for (const row of rows) {
+    lines.push(line(cells(row)));
+    if (row.outcome !== 'done' && row.reason) lines.push(`  why: ${row.reason}`);
+    if (row.gate) lines.push(`  waits on: ${row.gate} — sopworks approve ${row.dir} (or --reject "…"), then resume`);
+  }
+  return lines;
+}
+
+const usageText = (total: RunLine['usage']): string =>
+  total ? `${total.calls} calls, ${total.promptTokens + total.completionTokens} tokens, cost ${formatUsd(total.costUsd)}` : '—';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { checkProjectName, projectNameFromSpec } from '../../ground/files/project-name.ts';
 import { parseLlmFlag } from '../../capabilities/model/select-provider.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';

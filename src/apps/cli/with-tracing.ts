@@ -1,7 +1,7 @@
 /** Runs a run or a resume with its OpenTelemetry traces when an endpoint is set (src/apps/tracing/run-tracing.ts). */
 import fs from 'node:fs';
 import type { RunResult } from '../../company/finish-run.ts';
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import { startRunTracing, tracingSettings } from '../tracing/run-tracing.ts';
 import type { Output } from './output.ts';
 

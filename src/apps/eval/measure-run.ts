@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readRunRecord } from '../../engine/run/run-record.ts';
+import { readRunRecord } from '../../company/run-record.ts';
 import { parseJsonLines } from '../review/json-lines.ts';
 import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';

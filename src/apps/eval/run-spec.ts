@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { readRunRecord, type RunOutcome } from '../../engine/run/run-record.ts';
+import { readRunRecord, type RunOutcome } from '../../company/run-record.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import { runCommands, type Lines } from './run-commands.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';

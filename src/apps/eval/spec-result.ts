@@ -4,7 +4,7 @@
  * schema.
  */
 import { z } from 'zod';
-import { RUN_OUTCOMES } from '../../engine/run/run-record.ts';
+import { RUN_OUTCOMES } from '../../company/run-record.ts';
 
 export const SpecResult = z.object({
   name: z.string(),

@@ -17,7 +17,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import { underLease } from '../../engine/run/run-lock.ts';
-import { readRunRecord } from '../../engine/run/run-record.ts';
+import { readRunRecord } from '../../company/run-record.ts';
 import { runSpec, runState } from '../eval/run-spec.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';

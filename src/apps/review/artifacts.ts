@@ -3,7 +3,8 @@
  * with the same renderers that wrote them, so the review shows exactly what was committed. Pure.
  */
 import type { Message } from '../../engine/board/message.ts';
-import { messageTypes, type ProjectFile } from '../../company/message-types.ts';
+import type { ProjectFile } from '../../engine/board/message-type.ts';
+import { messageTypes } from '../../company/vocabulary.ts';
 import { boardBefore } from './board-replay.ts';
 
 export interface Artifact {

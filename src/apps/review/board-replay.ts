@@ -1,5 +1,5 @@
 /** Read access to a recorded board as it stood before a given message: what renderers combine. */
-import type { BoardReader } from '../../company/message-types.ts';
+import type { BoardReader } from '../../engine/board/message-type.ts';
 import type { Message } from '../../engine/board/message.ts';
 
 export function boardBefore(messages: readonly Message[], seq: number): BoardReader {

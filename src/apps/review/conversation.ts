@@ -8,7 +8,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
 import type { Message } from '../../engine/board/message.ts';
-import type { Approval, BugReport, Code } from '../../capabilities/artifacts/schemas.ts';
+import type { Approval, BugReport, Code } from '../../documents/schemas.ts';
 import type { IndexedExchange } from './read-run.ts';
 import { summarizeMessage } from './message-summary.ts';
 

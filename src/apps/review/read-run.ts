@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { Envelope, type Message } from '../../engine/board/message.ts';
-import { messageTypes } from '../../company/message-types.ts';
+import { messageTypes } from '../../company/vocabulary.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import { lockOwner } from '../../engine/run/run-lock.ts';
 import { readJsonLines } from './json-lines.ts';

@@ -1,6 +1,6 @@
 /** The run report for a terminal: outcome, timeline, artifacts, QA rounds, usage and cost, git log. Pure. */
 import pc from 'picocolors';
-import { shellCommand } from '../../capabilities/artifacts/render/markdown.ts';
+import { shellCommand } from '../../ground/markdown.ts';
 import { oneLine, testCounts } from './message-summary.ts';
 import type { RunReport } from './run-report.ts';
 import { describeFigures } from '../../capabilities/project/run-figures.ts';

@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { loadCompany, type CompanyDefinition } from '../../engine/run/load-company.ts';
+import type { CompanyDefinition } from '../../engine/run/load-company.ts';
+import { loadCompany } from '../../company/load-company.ts';
 import { describeError } from '../../ground/errors.ts';
 import type { SopFile, StateNodeConfig } from '../../engine/sop/sop-file.ts';
 import { sopStateDiagram } from '../../engine/sop/state-diagram.ts';

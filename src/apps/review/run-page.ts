@@ -4,7 +4,7 @@
  * summary of each model exchange (its prompt and reply are fetched on demand).
  */
 import type { Message } from '../../engine/board/message.ts';
-import type { Code, Review, TestFiles } from '../../capabilities/artifacts/schemas.ts';
+import type { Code, Review, TestFiles } from '../../documents/schemas.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { LoadedRun } from './load-run.ts';
 import { runFiles, type RunRecord } from './read-run.ts';
@@ -15,7 +15,7 @@ import { buildRunReport, type RunReport, type TimelineEntry } from './run-report
 import { roleViewsOf, type RoleView } from './role-diagrams.ts';
 import { usageChartSvg } from './usage-chart.ts';
 import { testCounts } from './message-summary.ts';
-import { shellCommand } from '../../capabilities/artifacts/render/markdown.ts';
+import { shellCommand } from '../../ground/markdown.ts';
 import { conversationsOf, unifiedDiff, type Thread } from './conversation.ts';
 
 export interface RenderedFile {

@@ -4,7 +4,7 @@
  * model usage and the git history. Pure: built from what read-run and git-history read.
  */
 import { runFigures, type RunFigures } from '../../capabilities/project/run-figures.ts';
-import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import type { Outcome } from '../../documents/schemas.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { Commit } from './git-history.ts';
 import { summarizeMessage } from './message-summary.ts';

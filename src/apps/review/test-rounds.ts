@@ -1,6 +1,6 @@
 /** The QA rounds of a run: each test report, with the bug report QA wrote from it. Pure. */
 import type { Message } from '../../engine/board/message.ts';
-import type { BugReport, TestReport } from '../../capabilities/artifacts/schemas.ts';
+import type { BugReport, TestReport } from '../../documents/schemas.ts';
 
 export interface TestRound {
   message: Message<TestReport>;

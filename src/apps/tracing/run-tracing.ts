@@ -13,7 +13,7 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { RunEvent } from '../../engine/run/run-events.ts';
+import type { RunEvent } from '../../company/run-events.ts';
 import type { UsageMeter } from '../../capabilities/model/usage.ts';
 
 export interface TracingSettings {
@@ -144,8 +144,9 @@ class RunSpans implements RunTracing {
       case 'tests-end': {
         const span = this.tests.get(event.role);
         this.tests.delete(event.role);
-        span?.setAttribute('sopworks.tests.result', event.detail);
-        if (span && !/passed/.test(event.detail)) span.setStatus({ code: SpanStatusCode.ERROR, message: event.detail });
+        span?.setAttributes({ 'sopworks.tests.result': event.detail, 'sopworks.tests.passed': event.passed });
+        // The verdict is the event's, never read from its text ("round 3: failed (1 passed, 2 failed)").
+        if (span && !event.passed) span.setStatus({ code: SpanStatusCode.ERROR, message: event.detail });
         span?.end();
         return;
       }

@@ -9,8 +9,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { MessageBoard } from '../../engine/board/message-board.ts';
-import type { Approval } from '../artifacts/schemas.ts';
+import type { Approval } from '../../documents/schemas.ts';
 import { sameApproval } from '../../engine/effect-identity.ts';
+import type { RunApprovals } from '../../engine/run/run-loop.ts';
+import type { RunStore } from '../../engine/run/run-store.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;
 export type Gate = (typeof GATES)[number];
@@ -41,16 +43,18 @@ export interface ApprovalPolicy {
 
 export const pendingFile = (stateDir: string): string => path.join(stateDir, 'approvals.json');
 
-export class ApprovalDesk {
+export class ApprovalDesk implements RunApprovals {
   private readonly pending: ApprovalRequest[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  /** Told when a request starts waiting for a person who is not here (set by the run loop). */
+  notify: () => void = () => {};
 
+  /** `shelf`: where the requests a stopped run waits on are kept (its run store), for `sopworks approve`. */
   constructor(
     private readonly board: MessageBoard,
-    private readonly stateDir: string,
+    private readonly shelf: Pick<RunStore, 'writeWaiting'>,
     readonly policy: ApprovalPolicy,
     private readonly askPerson: AskPerson | null,
-    private readonly onChange: () => void,
   ) {}
 
   gated(gate: Gate): boolean {
@@ -78,7 +82,7 @@ export class ApprovalDesk {
     return new Promise<Decision>((_, reject) => {
       this.pending.push(request);
       void this.savePending();
-      this.onChange();
+      this.notify();
       signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
   }
@@ -94,7 +98,7 @@ export class ApprovalDesk {
   }
 
   private async savePending(): Promise<void> {
-    await fs.writeFile(pendingFile(this.stateDir), JSON.stringify(this.pending, null, 2) + '\n');
+    await this.shelf.writeWaiting(this.pending);
   }
 }
 

@@ -5,21 +5,26 @@
  * run's lock while it writes, so it never races a run in progress.
  */
 import path from 'node:path';
+import { z } from 'zod';
 import { MessageBoard } from '../../engine/board/message-board.ts';
-import { acquireRunLock } from '../../engine/run/run-lock.ts';
+import { FileRunStore } from '../../engine/run/file-run-store.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { clearPending, readPending, type ApprovalRequest, type Decision } from './approval-desk.ts';
+import { ApprovalRequest, type Decision } from './approval-desk.ts';
+import { Approval } from './message-types.ts';
 
 export async function recordDecision(stateDir: string, decision: Decision): Promise<ApprovalRequest[]> {
-  const lock = await acquireRunLock(stateDir);
+  const store = FileRunStore.of(path.dirname(stateDir));
+  const lock = await store.lock();
   try {
-    const pending = await readPending(stateDir);
+    const pending = z.array(ApprovalRequest).parse(await store.readWaiting());
     if (pending.length === 0) {
       throw new SopworksError('USAGE', `Nothing in ${path.dirname(stateDir)} is waiting for approval.`, {
         hint: 'A run stops with outcome awaiting-approval when it is; `sopworks status` shows outcomes.',
       });
     }
-    const { board } = await MessageBoard.open(path.join(stateDir, 'board.jsonl'));
+    // The board takes only what is posted here: decisions.
+    const opened = await store.openBoard();
+    const board = MessageBoard.restore(opened.records, opened.log, store.file('board.jsonl'), { types: { Approval } });
     try {
       for (const request of pending) {
         await board.post({
@@ -32,7 +37,7 @@ export async function recordDecision(stateDir: string, decision: Decision): Prom
     } finally {
       await board.close();
     }
-    await clearPending(stateDir);
+    await store.writeWaiting([]);
     return pending;
   } finally {
     await lock.release();

@@ -1,24 +1,20 @@
 /** `awaitFile`: wait until the current file's Code is on the board (or the run ends first). */
-import { fromPromise } from 'xstate';
 import { z } from 'zod';
-import type * as S from './schemas.ts';
+import type * as S from '../../documents/schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import type { RoleServices } from '../../engine/sop/services.ts';
-import type { VocabularyEntry } from '../../engine/steps/actions.ts';
-import type { Params, StepInput } from '../../engine/steps/step.ts';
+import { defineStep } from '../../engine/steps/step.ts';
 
-export const awaitFile = {
+export const awaitFile = defineStep({
   description:
     "Wait until the current file's Code is on the board (written and reviewed), e.g. to test a file as soon as it is " +
     'finished while others are still being written. Fails if the run reaches an outcome first.',
   params: z.object({}).strict(),
-} satisfies VocabularyEntry;
-
-export const awaitFileActor = (services: RoleServices) =>
-  fromPromise<void, StepInput<Params<typeof awaitFile>>>(async ({ input: { context }, signal }) => {
+  output: z.void(),
+  async run({ context, signal }, ports) {
     const file = context.current;
-    if (!file) throw new SopworksError('SOP_INVALID', `${services.profile.id}: awaitFile needs a current file (run it in a per-file SOP, or after nextTask).`);
-    const board = services.board;
+    if (!file)
+      throw new SopworksError('SOP_INVALID', `${ports.role.profile.id}: awaitFile needs a current file (run it in a per-file SOP, or after nextTask).`);
+    const { board } = ports;
     const written = (message: { type: string; payload: unknown }) => message.type === 'Code' && (message.payload as S.Code).path === file;
     if (board.all('Code').some(written)) return;
     const outcome = board.latest<S.Outcome>('Outcome');
@@ -36,7 +32,8 @@ export const awaitFileActor = (services: RoleServices) =>
       const onAbort = () => done(() => reject(signal.reason));
       signal.addEventListener('abort', onAbort, { once: true });
     });
-  });
+  },
+});
 
 const runEnded = (file: string, outcome: S.Outcome): SopworksError =>
   new SopworksError('RUN_ENDED', `the run reached its outcome (${outcome.outcome}: ${outcome.reason}) before ${file} was written`);

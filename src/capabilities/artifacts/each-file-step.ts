@@ -2,20 +2,19 @@
  * `eachFile`: every queued file worked on by a per-file SOP of its own, up to --concurrency at once, in
  * dependency order (dag-scheduler.ts); the files' messages go out in queue order whatever order they finish in.
  */
-import { Removal } from '../change/change-schemas.ts';
-import { createActor, fromPromise, type AnyStateMachine } from 'xstate';
+import { Removal } from '../../documents/change-schemas.ts';
+import { createActor, type AnyStateMachine } from 'xstate';
 import { z } from 'zod';
-import * as S from './schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import type { RoleProfile } from '../../engine/roles/role-profile.ts';
-import { runOverDag } from './dag-scheduler.ts';
-import type { EachFileOutput, RoleContext } from '../../engine/sop/role-context.ts';
-import type { RoleServices } from '../../engine/sop/services.ts';
+import { runOverDag, type JobHandle } from './dag-scheduler.ts';
+import { EachFileOutput, type RoleContext } from '../../engine/sop/role-context.ts';
 import { stateName } from '../../engine/roles/state-name.ts';
-import type { VocabularyEntry } from '../../engine/steps/actions.ts';
-import type { BuildMachine, Params, StepInput } from '../../engine/steps/step.ts';
+import type { Ports, Publish } from '../../engine/steps/ports.ts';
+import { defineStep } from '../../engine/steps/step.ts';
 
-export const eachFile = {
+export const eachFile = defineStep({
   description:
     'Work on every queued file with a per-file SOP (`sop`: a file next to this SOP, whose machine ends in a final state), ' +
     'up to --concurrency files at once: a file starts as soon as the files it depends on are written, and the messages ' +
@@ -34,47 +33,28 @@ export const eachFile = {
       collect: z.string().min(1).nullable().default(null),
     })
     .strict(),
-} satisfies VocabularyEntry;
-
-export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine) =>
-  fromPromise<EachFileOutput, StepInput<Params<typeof eachFile>>>(async ({ input: { params, context }, signal }) => {
-    const sop = services.subSops[params.sop];
+  output: EachFileOutput,
+  effect: 'per-file',
+  names: { subSop: 'sop' },
+  async run({ params, context, signal }, ports) {
+    const sop = ports.machines.subSops[params.sop];
     if (!sop) {
-      throw new SopworksError('SOP_INVALID', `${services.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
+      throw new SopworksError('SOP_INVALID', `${ports.role.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
     }
-    // A change run's task graph has the same shape (src/change/change-schemas.ts).
-    const graph = (services.board.latest<S.TaskGraph>('TaskGraph') ?? services.board.latest<S.TaskGraph>('ChangeTaskGraph'))?.payload;
+    // A change run's task graph has the same shape (src/documents/change-schemas.ts).
+    const graph = (ports.board.latest<S.TaskGraph>('TaskGraph') ?? ports.board.latest<S.TaskGraph>('ChangeTaskGraph'))?.payload;
     const asks: Record<string, number> = {};
     const kept = new Map<string, unknown>();
     const result = await runOverDag({
       files: context.queue,
       dependsOn: (file) => (params.order === 'none' ? [] : (graph?.tasks.find((t) => t.file === file)?.dependsOn ?? [])),
-      concurrency: services.concurrency,
+      concurrency: ports.run.concurrency,
       signal,
-      windDown: services.windDown,
+      windDown: ports.run.windDown,
       job: async (file, handle) => {
-        const seats = fileSeats(services.seats, file, graph);
-        const fileServices: RoleServices = {
-          ...services,
-          fileSeats: seats,
-          // The file is written once its Code is drafted; the message itself waits for the file's turn.
-          publish: async (draft) => {
-            const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
-            if (code?.success && code.data.path === file) handle.written(code.data.content);
-            // A change run's deleted or renamed file is done too: what depends on it goes on.
-            const removal = draft.type === 'Removal' ? Removal.safeParse(draft.payload) : null;
-            if (removal?.success) handle.written(removal.data.content ?? '');
-            const nth = context.published + (await handle.turn());
-            // Who wrote and who reviewed it go with the file: the commit is its writer's.
-            const signed =
-              draft.type === 'Code'
-                ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } }
-                : draft;
-            // The next file may post as soon as this message is on the board; the commits keep board order.
-            return services.publish(signed, nth, () => handle.posted());
-          },
-        };
-        const machine = buildMachine(sop, fileServices, { current: file, trigger: context.trigger, asks: context.asks, written: handle.dependencies });
+        const seats = fileSeats(ports.role.seats, file, graph);
+        const filePorts: Ports = { ...ports, role: { ...ports.role, fileSeats: seats }, publish: filePublish(ports.publish, file, handle, context, seats) };
+        const machine = ports.machines.build(sop, filePorts, { current: file, trigger: context.trigger, asks: context.asks, written: handle.dependencies });
         const final = await runToCompletion(machine, handle.signal, file);
         // Keys are per file, so the counts of different files never overlap.
         for (const [id, count] of Object.entries(final.asks)) if (count !== context.asks[id]) asks[id] = count;
@@ -85,7 +65,28 @@ export const eachFileActor = (services: RoleServices, buildMachine: BuildMachine
       ? { slot: params.collect, value: joinCollected(context.queue.filter((f) => kept.has(f)).map((f) => kept.get(f))) }
       : undefined;
     return { done: result.written, published: result.published, asks, ...(collected ? { collected } : {}) };
-  });
+  },
+});
+
+/**
+ * How a file's machine posts: its messages wait for the file's turn (queue order), and a file is
+ * written — what depends on it may start — once its Code (or a change run's Removal) is drafted.
+ */
+function filePublish(publish: Publish, file: string, handle: JobHandle, context: RoleContext, seats: ReturnType<typeof fileSeats>): Publish {
+  return async (draft) => {
+    const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
+    if (code?.success && code.data.path === file) handle.written(code.data.content);
+    // A change run's deleted or renamed file is done too: what depends on it goes on.
+    const removal = draft.type === 'Removal' ? Removal.safeParse(draft.payload) : null;
+    if (removal?.success) handle.written(removal.data.content ?? '');
+    const nth = context.published + (await handle.turn());
+    // Who wrote and who reviewed it go with the file: the commit is its writer's.
+    const signed =
+      draft.type === 'Code' ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } } : draft;
+    // The next file may post as soon as this message is on the board; the commits keep board order.
+    return publish(signed, nth, () => handle.posted());
+  };
+}
 
 /**
  * A file's writer and reviewer among the role's people: the files are dealt out in task-graph order

@@ -1,42 +1,15 @@
 /**
- * Views: the named values a SOP step can hand to a template (`with: [prd, design]`) or put in a payload
- * (`payload: draft`). Each is derived from the role's context and the board — the board is the source
- * of truth, so a view is the same whenever it is read. A role's own slot of the same name (its draft of
- * the design, say) takes precedence over the latest published artifact.
+ * The views of the artifacts (src/engine/steps/views.ts says what a view is): the latest PRD, design,
+ * task graph, tests and reports, and what a per-file step reads of the current file — its task, its
+ * dependencies' interfaces, its part of the design, its content.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import type { BoardReader } from '../../company/message-types.ts';
-import type { Code, Design, Requirement, TaskGraph } from './schemas.ts';
+import type { BoardReader } from '../../engine/board/message-type.ts';
+import { latestOf, type View, type ViewScope } from '../../engine/steps/views.ts';
+import type { Code, Design, TaskGraph } from '../../documents/schemas.ts';
+import { topologicalOrder } from '../../documents/task-graph.ts';
+import { codeInterface } from '../../documents/code-interface.ts';
 import { designExcerpt } from './design-excerpt.ts';
-import { topologicalOrder } from './task-graph.ts';
-import { codeInterface } from './code-interface.ts';
-import type { RoleContext } from '../../engine/sop/role-context.ts';
-import { changeArtifactViews, changeViews } from '../change/change-views.ts';
-
-export interface ViewScope {
-  context: RoleContext;
-  board: BoardReader;
-}
-
-/** Views that are the latest published artifact of a message type (unless the role holds a slot). */
-export const artifactViews: Record<string, string> = {
-  prd: 'PRD',
-  design: 'Design',
-  tasks: 'TaskGraph',
-  tests: 'Tests',
-  testReport: 'TestReport',
-  bug: 'BugReport',
-  // A change run's documents (sopworks change).
-  ...changeArtifactViews,
-};
-
-type View = (scope: ViewScope) => unknown;
-
-const requirement = (board: BoardReader): Requirement => {
-  const message = board.latest<Requirement>('Requirement');
-  if (!message) throw new SopworksError('SOP_INVALID', 'No Requirement is on the board yet.');
-  return message.payload;
-};
 
 /** The newest Code message per path, in task order. */
 export function latestCode(board: BoardReader): Code[] {
@@ -62,14 +35,16 @@ const currentTask = ({ context, board }: ViewScope) => {
   return task;
 };
 
-export const builtInViews: Record<string, View> = {
-  spec: ({ board }) => requirement(board).spec,
-  project: ({ board }) => requirement(board).project,
-  error: ({ context }) => context.error ?? '',
-  done: ({ context }) => context.done,
-  current: ({ context }) => context.current,
-  task: currentTask,
-  dependencies: (scope) => {
+export const task: View = {
+  description: "The current file's task from the TaskGraph: `file`, `description`, `dependsOn`.",
+  needsCurrent: true,
+  read: currentTask,
+};
+
+export const dependencies: View = {
+  description: "The current file's dependencies: each `path` and the `interface` (exports and signatures) of what is written so far.",
+  needsCurrent: true,
+  read: (scope) => {
     const code = latestCode(scope.board);
     return currentTask(scope).dependsOn.map((dep) => {
       // A file written in this batch may still wait for its turn on the board: its content is in the context.
@@ -77,31 +52,38 @@ export const builtInViews: Record<string, View> = {
       return { path: dep, interface: content !== undefined ? codeInterface(dep, content) : '(not written yet)' };
     });
   },
-  designExcerpt: (scope) => {
+};
+
+export const designExcerptView: View = {
+  description:
+    "The part of the Design that concerns the current file (src/capabilities/artifacts/design-excerpt.ts): `summary`, `approach`, `language`, `testCommand`, `runCommand`, the file's row (`file`: `path`, `purpose`) and its dependencies' rows (`dependencies`), its `classes`, and the `classDiagram` and `sequenceDiagram` lines about them.",
+  needsCurrent: true,
+  read: (scope) => {
     const design = scope.board.latest<Design>('Design');
     if (!design) throw new SopworksError('SOP_INVALID', '"designExcerpt" is needed but no Design has been published yet.');
     return designExcerpt(design.payload, currentTask(scope).file, currentTask(scope).dependsOn);
   },
-  file: ({ context, board }) => {
-    const file = latestCode(board).find((c) => c.path === context.current);
-    if (!file) throw new SopworksError('SOP_INVALID', `The file "${context.current ?? '(none)'}" has not been written yet.`);
-    return { path: file.path, content: file.content };
-  },
-  files: ({ board }) => latestCode(board).map((c) => ({ path: c.path, content: c.content })),
-  ...changeViews,
 };
 
-export const viewNames = (): string[] => [...Object.keys(builtInViews), ...Object.keys(artifactViews)];
+export const file: View = {
+  description: 'The current file as last committed: `path`, `content`.',
+  needsCurrent: true,
+  read: ({ context, board }) => {
+    const found = latestCode(board).find((c) => c.path === context.current);
+    if (!found) throw new SopworksError('SOP_INVALID', `The file "${context.current ?? '(none)'}" has not been written yet.`);
+    return { path: found.path, content: found.content };
+  },
+};
 
-export function resolveView(name: string, scope: ViewScope): unknown {
-  if (name in scope.context.slots) return scope.context.slots[name];
-  const type = artifactViews[name];
-  if (type) {
-    const message = scope.board.latest(type);
-    if (!message) throw new SopworksError('SOP_INVALID', `"${name}" is needed but no ${type} has been published yet.`);
-    return message.payload;
-  }
-  const view = builtInViews[name];
-  if (view) return view(scope);
-  throw new SopworksError('SOP_INVALID', `"${name}" is neither a view (${viewNames().join(', ')}) nor a slot this role has kept.`);
-}
+export const files: View = {
+  description: 'Every file committed so far (newest version of each, in task order): `path`, `content`.',
+  read: ({ board }) => latestCode(board).map((c) => ({ path: c.path, content: c.content })),
+};
+
+/** The latest artifact of each type (unless the role holds a slot of the same name). */
+export const prd = latestOf('PRD', 'The latest PRD.');
+export const design = latestOf('Design', 'The latest Design.');
+export const tasks = latestOf('TaskGraph', 'The latest TaskGraph.');
+export const tests = latestOf('Tests', 'The latest Tests (`files`).');
+export const testReport = latestOf('TestReport', 'The latest TestReport.');
+export const bug = latestOf('BugReport', 'The latest BugReport.');

@@ -2,8 +2,8 @@
  * The change documents as Markdown, committed under the change's folder (docs/changes/<n>-<slug>/).
  * Pure.
  */
-import { bullets, document, shellCommand, table } from '../artifacts/render/markdown.ts';
-import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from './change-schemas.ts';
+import { bullets, document, shellCommand, table } from '../../ground/markdown.ts';
+import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from '../../documents/change-schemas.ts';
 
 export function renderChangeRequest(request: ChangeRequest): string {
   return document(

@@ -1,52 +1,45 @@
 /**
- * The message types of a change run, registered beside the others (src/company/message-types.ts): each
+ * The message types of a change run, registered beside the others (src/company/vocabulary.ts): each
  * document is committed under the change's folder, authored by the role that wrote it.
  */
-import type { z } from 'zod';
-import * as C from './change-schemas.ts';
+import * as C from '../../documents/change-schemas.ts';
+import { documentsDir } from '../../documents/documents-dir.ts';
+import { defineMessage as define, type BoardReader } from '../../engine/board/message-type.ts';
 import { renderRepositoryMap, renderBaselineTests, renderChangeRequest, renderChangeTasks, renderDesignDelta } from './change-documents.ts';
-import { documentsDir } from './documents-dir.ts';
-
-interface Reader {
-  latest<T = unknown>(type: string): { payload: T } | undefined;
-}
-
-/** The shape of src/company/message-types.ts's MessageType, without importing it (the registry imports this). */
-interface ChangeMessageType<T> {
-  schema: z.ZodType<T>;
-  files?: (payload: T, board: Reader) => { path: string; content: string }[];
-  paths?: (payload: T, board: Reader) => string[];
-  subject?: (payload: T, board: Reader) => string;
-  removes?: (payload: T, board: Reader) => string[];
-}
-
-const define = <T>(type: ChangeMessageType<T>): ChangeMessageType<unknown> => type as ChangeMessageType<unknown>;
 
 /** A document of the change, at `<changeDir>/<name>`. */
-const at = (board: Reader, name: string) => `${documentsDir(board)}/${name}`;
+const at = (board: BoardReader, name: string) => `${documentsDir(board)}/${name}`;
 
 export const changeMessageTypes = {
   // What the company was shown of the repository: committed, so a reviewer sees what the model saw.
   RepositoryMap: define({
     schema: C.RepositoryMap,
+    description:
+      "A change run's bounded map of the repository at the base (tree, manifests, README, interfaces); committed as docs/changes/<n>-<slug>/repository-map.md.",
     files: (map) => [{ path: `${map.changeDir}/repository-map.md`, content: renderRepositoryMap(map) }],
     paths: (map) => [`${map.changeDir}/repository-map.md`],
     subject: (map) => `docs: map of the repository at ${map.base.slice(0, 12)} (${map.fileCount} files)`,
   }),
   ChangeRequest: define({
     schema: C.ChangeRequest,
+    description:
+      'What a change does: `changes`, `acceptanceCriteria`, `mustKeepWorking`, `outOfScope`; committed as docs/changes/<n>-<slug>/change-request.md.',
     files: (request, board) => [{ path: at(board, 'change-request.md'), content: renderChangeRequest(request) }],
     paths: (_request, board) => [at(board, 'change-request.md')],
     subject: (request) => `docs: change request: ${request.title}`,
   }),
   DesignDelta: define({
     schema: C.DesignDelta,
+    description:
+      'A Design of what the repository becomes (its `testCommand` runs old and new tests) plus what stays `unchanged`; committed as docs/changes/<n>-<slug>/design.md.',
     files: (delta, board) => [{ path: at(board, 'design.md'), content: renderDesignDelta(delta) }],
     paths: (_delta, board) => [at(board, 'design.md')],
     subject: () => 'docs: design delta of the change',
   }),
   ChangeTaskGraph: define({
     schema: C.ChangeTaskGraph,
+    description:
+      'One task per file to `modify`, `add`, `delete` or `rename` (`from`: its old path), with dependencies; committed as docs/changes/<n>-<slug>/tasks.md.',
     files: (graph, board) => [{ path: at(board, 'tasks.md'), content: renderChangeTasks(graph) }],
     paths: (_graph, board) => [at(board, 'tasks.md')],
     subject: (graph) => `docs: change tasks (${graph.tasks.length})`,
@@ -54,6 +47,7 @@ export const changeMessageTypes = {
   // A deleted file, or a renamed one (removed at its old path, added at its new one), in one commit.
   Removal: define({
     schema: C.Removal,
+    description: 'A deleted file (`path`), or a renamed one (`path` → `renamedTo`, with its `content`), committed in one commit that removes the old path.',
     files: (removal) => (removal.renamedTo !== null ? [{ path: removal.renamedTo, content: removal.content ?? '' }] : []),
     paths: (removal) => [removal.path, ...(removal.renamedTo !== null ? [removal.renamedTo] : [])],
     removes: (removal) => [removal.path],
@@ -61,6 +55,8 @@ export const changeMessageTypes = {
   }),
   BaselineTests: define({
     schema: C.BaselineTests,
+    description:
+      'The existing tests as they ran on the base before the change (`ran`: false when there are none); committed as docs/changes/<n>-<slug>/baseline-tests.md.',
     files: (report, board) => [{ path: at(board, 'baseline-tests.md'), content: renderBaselineTests(report) }],
     paths: (_report, board) => [at(board, 'baseline-tests.md')],
     subject: (report) =>

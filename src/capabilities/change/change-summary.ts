@@ -6,7 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
 import { git } from '../../host/git/git-process.ts';
-import { STATE_DIR } from '../repository/workspace.ts';
+import { STATE_DIR } from '../../engine/run/state-dir.ts';
 
 /** What run.json keeps of a change run (`change`, written by `sopworks change`). */
 export const ChangeRecord = z.object({ repo: z.string(), base: z.string(), baseName: z.string(), branch: z.string() });

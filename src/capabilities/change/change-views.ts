@@ -1,37 +1,30 @@
 /**
- * The views of a change run (src/capabilities/artifacts/views.ts lists them with the others): its documents on the board,
+ * The views of a change run (src/engine/steps/views.ts says what a view is): its documents on the board,
  * and the current file's change task.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import type { ChangeTask, ChangeTaskGraph, Removal } from './change-schemas.ts';
-
-interface Reader {
-  latest<T = unknown>(type: string): { payload: T } | undefined;
-}
-
-/** Views that are the latest published document of a message type (unless the role holds a slot). */
-export const changeArtifactViews: Record<string, string> = {
-  repoMap: 'RepositoryMap',
-  changeRequest: 'ChangeRequest',
-  designDelta: 'DesignDelta',
-  changeTasks: 'ChangeTaskGraph',
-  baseline: 'BaselineTests',
-};
+import type { ChangeTask, ChangeTaskGraph, Removal } from '../../documents/change-schemas.ts';
+import type { BoardReader } from '../../engine/board/message-type.ts';
+import { latestOf, type View } from '../../engine/steps/views.ts';
 
 /** The current file's change task; a file a bug report names outside the tasks is a modification. */
-export function currentChangeTask(board: Reader, current: string | null): ChangeTask {
+export function currentChangeTask(board: Pick<BoardReader, 'latest'>, current: string | null): ChangeTask {
   const task = board.latest<ChangeTaskGraph>('ChangeTaskGraph')?.payload.tasks.find((t) => t.file === current);
   if (task) return task;
   if (!current) throw new SopworksError('SOP_INVALID', 'No current file: "changeTask" is a view of per-file steps.');
   return { file: current, op: 'modify', from: null, description: `Fix ${current} as the bug report says.`, dependsOn: [] };
 }
 
-type Scope = { context: { current: string | null; slots: Record<string, unknown> }; board: Reader };
+export const changeTask: View = {
+  description:
+    "A change run's current file's task from the ChangeTaskGraph: `file`, `op`, `from`, `description`, `dependsOn` (a file a bug report names outside the tasks: a modification).",
+  read: ({ context, board }) => currentChangeTask(board, context.current),
+};
 
-export const changeViews = {
-  changeTask: ({ context, board }: Scope) => currentChangeTask(board, context.current),
-  /** What a delete or rename task removes: a Removal, with a rename's new content from the `draft` slot. */
-  changeRemoval: ({ context, board }: Scope): Removal => {
+/** What a delete or rename task removes: a Removal, with a rename's new content from the `draft` slot. */
+export const changeRemoval: View = {
+  description: "What the current delete or rename task removes, as a Removal: `path`, `renamedTo`, and a rename's `content` (from the slot draft).",
+  read: ({ context, board }): Removal => {
     const task = currentChangeTask(board, context.current);
     if (task.op === 'rename' && task.from) {
       const draft = context.slots.draft as { content?: unknown } | undefined;
@@ -43,3 +36,12 @@ export const changeViews = {
     return { path: task.file, renamedTo: null, content: null };
   },
 };
+
+export const repoMap = latestOf(
+  'RepositoryMap',
+  'The latest RepositoryMap (a change run): `tree`, `manifests`, `readmes`, `interfaces`, `hasTests`, `fileCount`, `omitted`, `base`, `branch`, `changeDir`.',
+);
+export const changeRequest = latestOf('ChangeRequest', 'The latest ChangeRequest.');
+export const designDelta = latestOf('DesignDelta', 'The latest DesignDelta.');
+export const changeTasks = latestOf('ChangeTaskGraph', 'The latest ChangeTaskGraph.');
+export const baseline = latestOf('BaselineTests', 'The latest BaselineTests: the existing tests as they ran on the base, before the change.');

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs/promises';
 import { resolveInside } from '../../ground/files/safe-path.ts';
-import { validateTaskGraph } from '../artifacts/task-graph.ts';
-import type { ChangeTaskGraph } from './change-schemas.ts';
+import { validateTaskGraph } from '../../documents/task-graph.ts';
+import type { ChangeTaskGraph } from '../../documents/change-schemas.ts';
 
 /** Files larger than this are not edited (their content would not fit a prompt); the map shows their interface. */
 export const MAX_EDIT_BYTES = 96_000;

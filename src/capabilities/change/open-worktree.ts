@@ -7,7 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { git } from '../../host/git/git-process.ts';
-import { STATE_DIR } from '../repository/workspace.ts';
+import { STATE_DIR } from '../../engine/run/state-dir.ts';
 import type { ChangeTarget } from './check-repository.ts';
 
 /** No hook of the user's repository runs for sopworks' own work tree. */

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import { resolveInside } from '../../ground/files/safe-path.ts';
-import type { ReadFiles, ReadRequest } from './change-schemas.ts';
+import type { ReadFiles, ReadRequest } from '../../documents/change-schemas.ts';
 
 export interface ReadBounds {
   maxFiles: number;

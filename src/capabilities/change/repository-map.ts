@@ -1,14 +1,14 @@
 /**
  * The map of a repository a change run works from — its file tree, manifests, READMEs and each source
- * file's interface (exports and signatures, src/capabilities/artifacts/code-interface.ts) — bounded, so a prompt that
+ * file's interface (exports and signatures, src/documents/code-interface.ts) — bounded, so a prompt that
  * carries it is about the same size for 20 files as for 500: what does not fit is summarised or
  * counted as omitted, and the company asks for the files it needs (the `read` step).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { codeInterface } from '../artifacts/code-interface.ts';
+import { codeInterface } from '../../documents/code-interface.ts';
 import { git } from '../../host/git/git-process.ts';
-import type { RepositoryMap } from './change-schemas.ts';
+import type { RepositoryMap } from '../../documents/change-schemas.ts';
 
 export const MAP_BOUNDS = {
   /** Beyond this many files the tree lists folders with their file counts instead. */

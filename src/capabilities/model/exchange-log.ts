@@ -6,7 +6,7 @@
  * calls again on resume, never a wrong result (the board, flushed line by line, is the source of truth).
  */
 import { z } from 'zod';
-import type { AppendLog } from '../../ground/files/append-log.ts';
+import type { RecordLog } from '../../ground/files/append-log.ts';
 import type { CallMeta } from './provider.ts';
 import { UsageMeter } from './usage.ts';
 import { callIdentity, seriesIdentity } from '../../engine/effect-identity.ts';
@@ -104,7 +104,7 @@ export class ExchangeJournal {
   private readonly written: ExchangeRecord[] = [];
 
   constructor(
-    private readonly log: AppendLog,
+    private readonly log: RecordLog,
     private readonly earlier: readonly ExchangeRecord[],
   ) {}
 

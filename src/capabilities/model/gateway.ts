@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import type { RoleProfile } from '../../engine/roles/role-profile.ts';
+import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/ports.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
 import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
@@ -22,27 +22,7 @@ import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../../engine/effect-identity.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
 
-export type OutputSpec =
-  | { kind: 'json'; name: string; schema: z.ZodType }
-  | { kind: 'code'; path: string }
-  | { kind: 'files' }
-  /** Changes to an existing file (search/replace blocks, or a small file whole): parse/edits-reply.ts. */
-  | { kind: 'edits'; path: string };
-
-export interface AskRequest {
-  call: CallMeta;
-  profile: RoleProfile;
-  variables: Record<string, unknown>;
-  output: OutputSpec;
-  /** The n-th call of this action for this key by this role (0-based): with the call, its identity. */
-  occurrence: number;
-  /**
-   * A check of a reply that parsed and validated (the authorization policy's, say): the reason it is
-   * refused, re-asked with like a validation error, or null to accept it.
-   */
-  accept?: (value: unknown) => string | null;
-  signal?: AbortSignal;
-}
+export type { AskRequest, OutputSpec };
 
 export type GatewayEvent =
   /** `seat`: which of the role's people is asked, when the run hires several (`--engineers N`). */
@@ -81,7 +61,7 @@ export interface GatewayOptions {
   warmUp?: WarmUp;
 }
 
-export class Gateway {
+export class Gateway implements ModelPort {
   /** Valid replies by call and occurrence, to tell a loop (the same reply twice in a row) from progress. */
   private readonly validReplies = new Map<string, string>();
 

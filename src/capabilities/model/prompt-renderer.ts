@@ -13,7 +13,6 @@ import path from 'node:path';
 import Handlebars from 'handlebars';
 import { SopworksError } from '../../ground/errors.ts';
 import type { RoleProfile } from '../../engine/roles/role-profile.ts';
-import { renderers } from '../artifacts/markdown-of.ts';
 import type { WarmUpTask } from './warm-up.ts';
 
 /** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
@@ -26,16 +25,23 @@ export interface RenderedPrompt {
   user: string;
 }
 
+/** Markdown renderings of artifacts by name, for `{{markdown "PRD" prd}}`. */
+export type MarkdownRenderers = Readonly<Record<string, (value: unknown) => string>>;
+
 export class PromptRenderer {
   private readonly handlebars = Handlebars.create();
   private readonly compiled = new Map<string, HandlebarsTemplateDelegate>();
   private readonly partials: HandlebarsTemplateDelegate[] = [];
 
-  constructor(readonly rolesDir: string) {
+  /** `markdown`: the artifacts the `markdown` helper renders (assembled with the vocabulary, src/company/vocabulary.ts). */
+  constructor(
+    readonly rolesDir: string,
+    markdown: MarkdownRenderers,
+  ) {
     this.handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
     this.handlebars.registerHelper('markdown', (type: string, value: unknown) => {
-      const render = renderers[type];
-      if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(renderers).join(', ')})`);
+      const render = markdown[type];
+      if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(markdown).join(', ')})`);
       return render(value);
     });
     this.handlebars.registerHelper('join', (items: unknown, separator: unknown) =>

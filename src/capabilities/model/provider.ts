@@ -1,12 +1,8 @@
 /** What the gateway needs from a model provider — nothing more. */
 import type { z } from 'zod';
+import type { CallMeta } from '../../engine/steps/ports.ts';
 
-export interface CallMeta {
-  role: string;
-  action: string;
-  /** Tells apart calls of one action, e.g. the file path of a per-file action. */
-  key: string | null;
-}
+export type { CallMeta };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';

@@ -25,8 +25,9 @@ export function parseLlmFlag(value: string | undefined, settings: Settings): Llm
     if (settings.openaiConfigured) return { kind: 'openai' };
     throw new SopworksError('NO_MODEL', 'No model is configured.', {
       hint:
-        'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) in the environment or .env, ' +
-        'or run the offline demo: npm run demo',
+        'Run `sopworks init` to choose one once for every folder; or set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, LM Studio, llama.cpp) ' +
+        'in the environment or .env; or run a GGUF model in-process with --llm local (`sopworks models pull qwen2.5-coder-1.5b` first); ' +
+        'or try the offline demo: --llm scripted:<scenario>, e.g. examples/wordfreq.yaml',
     });
   }
   if (value === 'openai') return { kind: 'openai' };

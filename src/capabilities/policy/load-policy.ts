@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { readYaml, validateYaml } from '../../ground/files/yaml-file.ts';
+import { sopError, type Diagnostic } from '../../engine/sop/diagnostic.ts';
 import { DEFAULT_POLICY, PolicyFile, type Policy } from './policy-file.ts';
 
 export const POLICY_FILE = 'policy.yaml';
@@ -27,4 +28,14 @@ export async function policyProblems(sopsDir: string): Promise<string[]> {
     if (SopworksError.isInstance(error) && error.code === 'SOP_INVALID') return error.message.split('\n');
     throw error;
   }
+}
+
+/** The policy's problems as `sop validate` reports them, each at its file:line:column, and whether a policy file was read. */
+export async function policyDiagnostics(sopsDir: string): Promise<{ diagnostics: Diagnostic[]; files: number }> {
+  const file = path.join(sopsDir, POLICY_FILE);
+  const diagnostics = (await policyProblems(sopsDir)).map((problem) => {
+    const located = /^(.+?:\d+:\d+): ([\s\S]*)$/.exec(problem);
+    return sopError(located ? located[1]! : `${file}:1:1`, located ? located[2]! : problem);
+  });
+  return { diagnostics, files: fs.existsSync(file) ? 1 : 0 };
 }

@@ -1,7 +1,7 @@
 /**
  * Whether a role may run a command in the sandbox — pure. The command must start with the words of
  * one of the role's `run` entries, and must not install dependencies: those come only from the
- * project's manifest, in a step of their own, when the policy allows it (src/sandbox/install-dependencies.ts).
+ * project's manifest, in a step of their own, when the policy allows it (src/host/install/install-project.ts).
  */
 import path from 'node:path';
 import type { Policy } from './policy-file.ts';

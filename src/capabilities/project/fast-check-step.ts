@@ -1,19 +1,17 @@
 /**
- * The `fastCheck` step: a draft file's cheap checks (src/sandbox/fast-checks.ts) and its completeness
+ * The `fastCheck` step: a draft file's cheap checks (src/capabilities/project/fast-checks.ts) and its completeness
  * (src/capabilities/project/completeness.ts), before a model reviews it. The output reads as a review — a
  * failure goes to the revise step as its issues, with the checker's own output — and carries every
  * check the file failed so far, which its Code message keeps: each failure is a model review saved.
  */
-import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
 import { describePlaceholders, placeholdersIn } from './completeness.ts';
 import { runFastChecks } from './fast-checks.ts';
-import type { RoleServices } from '../../engine/sop/services.ts';
-import type { StepInput } from '../../engine/steps/step-input.ts';
+import { defineStep } from '../../engine/steps/step.ts';
 
-export const fastCheckStep = {
+export const fastCheck = defineStep({
   description:
     "Check a draft file before its model review: the language's cheap checks in the sandbox (node --check for " +
     "JavaScript, tsc --noEmit for TypeScript once the project's typescript is installed, py_compile for Python, JSON " +
@@ -28,17 +26,13 @@ export const fastCheckStep = {
       completeness: z.boolean().default(true),
     })
     .strict(),
-};
-
-type Params = z.infer<typeof fastCheckStep.params>;
-
-export function fastCheckActor(services: RoleServices) {
-  return fromPromise<S.FastCheckVerdict, StepInput<Params>>(async ({ input: { params, context } }) => {
+  output: S.FastCheckVerdict,
+  async run({ params, context }, ports) {
     const draft = S.CodeFile.safeParse(context.slots[params.slot]);
     if (!draft.success) {
       throw new SopworksError(
         'SOP_INVALID',
-        `${services.profile.id}: fastCheck needs a file in the slot "${params.slot}" (keep the write step's output there).`,
+        `${ports.role.profile.id}: fastCheck needs a file in the slot "${params.slot}" (keep the write step's output there).`,
       );
     }
     const { path: file, content } = draft.data;
@@ -46,20 +40,20 @@ export function fastCheckActor(services: RoleServices) {
     const checks = await runFastChecks({
       file,
       content,
-      projectDir: services.workspace.root,
-      sandbox: services.sandbox,
-      onNotice: (notice) => services.report({ kind: 'check', detail: `${file}: ${notice}` }),
+      projectDir: ports.repository.root,
+      sandbox: ports.sandbox,
+      onNotice: (notice) => ports.run.report({ kind: 'check', detail: `${file}: ${notice}` }),
     });
     if (params.completeness) {
       const placeholders = describePlaceholders(file, placeholdersIn(file, content));
       checks.push({ path: file, checker: 'completeness', passed: placeholders.length === 0, problems: placeholders });
     }
     const failed = checks.filter((check) => !check.passed);
-    for (const check of failed) services.report({ kind: 'check', detail: `${file}: ${check.checker} failed; back to the writer before review` });
+    for (const check of failed) ports.run.report({ kind: 'check', detail: `${file}: ${check.checker} failed; back to the writer before review` });
     return {
       approved: failed.length === 0,
       issues: failed.map((check) => `${check.checker} failed:\n${check.problems.join('\n')}`),
       checks: [...(earlier.success ? earlier.data.checks.filter((check) => !check.passed) : []), ...checks],
     };
-  });
-}
+  },
+});

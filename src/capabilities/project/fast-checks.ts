@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SopworksError } from '../../ground/errors.ts';
-import type { FastCheck } from '../artifacts/schemas.ts';
+import type { FastCheck } from '../../documents/schemas.ts';
 import { SANDBOX_PROJECT } from '../../host/sandbox/bubblewrap.ts';
 import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
@@ -116,7 +116,6 @@ export async function runFastChecks(input: {
           limits: { ...input.sandbox.limits, wallSeconds: 60 },
           setting: input.sandbox.mode,
           allowUnsandboxed: input.sandbox.allowUnsandboxed,
-          network: false,
           onNotice: input.onNotice,
         });
       } catch (error) {

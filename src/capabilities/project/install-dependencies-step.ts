@@ -1,60 +1,55 @@
 /**
- * The `installDependencies` step: QA installs the project's declared dependencies in the sandbox
- * before a test round (src/sandbox/install-dependencies.ts). Its output is a DependencyInstall — a
- * test round of kind `install` — so a failed install goes to the Engineer as a bug report, like a
- * failing test, and a new lockfile is committed with the `Dependencies` message.
+ * The `installDependencies` step: QA installs the project's declared dependencies before a test round,
+ * through the install entry point (src/host/install/install-project.ts): the manifest and every
+ * source it names checked first, then the install in the sandbox with its own network namespace and an
+ * egress proxy to the configured registry as its only way out. Its output is a DependencyInstall — a
+ * test round of kind `install` — so a refused or failed install goes to the Engineer as a bug report,
+ * like a failing test, and a new lockfile is committed with the `Dependencies` message.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fromPromise } from 'xstate';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import type * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
+import type { BoardReader } from '../../engine/board/message-type.ts';
+import { defineStep } from '../../engine/steps/step.ts';
+import { installedAlready, markInstalled, packagesWithInstallScripts } from '../../host/install/install-plan.ts';
+import { checkInstall, runInstall } from '../../host/install/install-project.ts';
 import { dependencyRegistries } from './dependency-registries.ts';
-import {
-  installedAlready,
-  installReport,
-  ManifestProblem,
-  markInstalled,
-  packagesWithInstallScripts,
-  planInstall,
-  type InstallPlan,
-} from './install-dependencies.ts';
-import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
-import type { RoleServices } from '../../engine/sop/services.ts';
-import type { StepInput } from '../../engine/steps/step-input.ts';
+import { installReport } from './install-report.ts';
 
-export const installDependenciesStep = {
+export const installDependencies = defineStep({
   description:
     "Install the project's declared dependencies (package.json, requirements.txt or pyproject.toml) in the sandbox, " +
-    'before the tests, if the policy lets this role install (dependencies.by): the network is open for this step alone ' +
-    '(dependencies.network), install scripts are off unless dependencies.scripts allows them, packages come from ' +
-    "SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS or the policy's registries, Python gets a " +
-    '.venv in the project. The output is a test round of kind `install` whose `lockfile` (package-lock.json, ' +
-    'requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a TestReport when it failed.',
+    'before the tests, if the policy lets this role install (dependencies.by). A manifest, lockfile or config file that ' +
+    'names any other source than the configured registry (a path, a URL, git, an index option, a project .npmrc) is ' +
+    'refused before anything runs. The install has a network namespace of its own whose only way out is an egress proxy ' +
+    'to that registry (dependencies.network), install scripts are off unless dependencies.scripts allows them, packages ' +
+    "come from SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS, the policy's registries or the " +
+    "user's own, Python gets a .venv in the project. The output is a test round of kind `install` whose `lockfile` " +
+    '(package-lock.json, requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a ' +
+    'TestReport when it failed.',
   params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000) }).strict(),
-};
-
-type Params = z.infer<typeof installDependenciesStep.params>;
-
-export function installDependenciesActor(services: RoleServices) {
-  return fromPromise<S.DependencyInstall, StepInput<Params>>(async ({ input: { params } }) => {
-    const { policy, sandbox, workspace } = services;
-    const role = services.profile.id;
-    const projectDir = workspace.root;
+  output: S.DependencyInstall,
+  async run({ params }, ports) {
+    const { policy, sandbox, repository } = ports;
+    const { report } = ports.run;
+    const role = ports.role.profile.id;
+    const projectDir = repository.root;
     // The manifest just posted may still be on its way into the repository.
-    await services.filesOnDisk();
-    const round = services.board.all('TestReport').length + 1;
-    const base = { round, outcome: null, problem: null, lockfile: null, scriptsSkipped: [] as string[] };
+    await repository.filesOnDisk();
+    const round = ports.board.all('TestReport').length + 1;
+    const base = { round, outcome: null, refusals: [], notes: [], lockfile: null, scriptsSkipped: [] as string[] };
+    const progress = (detail: string) => report({ kind: 'tests-start', detail: `round ${round}: ${detail}` });
+    const ended = (detail: string, passed: boolean) => report({ kind: 'tests-end', detail: `round ${round}: ${detail}`, passed });
 
-    let plan: InstallPlan | null;
-    try {
-      plan = await planInstall(projectDir, dependencyRegistries(policy), policy.dependencies.scripts);
-    } catch (error) {
-      if (!(error instanceof ManifestProblem)) throw error;
-      services.report({ kind: 'tests-start', detail: `round ${round}: dependencies: ${error.message}` });
-      services.report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed: the manifest is wrong` });
-      return installReport({ ...base, plan: null, problem: error.message, skipped: null });
+    const check = await checkInstall({ projectDir, registries: dependencyRegistries(policy), scripts: policy.dependencies.scripts });
+    const { plan } = check;
+    const notes = [...check.notes];
+    if (check.refusals.length > 0) {
+      progress(`dependencies: refused before the install: ${check.refusals.length} source(s) other than the configured registry`);
+      ended('dependencies not installed: the manifest names another source (see the report)', false);
+      return installReport({ ...base, plan, refusals: check.refusals, notes, skipped: null });
     }
     if (!plan) return installReport({ ...base, plan: null, skipped: 'the project declares no dependencies' });
     if (!policy.dependencies.install || !policy.dependencies.by.includes(role)) {
@@ -64,49 +59,53 @@ export function installDependenciesActor(services: RoleServices) {
         { hint: `Set dependencies.install: true and add ${role} to dependencies.by in ${policy.source}, or ask for a project without dependencies.` },
       );
     }
-    if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, skipped: `${plan.lockfile}: up to date` });
+    if (await installedAlready(projectDir, plan)) return installReport({ ...base, plan, notes, skipped: `${plan.lockfile}: up to date` });
 
-    services.report({
-      kind: 'tests-start',
-      detail: `round ${round}: installing dependencies: ${plan.shown.join(' ')}${policy.dependencies.network ? '' : ' (no network: the policy does not grant it)'}`,
-    });
-    let outcome: Awaited<ReturnType<typeof runSandboxed>>;
+    const network = policy.dependencies.network ? '' : ' (no network: the policy does not grant it)';
+    progress(`installing dependencies: ${plan.shown.join(' ')}${network}`);
+    for (const note of notes) progress(`note: ${note}`);
+    let run: Awaited<ReturnType<typeof runInstall>>;
     try {
-      outcome = await runSandboxed({
-        argv: plan.argv,
-        projectDir,
-        limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
-        setting: sandbox.mode,
-        allowUnsandboxed: sandbox.allowUnsandboxed,
-        network: policy.dependencies.network,
-        onNotice: (notice) => services.report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
-      });
+      run = await runInstall(
+        { ...check, plan },
+        {
+          projectDir,
+          registries: dependencyRegistries(policy),
+          scripts: policy.dependencies.scripts,
+          network: policy.dependencies.network,
+          sandbox,
+          wallSeconds: Math.ceil(params.timeoutMs / 1000),
+          onNotice: (notice) => progress(notice),
+        },
+      );
     } catch (error) {
-      services.report({ kind: 'tests-end', detail: `round ${round}: dependencies not installed` });
+      ended('dependencies not installed', false);
       throw error;
     }
+    const { outcome } = run;
+    if (run.allowed.length > 0) notes.push(`the install could reach only ${run.allowed.join(', ')} (through the egress proxy)`);
     const passed = outcome.exitCode === 0 && !outcome.timedOut;
     let lockfile: S.CodeFile | null = null;
     let scriptsSkipped: string[] = [];
     if (passed) {
       await markInstalled(projectDir, plan);
       const content = await fs.readFile(path.join(projectDir, plan.lockfile), 'utf8').catch(() => null);
-      if (content !== null && content !== lastCommitted(services, plan.lockfile)) lockfile = { path: plan.lockfile, content };
+      if (content !== null && content !== lastCommitted(ports.board, plan.lockfile)) lockfile = { path: plan.lockfile, content };
       if (plan.ecosystem === 'npm' && !policy.dependencies.scripts) scriptsSkipped = await packagesWithInstallScripts(projectDir);
     }
-    const report = installReport({ ...base, plan, outcome, lockfile, scriptsSkipped, skipped: null });
+    const install = installReport({ ...base, plan, outcome, notes, lockfile, scriptsSkipped, skipped: null });
     const skippedScripts = scriptsSkipped.length > 0 ? `; install scripts not run (policy): ${scriptsSkipped.join(', ')}` : '';
-    services.report({
-      kind: 'tests-end',
-      detail: `round ${round}: dependencies ${passed ? `installed${lockfile ? `, ${plan.lockfile} updated` : ''}${skippedScripts}` : `not installed: ${report.failures.map((f) => f.message).join('; ')}`}`,
-    });
-    return report;
-  });
-}
+    ended(
+      `dependencies ${passed ? `installed${lockfile ? `, ${plan.lockfile} updated` : ''}${skippedScripts}` : `not installed: ${install.failures.map((f) => f.message.split('\n')[0]).join('; ')}`}`,
+      passed,
+    );
+    return install;
+  },
+});
 
 /** The lockfile's content as last committed by a Dependencies message, or null. */
-function lastCommitted(services: RoleServices, lockfile: string): string | null {
-  const installs = services.board.all<S.DependencyInstall>('Dependencies');
+function lastCommitted(board: BoardReader, lockfile: string): string | null {
+  const installs = board.all<S.DependencyInstall>('Dependencies');
   for (const message of [...installs].reverse()) if (message.payload.lockfile?.path === lockfile) return message.payload.lockfile.content;
   return null;
 }

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { Message } from '../../engine/board/message.ts';
 import { isSourceFile, placeholdersIn } from './completeness.ts';
-import * as S from '../artifacts/schemas.ts';
+import * as S from '../../documents/schemas.ts';
 
 export const RunFigures = z.object({
   completeness: z.object({

@@ -4,7 +4,6 @@
  */
 import type { MessageBoard } from '../../engine/board/message-board.ts';
 import type { Message } from '../../engine/board/message.ts';
-import { messageTypes } from '../../company/message-types.ts';
 import type { Author, Workspace } from './workspace.ts';
 
 export const MESSAGE_TRAILER = 'Sopworks-Message';
@@ -29,7 +28,7 @@ export class Materializer {
   }
 
   private async commit(board: MessageBoard, message: Message): Promise<string | null> {
-    const type = messageTypes[message.type];
+    const type = board.types[message.type];
     if (!type?.files) return null;
     const files = type.files;
     let subject = '';
@@ -57,7 +56,7 @@ export class Materializer {
    */
   async catchUp(board: MessageBoard): Promise<number> {
     const committed = await this.workspace.trailerValues(MESSAGE_TRAILER);
-    const missing = board.list().filter((message) => messageTypes[message.type]?.files && !committed.has(message.id));
+    const missing = board.list().filter((message) => board.types[message.type]?.files && !committed.has(message.id));
     // Queued together, they go into one batch; the first failure is the one reported.
     await Promise.all(missing.map((message) => this.commit(board, message)));
     return missing.length;

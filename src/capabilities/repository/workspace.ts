@@ -15,14 +15,15 @@ import { SopworksError } from '../../ground/errors.ts';
 import { resolveInside } from '../../ground/files/safe-path.ts';
 import { noFollowRefusal, writeNoFollow } from '../../ground/files/no-follow-write.ts';
 import { crashPoint } from '../../ground/crash-point.ts';
-import type { ProjectFile } from '../../company/message-types.ts';
+import type { ProjectFile } from '../../engine/board/message-type.ts';
+import { STATE_DIR } from '../../engine/run/state-dir.ts';
 import { findOnPath, git } from '../../host/git/git-process.ts';
 import type { Identity } from '../../host/git/fast-import-stream.ts';
 import { GitImporter } from '../../host/git/git-importer.ts';
 import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
 import { assertMayWrite } from '../../ground/files/write-fence.ts';
 
-export const STATE_DIR = '.sopworks';
+export { STATE_DIR };
 const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };
 const GITIGNORE = `${STATE_DIR}/\nnode_modules/\n__pycache__/\n*.pyc\n.venv/\n`;
 

@@ -10,11 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { gitEnv } from '../../host/git/git-process.ts';
-import { lockfileInstall } from './lockfile-install.ts';
+import { checkInstall, runInstall } from '../../host/install/install-project.ts';
+import { describeRefusal } from '../../host/install/refusal.ts';
+import type { DependencyRegistries } from '../../host/install/registries.ts';
 import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
 import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { failureSignature, parseTestOutput } from './parse-test-output.ts';
-import type { BaselineTests } from '../change/change-schemas.ts';
+import type { BaselineTests } from '../../documents/change-schemas.ts';
 
 export interface BaseTestsRequest {
   /** The change's work tree (its git knows the base commit). */
@@ -23,7 +25,8 @@ export interface BaseTestsRequest {
   command: readonly string[];
   timeoutSeconds: number;
   sandbox: SandboxSettings;
-  install: { enabled: boolean; network: boolean };
+  /** Install from the repository's lockfile first (npm ci), through the install entry point. */
+  install: { enabled: boolean; network: boolean; registries: DependencyRegistries };
   notice: (text: string) => void;
 }
 
@@ -37,25 +40,46 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
   }
 }
 
+const NPM_LOCKFILES = ['npm-shrinkwrap.json', 'package-lock.json'];
+
 async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineTests> {
-  const run = (argv: readonly string[], network: boolean) =>
-    runSandboxed({
-      argv,
-      projectDir: into,
-      limits: { ...request.sandbox.limits, wallSeconds: request.timeoutSeconds },
-      setting: request.sandbox.mode,
-      allowUnsandboxed: request.sandbox.allowUnsandboxed,
-      network,
-      onNotice: request.notice,
-    });
   let outcome: SandboxOutcome | null = null;
   let command = [...request.command];
-  const install = request.install.enabled ? lockfileInstall(into, request.install.network) : null;
-  if (install) {
-    const installed = await run(install.argv, request.install.network);
-    if (installed.exitCode !== 0 || installed.timedOut) [outcome, command] = [installed, install.argv];
+  const locked = await Promise.all(
+    NPM_LOCKFILES.map((name) =>
+      fs.access(path.join(into, name)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  if (request.install.enabled && locked.some(Boolean)) {
+    const check = await checkInstall({ projectDir: into, registries: request.install.registries, scripts: false, frozen: true });
+    if (check.refusals.length > 0) return refusedInstall(check.plan?.shown ?? ['npm', 'ci'], check.refusals.map(describeRefusal));
+    if (check.plan) {
+      const run = await runInstall(
+        { ...check, plan: check.plan },
+        {
+          ...request.install,
+          projectDir: into,
+          scripts: false,
+          frozen: true,
+          sandbox: request.sandbox,
+          wallSeconds: request.timeoutSeconds,
+          onNotice: request.notice,
+        },
+      );
+      if (run.outcome.exitCode !== 0 || run.outcome.timedOut) [outcome, command] = [run.outcome, check.plan.shown];
+    }
   }
-  outcome ??= await run(request.command, false);
+  outcome ??= await runSandboxed({
+    argv: request.command,
+    projectDir: into,
+    limits: { ...request.sandbox.limits, wallSeconds: request.timeoutSeconds },
+    setting: request.sandbox.mode,
+    allowUnsandboxed: request.sandbox.allowUnsandboxed,
+    onNotice: request.notice,
+  });
   const parsed = parseTestOutput(outcome.output);
   const passed = outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
   return {
@@ -70,6 +94,23 @@ async function runIn(into: string, request: BaseTestsRequest): Promise<BaselineT
     signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
     output: outcome.output.slice(-8000),
     sandbox: { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps },
+  };
+}
+
+/** The base's install refused before it ran: its lockfile or manifest names another source. */
+function refusedInstall(command: string[], refusals: string[]): BaselineTests {
+  return {
+    ran: true,
+    round: 1,
+    command,
+    passed: false,
+    exitCode: null,
+    timedOut: false,
+    counts: null,
+    failures: refusals.map((message) => ({ name: 'install: refused', message })),
+    signature: 'install: refused',
+    output: refusals.join('\n'),
+    sandbox: null,
   };
 }
 

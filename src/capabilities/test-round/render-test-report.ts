@@ -1,5 +1,5 @@
-import type { BugReport, TestReport } from '../artifacts/schemas.ts';
-import { bullets, document, shellCommand } from '../artifacts/render/markdown.ts';
+import type { BugReport, TestReport } from '../../documents/schemas.ts';
+import { bullets, document, shellCommand } from '../../ground/markdown.ts';
 import { describeLimits } from '../../host/sandbox/limits.ts';
 import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
 import { securityViolations } from '../../host/sandbox/security-violation.ts';

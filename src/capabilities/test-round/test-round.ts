@@ -11,6 +11,7 @@ import { stoppedByLimit } from './stopped-by-limit.ts';
 import { withoutMachinePaths } from './machine-paths.ts';
 import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
 import type { AcceptLine } from '../../host/sandbox/integrity.ts';
+import type { Progress } from '../../engine/steps/ports.ts';
 
 export interface TestRoundRequest {
   /** The round's number in the run (1-based). */
@@ -19,14 +20,15 @@ export interface TestRoundRequest {
   projectDir: string;
   timeoutMs: number;
   sandbox: SandboxSettings;
-  progress(kind: 'tests-start' | 'tests-end', detail: string): void;
+  /** Lines a person reads; the round's verdict travels as `passed`. */
+  progress(event: Progress): void;
   /** Tells sopworks' own appends to the run's record from generated code's while the tests run (integrity.ts). */
   acceptRecordLine?: AcceptLine;
   /** Runs the sandboxed command with no commit landing meanwhile: the sandbox compares the repository before and after. */
   holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
-/** The round's result: the TestReport artifact's fields (artifacts/schemas.ts). */
+/** The round's result: the TestReport artifact's fields (src/documents/schemas.ts). */
 export interface TestRound extends ParsedTestOutput {
   round: number;
   /** The command whose result this is: the test command, or the install that failed before it. */
@@ -46,7 +48,7 @@ const OUTPUT_TAIL = 8000;
 export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
   const { round, testCommand, sandbox, progress } = request;
   const hold = request.holdCommits ?? (<T>(work: () => Promise<T>) => work());
-  const run = (argv: readonly string[], network: boolean) =>
+  const run = (argv: readonly string[]) =>
     hold(() =>
       runSandboxed({
         argv,
@@ -54,17 +56,16 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
         limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
         setting: sandbox.mode,
         allowUnsandboxed: sandbox.allowUnsandboxed,
-        network,
         ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
-        onNotice: (notice) => progress('tests-start', `round ${round}: ${notice}`),
+        onNotice: (notice) => progress({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
       }),
     );
 
   // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
   let outcome: SandboxOutcome | null = null;
   const command = testCommand;
-  progress('tests-start', `round ${round}: ${testCommand.join(' ')}`);
-  outcome ??= await run(testCommand, false);
+  progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}` });
+  outcome ??= await run(testCommand);
   // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
   outcome = { ...outcome, output: withoutMachinePaths(outcome.output, request.projectDir) };
 
@@ -74,9 +75,9 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   const parsed = stopped ? { ...read, failures: [...read.failures, stopped] } : read;
   const passed = command === testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
   const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
-  progress('tests-end', `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}`);
+  progress({ kind: 'tests-end', detail: `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}`, passed });
   const seen = sandboxSeen(outcome);
-  if (seen) progress('tests-end', `round ${round}: sandbox ${outcome.mode}: ${seen}`);
+  if (seen) progress({ kind: 'tests-end', detail: `round ${round}: sandbox ${outcome.mode}: ${seen}`, passed });
   return {
     round,
     command,

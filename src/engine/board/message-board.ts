@@ -3,11 +3,17 @@
  * It is the run's source of truth — files, commits and prompts are all derived from it.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { messageTypes, type BoardReader } from '../../company/message-types.ts';
-import { AppendLog, repairAppendLog } from '../../ground/files/append-log.ts';
+import type { BoardReader, MessageTypes } from './message-type.ts';
+import { AppendLog, repairAppendLog, type RecordLog } from '../../ground/files/append-log.ts';
 import { Envelope, messageId, type Draft, type Message } from './message.ts';
 
 export type Subscriber = (message: Message) => void;
+
+export interface BoardOptions {
+  /** The message types the board accepts; a payload is validated against its type's schema. */
+  types: MessageTypes;
+  now?: () => Date;
+}
 
 export class MessageBoard implements BoardReader {
   private readonly messages: Message[] = [];
@@ -15,22 +21,29 @@ export class MessageBoard implements BoardReader {
   private pending: Promise<unknown> = Promise.resolve();
 
   private constructor(
-    private readonly log: AppendLog | null,
+    private readonly log: RecordLog | null,
+    readonly types: MessageTypes,
     private readonly now: () => Date,
   ) {}
 
-  /** Opens (or creates) the board stored at `file`, replaying what is already there. */
-  static async open(file: string, options: { now?: () => Date } = {}): Promise<{ board: MessageBoard; droppedTail: string | null }> {
+  /** Opens (or creates) the board stored at `file`, replaying what is already there; `types`: the message types it accepts. */
+  static async open(file: string, options: BoardOptions): Promise<{ board: MessageBoard; droppedTail: string | null }> {
     const loaded = await repairAppendLog(file);
-    const messages = loaded.records.map((record, index) => parseStored(record, `${file}:${index + 1}`, index + 1));
-    const board = new MessageBoard(await AppendLog.open(file, { flush: 'each', crashPointName: 'board.append' }), options.now ?? (() => new Date()));
+    const log = await AppendLog.open(file, { flush: 'each', crashPointName: 'board.append' });
+    return { board: MessageBoard.restore(loaded.records, log, file, options), droppedTail: loaded.droppedTail };
+  }
+
+  /** The board whose messages are `records` (checked one by one: `where` names the log in an error), appending to `log`. */
+  static restore(records: readonly unknown[], log: RecordLog, where: string, options: BoardOptions): MessageBoard {
+    const messages = records.map((record, index) => parseStored(record, `${where}:${index + 1}`, index + 1));
+    const board = new MessageBoard(log, options.types, options.now ?? (() => new Date()));
     board.messages.push(...messages);
-    return { board, droppedTail: loaded.droppedTail };
+    return board;
   }
 
   /** A board kept in memory only (for tests and pure tooling). */
-  static inMemory(options: { now?: () => Date } = {}): MessageBoard {
-    return new MessageBoard(null, options.now ?? (() => new Date()));
+  static inMemory(options: BoardOptions): MessageBoard {
+    return new MessageBoard(null, options.types, options.now ?? (() => new Date()));
   }
 
   /** Validates the payload against its type, writes the message durably, then tells subscribers. */
@@ -41,10 +54,10 @@ export class MessageBoard implements BoardReader {
   }
 
   private async append(draft: Draft): Promise<Message> {
-    const type = messageTypes[draft.type];
+    const type = this.types[draft.type];
     if (!type) {
       throw new SopworksError('SOP_INVALID', `Unknown message type "${draft.type}" published by ${draft.from}.`, {
-        hint: `Known types: ${Object.keys(messageTypes).join(', ')}.`,
+        hint: `Known types: ${Object.keys(this.types).join(', ')}.`,
       });
     }
     const parsed = type.schema.safeParse(draft.payload);

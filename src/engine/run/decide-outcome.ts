@@ -12,10 +12,12 @@
  *   5. an outcome posted on the board    → that outcome (the first one posted stands)
  *   6. otherwise                         → failed: the company stalled, and says where
  */
-import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
+import type { Outcome } from '../board/run-messages.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import type { RoleStatus } from '../roles/role-runtime.ts';
-import type { RunOutcome } from './run-record.ts';
+
+export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted'] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export interface RunConclusion {
   outcome: RunOutcome;

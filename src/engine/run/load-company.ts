@@ -5,7 +5,8 @@
  */
 import { SopworksError } from '../../ground/errors.ts';
 import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../sop/diagnostic.ts';
-import { validateCompany, type ValidatedCompany, type ValidatedRole } from '../sop/validate-company.ts';
+import { validateCompany, type CompanyChecks, type ValidatedCompany, type ValidatedRole } from '../sop/validate-company.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 
 export type HiredRole = ValidatedRole;
 
@@ -14,8 +15,8 @@ export interface CompanyDefinition extends ValidatedCompany {
   warnings: Diagnostic[];
 }
 
-export async function loadCompany(sopsDir: string, rolesDir: string): Promise<CompanyDefinition> {
-  const validation = await validateCompany(sopsDir, rolesDir);
+export async function loadCompany(sopsDir: string, rolesDir: string, vocabulary: Vocabulary, checks: CompanyChecks = {}): Promise<CompanyDefinition> {
+  const validation = await validateCompany(sopsDir, rolesDir, vocabulary, checks);
   const errors = errorsIn(validation.diagnostics);
   if (errors.length > 0 || !validation.company) {
     // A template problem alone is TEMPLATE_INVALID; anything else in the YAML files is SOP_INVALID.

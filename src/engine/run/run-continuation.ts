@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { readAppendLog } from '../../ground/files/append-log.ts';
 import type { Message } from '../board/message.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
+import { STATE_DIR } from './state-dir.ts';
 
 const PostedOutcome = z.object({
   type: z.literal('Outcome'),

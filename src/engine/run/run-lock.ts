@@ -2,7 +2,8 @@
  * One process per project: `.sopworks/lock` says who works on the run — a pid and where that pid means
  * something (ground/pid-scope.ts), and, for a queued run, the lease its worker holds in Redis.
  *
- * - A lock of this host and PID namespace whose process is gone (a crash, kill -9) is stale: taken over.
+ * - A lock of this host and PID namespace whose process is gone (a crash, kill -9) is stale: taken over;
+ *   one this process holds (two runs of one project in one worker, say) is not, though the pid is its own.
  * - A lock of another machine (or container, or PID namespace) cannot be checked from here: the project is
  *   busy, and the message says where the lock came from.
  * - A queued run is owned through a lease (src/apps/queue/run-lease.ts) that its worker registers here
@@ -18,6 +19,7 @@ import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { fenceWrites, type FenceCheck } from '../../ground/files/write-fence.ts';
 import { pidScope } from '../../ground/pid-scope.ts';
+import type { RunLock } from './run-store.ts';
 
 /** A lease on a run held by this process (in Redis, by a queue worker). */
 export interface RunLease {
@@ -85,22 +87,23 @@ export async function lockOwner(stateDir: string): Promise<number | null> {
   return lock && mayBeAlive(lock) ? lock.pid : null;
 }
 
-export interface RunLock {
-  /** Whom a stale lock was taken over from and why, if anyone ("process 12, which is no longer running"). */
-  tookOver: string | null;
-  /** Aborted when the run must stop at once: its lease was lost. Never aborted for a run started by hand. */
-  lost: AbortSignal;
-  release(): Promise<void>;
-}
+/** The lock files this process holds: its own pid in one of them is not a stale lock. */
+const heldHere = new Set<string>();
 
 export async function acquireRunLock(stateDir: string): Promise<RunLock> {
   const file = path.join(stateDir, 'lock');
+  if (heldHere.has(path.resolve(file))) {
+    throw new SopworksError('PROJECT_BUSY', `${path.dirname(stateDir)} is in use by another run of this process (pid ${process.pid}).`, {
+      hint: 'Wait for it to finish, or stop it (Ctrl-C) and then `sopworks resume` this project.',
+    });
+  }
   const lease = leases.get(path.resolve(path.dirname(stateDir))) ?? null;
   const mine: LockFile = { pid: process.pid, scope: pidScope(), lease: lease?.token ?? null, owner: lease?.owner ?? `process ${process.pid}` };
   let tookOver: string | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await fs.open(file, 'wx');
+      heldHere.add(path.resolve(file));
       await handle.writeFile(`${JSON.stringify(mine)}\n`);
       await handle.close();
       return { tookOver, lost: lease?.lost ?? new AbortController().signal, release: () => release(file, mine) };
@@ -140,6 +143,7 @@ async function waitForRelease(file: string, held: LockFile, graceMs: number): Pr
 
 async function release(file: string, mine: LockFile): Promise<void> {
   if (sameLock(await readLock(file), mine)) await fs.rm(file, { force: true });
+  heldHere.delete(path.resolve(file));
 }
 
 function busy(stateDir: string, held: LockFile): SopworksError {

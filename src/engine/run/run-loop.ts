@@ -4,24 +4,19 @@
  * Stop signals (Ctrl-C) and a failed commit feed the same decision.
  */
 import path from 'node:path';
-import type { Outcome } from '../../capabilities/artifacts/schemas.ts';
 import type { MessageBoard } from '../board/message-board.ts';
 import type { Message } from '../board/message.ts';
+import type { Outcome } from '../board/run-messages.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
-import type { Gateway } from '../../capabilities/model/gateway.ts';
-import type { Policy } from '../../capabilities/policy/policy-file.ts';
 import { RoleRuntime } from '../roles/role-runtime.ts';
 import { seatsOf } from '../roles/role-profile.ts';
-import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { buildMachine } from '../sop/build-machine.ts';
 import { CLIENT } from '../sop/message-flow.ts';
-import type { RoleServices } from '../sop/services.ts';
-import type { Workspace } from '../../capabilities/repository/workspace.ts';
-import { ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../../capabilities/approvals/approval-desk.ts';
+import type { ApprovalPort, Ports } from '../steps/ports.ts';
 import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
-import type { RoleStore } from './role-store.ts';
-import type { RunEvent } from './run-events.ts';
+import type { RoleStates } from './run-store.ts';
+import type { LoopEvent } from './run-events.ts';
 import type { WorkInFlight } from './work-in-flight.ts';
 
 /** Asks a run to stop: `soft` finishes the steps in flight first, `hard` stops at once. */
@@ -36,29 +31,38 @@ export interface CommitFault {
   notify: () => void;
 }
 
-/** What the loop runs on: the opened run (open-run.ts) and the settings the run was started with. */
+/** Approval gates as the loop sees them: the port the roles use, and the requests waiting for a person. */
+export interface RunApprovals extends ApprovalPort {
+  /** Requests waiting for a person who is not there (the run stops with awaiting-approval). */
+  readonly waiting: readonly { role: string; gate: string; key: string | null }[];
+  /** Set by the loop: told when a request starts waiting, so the loop looks at the company again. */
+  notify: () => void;
+}
+
+/** The ports every role shares; the loop adds each role's own (who it is, the run as it sees it, its per-file SOPs). */
+export type SharedPorts = Omit<Ports, 'role' | 'run' | 'machines' | 'approvals'>;
+
+/** What the loop runs on: the opened run (src/company/open-run.ts) and the settings the run was started with. */
 export interface RunLoopSetup {
   company: CompanyDefinition;
   board: MessageBoard;
-  workspace: Workspace;
-  gateway: Gateway;
-  publish: RoleServices['publish'];
-  roleStore: RoleStore;
-  emit: (event: RunEvent) => void;
+  ports: SharedPorts;
+  approvals: RunApprovals;
+  /** The model as shown to the user, in the `start` event. */
+  modelLabel: string;
+  /** The project's folder, in the `start` event. */
+  projectDir: string;
+  /** Where each role's machine state is saved at every step (the run's store). */
+  roleStore: RoleStates;
+  emit: (event: LoopEvent) => void;
   requirement: { spec: string; project: string };
   /** Whether the roles' saved states are to be restored (a fresh run has none). */
   resuming: boolean;
   stop: StopSignals;
-  policy: Policy;
-  sandbox: SandboxSettings;
   concurrency: number;
   engineers: number;
-  approvals: ApprovalPolicy;
-  askPerson: AskPerson | null;
   workInFlight: WorkInFlight;
   commitFault: CommitFault;
-  /** Resolves once every artifact posted so far is committed, so its files are on disk. */
-  filesOnDisk: () => Promise<void>;
 }
 
 export class RunLoop {
@@ -68,8 +72,7 @@ export class RunLoop {
   private readonly hired: (RoleRuntime | null)[];
   private readonly watchers: Map<string, Set<string>>;
   private readonly windDown = new AbortController();
-  private readonly desk: ApprovalDesk;
-  private savedStates: Awaited<ReturnType<RoleStore['load']>>[] = [];
+  private savedStates: Awaited<ReturnType<RoleStates['load']>>[] = [];
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   private posted: Outcome | null;
   private stopping: 'soft' | 'hard' | null = null;
@@ -88,7 +91,7 @@ export class RunLoop {
     this.hired = setup.company.roles.map(() => null);
     this.watchers = new Map(setup.company.roles.map((r) => [r.id, new Set(r.watches)]));
     this.posted = setup.board.latest<Outcome>('Outcome')?.payload ?? null;
-    this.desk = new ApprovalDesk(setup.board, setup.workspace.stateDir, setup.approvals, setup.askPerson, () => this.schedule());
+    setup.approvals.notify = () => this.schedule();
     setup.commitFault.notify = () => this.schedule();
   }
 
@@ -117,7 +120,7 @@ export class RunLoop {
     setup.stop.hard?.addEventListener('abort', hard, { once: true });
 
     const roles = company.roles.map((r) => r.id);
-    setup.emit({ kind: 'start', project: path.basename(setup.workspace.root), projectDir: setup.workspace.root, model: setup.gateway.provider.label, roles });
+    setup.emit({ kind: 'start', project: path.basename(setup.projectDir), projectDir: setup.projectDir, model: setup.modelLabel, roles });
     this.started = true;
     for (const runtime of this.runtimes()) runtime.start();
     // Messages a role had not taken when the run stopped (all of them, on a fresh board: none).
@@ -141,7 +144,7 @@ export class RunLoop {
     return {
       commitFault: this.setup.commitFault.first,
       roles: this.runtimes().map((r) => ({ id: r.id, status: r.status(), state: r.state, waiting: r.waiting })),
-      approvalsWaiting: this.desk.waiting,
+      approvalsWaiting: this.setup.approvals.waiting,
       workInFlight: this.setup.workInFlight.count,
       stopping: this.stopping,
       posted: this.posted,
@@ -187,28 +190,10 @@ export class RunLoop {
   private hire(index: number): RoleRuntime {
     const already = this.hired[index];
     if (already) return already;
-    const { setup } = this;
     const role = this.company.roles[index]!;
-    const services: RoleServices = {
-      profile: role.profile,
-      board: this.board,
-      gateway: setup.gateway,
-      workspace: setup.workspace,
-      policy: setup.policy,
-      sandbox: setup.sandbox,
-      publish: setup.publish,
-      concurrency: setup.concurrency,
-      windDown: this.windDown.signal,
-      // Several people hold a role only where the work splits by file (its SOP runs eachFile).
-      seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, setup.engineers) : [role.profile],
-      subSops: role.subSops,
-      approvals: this.desk,
-      filesOnDisk: setup.filesOnDisk,
-      trackWork: (work) => setup.workInFlight.track(work),
-      report: (event) => setup.emit({ kind: event.kind, role: role.id, detail: event.detail }),
-    };
+    const ports = this.portsOf(role);
     const saved = this.savedStates[index];
-    const machine = buildMachine(role.sop, services);
+    const machine = buildMachine(role.sop, ports, this.company.vocabulary);
     let runtime: RoleRuntime;
     try {
       runtime = new RoleRuntime(role.id, machine, this.onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null);
@@ -220,6 +205,25 @@ export class RunLoop {
     this.hired[index] = runtime;
     if (this.started) runtime.start();
     return runtime;
+  }
+
+  /** What a role's steps may use: the shared ports, and its own. */
+  private portsOf(role: HiredRole): Ports {
+    const { setup } = this;
+    const { vocabulary } = this.company;
+    return {
+      ...setup.ports,
+      approvals: setup.approvals,
+      // Several people hold a role only where the work splits by file (its SOP runs eachFile).
+      role: { profile: role.profile, seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, setup.engineers) : [role.profile] },
+      run: {
+        windDown: this.windDown.signal,
+        concurrency: setup.concurrency,
+        trackWork: (work) => setup.workInFlight.track(work),
+        report: (progress) => setup.emit({ ...progress, role: role.id }),
+      },
+      machines: { subSops: role.subSops, build: (sop, ports, initial) => buildMachine(sop, ports, vocabulary, initial) },
+    };
   }
 
   /** Hires the roles not hired yet, one per turn of the event loop, while the first model call is out. */

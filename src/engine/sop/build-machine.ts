@@ -1,19 +1,20 @@
 /**
- * SOP definition → XState machine. The definition's names are checked against the vocabulary and
- * their parameters validated (defaults filled in) before XState sees them; errors name file:line:col.
- * Invoked steps get their parameters plus the role's context as input.
+ * SOP definition → XState machine. The definition's names are checked against the vocabulary it is
+ * handed and their parameters validated (defaults filled in) before XState sees them; errors name
+ * file:line:col. Invoked steps get their parameters plus the role's context as input, and the role's
+ * ports; their output is validated against the step's output schema before the SOP sees it.
  */
-import { assign, setup, type AnyStateMachine } from 'xstate';
+import { assign, fromPromise, setup, type AnyStateMachine } from 'xstate';
 import { SopworksError } from '../../ground/errors.ts';
 import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts';
-import { initialContext, type EachFileOutput, type RoleContext } from './role-context.ts';
+import type { Ports } from '../steps/ports.ts';
+import type { StepEffect } from '../steps/step.ts';
+import { resolveView } from '../steps/views.ts';
+import { entriesOf, type Kind, type Vocabulary } from '../steps/vocabulary.ts';
+import { EachFileOutput, initialContext, type RoleContext } from './role-context.ts';
 import { resolveCallKey } from './call-key.ts';
-import type { RoleServices } from './services.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
-import { actionImplementations, actorImplementations, guardImplementations, vocabulary } from '../../company/vocabulary/index.ts';
 import { locate, type YamlSource } from '../../ground/files/yaml-file.ts';
-
-type Kind = keyof typeof vocabulary;
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';
@@ -31,7 +32,7 @@ const countingActions = {
   }),
   /** `eachFile` ran per-file machines: their calls and messages become this role's, like its own steps'. */
   [MERGE_FILES]: assign(({ context, event }: { context: RoleContext; event: { type: string; output?: unknown } }) => {
-    const output = event.output as EachFileOutput;
+    const output = EachFileOutput.parse(event.output);
     const slots = output.collected ? { ...context.slots, [output.collected.slot]: output.collected.value } : context.slots;
     return { asks: { ...context.asks, ...output.asks }, published: context.published + output.published, done: output.done, queue: [], current: null, slots };
   }),
@@ -45,8 +46,8 @@ export interface SopProblem {
 }
 
 /** Checks every vocabulary reference; returns a copy of the states with parsed parameters. */
-export function resolveSop(sop: SopFile, source: YamlSource | null): SopFile {
-  const resolved = resolveSopReferences(sop, source);
+export function resolveSop(sop: SopFile, source: YamlSource | null, vocabulary: Vocabulary): SopFile {
+  const resolved = resolveSopReferences(sop, source, vocabulary);
   if (resolved.problems.length > 0) {
     throw new SopworksError('SOP_INVALID', resolved.problems.map((p) => `${p.where}: ${p.message}`).join('\n'));
   }
@@ -57,12 +58,12 @@ export function resolveSop(sop: SopFile, source: YamlSource | null): SopFile {
  * Checks every vocabulary reference and collects every problem; returns a copy of the states with the
  * parameters that parsed (defaults filled in) — references with problems are left as written.
  */
-export function resolveSopReferences(sop: SopFile, source: YamlSource | null): { sop: SopFile; problems: SopProblem[] } {
+export function resolveSopReferences(sop: SopFile, source: YamlSource | null, vocabulary: Vocabulary): { sop: SopFile; problems: SopProblem[] } {
   const problems: SopProblem[] = [];
   const where = (path: Path) => (source ? locate(source, path) : sop.id);
 
   const parseParams = (kind: Kind, name: string, params: unknown, at: Path): { ok: boolean; params: unknown } => {
-    const parsed = vocabulary[kind][name]!.params.safeParse(params ?? {});
+    const parsed = entriesOf(vocabulary, kind)[name]!.params.safeParse(params ?? {});
     if (parsed.success) return { ok: true, params: parsed.data };
     for (const issue of parsed.error.issues) {
       const key = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
@@ -71,11 +72,11 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
     return { ok: false, params };
   };
   const unknown = (kind: Kind, name: string, at: Path) =>
-    problems.push({ where: where(at), message: `unknown ${kind} "${name}"; known: ${Object.keys(vocabulary[kind]).join(', ')}` });
+    problems.push({ where: where(at), message: `unknown ${kind} "${name}"; known: ${Object.keys(entriesOf(vocabulary, kind)).join(', ')}` });
 
   const ref = (kind: Kind, value: unknown, path: Path): unknown => {
     const { type, params } = typeof value === 'string' ? { type: value, params: {} } : (value as { type: string; params?: unknown });
-    if (!vocabulary[kind][type]) {
+    if (!entriesOf(vocabulary, kind)[type]) {
       unknown(kind, type, typeof value === 'string' ? path : [...path, 'type']);
       return value;
     }
@@ -101,7 +102,7 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
       const one = (inv: Record<string, unknown>, at: Path) => {
         const src = inv.src as string;
         const copy: Record<string, unknown> = { ...inv };
-        if (!vocabulary.actor[src]) unknown('actor', src, [...at, 'src']);
+        if (!vocabulary.steps[src]) unknown('actor', src, [...at, 'src']);
         else copy.input = parseParams('actor', src, inv.input, [...at, 'input']).params;
         if (inv.onDone) copy.onDone = transitions(inv.onDone, [...at, 'onDone']);
         if (inv.onError) copy.onError = transitions(inv.onError, [...at, 'onError']);
@@ -121,14 +122,12 @@ export function resolveSopReferences(sop: SopFile, source: YamlSource | null): {
   return { sop: { ...sop, states }, problems };
 }
 
-/** Steps whose completion is counted, so a re-invoked step after a restore can find its earlier effect. */
-const COUNTED: Record<string, string> = {
-  ask: COUNT_ASK,
-  edit: COUNT_ASK,
-  publish: COUNT_PUBLISH,
-  conclude: COUNT_PUBLISH,
-  eachFile: MERGE_FILES,
-  awaitApproval: COUNT_APPROVAL,
+/** How a completed step is counted, so a re-invoked step after a restore can find its earlier effect. */
+const COUNTED: Record<StepEffect, string> = {
+  'model-call': COUNT_ASK,
+  message: COUNT_PUBLISH,
+  'per-file': MERGE_FILES,
+  approval: COUNT_APPROVAL,
 };
 
 /** Puts `action` first on every done-transition of a step (a targetless one if the SOP has none). */
@@ -145,31 +144,73 @@ function countOnDone(onDone: unknown, action: unknown): unknown {
  * Turns each invoke's static parameters into an input function that also hands over the context, and
  * counts completed steps that have effects.
  */
-function withStepInputs(state: StateNodeConfig): Record<string, unknown> {
+function withStepInputs(state: StateNodeConfig, vocabulary: Vocabulary): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state };
   const wire = (inv: Record<string, unknown>) => {
     const params = (inv.input ?? {}) as Record<string, unknown>;
-    const counter = COUNTED[inv.src as string];
+    const effect = vocabulary.steps[inv.src as string]?.effect;
+    const counter = effect ? COUNTED[effect] : undefined;
     const onDone = counter ? countOnDone(inv.onDone, { type: counter, params }) : inv.onDone;
     // A rejected artifact is a decision too: the next request for it is the next round.
-    const onError = inv.src === 'awaitApproval' && inv.onError ? countOnDone(inv.onError, { type: COUNT_APPROVAL, params }) : inv.onError;
+    const onError = effect === 'approval' && inv.onError ? countOnDone(inv.onError, { type: COUNT_APPROVAL, params }) : inv.onError;
     return { ...inv, onDone, onError, input: ({ context }: { context: RoleContext }) => ({ params, context }) };
   };
   if (state.invoke) {
     out.invoke = Array.isArray(state.invoke) ? state.invoke.map((i) => wire(i as Record<string, unknown>)) : wire(state.invoke as Record<string, unknown>);
   }
-  if (state.states) out.states = Object.fromEntries(Object.entries(state.states).map(([id, child]) => [id, withStepInputs(child)]));
+  if (state.states) out.states = Object.fromEntries(Object.entries(state.states).map(([id, child]) => [id, withStepInputs(child, vocabulary)]));
   return out;
 }
 
+/** Each step as an XState promise actor: run with the role's ports, its output checked against the step's schema. */
+function actorsOf(vocabulary: Vocabulary, ports: Ports) {
+  return Object.fromEntries(
+    Object.entries(vocabulary.steps).map(([name, step]) => [
+      name,
+      fromPromise<unknown, { params: unknown; context: RoleContext }>(async ({ input: { params, context }, signal }) => {
+        const view = (viewName: string) => resolveView(viewName, { context, board: ports.board }, vocabulary.views);
+        const output = await step.run({ params, context, signal, view }, ports);
+        const checked = step.output.safeParse(output);
+        if (checked.success) return checked.data;
+        const problem = checked.error.issues[0];
+        throw new SopworksError(
+          'STEP_OUTPUT_INVALID',
+          `step ${name} gave an output its schema refuses: ${problem?.path.join('.') || '(root)'}: ${problem?.message}`,
+          {
+            hint: 'This is a fault of sopworks, not of the SOP: report it with the run folder.',
+          },
+        );
+      }),
+    ]),
+  );
+}
+
+/** Every action and guard as XState wants them: an action as an `assign` of the fields it changes. */
+function referencesOfVocabulary(vocabulary: Vocabulary, ports: Ports) {
+  const actions = Object.fromEntries(
+    Object.entries(vocabulary.actions).map(([name, action]) => [
+      name,
+      assign(({ context, event }: { context: RoleContext; event: unknown }, params: unknown) => action.update({ context, event }, params, ports.board)),
+    ]),
+  );
+  const guards = Object.fromEntries(
+    Object.entries(vocabulary.guards).map(([name, guard]) => [
+      name,
+      ({ context }: { context: RoleContext }, params: unknown) => guard.test({ context }, params, ports.board),
+    ]),
+  );
+  return { actions, guards };
+}
+
 /** `initial`: context the machine starts with besides the defaults (a per-file machine's file, say). */
-export function buildMachine(sop: SopFile, services: RoleServices, initial: Partial<RoleContext> = {}): AnyStateMachine {
-  const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state)]));
+export function buildMachine(sop: SopFile, ports: Ports, vocabulary: Vocabulary, initial: Partial<RoleContext> = {}): AnyStateMachine {
+  const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state, vocabulary)]));
+  const { actions, guards } = referencesOfVocabulary(vocabulary, ports);
   return setup({
     types: {} as { context: RoleContext },
-    actions: { ...actionImplementations(services), ...countingActions } as never,
-    guards: guardImplementations(services) as never,
-    actors: actorImplementations(services, buildMachine) as never,
+    actions: { ...actions, ...countingActions } as never,
+    guards: guards as never,
+    actors: actorsOf(vocabulary, ports) as never,
   }).createMachine({
     id: sop.id,
     initial: sop.initial,

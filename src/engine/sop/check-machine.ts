@@ -10,19 +10,19 @@ import { fromPromise, setup, type AnyStateNode } from 'xstate';
 import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
 import { statesOf, stepsOf, type StateEntry, type YamlPath } from './sop-walk.ts';
-import { vocabulary } from '../../company/vocabulary/index.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 import type { Locator } from './yaml-diagnostics.ts';
 
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const key = (path: string[]): string => path.join('.');
 
-export function checkMachine(sop: SopFile, where: Locator): Diagnostic[] {
+export function checkMachine(sop: SopFile, where: Locator, vocabulary: Vocabulary): Diagnostic[] {
   if (!(sop.initial in sop.states)) return []; // reported with the vocabulary (resolveSopReferences)
   const targetProblems = checkTargets(sop, where);
   if (targetProblems.length > 0) return targetProblems;
-  const built = buildForChecks(sop, where);
+  const built = buildForChecks(sop, where, vocabulary);
   if ('problem' in built) return [built.problem];
-  return checkGraph(sop, built.root, where);
+  return checkGraph(sop, built.root, where, vocabulary);
 }
 
 /** Resolves a transition target the way XState does: a sibling, a child (".x"), or a state by id ("#sop.a.b"). */
@@ -84,14 +84,14 @@ function parentStates(sop: SopFile, path: string[]): Record<string, StateNodeCon
 }
 
 /** Builds the machine with inert implementations: XState itself checks the config. */
-function buildForChecks(sop: SopFile, where: Locator): { root: AnyStateNode } | { problem: Diagnostic } {
+function buildForChecks(sop: SopFile, where: Locator, vocabulary: Vocabulary): { root: AnyStateNode } | { problem: Diagnostic } {
   const inert = <T>(names: string[], value: T) => Object.fromEntries(names.map((name) => [name, value]));
   try {
     const machine = setup({
-      actions: inert(Object.keys(vocabulary.action), () => {}) as never,
-      guards: inert(Object.keys(vocabulary.guard), () => true) as never,
+      actions: inert(Object.keys(vocabulary.actions), () => {}) as never,
+      guards: inert(Object.keys(vocabulary.guards), () => true) as never,
       actors: inert(
-        Object.keys(vocabulary.actor),
+        Object.keys(vocabulary.steps),
         fromPromise(async () => undefined),
       ) as never,
     }).createMachine({ id: sop.id, initial: sop.initial, states: sop.states as never });
@@ -111,7 +111,7 @@ function buildForChecks(sop: SopFile, where: Locator): { root: AnyStateNode } | 
   }
 }
 
-function checkGraph(sop: SopFile, root: AnyStateNode, where: Locator): Diagnostic[] {
+function checkGraph(sop: SopFile, root: AnyStateNode, where: Locator, vocabulary: Vocabulary): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const entries = new Map(statesOf(sop).map((s) => [key(s.path), s]));
   const nodeOf = (entry: StateEntry): AnyStateNode => entry.path.reduce<AnyStateNode>((node, id) => node.states[id]!, root);
@@ -144,7 +144,7 @@ function checkGraph(sop: SopFile, root: AnyStateNode, where: Locator): Diagnosti
       );
     }
   }
-  for (const step of stepsOf(sop)) {
+  for (const step of stepsOf(sop, vocabulary)) {
     if (!step.hasOnDone && reachedFromStart.has(nodeOf(step.state)) && !deadEnds.has(nodeOf(step.state))) {
       problems.push(
         sopWarning(

@@ -3,37 +3,45 @@
  * message a SOP takes (`on: Type`) is one it is sent, every message it watches is one it takes, and
  * every message published goes somewhere. Unknown message types are reported by the caller.
  */
-import { messageTypes } from '../../company/message-types.ts';
 import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
 import { messageFlow, OUTCOME, type FlowRole, type MessageFlow } from './message-flow.ts';
 import type { SopFile } from './sop-file.ts';
 import { stepsNamed, statesOf, type YamlPath } from './sop-walk.ts';
 import type { Locator } from './yaml-diagnostics.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 
 export interface CheckedRole extends FlowRole {
   /** Locates a path in the role's SOP file (null when the SOP could not be read). */
   sopWhere: Locator | null;
 }
 
-const known = (type: string): boolean => type in messageTypes;
-const commitsFiles = (type: string): boolean => messageTypes[type]?.files !== undefined;
-
 /**
  * `allSopsRead`: false when some SOP could not be read; what it publishes is then unknown, so the checks
  * that need every sender (a watched type nobody sends, a run that cannot end done) are skipped rather
  * than reported wrongly — they run once the file is fixed.
  */
-export function checkMessageFlow(roles: readonly CheckedRole[], companyWhere: (at: YamlPath) => string, allSopsRead: boolean): Diagnostic[] {
+export function checkMessageFlow(
+  roles: readonly CheckedRole[],
+  companyWhere: (at: YamlPath) => string,
+  allSopsRead: boolean,
+  vocabulary: Vocabulary,
+): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  const flow = messageFlow(roles);
+  const flow = messageFlow(roles, vocabulary);
   const hired = new Set(roles.map((r) => r.id));
+  const types = new MessageTypeFacts(vocabulary);
   roles.forEach((role, roleIndex) => {
-    if (allSopsRead) problems.push(...checkSenders(role, roleIndex, flow, companyWhere));
+    if (allSopsRead) problems.push(...checkSenders(role, roleIndex, flow, companyWhere, types));
     if (role.sop && role.sopWhere) {
-      problems.push(...checkTaken(role, role.sop, role.sopWhere, roleIndex, companyWhere), ...checkPublished(role, role.sop, role.sopWhere, flow, hired));
+      problems.push(
+        ...checkTaken(role, role.sop, role.sopWhere, roleIndex, companyWhere, types),
+        ...checkPublished(role, role.sop, role.sopWhere, flow, hired, types),
+      );
     }
   });
-  const concludesDone = roles.some((role) => role.sop && stepsNamed(role.sop, 'conclude').some((step) => step.params?.outcome === 'done'));
+  const concludesDone = roles.some(
+    (role) => role.sop && stepsNamed<{ outcome: string }>(role.sop, vocabulary, 'conclude').some((step) => step.params?.outcome === 'done'),
+  );
   if (allSopsRead && !concludesDone) {
     problems.push(
       sopWarning(
@@ -45,25 +53,44 @@ export function checkMessageFlow(roles: readonly CheckedRole[], companyWhere: (a
   return problems;
 }
 
+/** What the checks ask of the message types: whether one is known, whether it commits files. */
+class MessageTypeFacts {
+  constructor(readonly vocabulary: Vocabulary) {}
+  known(type: string): boolean {
+    return type in this.vocabulary.messages;
+  }
+  commitsFiles(type: string): boolean {
+    return this.vocabulary.messages[type]?.files !== undefined;
+  }
+  get names(): string {
+    return Object.keys(this.vocabulary.messages).join(', ');
+  }
+}
+
 /** The messages a SOP takes (`on: Type`) against the ones its role watches. */
-function checkTaken(role: CheckedRole, sop: SopFile, where: Locator, roleIndex: number, companyWhere: (at: YamlPath) => string): Diagnostic[] {
+function checkTaken(
+  role: CheckedRole,
+  sop: SopFile,
+  where: Locator,
+  roleIndex: number,
+  companyWhere: (at: YamlPath) => string,
+  types: MessageTypeFacts,
+): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const taken = new Set<string>();
   for (const state of statesOf(sop)) {
     for (const event of Object.keys(state.node.on ?? {})) {
       taken.add(event);
       const at = where.key([...state.at, 'on', event]);
-      if (!known(event)) {
-        problems.push(
-          sopError(at, `"${event}" is not a message type: a SOP's on: events are board messages; use one of ${Object.keys(messageTypes).join(', ')}`),
-        );
+      if (!types.known(event)) {
+        problems.push(sopError(at, `"${event}" is not a message type: a SOP's on: events are board messages; use one of ${types.names}`));
       } else if (!role.watches.includes(event)) {
         problems.push(sopWarning(at, `role "${role.id}" is never sent ${event}: add ${event} to its watches in company.yaml, or remove this transition`));
       }
     }
   }
   role.watches.forEach((type, watchIndex) => {
-    if (!known(type) || taken.has(type)) return;
+    if (!types.known(type) || taken.has(type)) return;
     problems.push(
       sopError(
         companyWhere(['roles', roleIndex, 'watches', watchIndex]),
@@ -76,13 +103,13 @@ function checkTaken(role: CheckedRole, sop: SopFile, where: Locator, roleIndex: 
 }
 
 /** Each publish step: a known type, sent to a hired role, that reaches someone or lands in the repository. */
-function checkPublished(role: CheckedRole, sop: SopFile, where: Locator, flow: MessageFlow, hired: Set<string>): Diagnostic[] {
+function checkPublished(role: CheckedRole, sop: SopFile, where: Locator, flow: MessageFlow, hired: Set<string>, types: MessageTypeFacts): Diagnostic[] {
   const problems: Diagnostic[] = [];
-  for (const step of stepsNamed(sop, 'publish')) {
+  for (const step of stepsNamed<{ type: string; to: string }>(sop, types.vocabulary, 'publish')) {
     if (!step.params) continue;
     const { type, to } = step.params;
-    if (!known(type)) {
-      problems.push(sopError(where([...step.at, 'input', 'type']), `unknown message type "${type}"; use one of ${Object.keys(messageTypes).join(', ')}`));
+    if (!types.known(type)) {
+      problems.push(sopError(where([...step.at, 'input', 'type']), `unknown message type "${type}"; use one of ${types.names}`));
     } else if (to !== 'all' && !hired.has(to)) {
       problems.push(
         sopError(
@@ -99,7 +126,7 @@ function checkPublished(role: CheckedRole, sop: SopFile, where: Locator, flow: M
             `role "${to}" does not watch ${type}, so this message never reaches it; add ${type} to its watches in company.yaml`,
           ),
         );
-      } else if (!reaches && type !== OUTCOME && !commitsFiles(type)) {
+      } else if (!reaches && type !== OUTCOME && !types.commitsFiles(type)) {
         problems.push(
           sopWarning(
             where(step.at),
@@ -115,9 +142,9 @@ function checkPublished(role: CheckedRole, sop: SopFile, where: Locator, flow: M
 const samePath = (a: YamlPath | null, b: YamlPath): boolean => a !== null && a.length === b.length && a.every((part, i) => part === b[i]);
 
 /** A role that no one sends any of its watched types is never given work; one unsent type is dead weight. */
-function checkSenders(role: CheckedRole, roleIndex: number, flow: MessageFlow, companyWhere: (at: YamlPath) => string): Diagnostic[] {
+function checkSenders(role: CheckedRole, roleIndex: number, flow: MessageFlow, companyWhere: (at: YamlPath) => string, types: MessageTypeFacts): Diagnostic[] {
   const delivered = new Set(flow.deliveries.filter((d) => d.to === role.id).map((d) => d.publication.type));
-  const watched = role.watches.filter(known);
+  const watched = role.watches.filter((type) => types.known(type));
   if (watched.length > 0 && watched.every((type) => !delivered.has(type))) {
     const published = [...new Set(flow.publications.filter((p) => p.from !== role.id).map((p) => p.type))];
     return [
@@ -129,7 +156,7 @@ function checkSenders(role: CheckedRole, roleIndex: number, flow: MessageFlow, c
     ];
   }
   return role.watches.flatMap((type, watchIndex) => {
-    if (!known(type) || delivered.has(type)) return [];
+    if (!types.known(type) || delivered.has(type)) return [];
     const others = flow.publications.filter((p) => p.type === type && p.from !== role.id).map((p) => (p.to === 'all' ? p.from : `${p.from} (to ${p.to})`));
     return [
       sopWarning(

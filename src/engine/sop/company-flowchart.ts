@@ -3,16 +3,16 @@
  * deliveries (a role watches the type and the message is addressed to it); a message no role reads
  * goes, dashed, to the repository when it commits files, or to "no one" when it does not. Pure.
  */
-import { messageTypes } from '../../company/message-types.ts';
 import { CLIENT, COMPANY, messageFlow, type FlowRole } from './message-flow.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 
 /** Role ids are lower-case, so the capitalised ids of the other nodes never clash with a role's. */
 const REPOSITORY = 'Repository';
 const NO_ONE = 'NoOne';
 const nodeId = (name: string): string => (name === CLIENT ? 'Client' : name === COMPANY ? 'Company' : name.replace(/[^a-z0-9]/g, '_'));
 
-export function companyFlowchart(roles: readonly FlowRole[]): string {
-  const flow = messageFlow(roles);
+export function companyFlowchart(roles: readonly FlowRole[], vocabulary: Vocabulary): string {
+  const flow = messageFlow(roles, vocabulary);
   const lines = ['flowchart LR', `  ${nodeId(CLIENT)}(["${CLIENT}"])`];
   for (const role of roles) lines.push(`  ${nodeId(role.id)}["${role.id}"]`);
   lines.push(`  ${nodeId(COMPANY)}(["${COMPANY}: ends the run"])`);
@@ -26,7 +26,7 @@ export function companyFlowchart(roles: readonly FlowRole[]): string {
     const deliveries = flow.deliveries.filter((d) => d.publication === publication);
     for (const delivery of deliveries) add(`  ${nodeId(publication.from)} -->|${publication.type}| ${nodeId(delivery.to)}`);
     if (deliveries.length > 0) continue;
-    const committed = messageTypes[publication.type]?.files !== undefined;
+    const committed = vocabulary.messages[publication.type]?.files !== undefined;
     unread[committed ? 'repository' : 'noOne'] = true;
     add(`  ${nodeId(publication.from)} -.->|${publication.type}| ${committed ? REPOSITORY : NO_ONE}`);
   }

@@ -6,11 +6,13 @@
 import { SopworksError } from '../../ground/errors.ts';
 import { companyFlowchart } from './company-flowchart.ts';
 import type { SopFile } from './sop-file.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 import { sopStateDiagram } from './state-diagram.ts';
 
 export interface GraphedCompany {
   name: string;
   roles: { id: string; watches: string[]; sop: SopFile; sopFile: string }[];
+  vocabulary: Vocabulary;
 }
 
 export function roleGraph(company: GraphedCompany, roleId: string): string {
@@ -29,7 +31,7 @@ export function companyGraph(company: GraphedCompany): string {
     `# ${company.name}`,
     '## Who sends what to whom',
     'Solid arrows are messages a role watches (sops/company.yaml); dashed ones are read by no role.',
-    fence(companyFlowchart(company.roles)),
+    fence(companyFlowchart(company.roles, company.vocabulary)),
     ...company.roles.flatMap((role) => [`## ${role.id}`, `\`${role.sopFile}\` — watches ${role.watches.join(', ')}`, fence(sopStateDiagram(role.sop))]),
   ];
   return sections.join('\n\n') + '\n';

@@ -6,15 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { messageTypes } from '../../company/message-types.ts';
 import { resolveSopReferences } from './build-machine.ts';
 import { checkMachine } from './check-machine.ts';
 import { checkNames } from './check-names.ts';
 import { sopError, type Diagnostic } from './diagnostic.ts';
 import { SopFile } from './sop-file.ts';
-import { statesOf, stepsNamed } from './sop-walk.ts';
+import { statesOf, stepsNamed, stepsOf, type StepEntry } from './sop-walk.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
 import type { YamlSource } from '../../ground/files/yaml-file.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 
 export interface LoadedSubSop {
   name: string;
@@ -23,23 +23,33 @@ export interface LoadedSubSop {
   source: YamlSource;
 }
 
+/** The steps that run a per-file SOP (`eachFile`), each with the SOP's file name (the step's `subSop` parameter). */
+export function subSopSteps(sop: SopFile, vocabulary: Vocabulary): { step: StepEntry; param: string; name: string }[] {
+  return stepsOf(sop, vocabulary).flatMap((step) => {
+    const param = vocabulary.steps[step.src]?.names?.subSop;
+    const name = param ? step.params?.[param] : undefined;
+    return param && typeof name === 'string' ? [{ step, param, name }] : [];
+  });
+}
+
 export async function loadSubSops(
   sop: SopFile,
   sopFile: string,
   where: (at: (string | number)[]) => string,
+  vocabulary: Vocabulary,
 ): Promise<{ subSops: LoadedSubSop[]; diagnostics: Diagnostic[]; files: number }> {
   const diagnostics: Diagnostic[] = [];
   const subSops: LoadedSubSop[] = [];
   let files = 0;
   const seen = new Set<string>();
-  for (const step of stepsNamed(sop, 'eachFile')) {
-    if (!step.params || seen.has(step.params.sop)) continue;
-    seen.add(step.params.sop);
-    const file = path.join(path.dirname(sopFile), step.params.sop);
+  for (const { step, param, name } of subSopSteps(sop, vocabulary)) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const file = path.join(path.dirname(sopFile), name);
     if (!fs.existsSync(file)) {
       diagnostics.push(
         sopError(
-          where([...step.at, 'input', 'sop']),
+          where([...step.at, 'input', param]),
           `the per-file SOP ${file} does not exist; write it next to ${path.basename(sopFile)} (see sops/engineer-file.yaml), or name another file`,
         ),
       );
@@ -51,9 +61,9 @@ export async function loadSubSops(
     if (!loaded.value || !loaded.source) continue;
     const source = loaded.source;
     const subWhere = locatorOf(source);
-    const resolved = resolveSopReferences(loaded.value, source);
+    const resolved = resolveSopReferences(loaded.value, source, vocabulary);
     diagnostics.push(...resolved.problems.map((p) => sopError(p.where, p.message)));
-    diagnostics.push(...checkMachine(resolved.sop, subWhere), ...checkNames(resolved.sop, subWhere, { perFile: true }));
+    diagnostics.push(...checkMachine(resolved.sop, subWhere, vocabulary), ...checkNames(resolved.sop, subWhere, vocabulary, { perFile: true }));
     for (const state of statesOf(resolved.sop)) {
       for (const event of Object.keys(state.node.on ?? {})) {
         diagnostics.push(
@@ -67,20 +77,22 @@ export async function loadSubSops(
     if (!statesOf(resolved.sop).some((s) => s.node.type === 'final')) {
       diagnostics.push(sopError(subWhere.key(['states']), `a per-file SOP must end: add a state with type: final where a file's work is done`));
     }
-    for (const nested of stepsNamed(resolved.sop, 'eachFile')) {
-      diagnostics.push(sopError(subWhere([...nested.at, 'src']), `a per-file SOP cannot run eachFile itself; keep the per-file steps in one SOP`));
+    for (const nested of subSopSteps(resolved.sop, vocabulary)) {
+      diagnostics.push(
+        sopError(subWhere([...nested.step.at, 'src']), `a per-file SOP cannot run ${nested.step.src} itself; keep the per-file steps in one SOP`),
+      );
     }
-    for (const publish of stepsNamed(resolved.sop, 'publish')) {
-      if (publish.params && !(publish.params.type in messageTypes)) {
+    for (const publish of stepsNamed<{ type: string }>(resolved.sop, vocabulary, 'publish')) {
+      if (publish.params && !(publish.params.type in vocabulary.messages)) {
         diagnostics.push(
           sopError(
             subWhere([...publish.at, 'input', 'type']),
-            `unknown message type "${publish.params.type}"; use one of ${Object.keys(messageTypes).join(', ')}`,
+            `unknown message type "${publish.params.type}"; use one of ${Object.keys(vocabulary.messages).join(', ')}`,
           ),
         );
       }
     }
-    subSops.push({ name: step.params.sop, file, sop: resolved.sop, source });
+    subSops.push({ name, file, sop: resolved.sop, source });
   }
   return { subSops, diagnostics, files };
 }

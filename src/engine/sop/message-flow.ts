@@ -6,6 +6,7 @@
  */
 import type { SopFile } from './sop-file.ts';
 import { stepsNamed, type YamlPath } from './sop-walk.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 
 /** The requirement is posted by the client; the company itself reads the Outcome that ends a run. */
 export const CLIENT = 'client';
@@ -49,19 +50,23 @@ export interface MessageFlow {
   deliveries: Delivery[];
 }
 
-function publicationsOf(role: FlowRole): Publication[] {
+function publicationsOf(role: FlowRole, vocabulary: Vocabulary): Publication[] {
   if (!role.sop) return [];
-  const published = stepsNamed(role.sop, 'publish').flatMap((step) =>
+  const published = stepsNamed<{ type: string; to: string }>(role.sop, vocabulary, 'publish').flatMap((step) =>
     step.params ? [{ from: role.id, type: step.params.type, to: step.params.to, at: step.at }] : [],
   );
-  const concluded = stepsNamed(role.sop, 'conclude').map((step) => ({ from: role.id, type: OUTCOME, to: 'all', at: step.at }));
+  const concluded = stepsNamed(role.sop, vocabulary, 'conclude').map((step) => ({ from: role.id, type: OUTCOME, to: 'all', at: step.at }));
   // A per-file SOP's steps are located in its own file, not the role's: they carry no path here.
-  const parts = Object.values(role.subSops ?? {}).flatMap((sop) => publicationsOf({ ...role, sop, subSops: {} }).map((p) => ({ ...p, at: null })));
+  const parts = Object.values(role.subSops ?? {}).flatMap((sop) => publicationsOf({ ...role, sop, subSops: {} }, vocabulary).map((p) => ({ ...p, at: null })));
   return [...published, ...concluded, ...parts];
 }
 
-export function messageFlow(roles: readonly FlowRole[]): MessageFlow {
-  const publications: Publication[] = [{ from: CLIENT, type: 'Requirement', to: 'all', at: null }, ...roles.flatMap(publicationsOf)];
+/** `vocabulary`: the steps the SOPs name (`publish` and `conclude` are the engine's own). */
+export function messageFlow(roles: readonly FlowRole[], vocabulary: Vocabulary): MessageFlow {
+  const publications: Publication[] = [
+    { from: CLIENT, type: 'Requirement', to: 'all', at: null },
+    ...roles.flatMap((role) => publicationsOf(role, vocabulary)),
+  ];
   const subscriptions = roles.flatMap((role, roleIndex) => role.watches.map((type, watchIndex) => ({ role: role.id, type, roleIndex, watchIndex })));
   const deliveries: Delivery[] = [];
   for (const publication of publications) {

@@ -1,4 +1,6 @@
 /** The context every SOP machine carries. Plain JSON, so a snapshot can be persisted and restored. */
+import { z } from 'zod';
+
 export interface RoleContext {
   /** Named values kept by `keep` (drafts, reviews, test reports). */
   slots: Record<string, unknown>;
@@ -32,13 +34,14 @@ export interface RoleContext {
 }
 
 /** What `eachFile` hands back, merged into the role's context on done (see build-machine.ts). */
-export interface EachFileOutput {
-  done: string[];
-  published: number;
-  asks: Record<string, number>;
+export const EachFileOutput = z.object({
+  done: z.array(z.string()),
+  published: z.number().int().min(0),
+  asks: z.record(z.string(), z.number().int()),
   /** The `collect` slot and what the files' machines kept in it, joined. */
-  collected?: { slot: string; value: unknown[] };
-}
+  collected: z.object({ slot: z.string(), value: z.array(z.unknown()) }).optional(),
+});
+export type EachFileOutput = z.infer<typeof EachFileOutput>;
 
 export const initialContext = (): RoleContext => ({
   slots: {},

@@ -1,9 +1,8 @@
 /**
  * The schema of SOP files: XState's JSON machine shape, restricted to what a SOP needs, with every
- * action, guard and actor named from the vocabulary (src/sop/vocabulary.ts).
+ * action, guard and actor named from the vocabulary (src/engine/steps/vocabulary.ts).
  */
 import { z } from 'zod';
-import { RoleModelSchema } from '../../capabilities/model/role-model.ts';
 
 const Params = z.record(z.string(), z.unknown());
 const Ref = z.union([z.string().min(1), z.object({ type: z.string().min(1), params: Params.optional() }).strict()]);
@@ -73,26 +72,28 @@ export const SopFile = z
 
 export type SopFile = z.infer<typeof SopFile>;
 
-export const CompanyFile = z
-  .object({
-    name: z.string().min(1).optional(),
-    description: z.string().optional(),
-    roles: z
-      .array(
-        z
-          .object({
-            id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'use lower-case letters, digits and dashes'),
-            /** SOP file name in the sops folder; defaults to <id>.yaml. */
-            sop: z.string().min(1).optional(),
-            /** Message types delivered to this role. */
-            watches: z.array(z.string().min(1)).min(1),
-            /** The model this role asks, and its fallbacks (src/capabilities/model/role-model.ts); the run's model otherwise. */
-            model: RoleModelSchema.optional(),
-          })
-          .strict(),
-      )
-      .min(1),
-  })
-  .strict();
+/** company.yaml; `roleModel`: the shape of a role's `model` (its model and fallbacks: src/capabilities/model/role-model.ts). */
+export const companyFileSchema = (roleModel: z.ZodType = z.unknown()) =>
+  z
+    .object({
+      name: z.string().min(1).optional(),
+      description: z.string().optional(),
+      roles: z
+        .array(
+          z
+            .object({
+              id: z.string().regex(/^[a-z][a-z0-9-]*$/, 'use lower-case letters, digits and dashes'),
+              /** SOP file name in the sops folder; defaults to <id>.yaml. */
+              sop: z.string().min(1).optional(),
+              /** Message types delivered to this role. */
+              watches: z.array(z.string().min(1)).min(1),
+              /** The model this role asks, and its fallbacks; the run's model otherwise. */
+              model: roleModel.optional(),
+            })
+            .strict(),
+        )
+        .min(1),
+    })
+    .strict();
 
-export type CompanyFile = z.infer<typeof CompanyFile>;
+export type CompanyFile = z.infer<ReturnType<typeof companyFileSchema>>;

@@ -6,8 +6,7 @@
  */
 import type { z } from 'zod';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
-import type { actorParams } from '../../company/vocabulary/actors.ts';
-import { vocabulary } from '../../company/vocabulary/index.ts';
+import type { Vocabulary } from '../steps/vocabulary.ts';
 
 export type YamlPath = (string | number)[];
 
@@ -55,31 +54,32 @@ const parse = (schema: z.ZodType | undefined, value: unknown): Record<string, un
   return parsed.success ? (parsed.data as Record<string, unknown>) : null;
 };
 
-export function stepsOf(sop: SopFile): StepEntry[] {
+export function stepsOf(sop: SopFile, vocabulary: Vocabulary): StepEntry[] {
   return statesOf(sop).flatMap((state) => {
     const invokes = state.node.invoke;
     const at = (i: number): YamlPath => (Array.isArray(invokes) ? [...state.at, 'invoke', i] : [...state.at, 'invoke']);
     return list(invokes).map((invoke, i) => ({
       state,
       src: invoke.src,
-      params: parse(vocabulary.actor[invoke.src]?.params, invoke.input),
+      params: parse(vocabulary.steps[invoke.src]?.params, invoke.input),
       at: at(i),
       hasOnDone: invoke.onDone !== undefined,
     }));
   });
 }
 
-/** The steps invoking one actor, with its parameters typed. */
-export function stepsNamed<K extends keyof typeof actorParams>(sop: SopFile, src: K): StepEntry<z.infer<(typeof actorParams)[K]['params']>>[] {
-  return stepsOf(sop).filter((step) => step.src === src) as StepEntry<z.infer<(typeof actorParams)[K]['params']>>[];
+/** The steps invoking one step of the vocabulary; `P`: its parameters' type. */
+export function stepsNamed<P = Record<string, unknown>>(sop: SopFile, vocabulary: Vocabulary, src: string): StepEntry<P>[] {
+  return stepsOf(sop, vocabulary).filter((step) => step.src === src) as StepEntry<P>[];
 }
 
 /** Every action and guard a SOP names, in entry/exit lists and on transitions. */
-export function referencesOf(sop: SopFile): ReferenceEntry[] {
+export function referencesOf(sop: SopFile, vocabulary: Vocabulary): ReferenceEntry[] {
   const found: ReferenceEntry[] = [];
   const ref = (kind: ReferenceEntry['kind'], value: unknown, at: YamlPath) => {
     const { type, params } = typeof value === 'string' ? { type: value, params: {} } : (value as { type: string; params?: unknown });
-    found.push({ kind, type, params: parse(vocabulary[kind][type]?.params, params), at });
+    const table = kind === 'action' ? vocabulary.actions : vocabulary.guards;
+    found.push({ kind, type, params: parse(table[type]?.params, params), at });
   };
   const actions = (value: unknown, at: YamlPath) =>
     Array.isArray(value) ? value.forEach((a, i) => ref('action', a, [...at, i])) : value !== undefined && ref('action', value, at);
@@ -108,13 +108,13 @@ export function referencesOf(sop: SopFile): ReferenceEntry[] {
   return found;
 }
 
-/** The slots a SOP fills with `keep` (or `keepFeedback`, default slot review): names its steps may use besides the views. */
-export function keptSlots(sop: SopFile): Set<string> {
+/** The slots a SOP's actions fill (`keep`, `keepFeedback`, …): names its steps may use besides the views. */
+export function keptSlots(sop: SopFile, vocabulary: Vocabulary): Set<string> {
   const slots = new Set<string>();
-  for (const r of referencesOf(sop)) {
-    if (r.kind !== 'action') continue;
-    if (r.type === 'keep' && typeof r.params?.slot === 'string') slots.add(r.params.slot);
-    if (r.type === 'keepFeedback') slots.add(typeof r.params?.slot === 'string' ? r.params.slot : 'review');
+  for (const r of referencesOf(sop, vocabulary)) {
+    const param = r.kind === 'action' ? vocabulary.actions[r.type]?.names?.keepsSlot : undefined;
+    const slot = param ? r.params?.[param] : undefined;
+    if (typeof slot === 'string') slots.add(slot);
   }
   return slots;
 }

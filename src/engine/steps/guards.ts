@@ -1,56 +1,49 @@
-/** Guards a SOP may name: pure questions about the role's context. */
+/** The engine's own guards: pure questions about the role's context and the board, knowing no capability. */
 import { z } from 'zod';
-import type { Review, TestReport } from '../../capabilities/artifacts/schemas.ts';
-import type { RoleContext } from '../sop/role-context.ts';
-import type { VocabularyEntry } from './actions.ts';
-import type { RoleServices } from '../sop/services.ts';
+import { defineGuard } from './step.ts';
 
-export const guardParams = {
-  approved: {
-    description: 'The review in a slot (default review) approved the work.',
-    params: z.object({ slot: z.string().min(1).default('review') }).strict(),
-  },
-  below: {
-    description: 'A named counter is below a bound — how every loop in a SOP is bounded.',
-    params: z.object({ counter: z.string().min(1), max: z.number().int().min(0) }).strict(),
-  },
-  hasQueued: { description: 'Files are waiting in the queue.', params: z.object({}).strict() },
-  testsPassed: {
-    description: 'The test report in a slot (default testReport) passed.',
-    params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
-  },
-  repeatedFailure: {
-    description: 'The last two test reports failed the same way (a loop, not progress).',
-    params: z.object({}).strict(),
-  },
-  repeats: {
-    description: 'The latest value remembered under a name was remembered before: a loop (a review that flip-flops), not progress.',
-    params: z.object({ as: z.string().min(1) }).strict(),
-  },
-  hasPublished: {
-    description: 'A message of the given type is on the board.',
-    params: z.object({ type: z.string().min(1) }).strict(),
-  },
-} satisfies Record<string, VocabularyEntry>;
+export const approved = defineGuard({
+  description: 'The review in a slot (default review) approved the work.',
+  params: z.object({ slot: z.string().min(1).default('review') }).strict(),
+  names: { readsSlot: 'slot' },
+  test: ({ context }, params) => (context.slots[params.slot] as { approved?: unknown } | undefined)?.approved === true,
+});
 
-type Params<K extends keyof typeof guardParams> = z.infer<(typeof guardParams)[K]['params']>;
-type Args = { context: RoleContext };
+export const below = defineGuard({
+  description: 'A named counter is below a bound — how every loop in a SOP is bounded.',
+  params: z.object({ counter: z.string().min(1), max: z.number().int().min(0) }).strict(),
+  test: ({ context }, params) => (context.counters[params.counter] ?? 0) < params.max,
+});
 
-export function guardImplementations(services: RoleServices) {
-  return {
-    approved: ({ context }: Args, params: Params<'approved'>) => (context.slots[params.slot] as Review | undefined)?.approved === true,
-    below: ({ context }: Args, params: Params<'below'>) => (context.counters[params.counter] ?? 0) < params.max,
-    hasQueued: ({ context }: Args) => context.queue.length > 0,
-    testsPassed: ({ context }: Args, params: Params<'testsPassed'>) => (context.slots[params.slot] as TestReport | undefined)?.passed === true,
-    repeatedFailure: ({ context }: Args) => {
-      const [a, b] = context.failures.slice(-2);
-      return a !== undefined && a === b;
-    },
-    repeats: ({ context }: Args, params: Params<'repeats'>) => {
-      const seen = context.history[params.as] ?? [];
-      const last = seen.at(-1);
-      return last !== undefined && seen.slice(0, -1).includes(last);
-    },
-    hasPublished: (_: Args, params: Params<'hasPublished'>) => services.board.latest(params.type) !== undefined,
-  };
-}
+export const hasQueued = defineGuard({
+  description: 'Files are waiting in the queue.',
+  params: z.object({}).strict(),
+  test: ({ context }) => context.queue.length > 0,
+});
+
+export const repeats = defineGuard({
+  description: 'The latest value remembered under a name was remembered before: a loop (a review that flip-flops), not progress.',
+  params: z.object({ as: z.string().min(1) }).strict(),
+  test: ({ context }, params) => {
+    const seen = context.history[params.as] ?? [];
+    const last = seen.at(-1);
+    return last !== undefined && seen.slice(0, -1).includes(last);
+  },
+});
+
+export const hasPublished = defineGuard({
+  description: 'A message of the given type is on the board.',
+  params: z.object({ type: z.string().min(1) }).strict(),
+  names: { messageType: 'type' },
+  test: (_, params, board) => board.latest(params.type) !== undefined,
+});
+
+export const isSet = defineGuard({
+  description: 'A slot holds a value (not null), or, with `field`, that field of it does (e.g. the lockfile of an install to commit).',
+  params: z.object({ slot: z.string().min(1), field: z.string().min(1).nullable().default(null) }).strict(),
+  test: ({ context }, params) => {
+    const value = context.slots[params.slot];
+    const picked = params.field === null ? value : (value as Record<string, unknown> | null | undefined)?.[params.field];
+    return picked !== null && picked !== undefined;
+  },
+});

@@ -1,13 +1,10 @@
 /** `publish`: post a message on the board as the role's next message (its commit follows). */
-import { fromPromise } from 'xstate';
 import { z } from 'zod';
-import type { RoleServices } from '../sop/services.ts';
-import { resolveView } from '../../capabilities/artifacts/views.ts';
-import type { VocabularyEntry } from './actions.ts';
-import { refuseUnwritableFiles } from '../../capabilities/policy/file-refusals.ts';
-import { scopeOf, type Params, type StepInput } from './step.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import type { Ports } from './ports.ts';
+import { defineStep } from './step.ts';
 
-export const publish = {
+export const publish = defineStep({
   description:
     'Post a message on the board (and commit the files it carries). The payload is a view or slot (`payload`), ' +
     'with extra fields taken from other views or slots (`fields`).',
@@ -19,18 +16,32 @@ export const publish = {
       to: z.string().min(1).default('all'),
     })
     .strict(),
-} satisfies VocabularyEntry;
-
-export const publishActor = (services: RoleServices) =>
-  fromPromise<string, StepInput<Params<typeof publish>>>(async ({ input: { params, context } }) => {
-    const scope = scopeOf(services, context);
-    const base = params.payload ? resolveView(params.payload, scope) : {};
-    const extra = Object.fromEntries(Object.entries(params.fields).map(([field, view]) => [field, resolveView(view, scope)]));
+  output: z.string(),
+  effect: 'message',
+  names: { views: ['payload', 'fields'] },
+  async run({ params, context, view }, ports) {
+    const base = params.payload ? view(params.payload) : {};
+    const extra = Object.fromEntries(Object.entries(params.fields).map(([field, name]) => [field, view(name)]));
     const payload = Array.isArray(base) ? { ...extra } : { ...(base as object), ...extra };
-    refuseUnwritableFiles(services, params.type, payload);
-    const message = await services.publish(
-      { type: params.type, from: services.profile.id, to: params.to, causedBy: context.trigger ? [context.trigger] : [], payload },
+    refuseUnwritableFiles(ports, params.type, payload);
+    const message = await ports.publish(
+      { type: params.type, from: ports.role.profile.id, to: params.to, causedBy: context.trigger ? [context.trigger] : [], payload },
       context.published,
     );
     return message.id;
-  });
+  },
+});
+
+/** A message whose files the role may not write is refused before it reaches the board. */
+function refuseUnwritableFiles(ports: Ports, type: string, payload: unknown): void {
+  const definition = ports.board.types[type];
+  const parsed = definition?.paths ? definition.schema.safeParse(payload) : null;
+  if (!definition?.paths || !parsed?.success) return; // no files, or the board will report the invalid payload
+  const role = ports.role.profile.id;
+  const refusals = ports.policy.writeRefusals(role, definition.paths(parsed.data, ports.board));
+  if (refusals.length > 0) {
+    throw new SopworksError('PATH_UNSAFE', `${role} may not publish this ${type}: ${refusals.join('; ')}.`, {
+      hint: `Change the SOP or the artifact, or edit ${ports.policy.source} to allow it.`,
+    });
+  }
+}

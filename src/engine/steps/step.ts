@@ -1,26 +1,122 @@
 /**
- * What every SOP step (an actor a SOP invokes) is made of: a description and a zod schema for its
- * parameters (validated from the SOP file, reused for `file:line:col` diagnostics and the reference
- * docs), and its implementation, given the role's services.
+ * The shapes of the vocabulary a SOP names: a step (an actor the SOP invokes, with effects), an action
+ * (an update of the role's context) and a guard (a question about it). Each has a description and a zod
+ * schema of its parameters — validated from the SOP file, reused for `file:line:col` diagnostics and the
+ * reference docs — beside its implementation; a step also has the schema of its output, which is
+ * validated before the SOP sees it. The vocabulary is assembled in one place (src/company/vocabulary.ts)
+ * and handed to the engine (./vocabulary.ts).
  */
-import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
+import type { BoardReader } from '../board/message-type.ts';
 import type { RoleContext } from '../sop/role-context.ts';
-import type { RoleServices } from '../sop/services.ts';
-import type { SopFile } from '../sop/sop-file.ts';
-import type { VocabularyEntry } from './actions.ts';
+import type { Ports } from './ports.ts';
 
-/** What a step is invoked with: its parameters and the role's context at invocation. */
+/** What a step is invoked with: its parameters (parsed from the SOP file), the role's context, and how to read a view. */
 export interface StepInput<P> {
   params: P;
   context: RoleContext;
+  /** Aborted when the role stops; a step in flight then stops too. */
+  signal: AbortSignal;
+  /** A view or a slot the role keeps, by name (./views.ts). */
+  view(name: string): unknown;
 }
 
-/** Builds a SOP's machine (build-machine.ts), handed to steps that run machines of their own (eachFile). */
-export type BuildMachine = (sop: SopFile, services: RoleServices, initial?: Partial<RoleContext>) => AnyStateMachine;
+/**
+ * What a completed step counts, so a re-invoked step after a restore finds its earlier effect
+ * (src/engine/effect-identity.ts): a model call (its `action` and `key` parameters), a message, an
+ * approval round (its `gate` and `key`), or the per-file machines' calls and messages.
+ */
+export type StepEffect = 'model-call' | 'message' | 'approval' | 'per-file';
 
-/** A step's vocabulary entry; `Params<typeof step>` is what its implementation receives. */
-export type Params<E extends VocabularyEntry> = z.infer<E['params']>;
+/** Which parameters name things `sopworks sop validate` checks. */
+export interface StepNames {
+  /** Parameters that name views or kept slots: one name, a list of names, or a map of them. */
+  views?: readonly string[];
+  /** A parameter that may be `current`: the step then needs a current file. */
+  currentKey?: string;
+  /** A parameter naming a per-file SOP the step runs (a file next to the SOP). */
+  subSop?: string;
+}
 
-/** The view-resolution scope of a step: the role's context and the board. */
-export const scopeOf = (services: RoleServices, context: RoleContext) => ({ context, board: services.board });
+/** The prompt template a step renders (roles/<role>/<action>.hbs), checked by `sop validate`. */
+export interface StepPrompt {
+  action: string;
+  /** `code`, `files`, `edits`, or a structured output's name. */
+  output: string;
+  /** The parameter that decides the output, where a problem with the output's shared template is reported. */
+  outputParam: string;
+  /** The variables the template is given besides `role` and `key`. */
+  with: readonly string[];
+}
+
+export interface Step<P = unknown, O = unknown> {
+  description: string;
+  params: z.ZodType<P>;
+  output: z.ZodType<O>;
+  effect?: StepEffect;
+  names?: StepNames;
+  prompt?: (params: P) => StepPrompt;
+  run(input: StepInput<P>, ports: Ports): Promise<O>;
+}
+
+/** Which parameters of an action or guard name things `sopworks sop validate` checks. */
+export interface ReferenceNames {
+  /** A parameter naming a slot it reads (warned about when the SOP never keeps it). */
+  readsSlot?: string;
+  /** A parameter naming a slot it fills. */
+  keepsSlot?: string;
+  /** A parameter naming a message type. */
+  messageType?: string;
+  /** The action sets the current file. */
+  setsCurrent?: boolean;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: an action takes whatever event its transition carries; each reads only what it needs.
+export type ActionArgs = { context: RoleContext; event: any };
+
+export interface Action<P = unknown> {
+  description: string;
+  params: z.ZodType<P>;
+  names?: ReferenceNames;
+  /** The fields of the role's context the action changes, and their new values. */
+  update(args: ActionArgs, params: P, board: BoardReader): Partial<RoleContext>;
+}
+
+export interface Guard<P = unknown> {
+  description: string;
+  params: z.ZodType<P>;
+  names?: ReferenceNames;
+  test(args: { context: RoleContext }, params: P, board: BoardReader): boolean;
+}
+
+/** A vocabulary entry of any kind: what the checks and the reference read. */
+export interface Entry {
+  description: string;
+  params: z.ZodType;
+  names?: StepNames & ReferenceNames;
+}
+
+/** Declares a step, its parameter and output types inferred from its schemas. */
+export const defineStep = <S extends z.ZodType, O extends z.ZodType>(step: {
+  description: string;
+  params: S;
+  output: O;
+  effect?: StepEffect;
+  names?: StepNames;
+  prompt?: (params: z.output<S>) => StepPrompt;
+  run(input: StepInput<z.output<S>>, ports: Ports): Promise<z.output<O>>;
+}): Step<z.output<S>, z.output<O>> => step as Step<z.output<S>, z.output<O>>;
+
+export const defineAction = <S extends z.ZodType>(action: {
+  description: string;
+  params: S;
+  names?: ReferenceNames;
+  update(args: ActionArgs, params: z.output<S>, board: BoardReader): Partial<RoleContext>;
+}): Action<z.output<S>> => action as Action<z.output<S>>;
+
+export const defineGuard = <S extends z.ZodType>(guard: {
+  description: string;
+  params: S;
+  names?: ReferenceNames;
+  test(args: { context: RoleContext }, params: z.output<S>, board: BoardReader): boolean;
+}): Guard<z.output<S>> => guard as Guard<z.output<S>>;

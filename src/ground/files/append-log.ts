@@ -59,7 +59,14 @@ async function loadAppendLog(file: string, repair: boolean): Promise<LoadedLog> 
  */
 export type Flush = 'each' | 'close';
 
-export class AppendLog {
+/** An append-only log of records, wherever it is kept (a file here; memory in a test's run store). */
+export interface RecordLog {
+  /** Resolves once the record is written (and flushed, when the log flushes each one). */
+  append(record: unknown): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class AppendLog implements RecordLog {
   private queue: Promise<void> = Promise.resolve();
 
   private constructor(

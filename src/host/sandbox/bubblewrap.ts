@@ -1,6 +1,6 @@
 /**
- * The bubblewrap sandbox: new namespaces for everything (no network unless granted — not even the
- * host's loopback — and its own process tree), an empty root holding only the system folders
+ * The bubblewrap sandbox: new namespaces for everything (no network — not even the host's loopback;
+ * an install gets only the egress proxy's socket — and its own process tree), an empty root holding only the system folders
  * read-only, the runtime's install folder read-only, a private /tmp, an empty HOME, and the project
  * as the one writable folder, mounted at /project — its `.git/` and `.sopworks/` bound read-only over it.
  * The root is remounted read-only at the end, so a
@@ -45,9 +45,12 @@ export interface BubblewrapPlan {
   /** Extra folders to bind read-only at the same path (a runtime outside /usr). */
   roots: string[];
   env: Record<string, string>;
-  /** Share the host's network (only when the policy grants it, for a dependency install). */
-  network: boolean;
   argv: readonly string[];
+  /**
+   * Files bound at a path of the sandbox's own (the egress proxy's socket, its CA certificate): the
+   * sandbox never shares the host's network; an install reaches out only through that socket.
+   */
+  binds?: readonly { source: string; target: string; readOnly: boolean }[];
   /**
    * Entries of the project bound read-only over the writable project (`.git`, `.sopworks`): generated
    * code can read the repository but not change its metadata or the run's record. Only existing ones.
@@ -59,20 +62,18 @@ export interface BubblewrapPlan {
 
 /** The bwrap command line for a plan. Pure: the host's layout is passed in. */
 export function bubblewrapArgs(plan: BubblewrapPlan, system: readonly SystemEntry[], etc: readonly string[]): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-all'];
-  if (plan.network) args.push('--share-net');
-  args.push('--cap-drop', 'ALL');
+  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
   for (const entry of system) {
     if (entry.kind === 'dir') args.push('--ro-bind', entry.path, entry.path);
     else args.push('--symlink', entry.target, entry.path);
   }
   for (const file of etc) args.push('--ro-bind', file, file);
-  if (plan.network) args.push('--ro-bind-try', '/etc/resolv.conf', '/etc/resolv.conf');
   for (const root of plan.roots) args.push('--ro-bind', root, root);
   const size = plan.tmpBytes ? ['--size', String(plan.tmpBytes)] : [];
   args.push('--proc', '/proc', '--dev', '/dev', ...size, '--tmpfs', SANDBOX_TMP, ...size, '--tmpfs', SANDBOX_HOME);
   args.push('--bind', plan.projectDir, SANDBOX_PROJECT);
   for (const name of plan.readOnly ?? []) args.push('--ro-bind', path.join(plan.projectDir, name), path.posix.join(SANDBOX_PROJECT, name));
+  for (const bind of plan.binds ?? []) args.push(bind.readOnly ? '--ro-bind' : '--bind', bind.source, bind.target);
   args.push('--chdir', SANDBOX_PROJECT, '--remount-ro', '/');
   args.push('--clearenv');
   for (const [name, value] of Object.entries(plan.env)) args.push('--setenv', name, value);
@@ -121,7 +122,7 @@ async function probeBubblewrap(): Promise<Availability> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sopworks-bwrap-probe-'));
   try {
-    const args = bubblewrapArgs({ projectDir: dir, roots: [], env: { PATH: '/usr/bin:/bin' }, network: false, argv: ['true'] }, systemLayout(), etcFiles());
+    const args = bubblewrapArgs({ projectDir: dir, roots: [], env: { PATH: '/usr/bin:/bin' }, argv: ['true'] }, systemLayout(), etcFiles());
     await exec('bwrap', args, { timeout: 10_000 });
     return { available: true, version };
   } catch (error) {

@@ -57,11 +57,17 @@ export async function findCommand(argv: readonly string[], options: { cwd: strin
   const binDirs = [path.dirname(found)].filter(outsideProject);
   if (runtime === 'node') {
     // npm, npx and yarn start `node` by name; the Node that runs sopworks is the one to find.
-    const node = await fs.realpath(process.execPath);
-    binDirs.push(path.dirname(node));
-    if (needsBinding(installRoot(node), home)) roots.push(installRoot(node));
+    const node = await ownNode();
+    binDirs.push(path.dirname(node.program));
+    roots.push(...node.roots);
   }
   return { program, runtime, roots: unique(roots), binDirs: unique(binDirs.filter((dir) => !SYSTEM_DIRS.some((sys) => inside(dir, sys)))) };
+}
+
+/** The Node that runs sopworks, and the folder to bind for it (none when it is in a system folder). */
+export async function ownNode(): Promise<{ program: string; roots: string[] }> {
+  const program = await fs.realpath(process.execPath);
+  return { program, roots: needsBinding(installRoot(program), os.homedir()) ? [installRoot(program)] : [] };
 }
 
 async function searchPath(name: string, searchPath: string): Promise<string | null> {

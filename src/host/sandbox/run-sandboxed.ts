@@ -38,6 +38,7 @@ import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy
 import { diskLimits } from './limits.ts';
 import { runningTest } from './running-test.ts';
 import { projectVenv } from './project-venv.ts';
+import { ownNetworkLayer, type OwnNetwork } from './own-network.ts';
 
 export interface SandboxRequest {
   argv: readonly string[];
@@ -45,8 +46,12 @@ export interface SandboxRequest {
   limits: SandboxLimits;
   setting: ModeSetting;
   allowUnsandboxed: boolean;
-  /** Share the host's network: only ever for a dependency install the policy grants it to. */
-  network?: boolean;
+  /**
+   * A network namespace of the command's own in every mode (refused where none can be made), its only
+   * way out the egress proxy when one is given: a dependency install. Absent: no network under
+   * bubblewrap; the weaker modes cannot block it and say so.
+   */
+  ownNetwork?: OwnNetwork;
   /**
    * Whether a line appended to the run's board or exchange log while the command ran is sopworks' own
    * (a run goes on posting meanwhile); absent: none may be appended (integrity.ts).
@@ -143,6 +148,8 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       env.NODE_OPTIONS = nodePermissionOptions({ projectDir: workDir, tmpDir: hostTmp! });
     }
     const readOnly = ['.git', '.sopworks'].filter((name) => fs.existsSync(path.join(projectDir, name)));
+    const network = await ownNetworkLayer(mode, request.ownNetwork, request.argv);
+    Object.assign(env, network.env);
     let command =
       mode === 'bubblewrap'
         ? [
@@ -150,18 +157,18 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
             ...bubblewrapArgs(
               {
                 projectDir,
-                roots: found.roots,
+                roots: [...found.roots, ...network.roots],
                 env,
-                network: request.network ?? false,
                 readOnly,
+                binds: network.binds,
                 tmpBytes: disk.diskMb * 1024 * 1024,
-                argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...request.argv],
+                argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...network.argv],
               },
               systemLayout(),
               etcFiles(),
             ),
           ]
-        : [...request.argv];
+        : [...network.prefix, ...network.argv];
     command = [...prlimitArgs(limits, nproc), ...command];
     if (cgroup) command = ['/bin/sh', '-c', JOIN_CGROUP, 'sopworks-sandbox', cgroup.procsFile, ...command];
     // bubblewrap itself gets no marker: its own processes outlive the command by design while they
@@ -244,7 +251,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       limits,
       limitsHit: LIMIT_ORDER.filter((kind) => limitsHit.has(kind)),
       violations,
-      gaps: gapsOf(mode, { cgroup: cgroup !== null, nproc: nproc !== null, network: request.network ?? false }),
+      gaps: gapsOf(mode, { cgroup: cgroup !== null, nproc: nproc !== null, ownNetwork: request.ownNetwork !== undefined }),
       ...(limitNotes.length > 0 ? { limitNotes } : {}),
       exitCode: result.exitCode,
       signal,
@@ -321,11 +328,14 @@ function signalOfExitCode(exitCode: number | null): string | null {
 }
 
 /** What the mode cannot stop on this machine, said plainly. */
-function gapsOf(mode: SandboxMode, facts: { cgroup: boolean; nproc: boolean; network: boolean }): string[] {
+function gapsOf(mode: SandboxMode, facts: { cgroup: boolean; nproc: boolean; ownNetwork: boolean }): string[] {
   const gaps: string[] = [];
+  if (mode !== 'bubblewrap' && facts.ownNetwork) {
+    gaps.push("network: a namespace of its own (unshare --net), but Unix sockets on the host's filesystem (a Redis's, Docker's) can still be reached");
+  }
   if (mode === 'node-permissions') {
+    if (!facts.ownNetwork) gaps.push("network: not blocked (Node's permission model does not cover it)");
     gaps.push(
-      "network: not blocked (Node's permission model does not cover it)",
       'reads: not limited; the code can read any file your user can (your HOME included)',
       'child processes: allowed (node --test needs them); one that is not Node, or Node started without NODE_OPTIONS, is not confined (a change it makes to .git/ or .sopworks/ is detected and undone, and stops the run)',
     );
@@ -333,10 +343,9 @@ function gapsOf(mode: SandboxMode, facts: { cgroup: boolean; nproc: boolean; net
   if (mode === 'unsandboxed') {
     gaps.push(
       'filesystem: not isolated; the command can read and write whatever your user can (it runs in a scratch copy of the work tree, and changes to .git/ or .sopworks/ are detected and undone afterwards, not prevented)',
-      'network: not blocked',
     );
+    if (!facts.ownNetwork) gaps.push('network: not blocked');
   }
-  if (mode === 'bubblewrap' && facts.network) gaps.push('network: shared with the host for this run (granted by the policy)');
   if (mode !== 'bubblewrap')
     gaps.push("disk: the private temp folder is on the host's disk, bounded only by the file-size limit (under bubblewrap it is a bounded tmpfs)");
   if (!facts.cgroup && !facts.nproc) gaps.push('processes: not bounded (root is exempt from RLIMIT_NPROC and no pids cgroup could be made)');

@@ -1,5 +1,5 @@
-import type { Design } from '../schemas.ts';
-import { document, shellCommand, table } from './markdown.ts';
+import type { Design } from '../../../documents/schemas.ts';
+import { document, shellCommand, table } from '../../../ground/markdown.ts';
 
 export function renderDesign(design: Design, projectName: string): string {
   return document(

@@ -1,7 +1,7 @@
-/** A view appended to an outcome's reason, in a line: a test report as its failing tests, else the value. */
-import * as S from '../schemas.ts';
+/** A document (a view) in one line appended to an outcome's reason: a test report as its failing tests, else the value. */
+import * as S from '../../../documents/schemas.ts';
 
-export function renderOutcomeDetail(value: unknown): string {
+export function documentLine(value: unknown): string {
   const report = S.TestReport.safeParse(value);
   if (report.success) {
     const names = report.data.failures.map((f) => f.name);

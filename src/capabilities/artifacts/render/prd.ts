@@ -1,5 +1,5 @@
-import type { PRD } from '../schemas.ts';
-import { bullets, document, table } from './markdown.ts';
+import type { PRD } from '../../../documents/schemas.ts';
+import { bullets, document, table } from '../../../ground/markdown.ts';
 
 export function renderPrd(prd: PRD): string {
   return document(

@@ -1,5 +1,5 @@
-import type { Design, PRD } from '../schemas.ts';
-import { bullets, document, shellCommand } from './markdown.ts';
+import type { Design, PRD } from '../../../documents/schemas.ts';
+import { bullets, document, shellCommand } from '../../../ground/markdown.ts';
 
 /** The generated repository's README: what it is, how to run it, how to run its tests. */
 export function renderReadme(prd: PRD, design: Design): string {

@@ -1,6 +1,6 @@
-import type { TaskGraph } from '../schemas.ts';
-import { topologicalOrder } from '../task-graph.ts';
-import { document, table } from './markdown.ts';
+import type { TaskGraph } from '../../../documents/schemas.ts';
+import { topologicalOrder } from '../../../documents/task-graph.ts';
+import { document, table } from '../../../ground/markdown.ts';
 
 const nodeId = (index: number): string => `t${index + 1}`;
 

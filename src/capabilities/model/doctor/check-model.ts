@@ -4,6 +4,7 @@
  * reported), structured output as `json_schema` and as `json_object`, and whether the model returns JSON
  * matching a schema it was given. The result says whether a run would work and what to set.
  */
+import { reachHint } from '../endpoint/reach-hint.ts';
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { parseJsonReply } from '../parse/json-reply.ts';
@@ -156,7 +157,7 @@ function reached(
   target: ProbeTarget,
 ): outcome is Extract<HttpOutcome, { kind: 'json' | 'not-json' }> {
   if (outcome.kind === 'unreachable') {
-    add('reachable', 'fail', `cannot connect to ${target.baseUrl} (${outcome.cause}); check OPENAI_BASE_URL and that the server is running`);
+    add('reachable', 'fail', `cannot connect to ${target.baseUrl} (${outcome.cause}). ${reachHint(target.baseUrl, outcome.cause)}`);
     return false;
   }
   if (outcome.kind === 'no-answer') {

@@ -7,6 +7,7 @@
  */
 import { SopworksError } from '../../../ground/errors.ts';
 import { describeNonCompletion, lacksV1, sayNotACompletion } from './not-a-completion.ts';
+import { reachHint } from './reach-hint.ts';
 
 export interface PreflightTarget {
   baseUrl: string;
@@ -95,7 +96,9 @@ async function request(
         { hint: 'The server is there but slow or stuck: a local model may still be loading (wait, or raise SOPWORKS_TIMEOUT_MS), or see its log.' },
       );
     }
-    if (cause && !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(cause)) {
+    const message = (error as Error).message ?? '';
+    const proxied = /proxy|tunnel/i.test(`${message} ${(error as { cause?: { message?: string } }).cause?.message ?? ''}`);
+    if (cause && !proxied && !/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(cause)) {
       throw new SopworksError(
         'MODEL_UNREACHABLE',
         `The model endpoint ${target.baseUrl} accepted the connection but closed it without an answer (${cause}). ${NOTHING}`,
@@ -104,8 +107,9 @@ async function request(
         },
       );
     }
-    throw new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${target.baseUrl} (${cause ?? name}). ${NOTHING}`, {
-      hint: 'Check OPENAI_BASE_URL and that the server is running (e.g. `ollama serve`).',
+    const why = proxied ? ((error as { cause?: { message?: string } }).cause?.message ?? message) : (cause ?? name);
+    throw new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${target.baseUrl} (${why}). ${NOTHING}`, {
+      hint: reachHint(target.baseUrl, why),
     });
   }
 }

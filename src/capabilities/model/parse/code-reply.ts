@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { checkRelativePath } from '../../../ground/files/safe-path.ts';
-import type { CodeFile } from '../../artifacts/schemas.ts';
+import type { CodeFile } from '../../../documents/schemas.ts';
 import { scanFences, type FencedBlock, type ScannedBlock } from './fenced-blocks.ts';
 import { isNonFileBlock } from './non-file-blocks.ts';
 import { elidedLine } from './elided-code.ts';

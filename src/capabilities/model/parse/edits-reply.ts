@@ -13,13 +13,7 @@
 import { parseCodeReply } from './code-reply.ts';
 import { isRefusal, refusalError } from './refusal.ts';
 import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
-
-export interface SearchReplace {
-  search: string;
-  replace: string;
-}
-
-export type EditsReply = { kind: 'edits'; path: string; edits: SearchReplace[] } | { kind: 'whole'; path: string; content: string };
+import type { EditsReply, SearchReplace } from '../../../documents/edits.ts';
 
 const START = /^\s*<{5,9} ?SEARCH\s*$/;
 const MIDDLE = /^\s*={5,9}\s*$/;

@@ -29,6 +29,7 @@ import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
 import { countTextTokens } from '../token-count.ts';
 import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
+import { reachHint } from '../endpoint/reach-hint.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 type Reply = Awaited<ReturnType<ChatModel['invoke']>>;
@@ -305,7 +306,7 @@ export class OpenAIProvider implements Provider {
     }
     if (status === undefined) {
       return new SopworksError('MODEL_UNREACHABLE', `Cannot reach the model endpoint ${this.where} during ${during}: ${decision.reason} (${attempts}).`, {
-        hint: `Check OPENAI_BASE_URL and that the server is running; then ${resume}`,
+        hint: `${reachHint(this.where, decision.reason)} Then ${resume}`,
         cause: error,
       });
     }

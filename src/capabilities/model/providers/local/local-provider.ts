@@ -16,10 +16,10 @@ import os from 'node:os';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel } from 'node-llama-cpp';
 import type { z } from 'zod';
 import { SopworksError } from '../../../../ground/errors.ts';
-import { checkGgufFile } from '../../../local-models/gguf-file.ts';
+import { checkGgufFile } from '../../local-models/gguf-file.ts';
 import { describeCall, type ChatMessage, type Completion, type CompletionRequest, type Provider } from '../../provider.ts';
 import { CODE_BLOCK_GRAMMAR, FILES_GRAMMAR, grammarJsonSchema } from './artifact-grammar.ts';
-import { ENGINE_PACKAGE, loadEngine, type Engine } from './load-engine.ts';
+import { loadEngine, type Engine } from './load-engine.ts';
 import type { LocalSettings } from './local-settings.ts';
 import { chooseContextSize, chooseThreads, formatBytes, memoryShortfall } from './machine-fit.ts';
 
@@ -73,7 +73,7 @@ export class LocalProvider implements Provider {
       })
       .catch((error: unknown) => {
         throw new SopworksError('NO_MODEL', `llama.cpp could not start on this machine (${process.platform}-${process.arch}): ${firstLine(error)}`, {
-          hint: `Reinstall the engine with its prebuilt binaries: npm install ${ENGINE_PACKAGE}`,
+          hint: 'Install the engine again with its prebuilt binaries for this machine: sopworks models setup --force',
           cause: error,
         });
       });

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The package as a newcomer gets it (`npm run check:package`; CI runs it): pack, install it globally with
+# production dependencies only into a fresh prefix, then from an empty folder elsewhere check --version and
+# --help, run the scripted demo and compare its tree with the clone's, and weigh the install.
+# Fails when the installed package is over the limit (MAX_MB, default 250) or any step fails.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+max_mb="${MAX_MB:-250}"
+# The tree `npm run demo` gives (README: "Set up"); the installed package must give the same.
+expected_tree=de948ae765c439860cc8b7f5e975426946f4dadb
+work="$(mktemp -d "${TMPDIR:-/tmp}/sopworks-package-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+cd "$root"
+tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+echo "packed $tarball ($(du -h "$work/$tarball" | cut -f1))"
+
+# A global install into its own prefix: production dependencies only, as `npm i -g` does.
+npm install --global --prefix "$work/global" --no-audit --no-fund --loglevel=error "$work/$tarball"
+installed="$work/global/lib/node_modules/sopworks"
+bin="$work/global/bin/sopworks"
+for dev in tsx typescript mocha mermaid node-llama-cpp @node-llama-cpp; do
+  if [ -e "$installed/node_modules/$dev" ]; then echo "FAIL: $dev is installed with the package"; exit 1; fi
+done
+
+mkdir "$work/elsewhere"
+cd "$work/elsewhere"
+version="$("$bin" --version)"
+[ "$version" = "$(node -p "require('$root/package.json').version")" ] || { echo "FAIL: --version says $version"; exit 1; }
+start=$(date +%s%N)
+"$bin" --help >/dev/null
+help_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+# Run as a user of the installed package would: no settings of this machine's, the shipped scenario.
+env -u OPENAI_API_KEY -u OPENAI_BASE_URL NO_COLOR=1 "$bin" run --llm "scripted:$installed/examples/wordfreq.yaml" >"$work/demo.log" 2>&1 \
+  || { tail -n 30 "$work/demo.log"; echo "FAIL: the demo did not finish done"; exit 1; }
+tree="$(git -C output/wordfreq rev-parse 'HEAD^{tree}')"
+[ "$tree" = "$expected_tree" ] || { echo "FAIL: the demo gave tree $tree, not $expected_tree"; exit 1; }
+
+size_kb=$(du -sk "$installed" | cut -f1)
+size_mb=$(( size_kb / 1024 ))
+echo "installed: $installed"
+echo "size: ${size_mb} MB (limit ${max_mb} MB); --version: $version; --help: ${help_ms} ms; demo tree: $tree"
+[ "$size_mb" -le "$max_mb" ] || { echo "FAIL: the installed package weighs ${size_mb} MB, over ${max_mb} MB"; exit 1; }
+echo "package check passed"

@@ -1,0 +1,72 @@
+/**
+ * Where a command's output goes: lines for a person on stdout — or, with `--json`, JSON lines on stdout
+ * (json-lines-schema.ts) and the lines for a person on stderr, so a script reads stdout alone.
+ */
+import type { RunEvent } from '../../company/run-events.ts';
+import { summarizeMessage } from '../review/message-summary.ts';
+import type { JsonLine } from './json-lines-schema.ts';
+import type { Output } from './output.ts';
+import { progressPrinter } from './progress.ts';
+
+export type RunCommandName = 'run' | 'resume' | 'change';
+
+export interface CommandOutput {
+  /** Lines for a person: stdout, or stderr when stdout carries JSON. */
+  human: Output;
+  /** Writes one JSON line; null without --json. */
+  json: ((line: JsonLine) => void) | null;
+  /** A run's progress: lines for a person, or JSON lines. */
+  progress: (event: RunEvent) => void;
+}
+
+export function commandOutput(io: Output, json: boolean, command: RunCommandName | 'status' | 'review' = 'run'): CommandOutput {
+  if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(line)) };
+  const write = (line: JsonLine) => io.out(JSON.stringify(line));
+  return {
+    human: { out: (line) => io.err(line), err: (line) => io.err(line) },
+    json: write,
+    progress: (event) => write(jsonOfEvent(event, command === 'status' || command === 'review' ? 'run' : command)),
+  };
+}
+
+/** A run event as its JSON line. */
+export function jsonOfEvent(event: RunEvent, command: RunCommandName): JsonLine {
+  switch (event.kind) {
+    case 'start':
+      return { type: 'start', command, project: event.project, projectDir: event.projectDir, model: event.model, roles: event.roles };
+    case 'notice':
+      return { type: 'notice', text: event.text };
+    case 'model': {
+      const e = event.event;
+      const call = { role: e.call.role, action: e.call.action, key: e.call.key };
+      if (e.kind === 'call-start') return { type: 'call-start', ...call, seat: e.seat ?? null };
+      if (e.kind === 'call-repair') return { type: 'call-repair', ...call, attempt: e.attempt, error: e.error };
+      if (e.kind === 'call-fallback') return { type: 'call-fallback', ...call, from: e.from, to: e.to, reason: e.reason };
+      const r = e.record;
+      return {
+        type: 'call-end',
+        ...call,
+        ok: r.ok,
+        promptTokens: r.promptTokens,
+        completionTokens: r.completionTokens,
+        counted: r.counted,
+        repairs: r.repairs,
+        retries: r.retries,
+        costUsd: r.costUsd,
+        ms: r.ms,
+      };
+    }
+    case 'message': {
+      const m = event.message;
+      return { type: 'message', id: m.id, messageType: m.type, from: m.from, to: m.to, summary: summarizeMessage(m) };
+    }
+    case 'commit':
+      return { type: 'commit', role: event.role, subject: event.subject };
+    case 'tests-start':
+      return { type: 'tests-start', role: event.role, detail: event.detail };
+    case 'tests-end':
+      return { type: 'tests-end', role: event.role, detail: event.detail, passed: event.passed };
+    case 'check':
+      return { type: 'check', role: event.role, detail: event.detail };
+  }
+}

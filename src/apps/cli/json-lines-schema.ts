@@ -1,0 +1,121 @@
+/**
+ * What `--json` prints: one JSON object per line on stdout, each with a `type`. `run`, `resume` and
+ * `change` print every progress event as it happens, then one `summary` with the outcome and the exit
+ * code; `status` prints a `run` line per project, then a `summary`; `review` prints the timeline, then a
+ * `summary`. A command that fails before or during its work prints an `error` line (the exit codes are
+ * those of the README). Human text (notices, the next step) goes to stderr. The schema is the contract:
+ * docs/json-lines.schema.json is made from it (scripts/json-schema.ts), and the tests hold every line
+ * printed to it.
+ */
+import { z } from 'zod';
+
+const Usage = z.object({
+  calls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  repairs: z.number().int(),
+  retries: z.number().int().nullable().describe('transport retries; null where the record does not keep them (review)'),
+  costUsd: z.number().nullable().describe('US dollars; null when a price is unknown'),
+});
+
+const Call = { role: z.string(), action: z.string(), key: z.string().nullable().describe('the file of a per-file action') };
+
+export const JsonLine = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('start'),
+    command: z.enum(['run', 'resume', 'change']),
+    project: z.string(),
+    projectDir: z.string(),
+    model: z.string(),
+    roles: z.array(z.string()),
+  }),
+  z.object({ type: z.literal('notice'), text: z.string() }),
+  z.object({ type: z.literal('call-start'), ...Call, seat: z.string().nullable().describe('which Engineer, with --engineers N') }),
+  z.object({ type: z.literal('call-repair'), ...Call, attempt: z.number().int(), error: z.string() }),
+  z.object({ type: z.literal('call-fallback'), ...Call, from: z.string(), to: z.string(), reason: z.string() }),
+  z.object({
+    type: z.literal('call-end'),
+    ...Call,
+    ok: z.boolean(),
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    counted: z.boolean().describe('true: counted by the bundled tokenizer, the server reported none'),
+    repairs: z.number().int(),
+    retries: z.number().int(),
+    costUsd: z.number().nullable(),
+    ms: z.number(),
+  }),
+  z.object({
+    type: z.literal('message'),
+    id: z.string(),
+    messageType: z.string().describe('PRD, Design, Code, TestReport, …'),
+    from: z.string(),
+    to: z.string(),
+    summary: z.string().describe('what the message carries, in words'),
+  }),
+  z.object({ type: z.literal('commit'), role: z.string(), subject: z.string() }),
+  z.object({ type: z.literal('tests-start'), role: z.string(), detail: z.string() }),
+  z.object({ type: z.literal('tests-end'), role: z.string(), detail: z.string(), passed: z.boolean() }),
+  z.object({ type: z.literal('check'), role: z.string(), detail: z.string() }),
+  z.object({
+    type: z.literal('run'),
+    name: z.string(),
+    dir: z.string(),
+    outcome: z.string().describe('done, failed, budget-exhausted, awaiting-approval, interrupted, running, or "cut off"'),
+    reason: z.string().nullable(),
+    gate: z.string().nullable().describe('what a run awaiting approval waits on'),
+    lastStep: z.string().nullable(),
+    usage: Usage.nullable(),
+  }),
+  z.object({
+    type: z.literal('timeline'),
+    seq: z.number().int(),
+    id: z.string(),
+    messageType: z.string(),
+    from: z.string(),
+    to: z.string(),
+    createdAt: z.string(),
+    summary: z.string(),
+  }),
+  z.object({
+    type: z.literal('summary'),
+    command: z.enum(['run', 'resume', 'change', 'status', 'review']),
+    outcome: z.string().nullable().describe('the run’s outcome; null for status'),
+    reason: z.string().nullable(),
+    exitCode: z.number().int(),
+    projectDir: z.string().nullable(),
+    files: z.number().int().nullable(),
+    commits: z.number().int().nullable(),
+    tests: z.object({ round: z.number().int(), passed: z.boolean(), detail: z.string() }).nullable(),
+    usage: Usage.nullable(),
+    wallMs: z.number().nullable(),
+    runs: z.number().int().nullable().describe('status: how many runs were listed'),
+    next: z.array(z.string()).describe('what to do next, as commands'),
+  }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string(), hint: z.string().nullable(), exitCode: z.number().int() }),
+]);
+export type JsonLine = z.infer<typeof JsonLine>;
+
+export type SummaryLine = Extract<JsonLine, { type: 'summary' }>;
+
+/** A summary with every field present: the fields a command has nothing for are null. */
+export const summaryLine = (fields: Partial<SummaryLine> & Pick<SummaryLine, 'command' | 'exitCode'>): SummaryLine => ({
+  type: 'summary',
+  outcome: null,
+  reason: null,
+  projectDir: null,
+  files: null,
+  commits: null,
+  tests: null,
+  usage: null,
+  wallMs: null,
+  runs: null,
+  next: [],
+  ...fields,
+});
+
+/** The JSON Schema of a line, as docs/json-lines.schema.json holds it. */
+export function jsonLinesSchemaText(): string {
+  const schema = z.toJSONSchema(JsonLine, { target: 'draft-2020-12' });
+  return `${JSON.stringify({ title: 'One line of sopworks --json output', ...schema }, null, 2)}\n`;
+}

@@ -1,0 +1,83 @@
+/**
+ * The planning and code artifacts as board messages: the PRD, the design, the task graph, each file,
+ * the tests and documents — the files each becomes in the repository and its commit's subject.
+ */
+import * as S from '../../documents/schemas.ts';
+import { defineMessage, type BoardReader } from '../../engine/board/message-type.ts';
+import { renderPrd } from './render/prd.ts';
+import { renderDesign } from './render/design.ts';
+import { renderTasks } from './render/tasks.ts';
+import { renderReadme } from './render/readme.ts';
+
+function latestPayload<T>(board: BoardReader, type: string, needed: string): T {
+  const message = board.latest<T>(type);
+  if (!message) throw new Error(`a ${type} must be published before ${needed}`);
+  return message.payload;
+}
+
+const PRD_PATH = 'docs/prd.md';
+const DESIGN_PATH = 'docs/design.md';
+const README_PATH = 'README.md';
+const TASKS_PATH = 'docs/tasks.md';
+
+export const PRD = defineMessage({
+  schema: S.PRD,
+  description: 'Product requirements; committed as docs/prd.md.',
+  files: (prd) => [{ path: PRD_PATH, content: renderPrd(prd) }],
+  paths: () => [PRD_PATH],
+  subject: (prd) => `docs: product requirements for ${prd.projectName}`,
+});
+
+export const Design = defineMessage({
+  schema: S.Design,
+  description: 'System design: language, test and run commands, files, class and sequence diagrams; committed as docs/design.md and README.md.',
+  files: (design, board) => {
+    const prd = latestPayload<S.PRD>(board, 'PRD', 'the Design');
+    return [
+      { path: DESIGN_PATH, content: renderDesign(design, prd.projectName) },
+      { path: README_PATH, content: renderReadme(prd, design) },
+    ];
+  },
+  paths: () => [DESIGN_PATH, README_PATH],
+  subject: () => 'docs: system design and README',
+});
+
+export const TaskGraph = defineMessage({
+  schema: S.TaskGraph,
+  description: 'One task per file, with dependencies; committed as docs/tasks.md.',
+  files: (graph) => [{ path: TASKS_PATH, content: renderTasks(graph) }],
+  paths: () => [TASKS_PATH],
+  subject: (graph) => `docs: task graph of ${graph.tasks.length} files`,
+});
+
+export const Code = defineMessage({
+  schema: S.Code,
+  description: 'One source file (`path`, `content`, `review`); committed at its path.',
+  files: (code) => [{ path: code.path, content: code.content }],
+  paths: (code) => [code.path],
+  subject: (code, board) => {
+    const earlier = board.all<S.Code>('Code').some((m) => m.payload.path === code.path);
+    // In a change run, a file that was there before is changed, not added.
+    const op = board.latest<{ tasks: { file: string; op: string }[] }>('ChangeTaskGraph')?.payload.tasks.find((t) => t.file === code.path)?.op;
+    return earlier ? `fix: ${code.path}` : op === 'modify' ? `feat: change ${code.path}` : `feat: add ${code.path}`;
+  },
+  author: (code) => code.author,
+});
+
+export const CodeComplete = defineMessage({ schema: S.CodeComplete, description: 'A round of files is finished (`files`).' });
+
+export const Tests = defineMessage({
+  schema: S.TestFiles,
+  description: 'Test files (`files`); committed at their paths.',
+  files: (tests) => tests.files,
+  paths: (tests) => tests.files.map((f) => f.path),
+  subject: (tests) => `test: add ${tests.files.map((f) => f.path).join(', ')}`,
+});
+
+export const Document = defineMessage({
+  schema: S.Document,
+  description: 'A document at a path of the role\'s choosing (`path`, `content`), e.g. a user guide; committed at its path as "docs: <path>".',
+  files: (document) => [{ path: document.path, content: document.content }],
+  paths: (document) => [document.path],
+  subject: (document) => `docs: ${document.path}`,
+});

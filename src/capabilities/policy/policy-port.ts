@@ -1,0 +1,14 @@
+/** The policy as the steps use it (src/engine/steps/ports.ts): what each role may write and run, and how dependencies are installed. */
+import type { PolicyPort } from '../../engine/steps/ports.ts';
+import { commandRefusal } from './may-run.ts';
+import { writeRefusals } from './may-write.ts';
+import type { Policy } from './policy-file.ts';
+
+export function policyPort(policy: Policy): PolicyPort {
+  return {
+    source: policy.source,
+    writeRefusals: (role, paths) => writeRefusals(policy, role, paths),
+    commandRefusal: (role, command) => commandRefusal(policy, role, command),
+    dependencies: policy.dependencies,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * An install's result as a round of the test loop (a DependencyInstall, of kind `install`): a failure
+ * — a refused manifest, an installer that failed — goes to the Engineer as a bug report like a failing
+ * test, quoting what was refused and where, or the installer's own error lines.
+ */
+import { describeInstallFailure } from '../../host/install/install-failures.ts';
+import type { InstallPlan } from '../../host/install/install-plan.ts';
+import { describeRefusal, type Refusal } from '../../host/install/refusal.ts';
+import type { SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
+import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
+
+/** The DependencyInstall message's payload (artifacts/schemas.ts), which the step publishes. */
+export interface InstallRound {
+  round: number;
+  kind: 'install';
+  command: string[];
+  passed: boolean;
+  exitCode: number | null;
+  timedOut: boolean;
+  counts: null;
+  failures: { name: string; message: string }[];
+  signature: string;
+  output: string;
+  sandbox: SandboxReport | null;
+  ecosystem: 'npm' | 'python' | null;
+  lockfile: { path: string; content: string } | null;
+  scriptsSkipped: string[];
+}
+
+export interface InstallReportInput {
+  round: number;
+  plan: InstallPlan | null;
+  outcome: SandboxOutcome | null;
+  refusals: Refusal[];
+  /** Lines said before the output: config files ignored, user settings not carried, the proxy's origins. */
+  notes: string[];
+  lockfile: { path: string; content: string } | null;
+  scriptsSkipped: string[];
+  skipped: string | null;
+}
+
+export function installReport(input: InstallReportInput): InstallRound {
+  const { plan, outcome, refusals } = input;
+  const refused = refusals.length > 0;
+  const passed = !refused && (outcome === null || (outcome.exitCode === 0 && !outcome.timedOut));
+  const failures = refused
+    ? refusals.map((refusal) => ({ name: `install: ${refusal.file}${refusal.line === null ? '' : `:${refusal.line}`}`, message: describeRefusal(refusal) }))
+    : passed
+      ? []
+      : describeInstallFailure(outcome?.output ?? '', outcome?.exitCode ?? null, outcome?.timedOut ?? false);
+  const said = refused
+    ? ['Refused before the install ran — these name a package source other than the configured registry:', ...refusals.map(describeRefusal)].join('\n')
+    : (input.skipped ?? outcome?.output ?? '');
+  const notes = input.notes.length > 0 ? `${input.notes.map((note) => `note: ${note}`).join('\n')}\n` : '';
+  return {
+    round: input.round,
+    kind: 'install',
+    command: plan?.shown ?? ['(no dependencies declared)'],
+    passed,
+    exitCode: outcome?.exitCode ?? (refused ? 1 : 0),
+    timedOut: outcome?.timedOut ?? false,
+    counts: null,
+    failures,
+    signature: passed ? 'passed' : `install: ${failures.map((f) => f.name).join(', ')}`,
+    output: `${notes}${said}`.slice(-8000),
+    sandbox: outcome ? { mode: outcome.mode, limits: outcome.limits, limitsHit: outcome.limitsHit, violations: outcome.violations, gaps: outcome.gaps } : null,
+    ecosystem: plan?.ecosystem ?? null,
+    lockfile: input.lockfile,
+    scriptsSkipped: input.scriptsSkipped,
+  };
+}

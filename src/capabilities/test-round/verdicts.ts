@@ -1,0 +1,30 @@
+/** The guards and the action that read a test round's verdict: whether it passed, and whether it failed as the last one did. */
+import { z } from 'zod';
+import type { TestReport } from '../../documents/schemas.ts';
+import { defineAction, defineGuard } from '../../engine/steps/step.ts';
+
+export const testsPassed = defineGuard({
+  description: 'The test report in a slot (default testReport) passed.',
+  params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
+  names: { readsSlot: 'slot' },
+  test: ({ context }, params) => (context.slots[params.slot] as TestReport | undefined)?.passed === true,
+});
+
+export const repeatedFailure = defineGuard({
+  description: 'The last two test reports failed the same way (a loop, not progress).',
+  params: z.object({}).strict(),
+  test: ({ context }) => {
+    const [a, b] = context.failures.slice(-2);
+    return a !== undefined && a === b;
+  },
+});
+
+export const recordFailure = defineAction({
+  description: 'Remember the failure signature of the test report in a slot (default testReport), for `repeatedFailure`.',
+  params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
+  names: { readsSlot: 'slot' },
+  update: ({ context }, params) => {
+    const report = context.slots[params.slot] as TestReport | undefined;
+    return { failures: report && !report.passed ? [...context.failures, report.signature] : context.failures };
+  },
+});

@@ -1,0 +1,153 @@
+/**
+ * The vocabulary of the house: every step, action, guard, view and message type a SOP may name, each
+ * registered here in one line — the one place the engine's vocabulary is assembled and handed to it.
+ * Adding a SOP step is a file in its capability (`defineStep`, src/engine/steps/step.ts) and a line below.
+ */
+import type { z } from 'zod';
+import * as S from '../documents/schemas.ts';
+import * as C from '../documents/change-schemas.ts';
+import { runMessages } from '../engine/board/run-messages.ts';
+import * as actions from '../engine/steps/actions.ts';
+import * as guards from '../engine/steps/guards.ts';
+import * as coreViews from '../engine/steps/core-views.ts';
+import { conclude } from '../engine/steps/conclude.ts';
+import { publish } from '../engine/steps/publish.ts';
+import type { Vocabulary } from '../engine/steps/vocabulary.ts';
+import { askStep } from '../capabilities/model/ask-step.ts';
+import { awaitApproval } from '../capabilities/approvals/await-approval-step.ts';
+import { Approval } from '../capabilities/approvals/message-types.ts';
+import { awaitFile } from '../capabilities/artifacts/await-file-step.ts';
+import { check } from '../capabilities/artifacts/check-step.ts';
+import { eachFile } from '../capabilities/artifacts/each-file-step.ts';
+import { planningMarkdown } from '../capabilities/artifacts/markdown-of.ts';
+import * as planning from '../capabilities/artifacts/message-types.ts';
+import { queueBugFiles, queueTasks } from '../capabilities/artifacts/queue-actions.ts';
+import * as artifactViews from '../capabilities/artifacts/views.ts';
+import { changeMessageTypes } from '../capabilities/change/change-message-types.ts';
+import { noNewFailures, queueChangeTasks, taskOp } from '../capabilities/change/change-references.ts';
+import * as changeViews from '../capabilities/change/change-views.ts';
+import { checkChangeTasks } from '../capabilities/change/check-change-tasks-step.ts';
+import { edit } from '../capabilities/change/edit-step.ts';
+import { mapRepository } from '../capabilities/change/map-repository-step.ts';
+import { read } from '../capabilities/change/read-step.ts';
+import { fastCheck } from '../capabilities/project/fast-check-step.ts';
+import { installDependencies } from '../capabilities/project/install-dependencies-step.ts';
+import { Dependencies } from '../capabilities/project/message-types.ts';
+import { runProgram } from '../capabilities/project/run-program-step.ts';
+import { BugReport, TestReport } from '../capabilities/test-round/message-types.ts';
+import { renderBugReport, renderTestReport } from '../capabilities/test-round/render-test-report.ts';
+import { runBaseTests } from '../capabilities/test-round/run-base-tests-step.ts';
+import { runTests } from '../capabilities/test-round/run-tests-step.ts';
+import { recordFailure, repeatedFailure, testsPassed } from '../capabilities/test-round/verdicts.ts';
+
+/** Every message type the board accepts, in the order the reference lists them. */
+export const messageTypes: Vocabulary['messages'] = {
+  Requirement: runMessages.Requirement,
+  PRD: planning.PRD,
+  Design: planning.Design,
+  TaskGraph: planning.TaskGraph,
+  Code: planning.Code,
+  CodeComplete: planning.CodeComplete,
+  Tests: planning.Tests,
+  TestReport,
+  Dependencies,
+  BugReport,
+  Document: planning.Document,
+  Approval,
+  Outcome: runMessages.Outcome,
+  // A change run's documents (sopworks change).
+  ...changeMessageTypes,
+};
+
+export const knownMessageTypes = (): string[] => Object.keys(messageTypes);
+
+/** Structured outputs an `ask` step may request, besides `code` (one file) and `files` (several). */
+export const askOutputs: Readonly<Record<string, z.ZodType>> = {
+  Review: S.Review,
+  // The files a change run's step asks to read.
+  ReadRequest: C.ReadRequest,
+  ...Object.fromEntries(Object.entries(messageTypes).map(([name, type]) => [name, type.schema])),
+};
+
+/** What `{{markdown "Type" value}}` renders in a template. */
+export const markdownRenderers: Readonly<Record<string, (value: unknown) => string>> = {
+  ...planningMarkdown,
+  TestReport: (v) => renderTestReport(v as S.TestReport),
+  BugReport: (v) => renderBugReport(v as S.BugReport, 1),
+};
+
+export const vocabulary: Vocabulary = {
+  steps: {
+    ask: askStep(askOutputs),
+    publish,
+    check,
+    runTests,
+    eachFile,
+    awaitFile,
+    awaitApproval,
+    conclude,
+    installDependencies,
+    fastCheck,
+    runProgram,
+    mapRepository,
+    read,
+    edit,
+    checkChangeTasks,
+    runBaseTests,
+  },
+  actions: {
+    receive: actions.receive,
+    keep: actions.keep,
+    keepFeedback: actions.keepFeedback,
+    count: actions.count,
+    resetCount: actions.resetCount,
+    noteError: actions.noteError,
+    clearError: actions.clearError,
+    queueTasks,
+    queueBugFiles,
+    nextTask: actions.nextTask,
+    finishTask: actions.finishTask,
+    remember: actions.remember,
+    forget: actions.forget,
+    recordFailure,
+    queueChangeTasks,
+  },
+  guards: {
+    approved: guards.approved,
+    below: guards.below,
+    hasQueued: guards.hasQueued,
+    testsPassed,
+    repeatedFailure,
+    repeats: guards.repeats,
+    hasPublished: guards.hasPublished,
+    isSet: guards.isSet,
+    taskOp,
+    noNewFailures,
+  },
+  views: {
+    spec: coreViews.spec,
+    project: coreViews.project,
+    error: coreViews.error,
+    done: coreViews.done,
+    current: coreViews.current,
+    task: artifactViews.task,
+    dependencies: artifactViews.dependencies,
+    designExcerpt: artifactViews.designExcerptView,
+    file: artifactViews.file,
+    files: artifactViews.files,
+    changeTask: changeViews.changeTask,
+    changeRemoval: changeViews.changeRemoval,
+    prd: artifactViews.prd,
+    design: artifactViews.design,
+    tasks: artifactViews.tasks,
+    tests: artifactViews.tests,
+    testReport: artifactViews.testReport,
+    bug: artifactViews.bug,
+    repoMap: changeViews.repoMap,
+    changeRequest: changeViews.changeRequest,
+    designDelta: changeViews.designDelta,
+    changeTasks: changeViews.changeTasks,
+    baseline: changeViews.baseline,
+  },
+  messages: messageTypes,
+};

@@ -1,0 +1,100 @@
+/**
+ * The documents of a change run (sopworks change): the map of the repository as it was at the base,
+ * the Product Manager's change request, the Architect's design delta and change task graph, the files
+ * a step asked to read, and the tests as they ran on the base. Optional facts are `.nullable()` (strict
+ * structured output needs every property present).
+ */
+import { z } from 'zod';
+import { RelativePath } from '../ground/files/safe-path.ts';
+import { Design, TestReport } from './schemas.ts';
+
+const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+/** The repository as the company sees it: bounded, never its whole content (repository-map.ts). */
+export const RepositoryMap = z.object({
+  /** The commit the change starts from, and the branch it is made on. */
+  base: z.string().min(1),
+  branch: z.string().min(1),
+  /** Where the change's documents go, e.g. docs/changes/1-add-json-flag. */
+  changeDir: RelativePath,
+  fileCount: z.number().int().min(0),
+  /** The file tree, one path a line (directories summarised when there are too many files). */
+  tree: z.string(),
+  manifests: z.array(z.object({ path: z.string(), content: z.string() })),
+  readmes: z.array(z.object({ path: z.string(), content: z.string() })),
+  /** Each source file's exports and signatures, as many as fit the bound. */
+  interfaces: z.array(z.object({ path: z.string(), interface: z.string() })),
+  /** Whether a test file was seen, and the files left out of the map to keep it bounded. */
+  hasTests: z.boolean(),
+  omitted: z.number().int().min(0),
+});
+
+export const ChangeRequest = z.object({
+  title: text('title'),
+  summary: text('summary'),
+  changes: z.array(text('a change')).min(1),
+  acceptanceCriteria: z.array(text('an acceptance criterion')).min(1),
+  mustKeepWorking: z.array(text('a behaviour that must keep working')),
+  outOfScope: z.array(text('an out-of-scope item')),
+});
+
+/** Which files a step wants to read, and why (the `read` step loads them, bounded). */
+export const ReadRequest = z.object({
+  files: z.array(z.object({ path: RelativePath, why: text('why') })).min(1),
+});
+
+/** What a `read` step hands over: the files it read, and those it refused with the reason. */
+export const ReadFiles = z.object({
+  files: z.array(z.object({ path: z.string(), content: z.string() })),
+  refused: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+
+/**
+ * The design delta: the Design's own fields for what the repository becomes (its test command is the
+ * one QA runs, on the base and on the branch), plus what stays as it is.
+ */
+export const DesignDelta = Design.extend({
+  unchanged: z.array(text('something that stays as it is')),
+});
+
+export const ChangeOp = z.enum(['modify', 'add', 'delete', 'rename']);
+
+export const ChangeTask = z.object({
+  /** The file the task leaves behind (for a rename, its new path). */
+  file: RelativePath,
+  op: ChangeOp,
+  /** A rename's old path; null otherwise. */
+  from: RelativePath.nullable(),
+  description: text('description'),
+  dependsOn: z.array(RelativePath),
+});
+
+export const ChangeTaskGraph = z.object({
+  tasks: z.array(ChangeTask).min(1),
+});
+
+/**
+ * A file a task deletes, or moves: one commit removes `path` and, for a rename, adds `renamedTo` with
+ * `content` (the file as the Engineer left it at its new path).
+ */
+export const Removal = z.object({
+  path: RelativePath,
+  renamedTo: RelativePath.nullable(),
+  content: z.string().nullable(),
+});
+
+/** The repository's tests as they ran on the base, before any change: what was failing already. */
+export const BaselineTests = TestReport.extend({
+  /** False when the repository has no tests to run (QA writes the first ones). */
+  ran: z.boolean(),
+});
+
+export type RepositoryMap = z.infer<typeof RepositoryMap>;
+export type ChangeRequest = z.infer<typeof ChangeRequest>;
+export type ReadRequest = z.infer<typeof ReadRequest>;
+export type ReadFiles = z.infer<typeof ReadFiles>;
+export type DesignDelta = z.infer<typeof DesignDelta>;
+export type ChangeTask = z.infer<typeof ChangeTask>;
+export type ChangeTaskGraph = z.infer<typeof ChangeTaskGraph>;
+export type Removal = z.infer<typeof Removal>;
+export type BaselineTests = z.infer<typeof BaselineTests>;

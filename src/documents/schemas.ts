@@ -1,0 +1,195 @@
+/**
+ * The structured artifacts the company passes around. Each schema is both the validator of a model's
+ * reply and, turned into JSON Schema, the format the model is asked for — declared once.
+ * Optional facts are `.nullable()` rather than `.optional()`: OpenAI's strict structured output
+ * requires every property to be present.
+ */
+import { z } from 'zod';
+import { RelativePath } from '../ground/files/safe-path.ts';
+import { SandboxReport } from '../host/sandbox/sandbox-report.ts';
+
+const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+// The run's own messages are the engine's; they are the company's language too.
+export { Outcome, Requirement } from '../engine/board/run-messages.ts';
+
+export const Priority = z.enum(['P0', 'P1', 'P2']);
+
+export const PRD = z.object({
+  projectName: text('projectName'),
+  summary: text('summary'),
+  goals: z.array(text('a goal')).min(1),
+  userStories: z.array(z.object({ asA: text('asA'), iWant: text('iWant'), soThat: text('soThat') })).min(1),
+  requirementPool: z.array(z.object({ id: text('id'), description: text('description'), priority: Priority })).min(1),
+  acceptanceCriteria: z.array(text('an acceptance criterion')).min(1),
+  openQuestions: z.array(text('an open question')),
+});
+
+/** A verdict from a review step: a boolean decided by the schema, never by a substring of prose. */
+export const Review = z.object({
+  approved: z.boolean(),
+  issues: z.array(text('an issue')),
+});
+
+export const DesignFile = z.object({
+  path: RelativePath,
+  purpose: text('purpose'),
+});
+
+/** A third-party package the project needs: installed by QA before the tests (docs/sandbox.md). */
+export const Dependency = z.object({
+  name: text('a dependency name'),
+  /** A version range in the ecosystem's syntax: "^4.17.0" for npm, ">=2.31" for pip. */
+  range: text('a version range'),
+  kind: z.enum(['runtime', 'dev']),
+});
+
+export const Design = z.object({
+  summary: text('summary'),
+  approach: text('approach'),
+  language: text('language'),
+  /** The command that runs the project's tests from its root, as argv (no shell). */
+  testCommand: z.array(text('a testCommand word')).min(1),
+  /** How a user runs the program, as argv; null for a library. */
+  runCommand: z.array(text('a runCommand word')).min(1).nullable(),
+  /** The run command with a concrete input, which QA runs once the tests pass; null: the run command as is. */
+  smokeCommand: z.array(text('a smokeCommand word')).min(1).nullable().optional(),
+  /** Third-party dependencies, declared in the manifest the Engineer writes; null or [] for none. (Both new
+   * fields are optional, not defaulted, so older designs still parse and no `default` reaches the JSON Schema.) */
+  dependencies: z.array(Dependency).nullable().optional(),
+  files: z.array(DesignFile).min(1),
+  classDiagram: z
+    .string()
+    .trim()
+    .refine((s) => /^classDiagram\b/.test(s), 'classDiagram must be mermaid text starting with "classDiagram"'),
+  sequenceDiagram: z
+    .string()
+    .trim()
+    .refine((s) => /^sequenceDiagram\b/.test(s), 'sequenceDiagram must be mermaid text starting with "sequenceDiagram"'),
+});
+
+export const Task = z.object({
+  file: RelativePath,
+  description: text('description'),
+  dependsOn: z.array(RelativePath),
+});
+
+export const TaskGraph = z.object({
+  tasks: z.array(Task).min(1),
+});
+
+export const CodeFile = z.object({
+  path: RelativePath,
+  content: z.string(),
+});
+
+/** One fast check of a draft before its model review: a checker's verdict, or the placeholders left in it. */
+export const FastCheck = z.object({
+  path: RelativePath,
+  /** What ran ("node --check", "tsc --noEmit", "py_compile", "npm run lint", "completeness"). */
+  checker: z.string(),
+  passed: z.boolean(),
+  problems: z.array(z.string()),
+});
+
+/** A draft's fast checks as a review verdict (a failure is revised before any model review), with every check it failed so far. */
+export const FastCheckVerdict = z.object({
+  approved: z.boolean(),
+  issues: z.array(z.string()),
+  checks: z.array(FastCheck),
+});
+
+/** A person of the company, as a commit names them. */
+export const Person = z.object({ name: z.string().min(1), email: z.string().min(1) });
+
+export const Code = CodeFile.extend({
+  /** The last review verdict before it was committed (approved, or the issues left when the bound was hit). */
+  review: Review.nullable(),
+  /** Who wrote the file and who reviewed it (with `--engineers N`, two of the N); null on older runs. */
+  author: Person.nullable().default(null),
+  reviewer: Person.nullable().default(null),
+  /** The file's fast checks: each one failed was a model review saved (null on older runs, or without a fastCheck step). */
+  checks: FastCheckVerdict.nullable().default(null),
+});
+
+export const CodeComplete = z.object({
+  files: z.array(RelativePath),
+});
+
+export const TestFiles = z.object({
+  files: z.array(CodeFile).min(1),
+});
+
+export const TestFailure = z.object({
+  name: text('name'),
+  message: z.string(),
+});
+
+export const TestReport = z.object({
+  round: z.number().int().min(1),
+  command: z.array(z.string()).min(1),
+  passed: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  timedOut: z.boolean(),
+  counts: z.object({ passed: z.number().int(), failed: z.number().int() }).nullable(),
+  failures: z.array(TestFailure),
+  /** Identifies the failure independent of timings, so the same failure twice is recognised. */
+  signature: z.string(),
+  /** The tail of the runner's output (not committed: it carries timings). */
+  output: z.string(),
+  /** How the tests ran: sandbox mode, limits, limits hit, violations seen, gaps (null in reports from before the sandbox). */
+  sandbox: SandboxReport.nullable().default(null),
+  /** What the round ran (absent: the tests): the tests, the dependency install before them, or the program on its smoke input. */
+  kind: z.enum(['tests', 'install', 'smoke']).optional(),
+});
+
+/** The dependency install before a test round: what ran, and the lockfile it produced (committed). */
+export const DependencyInstall = TestReport.extend({
+  ecosystem: z.enum(['npm', 'python']).nullable(),
+  /** The lockfile when it changed since the last install (committed with this message); null otherwise. */
+  lockfile: CodeFile.nullable(),
+  /** Packages that declare install scripts which the policy kept from running. */
+  scriptsSkipped: z.array(z.string()).default([]),
+});
+
+export const BugReport = z.object({
+  summary: text('summary'),
+  failingTests: z.array(text('a failing test')),
+  files: z.array(z.object({ path: RelativePath, problem: text('problem') })).min(1),
+});
+
+/** A document a role writes at a path of its choosing (a user guide, a changelog): committed as is. */
+export const Document = z.object({
+  path: RelativePath,
+  content: z.string(),
+});
+
+/** A person's decision on an artifact a role held back for approval (`--approve`). */
+export const Approval = z.object({
+  role: text('role'),
+  gate: z.enum(['prd', 'design', 'code', 'tests']),
+  key: z.string().nullable(),
+  /** The n-th decision asked for this role, gate and key (0-based): a rejected artifact comes back. */
+  round: z.number().int().min(0),
+  approved: z.boolean(),
+  feedback: z.string().nullable(),
+});
+export type Approval = z.infer<typeof Approval>;
+
+export type PRD = z.infer<typeof PRD>;
+export type Review = z.infer<typeof Review>;
+/** As written (the fields added since the first version may be absent from older boards and scenarios). */
+export type Design = z.input<typeof Design>;
+export type Task = z.infer<typeof Task>;
+export type TaskGraph = z.infer<typeof TaskGraph>;
+export type CodeFile = z.infer<typeof CodeFile>;
+export type Code = z.infer<typeof Code>;
+export type CodeComplete = z.infer<typeof CodeComplete>;
+export type TestFiles = z.infer<typeof TestFiles>;
+export type TestReport = z.infer<typeof TestReport>;
+export type BugReport = z.infer<typeof BugReport>;
+export type Document = z.infer<typeof Document>;
+export type Dependency = z.infer<typeof Dependency>;
+export type FastCheck = z.infer<typeof FastCheck>;
+export type FastCheckVerdict = z.infer<typeof FastCheckVerdict>;
+export type DependencyInstall = z.infer<typeof DependencyInstall>;

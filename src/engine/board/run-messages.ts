@@ -1,0 +1,25 @@
+/**
+ * The messages of the run itself, whatever the company: the client's Requirement that starts it and the
+ * Outcome a role posts to end it. Every other message type comes with the vocabulary.
+ */
+import { z } from 'zod';
+import { defineMessage } from './message-type.ts';
+
+const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
+
+export const Requirement = z.object({
+  spec: text('the spec'),
+  project: text('the project name'),
+});
+export type Requirement = z.infer<typeof Requirement>;
+
+export const Outcome = z.object({
+  outcome: z.enum(['done', 'failed']),
+  reason: text('reason'),
+});
+export type Outcome = z.infer<typeof Outcome>;
+
+export const runMessages = {
+  Requirement: defineMessage({ schema: Requirement, description: "The client's spec; posted by the company when a run starts (`spec`, `project`)." }),
+  Outcome: defineMessage({ schema: Outcome, description: 'Ends the run: `outcome` done or failed, and a `reason`. Read by the company itself.' }),
+};

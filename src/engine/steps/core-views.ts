@@ -1,0 +1,17 @@
+/** The engine's own views: the run's requirement and the role's context. Capabilities add theirs. */
+import { SopworksError } from '../../ground/errors.ts';
+import type { BoardReader } from '../board/message-type.ts';
+import type { Requirement } from '../board/run-messages.ts';
+import type { View } from './views.ts';
+
+const requirement = (board: BoardReader): Requirement => {
+  const message = board.latest<Requirement>('Requirement');
+  if (!message) throw new SopworksError('SOP_INVALID', 'No Requirement is on the board yet.');
+  return message.payload;
+};
+
+export const spec: View = { description: "The client's one-line spec (from the Requirement).", read: ({ board }) => requirement(board).spec };
+export const project: View = { description: 'The project name (from the Requirement).', read: ({ board }) => requirement(board).project };
+export const error: View = { description: 'The last error noted by `noteError` (empty when none).', read: ({ context }) => context.error ?? '' };
+export const done: View = { description: 'The files finished since the queue was last filled.', read: ({ context }) => context.done };
+export const current: View = { description: 'The path of the current file (null when none).', read: ({ context }) => context.current };

@@ -1,0 +1,55 @@
+/**
+ * What went wrong in an install, read from npm's and pip's own output: the packages it names as
+ * missing or unresolvable, a registry that could not be reached or whose certificate was not trusted,
+ * and — always, when it failed — the installer's own error lines, quoted, so the report says what npm
+ * or pip said rather than only an exit code.
+ */
+export interface InstallFailure {
+  name: string;
+  message: string;
+}
+
+/** npm's `npm error …` (and older `npm ERR! …`) and pip's `ERROR: …` lines, without npm's log-file trailer. */
+export function installerErrorLines(output: string, max = 8): string[] {
+  const lines = output
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => /^(npm (error|ERR!)|ERROR:|error:|sopworks egress proxy:)/.test(line.trim()))
+    .filter((line) => !/A complete log of this run|^npm (error|ERR!)\s*$/.test(line.trim()));
+  const unique = [...new Set(lines)];
+  return unique.length > max ? [...unique.slice(0, max - 1), `… ${unique.length - max + 1} more`] : unique;
+}
+
+export function installFailures(output: string): InstallFailure[] {
+  const failures: InstallFailure[] = [];
+  const add = (name: string, message: string) => {
+    if (!failures.some((f) => f.name === name)) failures.push({ name, message });
+  };
+  for (const m of output.matchAll(/'([^'\s]+)' is not in this registry/g)) add(`install: ${m[1]}`, `the registry has no such package (${m[0]})`);
+  for (const m of output.matchAll(/No matching version found for (\S+)\./g)) add(`install: ${m[1]}`, `no version of the package matches the range (${m[0]})`);
+  for (const m of output.matchAll(/No matching distribution found for (\S+)/g)) add(`install: ${m[1]}`, `no version of the package matches (${m[0]})`);
+  for (const m of output.matchAll(/(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN)[^\n]*/g))
+    add('install: the registry', `the registry could not be reached (${m[0].trim()})`);
+  if (/Failed to establish a new connection|Connection refused/.test(output)) add('install: the registry', 'the package index could not be reached');
+  const upstream = /sopworks egress proxy: could not reach (\S+ \S+): ([^\n]*)/.exec(output);
+  if (upstream) add('install: the registry', `the registry could not be reached from this machine (${upstream[1]}: ${upstream[2]!.trim()})`);
+  const refused = /sopworks egress proxy: refused (\S+ \S+)/.exec(output);
+  if (refused) add('install: the egress proxy', `the install asked for ${refused[1]}, which is not the configured registry, and the egress proxy refused it`);
+  if (/SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT|CERTIFICATE_VERIFY_FAILED|unable to verify the first certificate/.test(output)) {
+    add('install: the registry', "the registry's certificate is not trusted (see the installer's lines)");
+  }
+  return failures;
+}
+
+/** Failures of an install that did not succeed: what is recognised, then the installer's own lines. */
+export function describeInstallFailure(output: string, exitCode: number | null, timedOut: boolean): InstallFailure[] {
+  const failures = installFailures(output);
+  const said = installerErrorLines(output);
+  const quoted = said.length > 0 ? `; the installer said:\n${said.join('\n')}` : '';
+  if (failures.length === 0) {
+    failures.push({ name: 'install', message: `${timedOut ? 'the install timed out' : `the install exited with code ${exitCode}`}${quoted}` });
+  } else if (quoted) {
+    failures[0] = { ...failures[0]!, message: `${failures[0]!.message}${quoted}` };
+  }
+  return failures;
+}

@@ -1,0 +1,130 @@
+/**
+ * The one place where a project's manifests turn into an action on the host: installing its declared
+ * dependencies. General — a project folder, its manifests, the registries to install from — so a
+ * generated project and a repository handed to `change` go the same way:
+ *
+ * 1. the manifest is read (install-plan.ts) and every source it, its lockfile and its config files
+ *    name is checked (manifest-refusals.ts): anything but the configured registry refuses the install
+ *    before it runs, naming file:line, what was found and what to do;
+ * 2. an egress proxy is started for this install alone (host/egress/), allowing only the registry of
+ *    the ecosystem being installed, and carrying the user's CA, proxy and credentials upstream;
+ * 3. the install runs in the sandbox in a network namespace of its own (never the host's network —
+ *    refused where no namespace can be made), its only way out the proxy;
+ * 4. the proxy stops; what it refused becomes `network` violations of the outcome.
+ */
+import { describeOrigin } from '../egress/allow-list.ts';
+import { type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/egress-proxy.ts';
+import { runSandboxed, type SandboxOutcome } from '../sandbox/run-sandboxed.ts';
+import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
+import { ignoredConfigs } from './ignored-configs.ts';
+import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
+import { manifestRefusals } from './manifest-refusals.ts';
+import type { Refusal } from './refusal.ts';
+import { allowedOrigins, type DependencyRegistries, type ResolvedRegistries, resolveRegistries } from './registries.ts';
+import { readUserRegistrySettings, type UserRegistrySettings } from './user-registry-settings.ts';
+
+export interface InstallRequest {
+  projectDir: string;
+  registries: DependencyRegistries;
+  /** Let packages' install and build scripts run (the policy's dependencies.scripts). */
+  scripts: boolean;
+  /** Let the install reach its registry at all (the policy's dependencies.network); else no way out. */
+  network: boolean;
+  sandbox: SandboxSettings;
+  wallSeconds: number;
+  /** Exactly as the lockfile says (`npm ci`): a repository's base. */
+  frozen?: boolean;
+  /** The user's environment, whose registry settings the proxy carries; default: this process's. */
+  env?: NodeJS.ProcessEnv;
+  onNotice?: (notice: string) => void;
+}
+
+export interface InstallCheck {
+  plan: InstallPlan | null;
+  /** Refused before anything ran: the manifest does not parse, or names another source. */
+  refusals: Refusal[];
+  /** Config files that name sources but that the install does not read, said so. */
+  ignored: string[];
+  /** The ignored configs and the user's settings that are not carried, for this ecosystem: said in the report. */
+  notes: string[];
+  registries: ResolvedRegistries;
+  user: UserRegistrySettings;
+}
+
+export interface InstallRun {
+  outcome: SandboxOutcome;
+  /** Every request the egress proxy saw. */
+  egress: EgressRequest[];
+  /** The origins it allowed, as a person reads them. */
+  allowed: string[];
+}
+
+/** Reads the manifest and checks every source it names; runs nothing. */
+export async function checkInstall(request: Pick<InstallRequest, 'projectDir' | 'registries' | 'scripts' | 'frozen' | 'env'>): Promise<InstallCheck> {
+  const user = readUserRegistrySettings(request.env ?? process.env);
+  const registries = resolveRegistries(request.registries, user);
+  let plan: InstallPlan | null;
+  try {
+    plan = await planInstall(request.projectDir, registries, request.scripts, request.frozen ?? false);
+  } catch (error) {
+    if (!(error instanceof ManifestProblem)) throw error;
+    const file = /^(\S+?)(:| is)/.exec(error.message)?.[1] ?? 'the manifest';
+    return { plan: null, refusals: [{ file, line: null, found: file, why: error.message, fix: 'fix the manifest' }], ignored: [], notes: [], registries, user };
+  }
+  if (!plan) return { plan, refusals: [], ignored: [], notes: [], registries, user };
+  const ignored = ignoredConfigs(request.projectDir, plan.ecosystem);
+  // The user's settings of the other ecosystem say nothing about this install.
+  const other = plan.ecosystem === 'npm' ? 'pip ' : 'npm ';
+  return {
+    plan,
+    refusals: await manifestRefusals(request.projectDir, plan, registries),
+    ignored,
+    notes: [...ignored, ...user.notes.filter((note) => !note.startsWith(other))],
+    registries,
+    user,
+  };
+}
+
+/** Runs a checked plan (no refusals) in the sandbox, through an egress proxy of its own. */
+export async function runInstall(check: InstallCheck & { plan: InstallPlan }, request: InstallRequest): Promise<InstallRun> {
+  const allow = allowedOrigins(check.registries, check.plan.ecosystem);
+  let proxy: EgressProxy | null = null;
+  try {
+    if (request.network) {
+      proxy = await startEgressProxy({
+        allow,
+        upstream: { ...check.user.upstream, credentials: [...check.registries.credentials, ...check.user.upstream.credentials] },
+      });
+    }
+    const outcome = await runSandboxed({
+      argv: check.plan.argv,
+      projectDir: request.projectDir,
+      limits: { ...request.sandbox.limits, wallSeconds: request.wallSeconds },
+      setting: request.sandbox.mode,
+      allowUnsandboxed: request.sandbox.allowUnsandboxed,
+      ownNetwork: { egress: proxy ? { socketPath: proxy.socketPath, caFile: proxy.caFile } : null },
+      ...(request.onNotice ? { onNotice: request.onNotice } : {}),
+    });
+    const egress = proxy?.requests() ?? [];
+    const allowed = allow.map(describeOrigin);
+    for (const refused of egress.filter((entry) => !entry.allowed)) {
+      outcome.violations.push({
+        kind: 'network',
+        detail: `refused by the egress proxy: ${refused.request} (${refused.result}; allowed: ${allowed.join(', ')})`,
+      });
+    }
+    // What the proxy saw goes with the installer's output: npm and pip say "502" or "403", not why.
+    const evidence = egress
+      .filter((entry) => !entry.allowed || entry.result.startsWith('failed: '))
+      .slice(0, 10)
+      .map((entry) =>
+        entry.allowed
+          ? `sopworks egress proxy: could not reach ${entry.request}: ${entry.result.slice('failed: '.length)}`
+          : `sopworks egress proxy: refused ${entry.request}: ${entry.result}`,
+      );
+    if (evidence.length > 0) outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${evidence.join('\n')}\n`;
+    return { outcome, egress, allowed: request.network ? allowed : [] };
+  } finally {
+    await proxy?.stop();
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Every file an install reads that could name a package source, checked before it runs: for npm the
+ * manifest, the lockfiles npm reads (package-lock.json, npm-shrinkwrap.json, the hidden
+ * node_modules/.package-lock.json) and a project .npmrc; for Python the requirements file and the
+ * files it includes, the constraints lockfile, or pyproject.toml's dependencies.
+ */
+import { packageJsonRefusals, lockfileRefusals, npmrcRefusals } from './npm-sources.ts';
+import type { InstallPlan } from './install-plan.ts';
+import { OutsideProject, readProjectFile } from './project-file.ts';
+import { pyprojectRefusals, requirementsRefusals } from './python-sources.ts';
+import type { Refusal } from './refusal.ts';
+import type { ResolvedRegistries } from './registries.ts';
+
+const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'node_modules/.package-lock.json'];
+
+export async function manifestRefusals(projectDir: string, plan: InstallPlan, registries: ResolvedRegistries): Promise<Refusal[]> {
+  const refusals: Refusal[] = [];
+  const read = (file: string): string | null => {
+    try {
+      return readProjectFile(projectDir, file);
+    } catch (error) {
+      if (!(error instanceof OutsideProject)) throw error;
+      refusals.push({ file, line: null, found: file, why: error.message, fix: `make ${file} a file of the project` });
+      return null;
+    }
+  };
+  if (plan.ecosystem === 'npm') {
+    const text = read('package.json');
+    if (text !== null) refusals.push(...packageJsonRefusals(text, JSON.parse(text) as Record<string, unknown>));
+    for (const lockfile of NPM_LOCKFILES) {
+      const lock = read(lockfile);
+      if (lock !== null) refusals.push(...lockfileRefusals(lock, lockfile, registries.npm));
+    }
+    const npmrc = read('.npmrc');
+    if (npmrc !== null) refusals.push(...npmrcRefusals(npmrc));
+    return refusals;
+  }
+  if (plan.manifest === 'pyproject.toml') {
+    refusals.push(...pyprojectRefusals(read('pyproject.toml') ?? '', plan.declared));
+  } else if (read('requirements.txt') !== null) {
+    refusals.push(...requirementsRefusals(projectDir, 'requirements.txt'));
+  }
+  if (read('requirements.lock') !== null) refusals.push(...requirementsRefusals(projectDir, 'requirements.lock'));
+  return refusals;
+}

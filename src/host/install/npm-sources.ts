@@ -1,0 +1,153 @@
+/**
+ * Every way an npm project can name where a package comes from, checked before the install: each
+ * dependency spec (dependencies, dev, optional, peer — npm installs peers — and overrides), read with
+ * npm's own parser (npm-package-arg), must be a version, range or tag of the registry (an `npm:`
+ * alias of one too); workspaces are local folders; a lockfile's entries must resolve from the
+ * configured registry and link nothing; a project `.npmrc` is refused whole (npm always reads it and
+ * cannot be told not to).
+ */
+import npa from 'npm-package-arg';
+import { originOf, sameOrigin, type Origin } from '../egress/allow-list.ts';
+import { jsonString, lineOf, type Refusal } from './refusal.ts';
+
+const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;
+const REGISTRY_TYPES = new Set(['version', 'range', 'tag']);
+/** Enough to act on; a lockfile of a hundred bad entries says the rest in one line. */
+const MAX_PER_FILE = 12;
+
+/** Why a spec does not install from the registry, or null when it does. */
+export function specProblem(name: string, spec: string): string | null {
+  let parsed: npa.Result;
+  try {
+    parsed = npa.resolve(name, spec, '/');
+  } catch (error) {
+    return `npm does not read it as a version of a registry package (${(error as Error).message.split('\n')[0]})`;
+  }
+  const type = parsed.type === 'alias' ? (parsed as npa.AliasResult).subSpec.type : parsed.type;
+  if (REGISTRY_TYPES.has(type)) return null;
+  const kinds: Record<string, string> = {
+    git: 'it installs from a git repository',
+    remote: 'it installs from a URL, not from the registry',
+    file: 'it installs from a file of the project',
+    directory: 'it installs from a local folder (npm links or packs it, and builds it)',
+  };
+  return kinds[type] ?? `npm reads it as a ${type}, not a registry version`;
+}
+
+export function packageJsonRefusals(text: string, manifest: Record<string, unknown>, file = 'package.json'): Refusal[] {
+  const refusals: Refusal[] = [];
+  const fix = (name: string) => `name a version range from the registry instead (e.g. ${jsonString(name)}: "^1.0.0")`;
+  for (const field of DEPENDENCY_FIELDS) {
+    const deps = manifest[field];
+    if (!deps || typeof deps !== 'object') continue;
+    const fieldLine = lineOf(text, jsonString(field)) ?? 1;
+    for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) {
+      const problem = typeof spec === 'string' ? specProblem(name, spec) : 'it is not a string';
+      if (problem)
+        refusals.push({
+          file,
+          line: lineOf(text, jsonString(name), fieldLine),
+          found: `${field}.${name}: ${JSON.stringify(spec)}`,
+          why: problem,
+          fix: fix(name),
+        });
+    }
+  }
+  const overridesLine = lineOf(text, '"overrides"') ?? 1;
+  const walkOverrides = (value: unknown, trail: string[]) => {
+    if (typeof value === 'string') {
+      const key = trail.at(-1) === '.' ? (trail.at(-2) ?? '.') : (trail.at(-1) ?? '');
+      const name = key.replace(/(.)@.*$/, '$1');
+      // "$name" refers to the spec the project gives that dependency, which is checked above.
+      const problem = value.startsWith('$') ? null : specProblem(name, value);
+      if (problem)
+        refusals.push({
+          file,
+          line: lineOf(text, jsonString(value), overridesLine),
+          found: `overrides.${trail.join('.')}: ${JSON.stringify(value)}`,
+          why: problem,
+          fix: fix(name),
+        });
+    } else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) walkOverrides(inner, [...trail, key]);
+    }
+  };
+  walkOverrides(manifest.overrides, []);
+  if (manifest.workspaces !== undefined) {
+    refusals.push({
+      file,
+      line: lineOf(text, '"workspaces"'),
+      found: `workspaces: ${JSON.stringify(manifest.workspaces)}`,
+      why: 'workspaces are local folders that npm links and installs from',
+      fix: 'remove "workspaces": one package per project, its dependencies from the registry',
+    });
+  }
+  return refusals;
+}
+
+interface LockEntry {
+  version?: unknown;
+  resolved?: unknown;
+  link?: unknown;
+  dependencies?: unknown;
+}
+
+/** A lockfile's entries: each resolves from the configured registry, and none is a link or a local folder. */
+export function lockfileRefusals(text: string, file: string, registry: string): Refusal[] {
+  let lock: { packages?: Record<string, LockEntry>; dependencies?: Record<string, LockEntry> };
+  const fix = `delete ${file}: the install writes it afresh from the configured registry`;
+  try {
+    lock = JSON.parse(text);
+  } catch (error) {
+    return [{ file, line: null, found: 'the lockfile', why: `it is not valid JSON (${(error as Error).message})`, fix }];
+  }
+  const home = originOf(registry);
+  const refusals: Refusal[] = [];
+  const check = (where: string, entry: LockEntry, folderKey: boolean) => {
+    const problem =
+      folderKey && !where.startsWith('node_modules/')
+        ? { found: 'a package at a folder of the project', why: 'it installs a local folder, not a registry package' }
+        : lockEntryProblem(entry, home);
+    if (problem) refusals.push({ file, line: lineOf(text, jsonString(where)), found: `${where}: ${problem.found}`, why: problem.why, fix });
+  };
+  for (const [where, entry] of Object.entries(lock.packages ?? {})) if (where !== '' && entry && typeof entry === 'object') check(where, entry, true);
+  const walk = (deps: unknown, trail: string) => {
+    if (!deps || typeof deps !== 'object') return;
+    for (const [name, entry] of Object.entries(deps as Record<string, LockEntry>)) {
+      if (!entry || typeof entry !== 'object') continue;
+      check(`${trail}${name}`, entry, false);
+      walk(entry.dependencies, `${trail}${name} > `);
+    }
+  };
+  walk(lock.dependencies, '');
+  if (refusals.length <= MAX_PER_FILE) return refusals;
+  return [...refusals.slice(0, MAX_PER_FILE), { file, line: null, found: `${refusals.length - MAX_PER_FILE} more entries`, why: 'the same', fix }];
+}
+
+function lockEntryProblem(entry: LockEntry, home: Origin | null): { found: string; why: string } | null {
+  if (entry.link === true) return { found: `link to ${JSON.stringify(entry.resolved)}`, why: 'it links a local folder into node_modules' };
+  for (const field of ['resolved', 'version'] as const) {
+    const value = entry[field];
+    if (typeof value !== 'string') continue;
+    if (field === 'version' && !/^[a-z+]+:|[/\\]/i.test(value)) continue;
+    const origin = originOf(value);
+    if (!origin) return { found: `${field} ${JSON.stringify(value)}`, why: 'it is not a registry URL (a file, a folder or a git repository)' };
+    if (!home || !sameOrigin(origin, home))
+      return { found: `${field} ${JSON.stringify(value)}`, why: 'it resolves from another host than the configured registry' };
+  }
+  return null;
+}
+
+/** A project .npmrc: every setting line, refused (npm reads it whatever it is told). */
+export function npmrcRefusals(text: string, file = '.npmrc'): Refusal[] {
+  const lines = text.split('\n');
+  const settings = lines.map((line, index) => ({ line: line.trim(), number: index + 1 })).filter(({ line }) => line !== '' && !/^[;#]/.test(line));
+  const shown = settings.slice(0, 5).map(({ line, number }) => ({ number, text: line.replace(/(_authToken|_auth|_password)\s*=.*/i, '$1=…') }));
+  return (shown.length > 0 ? shown : [{ number: null as number | null, text: '(empty)' }]).map(({ number, text: found }) => ({
+    file,
+    line: number,
+    found,
+    why: "npm reads a project's .npmrc (registry, proxy, certificates, scripts) and cannot be told not to",
+    fix: "delete .npmrc: the registry is SOPWORKS_NPM_REGISTRY or the policy's dependencies.registries.npm, and your own settings are carried by sopworks",
+  }));
+}
