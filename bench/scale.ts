@@ -17,7 +17,7 @@
  *
  *   npm run bench:scale -- [--latency-ms 1000] [--runs-per-worker 8] [--concurrency 4] [--workers 1,2,4]
  *                          [--limit-rpm 600] [--limit-runs 40] [--sizes 5,10,20,40] [--repeat 1]
- *                          [--sops bench/sops] [--json FILE]
+ *                          [--sops bench/sops] [--only-overhead true] [--json FILE]
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -34,7 +34,7 @@ import { syntheticScenario } from './scenario.ts';
 import { runSynthetic } from './synthetic-run.ts';
 
 const USAGE =
-  'usage: npm run bench:scale -- [--latency-ms 1000] [--runs-per-worker 8] [--concurrency 4] [--workers 1,2,4] [--limit-rpm 600] [--limit-runs 40] [--sizes 5,10,20,40] [--repeat 1] [--sops bench/sops] [--json FILE]';
+  'usage: npm run bench:scale -- [--latency-ms 1000] [--runs-per-worker 8] [--concurrency 4] [--workers 1,2,4] [--limit-rpm 600] [--limit-runs 40] [--sizes 5,10,20,40] [--repeat 1] [--sops bench/sops] [--only-overhead true] [--json FILE]';
 const List = z
   .string()
   .regex(/^\d+(,\d+)*$/, 'a comma-separated list of whole numbers')
@@ -53,6 +53,8 @@ const Options = z.object({
     .string()
     .min(1)
     .default(path.join(ROOT, 'bench', 'sops')),
+  /** Only the overhead in a long-lived process: what to profile (`node --cpu-prof --import tsx bench/scale.ts --only-overhead true`). */
+  'only-overhead': z.enum(['true', 'false']).default('false'),
   json: z.string().optional(),
 });
 type Options = z.infer<typeof Options>;
@@ -172,6 +174,11 @@ async function main(): Promise<void> {
   const options = readOptions();
   if (!options) {
     process.exitCode = 2;
+    return;
+  }
+  if (options['only-overhead'] === 'true') {
+    const rows = await overheadInOneProcess(options.sizes, options.repeat);
+    process.stdout.write(rows.map((r) => `${r.files} files (mix): ${r.calls} calls, ${r.wallMs} ms, overhead ${r.overheadMsPerCall} ms/call, steal ${r.stealPct ?? 'n/a'} %`).join('\n') + '\n');
     return;
   }
   const redis = await startRedis();

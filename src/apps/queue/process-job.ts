@@ -21,7 +21,8 @@ import { readRunRecord } from '../../company/run-record.ts';
 import { runSpec, runState } from '../eval/run-spec.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
-import { JobData, JobProgress, projectDirOf, type JobResult } from './job-data.ts';
+import { readAppendLog } from '../../ground/files/append-log.ts';
+import { JobData, JobProgress, MAX_IDLE_TAKE_UPS, projectDirOf, type JobResult } from './job-data.ts';
 import type { HeldLease, RunLeases } from './run-lease.ts';
 
 export interface WorkerContext {
@@ -75,7 +76,7 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
     );
   }
   if (state.kind === 'absent') await fs.mkdir(projectDir, { recursive: true });
-  if (!progress.success || !progress.data.folderMade) await job.updateProgress({ folderMade: true, worker: context.id });
+  await countTakeUp(job, projectDir, progress.success ? progress.data : null, context.id);
   context.log(`${job.id} ${data.name}: ${state.kind === 'resumable' ? 'resuming' : state.kind === 'finished' ? 'already finished' : 'starting'} ${projectDir}`);
 
   const { error } = await runSpec({
@@ -112,6 +113,18 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
     throw new UnrecoverableError(error.split('\n')[0]!);
   }
   throw new Error(error ?? `the run stopped before its outcome (${after.kind === 'resumable' ? (after.outcome ?? 'cut off') : after.kind}); it is retried`);
+}
+
+/** Records this take-up of the run; fails the job when the run has not moved on over several in a row. */
+async function countTakeUp(job: Job, projectDir: string, before: JobProgress | null, worker: string): Promise<void> {
+  const board = (await readAppendLog(path.join(projectDir, STATE_DIR, 'board.jsonl')).catch(() => ({ records: [] }))).records.length;
+  const idleTakeUps = before && before.folderMade && board === before.board ? before.idleTakeUps + 1 : 0;
+  if (idleTakeUps > MAX_IDLE_TAKE_UPS) {
+    throw new UnrecoverableError(
+      `the run was taken up ${idleTakeUps} times in a row without moving on (its board stayed at ${board} messages): it stops its workers every time; its log (<out>/logs/) says where`,
+    );
+  }
+  await job.updateProgress({ folderMade: true, worker, board, idleTakeUps } satisfies JobProgress);
 }
 
 /**

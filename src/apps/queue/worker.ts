@@ -34,8 +34,12 @@ export interface RunningWorker {
   versionMismatch: () => string | null;
 }
 
-/** A stalled job is taken over at most this many times before it fails (a run that kills its worker every time). */
-const MAX_STALLED = 3;
+/**
+ * BullMQ's own count of a job's stalls counts every worker lost, whatever the run did meanwhile: a run
+ * that kills its worker every time is caught by process-job.ts, which sees whether the run moved on
+ * between take-ups (MAX_IDLE_TAKE_UPS). This only bounds a job BullMQ hands out endlessly.
+ */
+const MAX_STALLED = 100;
 
 export function startWorker(connection: Redis, options: WorkerOptions): RunningWorker {
   // A pid alone repeats across machines and PID namespaces (each container's first process is 1).
