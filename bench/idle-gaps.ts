@@ -36,7 +36,9 @@ async function main(): Promise<void> {
   const idle = idleIntervals(provider.waits, started, ended);
   const sum = (list: typeof idle) => list.reduce((total, gap) => total + (gap.to - gap.from), 0);
   const calls = provider.waits.length;
-  console.log(`${shape} of ${files} files at concurrency ${concurrency}${warm ? ' (a warm process)' : ''}: ${result.outcome}, ${calls} calls, ${ended - started} ms`);
+  console.log(
+    `${shape} of ${files} files at concurrency ${concurrency}${warm ? ' (a warm process)' : ''}: ${result.outcome}, ${calls} calls, ${ended - started} ms`,
+  );
   console.log(`no call out: ${sum(idle)} ms (${(sum(idle) / calls).toFixed(2)} ms per call)`);
   console.log(
     `  start ${sum(idle.filter((g) => g.kind === 'start'))} ms, between calls ${sum(idle.filter((g) => g.kind === 'gap'))} ms (${idle.filter((g) => g.kind === 'gap').length}), end ${sum(idle.filter((g) => g.kind === 'end'))} ms`,

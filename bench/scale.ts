@@ -178,7 +178,11 @@ async function main(): Promise<void> {
   }
   if (options['only-overhead'] === 'true') {
     const rows = await overheadInOneProcess(options.sizes, options.repeat);
-    process.stdout.write(rows.map((r) => `${r.files} files (mix): ${r.calls} calls, ${r.wallMs} ms, overhead ${r.overheadMsPerCall} ms/call, steal ${r.stealPct ?? 'n/a'} %`).join('\n') + '\n');
+    process.stdout.write(
+      rows
+        .map((r) => `${r.files} files (mix): ${r.calls} calls, ${r.wallMs} ms, overhead ${r.overheadMsPerCall} ms/call, steal ${r.stealPct ?? 'n/a'} %`)
+        .join('\n') + '\n',
+    );
     return;
   }
   const redis = await startRedis();

@@ -22,7 +22,7 @@ import { runSpec, runState } from '../eval/run-spec.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import { readAppendLog } from '../../ground/files/append-log.ts';
-import { JobData, JobProgress, MAX_IDLE_TAKE_UPS, projectDirOf, type JobResult } from './job-data.ts';
+import { idleTakeUps, JobData, JobProgress, MAX_IDLE_TAKE_UPS, projectDirOf, type JobResult } from './job-data.ts';
 import type { HeldLease, RunLeases } from './run-lease.ts';
 
 export interface WorkerContext {
@@ -118,13 +118,13 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
 /** Records this take-up of the run; fails the job when the run has not moved on over several in a row. */
 async function countTakeUp(job: Job, projectDir: string, before: JobProgress | null, worker: string): Promise<void> {
   const board = (await readAppendLog(path.join(projectDir, STATE_DIR, 'board.jsonl')).catch(() => ({ records: [] }))).records.length;
-  const idleTakeUps = before && before.folderMade && board === before.board ? before.idleTakeUps + 1 : 0;
-  if (idleTakeUps > MAX_IDLE_TAKE_UPS) {
+  const idle = idleTakeUps(before, board);
+  if (idle > MAX_IDLE_TAKE_UPS) {
     throw new UnrecoverableError(
-      `the run was taken up ${idleTakeUps} times in a row without moving on (its board stayed at ${board} messages): it stops its workers every time; its log (<out>/logs/) says where`,
+      `the run was taken up ${idle + 1} times in a row without moving on (its board stayed at ${board} messages): it stops its workers every time; its log (<out>/logs/) says where`,
     );
   }
-  await job.updateProgress({ folderMade: true, worker, board, idleTakeUps } satisfies JobProgress);
+  await job.updateProgress({ folderMade: true, worker, board, idleTakeUps: idle } satisfies JobProgress);
 }
 
 /**
