@@ -214,11 +214,14 @@ async function verify(queue: RunQueue, submitted: Submitted[], reference: Map<st
     if (record.outcome === 'done') done += 1;
     else broken.push(`${key}: outcome ${record.outcome ?? 'none'}`);
     const got = await facts(project).catch(() => null);
-    if (got && JSON.stringify(got) === JSON.stringify(reference.get(run.scenario))) identical += 1;
-    else broken.push(`${key}: its tree, commits or board differ from an uninterrupted run`);
+    const expected = reference.get(run.scenario)!;
+    if (got && JSON.stringify(got) === JSON.stringify(expected)) identical += 1;
+    else broken.push(`${key}: ${got ? differences(got, expected) : 'no repository'} (an uninterrupted run's differ)`);
+    // The run's own log has a summary for every time a worker brought it to its end. A worker killed
+    // right after can lose that line from its buffer (then none is found): only more than one is a fault.
     const log = await fs.readFile(path.join(run.out, 'logs', `${run.name}.log`), 'utf8').catch(() => '');
     completionsPerRun[key] = (log.match(/^Outcome\s+done\b/gm) ?? []).length;
-    if (completionsPerRun[key] !== 1) broken.push(`${key}: concluded done ${completionsPerRun[key]} times`);
+    if (completionsPerRun[key] > 1) broken.push(`${key}: concluded done ${completionsPerRun[key]} times`);
   }
   const foldersPerRun: string[] = [];
   for (const out of new Set(submitted.map((r) => r.out))) {
@@ -250,6 +253,18 @@ async function verify(queue: RunQueue, submitted: Submitted[], reference: Map<st
   };
 }
 
+/** What differs between a run's facts and the reference's, for a person to look into. */
+function differences(got: Facts, expected: Facts): string {
+  const what: string[] = [];
+  if (got.tree !== expected.tree) what.push(`tree ${got.tree.slice(0, 10)} for ${expected.tree.slice(0, 10)}`);
+  if (got.subjects.join('\n') !== expected.subjects.join('\n')) {
+    const extra = got.subjects.filter((s, i) => s !== expected.subjects[i]);
+    what.push(`commits ${got.subjects.length} for ${expected.subjects.length} (first differing: ${extra[0] ?? '-'})`);
+  }
+  if (got.boardIds.join() !== expected.boardIds.join()) what.push(`board ${got.boardIds.length} messages for ${expected.boardIds.length}`);
+  return what.join('; ');
+}
+
 function readOptions(): Options | null {
   try {
     const { values } = parseArgs({ options: Object.fromEntries(Object.keys(Options.shape).map((k) => [k, { type: 'string' }])) as never });
@@ -270,6 +285,7 @@ async function main(): Promise<void> {
     return;
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-soak-'));
+  let keep = false;
   await fs.mkdir(path.join(dir, 'redis'));
   const redis = await startRedis({ appendOnly: true, dir: path.join(dir, 'redis') });
   const proxy = await startTcpProxy({ host: '127.0.0.1', port: redis.port });
@@ -315,14 +331,18 @@ async function main(): Promise<void> {
     };
     printSummary(summary);
     if (options.json) await fs.writeFile(options.json, JSON.stringify({ ...summary, workerLines: slots.flatMap((s) => s.lines) }, null, 2) + '\n');
-    if (verdict.broken.length > 0) process.exitCode = 1;
+    if (verdict.broken.length > 0) {
+      process.exitCode = 1;
+      keep = true;
+      process.stdout.write(`The runs, their logs and Redis' files are kept for a look: ${dir}\n`);
+    }
   } finally {
     await Promise.all(slots.map(killSlot));
     await queue.close().catch(() => undefined);
     connection.disconnect();
     await proxy.close();
     await redis.stop();
-    await fs.rm(dir, { recursive: true, force: true });
+    if (!keep) await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
