@@ -226,7 +226,8 @@ async function verify(queue: RunQueue, submitted: Submitted[], reference: Map<st
   const foldersPerRun: string[] = [];
   for (const out of new Set(submitted.map((r) => r.out))) {
     const expected = submitted.filter((r) => r.out === out).map((r) => r.name);
-    const found = (await fs.readdir(out)).filter((f) => f !== 'logs');
+    // A batch no worker ever reached has no folder: that is a broken promise to report, not a crash.
+    const found = (await fs.readdir(out).catch(() => [] as string[])).filter((f) => f !== 'logs');
     foldersPerRun.push(`${path.basename(out)}: ${found.length} folders for ${expected.length} runs`);
     if (found.sort().join() !== expected.sort().join()) broken.push(`${path.basename(out)}: folders ${found.join(', ')} for runs ${expected.join(', ')}`);
   }
@@ -334,9 +335,14 @@ async function main(): Promise<void> {
     if (verdict.broken.length > 0) {
       process.exitCode = 1;
       keep = true;
-      process.stdout.write(`The runs, their logs and Redis' files are kept for a look: ${dir}\n`);
     }
+  } catch (error) {
+    // A crash keeps what was produced, as a broken promise does: the folder is the only trace of why.
+    keep = true;
+    throw error;
   } finally {
+    if (keep) process.stdout.write(`The runs, their logs, the workers' lines and Redis' files are kept for a look: ${dir}\n`);
+    await fs.writeFile(path.join(dir, 'worker-lines.log'), slots.flatMap((s) => s.lines).join('\n') + '\n').catch(() => undefined);
     await Promise.all(slots.map(killSlot));
     await queue.close().catch(() => undefined);
     connection.disconnect();
