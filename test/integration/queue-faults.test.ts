@@ -115,6 +115,21 @@ describe('the job queue when Redis restarts or the line to it is cut', function 
     assert.equal(cutOff.lines.filter((l) => l.startsWith('Reconnected to Redis at ')).length, 2, cutOff.lines.join('\n'));
   });
 
+  it('goes on taking jobs after Redis restarts while the worker is fetching its first job', async () => {
+    // The restart lands on the worker's first fetch: ioredis re-sends it after the reconnection and its
+    // promise never settles, and a BullMQ worker waiting on it took no job again (the soak's stall).
+    const out = await tempDir();
+    const worker = startWorker(redis.url);
+    workers.push(worker);
+    await worker.waitFor(/^Worker /);
+    await redis.restart({ signal: 'SIGTERM', downMs: 300 });
+    await worker.waitFor(/^Reconnected to Redis at /);
+    assert.equal((await submit(redis.url, 'roman', out)).code, 0);
+    await worker.waitFor(/roman: done$/, 120_000);
+    assert.deepEqual(await facts(path.join(out, 'roman')), await referenceFacts('roman'));
+    assert.deepEqual(await queue.getJobCounts('completed', 'failed'), { completed: 1, failed: 0 });
+  });
+
   it('keeps trying an unreachable Redis: submit for SOPWORKS_REDIS_WAIT_MS, a worker until it can; jobs says so at once', async () => {
     const out = await tempDir();
     proxy.cut('reset');

@@ -3,14 +3,17 @@
  * lock on each job it runs and renews it; a worker that dies (kill -9, a lost machine) stops renewing,
  * and another worker's stalled-job check puts the job back on the queue, where the next worker resumes
  * the run from its folder (process-job.ts). Who may work on a run folder is the run's own lease
- * (run-lease.ts), with the same time to live as the job's lock.
+ * (run-lease.ts), with the same time to live as the job's lock. After every reconnection to Redis a fresh
+ * BullMQ worker takes the jobs (see replaceAfterReconnection): BullMQ's own can wait for ever on a fetch
+ * that was on the line when Redis went.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { Worker } from 'bullmq';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker, type Processor } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUE_NAME, type JobData, type JobResult } from './job-data.ts';
-import { processJob } from './process-job.ts';
+import { processJob, type WorkerContext } from './process-job.ts';
 import { RunLeases } from './run-lease.ts';
 
 export interface WorkerOptions {
@@ -50,40 +53,79 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
   let closed: Promise<void> | null = null;
   let settle: () => void = () => {};
   const done = new Promise<void>((resolve) => (settle = resolve));
-  const worker: Worker<JobData, JobResult> = new Worker<JobData, JobResult>(
-    QUEUE_NAME,
-    (job, token) =>
-      processJob(job, token, {
-        id,
-        closing: () => closing,
-        leases,
-        log: options.log,
-        onVersionMismatch: (j, submitted) => {
-          mismatch ??= `job ${j.id} was submitted with sopworks ${submitted}; this worker runs another version. The job was handed back to the queue, untouched; start a worker of version ${submitted} to run it.`;
-          void close();
-        },
-      }),
-    {
-      connection,
-      concurrency: options.concurrency,
-      lockDuration: options.lockMs,
-      stalledInterval: options.lockMs,
-      maxStalledCount: MAX_STALLED,
+  const runs = new Set<Promise<unknown>>();
+  const context: WorkerContext = {
+    id,
+    closing: () => closing,
+    leases,
+    log: options.log,
+    onVersionMismatch: (j, submitted) => {
+      mismatch ??= `job ${j.id} was submitted with sopworks ${submitted}; this worker runs another version. The job was handed back to the queue, untouched; start a worker of version ${submitted} to run it.`;
+      void close();
     },
-  );
-  worker.on('failed', (job, error) => {
-    if (job) options.log(`${job.id} ${job.data.name}: failed (attempt ${job.attemptsMade}): ${error.message}`);
-  });
+  };
+  const processor: Processor<JobData, JobResult> = (job, token) => {
+    const run = processJob(job, token, context);
+    runs.add(run);
+    void run.catch(() => undefined).finally(() => runs.delete(run));
+    return run;
+  };
   // While Redis is away every reconnection attempt fails the same way: said once, not every second.
   let lastError = '';
-  worker.on('error', (error) => {
+  const onError = (error: Error) => {
     if (error.message !== lastError) options.log(`queue error: ${error.message}`);
     lastError = error.message;
-  });
+  };
+  const retired: Worker<JobData, JobResult>[] = [];
+  let current = takeJobs(connection, processor, options, onError);
+  // When Redis comes back, the fetch of the next job that was on the line as it went can be re-sent by
+  // ioredis and never settle: BullMQ's loop then waits on it and takes no job again. So after every
+  // reconnection a fresh BullMQ worker, on a connection of its own, takes the jobs; the one before takes
+  // none and finishes the runs it holds (their locks are still renewed on its connection).
+  const replaceAfterReconnection = (worker: Worker<JobData, JobResult>, on: Redis) => {
+    let lost = false;
+    on.on('close', () => (lost = true));
+    on.on('ready', () => {
+      if (!lost || closing || worker !== current) return;
+      retired.push(worker);
+      void worker.close().catch(() => undefined);
+      const fresh = connection.duplicate();
+      fresh.on('error', () => {});
+      current = takeJobs(fresh, processor, options, onError);
+      replaceAfterReconnection(current, fresh);
+    });
+  };
+  replaceAfterReconnection(current, connection);
   const close = (): Promise<void> => {
     closing = true;
-    closed ??= worker.close().then(settle);
+    closed ??= (async () => {
+      // A retired worker's loop may wait for ever on its lost fetch: its close is awaited only as long as runs are under way.
+      const finishing = retired.map((w) => Promise.race([w.close(), Promise.all(runs).then(() => sleep(2000))]));
+      await Promise.all([current.close(), ...finishing]);
+      settle();
+    })();
     return closed;
   };
   return { id, close, done, versionMismatch: () => mismatch };
+}
+
+/** A BullMQ worker that takes runs from the queue with the worker's settings. */
+function takeJobs(
+  connection: Redis,
+  processor: Processor<JobData, JobResult>,
+  options: WorkerOptions,
+  onError: (error: Error) => void,
+): Worker<JobData, JobResult> {
+  const worker = new Worker<JobData, JobResult>(QUEUE_NAME, processor, {
+    connection,
+    concurrency: options.concurrency,
+    lockDuration: options.lockMs,
+    stalledInterval: options.lockMs,
+    maxStalledCount: MAX_STALLED,
+  });
+  worker.on('failed', (job, error) => {
+    if (job) options.log(`${job.id} ${job.data.name}: failed (attempt ${job.attemptsMade}): ${error.message}`);
+  });
+  worker.on('error', onError);
+  return worker;
 }
