@@ -7,6 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from './scale-phase.ts';
 
+const STARTED = Date.now();
+
 export interface WorkerSlot {
   index: number;
   /** Redis as this slot reaches it (slot 0: through the proxy). */
@@ -39,7 +41,9 @@ export function startSlot(slot: WorkerSlot, settings: WorkerSettings): void {
     const parts = buffered.split('\n');
     buffered = parts.pop()!;
     if (slot.child === child && parts.some((line) => /^Worker \S+ \(sopworks /.test(line))) slot.ready = true;
-    slot.lines.push(...parts.map((line) => `[${slot.index}.${slot.starts}] ${line}`));
+    // When each line came, in seconds since the soak's start: a stall is read from the gaps.
+    const at = ((Date.now() - STARTED) / 1000).toFixed(1);
+    slot.lines.push(...parts.map((line) => `[${slot.index}.${slot.starts} +${at}s] ${line}`));
   };
   child.stdout!.on('data', take);
   child.stderr!.on('data', take);
