@@ -88,7 +88,11 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
     on.on('ready', () => {
       if (!lost || closing || worker !== current) return;
       retired.push(worker);
-      void worker.close().catch(() => undefined);
+      // Once it closed, a connection of its own is let go (the first is the process's, shared with the leases).
+      void worker
+        .close()
+        .then(() => on !== connection && on.disconnect())
+        .catch(() => undefined);
       const fresh = connection.duplicate();
       fresh.on('error', () => {});
       current = takeJobs(fresh, processor, options, onError);
