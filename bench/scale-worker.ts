@@ -1,23 +1,24 @@
 /**
- * A queue worker for `npm run bench:scale`: the real worker (src/apps/queue/worker.ts) with the real shared
- * rate limits, whose scripted model must pass a rate-limited endpoint before each reply — a request to
- * the benchmark's endpoint (rpm-endpoint.ts), sent with the real retry loop (src/capabilities/model/retry.ts), so a 429
- * is waited out as its Retry-After asks and pauses every worker, as with a real model.
+ * A queue worker for `npm run bench:scale`: the real `sopworks worker` command (src/apps/cli/worker-command.ts,
+ * with its shared rate limits and its signal handling), whose scripted model must pass a rate-limited
+ * endpoint before each reply — a request to the benchmark's endpoint (rpm-endpoint.ts), sent with the real
+ * retry loop (src/capabilities/model/retry.ts), so a 429 is waited out as its Retry-After asks and pauses
+ * every worker, as with a real model. Running the command itself keeps the benchmark from drifting away
+ * from what a worker does.
  *
  *   SOPWORKS_REDIS_URL=… SOPWORKS_QUEUE_SECRET=… BENCH_ENDPOINT=… BENCH_RUNS_ROOT=… [SOPWORKS_RPM=…] node --import tsx bench/scale-worker.ts <concurrency>
+ *
+ * Prints the worker's own lines, then one JSON line: the endpoint retries it made.
  */
 import { readSettings } from '../src/capabilities/model/settings.ts';
 import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
 import { installProviderMiddleware } from '../src/capabilities/model/provider-middleware.ts';
 import { withRetries, type RetryEvent } from '../src/capabilities/model/retry.ts';
-import { requestProcessStop } from '../src/apps/cli/stop-signals.ts';
+import { workerCommand } from '../src/apps/cli/worker-command.ts';
+import { consoleOutput } from '../src/apps/cli/output.ts';
 import { connectRedis, redisUrl } from '../src/apps/queue/redis-connection.ts';
-import { rateLimitSettings } from '../src/apps/queue/rate-limits.ts';
-import { installWorkerRateLimits } from '../src/apps/queue/worker-rate-limits.ts';
-import { startWorker } from '../src/apps/queue/worker.ts';
-import { queueSecret } from '../src/apps/queue/job-signature.ts';
-import { resolveWorkerLimits } from '../src/apps/queue/worker-limits.ts';
-import { ROOT } from '../test/helpers/paths.ts';
+import { rateLimitSettings, SharedRateLimits } from '../src/apps/queue/rate-limits.ts';
+import { rateLimitKey } from '../src/apps/queue/worker-rate-limits.ts';
 
 class EndpointGate implements Provider {
   readonly label: string;
@@ -48,33 +49,21 @@ class EndpointGate implements Provider {
   }
 }
 
-const concurrency = Number(process.argv[2] ?? '4');
-const settings = readSettings();
-const redis = await connectRedis(redisUrl());
+const concurrency = process.argv[2] ?? '4';
+const rates = rateLimitSettings();
+// The worker's limiter pauses on the 429s its model provider reports; the gate's are its own, so it
+// pauses the same shared limits (same Redis keys) itself.
+const redis = rates.rpm === null && rates.tpm === null ? null : await connectRedis(redisUrl());
+const pauser = redis && new SharedRateLimits(redis, rateLimitKey(readSettings()), rates);
 let retries = 0;
-// Installed first, so the rate limits wrap it: every request to the endpoint is counted.
+// Installed before the worker's rate limits, so they wrap it: every request to the endpoint is counted.
 installProviderMiddleware({
   wrap: (provider) =>
     new EndpointGate(provider, process.env.BENCH_ENDPOINT!, (event) => {
       retries += 1;
-      if (/^429/.test(event.reason)) void limits?.limits.pause(event.waitMs);
+      if (/^429/.test(event.reason)) void pauser?.pause(event.waitMs).catch(() => {});
     }),
 });
-const limits = installWorkerRateLimits(redis, settings, rateLimitSettings());
-const jobLimits = await resolveWorkerLimits({
-  runsRoots: [process.env.BENCH_RUNS_ROOT!],
-  companyRoots: [ROOT],
-  allowUnsandboxed: false,
-  allowBaseUrls: [],
-  allowModels: [],
-  ownBaseUrl: settings.model.baseUrl ?? null,
-});
-const worker = startWorker(redis, { concurrency, lockMs: 30_000, log: () => {}, secret: queueSecret(), limits: jobLimits });
-process.stdout.write('ready\n');
-process.on('SIGTERM', () => {
-  requestProcessStop();
-  void worker.close();
-});
-await worker.done;
-process.stdout.write(JSON.stringify({ retries, limiterWaits: limits?.limits.waits ?? 0 }) + '\n');
-await redis.quit();
+process.exitCode = await workerCommand({ concurrency, lockMs: process.env.BENCH_LOCK_MS ?? '30000', runsRoot: [process.env.BENCH_RUNS_ROOT!] }, consoleOutput);
+await redis?.quit();
+process.stdout.write(JSON.stringify({ retries }) + '\n');

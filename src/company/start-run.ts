@@ -96,8 +96,10 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
   workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
   const store: RunStore = FileRunStore.of(workspace.root);
   const lock = await store.lock();
+  const onLost = () => emit({ kind: 'notice', text: `Stopping at once: ${String(lock.lost.reason)}; another worker resumes the run from its folder.` });
+  lock.lost.addEventListener('abort', onLost, { once: true });
   try {
-    if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of process ${lock.tookOver}, which is no longer running.` });
+    if (lock.tookOver) emit({ kind: 'notice', text: `Took over the lock of ${lock.tookOver}.` });
     const run = await openRun(workspace, store, record, request, {
       resuming,
       renderer,
@@ -118,7 +120,8 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       emit,
       requirement: { spec: record.spec, project: record.project },
       resuming,
-      stop: request.stop ?? {},
+      // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C.
+      stop: { soft: request.stop?.soft, hard: request.stop?.hard ? AbortSignal.any([request.stop.hard, lock.lost]) : lock.lost },
       concurrency: record.concurrency,
       engineers: record.engineers,
       until: record.until,
@@ -130,6 +133,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
   } finally {
     // After an error on the way: end git's stream cleanly (what was committed stays committed).
     await workspace.finish().catch(() => undefined);
+    lock.lost.removeEventListener('abort', onLost);
     await lock.release();
   }
 }

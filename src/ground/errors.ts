@@ -35,7 +35,8 @@ export type ErrorCode =
   | 'INTERRUPTED'
   | 'QUEUE_UNREACHABLE'
   | 'QUEUE_MISCONFIGURED'
-  | 'INSTALL_INCOMPLETE';
+  | 'INSTALL_INCOMPLETE'
+  | 'WRITE_FENCED';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

@@ -83,3 +83,16 @@ export function requireSystem(context: Mocha.Context, requirement: SystemRequire
   registry.set(requirement.name, entry);
   context.skip();
 }
+
+/** Worker processes standing for other machines: PID, UTS and network namespaces (util-linux, iproute2), as root. */
+export const NAMESPACES: SystemRequirement = {
+  name: 'Linux namespaces as root (unshare, ip netns)',
+  install: 'apt-get install -y util-linux iproute2, and run the tests as root',
+  missing() {
+    if (process.getuid?.() !== 0) return 'the tests do not run as root';
+    const unshare = spawnSync('unshare', ['--uts', '--pid', '--fork', '--mount-proc', 'true'], { stdio: 'ignore', timeout: 10_000 });
+    if (unshare.error || unshare.status !== 0) return 'unshare --pid --fork --mount-proc fails here';
+    const ip = spawnSync('ip', ['netns', 'list'], { stdio: 'ignore', timeout: 10_000 });
+    return ip.error || ip.status !== 0 ? 'ip netns is not available (iproute2)' : null;
+  },
+};

@@ -6,109 +6,36 @@
  * folder is gone, a run that cannot start) gets a clear message and is never retried endlessly.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { QUEUE_NAME, jobIdFor, type JobData, type JobFields } from '../../src/apps/queue/job-data.ts';
 import { signJob } from '../../src/apps/queue/job-signature.ts';
 import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
-import { BIN, ROLES, ROOT, SOPS } from '../helpers/paths.ts';
+import { ROLES, SOPS } from '../helpers/paths.ts';
+import {
+  facts,
+  referenceFacts,
+  scenario,
+  startWorker as startWorkerAt,
+  stopWorker,
+  submit as submitAt,
+  TEST_QUEUE_SECRET,
+  waitUntil,
+  type RunFacts,
+  type WorkerProcess,
+} from '../helpers/queue-workers.ts';
 import { startRedis, freePort, type TestRedis } from '../helpers/redis-server.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
-const exec = promisify(execFile);
-const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout.trim();
-const scenario = (name: string) => path.join(ROOT, 'examples', 'eval', `${name}.yaml`);
 const SPECS = ['roman', 'caesar', 'vowels', 'fizzbuzz', 'slugify', 'leapyear'];
 /** The secret every submitter and worker of these tests shares. */
-const SECRET = 'queue-workers-test-secret-0123456789abcdef';
-/** Slow enough that a kill lands in the middle of runs; each run makes 11 calls. */
-const LATENCY_MS = '150';
-
-interface RunFacts {
-  tree: string;
-  subjects: string[];
-  boardIds: string[];
-}
-
-async function facts(project: string): Promise<RunFacts> {
-  const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
-  return {
-    tree: await git(project, 'rev-parse', 'HEAD^{tree}'),
-    subjects: (await git(project, 'log', '--reverse', '--format=%s')).split('\n'),
-    boardIds: (records as { id: string }[]).map((m) => m.id),
-  };
-}
-
-interface WorkerProcess {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<{ code: number | null; signal: string | null }>;
-  /** Resolves at the first line matching the pattern. */
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
-}
-
+const SECRET = TEST_QUEUE_SECRET;
 /** A worker whose runs go under `runsRoot`. */
-function startWorker(redis: TestRedis, runsRoot: string, args: string[] = []): WorkerProcess {
-  const env = cleanEnv({ SOPWORKS_REDIS_URL: redis.url, SOPWORKS_SCRIPTED_LATENCY_MS: LATENCY_MS, SOPWORKS_QUEUE_SECRET: SECRET });
-  args = ['--runs-root', runsRoot, ...args];
-  const child = spawn(process.execPath, [BIN, 'worker', '--lock-ms', '2000', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: string[] = [];
-  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  let buffered = '';
-  const take = (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const parts = buffered.split('\n');
-    buffered = parts.pop()!;
-    for (const line of parts) {
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(line);
-      }
-    }
-  };
-  child.stdout!.on('data', take);
-  child.stderr!.on('data', take);
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  return {
-    child,
-    lines,
-    exited,
-    waitFor: (pattern, timeoutMs = 60_000) => {
-      const seen = lines.find((l) => pattern.test(l));
-      if (seen) return Promise.resolve(seen);
-      return Promise.race([
-        new Promise<string>((resolve) => waiters.push({ pattern, resolve })),
-        sleep(timeoutMs).then(() => {
-          throw new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.join('\n')}`);
-        }),
-      ]);
-    },
-  };
-}
-
-async function stopWorker(worker: WorkerProcess): Promise<void> {
-  if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
-  await worker.exited;
-}
-
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await sleep(250);
-  }
-}
-
-const submit = (redis: TestRedis, name: string, out: string) =>
-  runCli(['submit', '--llm', `scripted:${scenario(name)}`, '--out', out], { cwd: ROOT, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
+const startWorker = (redis: TestRedis, runsRoot: string, args: string[] = []): WorkerProcess => startWorkerAt(redis.url, ['--runs-root', runsRoot, ...args]);
+const submit = (redis: TestRedis, name: string, out: string) => submitAt(redis.url, name, out);
 
 describe('the job queue: BullMQ on a real Redis, several worker processes', function () {
   this.timeout(300_000);
@@ -122,12 +49,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     redis = await startRedis();
     queue = new Queue(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port } });
     // The single-process reference: each spec run by `sopworks run`.
-    const refOut = await tempDir();
-    for (const name of SPECS) {
-      const result = await runCli(['run', '--llm', `scripted:${scenario(name)}`, '--out', refOut], { cwd: refOut });
-      assert.equal(result.code, 0, result.stdout + result.stderr);
-      reference.set(name, await facts(path.join(refOut, name)));
-    }
+    for (const name of SPECS) reference.set(name, await referenceFacts(name));
   });
   afterEach(async () => {
     await Promise.all(workers.splice(0).map(stopWorker));
@@ -180,7 +102,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
       assert.equal(new Set(got.boardIds).size, got.boardIds.length, `${name}: no board message twice`);
       const job = await queue.getJob(jobIdFor({ out, name }));
       assert.ok(job?.returnvalue, name);
-      if (cutOff.includes(name)) assert.doesNotMatch(job.returnvalue.worker, new RegExp(`:${victimPid}$`), `${name} finished on another worker`);
+      if (cutOff.includes(name)) assert.doesNotMatch(job.returnvalue.worker, new RegExp(`:${victimPid}:`), `${name} finished on another worker`);
     }
     const resumed = [];
     for (const name of cutOff) {
@@ -294,7 +216,8 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     const nobody = `redis://127.0.0.1:${await freePort()}`;
     const unreachable = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], {
       cwd: out,
-      env: { SOPWORKS_REDIS_URL: nobody, SOPWORKS_QUEUE_SECRET: SECRET },
+      // Not waited for here (queue-faults.test.ts waits for a Redis that comes back).
+      env: { SOPWORKS_REDIS_URL: nobody, SOPWORKS_QUEUE_SECRET: SECRET, SOPWORKS_REDIS_WAIT_MS: '0' },
     });
     assert.equal(unreachable.code, 2);
     assert.match(unreachable.stderr, /Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\. Nothing was queued or run\./);

@@ -35,7 +35,7 @@ export async function jobsCommand(rawOptions: unknown, io: Output): Promise<numb
   const options = parseOptions(JobsOptions, rawOptions);
   const secret = process.env[QUEUE_SECRET_ENV]?.trim() || null;
   const url = redisUrl();
-  const redis = await connectRedis(url, (line) => io.err(line));
+  const redis = await connectRedis(url, { notice: (line) => io.err(line) });
   const queue = openQueue(redis, (error) => io.err(queueErrorLine(error)));
   try {
     const counts = await queue.getJobCounts(...STATES);

@@ -38,7 +38,27 @@ export const JobData = JobFields.extend({ signature: z.string() });
 export type JobData = z.infer<typeof JobData>;
 
 /** What a worker writes as the job's progress once it made the run folder: a later worker expects it. */
-export const JobProgress = z.object({ folderMade: z.boolean(), worker: z.string() });
+export const JobProgress = z.object({
+  folderMade: z.boolean(),
+  worker: z.string(),
+  /** The board's length when a worker last took the run up, and how many take-ups in a row found it no longer. */
+  board: z.number().int().nonnegative().default(0),
+  idleTakeUps: z.number().int().nonnegative().default(0),
+});
+export type JobProgress = z.infer<typeof JobProgress>;
+
+/**
+ * A run whose take-ups find its board as the one before more than this many times in a row (five
+ * take-ups without moving on) stops its workers every time — it crashes them, or exhausts their memory:
+ * its job fails instead of taking down worker after worker. Take-ups after which the run moved on do not
+ * count: a worker killed for another reason is no sign.
+ */
+export const MAX_IDLE_TAKE_UPS = 3;
+
+/** Take-ups in a row that found the run's board as long as the one before: 0 when it moved on (or this is the first). */
+export function idleTakeUps(before: JobProgress | null, board: number): number {
+  return before?.folderMade && board === before.board ? before.idleTakeUps + 1 : 0;
+}
 
 /** What a finished job returns. */
 export const JobResult = z.object({ outcome: z.string(), reason: z.string(), projectDir: z.string(), worker: z.string() });

@@ -1,6 +1,7 @@
 /**
- * What a worker does with one job: checks it — its signature (job-signature.ts), then that it stays
- * within the worker's limits (job-admission.ts), its version, its folder — brings its run to an
+ * What a worker does with one job: checks it — its signature (job-signature.ts), its version, then that
+ * it stays within the worker's limits (job-admission.ts) — takes the run's lease in Redis (run-lease.ts:
+ * a run is worked on by one worker at a time, on any machine), checks its folder, brings its run to an
  * outcome with the code `sopworks run`/`resume` use (eval/run-spec.ts) — resuming it when an earlier
  * worker left it unfinished — and tells BullMQ how it went:
  *
@@ -9,28 +10,35 @@
  * - `done` → the job completes;
  * - another final outcome, a bad spec, a SOP error, a missing run folder → UnrecoverableError: the job
  *   fails once, never retried (a retry cannot fix it);
- * - interrupted while the worker shuts down (SIGTERM) → handed back to the queue for another worker;
- * - anything else (the project still locked by a process, a run cut off) → an error BullMQ retries.
+ * - the run's lease held by a live worker → the job waits (delayed) until that lease would have expired,
+ *   without using up an attempt;
+ * - interrupted while the worker shuts down (SIGTERM), or stopped because its lease was lost → handed
+ *   back to the queue for another worker, without using up an attempt;
+ * - anything else (the project locked by a process started by hand, a run cut off) → an error BullMQ retries.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { underLease } from '../../engine/run/run-lock.ts';
 import { readRunRecord } from '../../company/run-record.ts';
 import { runSpec, runState } from '../eval/run-spec.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
-import { JobProgress, projectDirOf, type JobResult } from './job-data.ts';
+import { readAppendLog } from '../../ground/files/append-log.ts';
+import { idleTakeUps, type JobData, JobProgress, MAX_IDLE_TAKE_UPS, projectDirOf, type JobResult } from './job-data.ts';
+import type { HeldLease, RunLeases } from './run-lease.ts';
 import { verifyJob } from './job-signature.ts';
 import { admitJob, JobRefused, type WorkerLimits } from './job-admission.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface WorkerContext {
-  /** Names this worker in job progress and results: host:pid. */
+  /** Names this worker in job progress, results and leases: host:pid:tag. */
   id: string;
   /** True once the worker was asked to stop (SIGTERM): an interrupted run is handed back. */
   closing: () => boolean;
   /** A job of another sopworks version was seen: the worker hands it back and stops. */
   onVersionMismatch: (job: Job, submitted: string) => void;
+  leases: RunLeases;
   log: (line: string) => void;
   /** The secret jobs are signed with, and what this worker lets a job do. */
   secret: string;
@@ -54,16 +62,32 @@ export async function processJob(job: Job, token: string | undefined, context: W
     context.onVersionMismatch(job, data.version);
     throw new WaitingError();
   }
-  if (context.closing()) {
-    await job.moveToWait(token);
-    throw new WaitingError();
-  }
   try {
     await admitJob(data, context.limits);
   } catch (error) {
     if (error instanceof JobRefused) refuse(job, error.message, context);
     throw error;
   }
+  if (context.closing()) await handBack(job, token);
+  const projectDir = projectDirOf(data);
+  const lease = await context.leases.take(projectDir);
+  if (!('token' in lease)) {
+    // A live worker holds the run (BullMQ gave the job out again while its worker was slow to renew).
+    const waitMs = lease.leftMs + 1000;
+    context.log(`${job.id} ${data.name}: held by ${lease.heldBy}, whose lease is renewed; tried again in ${Math.ceil(waitMs / 1000)} s`);
+    await job.moveToDelayed(Date.now() + waitMs, token);
+    throw new DelayedError();
+  }
+  const unregister = underLease(projectDir, lease);
+  try {
+    return await runUnderLease(job, token, data, lease, context);
+  } finally {
+    unregister();
+    await lease.release();
+  }
+}
+
+async function runUnderLease(job: Job, token: string | undefined, data: JobData, lease: HeldLease, context: WorkerContext): Promise<JobResult> {
   const projectDir = projectDirOf(data);
   const progress = JobProgress.safeParse(job.progress);
   const state = await runState(projectDir);
@@ -73,7 +97,7 @@ export async function processJob(job: Job, token: string | undefined, context: W
     );
   }
   if (state.kind === 'absent') await fs.mkdir(projectDir, { recursive: true });
-  if (!progress.success || !progress.data.folderMade) await job.updateProgress({ folderMade: true, worker: context.id });
+  await countTakeUp(job, projectDir, progress.success ? progress.data : null, context.id);
   context.log(`${job.id} ${data.name}: ${state.kind === 'resumable' ? 'resuming' : state.kind === 'finished' ? 'already finished' : 'starting'} ${projectDir}`);
 
   const { error } = await runSpec({
@@ -89,23 +113,48 @@ export async function processJob(job: Job, token: string | undefined, context: W
     logFile: path.join(data.out, 'logs', `${data.name}.log`),
     chaos: data.chaos ?? null,
   });
+  if (lease.lost.aborted) {
+    context.log(`${job.id} ${data.name}: handed back (${String(lease.lost.reason)})`);
+    await handBack(job, token);
+  }
   const after = await runState(projectDir);
   if (after.kind === 'finished') {
     const record = await readRunRecord(path.join(projectDir, STATE_DIR));
     const result = { outcome: after.outcome, reason: record.reason ?? '', projectDir, worker: context.id };
-    context.log(`${job.id} ${data.name}: ${after.outcome}`);
+    context.log(`${job.id} ${data.name}: ${after.outcome}${state.kind === 'finished' ? ' (finished earlier)' : ''}`);
     if (after.outcome === 'done') return result;
     throw new UnrecoverableError(`the run ended ${after.outcome}: ${record.reason ?? ''} (sopworks resume ${projectDir} continues it)`);
   }
   // Stopped by the worker's shutdown — even before its run record was written: another worker takes it.
   if (context.closing() && error === null) {
-    await job.moveToWait(token);
     context.log(`${job.id} ${data.name}: handed back (interrupted by the worker's shutdown)`);
-    throw new WaitingError();
+    await handBack(job, token);
   }
-  if (error !== null && !/in use by another sopworks process|PROJECT_BUSY/.test(error)) {
+  if (error !== null && !/in use by |PROJECT_BUSY/.test(error)) {
     // It could not start: a bad spec or scenario, a SOP that does not load. A retry changes nothing.
     throw new UnrecoverableError(error.split('\n')[0]!);
   }
   throw new Error(error ?? `the run stopped before its outcome (${after.kind === 'resumable' ? (after.outcome ?? 'cut off') : after.kind}); it is retried`);
+}
+
+/** Records this take-up of the run; fails the job when the run has not moved on over several in a row. */
+async function countTakeUp(job: Job, projectDir: string, before: JobProgress | null, worker: string): Promise<void> {
+  const board = (await readAppendLog(path.join(projectDir, STATE_DIR, 'board.jsonl')).catch(() => ({ records: [] }))).records.length;
+  const idle = idleTakeUps(before, board);
+  if (idle > MAX_IDLE_TAKE_UPS) {
+    throw new UnrecoverableError(
+      `the run was taken up ${idle + 1} times in a row without moving on (its board stayed at ${board} messages): it stops its workers every time; its log (<out>/logs/) says where`,
+    );
+  }
+  await job.updateProgress({ folderMade: true, worker, board, idleTakeUps: idle } satisfies JobProgress);
+}
+
+/**
+ * Back to the queue without using up an attempt. When the job's BullMQ lock is gone too (the worker lost
+ * Redis for longer than the lock), the job is already another worker's, or will be once the stalled
+ * check sees it: nothing more to do here.
+ */
+async function handBack(job: Job, token: string | undefined): Promise<never> {
+  await job.moveToWait(token).catch(() => undefined);
+  throw new WaitingError();
 }

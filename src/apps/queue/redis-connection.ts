@@ -2,8 +2,11 @@
  * The queue's Redis, from SOPWORKS_REDIS_URL: reachable, and configured not to evict keys (BullMQ
  * loses jobs otherwise) — each checked before anything is queued or run, with a message that says
  * what to fix. A password or an ACL user goes in the URL (`redis://user:password@host:6379`), TLS is
- * `rediss://` (a private CA through Node's NODE_EXTRA_CA_CERTS): docs/scaling.md.
+ * `rediss://` (a private CA through Node's NODE_EXTRA_CA_CERTS): docs/scaling.md. A Redis that cannot be
+ * reached is tried again for a while (SOPWORKS_REDIS_WAIT_MS; a worker waits until it can), saying so;
+ * once connected, a connection reconnects with backoff.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
@@ -21,6 +24,42 @@ const RedisUrl = z
 const Env = z.object({
   SOPWORKS_REDIS_URL: z.string().optional(),
 });
+
+const WaitEnv = z.object({
+  SOPWORKS_REDIS_WAIT_MS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return 10_000;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number of milliseconds ≥ 0, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    }),
+});
+
+/** How long `submit` and `eval --queue` keep trying a Redis they cannot reach (SOPWORKS_REDIS_WAIT_MS, default 10 s). */
+export function redisWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const parsed = WaitEnv.safeParse(env);
+  if (!parsed.success) {
+    throw new SopworksError('CONFIG_INVALID', `SOPWORKS_REDIS_WAIT_MS ${parsed.error.issues[0]!.message}.`, {
+      hint: 'Set it in the environment or .env (.env.example), e.g. SOPWORKS_REDIS_WAIT_MS=10000.',
+    });
+  }
+  return parsed.data.SOPWORKS_REDIS_WAIT_MS;
+}
+
+export interface ConnectOptions {
+  /** Keep trying an unreachable Redis for this long; null: until `stop`. Default: once. */
+  waitMs?: number | null;
+  /** Told once when Redis cannot be reached and the command keeps trying. */
+  onWaiting?: (line: string) => void;
+  stop?: AbortSignal;
+  /** What is worth saying but not refusing (an old Redis version), as sopworks' own output. */
+  notice?: (line: string) => void;
+}
 
 /** The URL from the environment (the default on this machine when unset). */
 export function redisUrl(env: NodeJS.ProcessEnv = process.env): string {
@@ -43,24 +82,31 @@ export const shownUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//*
  * noeviction. What is worth saying but not refusing goes to `notice` (sopworks' own output); neither
  * ioredis nor BullMQ print anything themselves (redis-server-check.ts).
  */
-export async function connectRedis(url: string, notice: (line: string) => void = () => {}): Promise<Redis> {
-  // No ready check: ioredis' runs INFO and, when an ACL user may not, warns on the console. The PING
-  // below fails (LOADING) as long as Redis is still loading its data.
-  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null, enableReadyCheck: false });
-  // ioredis reports the cause of a failed connection (ECONNREFUSED, …) on 'error'; connect() only says it closed.
-  let cause: unknown = null;
-  redis.on('error', (error) => (cause ??= error));
-  try {
-    await redis.connect();
-    await redis.ping();
-  } catch (error) {
-    redis.disconnect();
-    const why = describeRedisError(cause ?? error);
-    throw new SopworksError('QUEUE_UNREACHABLE', `Cannot reach Redis at ${shownUrl(url)} (${why}). Nothing was queued or run.`, {
-      hint: hintFor(why),
-    });
+export async function connectRedis(url: string, options: ConnectOptions = {}): Promise<Redis> {
+  const waitMs = options.waitMs === undefined ? 0 : options.waitMs;
+  const started = Date.now();
+  let redis: Redis;
+  for (let attempt = 1; ; attempt++) {
+    const connected = await connectOnce(url);
+    if ('redis' in connected) {
+      redis = connected.redis;
+      break;
+    }
+    const waited = Date.now() - started;
+    if ((waitMs !== null && waited >= waitMs) || options.stop?.aborted || connected.permanent) {
+      const tried = waited >= 1000 ? `, tried for ${Math.round(waited / 1000)} s` : '';
+      throw new SopworksError('QUEUE_UNREACHABLE', `Cannot reach Redis at ${shownUrl(url)} (${connected.cause}${tried}). Nothing was queued or run.`, {
+        hint: hintFor(connected.cause),
+      });
+    }
+    if (attempt === 1)
+      options.onWaiting?.(
+        `Redis at ${shownUrl(url)} cannot be reached (${connected.cause}); trying again ${waitMs === null ? 'until it can be (SIGTERM or Ctrl-C to stop)' : `for up to ${Math.round(waitMs / 1000)} s`}…`,
+      );
+    const pause = Math.min(200 * 2 ** (attempt - 1), 2000, waitMs === null ? Number.POSITIVE_INFINITY : Math.max(0, waitMs - waited));
+    await sleep(pause, undefined, { signal: options.stop }).catch(() => undefined);
   }
-  // Reconnect from now on: a worker outlives a Redis restart.
+  // Reconnect from now on, with backoff: a worker outlives a Redis restart, a submission a short blip.
   redis.options.retryStrategy = (times: number) => Math.min(times * 200, 2000);
   const refuse = (problem: string, hint: string): never => {
     redis.disconnect();
@@ -77,9 +123,29 @@ export async function connectRedis(url: string, notice: (line: string) => void =
     );
   }
   if (version !== null && versionBelow(version, RECOMMENDED_VERSION)) {
-    notice(`Redis at ${shownUrl(url)} is version ${version}: the queue works, but ${RECOMMENDED_VERSION} or later is recommended (BullMQ).`);
+    options.notice?.(`Redis at ${shownUrl(url)} is version ${version}: the queue works, but ${RECOMMENDED_VERSION} or later is recommended (BullMQ).`);
   }
   return redis;
+}
+
+/** One try: a checked connection, or why it failed. */
+async function connectOnce(url: string): Promise<{ redis: Redis } | { cause: string; permanent: boolean }> {
+  // No ready check: ioredis' runs INFO and, when an ACL user may not, warns on the console. The PING
+  // below fails (LOADING) as long as Redis is still loading its data.
+  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null, enableReadyCheck: false });
+  // ioredis reports the cause of a failed connection (ECONNREFUSED, …) on 'error'; connect() only says it closed.
+  let cause: unknown = null;
+  redis.on('error', (error) => (cause ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+    return { redis };
+  } catch (error) {
+    redis.disconnect();
+    const why = describeRedisError(cause ?? error);
+    // Wrong credentials or a certificate not trusted do not fix themselves by waiting.
+    return { cause: why, permanent: /authentication failed|permission denied|CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(why) };
+  }
 }
 
 function describeRedisError(error: unknown): string {

@@ -19,6 +19,32 @@ import type { WarmUpTask } from './warm-up.ts';
 /** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
 const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
 
+/**
+ * Each template text compiled once per process, whatever renderer asks: a worker's runs each make a
+ * renderer of their own (a run's helpers are its own), and compiling the same templates again for every
+ * run was the largest share of a warm worker's own time per run (docs/performance.md, "Many runs").
+ * Keyed by the text, so a template edited between runs is compiled anew. Handlebars binds a compiled
+ * specification to an environment's helpers and partials at `template()`, which is cheap.
+ */
+const specifications = new Map<string, TemplateSpecification>();
+
+/** Like `handlebars.compile`: compiled on the first call (a template that does not compile says so when used). */
+function compiledIn(handlebars: typeof Handlebars, source: string): HandlebarsTemplateDelegate {
+  let bound: HandlebarsTemplateDelegate | null = null;
+  return (context, options) => {
+    if (!bound) {
+      let specification = specifications.get(source);
+      if (!specification) {
+        // Handlebars' own precompiled form, made into the object `compile` builds from it.
+        specification = new Function(`return ${Handlebars.precompile(source, COMPILE_OPTIONS)}`)() as TemplateSpecification;
+        specifications.set(source, specification);
+      }
+      bound = handlebars.template(specification);
+    }
+    return bound(context, options);
+  };
+}
+
 export type OutputKind = 'json' | 'code' | 'files' | 'edits';
 
 export interface RenderedPrompt {
@@ -58,7 +84,7 @@ export class PromptRenderer {
         if (!entry.endsWith('.hbs')) continue;
         // Registered compiled (with the templates' own options, as Handlebars would compile them on first
         // use), so that warmUp can compile them ahead of use too.
-        const partial = this.handlebars.compile(fs.readFileSync(path.join(shared, entry), 'utf8'), COMPILE_OPTIONS);
+        const partial = compiledIn(this.handlebars, fs.readFileSync(path.join(shared, entry), 'utf8'));
         this.partials.push(partial);
         this.handlebars.registerPartial(entry.slice(0, -4), partial);
       }
@@ -179,7 +205,7 @@ export class PromptRenderer {
           hint: 'Every ask step of a SOP needs roles/<role>/<action>.hbs; run `sopworks sop init` for the defaults.',
         });
       }
-      template = this.handlebars.compile(source, COMPILE_OPTIONS);
+      template = compiledIn(this.handlebars, source);
       this.compiled.set(file, template);
     }
     return template;

@@ -22,6 +22,7 @@ import type { Identity } from '../../host/git/fast-import-stream.ts';
 import { GitImporter } from '../../host/git/git-importer.ts';
 import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import { assertMayWrite } from '../../ground/files/write-fence.ts';
 
 export { STATE_DIR };
 const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };
@@ -264,6 +265,8 @@ export class Workspace {
   }
 
   private async commitBatch(batch: QueuedCommit[]): Promise<void> {
+    // A run whose lease was lost writes nothing more (write-fence.ts): the batch fails before a file is touched.
+    assertMayWrite(this.root);
     const accepted: { request: CommitRequest; resolve: (hash: string) => void; reject: (error: unknown) => void }[] = [];
     for (const item of batch) {
       let request: CommitRequest;
@@ -316,6 +319,7 @@ export class Workspace {
       };
     });
     // Killed while sending a batch, git gets a stream without its checkpoint: none of the batch is made.
+    assertMayWrite(this.root);
     const hashes = await this.importer
       .commit(commits, parent, () => crashPoint('git.commit'))
       .catch((error: unknown) => {

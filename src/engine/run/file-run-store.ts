@@ -1,12 +1,14 @@
 /**
  * A run's state in the files of its `.sopworks/` folder: board.jsonl (flushed at every message),
  * exchanges.jsonl (flushed when the run ends), roles/<role>.json, run.json and approvals.json (each
- * written whole and renamed, so a crash leaves the old file or the new one), and the lock.
+ * written whole and renamed, so a crash leaves the old file or the new one), and the lock. Every write
+ * asks the write fence first: a queued run whose lease was lost writes nothing (ground/files/write-fence.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { AppendLog, repairAppendLog, type Flush } from '../../ground/files/append-log.ts';
+import { assertMayWrite } from '../../ground/files/write-fence.ts';
 import type { CrashPointName } from '../../ground/crash-point.ts';
 import { RoleStore } from './role-store.ts';
 import { acquireRunLock } from './run-lock.ts';
@@ -15,6 +17,7 @@ import { STATE_DIR } from './state-dir.ts';
 
 /** Written whole to a temporary file and renamed, so a crash never leaves half of it. */
 async function writeWhole(file: string, value: unknown): Promise<void> {
+  assertMayWrite(file);
   await fs.writeFile(`${file}.tmp`, JSON.stringify(value, null, 2) + '\n');
   await fs.rename(`${file}.tmp`, file);
 }
@@ -35,6 +38,7 @@ export class FileRunStore implements RunStore {
       write: async (role, state) => {
         await (made ??= fs.mkdir(rolesDir, { recursive: true }));
         const file = path.join(rolesDir, `${role}.json`);
+        assertMayWrite(file);
         await fs.writeFile(`${file}.tmp`, JSON.stringify(state) + '\n');
         await fs.rename(`${file}.tmp`, file);
       },

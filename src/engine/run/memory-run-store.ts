@@ -25,7 +25,7 @@ export class MemoryRunStore implements RunStore {
   async lock(): Promise<RunLock> {
     if (this.locked) throw new SopworksError('PROJECT_BUSY', 'This run (in memory) is in use by another run loop.');
     this.locked = true;
-    return { tookOver: null, release: async () => void (this.locked = false) };
+    return { tookOver: null, lost: new AbortController().signal, release: async () => void (this.locked = false) };
   }
 
   openBoard(): Promise<OpenedLog> {

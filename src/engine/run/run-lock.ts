@@ -1,11 +1,61 @@
 /**
- * One holder per project: `.sopworks/lock` holds the owner's pid. A lock left by a process that no
- * longer exists (a crash, kill -9) is stale and taken over; one this process holds (two runs of one
- * project in one worker, say) is not, even though the pid is its own.
+ * One process per project: `.sopworks/lock` says who works on the run — a pid and where that pid means
+ * something (ground/pid-scope.ts), and, for a queued run, the lease its worker holds in Redis.
+ *
+ * - A lock of this host and PID namespace whose process is gone (a crash, kill -9) is stale: taken over;
+ *   one this process holds (two runs of one project in one worker, say) is not, though the pid is its own.
+ * - A lock of another machine (or container, or PID namespace) cannot be checked from here: the project is
+ *   busy, and the message says where the lock came from.
+ * - A queued run is owned through a lease (src/apps/queue/run-lease.ts) that its worker registers here
+ *   before the run starts (`underLease`). Whoever holds the lease may take over a lock written under an
+ *   earlier lease — that lease has expired, so its holder is gone or has stopped — once the earlier
+ *   holder has released it or the grace for finishing its last writes has passed. The lease's loss
+ *   stops the run at once (`lost`), and its writes are fenced (ground/files/write-fence.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
+import { fenceWrites, type FenceCheck } from '../../ground/files/write-fence.ts';
+import { pidScope } from '../../ground/pid-scope.ts';
+import type { RunLock } from './run-store.ts';
+
+/** A lease on a run held by this process (in Redis, by a queue worker). */
+export interface RunLease {
+  /** Who holds it, for messages (the worker's id). */
+  owner: string;
+  /** Unique to this holding: a lock file written under it names it. */
+  token: string;
+  /** How long an earlier holder may still be finishing its last writes after its lease expired. */
+  graceMs: number;
+  /** Aborted once the lease is lost: the run stops at once. */
+  lost: AbortSignal;
+  /** Synchronous: why the run must not write any more (its lease ran out or was lost), or null. */
+  check: FenceCheck;
+}
+
+const LockFile = z.object({
+  pid: z.number().int().positive(),
+  scope: z.string(),
+  /** The token of the lease the lock was taken under, or null for a run started by hand. */
+  lease: z.string().nullable(),
+  owner: z.string(),
+});
+type LockFile = z.infer<typeof LockFile>;
+
+const leases = new Map<string, RunLease>();
+
+/** Registers the lease this process holds on a project; the returned function ends the registration. */
+export function underLease(projectDir: string, lease: RunLease): () => void {
+  const key = path.resolve(projectDir);
+  leases.set(key, lease);
+  const unfence = fenceWrites(key, lease.check);
+  return () => {
+    unfence();
+    if (leases.get(key) === lease) leases.delete(key);
+  };
+}
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -16,16 +66,25 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-/** The pid of the live process working on a run (from its lock), or null when none is. */
-export async function lockOwner(stateDir: string): Promise<number | null> {
-  const pid = Number((await fs.readFile(path.join(stateDir, 'lock'), 'utf8').catch(() => '')).trim());
-  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+/** The lock file, or null when there is none; a bare pid (the format before leases) is a lock of this scope. */
+async function readLock(file: string): Promise<LockFile | null> {
+  const text = (await fs.readFile(file, 'utf8').catch(() => null))?.trim();
+  if (text === undefined || text === '') return null;
+  if (/^\d+$/.test(text)) return { pid: Number(text), scope: pidScope(), lease: null, owner: `process ${text}` };
+  try {
+    return LockFile.parse(JSON.parse(text));
+  } catch {
+    return null;
+  }
 }
 
-export interface RunLock {
-  /** Whether a stale lock of a dead process was taken over. */
-  tookOver: number | null;
-  release(): Promise<void>;
+/** Whether the lock's holder may still be at work: alive here, or beyond what this process can check. */
+const mayBeAlive = (lock: LockFile): boolean => lock.scope !== pidScope() || (lock.pid !== process.pid && isAlive(lock.pid));
+
+/** The pid of the process working on a run (from its lock) while it may be at work, or null when none is. */
+export async function lockOwner(stateDir: string): Promise<number | null> {
+  const lock = await readLock(path.join(stateDir, 'lock'));
+  return lock && mayBeAlive(lock) ? lock.pid : null;
 }
 
 /** The lock files this process holds: its own pid in one of them is not a stale lock. */
@@ -38,32 +97,66 @@ export async function acquireRunLock(stateDir: string): Promise<RunLock> {
       hint: 'Wait for it to finish, or stop it (Ctrl-C) and then `sopworks resume` this project.',
     });
   }
-  let tookOver: number | null = null;
-  for (let attempt = 0; attempt < 2; attempt++) {
+  const lease = leases.get(path.resolve(path.dirname(stateDir))) ?? null;
+  const mine: LockFile = { pid: process.pid, scope: pidScope(), lease: lease?.token ?? null, owner: lease?.owner ?? `process ${process.pid}` };
+  let tookOver: string | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await fs.open(file, 'wx');
       heldHere.add(path.resolve(file));
-      await handle.writeFile(`${process.pid}\n`);
+      await handle.writeFile(`${JSON.stringify(mine)}\n`);
       await handle.close();
-      return {
-        tookOver,
-        release: async () => {
-          const owner = await fs.readFile(file, 'utf8').catch(() => '');
-          if (Number(owner.trim()) === process.pid) await fs.rm(file, { force: true });
-          heldHere.delete(path.resolve(file));
-        },
-      };
+      return { tookOver, lost: lease?.lost ?? new AbortController().signal, release: () => release(file, mine) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const owner = Number((await fs.readFile(file, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
-        throw new SopworksError('PROJECT_BUSY', `${path.dirname(stateDir)} is in use by another sopworks process (pid ${owner}).`, {
-          hint: 'Wait for it to finish, or stop it (Ctrl-C) and then `sopworks resume` this project.',
-        });
+      const held = await readSettledLock(file);
+      if (held) {
+        const earlierLease = lease !== null && held.lease !== null && held.lease !== lease.token;
+        if (earlierLease && mayBeAlive(held)) await waitForRelease(file, held, lease.graceMs);
+        else if (!earlierLease && mayBeAlive(held)) throw busy(stateDir, held);
       }
-      tookOver = Number.isInteger(owner) && owner > 0 ? owner : null;
-      await fs.rm(file, { force: true });
+      // Only the lock just read is removed: a newer one taken meanwhile is read again on the next attempt.
+      if (sameLock(await readLock(file), held)) {
+        if (held) tookOver = held.lease === null ? `process ${held.pid}, which is no longer running` : `${held.owner}, whose lease on the run ended`;
+        await fs.rm(file, { force: true });
+      }
     }
   }
   throw new SopworksError('PROJECT_BUSY', `Could not take the lock ${file}: another process keeps taking it.`);
+}
+
+/** A lock file caught between its creation and its content is read again before it counts as stale. */
+async function readSettledLock(file: string): Promise<LockFile | null> {
+  const lock = await readLock(file);
+  if (lock !== null) return lock;
+  await sleep(200);
+  return readLock(file);
+}
+
+const sameLock = (a: LockFile | null, b: LockFile | null): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** An earlier lease holder finishes its last writes, then removes its lock: waited for, up to `graceMs`. */
+async function waitForRelease(file: string, held: LockFile, graceMs: number): Promise<void> {
+  const end = Date.now() + graceMs;
+  while (Date.now() < end && sameLock(await readLock(file), held)) await sleep(Math.min(100, graceMs));
+}
+
+async function release(file: string, mine: LockFile): Promise<void> {
+  if (sameLock(await readLock(file), mine)) await fs.rm(file, { force: true });
+  heldHere.delete(path.resolve(file));
+}
+
+function busy(stateDir: string, held: LockFile): SopworksError {
+  const project = path.dirname(stateDir);
+  if (held.scope === pidScope()) {
+    return new SopworksError('PROJECT_BUSY', `${project} is in use by another sopworks process (pid ${held.pid}).`, {
+      hint: 'Wait for it to finish, or stop it (Ctrl-C) and then `sopworks resume` this project.',
+    });
+  }
+  return new SopworksError('PROJECT_BUSY', `${project} is in use by ${held.owner} on ${held.scope}, which cannot be checked from here (${pidScope()}).`, {
+    hint:
+      held.lease === null
+        ? `If that process is gone, delete ${path.join(stateDir, 'lock')} and then \`sopworks resume\` this project.`
+        : 'A queue worker holds it; if that worker is gone, another worker takes the run over once its lease expires (`sopworks jobs`).',
+  });
 }

@@ -125,6 +125,7 @@ export class RunLoop {
     const hard = () => this.stopAtOnce();
     const late = () => this.stopAtOnce('time');
     if (setup.stop.soft?.aborted) soft();
+    if (setup.stop.hard?.aborted) hard();
     setup.stop.soft?.addEventListener('abort', soft, { once: true });
     setup.stop.hard?.addEventListener('abort', hard, { once: true });
     if (setup.stop.deadline?.signal.aborted) late();

@@ -38,8 +38,10 @@ export interface RoleStates {
 }
 
 export interface RunLock {
-  /** The pid of a dead process whose stale lock was taken over, or null. */
-  tookOver: number | null;
+  /** Whom a stale lock was taken over from and why, if anyone ("process 12, which is no longer running"). */
+  tookOver: string | null;
+  /** Aborted when the run must stop at once: the lease it was taken under was lost (run-lock.ts). */
+  lost: AbortSignal;
   release(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import { crashPoint, type CrashPointName } from '../crash-point.ts';
 import { readTextIfExists } from './read-text-if-exists.ts';
+import { assertMayWrite } from './write-fence.ts';
 
 export interface LoadedLog {
   records: unknown[];
@@ -69,6 +70,7 @@ export class AppendLog implements RecordLog {
   private queue: Promise<void> = Promise.resolve();
 
   private constructor(
+    private readonly file: string,
     private readonly handle: fs.FileHandle,
     private readonly flush: Flush,
     private readonly crashPointName: CrashPointName | null,
@@ -76,13 +78,14 @@ export class AppendLog implements RecordLog {
 
   /** `crashPointName` marks the log for fault injection (the kill test's torn line). */
   static async open(file: string, options: { flush: Flush; crashPointName?: CrashPointName }): Promise<AppendLog> {
-    return new AppendLog(await fs.open(file, 'a'), options.flush, options.crashPointName ?? null);
+    return new AppendLog(file, await fs.open(file, 'a'), options.flush, options.crashPointName ?? null);
   }
 
   /** Appends one record; resolves once it is written (and flushed, with `flush: 'each'`). Appends are written in call order. */
   append(record: unknown): Promise<void> {
     const line = JSON.stringify(record) + '\n';
     const write = this.queue.then(async () => {
+      assertMayWrite(this.file);
       if (this.crashPointName && process.env.SOPWORKS_CRASH_AT?.startsWith(`${this.crashPointName}:`)) {
         // Fault injection (see crash-point.ts): half a line on disk, then the crash.
         await this.handle.write(line.slice(0, line.length >> 1));
