@@ -4,13 +4,15 @@
  * without a TypeScript compiler. src/ compiles file by file to the same tree under dist/ (relative
  * imports rewritten from .ts to .js), so every path a module finds from its own place — the package
  * root, the viewer's files — is the same from dist/ as from src/. The viewer's browser files are
- * copied beside it, with the one mermaid file it serves, so mermaid is not a dependency of the package.
+ * copied beside it — its page and stylesheet, its script bundled from the client's TypeScript by the
+ * same function a clone's server bundles it with, and the one mermaid file it serves, so neither
+ * esbuild nor mermaid is a dependency of the package.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -22,6 +24,11 @@ const tsc = path.join(path.dirname(require.resolve('typescript/package.json')), 
 execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 
 const web = path.join('apps', 'review', 'web');
-fs.cpSync(path.join(root, 'src', web), path.join(dist, web), { recursive: true });
+const client = path.join(root, 'src', web, 'client');
+// The client's sources and its type-check settings are built, not shipped.
+const shipped = (file) => file !== client && !file.startsWith(client + path.sep) && path.basename(file) !== 'tsconfig.json';
+fs.cpSync(path.join(root, 'src', web), path.join(dist, web), { recursive: true, filter: shipped });
+const { bundleClient } = await import(pathToFileURL(path.join(dist, 'apps', 'review', 'server', 'client-bundle.js')).href);
+fs.writeFileSync(path.join(dist, web, 'app.js'), await bundleClient(path.join(client, 'main.ts')));
 fs.copyFileSync(require.resolve('mermaid/dist/mermaid.min.js'), path.join(dist, web, 'mermaid.min.js'));
 process.stdout.write(`built ${path.relative(process.cwd(), dist) || dist}/\n`);

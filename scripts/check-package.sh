@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The package as a newcomer gets it (`npm run check:package`; CI runs it): pack, install it globally with
 # production dependencies only into a fresh prefix, then from an empty folder elsewhere check --version and
-# --help, run the scripted demo and compare its tree with the clone's, and weigh the install.
+# --help, run the scripted demo and compare its tree with the clone's, serve it with the viewer, and weigh the install.
 # Fails when the installed package is over the limit (MAX_MB, default 250) or any step fails.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -35,6 +35,17 @@ env -u OPENAI_API_KEY -u OPENAI_BASE_URL NO_COLOR=1 "$bin" run --llm "scripted:$
   || { tail -n 30 "$work/demo.log"; echo "FAIL: the demo did not finish done"; exit 1; }
 tree="$(git -C output/wordfreq rev-parse 'HEAD^{tree}')"
 [ "$tree" = "$expected_tree" ] || { echo "FAIL: the demo gave tree $tree, not $expected_tree"; exit 1; }
+
+# The viewer serves its page and its script, bundled at pack time from the client's TypeScript (scripts/build.mjs).
+"$bin" serve output --port 0 >"$work/serve.log" 2>&1 &
+serve_pid=$!
+for _ in $(seq 1 100); do grep -q '?token=' "$work/serve.log" && break; sleep 0.1; done
+viewer="$(grep -o 'http://[^ ]*/?token=' "$work/serve.log" | head -n 1 | sed 's/?token=$//')"
+script_ok=0
+fetch_script='fetch(process.argv[1]).then(async (r) => process.exit(r.ok && (await r.text()).includes("Request a change") ? 0 : 1), () => process.exit(1))'
+if [ -n "$viewer" ] && node -e "$fetch_script" "${viewer}assets/app.js"; then script_ok=1; fi
+kill -INT "$serve_pid"; wait "$serve_pid" || true
+[ "$script_ok" = 1 ] || { cat "$work/serve.log"; echo "FAIL: the installed viewer does not serve its script (${viewer:-no URL}assets/app.js)"; exit 1; }
 
 size_kb=$(du -sk "$installed" | cut -f1)
 size_mb=$(( size_kb / 1024 ))

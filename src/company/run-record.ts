@@ -61,6 +61,8 @@ export const RunRecord = z
     concurrency: z.number().int().min(1).default(4),
     /** How many Engineers share the files (`--engineers`); `resume` keeps it. */
     engineers: z.number().int().min(1).default(1),
+    /** The point the run stops at (`--until`, a SOP's `stopAt`), outcome `paused`; `resume` goes on to the end unless given another. */
+    until: z.string().nullable().default(null),
     /** The instructions every role is shown (project-instructions.ts), as read at the start; `resume` keeps them. Absent: none. */
     instructions: z.string().optional(),
     finishedAt: z.string().optional(),

@@ -43,6 +43,8 @@ export interface StartRequest extends CommonRequest {
   concurrency?: number;
   /** How many people hold each role that writes files one per file (`eachFile`): `--engineers N`, default 1. */
   engineers?: number;
+  /** The point to stop at (`--until`: a `stopAt` step of the company's SOPs); the run then ends `paused`. */
+  until?: string | null;
   /**
    * A change run (sopworks change): the project folder is a work tree of an existing repository, already
    * checked out on the change's branch; `record` is kept in run.json (src/change/).

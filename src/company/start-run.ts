@@ -53,6 +53,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false },
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
     engineers: request.engineers ?? 1,
+    until: request.until ?? null,
     ...(instructions === null ? {} : { instructions }),
   };
   return runInWorkspace(workspace, record, request, { resuming: false, renderer, warmUp });
@@ -120,6 +121,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       stop: request.stop ?? {},
       concurrency: record.concurrency,
       engineers: record.engineers,
+      until: record.until,
       workInFlight: run.workInFlight,
       commitFault: run.commitFault,
     });

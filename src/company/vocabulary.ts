@@ -11,6 +11,7 @@ import * as actions from '../engine/steps/actions.ts';
 import * as guards from '../engine/steps/guards.ts';
 import * as coreViews from '../engine/steps/core-views.ts';
 import { conclude } from '../engine/steps/conclude.ts';
+import { stopAt } from '../engine/steps/stop-at.ts';
 import { publish } from '../engine/steps/publish.ts';
 import type { Vocabulary } from '../engine/steps/vocabulary.ts';
 import { askStep } from '../capabilities/model/ask-step.ts';
@@ -87,6 +88,7 @@ export const vocabulary: Vocabulary = {
     awaitFile,
     awaitApproval,
     conclude,
+    stopAt,
     installDependencies,
     fastCheck,
     runProgram,

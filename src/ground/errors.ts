@@ -34,7 +34,8 @@ export type ErrorCode =
   | 'RUN_ENDED'
   | 'INTERRUPTED'
   | 'QUEUE_UNREACHABLE'
-  | 'QUEUE_MISCONFIGURED';
+  | 'QUEUE_MISCONFIGURED'
+  | 'INSTALL_INCOMPLETE';
 
 export class SopworksError extends Error {
   readonly [MARKER] = true;

@@ -11,12 +11,14 @@
  * line. `cleanBlock` is for text whose layout is its own (a program's output, an artifact shown for
  * approval): newlines and tabs stay. `terminalSafe` is the last guard where output leaves sopworks
  * (src/apps/cli/output.ts): like `cleanBlock`, but sopworks' own colours (SGR sequences) stay.
+ *
+ * What a control character is comes from text/control-characters.ts, shared with `oneLine`
+ * (text/one-line.ts), which removes them from metadata instead of showing them.
  */
+import { CONTROL, LAYOUT } from './text/control-characters.ts';
 
-/** C0 but tab and newline, DEL, C1, and the bidirectional controls. */
-const CONTROL = '\\x00-\\x08\\x0b-\\x1f\\x7f\\x80-\\x9f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
 const IN_BLOCK = new RegExp(`\\r\\n|[${CONTROL}]`, 'g');
-const IN_LINE = new RegExp(`[\\t\\n${CONTROL}]`, 'g');
+const IN_LINE = new RegExp(`[${LAYOUT}${CONTROL}]`, 'g');
 /** An SGR sequence (colour, bold, reset): the only escape sequence sopworks itself prints. */
 const WITH_COLOURS = new RegExp(`\\x1b\\[[0-9;]{0,32}m|\\r\\n|[${CONTROL}]`, 'g');
 
@@ -45,7 +47,7 @@ export function terminalSafe(text: string): string {
   return text.replace(WITH_COLOURS, (match) => (match.length > 2 && match.startsWith('\x1b[') ? match : standIn(match)));
 }
 
-const ANY_CONTROL = new RegExp(`[\\t\\n${CONTROL}]`);
+const ANY_CONTROL = new RegExp(`[${LAYOUT}${CONTROL}]`);
 
 /** Whether the text holds anything `cleanLine` would replace. */
 export function hasControls(text: string): boolean {

@@ -5,4 +5,6 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SOPS = path.join(ROOT, 'sops');
 export const ROLES = path.join(ROOT, 'roles');
 export const DEMO = path.join(ROOT, 'examples', 'wordfreq.yaml');
+/** The scripted change of the demo's project (`npm run demo:change`). */
+export const DEMO_CHANGE = path.join(ROOT, 'examples', 'wordfreq-change.yaml');
 export const BIN = path.join(ROOT, 'bin', 'sopworks.js');

@@ -16,6 +16,7 @@ import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
+import { overflowing as overflowingOf } from '../helpers/page-overflow.ts';
 
 /** Everything a page did that a reviewer should never see: script errors, failed loads, requests elsewhere. */
 function watchPage(page: Page, server: ReviewServer): string[] {
@@ -84,7 +85,6 @@ describe('the review viewer in a real browser', function () {
     const [made, launched, ...stopped] = await Promise.all([
       runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }),
       launchBrowser(),
-      gated('gate-yes'),
       gated('gate-no'),
     ]);
     browser = launched;
@@ -310,78 +310,6 @@ describe('the review viewer in a real browser', function () {
     await page.close();
   });
 
-  /** The last message on a run's board. */
-  const lastMessage = async (name: string) => (await boardOf(path.join(out, name))).at(-1) as any;
-
-  it('approves a run awaiting approval from its page, recorded on the board', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems = watchPage(page, server);
-    await page.goto(server.tokenUrl);
-    assert.equal(page.url(), server.url, 'the token leaves the address bar');
-    await page.goto(`${server.url}runs/gate-yes`);
-    await page.waitForSelector('#decision form');
-    assert.match(
-      await page.locator('#decision').innerText(),
-      /Waiting for your decision[\s\S]*Approve the prd of product-manager\?[\s\S]*wordfreq — Product Requirements/,
-    );
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForSelector('.decision-result :text("Approved the prd of product-manager")');
-    assert.match(await page.locator('.decision-result').innerText(), /continue the run with sopworks resume .*gate-yes/);
-    assert.deepEqual((await lastMessage('gate-yes')).payload, { role: 'product-manager', gate: 'prd', key: null, round: 0, approved: true, feedback: null });
-    // The page follows the board: nothing is waiting any more.
-    await page.waitForFunction(() => !(globalThis as any).document.querySelector('#decision form'));
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
-
-  it('rejects with feedback from the page, and asks for the feedback first', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems = watchPage(page, server);
-    await page.goto(server.tokenUrl);
-    await page.goto(`${server.url}runs/gate-no`);
-    await page.waitForSelector('#decision form');
-    const before = await boardOf(path.join(out, 'gate-no'));
-    await page.getByRole('button', { name: 'Reject with feedback' }).click();
-    await page.waitForSelector('#decision [role="alert"]:text("a rejection needs feedback")');
-    assert.equal((await boardOf(path.join(out, 'gate-no'))).length, before.length, 'nothing recorded without feedback');
-    await page.getByLabel('Feedback for the role').fill('Add a --json output mode.');
-    await page.getByRole('button', { name: 'Reject with feedback' }).click();
-    await page.waitForSelector('.decision-result :text("Rejected the prd of product-manager")');
-    assert.deepEqual((await lastMessage('gate-no')).payload, {
-      role: 'product-manager',
-      gate: 'prd',
-      key: null,
-      round: 0,
-      approved: false,
-      feedback: 'Add a --json output mode.',
-    });
-    assert.deepEqual(problems, []);
-    await page.close();
-  });
-
-  it('offers no decision to a page opened without the token, and the server refuses one sent from it', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await fs.writeFile(
-      path.join(out, 'gate-no', '.sopworks', 'approvals.json'),
-      JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]),
-    );
-    try {
-      await page.goto(`${server.url}runs/gate-no`);
-      await page.waitForSelector('#decision :text("To decide from this page, open the URL")');
-      assert.equal(await page.locator('#decision form').count(), 0);
-      const before = await boardOf(path.join(out, 'gate-no'));
-      const status = await page.evaluate(
-        async () =>
-          (await fetch('/api/runs/gate-no/decision', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"approved":true}' })).status,
-      );
-      assert.equal(status, 403);
-      assert.deepEqual(await boardOf(path.join(out, 'gate-no')), before);
-    } finally {
-      await fs.rm(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), { force: true });
-      await page.close();
-    }
-  });
-
   it('shows each artifact’s conversation: drafts, reviews with their issues, revisions as diffs, in order, with who said it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchPage(page, server);
@@ -476,21 +404,7 @@ describe('the review viewer in a real browser', function () {
   it('fits a phone: at 390 px only code blocks and drawings scroll sideways, and every column is in reach', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const problems = watchPage(page, server);
-    /** Elements wider than the screen that are not code, a drawing or inside one. */
-    const overflowing = () =>
-      page.evaluate(() => {
-        const doc = (globalThis as any).document;
-        const width = doc.documentElement.clientWidth;
-        const out: string[] = [];
-        if (doc.documentElement.scrollWidth > width) out.push(`the page is ${doc.documentElement.scrollWidth}px wide`);
-        for (const el of doc.querySelectorAll('main *')) {
-          // Code, drawings, what is folded away, and the run list's header (shown to screen readers only) are not laid out on screen.
-          if (el.closest('pre, .diagram-svg, .chart-frame, svg, details:not([open]) > :not(summary), table.runs thead')) continue;
-          const box = el.getBoundingClientRect();
-          if (box.width > 0 && box.right > width + 1) out.push(`${el.tagName.toLowerCase()}.${el.className} ends at ${Math.round(box.right)}px`);
-        }
-        return out.slice(0, 10);
-      });
+    const overflowing = () => overflowingOf(page);
     await page.goto(server.url);
     await page.waitForSelector('tr[data-run="wordfreq"]');
     assert.deepEqual(await overflowing(), [], 'the run list');
@@ -552,17 +466,14 @@ describe('the review viewer in a real browser', function () {
     await page.locator('#activity .section-toggle > summary').click();
     await page.waitForSelector('#activity svg.gantt');
     found.push(...(await serious('run')));
-    await fs.writeFile(
-      path.join(out, 'gate-no', '.sopworks', 'approvals.json'),
-      JSON.stringify([{ role: 'product-manager', gate: 'prd', key: null, round: 1, content: '# again' }]),
-    );
-    try {
-      await page.goto(`${server.url}runs/gate-no`);
-      await page.waitForSelector('#decision form');
-      found.push(...(await serious('decision')));
-    } finally {
-      await fs.rm(path.join(out, 'gate-no', '.sopworks', 'approvals.json'), { force: true });
-    }
+    // A run awaiting a decision, with its form (this browser holds the token).
+    await page.goto(`${server.url}runs/gate-no`);
+    await page.waitForSelector('#decision form');
+    found.push(...(await serious('decision')));
+    // A finished run's workbench: its change request form.
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#change-request');
+    found.push(...(await serious('change')));
     await page.goto(`${server.url}runs/not-yet`);
     await page.waitForSelector('.waiting');
     found.push(...(await serious('waiting')));

@@ -79,12 +79,17 @@ describe('sopworks serve: deciding on a run from the browser', function () {
     );
     const cli = await runCli(['approve', path.join(out, 'by-cli'), '--reject', 'Add a --json output mode.'], { cwd: root });
     assert.equal(cli.code, 0, cli.stderr);
-    const last = async (name: string) => {
-      const { id, seq, createdAt, ...rest } = JSON.parse((await board(name)).trim().split('\n').at(-1)!);
+    const decision = async (name: string) => {
+      const { id, seq, createdAt, ...rest } = JSON.parse(
+        (await board(name))
+          .trim()
+          .split('\n')
+          .find((line) => JSON.parse(line).type === 'Approval')!,
+      );
       return rest;
     };
-    assert.deepEqual(await last('by-page'), await last('by-cli'), 'the same record as a terminal decision');
-    assert.deepEqual((await last('by-page')).payload, {
+    assert.deepEqual(await decision('by-page'), await decision('by-cli'), 'the same record as a terminal decision');
+    assert.deepEqual((await decision('by-page')).payload, {
       role: 'product-manager',
       gate: 'prd',
       key: null,
@@ -92,8 +97,21 @@ describe('sopworks serve: deciding on a run from the browser', function () {
       approved: false,
       feedback: 'Add a --json output mode.',
     });
+    // The page's decision continued the run (`sopworks resume`, started by the server); the terminal's did not.
+    const started = JSON.parse(answer.body).launch;
+    assert.equal(started.command, 'resume');
+    assert.equal(started.projectDir, path.join(out, 'by-page'));
+    const ended = async () => {
+      for (;;) {
+        const launch = JSON.parse((await request(server, '/api/runs/by-page')).body).launch;
+        if (launch.state === 'ended') return launch;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    // The demo's scenario has no second revision of the PRD: the resumed run says so, and stops failed.
+    assert.match((await ended()).reason, /no reply left for \{role: product-manager, action: revise_prd/);
     assert.equal(JSON.parse((await request(server, '/api/runs/by-page')).body).pending.length, 0, 'nothing is waiting any more');
-    const again = await post('by-page', { approved: true, feedback: null });
+    const again = await post('by-cli', { approved: true, feedback: null });
     assert.equal(again.status, 409);
     assert.match(JSON.parse(again.body).error, /Nothing in .* is waiting for approval/);
   });
@@ -168,6 +186,33 @@ describe('sopworks serve: deciding on a run from the browser', function () {
       refused(await post('refused', { approved: false, feedback: '  ' }), 400, /a rejection needs feedback/);
       refused(await post('refused', { approved: 'yes' }), 400, /Not a decision/);
     });
+    /** A POST to another write of the run, as the page sends it; `headers` take something away. */
+    const write = (route: string, body: unknown, headers: Record<string, string> = {}) =>
+      request(server, `/api/runs/refused/${route}`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', 'x-sopworks-token': TOKEN, ...headers },
+        body: JSON.stringify(body),
+      });
+    for (const [route, body] of [
+      ['resume', { hint: null }],
+      ['change', { request: 'add a --json flag' }],
+    ] as const) {
+      it(`a ${route} without the token, from another origin, or addressed to another host name`, async () => {
+        refused(await write(route, body, { 'x-sopworks-token': '' }), 403, /needs the token/);
+        refused(await write(route, body, { origin: 'http://attacker.example' }), 403, /must come from a page of this viewer/);
+        refused(await write(route, body, { host: 'attacker.example', origin: 'http://attacker.example' }), 403, /must be addressed to/);
+        refused(await write(route, body, { 'content-type': 'text/plain' }), 415, /JSON/);
+      });
+    }
+    it('a resume of a run waiting for a decision, and a change of a run that has not finished', async () => {
+      refused(await write('resume', { hint: null }), 409, /waits for your decision first/);
+      refused(await write('change', { request: 'add a --json flag' }), 409, /has not finished \(awaiting your decision\)/);
+    });
+    it('a change without a request, and bodies with fields they do not take', async () => {
+      refused(await write('change', { request: '   ' }), 400, /say what to change/);
+      refused(await write('change', { request: 'x', llm: 'openai' }), 400, /Not a change request/);
+      refused(await write('resume', { hint: null, model: 'gpt-4o' }), 400, /Not a request to continue/);
+    });
     it('a write anywhere else', async () => {
       refused(
         await request(server, '/api/runs/refused', {
@@ -176,7 +221,7 @@ describe('sopworks serve: deciding on a run from the browser', function () {
           body: '{"approved":true}',
         }),
         405,
-        /only write is a decision/,
+        /only writes are POST \/api\/runs\/<name>\/decision, …\/resume and …\/change/,
       );
     });
   });

@@ -15,6 +15,7 @@ const quiet: CompanySnapshot = {
   commitFault: null,
   roles: [],
   approvalsWaiting: [],
+  stopsReached: [],
   workInFlight: 0,
   stopping: null,
   posted: null,
@@ -25,6 +26,7 @@ const company = (change: Partial<CompanySnapshot>): CompanySnapshot => ({ ...qui
 const budget = new SopworksError('BUDGET_EXHAUSTED', 'the budget of 1000 tokens is spent');
 const interrupted = new SopworksError('INTERRUPTED', 'stopped after the files under way');
 const approval = { role: 'product-manager', gate: 'prd', key: null };
+const stop = { role: 'architect', point: 'prd' };
 const done = { outcome: 'done' as const, reason: 'all tests pass' };
 
 describe('the outcome of a run', () => {
@@ -98,6 +100,17 @@ describe('the outcome of a run', () => {
       outcome: null,
     },
     {
+      when: 'a stop point is reached (--until) and nothing is in flight, though the holding role is at its step',
+      company: company({ roles: [working('architect'), idle('engineer')], stopsReached: [stop] }),
+      outcome: 'paused',
+      reason: /stopped at prd \(architect\), as --until prd asked; resume goes on to the end/,
+    },
+    {
+      when: 'a stop point is reached while a model call is out',
+      company: company({ roles: [working('architect'), working('pm')], stopsReached: [stop], workInFlight: 1 }),
+      outcome: null,
+    },
+    {
       when: 'a commit failed',
       company: company({ commitFault: 'the commit of Code msg-000009 from engineer failed' }),
       outcome: 'failed',
@@ -112,12 +125,13 @@ describe('the outcome of a run', () => {
     });
   }
 
-  // When several apply, the earlier wins: commit fault, role failure, approval, (at work), stop, posted, stalled.
+  // When several apply, the earlier wins: commit fault, role failure, approval, stop point, (at work), stop, posted, stalled.
   const everything = (change: Partial<CompanySnapshot> = {}): CompanySnapshot =>
     company({
       commitFault: 'the commit failed',
       roles: [failed('architect', budget), failed('engineer', new Error('boom')), working('qa')],
       approvalsWaiting: [approval],
+      stopsReached: [stop],
       stopping: 'hard',
       posted: done,
       ...change,
@@ -127,9 +141,14 @@ describe('the outcome of a run', () => {
     { without: { commitFault: null }, outcome: 'budget-exhausted', reason: /^architect/ },
     { without: { commitFault: null, roles: [failed('engineer', new Error('boom')), failed('architect', budget)] }, outcome: 'failed', reason: /^engineer/ },
     { without: { commitFault: null, roles: [working('qa')] }, outcome: 'awaiting-approval', reason: /approve prd/ },
-    { without: { commitFault: null, roles: [idle('qa')], approvalsWaiting: [] }, outcome: 'interrupted', reason: /stopped by the user/ },
-    { without: { commitFault: null, roles: [idle('qa')], approvalsWaiting: [], stopping: null }, outcome: 'done', reason: /all tests pass/ },
-    { without: { commitFault: null, roles: [idle('qa')], approvalsWaiting: [], stopping: null, posted: null }, outcome: 'failed', reason: /stalled/ },
+    { without: { commitFault: null, roles: [working('qa')], approvalsWaiting: [] }, outcome: 'paused', reason: /stopped at prd/ },
+    { without: { commitFault: null, roles: [idle('qa')], approvalsWaiting: [], stopsReached: [] }, outcome: 'interrupted', reason: /stopped by the user/ },
+    { without: { commitFault: null, roles: [idle('qa')], approvalsWaiting: [], stopsReached: [], stopping: null }, outcome: 'done', reason: /all tests pass/ },
+    {
+      without: { commitFault: null, roles: [idle('qa')], approvalsWaiting: [], stopsReached: [], stopping: null, posted: null },
+      outcome: 'failed',
+      reason: /stalled/,
+    },
   ];
   for (const [index, step] of order.entries()) {
     it(`order ${index + 1}: ${step.outcome} wins over what comes after it`, () => {

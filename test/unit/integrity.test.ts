@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { restoreProtected, snapshotProtected } from '../../src/host/sandbox/integrity.ts';
+import { NOT_RESTORED, restoreProtected, snapshotProtected } from '../../src/host/sandbox/integrity.ts';
 import { ownRecordLine } from '../../src/engine/board/own-record-line.ts';
 import { runningTest } from '../../src/host/sandbox/running-test.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -65,6 +65,24 @@ describe('integrity check', () => {
     const changes = await restoreProtected(snapshot, ownRecordLine(board));
     assert.deepEqual(changes, ['.sopworks/board.jsonl got lines sopworks did not write']);
     assert.equal(await fs.readFile(path.join(dir, '.sopworks', 'board.jsonl'), 'utf8'), [OWN, second].map((m) => JSON.stringify(m) + '\n').join(''));
+  });
+
+  it('removes a planted pack (it could stand in for objects that exist) and names a changed one it cannot put back', async () => {
+    const dir = await project();
+    const packs = path.join(dir, '.git', 'objects', 'pack');
+    await fs.mkdir(packs, { recursive: true });
+    await fs.writeFile(path.join(packs, 'pack-1.pack'), 'PACK original');
+    const snapshot = await snapshotProtected(dir);
+    await fs.writeFile(path.join(packs, 'pack-2.pack'), 'PACK planted');
+    await fs.writeFile(path.join(packs, 'pack-2.idx'), 'index naming existing objects');
+    await fs.appendFile(path.join(packs, 'pack-1.pack'), ' rewritten');
+    const changes = await restoreProtected(snapshot);
+    assert.deepEqual(changes.sort(), [
+      `.git/objects/pack/pack-1.pack was changed ${NOT_RESTORED}`,
+      '.git/objects/pack/pack-2.idx was created',
+      '.git/objects/pack/pack-2.pack was created',
+    ]);
+    assert.deepEqual((await fs.readdir(packs)).sort(), ['pack-1.pack']);
   });
 
   it('names the test that was running from the runner output', () => {

@@ -181,7 +181,13 @@ describe('review: the run report', () => {
         ['msg-000007', 'TestReport', 'docs/test-reports/round-2.md', null],
       ],
     );
-    assert.deepEqual(built.status, { finished: true, running: false, outcome: 'done', reason: 'all tests pass' });
+    assert.deepEqual(built.status, {
+      finished: true,
+      running: false,
+      outcome: 'done',
+      reason: 'all tests pass',
+      phase: { phase: 'done', label: 'done', continuable: false },
+    });
     assert.deepEqual(
       built.timeline.map((t) => t.offsetMs),
       [1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000],

@@ -151,4 +151,29 @@ describe('workspace', () => {
     assert.equal(quotePath('say "hi"\\.md'), '"say \\"hi\\"\\\\.md"');
     assert.equal(quotePath('tab\there'), '"tab\\there"');
   });
+  it('holds commits until the last of overlapping or nested holds has ended, without waiting on itself', async () => {
+    const root = path.join(await tempDir(), 'project');
+    const workspace = await Workspace.create(root);
+    await workspace.commit({ files: [{ path: 'a.txt', content: 'a\n' }], author: author('QA'), subject: 'first', trailers: {} });
+    const head = () => git(root, 'rev-parse', 'HEAD');
+    const before = await head();
+    let letFirstEnd!: () => void;
+    const firstRunning = new Promise<void>((resolve) => (letFirstEnd = resolve));
+    let asked: Promise<string> | null = null;
+    const first = workspace.withCommitsHeld(async () => {
+      asked = workspace.commit({ files: [{ path: 'b.txt', content: 'b\n' }], author: author('QA'), subject: 'second', trailers: {} });
+      // A second hold, nested, starts and ends while the first holds (a command inside a held round).
+      await workspace.withCommitsHeld(async () => undefined);
+      await firstRunning;
+    });
+    // A third overlaps the first, and ends before it.
+    await workspace.withCommitsHeld(async () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await head(), before, 'no commit while the first hold is running');
+    letFirstEnd();
+    await first;
+    await asked;
+    assert.notEqual(await head(), before, 'the commit lands once the last hold ends');
+    await workspace.finish();
+  });
 });

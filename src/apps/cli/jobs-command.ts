@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Job } from 'bullmq';
-import { connectRedis, redisUrl, shownUrl } from '../queue/redis-connection.ts';
+import { connectRedis, queueErrorLine, redisUrl, shownUrl } from '../queue/redis-connection.ts';
 import { openQueue } from '../queue/run-queue.ts';
 import { JobProgress, type JobData, type JobResult } from '../queue/job-data.ts';
 import { QUEUE_SECRET_ENV, verifyJob } from '../queue/job-signature.ts';
@@ -35,8 +35,8 @@ export async function jobsCommand(rawOptions: unknown, io: Output): Promise<numb
   const options = parseOptions(JobsOptions, rawOptions);
   const secret = process.env[QUEUE_SECRET_ENV]?.trim() || null;
   const url = redisUrl();
-  const redis = await connectRedis(url);
-  const queue = openQueue(redis);
+  const redis = await connectRedis(url, (line) => io.err(line));
+  const queue = openQueue(redis, (error) => io.err(queueErrorLine(error)));
   try {
     const counts = await queue.getJobCounts(...STATES);
     const rows: { id: string; name: string; state: string; attempts: number; worker: string; project: string; detail: string }[] = [];

@@ -95,6 +95,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--concurrency <n>', 'how many files are written at once (kept for resume)', '4')
     .option('--engineers <n>', 'how many Engineers share the files; each file is reviewed by another Engineer (kept for resume)', '1')
+    .option('--until <point>', 'stop after this artifact: prd, design or tasks (outcome paused, exit 5; resume goes on to the end)')
     .option('--chaos <rate>', "spoil this share (0 to 1) of a scripted scenario's replies the ways real models do (docs/eval.md)")
     .option('--seed <n>', 'which replies --chaos spoils, and how (default 1): the same seed, the same faults')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))
@@ -145,6 +146,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--max-time <duration>', 'stop the run at this time limit, e.g. 30m or 1h30m (outcome timed-out, exit 124; resume continues it)')
     .option('--record <file>', "write the run's model replies as a scenario file")
     .option('--hint <text>', 'guidance for the step that failed, shown in its prompt when it is asked again')
+    .option('--until <point>', 'stop again, at a later point (prd, design, tasks); without it the run goes on to the end')
     .option('--json', 'print JSON lines on stdout: every progress event, then the summary (docs/json-output.md)', false)
     .option('--yes', 'approve every gated artifact without asking', false)
     .option('--allow-unsandboxed', 'run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)', false)
@@ -188,6 +190,8 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--port <port>', 'port to listen on (0: any free port)', '4173')
     .option('--host <host>', 'address to bind; keep the default unless you know why (beyond the loopback, reads need the token too)', '127.0.0.1')
     .option('--allow-host <name>', 'another name the viewer answers to, e.g. a DNS name or a proxy (repeatable)', collect, [])
+    .option('--llm <provider>', 'the model of a change started from a page, as `sopworks change --llm` takes it')
+    .option('--model <name>', 'the model name of a change started from a page (openai provider)')
     .action(async (dir: string, options: unknown) => {
       exitCode = await (await import('./serve-command.ts')).serveCommand(dir, options, io);
     });

@@ -16,6 +16,7 @@ export const EXIT = {
   usage: 2,
   budgetExhausted: 3,
   awaitingApproval: 4,
+  paused: 5,
   /** The time limit (`--max-time`) was reached; as GNU timeout says it. */
   timedOut: 124,
   interrupted: 130,

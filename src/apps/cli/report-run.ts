@@ -41,6 +41,15 @@ export async function reportRun(result: RunResult, model: string, output: Comman
   return exitCode;
 }
 
+/** The exit code of each outcome that stops a run `resume` continues (a failure is 1). */
+const STOPPED_EXIT: Partial<Record<RunResult['outcome'], number>> = {
+  paused: EXIT.paused,
+  'awaiting-approval': EXIT.awaitingApproval,
+  'timed-out': EXIT.timedOut,
+  interrupted: EXIT.interrupted,
+  'budget-exhausted': EXIT.budgetExhausted,
+};
+
 /** The exit code of an outcome, the lines that say what to do next, and the commands among them. */
 function whatNext(result: RunResult, shown: string): { exitCode: number; lines: string[]; next: string[] } {
   if (result.outcome === 'done') return { exitCode: EXIT.done, lines: [`\nNext: cd ${shown} && git log --stat`], next: [`cd ${shown} && git log --stat`] };
@@ -54,16 +63,8 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
     lines.push(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
     next.unshift(`sopworks approve ${shown}`);
   }
-  const exitCode =
-    result.outcome === 'awaiting-approval'
-      ? EXIT.awaitingApproval
-      : result.outcome === 'timed-out'
-        ? EXIT.timedOut
-        : result.outcome === 'interrupted'
-          ? EXIT.interrupted
-          : result.outcome === 'budget-exhausted'
-            ? EXIT.budgetExhausted
-            : EXIT.failed;
+  if (result.outcome === 'paused') lines[0] = `\nStopped early, as asked. Go on to the end with: sopworks resume ${shown}`;
+  const exitCode = STOPPED_EXIT[result.outcome] ?? EXIT.failed;
   return { exitCode, lines, next };
 }
 

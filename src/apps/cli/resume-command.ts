@@ -28,6 +28,7 @@ import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { refuseTampered } from './refuse-tampered.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
 import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
+import { checkUntil } from '../../engine/run/until-check.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
@@ -46,6 +47,8 @@ export const ResumeOptions = z.object({
   /** Guidance for the step that failed, shown in its prompt when it is asked again. */
   hint: z.string().trim().min(1, 'give the guidance as text, e.g. --hint "write the whole file, no placeholders"').optional(),
   json: z.boolean().default(false),
+  /** Stop again, at a later point; without it, a run that stopped at one (`--until`) goes on to the end. */
+  until: z.string().trim().min(1).optional(),
   ...ChaosOptions,
 });
 
@@ -68,6 +71,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
   const choice = withChaos(options.llm ? parseLlmFlag(options.llm, settings) : choiceOfRecord(record.llm), chaos);
   const model = options.model ?? (record.llm.kind === 'openai' && choice.kind === 'openai' ? record.llm.model : undefined);
   const company = await loadCompany(record.sops, record.roles);
+  checkUntil(company, options.until);
   // A registry set to something that is not a URL is refused now, before the run goes on.
   dependencyRegistries(await loadPolicy(record.sops));
   // The models each role asked keep answering it, unless --model-for names another.
@@ -100,7 +104,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
     const result = await withTracing('resume', io, output.progress, (onEvent) =>
       resumeRun({
         projectDir,
-        record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes } },
+        record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes }, until: options.until ?? null },
         askPerson: terminalApprover(),
         company,
         provider,

@@ -28,6 +28,7 @@ import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts'
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
+import { checkUntil } from '../../engine/run/until-check.ts';
 import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
@@ -75,6 +76,8 @@ const RunOptions = z.object({
   specFile: z.string().min(1).optional(),
   instructions: z.string().min(1).optional(),
   json: z.boolean().default(false),
+  /** Stop after this point (a SOP's stopAt: prd, design, tasks in the default company), outcome paused. */
+  until: z.string().trim().min(1).optional(),
   ...ChaosOptions,
 });
 export type RunOptions = z.infer<typeof RunOptions>;
@@ -111,6 +114,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const sandboxCheck = refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, options.allowUnsandboxed));
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
+  checkUntil(company, options.until);
   const policy = await loadPolicy(options.sops);
   // A registry set to something that is not a URL is refused now, before anything is written.
   dependencyRegistries(policy);
@@ -152,6 +156,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
         maxOutputTokens: worstReplyTokens(llm, settings, provider),
         recordTo: options.record ?? null,
         approvals: { gates: options.approve, yes: options.yes },
+        until: options.until ?? null,
         askPerson: terminalApprover(),
         maxRepairs: settings.maxRepairs,
         policy,

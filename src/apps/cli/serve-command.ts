@@ -16,7 +16,12 @@ export const ServeOptions = z.object({
         .regex(/^[\w.\-[\]:]+$/, 'a host name, an address, or either with :port'),
     )
     .default([]),
+  llm: z.string().trim().min(1).optional(),
+  model: z.string().trim().min(1).optional(),
 });
+
+/** What a page opened with the token may do. */
+const WORKBENCH = 'a run awaiting approval is decided and goes on, a stopped run is continued, a finished one is handed a change';
 
 export async function serveCommand(dir: string, rawOptions: unknown, io: Output): Promise<number> {
   const parsed = ServeOptions.safeParse(rawOptions);
@@ -31,6 +36,7 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     host: parsed.data.host,
     allowHosts: parsed.data.allowHost,
     onError: (error) => io.err(`error while answering a request: ${describeError(error)}`),
+    launch: { llm: parsed.data.llm, model: parsed.data.model },
   });
   // As Jupyter does: the URL carries the secret that lets this browser decide on runs awaiting approval.
   io.out(`sopworks viewer of ${dir}: ${server.tokenUrl}`);
@@ -38,11 +44,9 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     io.err(
       `warning: listening on ${parsed.data.host}, beyond this machine: every request needs the token, reads included — share that URL only with whom may read every run in ${dir}, prompts included.`,
     );
-    io.out('It follows runs in progress; runs awaiting approval can be decided from a page opened with that URL. Ctrl-C to stop.');
+    io.out(`It follows runs in progress; from a page opened with that URL, ${WORKBENCH}. Ctrl-C to stop.`);
   } else {
-    io.out(
-      `It follows runs in progress; runs awaiting approval can be decided from a page opened with that URL (read-only without the token: ${server.url}). Ctrl-C to stop.`,
-    );
+    io.out(`It follows runs in progress; from a page opened with that URL, ${WORKBENCH} (read-only without the token: ${server.url}). Ctrl-C to stop.`);
   }
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -53,6 +57,9 @@ export async function serveCommand(dir: string, rawOptions: unknown, io: Output)
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+  // Runs this viewer started are interrupted once (their steps in flight finish); `resume` continues them.
+  const active = server.activeRuns();
+  if (active > 0) io.err(`Stopping: ${active} run(s) this viewer started are interrupted once, and waited for (\`sopworks resume\` continues them).`);
   await server.close();
   return EXIT.done;
 }

@@ -11,7 +11,7 @@ import { checkProjectName, projectNameFromSpec } from '../../ground/files/projec
 import { parseLlmFlag } from '../../capabilities/model/select-provider.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
 import { runState } from '../eval/run-spec.ts';
-import { connectRedis, redisUrl, shownUrl } from '../queue/redis-connection.ts';
+import { connectRedis, queueErrorLine, redisUrl, shownUrl } from '../queue/redis-connection.ts';
 import { openQueue } from '../queue/run-queue.ts';
 import { submitRun } from '../queue/submit-run.ts';
 import { queueSecret } from '../queue/job-signature.ts';
@@ -61,8 +61,8 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
     });
   }
   const url = redisUrl();
-  const redis = await connectRedis(url);
-  const queue = openQueue(redis);
+  const redis = await connectRedis(url, (line) => io.err(line));
+  const queue = openQueue(redis, (error) => io.err(queueErrorLine(error)));
   try {
     const { job, existing } = await submitRun(
       queue,

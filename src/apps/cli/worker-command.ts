@@ -49,7 +49,7 @@ export async function workerCommand(rawOptions: unknown, io: Output): Promise<nu
     allowModels: options.allowModel,
     ownBaseUrl: settings.model.baseUrl ?? null,
   });
-  const redis = await connectRedis(url);
+  const redis = await connectRedis(url, (line) => io.err(line));
   const limits = installWorkerRateLimits(redis, settings, rates);
   const concurrency = options.concurrency ?? 2;
   const worker = startWorker(redis, { concurrency, lockMs: options.lockMs ?? 30_000, log: (line) => io.out(line), secret, limits: jobLimits });

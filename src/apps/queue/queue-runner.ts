@@ -6,7 +6,7 @@
 import { describeError } from '../../ground/errors.ts';
 import type { Lines as Output } from '../eval/run-commands.ts';
 import type { SpecRunner } from '../eval/run-suite.ts';
-import { connectRedis, redisUrl, shownUrl } from './redis-connection.ts';
+import { connectRedis, queueErrorLine, redisUrl, shownUrl } from './redis-connection.ts';
 import { openQueue, openQueueEvents } from './run-queue.ts';
 import { submitRun } from './submit-run.ts';
 import { queueSecret } from './job-signature.ts';
@@ -27,9 +27,9 @@ function queuedModel(scenario: string | null, llm: string | undefined): { scenar
 export async function queueRunner(io: Output, stop: AbortSignal): Promise<{ runner: SpecRunner; close: () => Promise<void> }> {
   const url = redisUrl();
   const secret = queueSecret();
-  const redis = await connectRedis(url);
-  const queue = openQueue(redis);
-  const events = openQueueEvents(redis);
+  const redis = await connectRedis(url, (line) => io.err(line));
+  const queue = openQueue(redis, (error) => io.err(queueErrorLine(error)));
+  const events = openQueueEvents(redis, (error) => io.err(queueErrorLine(error)));
   await events.waitUntilReady();
   io.out(`Runs go to the queue at ${shownUrl(url)}; start workers with \`sopworks worker\` (docs/scaling.md).`);
   const runner: SpecRunner = async (request) => {

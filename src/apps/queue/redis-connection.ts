@@ -7,6 +7,8 @@
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
+import { MINIMUM_VERSION, RECOMMENDED_VERSION, serverFacts, versionBelow } from './redis-server-check.ts';
 
 export const REDIS_URL_ENV = 'SOPWORKS_REDIS_URL';
 const DEFAULT_URL = 'redis://127.0.0.1:6379';
@@ -37,10 +39,14 @@ export const shownUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//*
 
 /**
  * A connection for BullMQ (which needs `maxRetriesPerRequest: null` for its blocking commands), checked:
- * it answers within a few seconds and its maxmemory-policy is noeviction.
+ * it answers within a few seconds, its version is one BullMQ runs on, and its maxmemory-policy is
+ * noeviction. What is worth saying but not refusing goes to `notice` (sopworks' own output); neither
+ * ioredis nor BullMQ print anything themselves (redis-server-check.ts).
  */
-export async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null });
+export async function connectRedis(url: string, notice: (line: string) => void = () => {}): Promise<Redis> {
+  // No ready check: ioredis' runs INFO and, when an ACL user may not, warns on the console. The PING
+  // below fails (LOADING) as long as Redis is still loading its data.
+  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null, enableReadyCheck: false });
   // ioredis reports the cause of a failed connection (ECONNREFUSED, …) on 'error'; connect() only says it closed.
   let cause: unknown = null;
   redis.on('error', (error) => (cause ??= error));
@@ -56,28 +62,24 @@ export async function connectRedis(url: string): Promise<Redis> {
   }
   // Reconnect from now on: a worker outlives a Redis restart.
   redis.options.retryStrategy = (times: number) => Math.min(times * 200, 2000);
-  const policy = await maxmemoryPolicy(redis);
-  if (policy !== null && policy !== 'noeviction') {
+  const refuse = (problem: string, hint: string): never => {
     redis.disconnect();
-    throw new SopworksError(
-      'QUEUE_MISCONFIGURED',
-      `Redis at ${shownUrl(url)} evicts keys (maxmemory-policy ${policy}): it could drop queued jobs. Nothing was queued or run.`,
-      {
-        hint: 'Configure it with maxmemory-policy noeviction (redis-cli CONFIG SET maxmemory-policy noeviction, or in redis.conf).',
-      },
+    throw new SopworksError('QUEUE_MISCONFIGURED', `Redis at ${shownUrl(url)} ${problem}. Nothing was queued or run.`, { hint });
+  };
+  const { version, policy } = await serverFacts(redis);
+  if (version !== null && versionBelow(version, MINIMUM_VERSION)) {
+    refuse(`is version ${version}; the queue (BullMQ) needs ${MINIMUM_VERSION} or later`, `Upgrade Redis to ${RECOMMENDED_VERSION} or later.`);
+  }
+  if (policy !== null && policy !== 'noeviction') {
+    refuse(
+      `evicts keys (maxmemory-policy ${policy}): it could drop queued jobs`,
+      'Configure it with maxmemory-policy noeviction (redis-cli CONFIG SET maxmemory-policy noeviction, or in redis.conf).',
     );
   }
-  return redis;
-}
-
-/** The eviction policy, or null when CONFIG is not allowed (a managed Redis): then its operator vouches for it. */
-async function maxmemoryPolicy(redis: Redis): Promise<string | null> {
-  try {
-    const reply = (await redis.config('GET', 'maxmemory-policy')) as string[];
-    return reply[1] ?? null;
-  } catch {
-    return null;
+  if (version !== null && versionBelow(version, RECOMMENDED_VERSION)) {
+    notice(`Redis at ${shownUrl(url)} is version ${version}: the queue works, but ${RECOMMENDED_VERSION} or later is recommended (BullMQ).`);
   }
+  return redis;
 }
 
 function describeRedisError(error: unknown): string {
@@ -96,3 +98,6 @@ function hintFor(why: string): string {
   if (/permission denied/.test(why)) return 'Give the ACL user the commands the queue needs (docs/scaling.md, "Redis with a password, an ACL user, TLS").';
   return `Start Redis (redis-server --maxmemory-policy noeviction) or set ${REDIS_URL_ENV} to where it runs.`;
 }
+
+/** An error BullMQ emitted (a dropped connection, say), as one clean line of sopworks' output. */
+export const queueErrorLine = (error: Error): string => cleanLine(`the queue's Redis: ${error.message}`);

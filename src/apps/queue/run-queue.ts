@@ -17,10 +17,24 @@ export const JOB_OPTIONS: JobsOptions = {
 
 export type RunQueue = Queue<JobData, JobResult>;
 
-export function openQueue(connection: Redis): RunQueue {
-  return new Queue<JobData, JobResult>(QUEUE_NAME, { connection, defaultJobOptions: JOB_OPTIONS });
+/**
+ * Options every BullMQ object of the queue gets: the server was checked by connectRedis, and BullMQ's
+ * own check would print what it finds straight to the console (redis-server-check.ts).
+ */
+export const BULLMQ_CONNECTION = { skipVersionCheck: true } as const;
+
+/**
+ * An error a BullMQ object emits (a dropped connection) goes to `onError`: with no listener BullMQ
+ * prints it to the console itself. The command's own calls fail with the cause meanwhile.
+ */
+export function openQueue(connection: Redis, onError: (error: Error) => void = () => {}): RunQueue {
+  const queue = new Queue<JobData, JobResult>(QUEUE_NAME, { connection, defaultJobOptions: JOB_OPTIONS, ...BULLMQ_CONNECTION });
+  queue.on('error', onError);
+  return queue;
 }
 
-export function openQueueEvents(connection: Redis): QueueEvents {
-  return new QueueEvents(QUEUE_NAME, { connection: connection.duplicate() });
+export function openQueueEvents(connection: Redis, onError: (error: Error) => void = () => {}): QueueEvents {
+  const events = new QueueEvents(QUEUE_NAME, { connection: connection.duplicate(), ...BULLMQ_CONNECTION });
+  events.on('error', onError);
+  return events;
 }

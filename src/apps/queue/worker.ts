@@ -11,6 +11,7 @@ import { QUEUE_NAME, type JobData, type JobResult } from './job-data.ts';
 import { processJob } from './process-job.ts';
 import type { WorkerLimits } from './job-admission.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import { BULLMQ_CONNECTION } from './run-queue.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -65,6 +66,7 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
       lockDuration: options.lockMs,
       stalledInterval: options.lockMs,
       maxStalledCount: MAX_STALLED,
+      ...BULLMQ_CONNECTION,
     },
   );
   worker.on('failed', (job, error) => {

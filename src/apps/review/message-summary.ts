@@ -30,87 +30,54 @@ export function testCounts(report: S.TestReport): string {
   return `${verdict}${counts}`;
 }
 
+/** What each message type carries, in words: one describer per type, from its payload. */
+type Describer = (payload: never) => string;
+
+const criteria = (text: string) => text.replace('criterions', 'criteria');
+
+const ARTIFACTS: Record<string, Describer> = {
+  Requirement: (p: S.Requirement) => p.spec,
+  PRD: (p: S.PRD) =>
+    criteria(
+      `${p.projectName}: ${plural(p.goals.length, 'goal')}, ${plural(p.requirementPool.length, 'requirement')}, ${plural(p.acceptanceCriteria.length, 'acceptance criterion')}`,
+    ),
+  Design: (p: S.Design) => `${p.language}; ${plural(p.files.length, 'file')}; tests: ${shellCommand(p.testCommand)}`,
+  TaskGraph: (p: S.TaskGraph) => `${plural(p.tasks.length, 'task')}: ${p.tasks.map((t) => t.file).join(', ')}`,
+  Code: (p: S.Code) => `${p.path} (${plural(p.content.split('\n').length, 'line')}) — ${reviewVerdict(p.review)}`,
+  CodeComplete: (p: S.CodeComplete) => `${plural(p.files.length, 'file')} ready for testing`,
+  Tests: (p: S.TestFiles) => p.files.map((f) => f.path).join(', '),
+  TestReport: (p: S.TestReport) => `round ${p.round} ${testCounts(p)}`,
+  BugReport: (p: S.BugReport) => p.summary,
+  Document: (p: { path: string }) => p.path,
+  Outcome: (p: S.Outcome) => `${p.outcome}: ${p.reason}`,
+  Dependencies: (p: S.DependencyInstall) => {
+    const verdict = p.passed ? 'installed' : p.timedOut ? 'install timed out' : 'install failed';
+    const locked = p.lockfile ? `; ${p.lockfile.path} locked` : '';
+    const skipped = p.scriptsSkipped.length > 0 ? `; install scripts kept from running: ${p.scriptsSkipped.join(', ')}` : '';
+    return `${p.ecosystem ?? 'no'} dependencies ${verdict}${locked}${skipped}`;
+  },
+  Approval: (p: S.Approval) => {
+    const what = `the ${p.gate}${p.key ? ` ${p.key}` : ''} of ${p.role}`;
+    return p.approved ? `approved ${what}` : `rejected ${what}${p.feedback ? `: ${p.feedback}` : ''}`;
+  },
+};
+
+const CHANGES: Record<string, Describer> = {
+  RepositoryMap: (p: C.RepositoryMap) =>
+    `map of the repository at ${p.base.slice(0, 12)}: ${plural(p.fileCount, 'file')}, ${plural(p.interfaces.length, 'interface')}`,
+  ChangeRequest: (p: C.ChangeRequest) =>
+    criteria(`${p.title}: ${plural(p.changes.length, 'change')}, ${plural(p.acceptanceCriteria.length, 'acceptance criterion')}`),
+  DesignDelta: (p: C.DesignDelta) => `${p.language}; ${plural(p.files.length, 'file')} touched; tests: ${shellCommand(p.testCommand)}`,
+  ChangeTaskGraph: (p: C.ChangeTaskGraph) =>
+    `${plural(p.tasks.length, 'task')}: ${p.tasks.map((t) => `${t.op} ${t.from ? `${t.from} → ` : ''}${t.file}`).join(', ')}`,
+  Removal: (p: C.Removal) => (p.renamedTo ? `${p.path} moved to ${p.renamedTo}` : `${p.path} removed`),
+  BaselineTests: (p: C.BaselineTests) => (p.ran ? `the tests on the base ${testCounts(p)}` : 'the base has no tests'),
+};
+
 function describe(message: Message): string {
-  const p = message.payload as never;
-  switch (message.type) {
-    case 'Requirement':
-      return (p as S.Requirement).spec;
-    case 'PRD': {
-      const prd = p as S.PRD;
-      return `${prd.projectName}: ${plural(prd.goals.length, 'goal')}, ${plural(prd.requirementPool.length, 'requirement')}, ${plural(prd.acceptanceCriteria.length, 'acceptance criterion')}`.replace(
-        'criterions',
-        'criteria',
-      );
-    }
-    case 'Design': {
-      const design = p as S.Design;
-      return `${design.language}; ${plural(design.files.length, 'file')}; tests: ${shellCommand(design.testCommand)}`;
-    }
-    case 'TaskGraph': {
-      const graph = p as S.TaskGraph;
-      return `${plural(graph.tasks.length, 'task')}: ${graph.tasks.map((t) => t.file).join(', ')}`;
-    }
-    case 'Code': {
-      const code = p as S.Code;
-      return `${code.path} (${plural(code.content.split('\n').length, 'line')}) — ${reviewVerdict(code.review)}`;
-    }
-    case 'CodeComplete':
-      return `${plural((p as S.CodeComplete).files.length, 'file')} ready for testing`;
-    case 'Tests':
-      return (p as S.TestFiles).files.map((f) => f.path).join(', ');
-    case 'TestReport': {
-      const report = p as S.TestReport;
-      return `round ${report.round} ${testCounts(report)}`;
-    }
-    case 'BugReport':
-      return (p as S.BugReport).summary;
-    case 'Document':
-      return (p as { path: string }).path;
-    case 'Outcome': {
-      const outcome = p as S.Outcome;
-      return `${outcome.outcome}: ${outcome.reason}`;
-    }
-    case 'Dependencies': {
-      const install = p as S.DependencyInstall;
-      const verdict = install.passed ? 'installed' : install.timedOut ? 'install timed out' : 'install failed';
-      return `${install.ecosystem ?? 'no'} dependencies ${verdict}${install.lockfile ? `; ${install.lockfile.path} locked` : ''}${install.scriptsSkipped.length > 0 ? `; install scripts kept from running: ${install.scriptsSkipped.join(', ')}` : ''}`;
-    }
-    case 'Approval': {
-      const a = p as S.Approval;
-      const what = `the ${a.gate}${a.key ? ` ${a.key}` : ''} of ${a.role}`;
-      return a.approved ? `approved ${what}` : `rejected ${what}${a.feedback ? `: ${a.feedback}` : ''}`;
-    }
-    case 'RepositoryMap': {
-      const map = p as C.RepositoryMap;
-      return `map of the repository at ${map.base.slice(0, 12)}: ${plural(map.fileCount, 'file')}, ${plural(map.interfaces.length, 'interface')}`;
-    }
-    case 'ChangeRequest': {
-      const request = p as C.ChangeRequest;
-      return `${request.title}: ${plural(request.changes.length, 'change')}, ${plural(request.acceptanceCriteria.length, 'acceptance criterion')}`.replace(
-        'criterions',
-        'criteria',
-      );
-    }
-    case 'DesignDelta': {
-      const delta = p as C.DesignDelta;
-      return `${delta.language}; ${plural(delta.files.length, 'file')} touched; tests: ${shellCommand(delta.testCommand)}`;
-    }
-    case 'ChangeTaskGraph': {
-      const graph = p as C.ChangeTaskGraph;
-      return `${plural(graph.tasks.length, 'task')}: ${graph.tasks.map((t) => `${t.op} ${t.from ? `${t.from} → ` : ''}${t.file}`).join(', ')}`;
-    }
-    case 'Removal': {
-      const removal = p as C.Removal;
-      return removal.renamedTo ? `${removal.path} moved to ${removal.renamedTo}` : `${removal.path} removed`;
-    }
-    case 'BaselineTests': {
-      const base = p as C.BaselineTests;
-      return base.ran ? `the tests on the base ${testCounts(base)}` : 'the base has no tests';
-    }
-    default:
-      // A type this view does not know yet (a new SOP's): its fields by name, never raw JSON.
-      return fieldsInWords(message.payload);
-  }
+  const describer = Object.hasOwn(ARTIFACTS, message.type) ? ARTIFACTS[message.type] : Object.hasOwn(CHANGES, message.type) ? CHANGES[message.type] : undefined;
+  // A type this view does not know yet (a new SOP's): its fields by name, never raw JSON.
+  return describer ? describer(message.payload as never) : fieldsInWords(message.payload);
 }
 
 /** The message's one-line summary; a payload that does not have the expected shape is shown field by field. */

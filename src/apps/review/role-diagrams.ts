@@ -11,6 +11,7 @@ import type { SopFile, StateNodeConfig } from '../../engine/sop/sop-file.ts';
 import { sopStateDiagram } from '../../engine/sop/state-diagram.ts';
 import type { RoleState, RunInfo } from './run-files.ts';
 import { visitedStates } from './sop-path.ts';
+import { describeStep } from './state-step.ts';
 
 export interface RoleView {
   id: string;
@@ -20,6 +21,8 @@ export interface RoleView {
   state: string | null;
   status: string | null;
   updatedAt: string | null;
+  /** What the role does in that state, in a few words ("ask write_prd", "waiting for TaskGraph"); null when unknown. */
+  step: string | null;
   /** Mermaid stateDiagram-v2 text; null when the role's SOP could not be loaded. */
   diagram: string | null;
   /** The state marked in the diagram (the recorded state, when the SOP has it). */
@@ -99,6 +102,7 @@ export async function roleViewsOf(
           title: role.profile.title,
           watches: role.watches,
           ...state,
+          step: marked ? describeStep(role.sop, marked) : null,
           diagram: sopStateDiagram(role.sop, { highlight: marked, visited }),
           marked,
           visited,
@@ -109,5 +113,15 @@ export async function roleViewsOf(
       warnings.push(`The SOPs this run used (${info.sops}, ${info.roles}) could not be loaded, so no state diagrams are drawn: ${describeError(error)}`);
     }
   }
-  return roleStates.map((s) => ({ id: s.role, title: null, watches: [], ...recorded(s.role), diagram: null, marked: null, visited: [], fileSops: [] }));
+  return roleStates.map((s) => ({
+    id: s.role,
+    title: null,
+    watches: [],
+    ...recorded(s.role),
+    step: null,
+    diagram: null,
+    marked: null,
+    visited: [],
+    fileSops: [],
+  }));
 }

@@ -13,6 +13,7 @@ import type { RunInfo } from './run-files.ts';
 import { testRoundsOf, type TestRound } from './test-rounds.ts';
 import { usageSummary, type UsageSummary } from './usage-summary.ts';
 import { labelOf, shownValue } from './human-labels.ts';
+import { runPhase, type Phase } from './run-phase.ts';
 
 export interface RunStatus {
   /** Finished runs have their outcome in run.json. */
@@ -21,6 +22,8 @@ export interface RunStatus {
   running: boolean;
   outcome: string | null;
   reason: string | null;
+  /** Where the run stands, for a header: its phase, in words, and whether resume would take it further. */
+  phase: Phase;
 }
 
 export interface TimelineEntry {
@@ -69,9 +72,11 @@ export function runStatus(record: RunRecord): RunStatus {
   const { info } = record;
   const running = record.runningPid !== null;
   // A resumed run keeps its earlier outcome in run.json until it ends again: the lock says which is current.
-  if (info?.finishedAt && info.outcome && !running) return { finished: true, running, outcome: info.outcome, reason: info.reason ?? null };
+  const finished = Boolean(info?.finishedAt && info.outcome && !running);
+  const phase = runPhase({ running, outcome: finished ? info!.outcome! : null }, record.messages);
+  if (finished) return { finished, running, outcome: info!.outcome!, reason: info!.reason ?? null, phase };
   const posted = record.messages.findLast((m) => m.type === 'Outcome')?.payload as Outcome | undefined;
-  return { finished: false, running, outcome: posted?.outcome ?? null, reason: posted?.reason ?? null };
+  return { finished, running, outcome: posted?.outcome ?? null, reason: posted?.reason ?? null, phase };
 }
 
 export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport {

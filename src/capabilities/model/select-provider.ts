@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
 import type { Settings } from './settings.ts';
 import type { CallMeta, ModelRoute, Provider } from './provider.ts';
 import { priceFor } from './prices.ts';
@@ -11,6 +12,7 @@ import { RoutedProvider } from './providers/routed.ts';
 import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, type RoleModel, type RoleModelRecord } from './role-model.ts';
 import type { RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
+import { modelIdentity } from './model-identity.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
 import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
@@ -83,7 +85,8 @@ async function createBareProvider(
         hint: 'Drop --model, or use --llm openai.',
       });
     }
-    const scripted = new ScriptedProvider(`scripted:${choice.file}`, scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
+    // Named by its absolute path, as run.json keeps it: a resumed run names it the same way.
+    const scripted = new ScriptedProvider(modelIdentity(`scripted:${choice.file}`), scenario ?? (await loadScenario(choice.file)), settings.scriptedLatencyMs);
     if (!choice.chaos || choice.chaos.rate === 0) return scripted;
     const retry = { maxRetries: settings.model.maxRetries, baseDelayMs: settings.model.retryBaseMs, maxDelayMs: settings.model.retryMaxMs };
     return new ChaosProvider(scripted, path.basename(choice.file), choice.chaos, retry, hooks.onRetry);
@@ -123,7 +126,7 @@ async function createBareProvider(
   const provider = await OpenAIProvider.create(planned, hooks);
   if (plan) {
     provider.fitTo(plan);
-    (hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${text}\n`)))(
+    (hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(
       `${describePlan(plan)} (${settings.contextWindow ? 'SOPWORKS_CONTEXT_WINDOW' : "from the server's model list"})`,
     );
   }

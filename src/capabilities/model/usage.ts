@@ -1,4 +1,6 @@
 /** Usage of the model, per role and per action: calls, tokens, re-asks. */
+import { modelIdentity } from './model-identity.ts';
+
 export interface CallRecord {
   role: string;
   action: string;
@@ -63,9 +65,9 @@ export class UsageMeter {
     return this.group((r) => r.role);
   }
 
-  /** Totals by the model that answered, for runs with a model per role or fallbacks. */
+  /** Totals by the model that answered, for runs with a model per role or fallbacks; one model named two ways is one. */
   byModel(): Map<string, UsageTotals> {
-    return this.group((r) => r.model ?? 'unknown');
+    return this.group((r) => (r.model === undefined ? 'unknown' : modelIdentity(r.model)));
   }
 
   byAction(): Map<string, UsageTotals> {

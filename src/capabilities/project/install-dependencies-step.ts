@@ -71,17 +71,20 @@ export const installDependencies = defineStep({
     for (const note of notes) progress(`note: ${note}`);
     let run: Awaited<ReturnType<typeof runInstall>>;
     try {
-      run = await runInstall(
-        { ...check, plan },
-        {
-          projectDir,
-          registries: dependencyRegistries(policy),
-          scripts: policy.dependencies.scripts,
-          network: policy.dependencies.network,
-          sandbox,
-          wallSeconds: Math.ceil(params.timeoutMs / 1000),
-          onNotice: (notice) => progress(notice),
-        },
+      // The sandbox compares the repository's git metadata before and after: no commit lands meanwhile.
+      run = await repository.withCommitsHeld(() =>
+        runInstall(
+          { ...check, plan },
+          {
+            projectDir,
+            registries: dependencyRegistries(policy),
+            scripts: policy.dependencies.scripts,
+            network: policy.dependencies.network,
+            sandbox,
+            wallSeconds: Math.ceil(params.timeoutMs / 1000),
+            onNotice: (notice) => progress(notice),
+          },
+        ),
       );
     } catch (error) {
       ended('dependencies not installed', false);

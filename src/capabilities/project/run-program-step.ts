@@ -36,14 +36,17 @@ export const runProgram = defineStep({
     const { sandbox } = ports;
     let outcome: Awaited<ReturnType<typeof runSandboxed>>;
     try {
-      outcome = await runSandboxed({
-        argv: command,
-        projectDir: ports.repository.root,
-        limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
-        setting: sandbox.mode,
-        allowUnsandboxed: sandbox.allowUnsandboxed,
-        onNotice: (notice) => report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
-      });
+      // The sandbox compares the repository's git metadata before and after: no commit lands meanwhile.
+      outcome = await ports.repository.withCommitsHeld(() =>
+        runSandboxed({
+          argv: command,
+          projectDir: ports.repository.root,
+          limits: { ...sandbox.limits, wallSeconds: Math.ceil(params.timeoutMs / 1000) },
+          setting: sandbox.mode,
+          allowUnsandboxed: sandbox.allowUnsandboxed,
+          onNotice: (notice) => report({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
+        }),
+      );
     } catch (error) {
       report({ kind: 'tests-end', detail: `round ${round}: the program did not start`, passed: false });
       throw error;

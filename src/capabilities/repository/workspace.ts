@@ -57,6 +57,9 @@ export class Workspace {
   private writeGuard: WriteGuard | null = null;
   /** Set while a sandboxed run is checked against the repository: commits wait for it. */
   private held: Promise<void> | null = null;
+  /** How many `withCommitsHeld` calls are running, and how to let the commits go when none is. */
+  private holders = 0;
+  private releaseHeld: (() => void) | null = null;
   /** The branch's last commit: undefined until read from the repository, null while it has none. */
   private tip: string | null | undefined;
   private ref: string | undefined;
@@ -185,15 +188,19 @@ export class Workspace {
    * is checked against the repository's refs and index as they were before it (sandbox/integrity.ts).
    */
   async withCommitsHeld<T>(fn: () => Promise<T>): Promise<T> {
-    await this.settled();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    this.held = held;
+    // Several may overlap (or nest): the commits wait until the last has ended. Only the first waits
+    // for the commits asked before it; a later one would wait for commits that its elder holds.
+    if (this.holders === 0) await this.settled();
+    if (this.holders++ === 0) this.held = new Promise<void>((resolve) => (this.releaseHeld = resolve));
     try {
       return await fn();
     } finally {
-      if (this.held === held) this.held = null;
-      release();
+      if (--this.holders === 0) {
+        const release = this.releaseHeld;
+        this.held = null;
+        this.releaseHeld = null;
+        release?.();
+      }
     }
   }
 

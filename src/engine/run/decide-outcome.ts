@@ -7,6 +7,7 @@
  *   2. a role whose step failed          → budget-exhausted or failed (the first such role in org-chart order;
  *                                          a step stopped by a gentle stop is not a failure)
  *   3. an approval waits, nothing in flight → awaiting-approval
+ *   3b. a stop point reached (`--until`), nothing in flight → paused
  *   —  a role is at work                 → no outcome yet
  *   4. the user asked to stop            → interrupted (the time limit: timed-out)
  *   5. an outcome posted on the board    → that outcome (the first one posted stands)
@@ -16,7 +17,7 @@ import type { Outcome } from '../board/run-messages.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import type { RoleStatus } from '../roles/role-runtime.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out'] as const;
+export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out', 'paused'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export interface RunConclusion {
@@ -41,6 +42,8 @@ export interface CompanySnapshot {
   roles: readonly RoleSnapshot[];
   /** Approval requests waiting for a person who is not there. */
   approvalsWaiting: readonly { role: string; gate: string; key: string | null }[];
+  /** The stop point (`--until`) where roles hold. */
+  stopsReached: readonly { role: string; point: string }[];
   /** Model calls, posts and test rounds under way. */
   workInFlight: number;
   /** Whether the user asked to stop: after the steps in flight (`soft`) or at once (`hard`); or the time limit was reached (`time`). */
@@ -71,6 +74,10 @@ export function decideOutcome(company: CompanySnapshot): RunConclusion | null {
   if (company.approvalsWaiting.length > 0 && company.workInFlight === 0) {
     const what = company.approvalsWaiting.map((r) => `${r.gate}${r.key ? ` ${r.key}` : ''} from ${r.role}`).join(', ');
     return { outcome: 'awaiting-approval', reason: `waiting for a person to approve ${what}` };
+  }
+  if (company.stopsReached.length > 0 && company.workInFlight === 0) {
+    const { role, point } = company.stopsReached[0]!;
+    return { outcome: 'paused', reason: `stopped at ${point} (${role}), as --until ${point} asked; resume goes on to the end` };
   }
   if (company.roles.some((r) => r.status.kind === 'working')) return null;
   if (company.stopping === 'time') {

@@ -14,6 +14,7 @@ import { buildMachine } from '../sop/build-machine.ts';
 import { CLIENT } from '../sop/message-flow.ts';
 import type { ApprovalPort, Ports } from '../steps/ports.ts';
 import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
+import { StopPoints } from './stop-points.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
 import type { RoleStates } from './run-store.ts';
 import type { LoopEvent } from './run-events.ts';
@@ -65,6 +66,8 @@ export interface RunLoopSetup {
   stop: StopSignals;
   concurrency: number;
   engineers: number;
+  /** The stop point the run ends at (`--until`); none by default. */
+  until?: string | null;
   workInFlight: WorkInFlight;
   commitFault: CommitFault;
 }
@@ -76,6 +79,7 @@ export class RunLoop {
   private readonly hired: (RoleRuntime | null)[];
   private readonly watchers: Map<string, Set<string>>;
   private readonly windDown = new AbortController();
+  private readonly stopPoints: StopPoints;
   private savedStates: Awaited<ReturnType<RoleStates['load']>>[] = [];
   /** An outcome posted on the board; the run ends with it once every role has finished its step. */
   private posted: Outcome | null;
@@ -96,6 +100,7 @@ export class RunLoop {
     this.watchers = new Map(setup.company.roles.map((r) => [r.id, new Set(r.watches)]));
     this.posted = setup.board.latest<Outcome>('Outcome')?.payload ?? null;
     setup.approvals.notify = () => this.schedule();
+    this.stopPoints = new StopPoints(setup.until ?? null, () => this.schedule());
     setup.commitFault.notify = () => this.schedule();
   }
 
@@ -152,6 +157,7 @@ export class RunLoop {
       commitFault: this.setup.commitFault.first,
       roles: this.runtimes().map((r) => ({ id: r.id, status: r.status(), state: r.state, waiting: r.waiting })),
       approvalsWaiting: this.setup.approvals.waiting,
+      stopsReached: this.stopPoints.reached,
       workInFlight: this.setup.workInFlight.count,
       stopping: this.stopping,
       timeLimit: this.setup.stop.deadline?.limit ?? null,
@@ -201,7 +207,7 @@ export class RunLoop {
     const role = this.company.roles[index]!;
     const ports = this.portsOf(role);
     const saved = this.savedStates[index];
-    const machine = buildMachine(role.sop, ports, this.company.vocabulary);
+    const machine = buildMachine(role.sop, ports, this.company.vocabulary, {}, { startsNothingOnceWoundDown: true });
     let runtime: RoleRuntime;
     try {
       runtime = new RoleRuntime(role.id, machine, this.onRoleChange, saved?.snapshot ? { snapshot: saved.snapshot, delivered: saved.delivered } : null);
@@ -229,6 +235,7 @@ export class RunLoop {
         concurrency: setup.concurrency,
         trackWork: (work) => setup.workInFlight.track(work),
         report: (progress) => setup.emit({ ...progress, role: role.id }),
+        stopAt: (point, signal) => this.stopPoints.pass(role.id, point, signal),
       },
       machines: { subSops: role.subSops, build: (sop, ports, initial) => buildMachine(sop, ports, vocabulary, initial) },
     };

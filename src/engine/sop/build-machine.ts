@@ -162,12 +162,32 @@ function withStepInputs(state: StateNodeConfig, vocabulary: Vocabulary): Record<
   return out;
 }
 
+/** Options of a role's machine. */
+export interface MachineOptions {
+  /**
+   * Once the run winds down (the first Ctrl-C), a step the machine enters is not started: XState starts
+   * an invoked step before the role's runtime sees the new state and stops, so without this the next
+   * step would start — and be announced — after Ctrl-C. Not for per-file machines: files under way finish.
+   */
+  startsNothingOnceWoundDown?: boolean;
+}
+
+/** A step not started because the run is winding down: settles only when the role stops it (its state is kept, and resumed). */
+function notStarted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const stop = () => reject(new SopworksError('INTERRUPTED', 'not started: the run is stopping after the steps in flight'));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
 /** Each step as an XState promise actor: run with the role's ports, its output checked against the step's schema. */
-function actorsOf(vocabulary: Vocabulary, ports: Ports) {
+function actorsOf(vocabulary: Vocabulary, ports: Ports, options: MachineOptions) {
   return Object.fromEntries(
     Object.entries(vocabulary.steps).map(([name, step]) => [
       name,
       fromPromise<unknown, { params: unknown; context: RoleContext }>(async ({ input: { params, context }, signal }) => {
+        if (options.startsNothingOnceWoundDown && ports.run.windDown.aborted) return notStarted(signal);
         const view = (viewName: string) => resolveView(viewName, { context, board: ports.board }, vocabulary.views);
         const output = await step.run({ params, context, signal, view }, ports);
         const checked = step.output.safeParse(output);
@@ -203,14 +223,20 @@ function referencesOfVocabulary(vocabulary: Vocabulary, ports: Ports) {
 }
 
 /** `initial`: context the machine starts with besides the defaults (a per-file machine's file, say). */
-export function buildMachine(sop: SopFile, ports: Ports, vocabulary: Vocabulary, initial: Partial<RoleContext> = {}): AnyStateMachine {
+export function buildMachine(
+  sop: SopFile,
+  ports: Ports,
+  vocabulary: Vocabulary,
+  initial: Partial<RoleContext> = {},
+  options: MachineOptions = {},
+): AnyStateMachine {
   const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state, vocabulary)]));
   const { actions, guards } = referencesOfVocabulary(vocabulary, ports);
   return setup({
     types: {} as { context: RoleContext },
     actions: { ...actions, ...countingActions } as never,
     guards: guards as never,
-    actors: actorsOf(vocabulary, ports) as never,
+    actors: actorsOf(vocabulary, ports, options) as never,
   }).createMachine({
     id: sop.id,
     initial: sop.initial,

@@ -140,6 +140,11 @@ export interface RunPort {
    */
   trackWork<T>(work: () => Promise<T>): Promise<T>;
   report(progress: Progress): void;
+  /**
+   * A point the run may stop at (`--until`, src/engine/run/stop-points.ts): resolves at once, unless the
+   * run stops at `point` — then it holds until the run is stopped.
+   */
+  stopAt(point: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** The machines of per-file SOPs a step runs (`eachFile`). */

@@ -4,12 +4,15 @@
  * the other control characters (C0, C1, DEL), line and paragraph separators and the invisible characters
  * that reorder or hide text (bidirectional overrides and isolates, zero-width characters) become
  * spaces, runs of white space become one, and the ends are trimmed. What the text says stays; only
- * what a terminal, `git log --oneline` or a Markdown heading would misread goes.
+ * what a terminal, `git log --oneline` or a Markdown heading would misread goes. What a control
+ * character is comes from control-characters.ts, shared with the terminal's cleaning
+ * (../terminal-text.ts), which shows them as stand-ins instead.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { CONTROL, INVISIBLE, LAYOUT } from './control-characters.ts';
 
-/** Characters that must not reach a one-line field: controls, separators, bidi and zero-width marks. */
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/gu;
+/** Characters that must not reach a one-line field: controls (tab and newline too) and invisible marks. */
+const UNPRINTABLE = new RegExp(`[${LAYOUT}${CONTROL}${INVISIBLE}]`, 'gu');
 
 /** The text as one printable line (see the module comment). */
 export function oneLine(text: string): string {

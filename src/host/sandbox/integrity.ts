@@ -8,20 +8,14 @@
  * is a violation, undone on the spot (a file put back byte for byte, a planted file or link removed)
  * and named, so the run can stop on it. Every mode makes these paths unwritable (read-only binds under
  * bubblewrap, a scratch copy of the work tree otherwise); this check is what proves it held.
- * Nothing here follows a link: entries are read with lstat, links are recorded as links.
+ * Nothing here follows a link: entries are read with lstat, links are recorded as links
+ * (protected-entry.ts). A git dir outside the project — the user's repository, which a change run's
+ * work tree points into — has a check of its own (git-dir-guard.ts).
  */
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-
-type Entry =
-  | { kind: 'absent' }
-  | { kind: 'dir' }
-  | { kind: 'file'; bytes: Buffer; mode: number }
-  | { kind: 'symlink'; target: string }
-  | { kind: 'other' }
-  /** An append-only log: what was there before must still be its first bytes. */
-  | { kind: 'prefix'; bytes: Buffer; mode: number };
+import { describeChange, type Entry, entryOf, listTree, restorable, restoreEntry, sameEntry } from './protected-entry.ts';
 
 export interface ProtectedSnapshot {
   root: string;
@@ -32,29 +26,17 @@ export interface ProtectedSnapshot {
 const GIT_TREES = ['hooks', 'info', 'refs', 'objects/info'];
 /** Top-level .git entries not compared: the object store (content-addressed) and the reflogs. */
 const GIT_SKIPPED = new Set(['objects', 'logs']);
+/**
+ * But its packs are, by identity (too big to copy): git reads a pack before loose objects and does not
+ * re-hash what a pack's index names, so a planted pack could stand in for objects that exist. A planted
+ * one is removed; one changed or removed is named, not put back (no copy is kept).
+ */
+const PACKS = '.git/objects/pack';
+/** The end of the line of a change that could not be put back. */
+export const NOT_RESTORED = '(cannot be put back: no copy is kept; run git fsck)';
 const APPEND_ONLY = ['.sopworks/board.jsonl', '.sopworks/exchanges.jsonl'];
 const FIXED = ['.sopworks/run.json', '.sopworks/lock'];
 const MAX_ENTRIES = 5000;
-
-async function entryOf(file: string, appendOnly = false): Promise<Entry> {
-  const stat = await fs.lstat(file).catch(() => null);
-  if (!stat) return { kind: 'absent' };
-  if (stat.isSymbolicLink()) return { kind: 'symlink', target: await fs.readlink(file).catch(() => '?') };
-  if (stat.isDirectory()) return { kind: 'dir' };
-  if (!stat.isFile()) return { kind: 'other' };
-  const bytes = await fs.readFile(file);
-  return appendOnly ? { kind: 'prefix', bytes, mode: stat.mode & 0o7777 } : { kind: 'file', bytes, mode: stat.mode & 0o7777 };
-}
-
-async function listTree(root: string, relative: string, into: string[]): Promise<void> {
-  const entries = await fs.readdir(path.join(root, relative), { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (into.length >= MAX_ENTRIES) return;
-    const child = path.posix.join(relative, entry.name);
-    into.push(child);
-    if (entry.isDirectory()) await listTree(root, child, into);
-  }
-}
 
 /** The paths to compare, as they are now (enumerated folders list what is in them). */
 async function protectedPaths(root: string): Promise<string[]> {
@@ -64,10 +46,11 @@ async function protectedPaths(root: string): Promise<string[]> {
     for (const name of await fs.readdir(path.join(root, '.git')).catch(() => [] as string[])) {
       if (GIT_SKIPPED.has(name)) continue;
       paths.push(`.git/${name}`);
-      if (GIT_TREES.includes(name)) await listTree(root, `.git/${name}`, paths);
+      if (GIT_TREES.includes(name)) await listTree(root, `.git/${name}`, paths, MAX_ENTRIES);
     }
-    paths.push('.git/objects/info');
-    await listTree(root, '.git/objects/info', paths);
+    paths.push('.git/objects/info', PACKS);
+    await listTree(root, '.git/objects/info', paths, MAX_ENTRIES);
+    await listTree(root, PACKS, paths, MAX_ENTRIES);
   }
   const state = await fs.lstat(path.join(root, '.sopworks')).catch(() => null);
   if (state?.isDirectory()) {
@@ -79,29 +62,15 @@ async function protectedPaths(root: string): Promise<string[]> {
   return [...new Set(paths)];
 }
 
+/** One protected path as it is now: a log by its prefix, a pack by its identity, anything else whole. */
+const read = (root: string, relative: string): Promise<Entry> =>
+  entryOf(path.join(root, relative), { appendOnly: APPEND_ONLY.includes(relative), ...(relative.startsWith(`${PACKS}/`) ? { maxBytes: -1 } : {}) });
+
 export async function snapshotProtected(projectDir: string): Promise<ProtectedSnapshot> {
   const root = await fs.realpath(projectDir);
   const entries = new Map<string, Entry>();
-  for (const relative of await protectedPaths(root)) entries.set(relative, await entryOf(path.join(root, relative), APPEND_ONLY.includes(relative)));
+  for (const relative of await protectedPaths(root)) entries.set(relative, await read(root, relative));
   return { root, entries };
-}
-
-function same(before: Entry, after: Entry): boolean {
-  if (before.kind === 'prefix')
-    return after.kind === 'prefix' && after.bytes.length >= before.bytes.length && after.bytes.subarray(0, before.bytes.length).equals(before.bytes);
-  if (before.kind !== after.kind) return false;
-  if (before.kind === 'file' && after.kind === 'file') return before.bytes.equals(after.bytes) && before.mode === after.mode;
-  if (before.kind === 'symlink' && after.kind === 'symlink') return before.target === after.target;
-  return true;
-}
-
-function describe(relative: string, before: Entry, after: Entry): string {
-  if (before.kind === 'absent') return `${relative} was created${after.kind === 'symlink' ? ` (a link to ${after.target})` : ''}`;
-  if (after.kind === 'absent') return `${relative} was removed`;
-  if (after.kind === 'symlink' && before.kind !== 'symlink') return `${relative} was replaced by a link to ${after.target}`;
-  if (before.kind === 'prefix') return `${relative} was rewritten (it may only grow)`;
-  if (before.kind === 'file' && after.kind === 'file' && before.bytes.equals(after.bytes)) return `${relative} changed mode`;
-  return `${relative} was changed`;
 }
 
 /** Puts one entry back as it was; children of a restored folder follow from their own entries. */
@@ -110,7 +79,7 @@ async function restore(root: string, relative: string, before: Entry, after: Ent
   if (before.kind === 'prefix' && after.kind === 'prefix') {
     // What was there before is put back, and of what was appended, the lines sopworks wrote. In place:
     // sopworks' own log keeps this file open for appending. Read again: the run may have posted since.
-    const current = await entryOf(file, true);
+    const current = await entryOf(file, { appendOnly: true });
     const grown = current.kind === 'prefix' && current.bytes.length >= after.bytes.length ? current : after;
     const handle = await fs.open(file, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW);
     try {
@@ -120,24 +89,7 @@ async function restore(root: string, relative: string, before: Entry, after: Ent
     }
     return;
   }
-  if (after.kind !== 'absent' && !(before.kind === 'dir' && after.kind === 'dir')) await fs.rm(file, { recursive: true, force: true });
-  if (before.kind === 'dir') await fs.mkdir(file, { recursive: true });
-  else if (before.kind === 'file' || before.kind === 'prefix') await writeFresh(file, before.bytes, before.mode);
-  else if (before.kind === 'symlink') await fs.symlink(before.target, file);
-}
-
-/** Written to a fresh file (never through a link) and renamed into place. */
-async function writeFresh(file: string, bytes: Buffer, mode: number): Promise<void> {
-  const temporary = `${file}.sopworks-restore`;
-  await fs.rm(temporary, { force: true });
-  const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  try {
-    await handle.writeFile(bytes);
-    await handle.chmod(mode);
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(temporary, file);
+  await restoreEntry(file, before, after);
 }
 
 /**
@@ -166,7 +118,7 @@ export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: 
   const { root, entries } = snapshot;
   const now = new Map<string, Entry>();
   for (const relative of new Set([...entries.keys(), ...(await protectedPaths(root))])) {
-    now.set(relative, await entryOf(path.join(root, relative), APPEND_ONLY.includes(relative)));
+    now.set(relative, await read(root, relative));
   }
   const changed: string[] = [];
   // Parents first when putting back, children first when removing: sorted by depth both ways.
@@ -175,29 +127,31 @@ export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: 
     const before = entries.get(relative) ?? { kind: 'absent' as const };
     const after = now.get(relative)!;
     let foreign = false;
-    if (before.kind === 'prefix' && after.kind === 'prefix' && same(before, after)) {
+    if (before.kind === 'prefix' && after.kind === 'prefix' && sameEntry(before, after)) {
       const isForeign = (entry: Entry) => entry.kind === 'prefix' && ownLines(relative, appended(before, entry), acceptLine) !== appended(before, entry);
       // A line sopworks is posting right now is on disk a moment before it is in the board's list.
       if (isForeign(after)) {
         await settle();
-        foreign = isForeign(await entryOf(path.join(root, relative), true));
+        foreign = isForeign(await entryOf(path.join(root, relative), { appendOnly: true }));
       }
       if (foreign) changed.push(`${relative} got lines sopworks did not write`);
     }
-    if (same(before, after) && !foreign) continue;
+    if (sameEntry(before, after) && !foreign) continue;
     if (foreign) {
       await restore(root, relative, before, after, acceptLine).catch(() => undefined);
       continue;
     }
     // A file inside a planted (or removed) folder is named by its folder.
-    if (!changed.some((line) => relative.startsWith(`${line.split(' ')[0]}/`))) changed.push(describe(relative, before, after));
+    if (!changed.some((line) => relative.startsWith(`${line.split(' ')[0]}/`)))
+      changed.push(`${describeChange(relative, before, after)}${restorable(before) || before.kind === 'absent' ? '' : ` ${NOT_RESTORED}`}`);
     await restore(root, relative, before, after, acceptLine).catch(() => undefined);
   }
   // A second pass catches children of folders that were removed and had to be made again.
   for (const relative of byDepth) {
     const before = entries.get(relative);
-    if (before && before.kind !== 'absent' && !same(before, await entryOf(path.join(root, relative), APPEND_ONLY.includes(relative)))) {
-      await restore(root, relative, before, await entryOf(path.join(root, relative), APPEND_ONLY.includes(relative)), acceptLine).catch(() => undefined);
+    const current = () => read(root, relative);
+    if (before && before.kind !== 'absent' && !sameEntry(before, await current())) {
+      await restore(root, relative, before, await current(), acceptLine).catch(() => undefined);
     }
   }
   return changed;

@@ -10,8 +10,10 @@
  * Only the work tree is writable, in every mode: under bubblewrap `.git/` and `.sopworks/` are bound
  * read-only; otherwise the command runs in a scratch copy of the work tree without them, and what it
  * wrote is copied back. Whatever the mode, the repository's metadata and the run's record are
- * snapshotted before and compared after (integrity.ts): a change is put back and reported as an
- * `integrity` violation, on which the run stops.
+ * snapshotted before and compared after (integrity.ts), and so is a git dir outside the project that
+ * the work tree's `.git` file points into — a change run's repository (git-dir-guard.ts): a change is
+ * put back and reported as an `integrity` violation, on which the run stops. A caller in a run holds
+ * the run's own commits meanwhile (`withCommitsHeld`), so that what changed is the command's doing.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -33,13 +35,14 @@ import { runProcess } from './run-process.ts';
 import type { LimitKind, SandboxMode, SandboxReport, Violation } from './sandbox-report.ts';
 import { redactSecrets, secretsOf } from './secrets.ts';
 import { linksOutside } from './symlinks-outside.ts';
-import { restoreProtected, snapshotProtected, type AcceptLine } from './integrity.ts';
+import { NOT_RESTORED, restoreProtected, snapshotProtected, type AcceptLine } from './integrity.ts';
 import { copyBack, makeScratch, measureTree, type Scratch } from './scratch-copy.ts';
 import { diskLimits } from './limits.ts';
 import { runningTest } from './running-test.ts';
 import { projectVenv } from './project-venv.ts';
 import { sandboxView, type HostPlaces } from './machine-paths.ts';
 import { ownNetworkLayer, type OwnNetwork } from './own-network.ts';
+import { gitDirsToGuard, insideProject, restoreGitDir, snapshotGitDir, unguarded } from './git-dir-guard.ts';
 
 export interface SandboxRequest {
   argv: readonly string[];
@@ -101,6 +104,10 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const projectDir = await fsp.realpath(request.projectDir).catch(() => {
     throw new SopworksError('TEST_RUN_FAILED', `The project folder ${request.projectDir} does not exist.`, { hint: 'Pass the folder of a generated project.' });
   });
+  return runInSandbox(request, projectDir, await gitDirsToGuard(projectDir));
+}
+
+async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs: string[]): Promise<SandboxOutcome> {
   const found = await findCommand(request.argv, { cwd: projectDir, env: process.env });
   const notNeeded: Availability = { available: false, reason: 'not needed' };
   const [bubblewrap, nodePermissions] = await Promise.all([
@@ -121,6 +128,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const disk = diskLimits(limits);
   const runId = randomUUID();
   const snapshot = await snapshotProtected(projectDir);
+  const guarded = await Promise.all(gitDirs.map(snapshotGitDir));
   const sizeBefore = await measureTree(projectDir, Number.MAX_SAFE_INTEGER);
   const hostTmp = mode === 'bubblewrap' ? null : await fsp.mkdtemp(path.join(os.tmpdir(), 'sopworks-sandbox-'));
   let scratch: Scratch | null = null;
@@ -148,7 +156,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     if (mode === 'node-permissions') {
       env.NODE_OPTIONS = nodePermissionOptions({ projectDir: workDir, tmpDir: hostTmp! });
     }
-    const readOnly = ['.git', '.sopworks'].filter((name) => fs.existsSync(path.join(projectDir, name)));
+    const readOnly = [...['.git', '.sopworks'].filter((name) => fs.existsSync(path.join(projectDir, name))), ...insideProject(gitDirs, projectDir)];
     const network = await ownNetworkLayer(mode, request.ownNetwork, request.argv);
     Object.assign(env, network.env);
     let command =
@@ -244,7 +252,9 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       for (const refused of await copyBack(scratch, projectDir)) violations.push({ kind: 'symlink', detail: `not copied back: ${refused}` });
     }
     // Last: nothing of the run is alive now, so what the check finds is what the run did.
-    for (const change of await restoreProtected(snapshot, request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: `${change} (restored)` });
+    for (const change of await restoreProtected(snapshot, request.acceptRecordLine))
+      violations.push({ kind: 'integrity', detail: change.endsWith(NOT_RESTORED) ? change : `${change} (restored)` });
+    for (const change of (await Promise.all(guarded.map(restoreGitDir))).flat()) violations.push({ kind: 'integrity', detail: change });
     const limitNotes = describeLimitsHit(limitsHit, limits, result.timedOut, signal, secrets.output);
     // Outside bubblewrap, the scratch copy's and the temp folder's paths become those bubblewrap shows.
     const output = scratch && hostTmp ? sandboxView(secrets.output, await hostPlaces(scratch.dir, hostTmp)) : secrets.output;
@@ -254,7 +264,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       limits,
       limitsHit: LIMIT_ORDER.filter((kind) => limitsHit.has(kind)),
       violations,
-      gaps: gapsOf(mode, { cgroup: cgroup !== null, nproc: nproc !== null, ownNetwork: request.ownNetwork !== undefined }),
+      gaps: [...gapsOf(mode, { cgroup: cgroup !== null, nproc: nproc !== null, ownNetwork: request.ownNetwork !== undefined }), ...unguarded(guarded)],
       ...(limitNotes.length > 0 ? { limitNotes } : {}),
       exitCode: result.exitCode,
       signal,

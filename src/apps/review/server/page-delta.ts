@@ -42,7 +42,7 @@ export interface PageDelta {
   [section: string]: unknown;
 }
 
-export function pageDelta(page: RunPage, params: URLSearchParams): PageDelta {
+export function pageDelta(page: RunPage & { launch?: unknown }, params: URLSearchParams): PageDelta {
   const identity = pageIdentity(page);
   const sameRun = params.get('identity') === identity;
   const have = sameRun ? (Have.safeParse(params.get('have') ?? '').data ?? new Map<string, string>()) : new Map<string, string>();

@@ -1,29 +1,28 @@
 /**
  * The local web viewer's HTTP server (node:http): the page and its assets, a JSON API over the runs in
- * one folder, and a server-sent event stream per run that says when the run has changed. It reads with
- * GET and HEAD; its one write — a decision on a run awaiting approval — is a POST guarded by a secret
- * token, Origin and Host (write-guard.ts). Bound to 127.0.0.1 by default, and on any address it answers
- * only requests addressed to the name it was started for (allowed-hosts.ts), so a web page elsewhere
- * cannot reach it through DNS rebinding. Bound to anything but the loopback, it serves nothing — runs,
- * prompts, pages — to a request without the token.
+ * one folder, and a server-sent event stream per run that says when the run has changed. Its routes
+ * are a table (read-routes.ts, write-routes.ts); it reads with GET and HEAD, and each write is a POST
+ * guarded by a secret token, Origin and Host (write-guard.ts). Bound to 127.0.0.1 by default, and on any
+ * address it answers only requests addressed to the name it was started for (allowed-hosts.ts), so a web
+ * page elsewhere cannot reach it through DNS rebinding. Bound to anything but the loopback, it serves
+ * nothing — runs, prompts, pages — to a request without the token.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import { fileURLToPath } from 'node:url';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
-import { readCommitDiff, readCommits } from '../git-history.ts';
-import { exchangeSummaries, runConversations } from '../run-page.ts';
-import { pageDelta } from './page-delta.ts';
-import { RunCache } from './run-cache.ts';
-import { searchRun } from '../run-search.ts';
-import { RunCatalog, RunNotFound } from './run-catalog.ts';
-import { watchCatalog, watchRun, type Watcher } from './run-watcher.ts';
-import { ASSETS, PAGE, type StaticAsset } from './static-assets.ts';
-import { Refusal, writeGuard, type WriteGuard } from './write-guard.ts';
-import { describeRequest, recordDecision } from '../../../capabilities/approvals/record-decision.ts';
-import { runFiles } from '../read-run.ts';
+import { EventStreams } from './event-streams.ts';
+import { HttpError, sendJson, SECURITY_HEADERS } from './http-kit.ts';
+import { READ_ROUTES } from './read-routes.ts';
+import { routeTable, type Found } from './route-table.ts';
 import { allowedHostsFor, isLoopback } from './allowed-hosts.ts';
+import { RunCache } from './run-cache.ts';
+import { RunCatalog, RunNotFound } from './run-catalog.ts';
+import { RunLauncher, type LauncherSettings } from './run-launcher.ts';
+import { watchRun } from './run-watcher.ts';
+import type { Handler, ServerContext } from './server-context.ts';
+import { Refusal, writeGuard, type WriteGuard } from './write-guard.ts';
+import { WRITE_ROUTES } from './write-routes.ts';
 
 export interface ReviewServerOptions {
   /** A folder of runs, or one run. */
@@ -36,6 +35,12 @@ export interface ReviewServerOptions {
   token?: string;
   /** More names the server answers to (`serve --allow-host`): a name or name:port a proxy or DNS gives it. */
   allowHosts?: readonly string[];
+  /** How the runs a page continues or changes are started: `sopworks` from this package, here, by default. */
+  launch?: Partial<LauncherSettings> & {
+    /** The model of a change started from a page (`--llm`, `--model` of `sopworks change`); its default otherwise. */
+    llm?: string;
+    model?: string;
+  };
 }
 
 export interface ReviewServer {
@@ -43,125 +48,58 @@ export interface ReviewServer {
   /** The URL with the token: opening it lets that browser decide on runs (print it, as Jupyter does). */
   tokenUrl: string;
   token: string;
+  /** How many runs this viewer started are still at work. */
+  activeRuns(): number;
+  /** Interrupts the runs this viewer started (once: `resume` continues them), waits for them, and stops serving. */
   close(): Promise<void>;
 }
 
-/** A decision as the page sends it: approve, or reject saying what to change. */
-const DecisionBody = z
-  .object({
-    approved: z.boolean(),
-    feedback: z.string().trim().max(10_000).nullable().default(null),
-  })
-  .strict()
-  .refine((d) => d.approved || (d.feedback !== null && d.feedback !== ''), {
-    message: 'a rejection needs feedback: say what the role should change',
-    path: ['feedback'],
-  });
-/** A decision is a few lines; anything longer is not one. */
-const MAX_BODY = 16 * 1024;
+/** This package's command line: the same path from src/ and from dist/. */
+const SOPWORKS_BIN = fileURLToPath(new URL('../../../../bin/sopworks.js', import.meta.url));
 
-async function readJsonBody(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new HttpError(413, `A decision is at most ${MAX_BODY} bytes.`);
-    chunks.push(chunk);
+const findRoute = routeTable<Handler>([...READ_ROUTES, ...WRITE_ROUTES]);
+
+/** Who may ask what, before any route: the names the viewer answers to, and whether reads need the token. */
+interface Access {
+  allowedHosts: Set<string>;
+  /** Bound beyond the loopback, anyone on the network can send requests: nothing is read without the token. */
+  readsNeedToken: boolean;
+  host: string;
+}
+
+/**
+ * Before any route: the request is addressed to this viewer's own name (no DNS rebinding), and, bound
+ * beyond the loopback, carries the token — but for the token's own exchange and the icon.
+ */
+function checkAccess(ctx: ServerContext, access: Access, req: http.IncomingMessage, url: URL, found: Found<Handler>): void {
+  if (!access.allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+    throw new HttpError(
+      403,
+      `Requests must be addressed to ${[...access.allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}); \`sopworks serve --allow-host <name>\` adds a name.`,
+    );
   }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new HttpError(400, 'The body is not valid JSON.');
-  }
+  if (!access.readsNeedToken || ctx.guard.authorised(req)) return;
+  const route = found && 'route' in found ? found.route : null;
+  if (route?.path === '/favicon.ico' || (route?.page && url.searchParams.has('token'))) return;
+  throw new HttpError(
+    401,
+    `This viewer listens on ${access.host}, beyond this machine: reading needs the token. Open the URL \`sopworks serve\` printed (it ends in ?token=…).`,
+  );
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const SearchQuery = z.string().trim().min(2, 'give at least 2 characters to look for').max(200, 'look for at most 200 characters');
-const PageFrom = z
-  .string()
-  .regex(/^\d{1,9}$/)
-  .transform(Number);
-const PageLimit = z
-  .string()
-  .regex(/^\d{1,4}$/)
-  .transform(Number)
-  .pipe(z.number().int().min(1).max(5000));
-const ExchangeIndex = z
-  .string()
-  .regex(/^\d{1,9}$/)
-  .transform(Number);
-const CommitHash = z.string().regex(/^[0-9a-f]{40}$/, 'a commit is named by its full hash');
-/** How often an idle event stream says it is alive, so proxies and browsers keep it open. */
-const HEARTBEAT_MS = 15_000;
-
-const SECURITY_HEADERS = {
-  // Mermaid styles its SVG with inline <style>; scripts come only from this server.
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
-
-function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...SECURITY_HEADERS,
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    'content-length': Buffer.byteLength(text),
+function launcherFor(options: ReviewServerOptions['launch'] = {}): { launcher: RunLauncher; changeArgs: string[] } {
+  const launcher = new RunLauncher({
+    command: options.command ?? [process.execPath, SOPWORKS_BIN],
+    cwd: options.cwd ?? process.cwd(),
+    env: options.env ?? process.env,
   });
-  res.end(res.req.method === 'HEAD' ? undefined : text);
+  const changeArgs = [...(options.llm ? ['--llm', options.llm] : []), ...(options.model ? ['--model', options.model] : [])];
+  return { launcher, changeArgs };
 }
 
-function sendAsset(res: http.ServerResponse, asset: StaticAsset): void {
-  const stream = fs.createReadStream(asset.file);
-  stream.on('open', () => {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.contentType, 'cache-control': asset.immutable ? 'public, max-age=86400' : 'no-cache' });
-    if (res.req.method === 'HEAD') {
-      stream.destroy();
-      res.end();
-    } else {
-      stream.pipe(res);
-    }
-  });
-  stream.on('error', (error) => {
-    if (!res.headersSent)
-      sendJson(res, 500, { error: `The viewer's file ${asset.file} could not be read: ${error.message}`, hint: 'Reinstall sopworks (npm ci).' });
-    else res.destroy(error);
-  });
-}
-
-/** Path segments, each percent-decoded once; a segment that does not decode is refused. */
-function segmentsOf(pathname: string): string[] {
-  return pathname
-    .split('/')
-    .filter((s) => s !== '')
-    .map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        throw new HttpError(400, `The path segment "${s}" is not valid percent-encoding.`);
-      }
-    });
-}
-
-export async function startReviewServer(options: ReviewServerOptions): Promise<ReviewServer> {
-  const catalog = await RunCatalog.open(options.dir);
-  const streams = new Set<http.ServerResponse>();
-  let allowedHosts = new Set<string>();
-  // Beyond the loopback, anyone on the network can send requests: nothing is read without the token.
-  const readsNeedToken = !isLoopback(options.host);
-  let guard: WriteGuard | null = null;
+function contextFor(catalog: RunCatalog, guard: WriteGuard, streams: EventStreams, launch: ReviewServerOptions['launch']): ServerContext {
   const cache = new RunCache();
-
+  const { launcher, changeArgs } = launcherFor(launch);
   const runDir = async (name: string): Promise<string> => {
     try {
       return await catalog.resolve(name);
@@ -170,181 +108,108 @@ export async function startReviewServer(options: ReviewServerOptions): Promise<R
       throw error;
     }
   };
-
-  /** A server-sent event stream: a `change` event now, and again whenever the watched state changes. */
-  const events = (res: http.ServerResponse, watch: (onChange: () => void) => Watcher) => {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
-    if (res.req.method === 'HEAD') return void res.end();
-    streams.add(res);
-    let version = 0;
-    const send = () => res.write(`event: change\ndata: ${JSON.stringify({ version: ++version })}\n\n`);
-    // The first event tells the page to load: nothing that happened between its load and this stream is missed.
-    res.write('retry: 2000\n\n');
-    send();
-    const watcher = watch(send);
-    const heartbeat = setInterval(() => res.write(': alive\n\n'), HEARTBEAT_MS);
-    res.on('close', () => {
-      watcher.close();
-      clearInterval(heartbeat);
-      streams.delete(res);
-    });
+  return {
+    catalog,
+    guard,
+    streams,
+    runDir,
+    loaded: async (name) => cache.run(await runDir(name)),
+    page: async (name) => cache.page(await runDir(name)),
+    watchRun: (dir) => (onChange) => {
+      const files = watchRun(dir, onChange);
+      const unsubscribe = launcher.subscribe(dir, onChange);
+      return {
+        close() {
+          files.close();
+          unsubscribe();
+        },
+      };
+    },
+    launcher,
+    changeArgs,
   };
+}
 
-  /** POST /api/runs/<name>/decision: the one write, recorded on the run's board as `sopworks approve` records it. */
-  const decide = async (req: http.IncomingMessage, res: http.ServerResponse, name: string): Promise<void> => {
-    guard!.check(req);
-    const dir = await runDir(name);
-    const body = DecisionBody.safeParse(await readJsonBody(req));
-    if (!body.success) throw new HttpError(400, `Not a decision: ${body.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ')}.`);
-    let decided: Awaited<ReturnType<typeof recordDecision>>;
-    try {
-      decided = await recordDecision(runFiles(dir).state, { approved: body.data.approved, feedback: body.data.feedback || null });
-    } catch (error) {
-      if (SopworksError.isInstance(error) && (error.code === 'PROJECT_BUSY' || error.code === 'USAGE')) throw new HttpError(409, error.message);
-      throw error;
-    }
-    sendJson(res, 200, {
-      decided: decided.map((r) => ({ role: r.role, gate: r.gate, key: r.key, round: r.round, what: describeRequest(r) })),
-      approved: body.data.approved,
-      next: `sopworks resume ${dir}`,
-    });
-  };
+/** Answers one request: the method, Host and token checks, the token's exchange for a cookie, then the table. */
+async function answer(ctx: ServerContext, access: Access, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
+    res.setHeader('allow', 'GET, HEAD, POST');
+    throw new HttpError(405, `${req.method} is not allowed: the viewer reads with GET and writes with POST.`);
+  }
+  const url = new URL(req.url ?? '/', 'http://viewer.invalid');
+  // The Host is checked before the path is read (an unknown name learns nothing of the routes).
+  if (!access.allowedHosts.has((req.headers.host ?? '').toLowerCase())) checkAccess(ctx, access, req, url, null);
+  const found = findRoute(req.method, url.pathname);
+  checkAccess(ctx, access, req, url, found);
+  if (found === null) {
+    if (req.method !== 'POST') throw new HttpError(404, `Nothing at ${url.pathname}.`);
+    res.setHeader('allow', 'GET, HEAD');
+    throw new HttpError(405, `POST is not allowed at ${url.pathname}: the only writes are POST /api/runs/<name>/decision, …/resume and …/change.`);
+  }
+  if ('allow' in found) {
+    res.setHeader('allow', found.allow.includes('GET') ? 'GET, HEAD' : found.allow.join(', '));
+    if (req.method === 'POST')
+      throw new HttpError(405, `POST is not allowed at ${url.pathname}: the only writes are POST /api/runs/<name>/decision, …/resume and …/change.`);
+    throw new HttpError(405, `${req.method} cannot change anything: a write is sent with POST.`);
+  }
+  const offered = url.searchParams.get('token');
+  if (found.route.page && offered !== null) {
+    if (!ctx.guard.matches(offered))
+      throw new HttpError(403, 'This token is not the one `sopworks serve` printed: open the URL it printed, or the page without ?token= to read only.');
+    // The token moves into a cookie and out of the address bar (and out of the browser's history).
+    res.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': ctx.guard.cookie(), location: url.pathname });
+    return void res.end();
+  }
+  await found.route.handle(ctx, { req, res, url, params: found.params });
+}
 
-  /**
-   * Before any route: the request is addressed to this viewer's own name (no DNS rebinding), and,
-   * bound beyond the loopback, carries the token — but for the token's own exchange and the icon.
-   * Returns the path's segments.
-   */
-  const checkAccess = (req: http.IncomingMessage, url: URL): string[] => {
-    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
-      throw new HttpError(
-        403,
-        `Requests must be addressed to ${[...allowedHosts][0]} (got Host: ${req.headers.host ?? '(none)'}); \`sopworks serve --allow-host <name>\` adds a name.`,
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new SopworksError('USAGE', `Port ${port} on ${host} is already in use.`, { hint: 'Pick another with --port (or --port 0 for any free port).' })
+          : new SopworksError('USAGE', `Cannot listen on ${host}:${port}: ${error.message}`, { hint: 'Check --host and --port.' }),
       );
-    }
-    const parts = segmentsOf(url.pathname);
-    const [first] = parts;
-    const exchangingToken = url.searchParams.has('token') && (parts.length === 0 || (first === 'runs' && parts.length === 2));
-    if (readsNeedToken && !exchangingToken && !guard!.authorised(req) && !(parts.length === 1 && first === 'favicon.ico')) {
-      throw new HttpError(
-        401,
-        `This viewer listens on ${options.host}, beyond this machine: reading needs the token. Open the URL \`sopworks serve\` printed (it ends in ?token=…).`,
-      );
-    }
-    return parts;
-  };
+    });
+    server.listen(port, host, resolve);
+  });
+}
 
-  const route = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') {
-      res.setHeader('allow', 'GET, HEAD, POST');
-      throw new HttpError(405, `${req.method} is not allowed: the viewer reads with GET and decides with POST.`);
-    }
-    const url = new URL(req.url ?? '/', 'http://viewer.invalid');
-    const parts = checkAccess(req, url);
-    const [first, second, third, fourth, fifth] = parts;
-
-    if (first === 'api' && second === 'runs' && parts.length === 4 && fourth === 'decision') return decide(req, res, third!);
-    if (req.method === 'POST') {
-      res.setHeader('allow', 'GET, HEAD');
-      throw new HttpError(405, `POST is not allowed at ${url.pathname}: the only write is a decision (POST /api/runs/<name>/decision).`);
-    }
-    const offered = url.searchParams.get('token');
-    if (offered !== null && (parts.length === 0 || (first === 'runs' && parts.length === 2))) {
-      if (!guard!.matches(offered))
-        throw new HttpError(403, 'This token is not the one `sopworks serve` printed: open the URL it printed, or the page without ?token= to read only.');
-      // The token moves into a cookie and out of the address bar (and out of the browser's history).
-      res.writeHead(303, { ...SECURITY_HEADERS, 'set-cookie': guard!.cookie(), location: url.pathname });
-      return void res.end();
-    }
-    if (first === 'api' && second === 'session' && parts.length === 2) return sendJson(res, 200, { canDecide: guard!.authorised(req) });
-    if (parts.length === 0 || (first === 'runs' && parts.length === 2)) return sendAsset(res, PAGE);
-    // Browsers ask for an icon on their own; there is none, and that is not an error worth a 404 in the console.
-    if (parts.length === 1 && first === 'favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
-    if (first === 'assets' && parts.length === 2) {
-      const asset = Object.hasOwn(ASSETS, second!) ? ASSETS[second!] : undefined;
-      if (!asset) throw new HttpError(404, `No asset "${second}".`);
-      return sendAsset(res, asset);
-    }
-    if (first === 'api' && second === 'events' && parts.length === 2) return events(res, (onChange) => watchCatalog(catalog, onChange));
-    if (first === 'api' && second === 'runs') {
-      if (parts.length === 2) return sendJson(res, 200, { root: catalog.root, runs: await catalog.list() });
-      const dir = await runDir(third!);
-      if (parts.length === 3) return sendJson(res, 200, pageDelta(await cache.page(dir), url.searchParams));
-      if (parts.length === 4 && fourth === 'exchanges') {
-        const from = PageFrom.safeParse(url.searchParams.get('from') ?? '0');
-        const limit = PageLimit.safeParse(url.searchParams.get('limit') ?? '200');
-        if (!from.success || !limit.success) throw new HttpError(400, 'Page the exchanges with ?from=<first index>&limit=<1..5000>.');
-        const all = exchangeSummaries((await cache.run(dir)).record);
-        return sendJson(res, 200, { total: all.length, from: from.data, items: all.slice(from.data, from.data + limit.data) });
-      }
-      if (parts.length === 5 && fourth === 'messages') {
-        const message = (await cache.run(dir)).record.messages.find((m) => m.id === fifth);
-        if (!message) throw new HttpError(404, `Run "${third}" has no message ${fifth}.`);
-        return sendJson(res, 200, { id: message.id, payload: message.payload });
-      }
-      if (parts.length === 4 && fourth === 'search') {
-        const query = SearchQuery.safeParse(url.searchParams.get('q') ?? '');
-        if (!query.success) throw new HttpError(400, `Search: ${query.error.issues[0]?.message}.`);
-        const { record } = await cache.run(dir);
-        return sendJson(res, 200, searchRun(record.messages, record.exchanges, query.data));
-      }
-      if (parts.length === 4 && fourth === 'conversations') return sendJson(res, 200, { threads: runConversations((await cache.run(dir)).record) });
-      if (parts.length === 4 && fourth === 'events') return events(res, (onChange) => watchRun(dir, onChange));
-      if (parts.length === 5 && fourth === 'exchanges') {
-        const index = ExchangeIndex.safeParse(fifth);
-        if (!index.success) throw new HttpError(400, `"${fifth}" is not an exchange number.`);
-        const found = (await cache.run(dir)).record.exchanges.find((e) => e.index === index.data);
-        if (!found) throw new HttpError(404, `Run "${third}" has no exchange ${index.data}.`);
-        return sendJson(res, 200, { index: found.index, ...found.exchange });
-      }
-      if (parts.length === 5 && fourth === 'commits') {
-        const hash = CommitHash.safeParse(fifth);
-        if (!hash.success) throw new HttpError(400, `"${fifth}" is not a full commit hash.`);
-        const commits = await readCommits(dir);
-        if (!commits.some((c) => c.hash === hash.data)) throw new HttpError(404, `Run "${third}" has no commit ${hash.data}.`);
-        return sendJson(res, 200, { hash: hash.data, diff: await readCommitDiff(dir, hash.data) });
-      }
-    }
-    throw new HttpError(404, `Nothing at ${url.pathname}.`);
-  };
-
+export async function startReviewServer(options: ReviewServerOptions): Promise<ReviewServer> {
+  const catalog = await RunCatalog.open(options.dir);
+  const streams = new EventStreams();
+  let ctx: ServerContext | null = null;
+  const access: Access = { allowedHosts: new Set(), readsNeedToken: !isLoopback(options.host), host: options.host };
   const server = http.createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
+    answer(ctx!, access, req, res).catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
-      if (error instanceof HttpError || error instanceof Refusal) return sendJson(res, error.status, { error: error.message });
+      if (error instanceof HttpError) return sendJson(res, error.status, { error: error.message, ...(error.hint ? { hint: error.hint } : {}) });
+      if (error instanceof Refusal) return sendJson(res, error.status, { error: error.message });
       options.onError?.(error);
       const hint = SopworksError.isInstance(error) ? error.hint : undefined;
       sendJson(res, 500, { error: describeError(error), hint: hint ?? 'See the terminal running `sopworks serve`.' });
     });
   });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'EADDRINUSE'
-          ? new SopworksError('USAGE', `Port ${options.port} on ${options.host} is already in use.`, {
-              hint: 'Pick another with --port (or --port 0 for any free port).',
-            })
-          : new SopworksError('USAGE', `Cannot listen on ${options.host}:${options.port}: ${error.message}`, { hint: 'Check --host and --port.' }),
-      );
-    });
-    server.listen(options.port, options.host, resolve);
-  });
+  await listen(server, options.port, options.host);
   const { port } = server.address() as AddressInfo;
-  guard = writeGuard(port, options.token);
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  allowedHosts = allowedHostsFor(options.host, port, options.allowHosts ?? []);
-
-  const url = `http://${shownHost}:${port}/`;
+  const guard = writeGuard(port, options.token);
+  ctx = contextFor(catalog, guard, streams, options.launch);
+  const launcher = ctx.launcher;
+  access.allowedHosts = allowedHostsFor(options.host, port, options.allowHosts ?? []);
+  const url = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`;
   return {
     url,
     tokenUrl: `${url}?token=${guard.token}`,
     token: guard.token,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const stream of streams) stream.end();
+    activeRuns: () => launcher.active(),
+    close: async () => {
+      await launcher.close();
+      await new Promise<void>((resolve, reject) => {
+        streams.endAll();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }

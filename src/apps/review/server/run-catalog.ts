@@ -69,6 +69,17 @@ export class RunCatalog {
     return new RunCatalog(real, (await isRunFolder(real)) ? path.basename(real) : null);
   }
 
+  /** Whether the catalog is a folder of runs (a new run made in it shows here), not one run. */
+  get isFolder(): boolean {
+    return this.single === null;
+  }
+
+  /** The name a run folder directly inside the root goes by; null for any other folder. */
+  nameOf(dir: string): string | null {
+    if (this.single !== null) return dir === this.root ? this.single : null;
+    return path.dirname(dir) === this.root ? path.basename(dir) : null;
+  }
+
   /** The folder of the run called `name`; RunNotFound for anything that is not one of the catalog's runs. */
   async resolve(name: string): Promise<string> {
     const parsed = RunName.safeParse(name);
@@ -115,7 +126,13 @@ export class RunCatalog {
             problem: null,
           };
         } catch (error) {
-          const status = { finished: false, running: false, outcome: null, reason: null };
+          const status: RunStatus = {
+            finished: false,
+            running: false,
+            outcome: null,
+            reason: null,
+            phase: { phase: 'cut-off', label: 'unreadable', continuable: false },
+          };
           return {
             name,
             spec: null,

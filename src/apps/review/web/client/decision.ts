@@ -1,0 +1,93 @@
+/** What a stopped run waits for a person to decide, and the form that decides it (with the token). */
+import type { DecisionAnswer, PendingDecision } from '../../server/api-types.ts';
+import { postJson, runUrl } from './api.ts';
+import { fill, h, messageOf } from './dom.ts';
+
+export interface DecisionData {
+  pending: PendingDecision[];
+  running: boolean;
+  canDecide: boolean;
+  dir: string;
+}
+
+const what = (r: PendingDecision) => `the ${r.gate}${r.key ? ` ${r.key}` : ''} of ${r.role}`;
+
+/** How to decide without the token: the URL serve printed, or the terminal. */
+const withoutToken = (dir: string) =>
+  h(
+    'p',
+    { class: 'muted' },
+    'To decide from this page, open the URL ',
+    h('code', {}, 'sopworks serve'),
+    ' printed (it ends in ',
+    h('code', {}, '?token=…'),
+    '). Or, in a terminal: ',
+    h('code', {}, `sopworks approve ${dir}`),
+    '.',
+  );
+
+function decisionForm(name: string, resultEl: HTMLElement): HTMLFormElement {
+  const feedback = h('textarea', { id: 'decision-feedback', name: 'feedback', rows: '3' });
+  const problem = h('p', { class: 'error', role: 'alert' });
+  const send = async (approved: boolean) => {
+    problem.textContent = '';
+    if (!approved && feedback.value.trim() === '') {
+      problem.textContent = 'Say what should change: a rejection needs feedback.';
+      feedback.focus();
+      return;
+    }
+    for (const b of form.querySelectorAll('button')) b.disabled = true;
+    try {
+      const body = { approved, feedback: feedback.value.trim() || null };
+      const answer = await postJson<DecisionAnswer>(`${runUrl(name)}/decision`, body, 'nothing was decided');
+      const decided = `${approved ? 'Approved' : 'Rejected'} ${answer.decided.map((d) => d.what).join(', ')}. Recorded on the board`;
+      const then = answer.launch
+        ? '; the run goes on: this viewer continued it.'
+        : [
+            `, but the run could not be continued from here: ${answer.launchError?.error ?? 'no reason given'} Continue it with `,
+            h('code', {}, answer.next),
+            '.',
+          ];
+      fill(resultEl, h('p', { class: approved ? 'review ok' : 'review bad' }, decided, then));
+    } catch (error) {
+      problem.textContent = messageOf(error);
+    } finally {
+      for (const b of form.querySelectorAll('button')) b.disabled = false;
+    }
+  };
+  const form = h(
+    'form',
+    { class: 'decide', onsubmit: (event: Event) => event.preventDefault() },
+    h('label', { for: 'decision-feedback' }, 'Feedback for the role (needed to reject)'),
+    feedback,
+    h(
+      'div',
+      { class: 'buttons' },
+      h('button', { type: 'button', class: 'approve', onclick: () => send(true) }, 'Approve'),
+      h('button', { type: 'button', class: 'reject', onclick: () => send(false) }, 'Reject with feedback'),
+    ),
+    problem,
+  );
+  return form;
+}
+
+export function renderDecision(el: HTMLElement, resultEl: HTMLElement, name: string, data: DecisionData): void {
+  if (data.pending.length === 0) {
+    fill(el);
+    return;
+  }
+  const requests = data.pending.map((r) =>
+    h(
+      'details',
+      { class: 'card request', open: true, dataset: { key: `request:${r.role}:${r.gate}:${r.key}:${r.round}` } },
+      h('summary', {}, `Approve ${what(r)}?`),
+      h('div', { class: 'markdown', html: r.html }),
+    ),
+  );
+  const controls = data.running
+    ? h('p', { class: 'muted' }, 'The run is still at work; decide once it has stopped.')
+    : data.canDecide
+      ? decisionForm(name, resultEl)
+      : withoutToken(data.dir);
+  fill(el, h('h2', {}, 'Waiting for your decision'), requests, controls);
+}
