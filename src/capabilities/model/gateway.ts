@@ -9,6 +9,7 @@ import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import type { PromptRenderer } from './prompt-renderer.ts';
 import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { formatOf, judgeReply, strictSchemaOf } from './reply-format.ts';
+import { chainHas, exchangeOf, usedUp } from './exchange-records.ts';
 import type { ParseResult } from './parse/result.ts';
 import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
@@ -152,8 +153,8 @@ export class Gateway implements ModelPort {
    * still invalid, or with the model unavailable for a reason another model could avoid (fallback-reason.ts).
    */
   private async askModel(route: ModelRoute, turn: Turn): Promise<ModelOutcome> {
-    const { renderer, exchanges, maxRepairs, budget, onEvent } = this.options;
-    const { request, messages, jsonSchema, format, tokens, attempts } = turn;
+    const { renderer, maxRepairs, onEvent } = this.options;
+    const { request, messages, format, tokens, attempts } = turn;
     const opening = [...messages];
     const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
     let lastError = '';
@@ -183,75 +184,9 @@ export class Gateway implements ModelPort {
         tokens.cachedPromptTokens += recorded.usage.cachedPromptTokens ?? 0;
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
-        budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
-        if (cutOff && !cutOff.roomForAnother) {
-          const exhausted = cutOff.exhausted(request.call);
-          return { kind: 'invalid', error: exhausted.message, failure: exhausted };
-        }
-        let completion: Completion;
-        try {
-          checkFits(request, route, messages);
-          const pending = route.provider.complete({
-            call: request.call,
-            messages,
-            jsonSchema,
-            output: request.output,
-            signal: request.signal,
-            occurrence: request.occurrence,
-            attempt,
-            ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
-            ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
-          });
-          this.startWarmUp();
-          completion = await pending;
-        } catch (error) {
-          const reason = fallbackReason(error);
-          if (reason === null) throw error;
-          // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
-          await exchanges?.append({
-            ...exchangeOf(request, attempt, route, messages, sentAt),
-            reply: '',
-            finishReason: null,
-            usage: { promptTokens: 0, completionTokens: 0 },
-            usageCounted: false,
-            costUsd: 0,
-            retries: 0,
-            continuations: 0,
-            ok: false,
-            unavailable: reason,
-            error: (error as Error).message,
-          });
-          return { kind: 'unavailable', reason, error };
-        }
-        text = completion.text;
-        const usage = completion.usage ?? {
-          promptTokens: countPromptTokens(messages),
-          completionTokens: countTextTokens(completion.text),
-        };
-        budget?.charge(usage, route.price);
-        cutOff?.record(completion, usage.completionTokens);
-        const costUsd = costOf(usage, route.price);
-        tokens.promptTokens += usage.promptTokens;
-        tokens.completionTokens += usage.completionTokens;
-        tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
-        tokens.counted ||= completion.usage === null;
-        tokens.costUsd = addCost(tokens.costUsd, costUsd);
-        tokens.retries += completion.retries ?? 0;
-        const parsedNow = (parsed = judgeReply(text, completion.finishReason, request));
-        await exchanges?.append({
-          ...exchangeOf(request, attempt, route, messages, sentAt),
-          reply: text,
-          finishReason: completion.finishReason,
-          usage,
-          usageCounted: completion.usage === null,
-          costUsd,
-          retries: completion.retries ?? 0,
-          continuations: completion.continuations ?? 0,
-          ok: parsedNow.ok,
-          error: parsedNow.ok ? null : parsedNow.error,
-          ...(completion.injected ? { injected: completion.injected } : {}),
-          ...(completion.reusedReply ? { reusedReply: true } : {}),
-        });
+        const live = await this.callLive(route, turn, { attempt, sentAt, cutOff });
+        if ('kind' in live) return live;
+        ({ text, parsed } = live);
       }
       parsed ??= judgeReply(text, recorded?.finishReason ?? null, request);
       if (parsed.ok) return { kind: 'answered', value: parsed.value, text };
@@ -269,6 +204,85 @@ export class Gateway implements ModelPort {
       }
     }
     return { kind: 'invalid', error: lastError };
+  }
+
+  /** A call the model answers now (not one recorded): checked against the budget and context, sent, metered, logged. */
+  private async callLive(
+    route: ModelRoute,
+    { request, messages, jsonSchema, tokens }: Turn,
+    { attempt, sentAt, cutOff }: { attempt: number; sentAt: number; cutOff: CutOffAllowance | null },
+  ): Promise<ModelOutcome | { text: string; parsed: ParseResult<unknown> }> {
+    const { exchanges, budget, onEvent } = this.options;
+    budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
+    if (cutOff && !cutOff.roomForAnother) {
+      const exhausted = cutOff.exhausted(request.call);
+      return { kind: 'invalid', error: exhausted.message, failure: exhausted };
+    }
+    let completion: Completion;
+    try {
+      checkFits(request, route, messages);
+      const pending = route.provider.complete({
+        call: request.call,
+        messages,
+        jsonSchema,
+        output: request.output,
+        signal: request.signal,
+        occurrence: request.occurrence,
+        attempt,
+        ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
+        ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
+      });
+      this.startWarmUp();
+      completion = await pending;
+    } catch (error) {
+      const reason = fallbackReason(error);
+      if (reason === null) throw error;
+      // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
+      await exchanges?.append({
+        ...exchangeOf(request, attempt, route, messages, sentAt),
+        reply: '',
+        finishReason: null,
+        usage: { promptTokens: 0, completionTokens: 0 },
+        usageCounted: false,
+        costUsd: 0,
+        retries: 0,
+        continuations: 0,
+        ok: false,
+        unavailable: reason,
+        error: (error as Error).message,
+      });
+      return { kind: 'unavailable', reason, error };
+    }
+    const text = completion.text;
+    const usage = completion.usage ?? {
+      promptTokens: countPromptTokens(messages),
+      completionTokens: countTextTokens(completion.text),
+    };
+    budget?.charge(usage, route.price);
+    cutOff?.record(completion, usage.completionTokens);
+    const costUsd = costOf(usage, route.price);
+    tokens.promptTokens += usage.promptTokens;
+    tokens.completionTokens += usage.completionTokens;
+    tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
+    tokens.counted ||= completion.usage === null;
+    tokens.costUsd = addCost(tokens.costUsd, costUsd);
+    tokens.retries += completion.retries ?? 0;
+    const parsed = judgeReply(text, completion.finishReason, request);
+    await exchanges?.append({
+      ...exchangeOf(request, attempt, route, messages, sentAt),
+      reply: text,
+      finishReason: completion.finishReason,
+      usage,
+      usageCounted: completion.usage === null,
+      costUsd,
+      retries: completion.retries ?? 0,
+      continuations: completion.continuations ?? 0,
+      ok: parsed.ok,
+      error: parsed.ok ? null : parsed.error,
+      ...(completion.injected ? { injected: completion.injected } : {}),
+      ...(completion.reusedReply ? { reusedReply: true } : {}),
+    });
+    return { text, parsed };
   }
 
   private finishFailed(request: AskRequest, tokens: Tally, repairs: number, started: number, model: string): void {
@@ -362,36 +376,5 @@ interface Turn {
   recorded: readonly ExchangeRecord[];
   chain: readonly ModelRoute[];
 }
-
-/**
- * Whether a recorded round used up the role's chain: walked as the gateway walks it — a model that could
- * not answer passes to the next, one whose `perModel` attempts all failed too — it reached past the last
- * model with no valid reply.
- */
-function usedUp(round: readonly ExchangeRecord[], chain: readonly ModelRoute[], perModel: number): boolean {
-  if (round.length === 0 || round.some((r) => r.ok)) return false;
-  let model = 0;
-  let made = 0;
-  for (const record of round) {
-    if (record.unavailable || ++made >= perModel) {
-      model++;
-      made = 0;
-    }
-  }
-  return model >= chain.length;
-}
-
-/** What every exchange record of an attempt says: which call, which attempt, which model, what was sent, when. */
-const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, messages: readonly ChatMessage[], sentAt: number) => ({
-  ...request.call,
-  occurrence: request.occurrence,
-  attempt,
-  model: route.label,
-  messages: [...messages],
-  ms: Date.now() - sentAt,
-  at: new Date(sentAt).toISOString(),
-});
-
-const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
 
 const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);
