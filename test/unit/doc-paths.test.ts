@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Every `src/…` and `docs/…` path that README.md and docs/*.md name exists in this repository, so a move
- * or a rename cannot leave the docs pointing at nothing. A pattern (`spoil-*.ts`, `<name>.ts`) is checked as
- * the folder it names. Three kinds of path are not ours and are passed over: files of a project sopworks
+ * Every `src/…` and `docs/…` path that README.md, docs/*.md and the files of src/ name exists in this
+ * repository, so a move or a rename cannot leave the docs or a comment pointing at nothing. A pattern (`spoil-*.ts`, `<name>.ts`) is checked as
+ * the folder it names. Four kinds of path are not ours and are passed over: files of a project sopworks
  * generates (`src/count.js`, `src/a.py`: sopworks's own source is TypeScript), the documents a run writes
  * into that project (`docs/prd.md`, `docs/test-reports/round-N.md`, …), and the files `change` reads in a
- * repository it is given (`docs/CONVENTIONS.md`).
+ * repository it is given (`docs/CONVENTIONS.md`) or that src/'s comments give as another project's layout.
  */
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -21,12 +21,14 @@ const PATH_IN_PROSE = /(?<![\w./-])(?<path>(?:src|docs)\/[\w./-]*[\w/])(?<patter
 const GENERATED_DOCS = ['docs/prd.md', 'docs/design.md', 'docs/tasks.md', 'docs/USER_GUIDE.md'];
 const GENERATED_DOC_FOLDERS = ['docs/bug-reports/', 'docs/test-reports/', 'docs/changes/'];
 /** A repository's own instructions, which `change` reads in the repository it is given. */
-const FOREIGN_DOCS = ['docs/CONVENTIONS.md'];
+const FOREIGN_DOCS = ['docs/CONVENTIONS.md', 'docs/CONTRIBUTING.md'];
+/** Examples of other projects' layouts that comments in src/ give (the repository map, test layouts, a path's nearest match). */
+const FOREIGN_SOURCE = ['src/_pytest/', 'src/test/java/', 'src/greet.ts'];
 /** Endings of a generated project's source files; sopworks's `src/` holds TypeScript only. */
 const GENERATED_SOURCE = /\.(?:js|mjs|cjs|py|go|rs)$/;
 
 function isOurs(named: string): boolean {
-  if (named.startsWith('src/')) return !GENERATED_SOURCE.test(named);
+  if (named.startsWith('src/')) return !GENERATED_SOURCE.test(named) && !FOREIGN_SOURCE.includes(named);
   const folder = named.endsWith('/') ? named : `${named}/`;
   if (FOREIGN_DOCS.includes(named)) return false;
   return !GENERATED_DOCS.includes(named) && !GENERATED_DOC_FOLDERS.some((f) => folder.startsWith(f));
@@ -46,15 +48,20 @@ function missingPaths(text: string, root: string): string[] {
   return namedPaths(text).filter((p) => !fs.existsSync(path.join(root, p)));
 }
 
+/** README.md, docs/*.md and every TypeScript file under src/ (its comments name the files they lean on). */
 const docFiles = (): string[] => [
   'README.md',
   ...fs
     .readdirSync(path.join(ROOT, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
+  ...fs
+    .readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => `src/${f}`),
 ];
 
-describe('paths named in README.md and docs/', () => {
+describe('paths named in README.md, docs/ and the comments of src/', () => {
   it('all exist', () => {
     let checked = 0;
     const missing: string[] = [];
