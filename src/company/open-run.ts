@@ -14,7 +14,8 @@ import { ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../capabiliti
 import { documentMarkdown } from '../capabilities/artifacts/document-markdown.ts';
 import { documentLine } from '../capabilities/artifacts/render/outcome-detail.ts';
 import type { ExchangeJournal } from '../capabilities/model/exchange-log.ts';
-import { replyParsingWarmUpTasks, schemaWarmUpTask, type Gateway } from '../capabilities/model/gateway.ts';
+import type { Gateway } from '../capabilities/model/gateway.ts';
+import { replyParsingWarmUpTasks, schemaWarmUpTask } from '../capabilities/model/reply-format.ts';
 import { openGateway } from '../capabilities/model/open-gateway.ts';
 import type { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
 import type { WarmUp } from '../capabilities/model/warm-up.ts';

@@ -47,7 +47,7 @@ export interface StartRequest extends CommonRequest {
   until?: string | null;
   /**
    * A change run (sopworks change): the project folder is a work tree of an existing repository, already
-   * checked out on the change's branch; `record` is kept in run.json (src/change/).
+   * checked out on the change's branch; `record` is kept in run.json (src/capabilities/change/).
    */
   change?: { record: Record<string, unknown> };
   /** The person's instructions for the run (`--instructions FILE`, its text); a change adds its repository's own. */

@@ -5,7 +5,8 @@
  * SOP is refused before anything is written.
  */
 import type { z } from 'zod';
-import { formatOf, type OutputSpec } from '../capabilities/model/gateway.ts';
+import type { OutputSpec } from '../capabilities/model/gateway.ts';
+import { formatOf } from '../capabilities/model/reply-format.ts';
 import type { SopPrompt } from '../capabilities/model/context-plan.ts';
 import { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
 import type { Company } from './load-company.ts';

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { SopworksError } from '../ground/errors.ts';
 import { startAfresh } from '../engine/run/run-continuation.ts';
-import { schemaWarmUpTask } from '../capabilities/model/gateway.ts';
+import { schemaWarmUpTask } from '../capabilities/model/reply-format.ts';
 import { PromptRenderer } from '../capabilities/model/prompt-renderer.ts';
 import { WarmUp, type WarmUpTask } from '../capabilities/model/warm-up.ts';
 import { loadPolicy } from '../capabilities/policy/load-policy.ts';

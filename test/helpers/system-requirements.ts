@@ -68,19 +68,22 @@ export const NETWORK_NAMESPACE: SystemRequirement = {
 };
 
 /**
- * Call in a suite's `before` hook: `before(function () { requireSystem(this, BUBBLEWRAP); })`.
- * Skips the suite when the requirement is missing, unless CI=true, where it throws.
+ * Call in a suite's `before` hook (or at the top of one test): `requireSystem(this, BUBBLEWRAP, PYTHON)`.
+ * Skips when any requirement is missing, each missing one recorded for the summary, unless CI=true, where
+ * it throws. A hook skipped here ran nothing after this call: its `after` hook must not assume set-up happened.
  */
-export function requireSystem(context: Mocha.Context, requirement: SystemRequirement): void {
-  const reason = requirement.missing();
-  if (reason === null) return;
+export function requireSystem(context: Mocha.Context, ...requirements: SystemRequirement[]): void {
+  const missing = requirements.map((requirement) => ({ requirement, reason: requirement.missing() })).filter((m) => m.reason !== null);
+  if (missing.length === 0) return;
   if (process.env.CI === 'true') {
-    throw new Error(`${requirement.name} is required under CI=true (${reason}): ${requirement.install}`);
+    throw new Error(missing.map(({ requirement, reason }) => `${requirement.name} is required under CI=true (${reason}): ${requirement.install}`).join('; '));
   }
   const registry = skippedRegistry();
-  const entry = registry.get(requirement.name) ?? { install: requirement.install, reason, suites: [] };
-  entry.suites.push(context.test?.parent?.fullTitle() ?? 'a suite');
-  registry.set(requirement.name, entry);
+  for (const { requirement, reason } of missing) {
+    const entry = registry.get(requirement.name) ?? { install: requirement.install, reason: reason!, suites: [] };
+    entry.suites.push(context.test?.parent?.fullTitle() ?? 'a suite');
+    registry.set(requirement.name, entry);
+  }
   context.skip();
 }
 

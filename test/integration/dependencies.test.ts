@@ -120,8 +120,7 @@ describe('generated projects with dependencies, against local registries', funct
   const saved = { npm: process.env.SOPWORKS_NPM_REGISTRY, links: process.env.SOPWORKS_PIP_FIND_LINKS };
 
   before(async function () {
-    requireSystem(this, BUBBLEWRAP);
-    requireSystem(this, PYTHON);
+    requireSystem(this, BUBBLEWRAP, PYTHON);
     [npm, wheels] = await Promise.all([startNpmRegistry(), startPythonIndex()]);
     const packs = await tempDir();
     await npm.publishFiles({ 'package.json': JSON.stringify({ name: 'mini-slug', version: '1.0.2', main: 'index.js' }), 'index.js': MINI_SLUG });

@@ -36,9 +36,7 @@ describe('eval: the shipped change suite', function () {
   let npm: NpmRegistry;
 
   before(async function () {
-    requireSystem(this, BUBBLEWRAP);
-    requireSystem(this, PYTHON);
-    requireSystem(this, GO);
+    requireSystem(this, BUBBLEWRAP, PYTHON, GO);
     npm = await startNpmRegistry();
     const packs = await tempDir();
     for (const pkg of ['typescript', '@typescript/typescript-linux-x64']) await npm.publish(await packInstalled(path.join(ROOT, 'node_modules', pkg), packs));

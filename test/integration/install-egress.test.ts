@@ -105,8 +105,7 @@ describe('install egress: the user’s CA, token and proxy, carried by the proxy
   let userDir: string;
 
   before(async function () {
-    requireSystem(this, BUBBLEWRAP);
-    requireSystem(this, PYTHON);
+    requireSystem(this, BUBBLEWRAP, PYTHON);
     [npm, wheels] = await Promise.all([startNpmRegistry(), startPythonIndex()]);
     await wheels.addWheel('tinyslug', '1.0.0', 'def slug(text):\n    return "-".join(text.lower().split())\n');
     await npm.publishFiles({ 'package.json': JSON.stringify({ name: 'mini-slug', version: '1.0.2', main: 'index.js' }), 'index.js': 'module.exports = 1;\n' });

@@ -97,8 +97,7 @@ describe('the same scenario gives the same tree in every sandbox mode', function
   after(removeTempDirs);
 
   before(async function () {
-    requireSystem(this, BUBBLEWRAP);
-    requireSystem(this, PYTHON);
+    requireSystem(this, BUBBLEWRAP, PYTHON);
     // The same tests, run by node itself (the fallback confines it), and through python3 (which it cannot).
     const [byNode, byPython] = await Promise.all([
       scenarioRunningTestsWith(['node', '--test']),

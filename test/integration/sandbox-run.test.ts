@@ -43,8 +43,7 @@ const PYTHON_PROJECT = {
 describe('running projects in the sandbox', function () {
   this.timeout(60_000);
   before(function () {
-    requireSystem(this, BUBBLEWRAP);
-    requireSystem(this, PYTHON);
+    requireSystem(this, BUBBLEWRAP, PYTHON);
   });
   after(removeTempDirs);
 

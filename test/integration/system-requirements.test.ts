@@ -28,6 +28,9 @@ describe('suites that need a system package', function () {
       run.stdout,
       /SKIPPED for missing system packages \(required when CI=true\):\n {2}sopworks-missing-package \(sopworks-no-such-command not found\): 1 suite\(s\) skipped — install with: apt-get install -y sopworks-missing-package\n/,
     );
+    // Every missing requirement is listed, not only the first; the one that is there is not.
+    assert.match(run.stdout, /\n {2}sopworks-other-package \(sopworks-no-such-other not found\): 1 suite\(s\) skipped/);
+    assert.doesNotMatch(run.stdout, /\n {2}node \(/);
   });
 
   it('fail under CI=true', () => {
@@ -35,7 +38,7 @@ describe('suites that need a system package', function () {
     assert.notEqual(run.status, 0);
     assert.match(
       run.stdout,
-      /sopworks-missing-package is required under CI=true \(sopworks-no-such-command not found\): apt-get install -y sopworks-missing-package/,
+      /sopworks-missing-package is required under CI=true \(sopworks-no-such-command not found\): apt-get install -y sopworks-missing-package; sopworks-other-package is required under CI=true/,
     );
     assert.match(run.stdout.trimEnd().split('\n').at(-1)!, /^1 passed, 1 failed/);
   });

@@ -156,9 +156,7 @@ describe('red team: the install step', function () {
   const pipRegistries = (): DependencyRegistries => ({ npm: null, pipIndex: null, pipFindLinks: wheels.url });
 
   before(async function () {
-    requireSystem(this, BUBBLEWRAP);
-    requireSystem(this, PYTHON);
-    requireSystem(this, REDIS);
+    requireSystem(this, BUBBLEWRAP, PYTHON, REDIS);
     [npm, wheels, redis, canary] = await Promise.all([startNpmRegistry(), startPythonIndex(), startRedis(), startCanary()]);
     hostDir = await tempDir('sopworks-install-attack-');
     marker = path.join(hostDir, 'PWNED');

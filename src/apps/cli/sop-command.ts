@@ -1,6 +1,6 @@
 /**
  * `sopworks sop validate | graph | init | vocabulary`: check, draw, copy and look up the SOP and
- * template files that shape the company. Thin: parse, call src/sop/, print.
+ * template files that shape the company. Thin: parse, call src/engine/sop/, print.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -15,7 +15,7 @@ export interface RoundFacts {
   output: string;
 }
 
-/** The verdict, as a TestReport's `vsBase` carries it (src/capabilities/artifacts/schemas.ts). */
+/** The verdict, as a TestReport's `vsBase` carries it (src/documents/schemas.ts). */
 export interface BaseComparison {
   /** True when something failed that did not fail on the base: the change is blamed. */
   newFailures: boolean;

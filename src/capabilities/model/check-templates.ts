@@ -128,41 +128,56 @@ export async function checkTemplates(
     }
   }
 
-  // The shared templates every model call renders (PromptRenderer.render and renderRepair).
-  if (kinds.size > 0) {
-    const firstStep = [...kinds.values()][0]!;
-    const shared = async (name: string, provided: string[], neededAt: string, renderedFor: string) => {
-      const file = path.join(sharedDir, `${name}.hbs`);
-      const given = (names: string) => `sopworks renders it for ${renderedFor} with ${names}`;
-      if (!(await exists(file))) {
-        diagnostics.push(
-          templateError(neededAt, `${file} is missing; ${given(provided.join(', '))}; \`sopworks sop init DIR\` writes the defaults to copy it from`),
-        );
-        return;
-      }
-      await check(file, { provided: new Set(provided), given, fix: 'remove it from the template', partials: [], include: null, markdown });
-    };
-    await shared('system', ['role'], firstStep, 'every model call, as the system prompt,');
-    for (const [kind, at] of kinds) {
-      const extra = kind === 'json' ? ['schema'] : kind === 'code' || kind === 'edits' ? ['path'] : [];
-      await shared(`format-${kind}`, ['kind', ...extra], at, `every step with output ${kind === 'json' ? 'of a structured type' : kind}`);
-    }
-    // A re-ask may follow any step, so repair.hbs gets only what every output kind in use provides.
-    const repair = [
-      'error',
-      'excerpt',
-      'partial',
-      'kind',
-      ...(kinds.size === 1 && kinds.has('json') ? ['schema'] : []),
-      ...(kinds.size === 1 && kinds.has('code') ? ['path'] : []),
-    ];
-    await shared('repair', repair, firstStep, 'every re-ask after an invalid reply');
-  }
+  await checkSharedTemplates(kinds, { sharedDir, diagnostics, check, markdown });
   for (const problem of inPartials.values()) {
     const others = problem.includes - 1;
     diagnostics.push(templateError(problem.where, problem.message + (others > 0 ? ` (the same at ${others} other include${others > 1 ? 's' : ''})` : '')));
   }
   return { diagnostics, checked: analyses.size };
+}
+
+/** What checking the shared templates needs from checkTemplates: where they are, where to report, how to check one. */
+interface SharedCheck {
+  sharedDir: string;
+  diagnostics: Diagnostic[];
+  check: (file: string, scope: Scope) => Promise<void>;
+  markdown: ReadonlySet<string>;
+}
+
+/**
+ * The shared templates every model call renders (PromptRenderer.render and renderRepair): the system
+ * prompt, one format template per output kind the steps use (`kinds`, each with where it is first used),
+ * and the repair prompt.
+ */
+async function checkSharedTemplates(kinds: Map<Kind, string>, { sharedDir, diagnostics, check, markdown }: SharedCheck): Promise<void> {
+  if (kinds.size === 0) return;
+  const firstStep = [...kinds.values()][0]!;
+  const shared = async (name: string, provided: string[], neededAt: string, renderedFor: string) => {
+    const file = path.join(sharedDir, `${name}.hbs`);
+    const given = (names: string) => `sopworks renders it for ${renderedFor} with ${names}`;
+    if (!(await exists(file))) {
+      diagnostics.push(
+        templateError(neededAt, `${file} is missing; ${given(provided.join(', '))}; \`sopworks sop init DIR\` writes the defaults to copy it from`),
+      );
+      return;
+    }
+    await check(file, { provided: new Set(provided), given, fix: 'remove it from the template', partials: [], include: null, markdown });
+  };
+  await shared('system', ['role'], firstStep, 'every model call, as the system prompt,');
+  for (const [kind, at] of kinds) {
+    const extra = kind === 'json' ? ['schema'] : kind === 'code' || kind === 'edits' ? ['path'] : [];
+    await shared(`format-${kind}`, ['kind', ...extra], at, `every step with output ${kind === 'json' ? 'of a structured type' : kind}`);
+  }
+  // A re-ask may follow any step, so repair.hbs gets only what every output kind in use provides.
+  const repair = [
+    'error',
+    'excerpt',
+    'partial',
+    'kind',
+    ...(kinds.size === 1 && kinds.has('json') ? ['schema'] : []),
+    ...(kinds.size === 1 && kinds.has('code') ? ['path'] : []),
+  ];
+  await shared('repair', repair, firstStep, 'every re-ask after an invalid reply');
 }
 
 function useProblem(use: TemplateUse, scope: Scope, partials: Map<string, string>): string | null {

@@ -2,23 +2,20 @@
  * The one way to the model. In order: render the prompt → call the provider → parse → validate →
  * on failure re-ask with the validation errors (bounded) → meter tokens → record the exchange.
  */
-import type { z } from 'zod';
-import { strictJsonSchema } from './strict-json-schema.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/ports.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
 import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
-import type { OutputKind, PromptRenderer } from './prompt-renderer.ts';
-import { parseJsonReply } from './parse/json-reply.ts';
-import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
-import { parseEditsReply } from './parse/edits-reply.ts';
+import type { PromptRenderer } from './prompt-renderer.ts';
+import type { WarmUp, WarmUpTask } from './warm-up.ts';
+import { formatOf, judgeReply, strictSchemaOf } from './reply-format.ts';
+import { chainHas, exchangeOf, usedUp } from './exchange-records.ts';
 import type { ParseResult } from './parse/result.ts';
 import { countPromptTokens, countTextTokens } from './token-count.ts';
 import type { CallRecord, UsageMeter } from './usage.ts';
 import type { ExchangeRecord, ExchangeReplay } from './exchange-log.ts';
 import type { Budget } from './budget.ts';
 import { costOf, type Price } from './prices.ts';
-import type { WarmUp, WarmUpTask } from './warm-up.ts';
 import { callIdentity } from '../../engine/effect-identity.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
 import { reaskOf } from './reask.ts';
@@ -156,8 +153,8 @@ export class Gateway implements ModelPort {
    * still invalid, or with the model unavailable for a reason another model could avoid (fallback-reason.ts).
    */
   private async askModel(route: ModelRoute, turn: Turn): Promise<ModelOutcome> {
-    const { renderer, exchanges, maxRepairs, budget, onEvent } = this.options;
-    const { request, messages, jsonSchema, format, tokens, attempts } = turn;
+    const { renderer, maxRepairs, onEvent } = this.options;
+    const { request, messages, format, tokens, attempts } = turn;
     const opening = [...messages];
     const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
     let lastError = '';
@@ -187,75 +184,9 @@ export class Gateway implements ModelPort {
         tokens.cachedPromptTokens += recorded.usage.cachedPromptTokens ?? 0;
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
-        budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
-        if (cutOff && !cutOff.roomForAnother) {
-          const exhausted = cutOff.exhausted(request.call);
-          return { kind: 'invalid', error: exhausted.message, failure: exhausted };
-        }
-        let completion: Completion;
-        try {
-          checkFits(request, route, messages);
-          const pending = route.provider.complete({
-            call: request.call,
-            messages,
-            jsonSchema,
-            output: request.output,
-            signal: request.signal,
-            occurrence: request.occurrence,
-            attempt,
-            ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
-            ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
-          });
-          this.startWarmUp();
-          completion = await pending;
-        } catch (error) {
-          const reason = fallbackReason(error);
-          if (reason === null) throw error;
-          // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
-          await exchanges?.append({
-            ...exchangeOf(request, attempt, route, messages, sentAt),
-            reply: '',
-            finishReason: null,
-            usage: { promptTokens: 0, completionTokens: 0 },
-            usageCounted: false,
-            costUsd: 0,
-            retries: 0,
-            continuations: 0,
-            ok: false,
-            unavailable: reason,
-            error: (error as Error).message,
-          });
-          return { kind: 'unavailable', reason, error };
-        }
-        text = completion.text;
-        const usage = completion.usage ?? {
-          promptTokens: countPromptTokens(messages),
-          completionTokens: countTextTokens(completion.text),
-        };
-        budget?.charge(usage, route.price);
-        cutOff?.record(completion, usage.completionTokens);
-        const costUsd = costOf(usage, route.price);
-        tokens.promptTokens += usage.promptTokens;
-        tokens.completionTokens += usage.completionTokens;
-        tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
-        tokens.counted ||= completion.usage === null;
-        tokens.costUsd = addCost(tokens.costUsd, costUsd);
-        tokens.retries += completion.retries ?? 0;
-        const parsedNow = (parsed = judgeReply(text, completion.finishReason, request));
-        await exchanges?.append({
-          ...exchangeOf(request, attempt, route, messages, sentAt),
-          reply: text,
-          finishReason: completion.finishReason,
-          usage,
-          usageCounted: completion.usage === null,
-          costUsd,
-          retries: completion.retries ?? 0,
-          continuations: completion.continuations ?? 0,
-          ok: parsedNow.ok,
-          error: parsedNow.ok ? null : parsedNow.error,
-          ...(completion.injected ? { injected: completion.injected } : {}),
-          ...(completion.reusedReply ? { reusedReply: true } : {}),
-        });
+        const live = await this.callLive(route, turn, { attempt, sentAt, cutOff });
+        if ('kind' in live) return live;
+        ({ text, parsed } = live);
       }
       parsed ??= judgeReply(text, recorded?.finishReason ?? null, request);
       if (parsed.ok) return { kind: 'answered', value: parsed.value, text };
@@ -273,6 +204,85 @@ export class Gateway implements ModelPort {
       }
     }
     return { kind: 'invalid', error: lastError };
+  }
+
+  /** A call the model answers now (not one recorded): checked against the budget and context, sent, metered, logged. */
+  private async callLive(
+    route: ModelRoute,
+    { request, messages, jsonSchema, tokens }: Turn,
+    { attempt, sentAt, cutOff }: { attempt: number; sentAt: number; cutOff: CutOffAllowance | null },
+  ): Promise<ModelOutcome | { text: string; parsed: ParseResult<unknown> }> {
+    const { exchanges, budget, onEvent } = this.options;
+    budget?.check(request.call, countPromptTokens(messages), route.maxOutputTokens, route.price);
+    if (cutOff && !cutOff.roomForAnother) {
+      const exhausted = cutOff.exhausted(request.call);
+      return { kind: 'invalid', error: exhausted.message, failure: exhausted };
+    }
+    let completion: Completion;
+    try {
+      checkFits(request, route, messages);
+      const pending = route.provider.complete({
+        call: request.call,
+        messages,
+        jsonSchema,
+        output: request.output,
+        signal: request.signal,
+        occurrence: request.occurrence,
+        attempt,
+        ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
+        ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
+      });
+      this.startWarmUp();
+      completion = await pending;
+    } catch (error) {
+      const reason = fallbackReason(error);
+      if (reason === null) throw error;
+      // Recorded, so a resumed run moves on to the next model as this one did, without asking again.
+      await exchanges?.append({
+        ...exchangeOf(request, attempt, route, messages, sentAt),
+        reply: '',
+        finishReason: null,
+        usage: { promptTokens: 0, completionTokens: 0 },
+        usageCounted: false,
+        costUsd: 0,
+        retries: 0,
+        continuations: 0,
+        ok: false,
+        unavailable: reason,
+        error: (error as Error).message,
+      });
+      return { kind: 'unavailable', reason, error };
+    }
+    const text = completion.text;
+    const usage = completion.usage ?? {
+      promptTokens: countPromptTokens(messages),
+      completionTokens: countTextTokens(completion.text),
+    };
+    budget?.charge(usage, route.price);
+    cutOff?.record(completion, usage.completionTokens);
+    const costUsd = costOf(usage, route.price);
+    tokens.promptTokens += usage.promptTokens;
+    tokens.completionTokens += usage.completionTokens;
+    tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
+    tokens.counted ||= completion.usage === null;
+    tokens.costUsd = addCost(tokens.costUsd, costUsd);
+    tokens.retries += completion.retries ?? 0;
+    const parsed = judgeReply(text, completion.finishReason, request);
+    await exchanges?.append({
+      ...exchangeOf(request, attempt, route, messages, sentAt),
+      reply: text,
+      finishReason: completion.finishReason,
+      usage,
+      usageCounted: completion.usage === null,
+      costUsd,
+      retries: completion.retries ?? 0,
+      continuations: completion.continuations ?? 0,
+      ok: parsed.ok,
+      error: parsed.ok ? null : parsed.error,
+      ...(completion.injected ? { injected: completion.injected } : {}),
+      ...(completion.reusedReply ? { reusedReply: true } : {}),
+    });
+    return { text, parsed };
   }
 
   private finishFailed(request: AskRequest, tokens: Tally, repairs: number, started: number, model: string): void {
@@ -367,111 +377,4 @@ interface Turn {
   chain: readonly ModelRoute[];
 }
 
-/**
- * Whether a recorded round used up the role's chain: walked as the gateway walks it — a model that could
- * not answer passes to the next, one whose `perModel` attempts all failed too — it reached past the last
- * model with no valid reply.
- */
-function usedUp(round: readonly ExchangeRecord[], chain: readonly ModelRoute[], perModel: number): boolean {
-  if (round.length === 0 || round.some((r) => r.ok)) return false;
-  let model = 0;
-  let made = 0;
-  for (const record of round) {
-    if (record.unavailable || ++made >= perModel) {
-      model++;
-      made = 0;
-    }
-  }
-  return model >= chain.length;
-}
-
-/** What every exchange record of an attempt says: which call, which attempt, which model, what was sent, when. */
-const exchangeOf = (request: AskRequest, attempt: number, route: ModelRoute, messages: readonly ChatMessage[], sentAt: number) => ({
-  ...request.call,
-  occurrence: request.occurrence,
-  attempt,
-  model: route.label,
-  messages: [...messages],
-  ms: Date.now() - sentAt,
-  at: new Date(sentAt).toISOString(),
-});
-
-const chainHas = (chain: readonly ModelRoute[], label: string): boolean => chain.some((route) => route.label === label);
-
 const addCost = (total: number | null, cost: number | null): number | null => (total === null || cost === null ? null : total + cost);
-
-/**
- * Parses and validates a reply, then lets the request's own check refuse it. A reply that stopped at the
- * output limit is never taken, however well it parses: what is missing may be a whole file or a last
- * edit after a complete one, which no parser can see.
- */
-function judgeReply(text: string, finishReason: string | null, request: AskRequest): ParseResult<unknown> {
-  if (finishReason === 'length') {
-    return {
-      ok: false,
-      error:
-        'the reply was cut off at the output limit (finish_reason: length), so part of it is missing; reply again with the whole answer, more concise if need be',
-    };
-  }
-  const parsed = parseReply(text, request.output);
-  const refusal = parsed.ok && request.accept ? request.accept(parsed.value) : null;
-  return refusal === null ? parsed : { ok: false, error: refusal };
-}
-
-function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
-  switch (output.kind) {
-    case 'json':
-      return parseJsonReply(text, output.schema);
-    case 'code':
-      return parseCodeReply(text, output.path);
-    case 'files':
-      return parseFilesReply(text);
-    case 'edits':
-      return parseEditsReply(text, output.path);
-  }
-}
-
-/** A task making a schema's strict JSON Schema ahead of the first call that needs it (warm-up.ts). */
-export const schemaWarmUpTask =
-  (schema: z.ZodType): WarmUpTask =>
-  () =>
-    void strictSchemaOf(schema);
-
-/**
- * Tasks parsing a small reply of each kind — JSON against each of `schemas`, one file, several files —
- * so that the parsing code, and zod's compiled check of each schema, are made ahead of the first real
- * reply of that kind rather than on the run's critical path (a few ms each, the first time).
- */
-export function replyParsingWarmUpTasks(schemas: readonly z.ZodType[]): WarmUpTask[] {
-  const code = '```js\nexport const sample = 1;\n```\n';
-  return [
-    ...schemas.map((schema) => () => void parseJsonReply('```json\n{"sample": [1]}\n```\n', schema)),
-    () => void parseCodeReply(code, 'src/sample.js'),
-    () => void parseFilesReply(`src/sample.js\n${code}`),
-  ];
-}
-
-/** A schema's strict JSON Schema and its text, made once per schema: every call of an action asks for the same. */
-const strictSchemas = new WeakMap<object, { schema: ReturnType<typeof strictJsonSchema>; text: string }>();
-function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]): { schema: ReturnType<typeof strictJsonSchema>; text: string } {
-  let made = strictSchemas.get(zodSchema);
-  if (!made) {
-    const schema = strictJsonSchema(zodSchema);
-    made = { schema, text: JSON.stringify(schema, null, 2) };
-    strictSchemas.set(zodSchema, made);
-  }
-  return made;
-}
-
-export function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
-  switch (output.kind) {
-    case 'json':
-      return { kind: 'json', schema: strictSchemaOf(output.schema).text };
-    case 'code':
-      return { kind: 'code', path: output.path };
-    case 'files':
-      return { kind: 'files' };
-    case 'edits':
-      return { kind: 'edits', path: output.path };
-  }
-}

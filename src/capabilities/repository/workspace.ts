@@ -23,9 +23,9 @@ import { GitImporter } from '../../host/git/git-importer.ts';
 import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import { assertMayWrite } from '../../ground/files/write-fence.ts';
+import { COMMITTER, exists, gitDirOf, startRepository } from './repository-folder.ts';
 
 export { STATE_DIR };
-const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };
 const GITIGNORE = `${STATE_DIR}/\nnode_modules/\n__pycache__/\n*.pyc\n.venv/\n`;
 
 export type Author = Identity;
@@ -392,35 +392,6 @@ export class Workspace {
     const { stdout } = await git(this.root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD']);
     return stdout.split('\0').filter(Boolean);
   }
-}
-
-/**
- * The repository's git folder: `.git` itself, or — in a work tree added by `git worktree add` (a change
- * run's) — the folder its `.git` file points to.
- */
-async function gitDirOf(root: string): Promise<string> {
-  const dotGit = path.join(root, '.git');
-  const pointer = await fs.readFile(dotGit, 'utf8').catch(() => null);
-  const match = pointer === null ? null : /^gitdir: (.+)$/m.exec(pointer);
-  return match ? path.resolve(root, match[1]!.trim()) : dotGit;
-}
-
-const exists = (file: string): Promise<boolean> =>
-  fs.stat(file).then(
-    () => true,
-    () => false,
-  );
-
-/**
- * Makes `root` a repository with the repository's own committer identity, so a person committing there later is not taken for the
- * user whose global identity git would use. Appended to the config file `git init` wrote, in git's own
- * format: three `git config` processes would cost the run's start a few ms each.
- */
-async function startRepository(root: string): Promise<void> {
-  await git(root, ['init', '--quiet']); // in a repository already there (a resumed run), harmless
-  const config = path.join(root, '.git', 'config');
-  const identity = `[user]\n\tname = ${COMMITTER.name}\n\temail = ${COMMITTER.email}\n[commit]\n\tgpgsign = false\n`;
-  if (!(await fs.readFile(config, 'utf8')).includes(identity)) await fs.appendFile(config, identity);
 }
 
 const describeBatch = (batch: { request: CommitRequest }[]): string =>

@@ -1,7 +1,7 @@
 /**
  * What a message type is to the board: the schema its payload is validated against, a description for
  * the reference, and — for an artifact — the files it becomes in the repository and the subject of the
- * commit that adds them. The types themselves come with the vocabulary (src/company/message-types.ts).
+ * commit that adds them. The types themselves come with the vocabulary (src/company/vocabulary.ts).
  */
 import type { z } from 'zod';
 import type { Message } from './message.ts';

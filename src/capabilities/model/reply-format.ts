@@ -1,0 +1,90 @@
+/**
+ * What the gateway asks a reply to be and how it reads one: the output format a prompt names (with a
+ * JSON output's strict schema, made once per schema), the parsers by output kind, the verdict on a
+ * reply, and the warm-up tasks that make the parsing code ready before the first real reply.
+ */
+import type { z } from 'zod';
+import type { AskRequest, OutputSpec } from '../../engine/steps/ports.ts';
+import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
+import { parseEditsReply } from './parse/edits-reply.ts';
+import { parseJsonReply } from './parse/json-reply.ts';
+import type { ParseResult } from './parse/result.ts';
+import type { OutputKind } from './prompt-renderer.ts';
+import { strictJsonSchema } from './strict-json-schema.ts';
+import type { WarmUpTask } from './warm-up.ts';
+
+/**
+ * Parses and validates a reply, then lets the request's own check refuse it. A reply that stopped at the
+ * output limit is never taken, however well it parses: what is missing may be a whole file or a last
+ * edit after a complete one, which no parser can see.
+ */
+export function judgeReply(text: string, finishReason: string | null, request: AskRequest): ParseResult<unknown> {
+  if (finishReason === 'length') {
+    return {
+      ok: false,
+      error:
+        'the reply was cut off at the output limit (finish_reason: length), so part of it is missing; reply again with the whole answer, more concise if need be',
+    };
+  }
+  const parsed = parseReply(text, request.output);
+  const refusal = parsed.ok && request.accept ? request.accept(parsed.value) : null;
+  return refusal === null ? parsed : { ok: false, error: refusal };
+}
+
+function parseReply(text: string, output: OutputSpec): ParseResult<unknown> {
+  switch (output.kind) {
+    case 'json':
+      return parseJsonReply(text, output.schema);
+    case 'code':
+      return parseCodeReply(text, output.path);
+    case 'files':
+      return parseFilesReply(text);
+    case 'edits':
+      return parseEditsReply(text, output.path);
+  }
+}
+
+/** A task making a schema's strict JSON Schema ahead of the first call that needs it (warm-up.ts). */
+export const schemaWarmUpTask =
+  (schema: z.ZodType): WarmUpTask =>
+  () =>
+    void strictSchemaOf(schema);
+
+/**
+ * Tasks parsing a small reply of each kind — JSON against each of `schemas`, one file, several files —
+ * so that the parsing code, and zod's compiled check of each schema, are made ahead of the first real
+ * reply of that kind rather than on the run's critical path (a few ms each, the first time).
+ */
+export function replyParsingWarmUpTasks(schemas: readonly z.ZodType[]): WarmUpTask[] {
+  const code = '```js\nexport const sample = 1;\n```\n';
+  return [
+    ...schemas.map((schema) => () => void parseJsonReply('```json\n{"sample": [1]}\n```\n', schema)),
+    () => void parseCodeReply(code, 'src/sample.js'),
+    () => void parseFilesReply(`src/sample.js\n${code}`),
+  ];
+}
+
+/** A schema's strict JSON Schema and its text, made once per schema: every call of an action asks for the same. */
+const strictSchemas = new WeakMap<object, { schema: ReturnType<typeof strictJsonSchema>; text: string }>();
+export function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]): { schema: ReturnType<typeof strictJsonSchema>; text: string } {
+  let made = strictSchemas.get(zodSchema);
+  if (!made) {
+    const schema = strictJsonSchema(zodSchema);
+    made = { schema, text: JSON.stringify(schema, null, 2) };
+    strictSchemas.set(zodSchema, made);
+  }
+  return made;
+}
+
+export function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
+  switch (output.kind) {
+    case 'json':
+      return { kind: 'json', schema: strictSchemaOf(output.schema).text };
+    case 'code':
+      return { kind: 'code', path: output.path };
+    case 'files':
+      return { kind: 'files' };
+    case 'edits':
+      return { kind: 'edits', path: output.path };
+  }
+}
