@@ -120,8 +120,13 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       emit,
       requirement: { spec: record.spec, project: record.project },
       resuming,
-      // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C.
-      stop: { soft: request.stop?.soft, hard: request.stop?.hard ? AbortSignal.any([request.stop.hard, lock.lost]) : lock.lost },
+      // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C;
+      // the time limit stays its own (outcome timed-out).
+      stop: {
+        soft: request.stop?.soft,
+        hard: request.stop?.hard ? AbortSignal.any([request.stop.hard, lock.lost]) : lock.lost,
+        deadline: request.stop?.deadline,
+      },
       concurrency: record.concurrency,
       engineers: record.engineers,
       until: record.until,

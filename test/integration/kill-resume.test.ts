@@ -192,9 +192,10 @@ describe('kill -9 and resume', function () {
 
   it('refuses a second process on a running project, and takes over the lock of a dead one', async () => {
     const out = await tempDir();
+    // Slow enough that the run is still going when the second process has started, however loaded the machine.
     const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], {
       cwd: out,
-      env: cleanEnv({ SOPWORKS_SCRIPTED_LATENCY_MS: '200' }),
+      env: cleanEnv({ SOPWORKS_SCRIPTED_LATENCY_MS: '3000' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const project = path.join(out, 'wordfreq');

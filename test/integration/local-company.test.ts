@@ -42,7 +42,6 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     const home = path.join(cwd, 'home');
     await fs.mkdir(home);
     const env = { ...SAMPLED, HOME: home, XDG_CACHE_HOME: path.join(home, '.cache') };
-    const started = Date.now();
     const run = await runCli(
       [
         'run',
@@ -60,7 +59,6 @@ describe('the company on a local model (--llm local, tiny random model)', functi
       ],
       { cwd, env },
     );
-    const wallMs = Date.now() - started;
 
     assert.equal(run.code, 1, `outcome failed (exit 1)\n${run.stdout}\n${run.stderr}`);
     assert.doesNotMatch(run.stderr, /\n\s+at .*\(/, 'no stack trace');
@@ -72,18 +70,16 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     assert.match(run.stdout, /Outcome\s+failed — /);
     assert.doesNotMatch(run.stdout, /context (length exceeded|window)|exceeds the local model's context/, 'no step overflowed the context');
     assert.match(run.stdout, /\$0\.00/, 'a local model costs nothing unless a price is set');
-    assert.ok(wallMs < 60_000, `the run took ${wallMs} ms`);
 
     const project = path.join(cwd, 'out', 'words');
     const record = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as Record<string, any>;
     assert.equal(record.outcome, 'failed');
+    // A random-weights model writes about a token per character, so even the capped PRD (strings of at
+    // most 62 characters) runs past its 249 tokens; a reply cut off at its limit is never taken (however
+    // it would parse), so the step ends failed saying so: a clear outcome, and no context overflow.
+    assert.match(run.stdout, /Outcome\s+failed — product-manager failed in step "writing": .*cut off at the output limit/);
     const commits = subjects(project);
-    assert.ok(commits.length >= 2, `the model's PRD is committed: ${commits.join(' | ')}`);
     for (const subject of commits) assert.ok(Array.from(subject).length <= 72 && !/[\u0000-\u001f]/.test(subject), subject);
-    assert.ok(
-      commits.some((s) => s.startsWith('docs: product requirements for ')),
-      'a subject quotes the model',
-    );
     assert.deepEqual(record.llm, { kind: 'local', model: MODEL });
     assert.ok(record.usage.total.calls >= 1 && record.usage.total.completionTokens > 0);
     const exchanges = (await fs.readFile(path.join(project, '.sopworks', 'exchanges.jsonl'), 'utf8'))
@@ -103,17 +99,27 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     // The recording replays offline to the same outcome, at the same step.
     const replay = await runCli(['run', '--llm', 'scripted:rec.yaml', '--out', 'replay', '--name', 'words'], { cwd, env });
     assert.equal(replay.code, 1, replay.stderr);
-    assert.equal(/Outcome\s+(failed — .*)/.exec(replay.stdout)?.[1], /Outcome\s+(failed — .*)/.exec(run.stdout)?.[1]);
+    // (A recording keeps the replies, not how they ended: replayed, the cut-off PRD is refused by the parser.)
+    const failedAt = (stdout: string) => /Outcome\s+(failed — .* was still invalid after \d+ attempts: the reply was cut off)/.exec(stdout)?.[1];
+    assert.ok(failedAt(run.stdout), run.stdout);
+    assert.equal(failedAt(replay.stdout), failedAt(run.stdout), replay.stdout);
 
-    // The Architect's SOP concluded the run failed (its task graph stayed invalid): resume says so and writes nothing.
+    // A step that failed is asked again on resume, with the same model (the run's record names it).
     const resumed = await runCli(['resume', project], { cwd, env });
-    assert.equal(resumed.code, 2, `${resumed.stdout}\n${resumed.stderr}`);
-    assert.match(resumed.stderr, /cannot be continued/);
+    assert.equal(resumed.code, 1, `${resumed.stdout}\n${resumed.stderr}`);
+    assert.match(resumed.stderr, /local model: .*llama-2-tiny-random\.gguf/);
+    assert.match(resumed.stdout, /product-manager … write_prd/);
   });
 
   it('honours --max-time: the reply in flight is stopped at the limit, the run ends timed-out (exit 124) and resume continues it with the same model', async () => {
     const cwd = await tempDir();
-    const env = { SOPWORKS_MODELS_DIR: path.join(cwd, 'models') };
+    // A large output limit and long strings (set, so not planned): the random model's PRD runs on past the time limit.
+    const env = {
+      SOPWORKS_MAX_OUTPUT_TOKENS: '3000',
+      SOPWORKS_MAX_CONTINUATIONS: '0',
+      SOPWORKS_LOCAL_MAX_STRING_CHARS: '10000',
+      SOPWORKS_MODELS_DIR: path.join(cwd, 'models'),
+    };
     // Under a terminal (script(1) gives the run a pseudo-terminal), where the status line shows the reply's progress.
     const command = [process.execPath, BIN, 'run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'late', '--max-time', '3s', 'a todo app'];
     const run = spawnSync('script', ['-qefc', command.map((a) => `'${a}'`).join(' '), '/dev/null'], {
