@@ -48,7 +48,7 @@ async function project(files: Record<string, string>, added: Record<string, stri
 }
 
 const round = (projectDir: string, testCommand: string[]) =>
-  runTestRound({ round: 1, testCommand, projectDir, timeoutMs: 60_000, sandbox: DEFAULT_SANDBOX_SETTINGS, progress: () => {} });
+  runTestRound({ round: 1, testCommand, projectDir, timeoutMs: 60_000, sandbox: DEFAULT_SANDBOX_SETTINGS, progress: () => {}, removeLeftovers: true });
 
 describe('a test round leaves no stray files in the work tree', function () {
   this.timeout(120_000);

@@ -1,5 +1,6 @@
 /** Reading a run folder for review: read-only, tolerant of a run in progress, strict about damage. */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { readRun } from '../../src/apps/review/read-run.ts';
@@ -128,8 +129,16 @@ describe('review: reading a run folder', () => {
   });
 
   it('knows a run is in progress while the process named in its lock is alive', async () => {
-    const live = await readRun(await makeRun({ 'board.jsonl': `${requirement}\n`, lock: `${process.pid}\n` }));
-    assert.equal(live.runningPid, process.pid);
+    // Another process, alive while it is read (this process's own pid in a lock it does not hold is stale).
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const live = await readRun(await makeRun({ 'board.jsonl': `${requirement}\n`, lock: `${other.pid}\n` }));
+      assert.equal(live.runningPid, other.pid);
+    } finally {
+      other.kill('SIGKILL');
+    }
+    const ownStale = await readRun(await makeRun({ 'board.jsonl': `${requirement}\n`, lock: `${process.pid}\n` }));
+    assert.equal(ownStale.runningPid, null);
     const stale = await readRun(await makeRun({ 'board.jsonl': `${requirement}\n`, lock: '999999999\n' }));
     assert.equal(stale.runningPid, null);
     const none = await readRun(await makeRun({ 'board.jsonl': `${requirement}\n` }));

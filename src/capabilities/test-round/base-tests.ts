@@ -40,6 +40,7 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
   if (request.install && !request.install.passed) return installFailed(request.install);
   const round = await runTestRound({
     round: 1,
+    removeLeftovers: true,
     testCommand: [...request.command],
     projectDir: request.root,
     timeoutMs: request.timeoutSeconds * 1000,

@@ -10,8 +10,15 @@ export const runTests = defineStep({
   description:
     "Run the design's test command in the sandbox (docs/sandbox.md), without network, with a wall-clock limit, if the policy " +
     'lets this role run it (dependencies come from an installDependencies step before it); the output is a TestReport. ' +
-    '`design` names the view or slot whose test command is run (a change run: designDelta).',
-  params: z.object({ timeoutMs: z.number().int().min(1000).default(120_000), design: z.string().min(1).default('design') }).strict(),
+    '`design` names the view or slot whose test command is run (a change run: designDelta). `leftovers: remove` removes ' +
+    "what the runner left outside the committed tree (a change run's branch); the default keeps it (a new project's build output).",
+  params: z
+    .object({
+      timeoutMs: z.number().int().min(1000).default(120_000),
+      design: z.string().min(1).default('design'),
+      leftovers: z.enum(['keep', 'remove']).default('keep'),
+    })
+    .strict(),
   output: S.TestReport,
   async run({ params, view }, ports) {
     const design = S.Design.parse(view(params.design));
@@ -36,6 +43,7 @@ export const runTests = defineStep({
         progress: (event) => ports.run.report(event),
         acceptRecordLine: ownRecordLine(ports.board),
         holdCommits: (work) => repository.withCommitsHeld(work),
+        removeLeftovers: params.leftovers === 'remove',
       }),
     );
   },

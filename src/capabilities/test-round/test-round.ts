@@ -28,6 +28,11 @@ export interface TestRoundRequest {
   acceptRecordLine?: AcceptLine;
   /** Runs the sandboxed command with no commit landing meanwhile: the sandbox compares the repository before and after. */
   holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
+  /**
+   * Removes what the runner left outside the committed tree (a change run's work tree is the user's
+   * branch). A new project keeps it: its build output (`tsc` → dist/) is what the smoke run starts.
+   */
+  removeLeftovers?: boolean;
 }
 
 /** The round's result: the TestReport artifact's fields (src/documents/schemas.ts). */
@@ -53,7 +58,7 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   const run = (argv: readonly string[]) =>
     hold(async () => {
       // What the runner leaves behind (`__pycache__/`, `.pytest_cache/`, coverage) is no part of the project.
-      const before = await looseEntries(request.projectDir);
+      const before = request.removeLeftovers ? await looseEntries(request.projectDir) : null;
       const outcome = await runSandboxed({
         argv,
         projectDir: request.projectDir,
@@ -63,7 +68,7 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
         ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
         onNotice: (notice) => progress({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
       });
-      await removeNewEntries(request.projectDir, before);
+      if (before) await removeNewEntries(request.projectDir, before);
       return outcome;
     });
 

@@ -78,17 +78,20 @@ async function readLock(file: string): Promise<LockFile | null> {
   }
 }
 
+/** The lock files this process holds: its own pid in one of them is not a stale lock. */
+const heldHere = new Set<string>();
+
 /** Whether the lock's holder may still be at work: alive here, or beyond what this process can check. */
 const mayBeAlive = (lock: LockFile): boolean => lock.scope !== pidScope() || (lock.pid !== process.pid && isAlive(lock.pid));
 
 /** The pid of the process working on a run (from its lock) while it may be at work, or null when none is. */
 export async function lockOwner(stateDir: string): Promise<number | null> {
-  const lock = await readLock(path.join(stateDir, 'lock'));
+  const file = path.join(stateDir, 'lock');
+  const lock = await readLock(file);
+  // This process's own pid is at work only on a lock it holds (eval and the workbench run in-process).
+  if (lock && lock.scope === pidScope() && lock.pid === process.pid) return heldHere.has(path.resolve(file)) ? lock.pid : null;
   return lock && mayBeAlive(lock) ? lock.pid : null;
 }
-
-/** The lock files this process holds: its own pid in one of them is not a stale lock. */
-const heldHere = new Set<string>();
 
 export async function acquireRunLock(stateDir: string): Promise<RunLock> {
   const file = path.join(stateDir, 'lock');
