@@ -14,7 +14,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
 import { QUEUE_NAME, jobIdFor } from '../../src/apps/queue/job-data.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
-import { facts, referenceFacts, scenario, startWorker, stopWorker, submit, waitUntil, type WorkerProcess } from '../helpers/queue-workers.ts';
+import {
+  facts,
+  referenceFacts,
+  scenario,
+  startWorker,
+  stopWorker,
+  submit,
+  TEST_QUEUE_SECRET,
+  waitUntil,
+  type WorkerProcess,
+} from '../helpers/queue-workers.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
@@ -62,8 +72,9 @@ describe('the job queue when Redis restarts or the line to it is cut', function 
 
   it('completes every job once through a Redis restart and a worker cut off for longer than the lock', async () => {
     const out = await tempDir();
-    // It takes every run at once, slowly enough to be cut off in the middle of them.
-    const cutOff = startWorker(proxy.url('redis'), ['--concurrency', String(SPECS.length)], { env: { SOPWORKS_SCRIPTED_LATENCY_MS: '400' } });
+    // It takes every run at once, slowly enough to be cut off in the middle of them: a run has seconds of
+    // calls left when its lease lapses (1333 ms after the cut), however loaded the machine.
+    const cutOff = startWorker(proxy.url('redis'), ['--concurrency', String(SPECS.length)], { env: { SOPWORKS_SCRIPTED_LATENCY_MS: '1500' } });
     workers.push(cutOff);
     await cutOff.waitFor(/^Worker /);
     for (const name of SPECS) assert.equal((await submit(redis.url, name, out)).code, 0);
@@ -146,7 +157,7 @@ describe('the job queue when Redis restarts or the line to it is cut', function 
     await waiting.waitFor(/cannot be reached \(.+\); trying again until it can be \(SIGTERM or Ctrl-C to stop\)…$/);
     const submitting = spawn(process.execPath, [BIN, 'submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], {
       cwd: ROOT,
-      env: cleanEnv({ SOPWORKS_REDIS_URL: proxy.url('redis'), SOPWORKS_REDIS_WAIT_MS: '60000' }),
+      env: cleanEnv({ SOPWORKS_REDIS_URL: proxy.url('redis'), SOPWORKS_REDIS_WAIT_MS: '60000', SOPWORKS_QUEUE_SECRET: TEST_QUEUE_SECRET }),
     });
     let [stdout, stderr] = ['', ''];
     submitting.stdout.on('data', (chunk) => (stdout += chunk));
