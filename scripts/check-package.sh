@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 max_mb="${MAX_MB:-250}"
 # The tree `npm run demo` gives (README: "Set up"); the installed package must give the same.
-expected_tree=de948ae765c439860cc8b7f5e975426946f4dadb
+expected_tree=155aba6583dcfa36e8d4f47753fbab23369af4b7
 work="$(mktemp -d "${TMPDIR:-/tmp}/sopworks-package-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
