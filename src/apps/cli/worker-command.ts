@@ -5,8 +5,7 @@
  * signed with SOPWORKS_QUEUE_SECRET, within its own limits (--runs-root, --company-root, …). A Redis it
  * cannot reach is waited for, at start-up as later: a restart of Redis is ordinary (docs/scaling.md).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from './package-root.ts';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { queueSecret } from '../queue/job-signature.ts';
@@ -33,7 +32,6 @@ const WorkerOptions = z.object({
 });
 
 /** The package's folder (its sops/, roles/, examples/): a worker's company root unless told others. */
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 export async function workerCommand(rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(WorkerOptions, rawOptions);
