@@ -57,6 +57,28 @@ export class SopworksError extends Error {
 }
 
 /** One line for a user: the message, then the hint. */
+/** Codes of input the user can fix before a run starts (the command line exits 2 on them). */
+const USERS_TO_FIX: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'USAGE',
+  'SPEC_INVALID',
+  'CONFIG_INVALID',
+  'NO_MODEL',
+  'SCENARIO_INVALID',
+  'SOP_INVALID',
+  'TEMPLATE_INVALID',
+  'OUTPUT_EXISTS',
+  'OUTPUT_UNWRITABLE',
+  'MODEL_UNREACHABLE',
+  'MODEL_AUTH',
+  'PROJECT_BUSY',
+  'NOT_RESUMABLE',
+  'QUEUE_UNREACHABLE',
+  'QUEUE_MISCONFIGURED',
+]);
+
+/** Whether an error is input the user can fix before a run starts (by its code; anything else is not). */
+export const userCanFix = (error: unknown): boolean => SopworksError.isInstance(error) && USERS_TO_FIX.has(error.code);
+
 export function describeError(error: unknown): string {
   if (SopworksError.isInstance(error)) {
     return error.hint ? `${error.message}\n  ${error.hint}` : error.message;

@@ -4,31 +4,12 @@
  */
 import { CommanderError } from 'commander';
 import pc from 'picocolors';
-import { SopworksError, type ErrorCode } from '../../ground/errors.ts';
+import { SopworksError, userCanFix } from '../../ground/errors.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import { EXIT, type Output } from './output.ts';
 
-/** Input the user can fix before a run starts: exit 2. */
-const USAGE_ERRORS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  'USAGE',
-  'SPEC_INVALID',
-  'CONFIG_INVALID',
-  'NO_MODEL',
-  'SCENARIO_INVALID',
-  'SOP_INVALID',
-  'TEMPLATE_INVALID',
-  'OUTPUT_EXISTS',
-  'OUTPUT_UNWRITABLE',
-  'MODEL_UNREACHABLE',
-  'MODEL_AUTH',
-  'PROJECT_BUSY',
-  'NOT_RESUMABLE',
-  'QUEUE_UNREACHABLE',
-  'QUEUE_MISCONFIGURED',
-]);
-
 /** The exit code of an error a command threw: 2 for input the user can fix, else 1. */
-export const exitCodeOfError = (error: unknown): number => (SopworksError.isInstance(error) && USAGE_ERRORS.has(error.code) ? EXIT.usage : EXIT.failed);
+export const exitCodeOfError = (error: unknown): number => (userCanFix(error) ? EXIT.usage : EXIT.failed);
 
 /** An error as a JSON line: its message may quote a model or a path, so no control but newline and tab. */
 const jsonLine = (line: Record<string, unknown>): string => JSON.stringify(cleanStrings(line, cleanBlock));

@@ -11,6 +11,7 @@ import { createProviderForRoles, parseLlmFlag } from '../../capabilities/model/s
 import { parseModelFor } from '../../capabilities/model/role-model.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
 import type { Output } from './output.ts';
+import type { GivenText } from '../eval/run-commands.ts';
 import { commandOutput } from './command-output.ts';
 import { readSpecInput } from './spec-input.ts';
 import { readInstructionsFile } from '../../company/project-instructions.ts';
@@ -84,7 +85,8 @@ export type RunOptions = z.infer<typeof RunOptions>;
 
 const MAX_SPEC = 4000;
 
-export async function runCommand(specWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
+/** `handed.instructions`: the instructions as text (a queued run's), when no --instructions file is named. */
+export async function runCommand(specWords: string[], rawOptions: unknown, terminal: Output, handed?: GivenText): Promise<number> {
   const options = parseOptions(RunOptions, rawOptions);
   // On a terminal (and without --json), a status line shows each model call's progress below the progress lines.
   const live = options.json ? null : LiveStatus.forTerminal();
@@ -93,7 +95,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const settings = readSettings();
   const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: specWords, file: options.specFile });
-  const instructions = options.instructions === undefined ? null : await readInstructionsFile(options.instructions);
+  const instructions = options.instructions === undefined ? (handed?.instructions ?? null) : await readInstructionsFile(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
 
   // A spec given (on the command line, in a file, on standard input), even an empty one, is the spec: a

@@ -18,6 +18,8 @@ import { queueSecret } from '../queue/job-signature.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
+import { readInstructionsFile } from '../../company/project-instructions.ts';
+import { MAX_JOB_INSTRUCTIONS } from '../queue/job-data.ts';
 
 const SubmitOptions = z.object({
   name: z.string().optional(),
@@ -27,6 +29,7 @@ const SubmitOptions = z.object({
   allowUnsandboxed: z.boolean().default(false),
   sops: z.string().min(1),
   roles: z.string().min(1),
+  instructions: z.string().min(1).optional(),
 });
 
 const MAX_SPEC = 4000;
@@ -41,6 +44,7 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
       hint: "Use --llm openai (the workers' OPENAI_* settings) or --llm scripted:<file>, or run it here with `sopworks run --llm local`.",
     });
   }
+  const instructions = options.instructions === undefined ? null : await readJobInstructions(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
   const spec = (specWords.join(' ').trim() || scenario?.spec || '').trim();
   if (spec === '' || spec.length > MAX_SPEC) {
@@ -76,6 +80,7 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
         sops: path.resolve(options.sops),
         roles: path.resolve(options.roles),
         allowUnsandboxed: options.allowUnsandboxed,
+        instructions,
       },
       secret,
     );
@@ -91,4 +96,15 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
     await queue.close();
     await redis.quit().catch(() => {});
   }
+}
+
+/** The instructions file's text, checked as `run --instructions` checks it, and within what a job carries. */
+async function readJobInstructions(file: string): Promise<string> {
+  const text = await readInstructionsFile(file);
+  if (text.length > MAX_JOB_INSTRUCTIONS) {
+    throw new SopworksError('USAGE', `The instructions file ${file} is ${text.length} characters long; a queued run carries at most ${MAX_JOB_INSTRUCTIONS}.`, {
+      hint: 'Keep the rules the roles need (a run shows them the first 2,000 tokens), or run it here with `sopworks run --instructions`.',
+    });
+  }
+  return text;
 }

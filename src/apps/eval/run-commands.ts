@@ -8,8 +8,13 @@ export interface Lines {
   err(line: string): void;
 }
 
+export interface GivenText {
+  instructions: string | null;
+}
+
 export interface RunCommands {
-  run(spec: string[], options: unknown, io: Lines): Promise<number>;
+  /** `given`: what the run was handed as text rather than as a file (a job's instructions). */
+  run(spec: string[], options: unknown, io: Lines, given?: GivenText): Promise<number>;
   resume(project: string, options: unknown, io: Lines): Promise<number>;
   /** `sopworks change <repo> <request…>`: a change task of a suite. */
   change(repo: string, request: string[], options: unknown, io: Lines): Promise<number>;

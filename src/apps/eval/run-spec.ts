@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { readRunRecord, type RunOutcome } from '../../company/run-record.ts';
-import { describeError, SopworksError } from '../../ground/errors.ts';
+import { describeError, type ErrorCode, SopworksError, userCanFix } from '../../ground/errors.ts';
 import { runCommands, type Lines } from './run-commands.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
 import { changeRepository } from './change-repository.ts';
@@ -31,6 +31,8 @@ export interface SpecRunRequest {
   change?: { repo: string; commit: string | null } | null;
   /** `--chaos`: spoil that share of the scenario's replies, drawn from this seed; null or absent: a clean run. */
   chaos?: { rate: number; seed: number } | null;
+  /** The person's instructions for every role (a job's, from `submit --instructions`): as `run --instructions` gives them. */
+  instructions?: string | null;
 }
 
 /** What a project folder says about its run. */
@@ -64,10 +66,18 @@ export async function runState(projectDir: string): Promise<RunState> {
  * Brings the spec's run to an outcome: starts it, resumes it, or leaves a finished one alone. Returns
  * the CLI's exit code, and the error message when it could not start at all.
  */
-export async function runSpec(request: SpecRunRequest): Promise<{ exitCode: number; error: string | null; action: 'started' | 'resumed' | 'kept' }> {
+export interface SpecRunOutcome {
+  exitCode: number;
+  /** What kept the run from starting (its message and hint), and its code: null when it ran. */
+  error: string | null;
+  errorCode: ErrorCode | 'UNEXPECTED' | null;
+  action: 'started' | 'resumed' | 'kept';
+}
+
+export async function runSpec(request: SpecRunRequest): Promise<SpecRunOutcome> {
   const projectDir = path.join(request.out, request.name);
   const state = await runState(projectDir);
-  if (state.kind === 'finished') return { exitCode: state.outcome === 'done' ? 0 : 1, error: null, action: 'kept' };
+  if (state.kind === 'finished') return { exitCode: state.outcome === 'done' ? 0 : 1, error: null, errorCode: null, action: 'kept' };
   await fsp.mkdir(path.dirname(request.logFile), { recursive: true });
   const log = fs.createWriteStream(request.logFile, { flags: 'a' });
   const io: Lines = { out: (line) => log.write(line + '\n'), err: (line) => log.write(line + '\n') };
@@ -75,7 +85,7 @@ export async function runSpec(request: SpecRunRequest): Promise<{ exitCode: numb
   try {
     if (state.kind === 'resumable') {
       const exitCode = await runCommands().resume(projectDir, { allowUnsandboxed: request.allowUnsandboxed, yes: false }, io);
-      return { exitCode, error: null, action: 'resumed' };
+      return { exitCode, error: null, errorCode: null, action: 'resumed' };
     }
     const options = {
       name: request.name,
@@ -94,13 +104,21 @@ export async function runSpec(request: SpecRunRequest): Promise<{ exitCode: numb
       // A change task: the change company beside the suite's company (<sops>/change/), on the task's repository.
       const repo = await changeRepository(request.out, request.name, request.change);
       const exitCode = await runCommands().change(repo, [request.spec], { ...options, sops: path.join(request.sops, 'change') }, io);
-      return { exitCode, error: null, action: 'started' };
+      return { exitCode, error: null, errorCode: null, action: 'started' };
     }
-    const exitCode = await runCommands().run([request.spec], { ...options, concurrency: '4', engineers: '1' }, io);
-    return { exitCode, error: null, action: 'started' };
+    const exitCode = await runCommands().run([request.spec], { ...options, concurrency: '4', engineers: '1' }, io, {
+      instructions: request.instructions ?? null,
+    });
+    return { exitCode, error: null, errorCode: null, action: 'started' };
   } catch (error) {
     io.err(`error ${describeError(error)}`);
-    return { exitCode: SopworksError.isInstance(error) ? 2 : 1, error: describeError(error), action: state.kind === 'resumable' ? 'resumed' : 'started' };
+    // The exit code the command line would give it (main.ts), by its code.
+    return {
+      exitCode: userCanFix(error) ? 2 : 1,
+      error: describeError(error),
+      errorCode: SopworksError.isInstance(error) ? error.code : 'UNEXPECTED',
+      action: state.kind === 'resumable' ? 'resumed' : 'started',
+    };
   } finally {
     await new Promise<void>((resolve) => log.end(resolve));
   }

@@ -12,6 +12,9 @@ import { z } from 'zod';
 /** The BullMQ queue every sopworks submitter and worker share. */
 export const QUEUE_NAME = 'sopworks-runs';
 
+/** The most characters of instructions a job carries (a run shows the roles its first 2,000 tokens anyway). */
+export const MAX_JOB_INSTRUCTIONS = 64 * 1024;
+
 export const JobFields = z.object({
   /** The sopworks version that submitted it: a worker of another version hands the job back. */
   version: z.string(),
@@ -27,6 +30,15 @@ export const JobFields = z.object({
   sops: z.string(),
   roles: z.string(),
   allowUnsandboxed: z.boolean(),
+  /**
+   * `submit --instructions FILE`: the file's text, read by the submitter (a worker may not reach the file),
+   * text only and bounded; absent or null: none. The run's roles get it as `run --instructions` gives it.
+   */
+  instructions: z
+    .string()
+    .max(MAX_JOB_INSTRUCTIONS, `at most ${MAX_JOB_INSTRUCTIONS} characters`)
+    .refine((text) => !text.includes('\0') && text.trim() !== '', 'text that is not blank')
+    .nullish(),
   /** `eval --chaos`: the share of the scenario's replies spoiled and the seed; absent or null: a clean run. */
   chaos: z.object({ rate: z.number().min(0).max(1), seed: z.number().int().min(0) }).nullish(),
   submittedAt: z.string(),

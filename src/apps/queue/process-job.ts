@@ -100,7 +100,7 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
   await countTakeUp(job, projectDir, progress.success ? progress.data : null, context.id);
   context.log(`${job.id} ${data.name}: ${state.kind === 'resumable' ? 'resuming' : state.kind === 'finished' ? 'already finished' : 'starting'} ${projectDir}`);
 
-  const { error } = await runSpec({
+  const { error, errorCode } = await runSpec({
     name: data.name,
     spec: data.spec,
     scenario: data.scenario,
@@ -112,6 +112,7 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
     allowUnsandboxed: data.allowUnsandboxed,
     logFile: path.join(data.out, 'logs', `${data.name}.log`),
     chaos: data.chaos ?? null,
+    instructions: data.instructions ?? null,
   });
   if (lease.lost.aborted) {
     context.log(`${job.id} ${data.name}: handed back (${String(lease.lost.reason)})`);
@@ -130,7 +131,7 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
     context.log(`${job.id} ${data.name}: handed back (interrupted by the worker's shutdown)`);
     await handBack(job, token);
   }
-  if (error !== null && !/in use by |PROJECT_BUSY/.test(error)) {
+  if (error !== null && errorCode !== 'PROJECT_BUSY') {
     // It could not start: a bad spec or scenario, a SOP that does not load. A retry changes nothing.
     throw new UnrecoverableError(error.split('\n')[0]!);
   }

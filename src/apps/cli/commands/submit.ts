@@ -7,6 +7,7 @@ export const submitEntry: CommandEntry = {
   description: 'check a run as `run` would and put it on the job queue for a worker',
   arguments: [{ syntax: '[spec...]', description: 'what to build, in one line (a scripted scenario may supply it)' }],
   flags: [
+    { syntax: '--instructions <file>', description: "the project's own rules for every role (e.g. an AGENTS.md), carried in the job" },
     { syntax: '--name <project>', description: 'project folder name (default: from the spec)' },
     { syntax: '--out <dir>', description: 'where projects are created: a folder every worker reaches at the same path', default: 'output' },
     { syntax: '--llm <provider>', description: 'openai | scripted:<scenario file>' },
