@@ -14,30 +14,23 @@ import { checkProjectName } from '../../ground/files/project-name.ts';
 import { startRun } from '../../company/start-run.ts';
 import { createProvider, parseLlmFlag } from '../../capabilities/model/select-provider.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
-import { commandOutput } from './command-output.ts';
 import { readSpecInput } from './spec-input.ts';
 import { readInstructionsFile } from '../../company/project-instructions.ts';
 import type { Output } from './output.ts';
-import { reportRun } from './report-run.ts';
 import { llmRecordOf } from './llm-record.ts';
 import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
-import { withTracing } from './with-tracing.ts';
-import { installStopSignals } from './stop-signals.ts';
-import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
-import { checkBudgetPrice, priceOf, worstReplyTokens } from './price-of.ts';
+import { checkBudgetPrice, priceOf } from './price-of.ts';
+import { openRunSession, requestOfSettings, runInSession } from './run-session.ts';
 import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
-import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
 import { checkToolchains } from '../../capabilities/change/check-toolchains.ts';
 import { repositoryTampering } from '../../capabilities/change/repository-tampering.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
-import { deadlineOf } from './deadline.ts';
-import { LiveStatus } from './live-status.ts';
 
 const ChangeOptions = z.object({
   base: z.string().min(1).optional(),
@@ -78,10 +71,8 @@ const ChangeOptions = z.object({
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(ChangeOptions, rawOptions);
-  // On a terminal (and without --json), a status line shows each model call's progress below the progress lines.
-  const live = options.json ? null : LiveStatus.forTerminal();
-  const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'change', live);
-  const io = output.human;
+  const session = openRunSession('change', options, terminal);
+  const io = session.output.human;
   const settings = readSettings();
   const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: requestWords, file: options.specFile }, 'request');
@@ -121,10 +112,13 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   await openWorktree(target, projectDir);
   io.out(`Change of ${target.repo} on branch ${target.branch} from ${target.baseName} (${target.base.slice(0, 12)}), in its own work tree ${projectDir}`);
 
-  const { signals, dispose } = installStopSignals();
-  try {
-    const result = await withTracing('run', io, output.progress, (onEvent) =>
+  const review = `git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}`;
+  const code = await runInSession(
+    session,
+    provider,
+    (onEvent, stop) =>
       startRun({
+        ...requestOfSettings(session, settings, llm, provider),
         spec: request,
         project: name,
         instructions,
@@ -133,26 +127,14 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
         provider,
         llm,
         budget: { usd: options.budget, tokens: options.maxTokens },
-        price: priceOf(llm, settings),
-        maxOutputTokens: worstReplyTokens(llm, settings, provider),
-        recordTo: options.record ?? null,
         approvals: { gates: options.approve, yes: options.yes },
-        askPerson: terminalApprover(),
-        maxRepairs: settings.maxRepairs,
         policy,
-        sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
         onEvent,
-        stop: { ...signals, deadline: deadlineOf(options.maxTime) },
+        stop,
         change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
       }),
-    );
-    const review = `git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}`;
-    live?.close();
-    const code = await reportRun(result, provider.label, output, 'change', [review]);
-    io.out(`Review the change: ${review}   (merge it with: git merge ${target.branch})`);
-    return code;
-  } finally {
-    live?.close();
-    dispose();
-  }
+    [review],
+  );
+  io.out(`Review the change: ${review}   (merge it with: git merge ${target.branch})`);
+  return code;
 }

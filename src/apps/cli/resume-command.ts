@@ -18,21 +18,15 @@ import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import type { LlmRecord } from '../../company/run-record.ts';
 import type { Output } from './output.ts';
-import { commandOutput } from './command-output.ts';
-import { reportRun } from './report-run.ts';
-import { withTracing } from './with-tracing.ts';
-import { installStopSignals } from './stop-signals.ts';
-import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { refuseTampered } from './refuse-tampered.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
 import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
 import { checkUntil } from '../../engine/run/until-check.ts';
-import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
+import { checkBudgetPrices, priceOf } from './price-of.ts';
+import { openRunSession, requestOfSettings, runInSession } from './run-session.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
-import { deadlineOf } from './deadline.ts';
-import { LiveStatus } from './live-status.ts';
 
 export const ResumeOptions = z.object({
   llm: z.string().optional(),
@@ -54,10 +48,8 @@ export const ResumeOptions = z.object({
 
 export async function resumeCommand(project: string, rawOptions: unknown, terminal: Output): Promise<number> {
   const options = parseOptions(ResumeOptions, rawOptions);
-  // On a terminal (and without --json), a status line shows each model call's progress below the progress lines.
-  const live = options.json ? null : LiveStatus.forTerminal();
-  const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'resume', live);
-  const io = output.human;
+  const session = openRunSession('resume', options, terminal);
+  const io = session.output.human;
   const projectDir = path.resolve(project);
   await refuseTampered(projectDir, io);
   const record = await resumableRecord(projectDir);
@@ -99,29 +91,16 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
   };
   checkBudgetPrices(budget, provider, priceOf(llm, settings));
   io.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
-  const { signals, dispose } = installStopSignals();
-  try {
-    const result = await withTracing('resume', io, output.progress, (onEvent) =>
-      resumeRun({
-        projectDir,
-        record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes }, until: options.until ?? null },
-        askPerson: terminalApprover(),
-        company,
-        provider,
-        price: priceOf(llm, settings),
-        maxOutputTokens: worstReplyTokens(llm, settings, provider),
-        recordTo: options.record ?? null,
-        sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-        maxRepairs: settings.maxRepairs,
-        guidance: options.hint ?? null,
-        onEvent,
-        stop: { ...signals, deadline: deadlineOf(options.maxTime) },
-      }),
-    );
-    live?.close();
-    return await reportRun(result, provider.label, output, 'resume');
-  } finally {
-    live?.close();
-    dispose();
-  }
+  return runInSession(session, provider, (onEvent, stop) =>
+    resumeRun({
+      ...requestOfSettings(session, settings, llm, provider),
+      projectDir,
+      record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes }, until: options.until ?? null },
+      company,
+      provider,
+      guidance: options.hint ?? null,
+      onEvent,
+      stop,
+    }),
+  );
 }

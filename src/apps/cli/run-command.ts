@@ -12,28 +12,22 @@ import { parseModelFor } from '../../capabilities/model/role-model.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
 import type { Output } from './output.ts';
 import type { GivenText } from '../eval/run-commands.ts';
-import { commandOutput } from './command-output.ts';
 import { readSpecInput } from './spec-input.ts';
 import { readInstructionsFile } from '../../company/project-instructions.ts';
-import { reportRun } from './report-run.ts';
-import { withTracing } from './with-tracing.ts';
-import { installStopSignals } from './stop-signals.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
-import { terminalApprover } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn, duration } from './parse-options.ts';
-import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
+import { checkBudgetPrices, priceOf } from './price-of.ts';
+import { openRunSession, requestOfSettings, runInSession } from './run-session.ts';
 import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
-import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { llmRecordOf } from './llm-record.ts';
 import { checkUntil } from '../../engine/run/until-check.ts';
 import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
-import { deadlineOf } from './deadline.ts';
-import { LiveStatus } from './live-status.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
 const MAX_ENGINEERS = 16;
@@ -88,10 +82,8 @@ const MAX_SPEC = 4000;
 /** `handed.instructions`: the instructions as text (a queued run's), when no --instructions file is named. */
 export async function runCommand(specWords: string[], rawOptions: unknown, terminal: Output, handed?: GivenText): Promise<number> {
   const options = parseOptions(RunOptions, rawOptions);
-  // On a terminal (and without --json), a status line shows each model call's progress below the progress lines.
-  const live = options.json ? null : LiveStatus.forTerminal();
-  const output = commandOutput(live ? live.wrap(terminal) : terminal, options.json, 'run', live);
-  const io = output.human;
+  const session = openRunSession('run', options, terminal);
+  const io = session.output.human;
   const settings = readSettings();
   const choice = withChaos(parseLlmFlag(options.llm, settings), chaosOf(options));
   const given = await readSpecInput({ words: specWords, file: options.specFile });
@@ -140,37 +132,24 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
 
   const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings, roleModels);
   checkBudgetPrices({ usd: options.budget, tokens: options.maxTokens }, provider, priceOf(llm, settings));
-  const { signals, dispose } = installStopSignals();
-  try {
-    const result = await withTracing('run', io, output.progress, (onEvent) =>
-      startRun({
-        spec,
-        project: name,
-        instructions,
-        projectDir,
-        company,
-        provider,
-        llm,
-        budget: { usd: options.budget, tokens: options.maxTokens },
-        concurrency: options.concurrency ?? undefined,
-        engineers: options.engineers ?? undefined,
-        price: priceOf(llm, settings),
-        maxOutputTokens: worstReplyTokens(llm, settings, provider),
-        recordTo: options.record ?? null,
-        approvals: { gates: options.approve, yes: options.yes },
-        until: options.until ?? null,
-        askPerson: terminalApprover(),
-        maxRepairs: settings.maxRepairs,
-        policy,
-        sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
-        onEvent,
-        stop: { ...signals, deadline: deadlineOf(options.maxTime) },
-      }),
-    );
-    live?.close();
-    return await reportRun(result, provider.label, output, 'run');
-  } finally {
-    live?.close();
-    dispose();
-  }
+  return runInSession(session, provider, (onEvent, stop) =>
+    startRun({
+      ...requestOfSettings(session, settings, llm, provider),
+      spec,
+      project: name,
+      instructions,
+      projectDir,
+      company,
+      provider,
+      llm,
+      budget: { usd: options.budget, tokens: options.maxTokens },
+      concurrency: options.concurrency ?? undefined,
+      engineers: options.engineers ?? undefined,
+      approvals: { gates: options.approve, yes: options.yes },
+      until: options.until ?? null,
+      policy,
+      onEvent,
+      stop,
+    }),
+  );
 }

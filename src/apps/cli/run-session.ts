@@ -1,0 +1,87 @@
+/**
+ * A run's session, as `run`, `change` and `resume` (and through them `eval` and the queue's workers) hold
+ * it once their input is checked: the output (a status line on a terminal, JSON lines under --json), the
+ * part of the request the settings and flags decide (src/company/run-request.ts `CommonRequest`), Ctrl-C
+ * and --max-time, the run's traces, and the report whose outcome gives the exit code.
+ */
+import type { Settings } from '../../capabilities/model/settings.ts';
+import type { Provider } from '../../capabilities/model/provider.ts';
+import type { RunResult } from '../../company/finish-run.ts';
+import type { RunEvent } from '../../company/run-events.ts';
+import type { CommonRequest } from '../../company/run-request.ts';
+import type { LlmRecord } from '../../company/run-record.ts';
+import type { StopSignals } from '../../engine/run/run-loop.ts';
+import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import { terminalApprover } from './approval-prompt.ts';
+import { commandOutput, type CommandOutput, type RunCommandName } from './command-output.ts';
+import { deadlineOf } from './deadline.ts';
+import { LiveStatus } from './live-status.ts';
+import type { Output } from './output.ts';
+import { priceOf, worstReplyTokens } from './price-of.ts';
+import { reportRun } from './report-run.ts';
+import { installStopSignals } from './stop-signals.ts';
+import { withTracing } from './with-tracing.ts';
+
+/** The flags every run command takes alike (as parse-options checked them). */
+export interface SessionFlags {
+  json: boolean;
+  record?: string | undefined;
+  allowUnsandboxed: boolean;
+  maxTime: { ms: number; text: string } | null;
+}
+
+export interface RunSession {
+  command: RunCommandName;
+  flags: SessionFlags;
+  /** Lines for a person, and the run's progress (or JSON lines). */
+  output: CommandOutput;
+  /** The terminal's status line, when there is one. */
+  live: LiveStatus | null;
+}
+
+/** Opens the session's output: on a terminal (and without --json), a status line shows each model call below the progress lines. */
+export function openRunSession(command: RunCommandName, flags: SessionFlags, terminal: Output): RunSession {
+  const live = flags.json ? null : LiveStatus.forTerminal();
+  return { command, flags, output: commandOutput(live ? live.wrap(terminal) : terminal, flags.json, command, live), live };
+}
+
+/** The request's part the settings and the flags decide, alike for a start, a change and a resume. */
+export function requestOfSettings(
+  session: RunSession,
+  settings: Settings,
+  llm: LlmRecord,
+  provider: Provider,
+): Required<Pick<CommonRequest, 'price' | 'maxOutputTokens' | 'recordTo' | 'askPerson' | 'maxRepairs' | 'sandbox'>> {
+  return {
+    price: priceOf(llm, settings),
+    maxOutputTokens: worstReplyTokens(llm, settings, provider),
+    recordTo: session.flags.record ?? null,
+    askPerson: terminalApprover(),
+    maxRepairs: settings.maxRepairs,
+    sandbox: sandboxSettings(settings.sandbox, session.flags.allowUnsandboxed),
+  };
+}
+
+/**
+ * Runs `go` under Ctrl-C and the time limit, traced, and reports its outcome; returns the exit code.
+ * `next`: more commands the report suggests (a change's diff).
+ */
+export async function runInSession(
+  session: RunSession,
+  provider: Provider,
+  go: (onEvent: (event: RunEvent) => void, stop: StopSignals) => Promise<RunResult>,
+  next: string[] = [],
+): Promise<number> {
+  const { signals, dispose } = installStopSignals();
+  const stop = { ...signals, deadline: deadlineOf(session.flags.maxTime) };
+  try {
+    const result = await withTracing(session.command === 'resume' ? 'resume' : 'run', session.output.human, session.output.progress, (onEvent) =>
+      go(onEvent, stop),
+    );
+    session.live?.close();
+    return await reportRun(result, provider.label, session.output, session.command, next);
+  } finally {
+    session.live?.close();
+    dispose();
+  }
+}
