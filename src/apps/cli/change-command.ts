@@ -18,14 +18,14 @@ import { readSpecInput } from './spec-input.ts';
 import { readInstructionsFile } from '../../company/project-instructions.ts';
 import type { Output } from './output.ts';
 import { llmRecordOf } from './llm-record.ts';
-import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
+import { chaosOf, withChaos } from './chaos-option.ts';
 import { providerHooks } from './provider-hooks.ts';
-import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
+import { parseOptions } from './parse-options.ts';
+import { StartFlags } from './run-flags.ts';
 import { checkBudgetPrice, priceOf } from './price-of.ts';
 import { openRunSession, requestOfSettings, runInSession } from './run-session.ts';
 import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
-import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
 import { openWorktree } from '../../capabilities/change/open-worktree.ts';
 import { checkToolchains } from '../../capabilities/change/check-toolchains.ts';
@@ -33,40 +33,9 @@ import { repositoryTampering } from '../../capabilities/change/repository-tamper
 import { sopPrompts } from '../../company/sop-prompts.ts';
 
 const ChangeOptions = z.object({
+  ...StartFlags,
   base: z.string().min(1).optional(),
   branch: z.string().min(1).optional(),
-  force: z.boolean().default(false),
-  name: z.string().optional(),
-  out: z.string().min(1),
-  llm: z.string().optional(),
-  model: z.string().min(1).optional(),
-  budget: positiveNumber('US dollars'),
-  maxTokens: positiveInteger('tokens'),
-  maxTime: duration(),
-  record: z.string().min(1).optional(),
-  approve: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return [] as Gate[];
-      const gates = v
-        .split(',')
-        .map((g) => g.trim())
-        .filter(Boolean);
-      if (gates.length === 0 || gates.some((g) => !(GATES as readonly string[]).includes(g))) {
-        ctx.addIssue({ code: 'custom', message: `use a comma list of ${GATES.join(', ')}` });
-        return z.NEVER;
-      }
-      return gates as Gate[];
-    }),
-  yes: z.boolean().default(false),
-  allowUnsandboxed: z.boolean().default(false),
-  sops: z.string().min(1),
-  roles: z.string().min(1),
-  specFile: z.string().min(1).optional(),
-  instructions: z.string().min(1).optional(),
-  json: z.boolean().default(false),
-  ...ChaosOptions,
 });
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {

@@ -3,37 +3,18 @@
  * models do (src/capabilities/model/chaos/). Only a scenario can be spoiled on purpose: a real model
  * does that on its own.
  */
-import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { DEFAULT_CHAOS_SEED, type ChaosSettings } from '../../capabilities/model/chaos/chaos-settings.ts';
 import type { LlmChoice } from '../../capabilities/model/select-provider.ts';
+import { numberFlag } from './parse-options.ts';
 
 /** The two flags as commander hands them over (text), checked. */
 export const ChaosOptions = {
-  chaos: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return null;
-      const rate = Number(v);
-      if (v.trim() === '' || !Number.isFinite(rate) || rate < 0 || rate > 1) {
-        ctx.addIssue({ code: 'custom', message: `must be the share of replies to spoil, from 0 to 1 (e.g. 0.3), got "${v}"` });
-        return z.NEVER;
-      }
-      return rate;
-    }),
-  seed: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return null;
-      const seed = Number(v);
-      if (v.trim() === '' || !Number.isSafeInteger(seed) || seed < 0) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number from 0, got "${v}"` });
-        return z.NEVER;
-      }
-      return seed;
-    }),
+  chaos: numberFlag(
+    (rate, text) => text.trim() !== '' && Number.isFinite(rate) && rate >= 0 && rate <= 1,
+    'must be the share of replies to spoil, from 0 to 1 (e.g. 0.3)',
+  ),
+  seed: numberFlag((seed, text) => text.trim() !== '' && Number.isSafeInteger(seed) && seed >= 0, 'must be a whole number from 0'),
 };
 
 /** The chaos asked for, or null; `--seed` alone is refused, as it would change nothing. */

@@ -11,35 +11,27 @@ export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.in
   throw new SopworksError('USAGE', issues.join('\n'), { hint: 'See `sopworks help run`.' });
 }
 
-/** A flag given as text that must be a positive number. */
-export const positiveNumber = (what: string) =>
+/** A flag given as text that must be a number `valid` takes (it sees the text too); null when the flag is absent. */
+export const numberFlag = (valid: (n: number, text: string) => boolean, expected: string) =>
   z
     .string()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined) return null;
       const n = Number(v);
-      if (!Number.isFinite(n) || n <= 0) {
-        ctx.addIssue({ code: 'custom', message: `must be ${what} greater than 0, got "${v}"` });
+      if (!valid(n, v)) {
+        ctx.addIssue({ code: 'custom', message: `${expected}, got "${v}"` });
         return z.NEVER;
       }
       return n;
     });
 
+/** A flag given as text that must be a positive number. */
+export const positiveNumber = (what: string) => numberFlag((n) => Number.isFinite(n) && n > 0, `must be ${what} greater than 0`);
+
 /** A whole number from `min` to `max`, or null when the flag is absent. */
 export const wholeNumberIn = (min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined) return null;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
+  numberFlag((n) => Number.isInteger(n) && n >= min && n <= max, `must be a whole number from ${min} to ${max}`);
 
 export const positiveInteger = (what: string) =>
   positiveNumber(what).refine((n) => n === null || Number.isInteger(n), { message: `must be a whole number of ${what}` });

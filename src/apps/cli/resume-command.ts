@@ -4,29 +4,26 @@
  * `--model` may change the model; `--hint` hands a person's guidance to the step that failed, which is
  * asked again. A run its SOP concluded failed is refused, saying why (run-continuation.ts).
  */
-import { choiceOfRecord, llmRecordOf } from './llm-record.ts';
+import { choiceOfRecord } from './llm-record.ts';
 import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { readSettings } from '../../capabilities/model/settings.ts';
 import { loadCompany } from '../../company/load-company.ts';
 import { resumableRecord, resumeRun } from '../../company/start-run.ts';
-import { parseLlmFlag, createProviderForRoles } from '../../capabilities/model/select-provider.ts';
-import { parseModelFor, roleModelsFromRecord } from '../../capabilities/model/role-model.ts';
+import { parseLlmFlag } from '../../capabilities/model/select-provider.ts';
+import { roleModelsFromRecord } from '../../capabilities/model/role-model.ts';
 import { checkContinuable, checkHintApplies } from '../../engine/run/run-continuation.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
-import type { LlmRecord } from '../../company/run-record.ts';
 import type { Output } from './output.ts';
-import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { refuseTampered } from './refuse-tampered.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
 import { parseOptions, positiveInteger, positiveNumber, duration } from './parse-options.ts';
 import { checkUntil } from '../../engine/run/until-check.ts';
-import { checkBudgetPrices, priceOf } from './price-of.ts';
 import { openRunSession, requestOfSettings, runInSession } from './run-session.ts';
-import { sopPrompts } from '../../company/sop-prompts.ts';
+import { roleModels } from './role-models.ts';
 
 export const ResumeOptions = z.object({
   llm: z.string().optional(),
@@ -69,27 +66,15 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
   // The models each role asked keep answering it, unless --model-for names another.
   const kept = record.llm.kind === 'openai' && record.llm.roles && choice.kind === 'openai' ? roleModelsFromRecord(record.llm.roles) : null;
   const roles = company.roles.map((r) => ({ id: r.id, model: kept?.find((k) => k.id === r.id)?.model ?? r.model }));
-  const modelFor = parseModelFor(
-    options.modelFor,
-    company.roles.map((r) => r.id),
-  );
-  const { provider, roleModels } = await createProviderForRoles(
-    choice,
-    null,
-    settings,
-    model,
-    providerHooks(io),
-    roles,
-    modelFor,
-    sopPrompts(company, record.spec),
-  );
-  const llm: LlmRecord = llmRecordOf(choice, provider, model, settings, roleModels);
   // New limits replace the old ones; without them, the run keeps the limits it started with.
   const budget = {
     usd: options.budget ?? record.budget.usd,
     tokens: options.maxTokens ?? record.budget.tokens,
   };
-  checkBudgetPrices(budget, provider, priceOf(llm, settings));
+  const { provider, llm } = await roleModels(
+    { choice, scenario: null, settings, model, company, roles, modelFor: options.modelFor, spec: record.spec, budget },
+    io,
+  );
   io.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
   return runInSession(session, provider, (onEvent, stop) =>
     resumeRun({

@@ -73,3 +73,21 @@ async function readAllStdin(): Promise<Buffer> {
   }
   return Buffer.concat(chunks);
 }
+
+/** The most characters of a spec: one line is enough (the Product Manager writes the details into the PRD). */
+export const MAX_SPEC = 4000;
+
+/** The spec a run is made from, refused when blank or too long; `command` is the one the hint shows. */
+export function checkSpec(spec: string, command: 'run' | 'submit'): string {
+  if (spec === '') {
+    throw new SopworksError('SPEC_INVALID', 'The spec is empty.', {
+      hint: `Say what to build in one line: sopworks ${command} "a CLI that counts word frequencies in text files"`,
+    });
+  }
+  if (spec.length > MAX_SPEC) {
+    throw new SopworksError('SPEC_INVALID', `The spec is ${spec.length} characters long; the limit is ${MAX_SPEC}.`, {
+      hint: 'A one-line spec is enough: the Product Manager writes the details into the PRD.',
+    });
+  }
+  return spec;
+}

@@ -18,6 +18,7 @@ import { queueSecret } from '../queue/job-signature.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
+import { checkSpec } from './spec-input.ts';
 import { readInstructionsFile } from '../../company/project-instructions.ts';
 import { MAX_JOB_INSTRUCTIONS } from '../queue/job-data.ts';
 
@@ -32,8 +33,6 @@ const SubmitOptions = z.object({
   instructions: z.string().min(1).optional(),
 });
 
-const MAX_SPEC = 4000;
-
 export async function submitCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
   const options = parseOptions(SubmitOptions, rawOptions);
   const secret = queueSecret();
@@ -46,12 +45,7 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
   }
   const instructions = options.instructions === undefined ? null : await readJobInstructions(options.instructions);
   const scenario = choice.kind === 'scripted' ? await loadScenario(choice.file) : null;
-  const spec = (specWords.join(' ').trim() || scenario?.spec || '').trim();
-  if (spec === '' || spec.length > MAX_SPEC) {
-    throw new SopworksError('SPEC_INVALID', spec === '' ? 'The spec is empty.' : `The spec is ${spec.length} characters long; the limit is ${MAX_SPEC}.`, {
-      hint: 'Say what to build in one line: sopworks submit "a CLI that counts word frequencies in text files"',
-    });
-  }
+  const spec = checkSpec((specWords.join(' ').trim() || scenario?.spec || '').trim(), 'submit');
   const name = checkProjectName(options.name ?? scenario?.name ?? projectNameFromSpec(spec));
   // The SOPs are checked here, so a job a worker cannot run is never queued.
   const company = await loadCompany(options.sops, options.roles);

@@ -6,6 +6,7 @@ import { allowUnsandboxedFlag, approveFlag, chaosFlags, jsonLinesFlag, limitFlag
 
 export const changeEntry: CommandEntry = {
   name: 'change',
+  handler: async ([repo, request], options, io) => (await import('../change-command.ts')).changeCommand(repo as string, request as string[], options, io),
   description: 'change an existing git repository on a new branch, in its own work tree (your work tree is never touched)',
   arguments: [
     { syntax: '<repo>', description: 'the top folder of a git repository with a clean work tree' },
@@ -33,5 +34,4 @@ export const changeEntry: CommandEntry = {
     sopsFlag('folder of the change company and its SOP files', path.join(DEFAULT_SOPS, 'change')),
     rolesFlag,
   ],
-  handler: async ([repo, request], options, io) => (await import('../change-command.ts')).changeCommand(repo as string, request as string[], options, io),
 };

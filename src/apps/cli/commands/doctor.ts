@@ -4,6 +4,7 @@ import { modelForFlag, rolesFlag, sopsFlag } from './shared-flags.ts';
 
 export const doctorEntry: CommandEntry = {
   name: 'doctor',
+  handler: async (_positionals, options, io) => (await import('../doctor-command.ts')).doctorCommand(options, io),
   description: 'probe the model endpoint(s): reachable, key, model, structured output, context, usage, latency, JSON compliance',
   flags: [
     { syntax: '--llm <provider>', description: 'local[:<model name or .gguf path>]: check the in-process engine and model instead of the endpoint' },
@@ -13,5 +14,4 @@ export const doctorEntry: CommandEntry = {
     rolesFlag,
     { syntax: '--json', description: 'print the findings as JSON', default: false },
   ],
-  handler: async (_positionals, options, io) => (await import('../doctor-command.ts')).doctorCommand(options, io),
 };

@@ -4,6 +4,7 @@ import { allowUnsandboxedFlag, rolesFlag, sopsFlag } from './shared-flags.ts';
 
 export const evalEntry: CommandEntry = {
   name: 'eval',
+  handler: async ([suite], options, io) => (await import('../eval-command.ts')).evalCommand(suite as string | undefined, options, io),
   description: 'run a suite of specs (several at once), measure each run, and write the table (docs/eval.md)',
   arguments: [{ syntax: '[suite]', description: 'the suite file, e.g. examples/eval/suite.yaml' }],
   flags: [
@@ -23,5 +24,4 @@ export const evalEntry: CommandEntry = {
     sopsFlag(),
     rolesFlag,
   ],
-  handler: async ([suite], options, io) => (await import('../eval-command.ts')).evalCommand(suite as string | undefined, options, io),
 };

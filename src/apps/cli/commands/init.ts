@@ -3,6 +3,7 @@ import type { CommandEntry } from '../command-table.ts';
 
 export const initEntry: CommandEntry = {
   name: 'init',
+  handler: async (_positionals, options, io) => (await import('../init-command.ts')).initCommand(options, io),
   description: 'write your settings once for every folder (~/.config/sopworks/config.toml): endpoint, model, key variable — checked as doctor checks',
   flags: [
     { syntax: '--base-url <url>', description: 'the endpoint (skip the question): an OpenAI-compatible base URL, or "openai"' },
@@ -11,5 +12,4 @@ export const initEntry: CommandEntry = {
     { syntax: '--no-check', description: 'write without probing the endpoint' },
     { syntax: '--force', description: 'replace an existing config without asking', default: false },
   ],
-  handler: async (_positionals, options, io) => (await import('../init-command.ts')).initCommand(options, io),
 };

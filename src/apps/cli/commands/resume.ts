@@ -4,6 +4,7 @@ import { allowUnsandboxedFlag, jsonLinesFlag, maxTimeFlag, modelForFlag, yesFlag
 
 export const resumeEntry: CommandEntry = {
   name: 'resume',
+  handler: async ([project], options, io) => (await import('../resume-command.ts')).resumeCommand(project as string, options, io),
   description: 'continue a run that stopped before its outcome (crash, Ctrl-C, a failed step)',
   arguments: [{ syntax: '<project>', description: 'the project folder, e.g. output/wordfreq' }],
   flags: [
@@ -22,5 +23,4 @@ export const resumeEntry: CommandEntry = {
     { syntax: '--chaos <rate>', description: "spoil this share of the scenario's replies from here on (default: as the run started)" },
     { syntax: '--seed <n>', description: 'which replies --chaos spoils (default 1)' },
   ],
-  handler: async ([project], options, io) => (await import('../resume-command.ts')).resumeCommand(project as string, options, io),
 };

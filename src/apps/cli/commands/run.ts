@@ -4,6 +4,7 @@ import { allowUnsandboxedFlag, approveFlag, chaosFlags, jsonLinesFlag, limitFlag
 
 export const runEntry: CommandEntry = {
   name: 'run',
+  handler: async ([spec], options, io) => (await import('../run-command.ts')).runCommand(spec as string[], options, io),
   description: 'run the company on a spec and commit what it makes into a new git repository',
   arguments: [{ syntax: '[spec...]', description: 'what to build, in one line; - reads it from standard input (a scripted scenario may supply it)' }],
   flags: [
@@ -30,5 +31,4 @@ export const runEntry: CommandEntry = {
     sopsFlag(),
     rolesFlag,
   ],
-  handler: async ([spec], options, io) => (await import('../run-command.ts')).runCommand(spec as string[], options, io),
 };

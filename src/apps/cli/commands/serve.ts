@@ -3,6 +3,7 @@ import type { CommandEntry } from '../command-table.ts';
 
 export const serveEntry: CommandEntry = {
   name: 'serve',
+  handler: async ([dir], options, io) => (await import('../serve-command.ts')).serveCommand(dir as string, options, io),
   description: 'a local web viewer of the runs in a folder, live while a run is in progress',
   arguments: [{ syntax: '[dir]', description: 'a folder of projects, or one project', default: 'output' }],
   flags: [
@@ -16,5 +17,4 @@ export const serveEntry: CommandEntry = {
     { syntax: '--llm <provider>', description: 'the model of a change started from a page, as `sopworks change --llm` takes it' },
     { syntax: '--model <name>', description: 'the model name of a change started from a page (openai provider)' },
   ],
-  handler: async ([dir], options, io) => (await import('../serve-command.ts')).serveCommand(dir as string, options, io),
 };

@@ -4,6 +4,7 @@ import { allowUnsandboxedFlag, rolesFlag, sopsFlag } from './shared-flags.ts';
 
 export const submitEntry: CommandEntry = {
   name: 'submit',
+  handler: async ([spec], options, io) => (await import('../submit-command.ts')).submitCommand(spec as string[], options, io),
   description: 'check a run as `run` would and put it on the job queue for a worker',
   arguments: [{ syntax: '[spec...]', description: 'what to build, in one line (a scripted scenario may supply it)' }],
   flags: [
@@ -16,5 +17,4 @@ export const submitEntry: CommandEntry = {
     sopsFlag(),
     rolesFlag,
   ],
-  handler: async ([spec], options, io) => (await import('../submit-command.ts')).submitCommand(spec as string[], options, io),
 };

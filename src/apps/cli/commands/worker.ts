@@ -4,6 +4,7 @@ import { allowUnsandboxedFlag } from './shared-flags.ts';
 
 export const workerEntry: CommandEntry = {
   name: 'worker',
+  handler: async (_positionals, options, io) => (await import('../worker-command.ts')).workerCommand(options, io),
   description: 'run queued runs, several at once, until stopped (SOPWORKS_REDIS_URL; docs/scaling.md)',
   flags: [
     { syntax: '--concurrency <n>', description: 'how many runs at once', default: '2' },
@@ -18,5 +19,4 @@ export const workerEntry: CommandEntry = {
     { syntax: '--allow-base-url <url>', description: "another endpoint a job's roles may call with this worker's keys (repeatable)", repeatable: true },
     { syntax: '--allow-model <name>', description: 'the only models jobs may ask (repeatable; default: any at an allowed endpoint)', repeatable: true },
   ],
-  handler: async (_positionals, options, io) => (await import('../worker-command.ts')).workerCommand(options, io),
 };
