@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
+import { envNumber } from '../../ground/env-number.ts';
 
 export interface RateLimitSettings {
   /** Requests per minute of the endpoint and model; null: not limited. */
@@ -21,18 +22,7 @@ export interface RateLimitSettings {
   tpm: number | null;
 }
 
-const Limit = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v.trim() === '') return null;
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1) {
-      ctx.addIssue({ code: 'custom', message: `must be a whole number ≥ 1, got "${v}"` });
-      return z.NEVER;
-    }
-    return n;
-  });
+const Limit = envNumber(null, (n) => Number.isInteger(n) && n >= 1, 'must be a whole number ≥ 1');
 const Env = z.object({
   SOPWORKS_RPM: Limit,
   SOPWORKS_TPM: Limit,

@@ -3,40 +3,18 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
+import { envNumber } from '../../ground/env-number.ts';
 import type { Price } from './prices.ts';
 import { MODE_SETTINGS, type ModeSetting } from '../../host/sandbox/choose-mode.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../../host/sandbox/limits.ts';
 
-const intFrom = (fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number ≥ 0, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
+const intFrom = (fallback: number) => envNumber(fallback, (n) => Number.isInteger(n) && n >= 0, 'must be a whole number ≥ 0');
 
 /** A whole number of at least `min`, for bounds where 0 means nothing sensible. */
 const intAtLeast = (min: number, fallback: number) => intFrom(fallback).refine((n) => n >= min, { message: `must be at least ${min}` });
 
 /** A price in US dollars per million tokens; unset when blank. */
-const usdPerMillion = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v.trim() === '') return null;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) {
-      ctx.addIssue({ code: 'custom', message: `must be US dollars per million tokens (a number ≥ 0), got "${v}"` });
-      return z.NEVER;
-    }
-    return n;
-  });
+const usdPerMillion = envNumber(null, (n) => Number.isFinite(n) && n >= 0, 'must be US dollars per million tokens (a number ≥ 0)');
 
 /** An empty value (as in a copied .env.example) means "not set". */
 const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);

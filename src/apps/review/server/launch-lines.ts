@@ -4,6 +4,7 @@
  * another type, or one that does not parse, is not an error: the viewer shows what it knows.
  */
 import { z } from 'zod';
+import { parseJsonAs } from '../../../ground/json-text.ts';
 
 export const LaunchLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), project: z.string(), projectDir: z.string() }),
@@ -18,16 +19,7 @@ export const LaunchLine = z.discriminatedUnion('type', [
 export type LaunchLine = z.infer<typeof LaunchLine>;
 
 /** A line of stdout, parsed; null when it is not one the viewer reads. */
-export function parseLaunchLine(text: string): LaunchLine | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const parsed = LaunchLine.safeParse(json);
-  return parsed.success ? parsed.data : null;
-}
+export const parseLaunchLine = (text: string): LaunchLine | null => parseJsonAs(LaunchLine, text);
 
 /** A progress line as a person reads it, as the terminal would show it; null for lines that are not progress. */
 export function progressText(line: LaunchLine): string | null {

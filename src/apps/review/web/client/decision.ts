@@ -2,6 +2,7 @@
 import type { DecisionAnswer, PendingDecision } from '../../server/api-types.ts';
 import { postJson, runUrl } from './api.ts';
 import { fill, h, messageOf } from './dom.ts';
+import { terminalHint } from './terminal-hint.ts';
 
 export interface DecisionData {
   pending: PendingDecision[];
@@ -11,20 +12,6 @@ export interface DecisionData {
 }
 
 const what = (r: PendingDecision) => `the ${r.gate}${r.key ? ` ${r.key}` : ''} of ${r.role}`;
-
-/** How to decide without the token: the URL serve printed, or the terminal. */
-const withoutToken = (dir: string) =>
-  h(
-    'p',
-    { class: 'muted' },
-    'To decide from this page, open the URL ',
-    h('code', {}, 'sopworks serve'),
-    ' printed (it ends in ',
-    h('code', {}, '?token=…'),
-    '). Or, in a terminal: ',
-    h('code', {}, `sopworks approve ${dir}`),
-    '.',
-  );
 
 function decisionForm(name: string, resultEl: HTMLElement): HTMLFormElement {
   const feedback = h('textarea', { id: 'decision-feedback', name: 'feedback', rows: '3' });
@@ -88,6 +75,6 @@ export function renderDecision(el: HTMLElement, resultEl: HTMLElement, name: str
     ? h('p', { class: 'muted' }, 'The run is still at work; decide once it has stopped.')
     : data.canDecide
       ? decisionForm(name, resultEl)
-      : withoutToken(data.dir);
+      : terminalHint('decide', `sopworks approve ${data.dir}`);
   fill(el, h('h2', {}, 'Waiting for your decision'), requests, controls);
 }

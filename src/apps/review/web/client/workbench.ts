@@ -9,6 +9,7 @@ import { postJson, runUrl } from './api.ts';
 import { roleChip } from './badges.ts';
 import { fill, h, messageOf } from './dom.ts';
 import { humanTime, isoTitle } from './format.ts';
+import { terminalHint } from './terminal-hint.ts';
 
 export interface WorkbenchData {
   name: string;
@@ -115,20 +116,6 @@ function actionForm<T>(opts: {
   return form;
 }
 
-/** In a terminal instead: the command, and how to act from the page. */
-const terminalHint = (command: string) =>
-  h(
-    'p',
-    { class: 'muted' },
-    'To do it from this page, open the URL ',
-    h('code', {}, 'sopworks serve'),
-    ' printed (it ends in ',
-    h('code', {}, '?token=…'),
-    '). Or, in a terminal: ',
-    h('code', {}, command),
-    '.',
-  );
-
 function actions(data: WorkbenchData): HTMLElement | null {
   const { phase } = data.status;
   if (data.pending || data.launch?.state === 'starting' || data.launch?.state === 'running' || data.status.running) return null;
@@ -144,7 +131,7 @@ function actions(data: WorkbenchData): HTMLElement | null {
           required: false,
           done: () => {},
         })
-      : terminalHint(`sopworks resume ${data.dir}`);
+      : terminalHint('do it', `sopworks resume ${data.dir}`);
     return h('section', { class: 'workbench-action', 'aria-label': 'Continue' }, h('h2', {}, `Continue the run (${phase.label})`), controls);
   }
   if (phase.phase !== 'done' && phase.phase !== 'failed') return null;
@@ -161,7 +148,7 @@ function actions(data: WorkbenchData): HTMLElement | null {
           if (answer.run) location.assign(`/runs/${encodeURIComponent(answer.run)}`);
         },
       })
-    : terminalHint(`sopworks change ${data.dir} "…"`);
+    : terminalHint('do it', `sopworks change ${data.dir} "…"`);
   return h('section', { class: 'workbench-action', 'aria-label': 'Request a change' }, h('h2', {}, 'Request a change'), controls);
 }
 
