@@ -93,10 +93,10 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
       break;
     }
     const waited = Date.now() - started;
-    if ((waitMs !== null && waited >= waitMs) || options.stop?.aborted || connected.permanent) {
+    if ((waitMs !== null && waited >= waitMs) || options.stop?.aborted || connected.kind !== 'unreachable') {
       const tried = waited >= 1000 ? `, tried for ${Math.round(waited / 1000)} s` : '';
       throw new SopworksError('QUEUE_UNREACHABLE', `Cannot reach Redis at ${shownUrl(url)} (${connected.cause}${tried}). Nothing was queued or run.`, {
-        hint: hintFor(connected.cause),
+        hint: HINTS[connected.kind],
       });
     }
     if (attempt === 1)
@@ -129,7 +129,7 @@ export async function connectRedis(url: string, options: ConnectOptions = {}): P
 }
 
 /** One try: a checked connection, or why it failed. */
-async function connectOnce(url: string): Promise<{ redis: Redis } | { cause: string; permanent: boolean }> {
+async function connectOnce(url: string): Promise<{ redis: Redis } | { cause: string; kind: FailureKind }> {
   // No ready check: ioredis' runs INFO and, when an ACL user may not, warns on the console. The PING
   // below fails (LOADING) as long as Redis is still loading its data.
   const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: true, connectTimeout: 3000, retryStrategy: () => null, enableReadyCheck: false });
@@ -142,28 +142,34 @@ async function connectOnce(url: string): Promise<{ redis: Redis } | { cause: str
     return { redis };
   } catch (error) {
     redis.disconnect();
-    const why = describeRedisError(cause ?? error);
-    // Wrong credentials or a certificate not trusted do not fix themselves by waiting.
-    return { cause: why, permanent: /authentication failed|permission denied|CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(why) };
+    return describeRedisError(cause ?? error);
   }
 }
 
-function describeRedisError(error: unknown): string {
+/** What kind of failure a connection met: only an unreachable Redis may come up while we wait. */
+type FailureKind = 'untrusted-certificate' | 'authentication' | 'permission' | 'unreachable';
+
+/**
+ * Why a connection failed, by Node's error code (a TLS certificate not trusted) or the code a Redis error
+ * reply starts with (WRONGPASS, NOAUTH, NOPERM); anything else is Redis not (yet) reachable.
+ */
+function describeRedisError(error: unknown): { cause: string; kind: FailureKind } {
   const e = error as { code?: string; message?: string };
-  if (e.code) return e.code;
-  if (/WRONGPASS|NOAUTH/.test(e.message ?? '')) return 'authentication failed';
-  if (/NOPERM/.test(e.message ?? '')) return `permission denied: ${e.message}`;
-  return e.message ?? String(error);
+  if (e.code) return { cause: e.code, kind: /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(e.code) ? 'untrusted-certificate' : 'unreachable' };
+  const reply = /^[A-Z]+/.exec(e.message ?? '')?.[0];
+  if (reply === 'WRONGPASS' || reply === 'NOAUTH') return { cause: 'authentication failed', kind: 'authentication' };
+  if (reply === 'NOPERM') return { cause: `permission denied: ${e.message}`, kind: 'permission' };
+  return { cause: e.message ?? String(error), kind: 'unreachable' };
 }
 
 /** What to do about it: the certificate, the credentials, or where Redis runs. */
-function hintFor(why: string): string {
-  if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(why))
-    return "Redis's TLS certificate is not trusted here: give its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (and connect by a name the certificate holds).";
-  if (/authentication failed/.test(why)) return `Check the user and password in ${REDIS_URL_ENV} (redis://user:password@host:6379).`;
-  if (/permission denied/.test(why)) return 'Give the ACL user the commands the queue needs (docs/scaling.md, "Redis with a password, an ACL user, TLS").';
-  return `Start Redis (redis-server --maxmemory-policy noeviction) or set ${REDIS_URL_ENV} to where it runs.`;
-}
+const HINTS: Record<FailureKind, string> = {
+  'untrusted-certificate':
+    "Redis's TLS certificate is not trusted here: give its CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem (and connect by a name the certificate holds).",
+  authentication: `Check the user and password in ${REDIS_URL_ENV} (redis://user:password@host:6379).`,
+  permission: 'Give the ACL user the commands the queue needs (docs/scaling.md, "Redis with a password, an ACL user, TLS").',
+  unreachable: `Start Redis (redis-server --maxmemory-policy noeviction) or set ${REDIS_URL_ENV} to where it runs.`,
+};
 
 /** An error BullMQ emitted (a dropped connection, say), as one clean line of sopworks' output. */
 export const queueErrorLine = (error: Error): string => cleanLine(`the queue's Redis: ${error.message}`);

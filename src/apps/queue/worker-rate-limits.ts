@@ -23,7 +23,7 @@ export function installWorkerRateLimits(
     wrap: (provider) => new RateLimitedProvider(provider, shared),
     hooks: {
       onRetry: (_call, event) => {
-        if (/^429/.test(event.reason)) void shared.pause(event.waitMs).catch(() => {});
+        if (event.status === 429) void shared.pause(event.waitMs).catch(() => {});
       },
     },
   });

@@ -7,7 +7,8 @@
  * fail the same way — and a request the run itself aborted.
  */
 
-export type RetryDecision = { retry: true; reason: string; retryAfterMs: number | null } | { retry: false; reason: string };
+/** `status`: the endpoint's HTTP status, when it answered with one (a 429 pauses a worker's shared rate limits). */
+export type RetryDecision = { retry: true; reason: string; retryAfterMs: number | null; status?: number } | { retry: false; reason: string };
 
 const RETRIED_STATUSES = new Set([408, 409, 425, 429]);
 
@@ -34,7 +35,7 @@ export function decideRetry(error: unknown): RetryDecision {
       return { retry: false, reason: '429: the quota is used up' };
     }
     if (RETRIED_STATUSES.has(status) || status >= 500) {
-      return { retry: true, reason: status === 429 ? '429 rate limited' : `${status} from the endpoint`, retryAfterMs: retryAfterMs(error) };
+      return { retry: true, reason: status === 429 ? '429 rate limited' : `${status} from the endpoint`, retryAfterMs: retryAfterMs(error), status };
     }
     return { retry: false, reason: `${status} from the endpoint` };
   }

@@ -26,6 +26,8 @@ export interface RetryEvent {
   waitMs: number;
   /** True when the wait is the one the endpoint asked for (Retry-After). */
   asked: boolean;
+  /** The endpoint's HTTP status, when it answered with one. */
+  status?: number | undefined;
 }
 
 export type RetryOutcome<T> =
@@ -63,7 +65,7 @@ export async function withRetries<T>(
       const asked = decision.retryAfterMs !== null;
       if (asked && decision.retryAfterMs! > policy.maxDelayMs) return { ok: false, error, retries, stop: 'wait-too-long', decision };
       const waitMs = asked ? decision.retryAfterMs! : backoffMs(retries, policy, random);
-      options.onRetry?.({ retry: retries + 1, maxRetries: policy.maxRetries, reason: decision.reason, waitMs, asked });
+      options.onRetry?.({ retry: retries + 1, maxRetries: policy.maxRetries, reason: decision.reason, waitMs, asked, status: decision.status });
       await sleep(waitMs, undefined, { signal: options.signal });
     }
   }
