@@ -55,7 +55,7 @@ export function progressPrinter(write: (line: string) => void, live: LiveStatus 
         write(`${who(event.role)}${pc.dim('▶')} tests ${t(event.detail)}`);
         return;
       case 'tests-end':
-        write(`${who(event.role)}${/passed/.test(event.detail) ? pc.green('■') : pc.red('■')} tests ${t(event.detail)}`);
+        write(`${who(event.role)}${event.passed ? pc.green('■') : pc.red('■')} tests ${t(event.detail)}`);
         return;
       case 'check':
         write(`${who(event.role)}${pc.yellow('◆')} check ${t(event.detail)}`);
