@@ -11,7 +11,6 @@ import { loadCompany } from '../../company/load-company.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
 import { checkProjectName } from '../../ground/files/project-name.ts';
-import { startRun } from '../../company/start-run.ts';
 import { createProvider, parseLlmFlag } from '../../capabilities/model/select-provider.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
 import { readSpecInput } from './spec-input.ts';
@@ -23,7 +22,7 @@ import { providerHooks } from './provider-hooks.ts';
 import { parseOptions } from './parse-options.ts';
 import { StartFlags } from './run-flags.ts';
 import { checkBudgetPrice, priceOf } from './price-of.ts';
-import { openRunSession, requestOfSettings, runInSession } from './run-session.ts';
+import { openRunSession, startInSession } from './run-session.ts';
 import type { LlmRecord } from '../../company/run-record.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { checkRepository } from '../../capabilities/change/check-repository.ts';
@@ -82,28 +81,10 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   io.out(`Change of ${target.repo} on branch ${target.branch} from ${target.baseName} (${target.base.slice(0, 12)}), in its own work tree ${projectDir}`);
 
   const review = `git -C ${target.repo} diff ${target.base.slice(0, 12)}...${target.branch}`;
-  const code = await runInSession(
-    session,
-    provider,
-    (onEvent, stop) =>
-      startRun({
-        ...requestOfSettings(session, settings, llm, provider),
-        spec: request,
-        project: name,
-        instructions,
-        projectDir,
-        company,
-        provider,
-        llm,
-        budget: { usd: options.budget, tokens: options.maxTokens },
-        approvals: { gates: options.approve, yes: options.yes },
-        policy,
-        onEvent,
-        stop,
-        change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
-      }),
-    [review],
-  );
+  const change = { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } };
+  const code = await startInSession(session, settings, { spec: request, project: name, instructions, projectDir, company, provider, llm, policy }, { change }, [
+    review,
+  ]);
   io.out(`Review the change: ${review}   (merge it with: git merge ${target.branch})`);
   return code;
 }

@@ -5,7 +5,6 @@ import { loadCompany } from '../../company/load-company.ts';
 import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
 import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
 import { checkProjectName, projectNameFromSpec } from '../../ground/files/project-name.ts';
-import { startRun } from '../../company/start-run.ts';
 import { parseLlmFlag } from '../../capabilities/model/select-provider.ts';
 import { loadScenario } from '../../capabilities/model/scenario.ts';
 import type { Output } from './output.ts';
@@ -14,7 +13,7 @@ import { checkSpec, readSpecInput } from './spec-input.ts';
 import { readInstructionsFile } from '../../company/project-instructions.ts';
 import { parseOptions, positiveInteger, wholeNumberIn } from './parse-options.ts';
 import { StartFlags } from './run-flags.ts';
-import { openRunSession, requestOfSettings, runInSession } from './run-session.ts';
+import { openRunSession, startInSession } from './run-session.ts';
 import { roleModels } from './role-models.ts';
 import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
@@ -67,24 +66,10 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const unsandboxable = await sandboxCheck;
   if (unsandboxable) throw unsandboxable;
   const projectDir = await prepareProjectDir(options.out, name, options.force, (line) => io.err(line));
-  return runInSession(session, provider, (onEvent, stop) =>
-    startRun({
-      ...requestOfSettings(session, settings, llm, provider),
-      spec,
-      project: name,
-      instructions,
-      projectDir,
-      company,
-      provider,
-      llm,
-      budget,
-      concurrency: options.concurrency ?? undefined,
-      engineers: options.engineers ?? undefined,
-      approvals: { gates: options.approve, yes: options.yes },
-      until: options.until ?? null,
-      policy,
-      onEvent,
-      stop,
-    }),
+  return startInSession(
+    session,
+    settings,
+    { spec, project: name, instructions, projectDir, company, provider, llm, policy },
+    { concurrency: options.concurrency ?? undefined, engineers: options.engineers ?? undefined, until: options.until ?? null },
   );
 }

@@ -8,7 +8,9 @@ import type { Settings } from '../../capabilities/model/settings.ts';
 import type { Provider } from '../../capabilities/model/provider.ts';
 import type { RunResult } from '../../company/finish-run.ts';
 import type { RunEvent } from '../../company/run-events.ts';
-import type { CommonRequest } from '../../company/run-request.ts';
+import type { CommonRequest, StartRequest } from '../../company/run-request.ts';
+import { startRun } from '../../company/start-run.ts';
+import type { Gate } from '../../capabilities/approvals/approval-desk.ts';
 import type { LlmRecord } from '../../company/run-record.ts';
 import type { StopSignals } from '../../engine/run/run-loop.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
@@ -30,9 +32,9 @@ export interface SessionFlags {
   maxTime: { ms: number; text: string } | null;
 }
 
-export interface RunSession {
+export interface RunSession<F extends SessionFlags = SessionFlags> {
   command: RunCommandName;
-  flags: SessionFlags;
+  flags: F;
   /** Lines for a person, and the run's progress (or JSON lines). */
   output: CommandOutput;
   /** The terminal's status line, when there is one. */
@@ -40,7 +42,7 @@ export interface RunSession {
 }
 
 /** Opens the session's output: on a terminal (and without --json), a status line shows each model call below the progress lines. */
-export function openRunSession(command: RunCommandName, flags: SessionFlags, terminal: Output): RunSession {
+export function openRunSession<F extends SessionFlags>(command: RunCommandName, flags: F, terminal: Output): RunSession<F> {
   const live = flags.json ? null : LiveStatus.forTerminal();
   return { command, flags, output: commandOutput(live ? live.wrap(terminal) : terminal, flags.json, command, live), live };
 }
@@ -84,4 +86,41 @@ export async function runInSession(
     session.live?.close();
     dispose();
   }
+}
+
+/** The flags a new run (`run`, `change`) takes beyond the session's: the gates to hold and the limits. */
+export interface StartFlagValues extends SessionFlags {
+  approve: Gate[];
+  yes: boolean;
+  budget: number | null;
+  maxTokens: number | null;
+}
+
+/** What a start request needs beyond what the settings and the flags decide. */
+export type StartPieces = Pick<StartRequest, 'spec' | 'project' | 'instructions' | 'projectDir' | 'company' | 'provider' | 'llm' | 'policy'>;
+
+/** Starts a run in the session: its request built here, from the pieces, the settings and the flags. */
+export function startInSession(
+  session: RunSession<StartFlagValues>,
+  settings: Settings,
+  pieces: StartPieces,
+  more: Pick<StartRequest, 'concurrency' | 'engineers' | 'until' | 'change'> = {},
+  next: string[] = [],
+): Promise<number> {
+  const { flags } = session;
+  return runInSession(
+    session,
+    pieces.provider,
+    (onEvent, stop) =>
+      startRun({
+        ...requestOfSettings(session, settings, pieces.llm, pieces.provider),
+        ...pieces,
+        ...more,
+        budget: { usd: flags.budget, tokens: flags.maxTokens },
+        approvals: { gates: flags.approve, yes: flags.yes },
+        onEvent,
+        stop,
+      }),
+    next,
+  );
 }
