@@ -13,7 +13,7 @@ import { parseOptions } from './parse-options.ts';
 const ApproveOptions = z.object({ reject: z.string().trim().min(1, 'give the feedback the role should act on').optional() });
 
 export async function approveCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(ApproveOptions, rawOptions);
+  const options = parseOptions(ApproveOptions, rawOptions, 'approve');
   const projectDir = path.resolve(project);
   const stateDir = path.join(projectDir, STATE_DIR);
   await readRunRecord(stateDir);

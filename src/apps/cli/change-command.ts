@@ -38,7 +38,7 @@ const ChangeOptions = z.object({
 });
 
 export async function changeCommand(repoArg: string, requestWords: string[], rawOptions: unknown, terminal: Output): Promise<number> {
-  const options = parseOptions(ChangeOptions, rawOptions);
+  const options = parseOptions(ChangeOptions, rawOptions, 'change');
   const session = openRunSession('change', options, terminal);
   const io = session.output.human;
   const settings = readSettings();

@@ -30,7 +30,7 @@ const DoctorOptions = z.object({
 const DOCTOR_TIMEOUT_MS = 30_000;
 
 export async function doctorCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(DoctorOptions, rawOptions);
+  const options = parseOptions(DoctorOptions, rawOptions, 'doctor');
   const settings = readSettings();
   const problems: string[] = [];
   const reports: ModelReport[] = [];

@@ -38,7 +38,7 @@ const EvalOptions = z.object({
 });
 
 export async function evalCommand(suiteFile: string | undefined, rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(EvalOptions, rawOptions);
+  const options = parseOptions(EvalOptions, rawOptions, 'eval');
   if (options.compare) return compare(options.compare[0]!, options.compare[1]!, io);
   await handRunCommandsDown();
   if (!suiteFile)

@@ -59,7 +59,7 @@ function asker(io: Output): { ask: (question: string, fallback?: string) => Prom
 }
 
 export async function initCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(InitOptions, rawOptions);
+  const options = parseOptions(InitOptions, rawOptions, 'init');
   const file = userConfigFile();
   const { ask, close } = asker(io);
   try {

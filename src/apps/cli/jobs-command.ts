@@ -32,7 +32,7 @@ type BullState = keyof typeof SHOWN;
 const STATES = Object.keys(SHOWN) as BullState[];
 
 export async function jobsCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(JobsOptions, rawOptions);
+  const options = parseOptions(JobsOptions, rawOptions, 'jobs');
   const secret = process.env[QUEUE_SECRET_ENV]?.trim() || null;
   const url = redisUrl();
   const redis = await connectRedis(url, { notice: (line) => io.err(line) });

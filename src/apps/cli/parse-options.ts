@@ -4,11 +4,12 @@ import { SopworksError } from '../../ground/errors.ts';
 
 const flag = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
-export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown): z.infer<S> {
+/** `command`: the command whose help the hint names (`run`, `sop validate`). */
+export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, command: string): z.infer<S> {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => `${i.path.length > 0 ? flag(String(i.path[0])) : 'options'}: ${i.message}`);
-  throw new SopworksError('USAGE', issues.join('\n'), { hint: 'See `sopworks help run`.' });
+  throw new SopworksError('USAGE', issues.join('\n'), { hint: `See \`sopworks help ${command}\`.` });
 }
 
 /** A flag given as text that must be a number `valid` takes (it sees the text too); null when the flag is absent. */

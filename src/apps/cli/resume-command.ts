@@ -44,7 +44,7 @@ export const ResumeOptions = z.object({
 });
 
 export async function resumeCommand(project: string, rawOptions: unknown, terminal: Output): Promise<number> {
-  const options = parseOptions(ResumeOptions, rawOptions);
+  const options = parseOptions(ResumeOptions, rawOptions, 'resume');
   const session = openRunSession('resume', options, terminal);
   const io = session.output.human;
   const projectDir = path.resolve(project);

@@ -37,7 +37,7 @@ export type RunOptions = z.infer<typeof RunOptions>;
 
 /** `handed.instructions`: the instructions as text (a queued run's), when no --instructions file is named. */
 export async function runCommand(specWords: string[], rawOptions: unknown, terminal: Output, handed?: GivenText): Promise<number> {
-  const options = parseOptions(RunOptions, rawOptions);
+  const options = parseOptions(RunOptions, rawOptions, 'run');
   const session = openRunSession('run', options, terminal);
   const io = session.output.human;
   const settings = readSettings();

@@ -28,7 +28,7 @@ const ExecOptions = z.object({
 });
 
 export async function sandboxExec(argv: string[], rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(ExecOptions, rawOptions);
+  const options = parseOptions(ExecOptions, rawOptions, 'sandbox exec');
   const settings = readSettings();
   const policy = await loadPolicy(options.sops);
   const refusal = commandRefusal(policy, options.role, argv);

@@ -34,7 +34,7 @@ const SubmitOptions = z.object({
 });
 
 export async function submitCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(SubmitOptions, rawOptions);
+  const options = parseOptions(SubmitOptions, rawOptions, 'submit');
   const secret = queueSecret();
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);

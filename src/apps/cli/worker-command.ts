@@ -34,7 +34,7 @@ const WorkerOptions = z.object({
 /** The package's folder (its sops/, roles/, examples/): a worker's company root unless told others. */
 
 export async function workerCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(WorkerOptions, rawOptions);
+  const options = parseOptions(WorkerOptions, rawOptions, 'worker');
   await handRunCommandsDown();
   const url = redisUrl();
   const secret = queueSecret();

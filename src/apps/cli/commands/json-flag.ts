@@ -4,4 +4,4 @@ import { parseOptions } from '../parse-options.ts';
 
 const JsonOnly = z.object({ json: z.boolean().default(false) });
 
-export const jsonFlagOf = (options: unknown): boolean => parseOptions(JsonOnly, options).json;
+export const jsonFlagOf = (options: unknown, command: string): boolean => parseOptions(JsonOnly, options, command).json;

@@ -4,7 +4,7 @@ import { jsonFlagOf } from './json-flag.ts';
 
 export const statusEntry: CommandEntry = {
   name: 'status',
-  handler: async ([dir], options, io) => (await import('../status-command.ts')).statusCommand(dir as string, io, jsonFlagOf(options)),
+  handler: async ([dir], options, io) => (await import('../status-command.ts')).statusCommand(dir as string, io, jsonFlagOf(options, 'status')),
   description: 'list the runs in a folder with their outcome, last step and usage',
   arguments: [{ syntax: '[dir]', description: 'a folder of projects, or one project', default: 'output' }],
   flags: [{ syntax: '--json', description: 'print a JSON line per run, then a summary (docs/json-output.md)', default: false }],
