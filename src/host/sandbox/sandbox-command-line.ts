@@ -85,6 +85,18 @@ export async function buildCommandLine(setup: SandboxSetup): Promise<CommandLine
   return { argv, env: mode === 'bubblewrap' ? { PATH: process.env.PATH ?? '/usr/bin:/bin' } : env };
 }
 
+/**
+ * The host's PATH for a run outside bubblewrap, without the folders npm and npx put first when sopworks
+ * itself runs from a script (`…/node_modules/.bin`, npx's cache): the project's commands are the project's,
+ * and a tool sopworks happens to have installed (its own mocha) must not stand in for a missing one.
+ */
+export function pathWithoutPackageBins(hostPath: string): string {
+  return hostPath
+    .split(':')
+    .filter((dir) => path.isAbsolute(dir) && !dir.split(path.sep).includes('node_modules'))
+    .join(':');
+}
+
 /** Only what a test runner needs; nothing from sopworks' environment that could carry a secret. */
 function sandboxEnvironment(mode: SandboxMode, runId: string, hostTmp: string | null, binDirs: string[]): Record<string, string> {
   const home = hostTmp ? path.join(hostTmp, 'home') : SANDBOX_HOME;
@@ -93,7 +105,7 @@ function sandboxEnvironment(mode: SandboxMode, runId: string, hostTmp: string | 
     fs.mkdirSync(home);
     fs.mkdirSync(tmp);
   }
-  const hostPath = process.env.PATH ?? '';
+  const hostPath = pathWithoutPackageBins(process.env.PATH ?? '');
   const sandboxPath = [...binDirs, '/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'].join(':');
   const env: Record<string, string> = {
     PATH: mode === 'bubblewrap' ? sandboxPath : hostPath,
