@@ -39,11 +39,18 @@ export async function fileTags(language: MapLanguage, text: string): Promise<Fil
   if (!tree) return { definitions: [], references: [] };
   try {
     const lines = text.split('\n');
-    const matches = tools.definitions.matches(tree.rootNode);
-    const definitions = definitionsIn(matches, lines);
+    const matches = tools.tags.matches(tree.rootNode);
+    const prose: [number, number][] = [];
+    const definitionMatches: typeof matches = [];
+    for (const match of matches) {
+      const only = match.captures.length === 1 ? match.captures[0]! : null;
+      if (only?.name === 'text') prose.push([only.node.startIndex, only.node.endIndex]);
+      else definitionMatches.push(match);
+    }
+    prose.sort((a, b) => a[0] - b[0]);
+    const definitions = definitionsIn(definitionMatches, lines);
     // A definition's own name is no reference to another file's.
-    const named = new Set(matches.flatMap((m) => m.captures.filter((c) => c.name === 'name').map((c) => c.node.startIndex)));
-    const prose = tools.text.captures(tree.rootNode).map((c) => [c.node.startIndex, c.node.endIndex] as const);
+    const named = new Set(definitionMatches.flatMap((m) => m.captures.filter((c) => c.name === 'name').map((c) => c.node.startIndex)));
     return { definitions, references: namesInCode(text, prose, named) };
   } finally {
     tree.delete();

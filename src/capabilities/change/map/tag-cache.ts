@@ -1,6 +1,6 @@
 /**
  * The map's cache: each source file's tags (file-tags.ts) by its git blob hash, so a second map of the
- * same repository parses only the files that changed. One file per repository (keyed by its git
+ * same repository parses only the files that changed (and reads none it found not to be source). One file per repository (keyed by its git
  * folder's path) under SOPWORKS_CACHE_DIR (default: $XDG_CACHE_HOME/sopworks or ~/.cache/sopworks),
  * rewritten whole with the current blobs only, through a rename (a reader never sees half a file).
  * Read through zod: a cache that is damaged, of another version or not ours is ignored, never trusted.
@@ -14,7 +14,7 @@ import { FileTags } from './file-tags.ts';
 import { TAG_QUERIES } from './tag-queries.ts';
 
 /** Changes whenever what is cached would be extracted differently: the queries, or this number. */
-const EXTRACTOR = 3;
+const EXTRACTOR = 4;
 export const CACHE_VERSION = createHash('sha256')
   .update(JSON.stringify([EXTRACTOR, TAG_QUERIES]))
   .digest('hex')
@@ -22,10 +22,11 @@ export const CACHE_VERSION = createHash('sha256')
 
 const CacheFile = z.object({
   version: z.literal(CACHE_VERSION),
-  entries: z.record(z.string().regex(/^[0-9a-f]{40,64}$/), FileTags),
+  /** null: the blob is no hand-written source (binary, generated, minified: read-source.ts), so not parsed. */
+  entries: z.record(z.string().regex(/^[0-9a-f]{40,64}$/), FileTags.nullable()),
 });
 
-export type TagEntries = Record<string, FileTags>;
+export type TagEntries = Record<string, FileTags | null>;
 
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const set = env.SOPWORKS_CACHE_DIR?.trim();
