@@ -7,10 +7,11 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { parseOne, type ParseJob, type Parsed } from './parse-one.ts';
+import { parseWorkerEntry } from './parse-worker-entry.ts';
 
 export type { ParseJob, Parsed };
 
-/** Fewer files than this are parsed in this thread: starting a worker (tsx, the grammars) costs more. */
+/** Fewer files than this are parsed in this thread: starting a worker (its modules, the grammars) costs more. */
 const IN_THREAD = 150;
 const BATCH = 24;
 const MAX_WORKERS = 4;
@@ -19,7 +20,7 @@ export async function parseFiles(jobs: readonly ParseJob[]): Promise<Parsed[]> {
   const workers = Math.min(MAX_WORKERS, os.availableParallelism(), Math.floor(jobs.length / IN_THREAD) + 1);
   if (workers <= 1) return inThread(jobs);
   try {
-    return await inWorkers(jobs, workers);
+    return await parseInWorkers(jobs, workers);
   } catch {
     return inThread(jobs);
   }
@@ -31,9 +32,11 @@ async function inThread(jobs: readonly ParseJob[]): Promise<Parsed[]> {
   return results;
 }
 
-function inWorkers(jobs: readonly ParseJob[], count: number): Promise<Parsed[]> {
+/** The files parsed by `count` workers (no fallback: a test calls it to know the workers work). */
+export async function parseInWorkers(jobs: readonly ParseJob[], count: number): Promise<Parsed[]> {
+  const entry = await parseWorkerEntry();
   const results: Parsed[] = new Array(jobs.length).fill(null);
-  const pool = Array.from({ length: count }, () => new Worker(new URL('./parse-worker.mjs', import.meta.url)));
+  const pool = Array.from({ length: count }, () => ('code' in entry ? new Worker(entry.code, { eval: true }) : new Worker(entry.url)));
   let next = 0;
   let running = 0;
   return new Promise<Parsed[]>((resolve, reject) => {

@@ -60,9 +60,18 @@ function stemmedWords(name: string): string[] {
   return words;
 }
 
-/** How often each stemmed sub-word occurs among a file's referenced names (`config.option.durations` counts for duration). */
-export function referencedWords(references: readonly (readonly [string, number])[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const [name, count] of references) for (const word of new Set(stemmedWords(name))) counts.set(word, (counts.get(word) ?? 0) + count);
+/**
+ * How often each of the terms occurs among a file's referenced names, as a stemmed sub-word
+ * (`config.option.durations` counts for duration): counts in the terms' order. Only the terms are
+ * counted — a file's names hold thousands of other words the ranking never asks about.
+ */
+export function termUses(references: readonly (readonly [string, number])[], terms: readonly string[]): number[] {
+  const counts = terms.map(() => 0);
+  for (const [name, count] of references) {
+    const words = stemmedWords(name);
+    terms.forEach((term, t) => {
+      if (words.includes(term)) counts[t]! += count;
+    });
+  }
   return counts;
 }

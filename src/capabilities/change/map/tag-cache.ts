@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { FileTags } from './file-tags.ts';
+import type { FileTags } from './file-tags.ts';
 import { TAG_QUERIES } from './tag-queries.ts';
 
 /** Changes whenever what is cached would be extracted differently: the queries, or this number. */
@@ -20,10 +20,22 @@ export const CACHE_VERSION = createHash('sha256')
   .digest('hex')
   .slice(0, 16);
 
+const Definition = z.object({
+  name: z.string(),
+  kind: z.string(),
+  line: z.number().int().min(1),
+  header: z.array(z.string()),
+});
+
+const FileTagsSchema = z.object({
+  definitions: z.array(Definition),
+  references: z.array(z.tuple([z.string(), z.number().int().min(1)])),
+}) satisfies z.ZodType<FileTags>;
+
 const CacheFile = z.object({
   version: z.literal(CACHE_VERSION),
   /** null: the blob is no hand-written source (binary, generated, minified: read-source.ts), so not parsed. */
-  entries: z.record(z.string().regex(/^[0-9a-f]{40,64}$/), FileTags.nullable()),
+  entries: z.record(z.string().regex(/^[0-9a-f]{40,64}$/), FileTagsSchema.nullable()),
 });
 
 export type TagEntries = Record<string, FileTags | null>;
