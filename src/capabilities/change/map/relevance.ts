@@ -22,10 +22,11 @@ export interface RankedFile {
 export type TermWeights = ReadonlyMap<string, number>;
 
 export function relevance(files: readonly TaggedFile[], terms: readonly string[]): { files: RankedFile[]; weights: TermWeights } {
+  const seen = new Map<string, readonly number[]>();
   const hits = files.map((file) => {
     const pathWords = wordSet(...file.path.split('/'));
     const defined = wordSet(...file.tags.definitions.map((d) => d.name));
-    const used = termUses(file.tags.references, terms);
+    const used = termUses(file.tags.references, terms, seen);
     return terms.map((term, t) => {
       const count = used[t]!;
       return (pathWords.has(term) ? 3 : 0) + (defined.has(term) ? 2 : 0) + (count > 0 ? Math.min(1, 0.5 * Math.log1p(count)) : 0);

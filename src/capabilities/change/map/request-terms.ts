@@ -63,15 +63,23 @@ function stemmedWords(name: string): string[] {
 /**
  * How often each of the terms occurs among a file's referenced names, as a stemmed sub-word
  * (`config.option.durations` counts for duration): counts in the terms' order. Only the terms are
- * counted — a file's names hold thousands of other words the ranking never asks about.
+ * counted — a file's names hold thousands of other words the ranking never asks about. `seen` carries
+ * each name's terms from one file to the next (most names recur, and most hold no term).
  */
-export function termUses(references: readonly (readonly [string, number])[], terms: readonly string[]): number[] {
+export function termUses(
+  references: readonly (readonly [string, number])[],
+  terms: readonly string[],
+  seen: Map<string, readonly number[]> = new Map(),
+): number[] {
   const counts = terms.map(() => 0);
   for (const [name, count] of references) {
-    const words = stemmedWords(name);
-    terms.forEach((term, t) => {
-      if (words.includes(term)) counts[t]! += count;
-    });
+    let hits = seen.get(name);
+    if (!hits) {
+      const words = stemmedWords(name);
+      hits = terms.flatMap((term, t) => (words.includes(term) ? [t] : []));
+      seen.set(name, hits);
+    }
+    for (const t of hits) counts[t]! += count;
   }
   return counts;
 }

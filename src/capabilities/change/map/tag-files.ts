@@ -48,7 +48,8 @@ const MINIFIED_NAME = /[.-]min\.[cm]?js$/i;
 export async function tagFiles(root: string, gitDir: string, files: readonly TreeFile[]): Promise<Tagging> {
   const cache = await TagCache.open(gitDir);
   const sources = files.filter(parseable);
-  const missing = sources.filter((file) => cache.entries[file.blob] === undefined);
+  // Largest first: the workers' last batches are small files, so neither waits long for the other at the end.
+  const missing = sources.filter((file) => cache.entries[file.blob] === undefined).sort((a, b) => b.size - a.size);
   const parsed = await parseFiles(missing.map((file) => ({ file: path.join(root, file.path), language: languageOf(file.path)! })));
   const fresh = new Map<string, FileTags | null>();
   // A file that could not be read (null) is left out of the cache: it is tried again next time.
