@@ -1,7 +1,8 @@
 /**
  * Parses many files on every core: worker threads (parse-worker.ts), each with its own tree-sitter, fed
  * batches of files as they finish the last. Parsing is what a cold map costs (Go's standard library, 3,000
- * files: ~7 s of CPU), so it is spread out; a handful of files is parsed here, where no worker has to start.
+ * files: ~5 s of CPU of the map's ~6.5), so it is spread out; a handful of files is parsed here, where no
+ * worker has to start.
  * A pool that cannot start (no worker threads) parses here too: slower, same result.
  */
 import os from 'node:os';
