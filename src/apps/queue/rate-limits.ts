@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { envNumber } from '../../ground/env-number.ts';
+import { numberSetting } from '../../ground/env-settings.ts';
 
 export interface RateLimitSettings {
   /** Requests per minute of the endpoint and model; null: not limited. */
@@ -22,7 +22,7 @@ export interface RateLimitSettings {
   tpm: number | null;
 }
 
-const Limit = envNumber(null, (n) => Number.isInteger(n) && n >= 1, 'must be a whole number ≥ 1');
+const Limit = numberSetting(null, (n) => Number.isInteger(n) && n >= 1, 'a whole number ≥ 1');
 const Env = z.object({
   SOPWORKS_RPM: Limit,
   SOPWORKS_TPM: Limit,

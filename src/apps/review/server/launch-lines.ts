@@ -4,7 +4,7 @@
  * another type, or one that does not parse, is not an error: the viewer shows what it knows.
  */
 import { z } from 'zod';
-import { parseJsonAs } from '../../../ground/json-text.ts';
+import { jsonAs } from '../../../ground/json-as.ts';
 
 export const LaunchLine = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), project: z.string(), projectDir: z.string() }),
@@ -19,7 +19,7 @@ export const LaunchLine = z.discriminatedUnion('type', [
 export type LaunchLine = z.infer<typeof LaunchLine>;
 
 /** A line of stdout, parsed; null when it is not one the viewer reads. */
-export const parseLaunchLine = (text: string): LaunchLine | null => parseJsonAs(LaunchLine, text);
+export const parseLaunchLine = (text: string): LaunchLine | null => jsonAs(LaunchLine, text);
 
 /** A progress line as a person reads it, as the terminal would show it; null for lines that are not progress. */
 export function progressText(line: LaunchLine): string | null {
