@@ -33,7 +33,8 @@ describe('settings', () => {
     ]
       .map((file) => fs.readFileSync(path.join(ROOT, file), 'utf8'))
       .join('\n');
-    const read = [...source.matchAll(/^\s+((?:OPENAI|SOPWORKS)_[A-Z_]+):/gm)].map((m) => m[1]);
+    // A zod field of a settings schema, or a folder setting read through ground's cacheFolder.
+    const read = [...source.matchAll(/^\s+((?:OPENAI|SOPWORKS)_[A-Z_]+):|cacheFolder\(env, '((?:OPENAI|SOPWORKS)_[A-Z_]+)'/gm)].map((m) => m[1] ?? m[2]);
     assert.deepEqual([...read].sort(), [...documented].sort());
   });
 
