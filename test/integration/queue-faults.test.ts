@@ -135,6 +135,9 @@ describe('the job queue when Redis restarts or the line to it is cut', function 
     await worker.waitFor(/^Worker /);
     await redis.restart({ signal: 'SIGTERM', downMs: 300 });
     await worker.waitFor(/^Reconnected to Redis at /);
+    // A second reconnection retires the worker on the first one's connection of its own.
+    await redis.restart({ signal: 'SIGTERM', downMs: 300 });
+    await waitUntil('it reconnected twice', async () => worker.lines.filter((l) => l.startsWith('Reconnected to Redis at ')).length === 2, 30_000);
     assert.equal((await submit(redis.url, 'roman', out)).code, 0);
     await worker.waitFor(/roman: done$/, 120_000);
     assert.deepEqual(await facts(path.join(out, 'roman')), await referenceFacts('roman'));
