@@ -35,9 +35,9 @@ import { startRedis } from '../test/helpers/redis-server.ts';
 import { startTcpProxy } from '../test/helpers/tcp-proxy.ts';
 import { watchSteal } from './cpu-steal.ts';
 import { ROOT } from './scale-phase.ts';
-import { injectFaults, missingFaults } from './soak-faults.ts';
-import { printSummary, stallReport, type SubmittedRun } from './soak-report.ts';
-import { killSlot, SOAK_SECRET, startSlot, stopSlot, type WorkerSlot } from './soak-workers.ts';
+import { type Faults, injectFaults, missingFaults } from './soak-faults.ts';
+import { printSummary, type Summary, stallReport, type SubmittedRun } from './soak-report.ts';
+import { killSlot, SOAK_SECRET, type Stopped, startSlot, stopSlot, type WorkerSlot } from './soak-workers.ts';
 
 const exec = promisify(execFile);
 /** How long a worker has to exit after SIGTERM at the end: its runs are done, so it only lets go of its connections. */
@@ -222,6 +222,44 @@ function readOptions(): Options | null {
   return null;
 }
 
+/** The soak's figures, as printed and written to --json. */
+function summaryOf(r: {
+  load: number;
+  steal: number | null;
+  options: Options;
+  wallMs: number;
+  faults: Faults;
+  slots: WorkerSlot[];
+  verdict: Verdict;
+}): Summary & { options: Options } {
+  return {
+    machine: `${os.cpus().length} CPUs, load ${r.load.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end, ${r.steal ?? 'n/a'} % steal`,
+    options: r.options,
+    wallS: Math.round(r.wallMs / 1000),
+    faults: {
+      kills: r.faults.kills,
+      workerStarts: r.slots.reduce((n, s) => n + s.starts, 0),
+      crashes: r.faults.crashes,
+      redisRestarts: r.faults.redisRestarts,
+      cuts: r.faults.cuts,
+    },
+    verdict: r.verdict,
+    outcome: r.verdict.broken.length === 0 ? 'every promise held' : `${r.verdict.broken.length} broken`,
+  };
+}
+
+/** What the soak itself found broken besides the runs: a stall, a fault not injected, a worker that would not stop. */
+function soakBroken(faults: Faults & { stalled: boolean }, stops: Stopped[], stallMs: number): string[] {
+  const broken: string[] = [];
+  if (faults.stalled) broken.push(`nothing moved for ${stallMs / 1000} s: the soak stopped waiting (what was not done is listed above)`);
+  for (const missing of faults.stalled ? [] : missingFaults(faults))
+    broken.push(`${missing} before the runs were done: the soak proved less than it says (a larger --runs or --latency-ms gives the faults time)`);
+  for (const stop of stops) if (stop.hung) broken.push(stop.hung);
+  const codes = stops.map((s) => s.code);
+  if (codes.some((code) => code !== 0 && code !== null)) broken.push(`a worker did not stop cleanly on SIGTERM (exit codes ${codes.join(', ')})`);
+  return broken;
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
   if (!options) {
@@ -270,27 +308,8 @@ async function main(): Promise<void> {
     }
     const stops = await Promise.all(slots.map((slot) => stopSlot(slot, STOP_GRACE_MS)));
     const verdict = await verify(queue, submitted, reference, slots);
-    if (faults.stalled)
-      verdict.broken.unshift(`nothing moved for ${options['stall-ms'] / 1000} s: the soak stopped waiting (what was not done is listed above)`);
-    for (const missing of faults.stalled ? [] : missingFaults(faults))
-      verdict.broken.push(`${missing} before the runs were done: the soak proved less than it says (a larger --runs or --latency-ms gives the faults time)`);
-    for (const stop of stops) if (stop.hung) verdict.broken.push(stop.hung);
-    const codes = stops.map((s) => s.code);
-    if (codes.some((code) => code !== 0 && code !== null)) verdict.broken.push(`a worker did not stop cleanly on SIGTERM (exit codes ${codes.join(', ')})`);
-    const summary = {
-      machine: `${os.cpus().length} CPUs, load ${load.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end, ${steal() ?? 'n/a'} % steal`,
-      options,
-      wallS: Math.round(wallMs / 1000),
-      faults: {
-        kills: faults.kills,
-        workerStarts: slots.reduce((n, s) => n + s.starts, 0),
-        crashes: faults.crashes,
-        redisRestarts: faults.redisRestarts,
-        cuts: faults.cuts,
-      },
-      verdict,
-      outcome: verdict.broken.length === 0 ? 'every promise held' : `${verdict.broken.length} broken`,
-    };
+    verdict.broken.push(...soakBroken(faults, stops, options['stall-ms']));
+    const summary = summaryOf({ load, steal: steal(), options, wallMs, faults, slots, verdict });
     printSummary(summary);
     if (options.json) await fs.writeFile(options.json, JSON.stringify({ ...summary, workerLines: slots.flatMap((s) => s.lines) }, null, 2) + '\n');
     if (verdict.broken.length > 0) {
