@@ -1,14 +1,14 @@
 /**
  * The soak's faults, injected while the runs go on: a worker that is up killed with -9 every
  * --kill-every-ms and started again; Redis restarted cleanly at a fifth of the runs done and crashed at
- * three fifths; worker 0's line to Redis cut silently at two fifths, for 2.5 lock times. The cut does not
- * hold the rest up: kills go on while it lasts. It ends when every run is done or nothing has moved for
- * --stall-ms.
+ * three fifths; worker 0's line to Redis cut silently at two fifths (once it has runs under way), for
+ * 2.5 lock times. The cut does not hold the rest up: kills go on while it lasts. It ends when every run
+ * is done or nothing has moved for --stall-ms.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestRedis } from '../test/helpers/redis-server.ts';
 import type { TcpProxy } from '../test/helpers/tcp-proxy.ts';
-import { gone, howEnded, killSlot, lastLines, startSlot, type WorkerSlot } from './soak-workers.ts';
+import { gone, howEnded, killSlot, lastLines, runsUnderWay, startSlot, type WorkerSlot } from './soak-workers.ts';
 
 export interface FaultOptions {
   runs: number;
@@ -78,7 +78,9 @@ export async function injectFaults(
       log(`restarting Redis cleanly (SIGTERM) at ${done} runs done`);
       await redis.restart({ signal: 'SIGTERM', downMs: 500 });
       faults.redisRestarts.push({ signal: 'SIGTERM', atRunsDone: done });
-    } else if (faults.cuts.length === 0 && share >= 0.4) {
+    } else if (faults.cuts.length === 0 && share >= 0.4 && (runsUnderWay(slots[0]!) > 0 || share >= 0.6)) {
+      // Cut while worker 0 is in the middle of runs (they must stop and go to another worker), unless it
+      // stays idle until three fifths are done.
       const ms = Math.round(options.lockMs * 2.5);
       log(`cutting worker 0's line to Redis for ${ms} ms at ${done} runs done`);
       proxy.cut('silent');

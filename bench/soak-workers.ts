@@ -81,6 +81,16 @@ export const gone = (child: ChildProcess): boolean => child.exitCode !== null ||
 /** How a slot's process ended, for a person: "code 1", "signal SIGABRT". */
 export const howEnded = (child: ChildProcess): string => (child.exitCode !== null ? `code ${child.exitCode}` : `signal ${child.signalCode}`);
 
+/** How many runs the slot's current process is at work on, by its own lines (it started or resumed them, and said no more). */
+export function runsUnderWay(slot: WorkerSlot): number {
+  const last = new Map<string, string>();
+  for (const line of slot.lines.filter((l) => l.startsWith(`[${slot.index}.${slot.starts} `))) {
+    const [, job, what] = /\] (\S+) \S+: (starting|resuming|done|handed back|failed|held by)/.exec(line) ?? [];
+    if (job) last.set(job, what!);
+  }
+  return [...last.values()].filter((what) => what === 'starting' || what === 'resuming').length;
+}
+
 /** The slot's last lines, for a report. */
 export const lastLines = (slot: WorkerSlot, n = 8): string[] => slot.lines.slice(-n);
 
