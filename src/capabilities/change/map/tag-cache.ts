@@ -7,9 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { cacheFolder } from '../../../ground/files/cache-folder.ts';
 import { FileTags } from './file-tags.ts';
 import { TAG_QUERIES } from './tag-queries.ts';
 
@@ -27,12 +27,7 @@ const CacheFile = z.object({
 
 export type TagEntries = Record<string, FileTags>;
 
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const set = env.SOPWORKS_CACHE_DIR?.trim();
-  if (set) return path.resolve(set);
-  const base = env.XDG_CACHE_HOME?.trim() || path.join(os.homedir(), '.cache');
-  return path.join(base, 'sopworks');
-}
+export const cacheDir = (env: NodeJS.ProcessEnv = process.env): string => cacheFolder(env, 'SOPWORKS_CACHE_DIR');
 
 export class TagCache {
   private constructor(
