@@ -8,7 +8,10 @@
  * - worker 0 reaches Redis through a TCP proxy on loopback, whose line is cut silently (a partition:
  *   nothing gets through, nothing is refused) for longer than the lock, then restored.
  *
- * It ends when every run is done or nothing has moved for --stall-ms, and checks what the queue
+ * It ends when every run is done or nothing has moved for --stall-ms — then it first says why: each run
+ * not done, its job's state, who holds its lease, what a worker last said of it, and each worker's last
+ * lines (soak-report.ts). A worker still running 30 s after the closing SIGTERM is a broken promise too.
+ * Every planned fault must have landed before the runs were done. Then it checks what the queue
  * promises: every run done; each run's tree, commit subjects and board identical to an uninterrupted run
  * of the same scenario; exactly one project folder per submitted run; no job lost (every job completed,
  * none failed); no run run to completion twice (the run's own log says how often it concluded done).
@@ -28,13 +31,17 @@ import { z } from 'zod';
 import { openQueue, type RunQueue } from '../src/apps/queue/run-queue.ts';
 import { submitRun } from '../src/apps/queue/submit-run.ts';
 import { readAppendLog } from '../src/ground/files/append-log.ts';
-import { startRedis, type TestRedis } from '../test/helpers/redis-server.ts';
-import { startTcpProxy, type TcpProxy } from '../test/helpers/tcp-proxy.ts';
+import { startRedis } from '../test/helpers/redis-server.ts';
+import { startTcpProxy } from '../test/helpers/tcp-proxy.ts';
 import { watchSteal } from './cpu-steal.ts';
 import { ROOT } from './scale-phase.ts';
-import { killSlot, SOAK_SECRET, startSlot, stopSlot, type WorkerSlot } from './soak-workers.ts';
+import { type Faults, injectFaults, missingFaults } from './soak-faults.ts';
+import { printSummary, type Summary, stallReport, type SubmittedRun } from './soak-report.ts';
+import { killSlot, SOAK_SECRET, type Stopped, startSlot, stopSlot, type WorkerSlot } from './soak-workers.ts';
 
 const exec = promisify(execFile);
+/** How long a worker has to exit after SIGTERM at the end: its runs are done, so it only lets go of its connections. */
+const STOP_GRACE_MS = 30_000;
 const SCENARIOS = ['roman', 'caesar', 'vowels', 'fizzbuzz', 'slugify', 'leapyear', 'colsum', 'fibonacci', 'palindrome', 'temperature'];
 const USAGE =
   'usage: npm run bench:soak -- [--runs 40] [--workers 3] [--concurrency 2] [--lock-ms 5000] [--kill-every-ms 5000] [--latency-ms 150] [--stall-ms 300000] [--sops bench/sops] [--json FILE]';
@@ -97,16 +104,9 @@ async function references(options: Options, dir: string): Promise<Map<string, Fa
   return result;
 }
 
-interface Submitted {
-  name: string;
-  scenario: string;
-  out: string;
-  jobId: string;
-}
-
 /** Batches of the scenarios, each batch in its own folder: run k of a scenario is <out>/batch-<k>/<scenario>. */
-async function submitAll(queue: RunQueue, options: Options, out: string): Promise<Submitted[]> {
-  const submitted: Submitted[] = [];
+async function submitAll(queue: RunQueue, options: Options, out: string): Promise<SubmittedRun[]> {
+  const submitted: SubmittedRun[] = [];
   for (let i = 0; i < options.runs; i++) {
     const scenario = SCENARIOS[i % SCENARIOS.length]!;
     const folder = path.join(out, `batch-${Math.floor(i / SCENARIOS.length)}`);
@@ -130,75 +130,13 @@ async function submitAll(queue: RunQueue, options: Options, out: string): Promis
   return submitted;
 }
 
-interface Faults {
-  kills: number;
-  /** Workers that exited on their own (not killed by the soak): each is a finding. */
-  crashes: string[];
-  redisRestarts: { signal: string; atRunsDone: number }[];
-  cuts: { ms: number; atRunsDone: number }[];
-}
-
-/** Injects the faults until every run is done or nothing moved for --stall-ms; returns what it did. */
-async function injectFaults(
-  slots: WorkerSlot[],
-  redis: TestRedis,
-  proxy: TcpProxy,
-  counts: () => Promise<number>,
-  options: Options,
-): Promise<Faults & { stalled: boolean }> {
-  const faults: Faults = { kills: 0, crashes: [], redisRestarts: [], cuts: [] };
-  const settings = { concurrency: options.concurrency, lockMs: options['lock-ms'], latencyMs: options['latency-ms'] };
-  let nextKill = Date.now() + options['kill-every-ms'];
-  let done = 0;
-  let movedAt = Date.now();
-  const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
-  for (;;) {
-    const now = await counts().catch(() => done);
-    if (now !== done) [done, movedAt] = [now, Date.now()];
-    if (done >= options.runs) return { ...faults, stalled: false };
-    if (Date.now() - movedAt > options['stall-ms']) return { ...faults, stalled: true };
-    const share = done / options.runs;
-    if (faults.redisRestarts.length === 0 && share >= 0.2) {
-      log(`restarting Redis cleanly (SIGTERM) at ${done} runs done`);
-      await redis.restart({ signal: 'SIGTERM', downMs: 500 });
-      faults.redisRestarts.push({ signal: 'SIGTERM', atRunsDone: done });
-    } else if (faults.cuts.length === 0 && share >= 0.4) {
-      const ms = Math.round(options['lock-ms'] * 2.5);
-      log(`cutting worker 0's line to Redis for ${ms} ms at ${done} runs done`);
-      proxy.cut('silent');
-      await sleep(ms);
-      proxy.restore();
-      faults.cuts.push({ ms, atRunsDone: done });
-    } else if (faults.redisRestarts.length === 1 && share >= 0.6) {
-      log(`crashing Redis (SIGKILL) at ${done} runs done`);
-      await redis.restart({ signal: 'SIGKILL', downMs: 500 });
-      faults.redisRestarts.push({ signal: 'SIGKILL', atRunsDone: done });
-    }
-    // Only a worker that is up is killed: on a loaded machine a worker's start-up alone can take longer
-    // than the interval, and killing it before it took a job would test nothing.
-    const up = slots.filter((s) => s.ready && s.child);
-    if (Date.now() >= nextKill && up.length > 0) {
-      const slot = up[Math.floor(Math.random() * up.length)]!;
-      await killSlot(slot);
-      faults.kills += 1;
-      startSlot(slot, settings);
-      nextKill = Date.now() + options['kill-every-ms'];
-    }
-    for (const slot of slots) {
-      if (slot.child && slot.child.exitCode !== null)
-        faults.crashes.push(`worker ${slot.index} exited with code ${slot.child.exitCode}: ${slot.lines.slice(-3).join(' | ')}`);
-      if (!slot.child || slot.child.exitCode !== null) startSlot(slot, settings);
-    }
-    await sleep(200);
-  }
-}
-
 interface Verdict {
   runs: number;
   done: number;
   identical: number;
   foldersPerRun: string[];
-  jobs: { completed: number; failed: number; missing: number };
+  /** unfinished: waiting, delayed or active when the soak ended; lost: gone from the queue. */
+  jobs: { completed: number; failed: number; unfinished: number; lost: number };
   completionsPerRun: Record<string, number>;
   handedBack: number;
   takenOver: number;
@@ -206,7 +144,7 @@ interface Verdict {
 }
 
 /** Every promise of the queue, checked on the run folders and the queue. */
-async function verify(queue: RunQueue, submitted: Submitted[], reference: Map<string, Facts>, slots: WorkerSlot[]): Promise<Verdict> {
+async function verify(queue: RunQueue, submitted: SubmittedRun[], reference: Map<string, Facts>, slots: WorkerSlot[]): Promise<Verdict> {
   const broken: string[] = [];
   let done = 0;
   let identical = 0;
@@ -235,13 +173,14 @@ async function verify(queue: RunQueue, submitted: Submitted[], reference: Map<st
     foldersPerRun.push(`${path.basename(out)}: ${found.length} folders for ${expected.length} runs`);
     if (found.sort().join() !== expected.sort().join()) broken.push(`${path.basename(out)}: folders ${found.join(', ')} for runs ${expected.join(', ')}`);
   }
-  const jobs = { completed: 0, failed: 0, missing: 0 };
+  const jobs = { completed: 0, failed: 0, unfinished: 0, lost: 0 };
   for (const run of submitted) {
     const job = await queue.getJob(run.jobId);
     const state = job ? await job.getState() : 'missing';
     if (state === 'completed') jobs.completed += 1;
     else if (state === 'failed') jobs.failed += 1;
-    else jobs.missing += 1;
+    else if (state === 'missing' || state === 'unknown') jobs.lost += 1;
+    else jobs.unfinished += 1;
     if (state !== 'completed') broken.push(`job ${run.jobId}: ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}`);
   }
   const lines = slots.flatMap((s) => s.lines);
@@ -283,6 +222,44 @@ function readOptions(): Options | null {
   return null;
 }
 
+/** The soak's figures, as printed and written to --json. */
+function summaryOf(r: {
+  load: number;
+  steal: number | null;
+  options: Options;
+  wallMs: number;
+  faults: Faults;
+  slots: WorkerSlot[];
+  verdict: Verdict;
+}): Summary & { options: Options } {
+  return {
+    machine: `${os.cpus().length} CPUs, load ${r.load.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end, ${r.steal ?? 'n/a'} % steal`,
+    options: r.options,
+    wallS: Math.round(r.wallMs / 1000),
+    faults: {
+      kills: r.faults.kills,
+      workerStarts: r.slots.reduce((n, s) => n + s.starts, 0),
+      crashes: r.faults.crashes,
+      redisRestarts: r.faults.redisRestarts,
+      cuts: r.faults.cuts,
+    },
+    verdict: r.verdict,
+    outcome: r.verdict.broken.length === 0 ? 'every promise held' : `${r.verdict.broken.length} broken`,
+  };
+}
+
+/** What the soak itself found broken besides the runs: a stall, a fault not injected, a worker that would not stop. */
+function soakBroken(faults: Faults & { stalled: boolean }, stops: Stopped[], stallMs: number): string[] {
+  const broken: string[] = [];
+  if (faults.stalled) broken.push(`nothing moved for ${stallMs / 1000} s: the soak stopped waiting (what was not done is listed above)`);
+  for (const missing of faults.stalled ? [] : missingFaults(faults))
+    broken.push(`${missing} before the runs were done: the soak proved less than it says (a larger --runs or --latency-ms gives the faults time)`);
+  for (const stop of stops) if (stop.hung) broken.push(stop.hung);
+  const codes = stops.map((s) => s.code);
+  if (codes.some((code) => code !== 0 && code !== null)) broken.push(`a worker did not stop cleanly on SIGTERM (exit codes ${codes.join(', ')})`);
+  return broken;
+}
+
 async function main(): Promise<void> {
   const options = readOptions();
   if (!options) {
@@ -303,6 +280,7 @@ async function main(): Promise<void> {
     url: index === 0 ? proxy.url('redis') : redis.url,
     child: null,
     ready: false,
+    upAt: 0,
     lines: [],
     starts: 0,
   }));
@@ -314,26 +292,24 @@ async function main(): Promise<void> {
     const load = os.loadavg()[0]!;
     const started = Date.now();
     for (const slot of slots) startSlot(slot, { concurrency: options.concurrency, lockMs: options['lock-ms'], latencyMs: options['latency-ms'] });
-    const faults = await injectFaults(slots, redis, proxy, async () => (await queue.getJobCounts('completed')).completed!, options);
+    const faults = await injectFaults(slots, redis, proxy, async () => (await queue.getJobCounts('completed')).completed!, {
+      runs: options.runs,
+      concurrency: options.concurrency,
+      lockMs: options['lock-ms'],
+      killEveryMs: options['kill-every-ms'],
+      latencyMs: options['latency-ms'],
+      stallMs: options['stall-ms'],
+    });
     const wallMs = Date.now() - started;
-    const exits = await Promise.all(slots.map(stopSlot));
+    // Read before the workers stop: who holds what, and what each said last, as it was when nothing moved.
+    if (faults.stalled) {
+      const unanswered = sleep(15_000).then(() => 'Stalled, and the queue did not answer within 15 s: Redis itself is out of reach.');
+      process.stdout.write(`${await Promise.race([stallReport(queue, connection, submitted, slots), unanswered])}\n`);
+    }
+    const stops = await Promise.all(slots.map((slot) => stopSlot(slot, STOP_GRACE_MS)));
     const verdict = await verify(queue, submitted, reference, slots);
-    if (faults.stalled) verdict.broken.unshift(`nothing moved for ${options['stall-ms'] / 1000} s: the soak stopped waiting`);
-    if (exits.some((code) => code !== 0 && code !== null)) verdict.broken.push(`a worker did not stop cleanly on SIGTERM (exit codes ${exits.join(', ')})`);
-    const summary = {
-      machine: `${os.cpus().length} CPUs, load ${load.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end, ${steal() ?? 'n/a'} % steal`,
-      options,
-      wallS: Math.round(wallMs / 1000),
-      faults: {
-        kills: faults.kills,
-        workerStarts: slots.reduce((n, s) => n + s.starts, 0),
-        crashes: faults.crashes,
-        redisRestarts: faults.redisRestarts,
-        cuts: faults.cuts,
-      },
-      verdict,
-      outcome: verdict.broken.length === 0 ? 'every promise held' : `${verdict.broken.length} broken`,
-    };
+    verdict.broken.push(...soakBroken(faults, stops, options['stall-ms']));
+    const summary = summaryOf({ load, steal: steal(), options, wallMs, faults, slots, verdict });
     printSummary(summary);
     if (options.json) await fs.writeFile(options.json, JSON.stringify({ ...summary, workerLines: slots.flatMap((s) => s.lines) }, null, 2) + '\n');
     if (verdict.broken.length > 0) {
@@ -354,30 +330,6 @@ async function main(): Promise<void> {
     await redis.stop();
     if (!keep) await fs.rm(dir, { recursive: true, force: true });
   }
-}
-
-function printSummary(s: {
-  machine: string;
-  wallS: number;
-  faults: { kills: number; workerStarts: number; crashes: string[]; redisRestarts: { signal: string }[]; cuts: { ms: number }[] };
-  verdict: Verdict;
-  outcome: string;
-}): void {
-  const v = s.verdict;
-  const completions = Object.values(v.completionsPerRun);
-  const lines = [
-    `Machine: ${s.machine}; ${s.wallS} s under faults`,
-    `Runs: ${v.runs} submitted, ${v.done} done, ${v.identical} identical to an uninterrupted run (tree, commits, board)`,
-    `Folders: ${v.foldersPerRun.join('; ')}`,
-    `Jobs: ${v.jobs.completed} completed, ${v.jobs.failed} failed, ${v.jobs.missing} lost`,
-    `Completions: ${completions.filter((n) => n === 1).length} runs concluded done once, ${completions.filter((n) => n > 1).length} more than once, ${completions.filter((n) => n === 0).length} never`,
-    `Faults: ${s.faults.kills} workers killed with -9 (${s.faults.workerStarts} worker starts), Redis restarted ${s.faults.redisRestarts.length} times (${s.faults.redisRestarts.map((r) => r.signal).join(', ')}), ${s.faults.cuts.length} line cut (${s.faults.cuts.map((c) => `${c.ms} ms`).join(', ')}), ${s.faults.crashes.length} workers exited on their own`,
-    `Recovery: ${v.takenOver} take-ups of an unfinished run, ${v.handedBack} runs handed back`,
-    `Outcome: ${s.outcome}`,
-    ...v.broken.map((b) => `  - ${b}`),
-    ...s.faults.crashes.map((c) => `  ! ${c}`),
-  ];
-  process.stdout.write(lines.join('\n') + '\n');
 }
 
 await main().catch((error: unknown) => {

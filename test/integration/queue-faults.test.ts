@@ -126,7 +126,7 @@ describe('the job queue when Redis restarts or the line to it is cut', function 
     assert.equal(cutOff.lines.filter((l) => l.startsWith('Reconnected to Redis at ')).length, 2, cutOff.lines.join('\n'));
   });
 
-  it('goes on taking jobs after Redis restarts while the worker is fetching its first job', async () => {
+  it('goes on taking jobs after Redis restarts while the worker is fetching its first job, and exits on SIGTERM', async () => {
     // The restart lands on the worker's first fetch: ioredis re-sends it after the reconnection and its
     // promise never settles, and a BullMQ worker waiting on it took no job again (the soak's stall).
     const out = await tempDir();
@@ -135,10 +135,18 @@ describe('the job queue when Redis restarts or the line to it is cut', function 
     await worker.waitFor(/^Worker /);
     await redis.restart({ signal: 'SIGTERM', downMs: 300 });
     await worker.waitFor(/^Reconnected to Redis at /);
+    // A second reconnection retires the worker on the first one's connection of its own.
+    await redis.restart({ signal: 'SIGTERM', downMs: 300 });
+    await waitUntil('it reconnected twice', async () => worker.lines.filter((l) => l.startsWith('Reconnected to Redis at ')).length === 2, 30_000);
     assert.equal((await submit(redis.url, 'roman', out)).code, 0);
     await worker.waitFor(/roman: done$/, 120_000);
     assert.deepEqual(await facts(path.join(out, 'roman')), await referenceFacts('roman'));
     assert.deepEqual(await queue.getJobCounts('completed', 'failed'), { completed: 1, failed: 0 });
+    // The connection it took jobs on since the reconnection kept the process alive after it said it stopped (the soak's hang).
+    worker.child.kill('SIGTERM');
+    await worker.waitFor(/^Worker stopped\.$/, 30_000);
+    const exit = await Promise.race([worker.exited, sleep(15_000).then(() => 'still running 15 s after "Worker stopped."')]);
+    assert.deepEqual(exit, { code: 0, signal: null }, worker.lines.join('\n'));
   });
 
   it('keeps trying an unreachable Redis: submit for SOPWORKS_REDIS_WAIT_MS, a worker until it can; jobs says so at once', async () => {

@@ -86,6 +86,9 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
   };
   const retired: Worker<JobData, JobResult>[] = [];
   let current = takeJobs(connection, processor, options, onError);
+  // The connections made here, one per reconnection: BullMQ never closes a connection it was given, and
+  // one left open keeps the process alive after it said it stopped.
+  const own: Redis[] = [];
   // When Redis comes back, the fetch of the next job that was on the line as it went can be re-sent by
   // ioredis and never settle: BullMQ's loop then waits on it and takes no job again. So after every
   // reconnection a fresh BullMQ worker, on a connection of its own, takes the jobs; the one before takes
@@ -103,6 +106,7 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
         .catch(() => undefined);
       const fresh = connection.duplicate();
       fresh.on('error', () => {});
+      own.push(fresh);
       current = takeJobs(fresh, processor, options, onError);
       replaceAfterReconnection(current, fresh);
     });
@@ -114,6 +118,8 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
       // A retired worker's loop may wait for ever on its lost fetch: its close is awaited only as long as runs are under way.
       const finishing = retired.map((w) => Promise.race([w.close(), Promise.all(runs).then(() => sleep(2000))]));
       await Promise.all([current.close(), ...finishing]);
+      // Also those of retired workers whose close still waits on a fetch lost with the connection.
+      for (const made of own) made.disconnect();
       settle();
     })();
     return closed;
