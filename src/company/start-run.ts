@@ -50,7 +50,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     startedAt: new Date().toISOString(),
     resumedAt: [],
     budget: request.budget ?? { usd: null, tokens: null },
-    approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false },
+    approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false, clarify: request.approvals?.clarify ?? false },
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
     engineers: request.engineers ?? 1,
     until: request.until ?? null,
@@ -107,6 +107,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       policy,
       approvals: record.approvals,
       askPerson: request.askPerson ?? null,
+      answerPerson: request.answerPerson ?? null,
       emit,
     });
     const loop = new RunLoop({

@@ -96,6 +96,7 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
     .option('--concurrency <n>', 'how many files are written at once (kept for resume)', '4')
     .option('--engineers <n>', 'how many Engineers share the files; each file is reviewed by another Engineer (kept for resume)', '1')
     .option('--until <point>', 'stop after this artifact: prd, design or tasks (outcome paused, exit 5; resume goes on to the end)')
+    .option('--clarify', 'let the Product Manager ask you a few questions before the PRD (at this terminal, else from the workbench)', false)
     .option('--chaos <rate>', "spoil this share (0 to 1) of a scripted scenario's replies the ways real models do (docs/eval.md)")
     .option('--seed <n>', 'which replies --chaos spoils, and how (default 1): the same seed, the same faults')
     .option('--sops <dir>', 'folder of company.yaml and the SOP files', path.join(PACKAGE_ROOT, 'sops'))

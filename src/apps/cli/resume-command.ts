@@ -22,7 +22,7 @@ import { commandOutput } from './command-output.ts';
 import { reportRun } from './report-run.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
-import { terminalApprover } from './approval-prompt.ts';
+import { terminalPerson } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { refuseTampered } from './refuse-tampered.ts';
@@ -105,7 +105,7 @@ export async function resumeCommand(project: string, rawOptions: unknown, termin
       resumeRun({
         projectDir,
         record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || options.yes }, until: options.until ?? null },
-        askPerson: terminalApprover(),
+        ...terminalPerson(options.yes),
         company,
         provider,
         price: priceOf(llm, settings),

@@ -18,7 +18,7 @@ import { reportRun } from './report-run.ts';
 import { withTracing } from './with-tracing.ts';
 import { installStopSignals } from './stop-signals.ts';
 import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
-import { terminalApprover } from './approval-prompt.ts';
+import { terminalPerson } from './approval-prompt.ts';
 import { providerHooks } from './provider-hooks.ts';
 import { parseOptions, positiveInteger, positiveNumber, wholeNumberIn, duration } from './parse-options.ts';
 import { checkBudgetPrices, priceOf, worstReplyTokens } from './price-of.ts';
@@ -28,7 +28,7 @@ import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts'
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { llmRecordOf } from './llm-record.ts';
-import { checkUntil } from '../../engine/run/until-check.ts';
+import { checkClarify, checkUntil } from '../../engine/run/until-check.ts';
 import { ChaosOptions, chaosOf, withChaos } from './chaos-option.ts';
 import { sopPrompts } from '../../company/sop-prompts.ts';
 import { deadlineOf } from './deadline.ts';
@@ -78,6 +78,8 @@ const RunOptions = z.object({
   json: z.boolean().default(false),
   /** Stop after this point (a SOP's stopAt: prd, design, tasks in the default company), outcome paused. */
   until: z.string().trim().min(1).optional(),
+  /** Let the roles ask the person questions first (a SOP's clarify step). */
+  clarify: z.boolean().default(false),
   ...ChaosOptions,
 });
 export type RunOptions = z.infer<typeof RunOptions>;
@@ -115,6 +117,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   checkUntil(company, options.until);
+  checkClarify(company, options.clarify);
   const policy = await loadPolicy(options.sops);
   // A registry set to something that is not a URL is refused now, before anything is written.
   dependencyRegistries(policy);
@@ -155,9 +158,9 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
         price: priceOf(llm, settings),
         maxOutputTokens: worstReplyTokens(llm, settings, provider),
         recordTo: options.record ?? null,
-        approvals: { gates: options.approve, yes: options.yes },
+        approvals: { gates: options.approve, yes: options.yes, clarify: options.clarify },
         until: options.until ?? null,
-        askPerson: terminalApprover(),
+        ...terminalPerson(options.yes),
         maxRepairs: settings.maxRepairs,
         policy,
         sandbox: sandboxSettings(settings.sandbox, options.allowUnsandboxed),
