@@ -218,12 +218,13 @@ for (const repository of REPOSITORIES.filter((r) => !values.only || values.only.
     console.log(`${repository.name}: skipped (its sources are not on this machine)`);
     continue;
   }
+  const load = os.loadavg()[0]!.toFixed(1);
   const cold = await build(root, repository.requests[0]!.text);
   const warm = await build(root, repository.requests[0]!.text);
   const tree = countTokens(cold.map.tree);
   const rest = countTokens(JSON.stringify([cold.map.manifests, cold.map.readmes]));
   console.log(
-    `${repository.name}: ${cold.map.fileCount} files; cold ${cold.wallMs} ms (cpu ${cold.cpuMs} ms), warm ${warm.wallMs} ms (cpu ${warm.cpuMs} ms); ` +
+    `${repository.name}: ${cold.map.fileCount} files, load ${load} → ${os.loadavg()[0]!.toFixed(1)}; cold ${cold.wallMs} ms (cpu ${cold.cpuMs} ms), warm ${warm.wallMs} ms (cpu ${warm.cpuMs} ms); ` +
       `tree ${tree} tokens, signatures ${cold.map.signatureTokens} tokens in ${cold.map.interfaces.length} files, manifests+readme ${rest} tokens`,
   );
   const found = [];

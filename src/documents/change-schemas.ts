@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { RelativePath } from '../ground/files/safe-path.ts';
-import { Design, TestReport } from './schemas.ts';
+import { Design, taskGraphOf, taskWork, TestReport } from './schemas.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
@@ -71,13 +71,10 @@ export const ChangeTask = z.object({
   op: ChangeOp,
   /** A rename's old path; null otherwise. */
   from: RelativePath.nullable(),
-  description: text('description'),
-  dependsOn: z.array(RelativePath),
+  ...taskWork,
 });
 
-export const ChangeTaskGraph = z.object({
-  tasks: z.array(ChangeTask).min(1),
-});
+export const ChangeTaskGraph = taskGraphOf(ChangeTask);
 
 /**
  * A file a task deletes, or moves: one commit removes `path` and, for a rename, adds `renamedTo` with

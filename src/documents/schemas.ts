@@ -70,15 +70,18 @@ export const Design = z.object({
   sequenceDiagram: diagram('sequenceDiagram'),
 });
 
-export const Task = z.object({
-  file: RelativePath,
+/** What every task says besides its file: what to write, and the files that must be written first. */
+export const taskWork = {
   description: text('description'),
   dependsOn: z.array(RelativePath),
-});
+};
 
-export const TaskGraph = z.object({
-  tasks: z.array(Task).min(1),
-});
+export const Task = z.object({ file: RelativePath, ...taskWork });
+
+/** A task graph: one or more tasks (a new project's, or a change's). */
+export const taskGraphOf = <T extends z.ZodType>(task: T) => z.object({ tasks: z.array(task).min(1) });
+
+export const TaskGraph = taskGraphOf(Task);
 
 export const CodeFile = z.object({
   path: RelativePath,

@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { changeSetUp, git, GREETINGS_BRANCH as BRANCH, type Reply } from '../helpers/change-repo.ts';
 import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
+import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 /** A test runner as a package: its bin runs node's own runner on test/. */
@@ -39,7 +40,10 @@ describe("sopworks change: the repository's own test runner", function () {
     await removeTempDirs();
   });
 
-  it('installs a devDependency runner when no lockfile is committed, runs the base with it, and keeps the generated lockfile out', async () => {
+  it('installs a devDependency runner when no lockfile is committed, runs the base with it, and keeps the generated lockfile out', async function () {
+    // npm links the runner's command into node_modules/.bin, which Node's permission model (the weaker
+    // sandbox) forbids: without bubblewrap the install fails, saying so (test/unit/project-checks.test.ts).
+    requireSystem(this, BUBBLEWRAP);
     const run = await changeSetUp(withNpmTest, {
       extra: { 'package.json': manifest({ 'tiny-runner': '^1.0.0' }, 'tiny-runner'), '.gitignore': 'node_modules/\n' },
     });

@@ -159,3 +159,28 @@ describe('running projects in the sandbox', function () {
     });
   });
 });
+
+describe('the weaker sandbox and the host PATH', function () {
+  this.timeout(60_000);
+  after(removeTempDirs);
+
+  it("never runs a host package's command for a project that lacks it (npm's and npx's node_modules/.bin are left off PATH)", async () => {
+    const host = await tempDir('host-bins-');
+    const bin = path.join(host, 'node_modules', '.bin');
+    await fs.mkdir(bin, { recursive: true });
+    const marker = path.join(host, 'ran.txt');
+    await fs.writeFile(path.join(bin, 'hostonly-runner'), `#!/bin/sh\necho ran > '${marker}'\n`, { mode: 0o755 });
+    const dir = await project({ 'package.json': JSON.stringify({ name: 'p', version: '1.0.0', scripts: { test: 'hostonly-runner' } }) });
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:${saved}`;
+    try {
+      const outcome = await runSandboxed({ argv: ['npm', 'test'], projectDir: dir, limits: LIMITS, setting: 'fallback', allowUnsandboxed: false });
+      assert.equal(outcome.mode, 'node-permissions');
+      assert.equal(outcome.exitCode, 127, outcome.output);
+      assert.match(outcome.output, /hostonly-runner: not found/);
+    } finally {
+      process.env.PATH = saved;
+    }
+    await assert.rejects(fs.stat(marker), 'the host-only command never ran');
+  });
+});

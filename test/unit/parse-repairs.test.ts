@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { candidateShapes, type SchemaNode } from '../../src/capabilities/model/parse/align-to-schema.ts';
+import { candidateShapes } from '../../src/capabilities/model/parse/align-to-schema.ts';
+import type { JsonSchemaNode } from '../../src/capabilities/model/json-schema-node.ts';
 import { unclosedFence } from '../../src/capabilities/model/parse/fenced-blocks.ts';
 import { balancedSpans, jsonCandidates } from '../../src/capabilities/model/parse/json-candidates.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
@@ -65,7 +66,7 @@ describe('local repair, piece by piece', () => {
   });
 
   describe('candidateShapes', () => {
-    const schema = strictJsonSchema(z.object({ projectName: z.string(), tags: z.array(z.object({ tagName: z.string() })) })) as SchemaNode;
+    const schema = strictJsonSchema(z.object({ projectName: z.string(), tags: z.array(z.object({ tagName: z.string() })) })) as JsonSchemaNode;
 
     it('renames keys that match a schema key but for case and separators, at every depth', () => {
       const [shape] = candidateShapes({ Project_Name: 'p', TAGS: [{ 'tag-name': 't' }] }, schema);
@@ -89,7 +90,7 @@ describe('local repair, piece by piece', () => {
     });
 
     it('puts a bare list under the one property of an object that holds only a list', () => {
-      const listOnly = strictJsonSchema(z.object({ tasks: z.array(z.string()) })) as SchemaNode;
+      const listOnly = strictJsonSchema(z.object({ tasks: z.array(z.string()) })) as JsonSchemaNode;
       assert.deepEqual(
         candidateShapes(['a'], listOnly).map((s) => s.value),
         [['a'], { tasks: ['a'] }],
@@ -98,7 +99,7 @@ describe('local repair, piece by piece', () => {
     });
 
     it('fixes the case of an enum value only when one value fits', () => {
-      const enums = strictJsonSchema(z.object({ level: z.enum(['P0', 'P1']) })) as SchemaNode;
+      const enums = strictJsonSchema(z.object({ level: z.enum(['P0', 'P1']) })) as JsonSchemaNode;
       assert.deepEqual(candidateShapes({ level: 'p1' }, enums)[0]!.value, { level: 'P1' });
       assert.deepEqual(candidateShapes({ level: 'high' }, enums)[0]!.value, { level: 'high' });
     });

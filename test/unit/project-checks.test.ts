@@ -133,5 +133,9 @@ describe('install failures', () => {
       installFailures('ERROR: No matching distribution found for requestz').map((f) => f.name),
       ['install: requestz'],
     );
+    // npm under Node's permission model (no bubblewrap): what to install, not only Node's words.
+    const [weaker] = installFailures('npm error code ERR_ACCESS_DENIED\nnpm error fs.symlink API requires full fs.read and fs.write permissions.\n');
+    assert.equal(weaker?.name, 'install: the sandbox');
+    assert.match(weaker!.message, /install bubblewrap/);
   });
 });

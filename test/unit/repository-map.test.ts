@@ -13,6 +13,9 @@ import { readRequestedFiles } from '../../src/capabilities/change/read-files.ts'
 import { readTree, renderTree } from '../../src/capabilities/change/map/render-tree.ts';
 import { listFiles } from '../../src/capabilities/change/map/list-files.ts';
 import { tagFiles } from '../../src/capabilities/change/map/tag-files.ts';
+import { languageOf } from '../../src/capabilities/change/map/languages.ts';
+import { parseFiles, parseInWorkers } from '../../src/capabilities/change/map/parse-pool.ts';
+import { parseWorkerEntry } from '../../src/capabilities/change/map/parse-worker-entry.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const gitIn =
@@ -43,6 +46,21 @@ function synthetic(count: number): Record<string, string> {
   files['assets/blob.bin'] = '\0\x01\x02';
   return files;
 }
+
+/** A file of each language the map reads (ESM, CommonJS, TypeScript, Python, Go, Rust, Java), and their tests. */
+const POLYGLOT: Record<string, string> = {
+  'lib/esm.mjs': "export function parseArgs(argv) {\n  return argv;\n}\nexport const VERSION = '1.0';\n",
+  'lib/cjs.js':
+    "'use strict';\nfunction helper(a) {\n  function local() {}\n  return a;\n}\nexports.VERSION = '2.0';\nmodule.exports.parse = function parse(text,\n    options) {\n  return helper(text); // parse( in a comment\n};\nmodule.exports = { helper };\n",
+  'lib/types.ts':
+    "export interface Options { lang: string }\nexport type Lang = 'en' | 'fr';\nexport class Greeter {\n  greet(name: string): string {\n    return name;\n  }\n}\n",
+  'pkg/core.py': 'class Counter:\n    def count(self, text):\n        def local():\n            pass\n        return len(text)\n',
+  'homedir/homedir.go': 'package homedir\n\nfunc Dir() (string, error) {\n\treturn "", nil\n}\n\ntype Cache struct {\n\tdir string\n}\n',
+  'homedir/homedir_test.go': 'package homedir\n\nimport "testing"\n\nfunc TestDir(t *testing.T) {}\n',
+  'crate/src/lib.rs': 'pub fn parse(s: &str) -> usize {\n    s.len()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses() {}\n}\n',
+  'java/src/main/java/com/x/Greeter.java': 'package com.x;\n\npublic class Greeter {\n  public String greet(String who) {\n    return who;\n  }\n}\n',
+  'java/src/test/java/com/x/GreeterTest.java': 'package com.x;\n\nclass GreeterTest {}\n',
+};
 
 const map = (root: string, base: string, request: string, tokens?: number) =>
   mapRepository({ root, base, branch: 'sopworks/x', slug: 'x', request, ...(tokens ? { tokens } : {}) });
@@ -101,19 +119,7 @@ describe('repository map', function () {
   });
 
   it('reads definitions of ESM and CommonJS, TypeScript, Python, Go, Rust and Java, and knows their tests', async () => {
-    const { root, base } = await repository({
-      'lib/esm.mjs': "export function parseArgs(argv) {\n  return argv;\n}\nexport const VERSION = '1.0';\n",
-      'lib/cjs.js':
-        "'use strict';\nfunction helper(a) {\n  function local() {}\n  return a;\n}\nexports.VERSION = '2.0';\nmodule.exports.parse = function parse(text,\n    options) {\n  return helper(text); // parse( in a comment\n};\nmodule.exports = { helper };\n",
-      'lib/types.ts':
-        "export interface Options { lang: string }\nexport type Lang = 'en' | 'fr';\nexport class Greeter {\n  greet(name: string): string {\n    return name;\n  }\n}\n",
-      'pkg/core.py': 'class Counter:\n    def count(self, text):\n        def local():\n            pass\n        return len(text)\n',
-      'homedir/homedir.go': 'package homedir\n\nfunc Dir() (string, error) {\n\treturn "", nil\n}\n\ntype Cache struct {\n\tdir string\n}\n',
-      'homedir/homedir_test.go': 'package homedir\n\nimport "testing"\n\nfunc TestDir(t *testing.T) {}\n',
-      'crate/src/lib.rs': 'pub fn parse(s: &str) -> usize {\n    s.len()\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn parses() {}\n}\n',
-      'java/src/main/java/com/x/Greeter.java': 'package com.x;\n\npublic class Greeter {\n  public String greet(String who) {\n    return who;\n  }\n}\n',
-      'java/src/test/java/com/x/GreeterTest.java': 'package com.x;\n\nclass GreeterTest {}\n',
-    });
+    const { root, base } = await repository(POLYGLOT);
     const result = await map(root, base, 'parse', 4000);
     const shown = Object.fromEntries(result.interfaces.map((i) => [i.path, i.interface]));
     assert.match(shown['lib/esm.mjs']!, /^export function parseArgs\(argv\) \{$/m);
@@ -135,6 +141,25 @@ describe('repository map', function () {
     );
   });
 
+  it('tags the same in the parse workers as in this thread, from a bundle that carries no package', async () => {
+    const { root } = await repository(POLYGLOT);
+    const jobs = Object.keys(POLYGLOT).flatMap((file) => {
+      const language = languageOf(file);
+      return language ? [{ file: path.join(root, file), language }] : [];
+    });
+    assert.equal(jobs.length, Object.keys(POLYGLOT).length);
+    const inWorkers = await parseInWorkers(jobs, 2);
+    assert.deepEqual(inWorkers, await parseFiles(jobs), 'a handful of files is parsed in this thread: the same tags');
+    assert.ok(inWorkers.every((tags) => typeof tags === 'object' && tags !== null && tags.definitions.length > 0));
+    const entry = await parseWorkerEntry();
+    assert.ok('code' in entry, 'from src/, the worker runs a bundle');
+    assert.deepEqual(
+      [...entry.code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]).filter((name) => !name!.startsWith('node:')),
+      [],
+      'the bundle requires no package: one would be looked for from where it is evaluated',
+    );
+  });
+
   it('parses a second map only for the blobs that changed, and survives a damaged cache', async () => {
     const { root, base } = await repository(synthetic(60));
     const gitDir = path.join(root, '.git');
@@ -153,6 +178,29 @@ describe('repository map', function () {
     for (const file of cacheFiles) await fs.writeFile(path.join(process.env.SOPWORKS_CACHE_DIR!, 'repo-map', file), '{"version":"x","entries":{"zz":1}}');
     const damaged = await tagFiles(root, gitDir, await listFiles(root, next));
     assert.deepEqual([damaged.parsed, damaged.cached], [60, 0], 'a cache that does not validate is rebuilt, never trusted');
+  });
+
+  it('lists but never parses generated, minified and binary sources, and caches them as such', async () => {
+    const hand =
+      'package durations\n\n// Durations is what the parser generated by hand; nothing here says not to edit it.\nfunc Durations() int { return 0 }\n';
+    const late = `${'// about durations\n'.repeat(150)}var note = "// Code generated by nobody. DO NOT EDIT."\nfunc DurationsLate() int { return 1 }\n`;
+    const { root, base } = await repository({
+      'src/durations.go': hand,
+      'src/late.go': late,
+      'gen/durations_string.go':
+        '// Code generated by "stringer -type=Durations"; DO NOT EDIT.\n\npackage gen\n\nfunc DurationsString() string { return "" }\n',
+      'gen/durations_pb2.py': '# -*- coding: utf-8 -*-\n# Generated by the protocol buffer compiler.  DO NOT EDIT!\ndef durations_descriptor():\n    pass\n',
+      'gen/schema.ts': '/**\n * @generated SignedSource<<0123>>\n */\nexport function durationsSchema() {}\n',
+      'web/durations.min.js': 'function durationsMin(){return 1}\n',
+      'web/durations.js': `function durationsPacked(){return [${'1,'.repeat(3000)}1]}\n`,
+      'web/durations-binary.js': 'function durationsBinary() {}\n\0\0',
+    });
+    const result = await map(root, base, 'make Durations count in milliseconds', 3000);
+    assert.deepEqual(result.interfaces.map((i) => i.path).sort(), ['src/durations.go', 'src/late.go']);
+    assert.deepEqual(readTree(result.tree).sort(), gitIn(root)('ls-files').trim().split('\n').sort(), 'each skipped file is still in the tree');
+    const gitDir = path.join(root, '.git');
+    const again = await tagFiles(root, gitDir, await listFiles(root, base));
+    assert.deepEqual([again.parsed, again.cached, again.files.length], [0, 7, 2], 'the skipped files are cached as not source (the .min.js is never read)');
   });
 
   it('keeps hostile file names to themselves: one line per folder, quoted, read back exactly', async () => {

@@ -118,6 +118,122 @@ describe('the DAG scheduler', () => {
     assert.equal(aborted, true);
   });
 
+  it('skips every file downstream of one that ended unwritten, however deep, and runs the rest', async () => {
+    // a ends unwritten; b needs a, c needs b, d needs c and e: all three are skipped. e is independent.
+    const deps: Record<string, string[]> = { a: [], b: ['a'], c: ['b'], e: [], d: ['c', 'e'] };
+    const started: string[] = [];
+    const result = await runOverDag({
+      files: ['a', 'b', 'c', 'e', 'd'],
+      dependsOn: (f) => deps[f]!,
+      concurrency: 2,
+      job: async (file, handle) => {
+        started.push(file);
+        if (file === 'a') return;
+        handle.written(file);
+        await handle.turn();
+        handle.posted();
+      },
+    });
+    assert.deepEqual(result, { written: ['e'], skipped: ['b', 'c', 'd'], published: 1 });
+    assert.deepEqual(started, ['a', 'e']);
+  });
+
+  it('when a job fails while others run: the one waiting for its turn is told, the running one aborted, no file starts after', async () => {
+    // a is slow; b is written and waits for a's turn; c takes the slot b freed and works on; d waits for a slot.
+    const gate = new Gate();
+    const started: string[] = [];
+    const seen: string[] = [];
+    const done = runOverDag({
+      files: ['a', 'b', 'c', 'd'],
+      dependsOn: () => [],
+      concurrency: 2,
+      job: async (file, handle) => {
+        started.push(file);
+        if (file === 'a') {
+          await gate.wait('a');
+          throw new Error('the model is down');
+        }
+        if (file === 'c') {
+          await new Promise<void>((resolve) => handle.signal.addEventListener('abort', () => resolve(), { once: true }));
+          seen.push('c aborted');
+          return;
+        }
+        handle.written(file);
+        await handle.turn().then(
+          () => seen.push(`${file}: turn granted`),
+          (error: Error) => seen.push(`${file}: turn refused (${error.message})`),
+        );
+      },
+    });
+    await settle();
+    assert.deepEqual(started, ['a', 'b', 'c'], 'c took the slot b freed when it was written');
+    gate.open('a');
+    await assert.rejects(done, /the model is down/);
+    await settle();
+    assert.deepEqual(seen.sort(), ['b: turn refused (the model is down)', 'c aborted']);
+    assert.deepEqual(started, ['a', 'b', 'c'], 'd never started');
+  });
+
+  it('stops mid-graph when its signal is aborted: the running jobs see the abort, the waiting files never start', async () => {
+    const outer = new AbortController();
+    const started: string[] = [];
+    const abortedJobs: string[] = [];
+    const done = runOverDag({
+      files: ['a', 'b', 'c', 'd'],
+      dependsOn: (f) => (f === 'c' ? ['a'] : f === 'd' ? ['c'] : []),
+      concurrency: 2,
+      signal: outer.signal,
+      job: async (file, handle) => {
+        started.push(file);
+        if (file === 'a') {
+          handle.written(file);
+          return;
+        }
+        await new Promise<void>((resolve) => handle.signal.addEventListener('abort', () => resolve(), { once: true }));
+        abortedJobs.push(file);
+      },
+    });
+    await settle();
+    assert.deepEqual(started, ['a', 'b', 'c'], 'c started once a was written');
+    outer.abort(new Error('stopped by the user'));
+    await assert.rejects(done, /stopped by the user/);
+    await settle();
+    assert.deepEqual(abortedJobs.sort(), ['b', 'c']);
+    assert.deepEqual(started, ['a', 'b', 'c'], 'd never started');
+  });
+
+  it('fails the run on a job that throws before returning a promise, and on a second message from one file', async () => {
+    await assert.rejects(
+      runOverDag({
+        files: ['a'],
+        dependsOn: () => [],
+        concurrency: 1,
+        job: (() => {
+          throw new Error('not even a promise');
+        }) as never,
+      }),
+      /not even a promise/,
+    );
+    await assert.rejects(
+      runOverDag({
+        files: ['a'],
+        dependsOn: () => [],
+        concurrency: 1,
+        job: async (_file, handle) => {
+          handle.written('a');
+          await handle.turn();
+          handle.posted();
+          handle.posted();
+        },
+      }),
+      (error: { code?: string; message: string }) => error.code === 'SOP_INVALID' && /published a second message/.test(error.message),
+    );
+  });
+
+  it('resolves at once on no files', async () => {
+    assert.deepEqual(await runOverDag({ files: [], dependsOn: () => [], concurrency: 1, job: async () => {} }), { written: [], skipped: [], published: 0 });
+  });
+
   it('refuses files out of dependency order and a concurrency below 1', () => {
     assert.throws(
       () => runOverDag({ files: ['b', 'a'], dependsOn: (f) => (f === 'b' ? ['a'] : []), concurrency: 1, job: async () => {} }),

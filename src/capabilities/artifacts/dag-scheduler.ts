@@ -7,6 +7,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { SopworksError } from '../../ground/errors.ts';
+import { TurnOrder } from './turn-order.ts';
 
 export interface JobHandle {
   /** The file is written (its final content): dependents may start, and the job's slot is freed. */
@@ -52,167 +53,182 @@ export interface DagResult {
 }
 
 export function runOverDag(run: DagRun): Promise<DagResult> {
-  const { files, concurrency } = run;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new SopworksError('USAGE', `concurrency must be a whole number of at least 1, not ${concurrency}.`);
-  const rank = new Map(files.map((f, i) => [f, i]));
-  const deps = new Map(files.map((f) => [f, run.dependsOn(f).filter((d) => rank.has(d) && d !== f)]));
+  if (!Number.isInteger(run.concurrency) || run.concurrency < 1)
+    throw new SopworksError('USAGE', `concurrency must be a whole number of at least 1, not ${run.concurrency}.`);
+  return new DagScheduler(run, dependenciesInOrder(run)).result;
+}
+
+/** Each file's dependencies among `files`; refuses a file that depends on one after it. */
+function dependenciesInOrder(run: DagRun): Map<string, readonly string[]> {
+  const rank = new Map(run.files.map((f, i) => [f, i]));
+  const deps = new Map(run.files.map((f) => [f, run.dependsOn(f).filter((d) => rank.has(d) && d !== f)]));
   for (const [file, list] of deps) {
     for (const dep of list) {
       if (rank.get(dep)! > rank.get(file)!)
         throw new SopworksError('TASK_GRAPH_INVALID', `"${file}" depends on "${dep}", which comes after it: the files must be in dependency order.`);
     }
   }
+  return deps;
+}
 
-  const abort = new AbortController();
-  // Every running job listens to it: as many listeners as files at once, which is not a leak.
-  setMaxListeners(0, abort.signal);
-  const onOuterAbort = () => abort.abort(run.signal?.reason);
-  run.signal?.addEventListener('abort', onOuterAbort, { once: true });
+type FileState = 'waiting' | 'running' | 'written' | 'ended' | 'skipped';
 
-  const contents = new Map<string, string>();
-  const state = new Map<string, 'waiting' | 'running' | 'written' | 'ended' | 'skipped'>(files.map((f) => [f, 'waiting']));
-  /** Per file: messages published, and whether its turn has passed (its job ended, or it was skipped). */
-  const messages = files.map(() => 0);
-  const turnPassed = files.map(() => false);
-  const turnWaiters: { index: number; resolve: (n: number) => void; reject: (e: unknown) => void }[] = [];
-  let slotsInUse = 0;
-  let failure: unknown = null;
+/**
+ * One run over the graph. Each method handles one event — a slot freed, a file written, a job ended, a
+ * failure, a wind-down — and the run settles `result` once every file's turn has passed.
+ */
+class DagScheduler {
+  readonly result: Promise<DagResult>;
+  private settle!: { resolve: (result: DagResult) => void; reject: (error: unknown) => void };
+  private readonly files: readonly string[];
+  private readonly rank: Map<string, number>;
+  private readonly state: Map<string, FileState>;
+  private readonly contents = new Map<string, string>();
+  private readonly turns: TurnOrder;
+  private readonly abort = new AbortController();
+  private slotsInUse = 0;
+  private failure: { error: unknown } | null = null;
 
-  return new Promise<DagResult>((resolve, reject) => {
-    const finishIfDone = () => {
-      if (failure !== null) return;
-      if (files.every((f, i) => turnPassed[i] && state.get(f) !== 'running')) {
-        run.signal?.removeEventListener('abort', onOuterAbort);
-        run.windDown?.removeEventListener('abort', onWindDown);
-        resolve({
-          written: files.filter((f) => contents.has(f)),
-          skipped: files.filter((f) => state.get(f) === 'skipped'),
-          published: messages.reduce((a, b) => a + b, 0),
-        });
-      }
-    };
-    const fail = (error: unknown) => {
-      if (failure !== null) return;
-      failure = error;
-      abort.abort(error);
-      for (const waiter of turnWaiters.splice(0)) waiter.reject(error);
-      run.signal?.removeEventListener('abort', onOuterAbort);
-      run.windDown?.removeEventListener('abort', onWindDown);
-      reject(error);
-    };
-    abort.signal.addEventListener('abort', () => fail(abort.signal.reason ?? new Error('the files were stopped before they were finished')), { once: true });
+  constructor(
+    private readonly run: DagRun,
+    private readonly deps: Map<string, readonly string[]>,
+  ) {
+    this.files = run.files;
+    this.rank = new Map(run.files.map((f, i) => [f, i]));
+    this.state = new Map(run.files.map((f) => [f, 'waiting']));
+    this.turns = new TurnOrder(run.files.length);
+    this.result = new Promise<DagResult>((resolve, reject) => (this.settle = { resolve, reject }));
+    // Every running job listens to it: as many listeners as files at once, which is not a leak.
+    setMaxListeners(0, this.abort.signal);
+    run.signal?.addEventListener('abort', this.onOuterAbort, { once: true });
+    this.abort.signal.addEventListener('abort', () => this.fail(this.abort.signal.reason ?? new Error('the files were stopped before they were finished')), {
+      once: true,
+    });
+    run.windDown?.addEventListener('abort', this.onWindDown, { once: true });
+    this.startReady();
+  }
 
-    const before = (index: number): number | null => {
-      let count = 0;
-      for (let i = 0; i < index; i++) {
-        if (!turnPassed[i]) return null;
-        count += messages[i]!;
-      }
-      return count;
-    };
-    const wakeTurns = () => {
-      for (const waiter of [...turnWaiters]) {
-        const count = before(waiter.index);
-        if (count === null) continue;
-        turnWaiters.splice(turnWaiters.indexOf(waiter), 1);
-        waiter.resolve(count);
-      }
-    };
-    const passTurn = (index: number) => {
-      turnPassed[index] = true;
-      wakeTurns();
-    };
+  private readonly onOuterAbort = () => this.abort.abort(this.run.signal?.reason);
+  private readonly onWindDown = () => queueMicrotask(() => this.stopIfWoundDown());
 
-    const skipDependents = () => {
-      let changed = true;
-      while (changed) {
-        changed = false;
-        for (const file of files) {
-          if (state.get(file) !== 'waiting') continue;
-          if (deps.get(file)!.some((d) => state.get(d) === 'ended' || state.get(d) === 'skipped')) {
-            state.set(file, 'skipped');
-            passTurn(rank.get(file)!);
-            changed = true;
-          }
+  /** Starts every waiting file whose dependencies are written, while slots are free. */
+  private startReady(): void {
+    if (this.failure) return;
+    if (this.run.windDown?.aborted) {
+      this.stopIfWoundDown();
+      return;
+    }
+    for (const file of this.files) {
+      if (this.slotsInUse >= this.run.concurrency) break;
+      if (this.state.get(file) !== 'waiting' || !this.deps.get(file)!.every((d) => this.contents.has(d))) continue;
+      this.start(file);
+    }
+    this.finishIfDone();
+  }
+
+  private start(file: string): void {
+    this.state.set(file, 'running');
+    this.slotsInUse++;
+    let holdsSlot = true;
+    const release = () => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      this.slotsInUse--;
+    };
+    let job: Promise<void>;
+    try {
+      job = this.run.job(file, this.handleFor(file, release));
+    } catch (error) {
+      job = Promise.reject(error);
+    }
+    job.then(() => this.onJobEnded(file, release)).catch((error: unknown) => this.fail(error));
+  }
+
+  private handleFor(file: string, release: () => void): JobHandle {
+    const index = this.rank.get(file)!;
+    return {
+      written: (content) => {
+        if (this.contents.has(file)) return;
+        this.contents.set(file, content);
+        release();
+        queueMicrotask(() => this.startReady());
+      },
+      turn: () => this.turns.wait(index),
+      posted: () => {
+        if (this.turns.hasPassed(index))
+          throw new SopworksError(
+            'SOP_INVALID',
+            `the work on ${file} published a second message; a per-file SOP publishes at most one (its Code, or an Outcome)`,
+          );
+        this.turns.post(index);
+      },
+      dependencies: Object.fromEntries(
+        this.deps
+          .get(file)!
+          .filter((d) => this.contents.has(d))
+          .map((d) => [d, this.contents.get(d)!]),
+      ),
+      signal: this.abort.signal,
+    };
+  }
+
+  private onJobEnded(file: string, release: () => void): void {
+    release();
+    this.state.set(file, this.contents.has(file) ? 'written' : 'ended');
+    const index = this.rank.get(file)!;
+    if (!this.turns.hasPassed(index)) this.turns.pass(index);
+    this.skipDependents();
+    this.startReady();
+  }
+
+  /** A file that depends on one that ended unwritten (or was skipped) is skipped, transitively. */
+  private skipDependents(): void {
+    let changed = true;
+    while (changed) {
+      changed = false;
+      for (const file of this.files) {
+        if (this.state.get(file) !== 'waiting') continue;
+        if (this.deps.get(file)!.some((d) => this.state.get(d) === 'ended' || this.state.get(d) === 'skipped')) {
+          this.state.set(file, 'skipped');
+          this.turns.pass(this.rank.get(file)!);
+          changed = true;
         }
       }
-    };
+    }
+  }
 
-    const stopIfWoundDown = () => {
-      if (!run.windDown?.aborted || failure !== null) return;
-      const underWay = files.filter((f) => state.get(f) === 'running' && !contents.has(f));
-      if (underWay.length === 0)
-        fail(new SopworksError('INTERRUPTED', `stopped after the files under way (${files.filter((f) => contents.has(f)).length} of ${files.length} written)`));
-    };
-    const onWindDown = () => queueMicrotask(stopIfWoundDown);
-    run.windDown?.addEventListener('abort', onWindDown, { once: true });
+  /** After a wind-down, once no file is under way (running and not yet written), the run stops. */
+  private stopIfWoundDown(): void {
+    if (!this.run.windDown?.aborted || this.failure) return;
+    const underWay = this.files.filter((f) => this.state.get(f) === 'running' && !this.contents.has(f));
+    if (underWay.length > 0) return;
+    const written = this.files.filter((f) => this.contents.has(f)).length;
+    this.fail(new SopworksError('INTERRUPTED', `stopped after the files under way (${written} of ${this.files.length} written)`));
+  }
 
-    const startReady = () => {
-      if (failure !== null) return;
-      if (run.windDown?.aborted) return stopIfWoundDown();
-      for (const file of files) {
-        if (slotsInUse >= concurrency) break;
-        if (state.get(file) !== 'waiting' || !deps.get(file)!.every((d) => contents.has(d))) continue;
-        start(file);
-      }
-      finishIfDone();
-    };
+  private finishIfDone(): void {
+    if (this.failure) return;
+    if (!this.files.every((f, i) => this.turns.hasPassed(i) && this.state.get(f) !== 'running')) return;
+    this.stopListening();
+    this.settle.resolve({
+      written: this.files.filter((f) => this.contents.has(f)),
+      skipped: this.files.filter((f) => this.state.get(f) === 'skipped'),
+      published: this.turns.published,
+    });
+  }
 
-    const start = (file: string) => {
-      const index = rank.get(file)!;
-      state.set(file, 'running');
-      slotsInUse++;
-      let holdsSlot = true;
-      const release = () => {
-        if (!holdsSlot) return;
-        holdsSlot = false;
-        slotsInUse--;
-      };
-      const handle: JobHandle = {
-        written: (content) => {
-          if (contents.has(file)) return;
-          contents.set(file, content);
-          release();
-          queueMicrotask(startReady);
-        },
-        turn: () =>
-          new Promise<number>((res, rej) => {
-            if (failure !== null) return rej(failure);
-            const count = before(index);
-            if (count !== null) return res(count);
-            turnWaiters.push({ index, resolve: res, reject: rej });
-          }),
-        posted: () => {
-          if (turnPassed[index])
-            throw new SopworksError(
-              'SOP_INVALID',
-              `the work on ${file} published a second message; a per-file SOP publishes at most one (its Code, or an Outcome)`,
-            );
-          messages[index]!++;
-          passTurn(index);
-        },
-        dependencies: Object.fromEntries(
-          deps
-            .get(file)!
-            .filter((d) => contents.has(d))
-            .map((d) => [d, contents.get(d)!]),
-        ),
-        signal: abort.signal,
-      };
-      run
-        .job(file, handle)
-        .then(() => {
-          release();
-          state.set(file, contents.has(file) ? 'written' : 'ended');
-          if (!turnPassed[index]) passTurn(index);
-          skipDependents();
-          startReady();
-        })
-        .catch(fail);
-    };
+  /** The first failure wins: every job is aborted, every job waiting for its turn is told, the run rejects. */
+  private fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = { error };
+    this.abort.abort(error);
+    this.turns.fail(error);
+    this.stopListening();
+    this.settle.reject(error);
+  }
 
-    if (files.length === 0) return resolve({ written: [], skipped: [], published: 0 });
-    startReady();
-  });
+  private stopListening(): void {
+    this.run.signal?.removeEventListener('abort', this.onOuterAbort);
+    this.run.windDown?.removeEventListener('abort', this.onWindDown);
+  }
 }

@@ -3,7 +3,7 @@
  * the tests and documents — the files each becomes in the repository and its commit's subject.
  */
 import * as S from '../../documents/schemas.ts';
-import { defineMessage, type BoardReader } from '../../engine/board/message-type.ts';
+import { defineMessage, oneDocument, type BoardReader } from '../../engine/board/message-type.ts';
 import { renderPrd } from './render/prd.ts';
 import { renderDesign } from './render/design.ts';
 import { renderTasks } from './render/tasks.ts';
@@ -23,8 +23,7 @@ const TASKS_PATH = 'docs/tasks.md';
 export const PRD = defineMessage({
   schema: S.PRD,
   description: 'Product requirements; committed as docs/prd.md.',
-  files: (prd) => [{ path: PRD_PATH, content: renderPrd(prd) }],
-  paths: () => [PRD_PATH],
+  ...oneDocument(() => PRD_PATH, renderPrd),
   subject: (prd) => `docs: product requirements for ${prd.projectName}`,
 });
 
@@ -45,8 +44,7 @@ export const Design = defineMessage({
 export const TaskGraph = defineMessage({
   schema: S.TaskGraph,
   description: 'One task per file, with dependencies; committed as docs/tasks.md.',
-  files: (graph) => [{ path: TASKS_PATH, content: renderTasks(graph) }],
-  paths: () => [TASKS_PATH],
+  ...oneDocument(() => TASKS_PATH, renderTasks),
   subject: (graph) => `docs: task graph of ${graph.tasks.length} files`,
 });
 

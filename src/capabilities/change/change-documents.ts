@@ -5,6 +5,7 @@
 import { bullets, document, shellCommand, table } from '../../ground/markdown.ts';
 import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from '../../documents/change-schemas.ts';
 import { oneLine } from '../../ground/text/one-line.ts';
+import { commandsTable, diagramSections, filesTable } from '../../documents/design-sections.ts';
 
 export function renderChangeRequest(request: ChangeRequest): string {
   return document(
@@ -22,21 +23,10 @@ export function renderDesignDelta(delta: DesignDelta): string {
     '# Design delta',
     delta.summary,
     `## Approach\n\n${delta.approach}`,
-    `## Language and commands\n\n${table(
-      ['What', 'Value'],
-      [
-        ['Language', delta.language],
-        ['Run', delta.runCommand ? `\`${shellCommand(delta.runCommand)}\`` : '(library: nothing to run)'],
-        ['Test', `\`${shellCommand(delta.testCommand)}\``],
-      ],
-    )}`,
-    `## Files touched\n\n${table(
-      ['Path', 'Purpose'],
-      delta.files.map((f) => [`\`${f.path}\``, f.purpose]),
-    )}`,
+    `## Language and commands\n\n${commandsTable(delta)}`,
+    `## Files touched\n\n${filesTable(delta)}`,
     `## What stays as it is\n\n${delta.unchanged.length > 0 ? bullets(delta.unchanged) : '(nothing named)'}`,
-    `## Data structures and interfaces\n\n\`\`\`mermaid\n${delta.classDiagram}\n\`\`\``,
-    `## Main flow\n\n\`\`\`mermaid\n${delta.sequenceDiagram}\n\`\`\``,
+    ...diagramSections(delta),
   );
 }
 

@@ -4,11 +4,14 @@
  */
 import * as C from '../../documents/change-schemas.ts';
 import { documentsDir } from '../../documents/documents-dir.ts';
-import { defineMessage as define, type BoardReader } from '../../engine/board/message-type.ts';
+import { defineMessage as define, oneDocument, type BoardReader } from '../../engine/board/message-type.ts';
 import { renderRepositoryMap, renderBaselineTests, renderChangeRequest, renderChangeTasks, renderDesignDelta } from './change-documents.ts';
 
 /** A document of the change, at `<changeDir>/<name>`. */
-const at = (board: BoardReader, name: string) => `${documentsDir(board)}/${name}`;
+const at =
+  (name: string) =>
+  (_payload: unknown, board: BoardReader): string =>
+    `${documentsDir(board)}/${name}`;
 
 export const changeMessageTypes = {
   // What the company was shown of the repository: committed, so a reviewer sees what the model saw.
@@ -16,32 +19,28 @@ export const changeMessageTypes = {
     schema: C.RepositoryMap,
     description:
       "A change run's bounded map of the repository at the base (tree, manifests, README, interfaces); committed as docs/changes/<n>-<slug>/repository-map.md.",
-    files: (map) => [{ path: `${map.changeDir}/repository-map.md`, content: renderRepositoryMap(map) }],
-    paths: (map) => [`${map.changeDir}/repository-map.md`],
+    ...oneDocument((map) => `${map.changeDir}/repository-map.md`, renderRepositoryMap),
     subject: (map) => `docs: map of the repository at ${map.base.slice(0, 12)} (${map.fileCount} files)`,
   }),
   ChangeRequest: define({
     schema: C.ChangeRequest,
     description:
       'What a change does: `changes`, `acceptanceCriteria`, `mustKeepWorking`, `outOfScope`; committed as docs/changes/<n>-<slug>/change-request.md.',
-    files: (request, board) => [{ path: at(board, 'change-request.md'), content: renderChangeRequest(request) }],
-    paths: (_request, board) => [at(board, 'change-request.md')],
+    ...oneDocument(at('change-request.md'), renderChangeRequest),
     subject: (request) => `docs: change request: ${request.title}`,
   }),
   DesignDelta: define({
     schema: C.DesignDelta,
     description:
       'A Design of what the repository becomes (its `testCommand` runs old and new tests) plus what stays `unchanged`; committed as docs/changes/<n>-<slug>/design.md.',
-    files: (delta, board) => [{ path: at(board, 'design.md'), content: renderDesignDelta(delta) }],
-    paths: (_delta, board) => [at(board, 'design.md')],
+    ...oneDocument(at('design.md'), renderDesignDelta),
     subject: () => 'docs: design delta of the change',
   }),
   ChangeTaskGraph: define({
     schema: C.ChangeTaskGraph,
     description:
       'One task per file to `modify`, `add`, `delete` or `rename` (`from`: its old path), with dependencies; committed as docs/changes/<n>-<slug>/tasks.md.',
-    files: (graph, board) => [{ path: at(board, 'tasks.md'), content: renderChangeTasks(graph) }],
-    paths: (_graph, board) => [at(board, 'tasks.md')],
+    ...oneDocument(at('tasks.md'), renderChangeTasks),
     subject: (graph) => `docs: change tasks (${graph.tasks.length})`,
   }),
   // A deleted file, or a renamed one (removed at its old path, added at its new one), in one commit.
@@ -57,8 +56,7 @@ export const changeMessageTypes = {
     schema: C.BaselineTests,
     description:
       'The existing tests as they ran on the base before the change (`ran`: false when there are none); committed as docs/changes/<n>-<slug>/baseline-tests.md.',
-    files: (report, board) => [{ path: at(board, 'baseline-tests.md'), content: renderBaselineTests(report) }],
-    paths: (_report, board) => [at(board, 'baseline-tests.md')],
+    ...oneDocument(at('baseline-tests.md'), renderBaselineTests),
     subject: (report) =>
       !report.runner.started
         ? 'test: the tests could not run on the base'

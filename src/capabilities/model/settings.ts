@@ -2,44 +2,18 @@
  * Settings from the environment (and `.env`), validated once. Every knob is documented in .env.example.
  */
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
+import { blankAsUnset, numberSetting, parseEnvironment } from '../../ground/env-settings.ts';
 import type { Price } from './prices.ts';
 import { MODE_SETTINGS, type ModeSetting } from '../../host/sandbox/choose-mode.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../../host/sandbox/limits.ts';
 
-const intFrom = (fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v.trim() === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) {
-        ctx.addIssue({ code: 'custom', message: `must be a whole number ≥ 0, got "${v}"` });
-        return z.NEVER;
-      }
-      return n;
-    });
+const intFrom = (fallback: number) => numberSetting(fallback, (n) => Number.isInteger(n) && n >= 0, 'a whole number ≥ 0');
 
 /** A whole number of at least `min`, for bounds where 0 means nothing sensible. */
 const intAtLeast = (min: number, fallback: number) => intFrom(fallback).refine((n) => n >= min, { message: `must be at least ${min}` });
 
 /** A price in US dollars per million tokens; unset when blank. */
-const usdPerMillion = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v.trim() === '') return null;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < 0) {
-      ctx.addIssue({ code: 'custom', message: `must be US dollars per million tokens (a number ≥ 0), got "${v}"` });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-/** An empty value (as in a copied .env.example) means "not set". */
-const blankAsUnset = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+const usdPerMillion = numberSetting(null, (n) => Number.isFinite(n) && n >= 0, 'US dollars per million tokens (a number ≥ 0)');
 
 const EnvSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
@@ -133,14 +107,7 @@ export interface Settings {
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new SopworksError('CONFIG_INVALID', `Invalid settings in the environment or .env:\n${issues}`, {
-      hint: 'See .env.example for every setting and its allowed values.',
-    });
-  }
-  const e = parsed.data;
+  const e = parseEnvironment(EnvSchema, env);
   const apiKey = e.OPENAI_API_KEY?.trim() || null;
   const baseUrl = e.OPENAI_BASE_URL?.trim() || null;
   return {

@@ -1,7 +1,7 @@
 /** A test round's report and the bug report that sends failures back, as board messages: committed under docs/ (a change run: its folder). */
 import * as S from '../../documents/schemas.ts';
 import { documentsDir } from '../../documents/documents-dir.ts';
-import { defineMessage, type BoardReader } from '../../engine/board/message-type.ts';
+import { defineMessage, oneDocument, type BoardReader } from '../../engine/board/message-type.ts';
 import { renderBugReport, renderTestReport } from './render-test-report.ts';
 
 /** Under docs/, or under the change's folder in a change run (src/documents/documents-dir.ts). */
@@ -14,8 +14,7 @@ export const TestReport = defineMessage({
   schema: S.TestReport,
   description:
     'The result of a test round (the tests; a failed dependency install; the program run on its smoke input); committed as docs/test-reports/round-N.md.',
-  files: (report, board) => [{ path: testReportPath(report, board), content: renderTestReport(report) }],
-  paths: (report, board) => [testReportPath(report, board)],
+  ...oneDocument(testReportPath, renderTestReport),
   subject: (report) =>
     `test: round ${report.round} ${report.passed ? 'passed' : 'failed'}` +
     (report.counts ? ` (${report.counts.passed} passed, ${report.counts.failed} failed)` : ''),

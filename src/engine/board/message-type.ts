@@ -40,3 +40,12 @@ export interface MessageType<T> {
 export type MessageTypes = Readonly<Record<string, MessageType<unknown>>>;
 
 export const defineMessage = <T>(type: MessageType<T>): MessageType<unknown> => type as MessageType<unknown>;
+
+/**
+ * The `files` and `paths` of an artifact that is one rendered document: at `pathOf`, with `render`'s
+ * content (rendered only when committed; `paths` does not render).
+ */
+export const oneDocument = <T>(pathOf: (payload: T, board: BoardReader) => string, render: (payload: T) => string) => ({
+  files: (payload: T, board: BoardReader): ProjectFile[] => [{ path: pathOf(payload, board), content: render(payload) }],
+  paths: (payload: T, board: BoardReader): string[] => [pathOf(payload, board)],
+});

@@ -9,11 +9,10 @@
 import { fromPromise, setup, type AnyStateNode } from 'xstate';
 import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
 import type { SopFile, StateNodeConfig } from './sop-file.ts';
-import { statesOf, stepsOf, type StateEntry, type YamlPath } from './sop-walk.ts';
+import { eachTransition, invokeOutcomes, statesOf, stepsOf, type StateEntry, type YamlPath } from './sop-walk.ts';
 import type { Vocabulary } from '../steps/vocabulary.ts';
 import type { Locator } from './yaml-diagnostics.ts';
 
-const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const key = (path: string[]): string => path.join('.');
 
 export function checkMachine(sop: SopFile, where: Locator, vocabulary: Vocabulary): Diagnostic[] {
@@ -62,17 +61,11 @@ function checkTargets(sop: SopFile, where: Locator): Diagnostic[] {
           ),
         );
       };
-      if (Array.isArray(value)) value.forEach((t, i) => one(t, [...at, i]));
-      else if (value !== undefined) one(value, at);
+      eachTransition(value, at, one);
     };
     for (const [event, t] of Object.entries(state.node.on ?? {})) check(t, [...state.at, 'on', event]);
     check(state.node.always, [...state.at, 'always']);
-    const invokes = state.node.invoke;
-    list(invokes).forEach((invoke, i) => {
-      const at: YamlPath = Array.isArray(invokes) ? [...state.at, 'invoke', i] : [...state.at, 'invoke'];
-      check(invoke.onDone, [...at, 'onDone']);
-      check(invoke.onError, [...at, 'onError']);
-    });
+    for (const outcome of invokeOutcomes(state)) check(outcome.value, outcome.at);
   }
   return problems;
 }

@@ -73,6 +73,24 @@ export function stepsNamed<P = Record<string, unknown>>(sop: SopFile, vocabulary
   return stepsOf(sop, vocabulary).filter((step) => step.src === src) as StepEntry<P>[];
 }
 
+/** Calls `visit` for each transition in `value`: one transition, or each of a list (with its index in the path). */
+export function eachTransition(value: unknown, at: YamlPath, visit: (transition: unknown, at: YamlPath) => void): void {
+  if (Array.isArray(value)) value.forEach((t, i) => visit(t, [...at, i]));
+  else if (value !== undefined) visit(value, at);
+}
+
+/** The `onDone` and `onError` of each step a state invokes, with their paths (a transition, a list of them, or undefined). */
+export function invokeOutcomes(state: StateEntry): { value: unknown; at: YamlPath }[] {
+  const invokes = state.node.invoke;
+  return list(invokes).flatMap((invoke, i) => {
+    const at: YamlPath = Array.isArray(invokes) ? [...state.at, 'invoke', i] : [...state.at, 'invoke'];
+    return [
+      { value: invoke.onDone, at: [...at, 'onDone'] },
+      { value: invoke.onError, at: [...at, 'onError'] },
+    ];
+  });
+}
+
 /** Every action and guard a SOP names, in entry/exit lists and on transitions. */
 export function referencesOf(sop: SopFile, vocabulary: Vocabulary): ReferenceEntry[] {
   const found: ReferenceEntry[] = [];
@@ -90,20 +108,14 @@ export function referencesOf(sop: SopFile, vocabulary: Vocabulary): ReferenceEnt
       if (object.guard !== undefined) ref('guard', object.guard, [...here, 'guard']);
       actions(object.actions, [...here, 'actions']);
     };
-    if (Array.isArray(value)) value.forEach((t, i) => one(t, [...at, i]));
-    else if (value !== undefined) one(value, at);
+    eachTransition(value, at, one);
   };
   for (const state of statesOf(sop)) {
     actions(state.node.entry, [...state.at, 'entry']);
     actions(state.node.exit, [...state.at, 'exit']);
     transitions(state.node.always, [...state.at, 'always']);
     for (const [event, t] of Object.entries(state.node.on ?? {})) transitions(t, [...state.at, 'on', event]);
-    const invokes = state.node.invoke;
-    list(invokes).forEach((invoke, i) => {
-      const at: YamlPath = Array.isArray(invokes) ? [...state.at, 'invoke', i] : [...state.at, 'invoke'];
-      transitions(invoke.onDone, [...at, 'onDone']);
-      transitions(invoke.onError, [...at, 'onError']);
-    });
+    for (const outcome of invokeOutcomes(state)) transitions(outcome.value, outcome.at);
   }
   return found;
 }

@@ -57,13 +57,7 @@ export async function writeNoFollow(root: string, relative: string, content: str
     });
   }
   const temporary = path.join(folder, `.sopworks-write-${randomBytes(6).toString('hex')}`);
-  const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  try {
-    await handle.writeFile(content);
-    await handle.chmod(mode);
-  } finally {
-    await handle.close();
-  }
+  await writeNewFile(temporary, content, mode);
   const again = await noFollowRefusal(realRoot, relative);
   if (again) {
     await fs.rm(temporary, { force: true });
@@ -71,4 +65,15 @@ export async function writeNoFollow(root: string, relative: string, content: str
   }
   await fs.rename(temporary, target);
   return null;
+}
+
+/** Creates `file`, which must not exist yet and is never a link followed (O_EXCL|O_NOFOLLOW), with `content` and `mode`. */
+export async function writeNewFile(file: string, content: string | Uint8Array, mode: number): Promise<void> {
+  const handle = await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+  try {
+    await handle.writeFile(content);
+    await handle.chmod(mode);
+  } finally {
+    await handle.close();
+  }
 }

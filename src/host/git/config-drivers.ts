@@ -11,11 +11,10 @@
  * with `git config --file` (git's own parser; no repository is opened, nothing is run), and a file's
  * entries are kept while its size, time and inode stay the same.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { HARDENED_CONFIG } from './git-hardening.ts';
+import { gitStdout, readConfigFile, type ConfigEntry as Entry } from './read-config-file.ts';
 
 export interface DefinedDrivers {
   filter: string[];
@@ -23,41 +22,10 @@ export interface DefinedDrivers {
   merge: string[];
 }
 
-type Entry = [key: string, value: string];
-
 const DRIVER = /^(filter|diff|merge)\.(.+)\.[^.]+$/;
 const INCLUDE = /^(include\.path|includeif\..+\.path)$/;
 /** How deep includes are followed (git stops at 10 too). */
 const MAX_DEPTH = 10;
-
-/** A git process that reads one file: no repository around it, nothing of the caller's GIT_*. */
-function readConfigFile(file: string): Promise<Entry[]> {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_')));
-  env.GIT_CEILING_DIRECTORIES = path.dirname(file);
-  env.GIT_CONFIG_COUNT = String(HARDENED_CONFIG.length);
-  HARDENED_CONFIG.forEach(([key, value], index) => {
-    env[`GIT_CONFIG_KEY_${index}`] = key;
-    env[`GIT_CONFIG_VALUE_${index}`] = value;
-  });
-  return new Promise((resolve) => {
-    const child = spawn('git', ['config', '--file', file, '--no-includes', '--list', '-z'], { cwd: os.tmpdir(), env, stdio: ['ignore', 'pipe', 'ignore'] });
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.on('error', () => resolve([]));
-    child.on('close', () =>
-      resolve(
-        Buffer.concat(chunks)
-          .toString('utf8')
-          .split('\0')
-          .filter(Boolean)
-          .map((item): Entry => {
-            const at = item.indexOf('\n');
-            return at === -1 ? [item, ''] : [item.slice(0, at), item.slice(at + 1)];
-          }),
-      ),
-    );
-  });
-}
 
 const cache = new Map<string, { signature: string; entries: Entry[] }>();
 
@@ -83,22 +51,13 @@ function includeTarget(value: string, from: string): string {
 let userFiles: Promise<string[]> | null = null;
 function userConfigFiles(): Promise<string[]> {
   userFiles ??= Promise.all(
-    ['--system', '--global'].map(
-      (scope) =>
-        new Promise<string[]>((resolve) => {
-          const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_')));
-          const child = spawn('git', ['config', scope, '--list', '--show-origin', '-z'], { cwd: os.tmpdir(), env, stdio: ['ignore', 'pipe', 'ignore'] });
-          const chunks: Buffer[] = [];
-          child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-          child.on('error', () => resolve([]));
-          child.on('close', () => {
-            const items = Buffer.concat(chunks).toString('utf8').split('\0');
-            // -z --show-origin: origin, entry, origin, entry, …
-            const origins = items.filter((_, index) => index % 2 === 0).filter((o) => o.startsWith('file:'));
-            resolve([...new Set(origins.map((o) => o.slice('file:'.length)))]);
-          });
-        }),
-    ),
+    ['--system', '--global'].map(async (scope) => {
+      const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_')));
+      const items = (await gitStdout(['config', scope, '--list', '--show-origin', '-z'], { cwd: os.tmpdir(), env })).split('\0');
+      // -z --show-origin: origin, entry, origin, entry, …
+      const origins = items.filter((_, index) => index % 2 === 0).filter((o) => o.startsWith('file:'));
+      return [...new Set(origins.map((o) => o.slice('file:'.length)))];
+    }),
   ).then((lists) => [...new Set([...lists.flat(), path.join(os.homedir(), '.gitconfig')])]);
   return userFiles;
 }

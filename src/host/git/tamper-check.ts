@@ -7,10 +7,10 @@
  * and warnings (planted hooks, config keys that run programs, redirections of the object store).
  * It only reads, with lstat, and runs nothing of the project's.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { hardenedGitEnv } from './git-hardening.ts';
+import { gitStdout, readConfigFile } from './read-config-file.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface TamperFindings {
@@ -30,28 +30,6 @@ const EXECUTING_KEYS: RegExp[] = [
   /^(gpg|gpg\..+)\.program$/,
   /^(sequence\.editor|pager\..+|include\.path|includeif\..+\.path|uploadpack\..+|receive\.procreceiverefs|protocol\..+\.allow|url\..+\.insteadof)$/,
 ];
-
-async function listConfig(file: string): Promise<[string, string][]> {
-  return new Promise((resolve) => {
-    // `--file`: no repository is opened and no include is followed; nothing of it runs.
-    const child = spawn('git', ['config', '--file', file, '--list', '-z'], { env: hardenedGitEnv(path.dirname(file)), stdio: ['ignore', 'pipe', 'ignore'] });
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    child.on('error', () => resolve([]));
-    child.on('close', () =>
-      resolve(
-        Buffer.concat(chunks)
-          .toString('utf8')
-          .split('\0')
-          .filter(Boolean)
-          .map((entry) => {
-            const at = entry.indexOf('\n');
-            return at === -1 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
-          }),
-      ),
-    );
-  });
-}
 
 const lstat = (file: string) => fs.lstat(file).catch(() => null);
 
@@ -83,7 +61,7 @@ async function locateGitDirs(projectDir: string): Promise<GitDirs | null> {
 async function configFindings(file: string, shown: string, into: TamperFindings): Promise<void> {
   const stat = await lstat(file);
   if (stat?.isSymbolicLink()) return void into.refusals.push(`${shown} is a symbolic link`);
-  for (const [key, value] of await listConfig(file)) {
+  for (const [key, value] of await readConfigFile(file)) {
     if (EXECUTING_KEYS.some((re) => re.test(key))) into.warnings.push(`${shown} sets ${key} = ${value.length > 80 ? `${value.slice(0, 77)}…` : value}`);
   }
 }
@@ -123,27 +101,17 @@ export async function attributeDrivers(repo: string, base: string): Promise<stri
   const scan = (text: string, where: string) => {
     for (const match of text.matchAll(/(?:^|\s)(filter|diff|merge)=(\S+)/gm)) found.push(`${where} names the ${match[1]} driver "${match[2]}"`);
   };
-  const { stdout } = await gitOutput(repo, ['ls-tree', '-r', '-z', base]);
+  // ls-tree and cat-file blob apply no driver: none to switch off.
+  const stdout = await gitStdout(['ls-tree', '-r', '-z', base], { cwd: repo, env: hardenedGitEnv(repo) });
   for (const entry of stdout.split('\0').filter(Boolean)) {
     const [meta, file] = entry.split('\t') as [string, string];
     const [, type, object] = meta.split(' ') as [string, string, string];
     if (type !== 'blob' || path.posix.basename(file) !== '.gitattributes') continue;
-    scan((await gitOutput(repo, ['cat-file', 'blob', object])).stdout, file);
+    scan(await gitStdout(['cat-file', 'blob', object], { cwd: repo, env: hardenedGitEnv(repo) }), file);
   }
   const dirs = await locateGitDirs(repo);
   if (dirs) scan(await fs.readFile(path.join(dirs.common, 'info', 'attributes'), 'utf8').catch(() => ''), dirs.label('info/attributes'));
   return [...new Set(found)];
-}
-
-/** A read-only git query, hardened, with no driver to switch off (ls-tree and cat-file blob apply none). */
-function gitOutput(repo: string, args: string[]): Promise<{ stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('git', args, { cwd: repo, env: hardenedGitEnv(repo), stdio: ['ignore', 'pipe', 'ignore'] });
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    child.on('error', () => resolve({ stdout: '' }));
-    child.on('close', () => resolve({ stdout: Buffer.concat(chunks).toString('utf8') }));
-  });
 }
 
 /** One line for a person: what was found, and that sopworks' own git runs none of it. */

@@ -38,6 +38,14 @@ export function installFailures(output: string): InstallFailure[] {
   if (/SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT|CERTIFICATE_VERIFY_FAILED|unable to verify the first certificate/.test(output)) {
     add('install: the registry', "the registry's certificate is not trusted (see the installer's lines)");
   }
+  // Node's permission model (the weaker sandbox, without bubblewrap) forbids symlinks, and npm links each
+  // package's commands into node_modules/.bin: what it says is Node's, so say what to do about it.
+  if (/fs\.symlink API requires full fs\.read and fs\.write permissions/.test(output)) {
+    add(
+      'install: the sandbox',
+      "npm could not link the packages' commands under Node's permission model (the weaker sandbox, used because bubblewrap is not installed): install bubblewrap (see docs/sandbox.md)",
+    );
+  }
   return failures;
 }
 

@@ -5,9 +5,9 @@
  * entries are read with lstat, links are recorded as links, files are written fresh and renamed into
  * place.
  */
-import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeNewFile } from '../../ground/files/no-follow-write.ts';
 
 export type Entry =
   | { kind: 'absent' }
@@ -90,13 +90,7 @@ export async function restoreEntry(file: string, before: Entry, after: Entry): P
 export async function writeFresh(file: string, bytes: Buffer, mode: number): Promise<void> {
   const temporary = `${file}.sopworks-restore`;
   await fs.rm(temporary, { force: true });
-  const handle = await fs.open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-  try {
-    await handle.writeFile(bytes);
-    await handle.chmod(mode);
-  } finally {
-    await handle.close();
-  }
+  await writeNewFile(temporary, bytes, mode);
   await fs.rename(temporary, file);
 }
 

@@ -1,21 +1,14 @@
 import type { Design } from '../../../documents/schemas.ts';
 import { document, shellCommand, table } from '../../../ground/markdown.ts';
 import { oneLine } from '../../../ground/text/one-line.ts';
+import { commandsTable, diagramSections, filesTable } from '../../../documents/design-sections.ts';
 
 export function renderDesign(design: Design, projectName: string): string {
   return document(
     `# ${oneLine(projectName)} — System design`,
     design.summary,
     `## Approach\n\n${design.approach}`,
-    `## Language and commands\n\n${table(
-      ['What', 'Value'],
-      [
-        ['Language', design.language],
-        ['Run', design.runCommand ? `\`${shellCommand(design.runCommand)}\`` : '(library: nothing to run)'],
-        ['Test', `\`${shellCommand(design.testCommand)}\``],
-        ...(design.smokeCommand ? [['Smoke run', `\`${shellCommand(design.smokeCommand)}\``]] : []),
-      ],
-    )}`,
+    `## Language and commands\n\n${commandsTable(design, design.smokeCommand ? [['Smoke run', `\`${shellCommand(design.smokeCommand)}\``]] : [])}`,
     ...(design.dependencies?.length
       ? [
           `## Dependencies\n\n${table(
@@ -24,11 +17,7 @@ export function renderDesign(design: Design, projectName: string): string {
           )}`,
         ]
       : []),
-    `## Files\n\n${table(
-      ['Path', 'Purpose'],
-      design.files.map((f) => [`\`${f.path}\``, f.purpose]),
-    )}`,
-    `## Data structures and interfaces\n\n\`\`\`mermaid\n${design.classDiagram}\n\`\`\``,
-    `## Main flow\n\n\`\`\`mermaid\n${design.sequenceDiagram}\n\`\`\``,
+    `## Files\n\n${filesTable(design)}`,
+    ...diagramSections(design),
   );
 }

@@ -4,27 +4,25 @@
  * function's body are left out (a local helper is no part of the file's interface); a class's members
  * stay. This is what the map caches per blob (tag-cache.ts) and ranks (rank-files.ts).
  */
-import { z } from 'zod';
 import { languageTools, type SyntaxNode } from './tree-sitter.ts';
 import type { MapLanguage } from './tag-queries.ts';
 
-export const Definition = z.object({
-  name: z.string(),
-  kind: z.string(),
+// Plain types here (their schema, for the cache: tag-cache.ts): this module runs in the parse workers,
+// which load nothing they do not need.
+export interface Definition {
+  name: string;
+  kind: string;
   /** 1-based line of the definition's first line. */
-  line: z.number().int().min(1),
+  line: number;
   /** The definition's header as written: its first line through the line its body starts on. */
-  header: z.array(z.string()),
-});
+  header: string[];
+}
 
-export const FileTags = z.object({
-  definitions: z.array(Definition),
+export interface FileTags {
+  definitions: Definition[];
   /** Each referenced name and how often. */
-  references: z.array(z.tuple([z.string(), z.number().int().min(1)])),
-});
-
-export type Definition = z.infer<typeof Definition>;
-export type FileTags = z.infer<typeof FileTags>;
+  references: [string, number][];
+}
 
 /** A header longer than this many lines is cut (a long parameter list): its first lines and an ellipsis. */
 const HEADER_LINES = 4;
@@ -39,11 +37,18 @@ export async function fileTags(language: MapLanguage, text: string): Promise<Fil
   if (!tree) return { definitions: [], references: [] };
   try {
     const lines = text.split('\n');
-    const matches = tools.definitions.matches(tree.rootNode);
-    const definitions = definitionsIn(matches, lines);
+    const matches = tools.tags.matches(tree.rootNode);
+    const prose: [number, number][] = [];
+    const definitionMatches: typeof matches = [];
+    for (const match of matches) {
+      const only = match.captures.length === 1 ? match.captures[0]! : null;
+      if (only?.name === 'text') prose.push([only.node.startIndex, only.node.endIndex]);
+      else definitionMatches.push(match);
+    }
+    prose.sort((a, b) => a[0] - b[0]);
+    const definitions = definitionsIn(definitionMatches, lines);
     // A definition's own name is no reference to another file's.
-    const named = new Set(matches.flatMap((m) => m.captures.filter((c) => c.name === 'name').map((c) => c.node.startIndex)));
-    const prose = tools.text.captures(tree.rootNode).map((c) => [c.node.startIndex, c.node.endIndex] as const);
+    const named = new Set(definitionMatches.flatMap((m) => m.captures.filter((c) => c.name === 'name').map((c) => c.node.startIndex)));
     return { definitions, references: namesInCode(text, prose, named) };
   } finally {
     tree.delete();

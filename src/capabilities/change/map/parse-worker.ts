@@ -1,14 +1,9 @@
-/** The work of one parse-pool worker: read and tag the files it is sent, answer with their tags in order. */
+/** The work of one parse-pool worker: read and tag the files it is sent, answer with what each gave, in order. */
 import { parentPort } from 'node:worker_threads';
-import { fileTags, type FileTags } from './file-tags.ts';
-import type { ParseJob } from './parse-pool.ts';
-import { readSource } from './read-source.ts';
+import { parseOne, type ParseJob, type Parsed } from './parse-one.ts';
 
 parentPort?.on('message', async (jobs: ParseJob[]) => {
-  const tags: (FileTags | null)[] = [];
-  for (const job of jobs) {
-    const text = await readSource(job.file);
-    tags.push(text === null ? null : await fileTags(job.language, text));
-  }
-  parentPort?.postMessage(tags);
+  const results: Parsed[] = [];
+  for (const job of jobs) results.push(await parseOne(job));
+  parentPort?.postMessage(results);
 });

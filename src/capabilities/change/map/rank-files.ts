@@ -46,10 +46,13 @@ export function rankFiles(files: readonly RankedFile[], weights: TermWeights): R
   }
   const graph = new DirectedGraph<Record<string, never>, { weight: number }>({ allowSelfLoops: true });
   files.forEach((file) => graph.addNode(file.path));
-  for (const [key, weight] of pairs) graph.addDirectedEdge(files[Math.floor(key / files.length)]!.path, files[key % files.length]!.path, { weight });
+  // Keyed by the pair's number: graphology need not make up a key for each of tens of thousands of edges.
+  for (const [key, weight] of pairs)
+    graph.addDirectedEdgeWithKey(key, files[Math.floor(key / files.length)]!.path, files[key % files.length]!.path, { weight });
 
   const global = pairs.size > 0 ? pagerank(graph, { getEdgeWeight: 'weight', alpha: DAMPING, maxIterations: 500 }) : null;
   const restarts = restartsOf(files);
+  // The same graph, the request added to it (no copy: it is not used again).
   const personal = restarts ? personalised(graph, files, out, restarts) : null;
   const scores = new Map<string, number>();
   for (const file of files) {
@@ -128,14 +131,14 @@ function restartsOf(files: readonly RankedFile[]): Map<string, number> | null {
  * graph with one more node, the request: every file leaves to it with the restart probability (a file
  * that references nothing, always) and it leads to each file in proportion to the file's relevance —
  * the undamped walk on that graph is the personalised one. Null when the request points at no file.
+ * Adds the request to `graph` itself.
  */
 function personalised(
-  base: DirectedGraph<Record<string, never>, { weight: number }>,
+  graph: DirectedGraph<Record<string, never>, { weight: number }>,
   files: readonly RankedFile[],
   out: Float64Array,
   restarts: ReadonlyMap<string, number>,
 ) {
-  const graph = base.copy();
   graph.addNode(REQUEST);
   files.forEach((file, index) => {
     const weight = out[index]! > 0 ? (out[index]! * (1 - DAMPING)) / DAMPING : 1;

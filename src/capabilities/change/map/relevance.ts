@@ -6,7 +6,7 @@
  */
 import type { FileTags } from './file-tags.ts';
 import type { TaggedFile } from './tag-files.ts';
-import { referencedWords, wordSet } from './request-terms.ts';
+import { termUses, wordSet } from './request-terms.ts';
 import { isTestPath } from './test-layout.ts';
 
 export interface RankedFile {
@@ -22,12 +22,13 @@ export interface RankedFile {
 export type TermWeights = ReadonlyMap<string, number>;
 
 export function relevance(files: readonly TaggedFile[], terms: readonly string[]): { files: RankedFile[]; weights: TermWeights } {
+  const seen = new Map<string, readonly number[]>();
   const hits = files.map((file) => {
     const pathWords = wordSet(...file.path.split('/'));
     const defined = wordSet(...file.tags.definitions.map((d) => d.name));
-    const used = referencedWords(file.tags.references);
-    return terms.map((term) => {
-      const count = used.get(term) ?? 0;
+    const used = termUses(file.tags.references, terms, seen);
+    return terms.map((term, t) => {
+      const count = used[t]!;
       return (pathWords.has(term) ? 3 : 0) + (defined.has(term) ? 2 : 0) + (count > 0 ? Math.min(1, 0.5 * Math.log1p(count)) : 0);
     });
   });

@@ -60,9 +60,26 @@ function stemmedWords(name: string): string[] {
   return words;
 }
 
-/** How often each stemmed sub-word occurs among a file's referenced names (`config.option.durations` counts for duration). */
-export function referencedWords(references: readonly (readonly [string, number])[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const [name, count] of references) for (const word of new Set(stemmedWords(name))) counts.set(word, (counts.get(word) ?? 0) + count);
+/**
+ * How often each of the terms occurs among a file's referenced names, as a stemmed sub-word
+ * (`config.option.durations` counts for duration): counts in the terms' order. Only the terms are
+ * counted — a file's names hold thousands of other words the ranking never asks about. `seen` carries
+ * each name's terms from one file to the next (most names recur, and most hold no term).
+ */
+export function termUses(
+  references: readonly (readonly [string, number])[],
+  terms: readonly string[],
+  seen: Map<string, readonly number[]> = new Map(),
+): number[] {
+  const counts = terms.map(() => 0);
+  for (const [name, count] of references) {
+    let hits = seen.get(name);
+    if (!hits) {
+      const words = stemmedWords(name);
+      hits = terms.flatMap((term, t) => (words.includes(term) ? [t] : []));
+      seen.set(name, hits);
+    }
+    for (const t of hits) counts[t]! += count;
+  }
   return counts;
 }

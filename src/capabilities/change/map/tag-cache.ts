@@ -1,38 +1,46 @@
 /**
  * The map's cache: each source file's tags (file-tags.ts) by its git blob hash, so a second map of the
- * same repository parses only the files that changed. One file per repository (keyed by its git
+ * same repository parses only the files that changed (and reads none it found not to be source). One file per repository (keyed by its git
  * folder's path) under SOPWORKS_CACHE_DIR (default: $XDG_CACHE_HOME/sopworks or ~/.cache/sopworks),
  * rewritten whole with the current blobs only, through a rename (a reader never sees half a file).
  * Read through zod: a cache that is damaged, of another version or not ours is ignored, never trusted.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { FileTags } from './file-tags.ts';
+import { cacheFolder } from '../../../ground/files/cache-folder.ts';
+import type { FileTags } from './file-tags.ts';
 import { TAG_QUERIES } from './tag-queries.ts';
 
 /** Changes whenever what is cached would be extracted differently: the queries, or this number. */
-const EXTRACTOR = 3;
+const EXTRACTOR = 4;
 export const CACHE_VERSION = createHash('sha256')
   .update(JSON.stringify([EXTRACTOR, TAG_QUERIES]))
   .digest('hex')
   .slice(0, 16);
 
-const CacheFile = z.object({
-  version: z.literal(CACHE_VERSION),
-  entries: z.record(z.string().regex(/^[0-9a-f]{40,64}$/), FileTags),
+const Definition = z.object({
+  name: z.string(),
+  kind: z.string(),
+  line: z.number().int().min(1),
+  header: z.array(z.string()),
 });
 
-export type TagEntries = Record<string, FileTags>;
+const FileTagsSchema = z.object({
+  definitions: z.array(Definition),
+  references: z.array(z.tuple([z.string(), z.number().int().min(1)])),
+}) satisfies z.ZodType<FileTags>;
 
-export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const set = env.SOPWORKS_CACHE_DIR?.trim();
-  if (set) return path.resolve(set);
-  const base = env.XDG_CACHE_HOME?.trim() || path.join(os.homedir(), '.cache');
-  return path.join(base, 'sopworks');
-}
+const CacheFile = z.object({
+  version: z.literal(CACHE_VERSION),
+  /** null: the blob is no hand-written source (binary, generated, minified: read-source.ts), so not parsed. */
+  entries: z.record(z.string().regex(/^[0-9a-f]{40,64}$/), FileTagsSchema.nullable()),
+});
+
+export type TagEntries = Record<string, FileTags | null>;
+
+export const cacheDir = (env: NodeJS.ProcessEnv = process.env): string => cacheFolder(env, 'SOPWORKS_CACHE_DIR');
 
 export class TagCache {
   private constructor(

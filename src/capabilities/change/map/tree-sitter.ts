@@ -1,8 +1,9 @@
 /**
  * The tree-sitter runtime and grammars, loaded once per process: web-tree-sitter and the prebuilt
  * grammar `.wasm` files of @vscode/tree-sitter-wasm (one package holds the runtime and every grammar
- * the map reads, built together, so their ABI versions match). Each language gets one parser and its
- * two compiled queries (tag-queries.ts).
+ * the map reads, built together, so their ABI versions match). Each language gets one parser and one
+ * compiled query holding both its definitions and its comments and strings (tag-queries.ts): a file's
+ * tree is walked once, not once per query (the walk is most of a query's cost).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -17,8 +18,8 @@ export type SyntaxNode = import('@vscode/tree-sitter-wasm').Node;
 
 export interface LanguageTools {
   parser: import('@vscode/tree-sitter-wasm').Parser;
-  definitions: import('@vscode/tree-sitter-wasm').Query;
-  text: import('@vscode/tree-sitter-wasm').Query;
+  /** The definitions' patterns and the `@text` pattern, in one query. */
+  tags: import('@vscode/tree-sitter-wasm').Query;
 }
 
 let runtime: Promise<void> | null = null;
@@ -40,5 +41,5 @@ async function load(language: MapLanguage): Promise<LanguageTools> {
   const parser = new TreeSitter.Parser();
   parser.setLanguage(grammar);
   const queries = TAG_QUERIES[language];
-  return { parser, definitions: new TreeSitter.Query(grammar, queries.definitions), text: new TreeSitter.Query(grammar, queries.text) };
+  return { parser, tags: new TreeSitter.Query(grammar, `${queries.definitions}\n${queries.text}`) };
 }

@@ -6,7 +6,7 @@
  * apply (a spoiling that would not change what it claims to).
  */
 import { strictJsonSchema } from '../strict-json-schema.ts';
-import type { SchemaNode } from '../parse/align-to-schema.ts';
+import type { JsonSchemaNode } from '../json-schema-node.ts';
 import type { Draws } from './draws.ts';
 import type { CleanReply } from './clean-reply.ts';
 
@@ -75,7 +75,7 @@ const pascal = (key: string): string => key.charAt(0).toUpperCase() + key.slice(
 export const keyCase: JsonSpoiler = (reply, draws) => {
   const rename = draws.pick([snake, pascal]);
   let changed = false;
-  const walk = (value: unknown, node: SchemaNode | undefined): unknown => {
+  const walk = (value: unknown, node: JsonSchemaNode | undefined): unknown => {
     const branch = node?.anyOf?.find((b) => (Array.isArray(value) ? b.items : b.properties)) ?? node;
     if (Array.isArray(value)) return value.map((v) => walk(v, branch?.items));
     if (value === null || typeof value !== 'object' || !branch?.properties) return value;
@@ -141,9 +141,9 @@ function alternative(data: unknown): unknown {
   return done ? changed : null;
 }
 
-function schemaOf(reply: Json): SchemaNode | undefined {
+function schemaOf(reply: Json): JsonSchemaNode | undefined {
   try {
-    return strictJsonSchema(reply.schema) as SchemaNode;
+    return strictJsonSchema(reply.schema) as JsonSchemaNode;
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * server (`meta.n_ctx`, `meta.n_ctx_train`). The list is read as data from a server: zod first.
  */
 import { z } from 'zod';
+import { jsonAs } from '../../../ground/json-as.ts';
 
 const ModelList = z.object({ data: z.array(z.looseObject({ id: z.string() })) });
 
@@ -19,13 +20,6 @@ export function contextWindowOf(entry: Record<string, unknown>): number | null {
 
 /** The window of `model` in a model list's body, or null when the body or the entry says none. */
 export function contextWindowIn(body: string, model: string): number | null {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return null;
-  }
-  const list = ModelList.safeParse(json);
-  const entry = list.success ? list.data.data.find((m) => m.id === model) : undefined;
+  const entry = jsonAs(ModelList, body)?.data.find((m) => m.id === model);
   return entry ? contextWindowOf(entry) : null;
 }

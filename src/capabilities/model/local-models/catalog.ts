@@ -17,39 +17,24 @@ export interface CatalogEntry {
 const GB = 1e9;
 const HF = 'https://huggingface.co/bartowski';
 
+/** One size of Qwen2.5-Coder-Instruct, from bartowski's GGUF repositories (`size` as their files spell it). */
+function qwenCoder(size: string, fileGb: number, memoryGb: number, note: string): CatalogEntry {
+  const model = `Qwen2.5-Coder-${size}-Instruct`;
+  return {
+    name: `qwen2.5-coder-${size.toLowerCase()}`,
+    url: `${HF}/${model}-GGUF/resolve/main/${model}-Q4_K_M.gguf`,
+    bytes: Math.round(fileGb * GB),
+    memoryBytes: memoryGb * GB,
+    note,
+    sha256: null,
+  };
+}
+
 export const CATALOG: readonly CatalogEntry[] = [
-  {
-    name: 'qwen2.5-coder-1.5b',
-    url: `${HF}/Qwen2.5-Coder-1.5B-Instruct-GGUF/resolve/main/Qwen2.5-Coder-1.5B-Instruct-Q4_K_M.gguf`,
-    bytes: Math.round(0.99 * GB),
-    memoryBytes: 2 * GB,
-    note: 'fast on any CPU; small projects, more re-asks',
-    sha256: null,
-  },
-  {
-    name: 'qwen2.5-coder-3b',
-    url: `${HF}/Qwen2.5-Coder-3B-Instruct-GGUF/resolve/main/Qwen2.5-Coder-3B-Instruct-Q4_K_M.gguf`,
-    bytes: Math.round(1.93 * GB),
-    memoryBytes: 3 * GB,
-    note: 'a laptop CPU',
-    sha256: null,
-  },
-  {
-    name: 'qwen2.5-coder-7b',
-    url: `${HF}/Qwen2.5-Coder-7B-Instruct-GGUF/resolve/main/Qwen2.5-Coder-7B-Instruct-Q4_K_M.gguf`,
-    bytes: Math.round(4.68 * GB),
-    memoryBytes: 6 * GB,
-    note: 'the default recommendation; a GPU with 8 GB, or a patient CPU',
-    sha256: null,
-  },
-  {
-    name: 'qwen2.5-coder-14b',
-    url: `${HF}/Qwen2.5-Coder-14B-Instruct-GGUF/resolve/main/Qwen2.5-Coder-14B-Instruct-Q4_K_M.gguf`,
-    bytes: Math.round(8.99 * GB),
-    memoryBytes: 11 * GB,
-    note: 'best results; a GPU with 12 GB or more',
-    sha256: null,
-  },
+  qwenCoder('1.5B', 0.99, 2, 'fast on any CPU; small projects, more re-asks'),
+  qwenCoder('3B', 1.93, 3, 'a laptop CPU'),
+  qwenCoder('7B', 4.68, 6, 'the default recommendation; a GPU with 8 GB, or a patient CPU'),
+  qwenCoder('14B', 8.99, 11, 'best results; a GPU with 12 GB or more'),
 ];
 
 export const DEFAULT_PULL = 'qwen2.5-coder-7b';

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { SopworksError } from '../../../ground/errors.ts';
 import { CATALOG, catalogEntry, DEFAULT_PULL } from './catalog.ts';
 import { listCachedModels } from './model-cache.ts';
-import { expandHome, modelsDir } from './models-dir.ts';
+import { expandHome } from '../../../ground/files/cache-folder.ts';
+import { modelsDir } from './models-dir.ts';
 
 export interface ResolvedModel {
   file: string;

@@ -10,17 +10,7 @@
  * judges every shape offered here.
  */
 import { keywordOfPattern, keywordPattern } from '../../../ground/text/keyword-pattern.ts';
-
-/** The part of JSON Schema that says where keys and values go. */
-export interface SchemaNode {
-  type?: string | string[];
-  properties?: Record<string, SchemaNode>;
-  items?: SchemaNode;
-  anyOf?: SchemaNode[];
-  oneOf?: SchemaNode[];
-  enum?: unknown[];
-  pattern?: string;
-}
+import type { JsonSchemaNode } from '../json-schema-node.ts';
 
 export interface Shape {
   value: unknown;
@@ -29,7 +19,7 @@ export interface Shape {
 }
 
 /** The shapes worth validating, most faithful first: the reply as it is (keys aligned), then reshaped. */
-export function candidateShapes(data: unknown, schema: SchemaNode): Shape[] {
+export function candidateShapes(data: unknown, schema: JsonSchemaNode): Shape[] {
   const shapes: Shape[] = [align(data, schema, '')];
   const unwrapped = unwrap(data, schema);
   if (unwrapped) shapes.push(withChange(align(unwrapped.value, schema, ''), unwrapped.change));
@@ -46,7 +36,7 @@ const normalKey = (key: string): string => key.toLowerCase().replace(/[\s_-]/g, 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The branch of a union (e.g. `X | null`) that fits the value's kind. */
-function branchFor(value: unknown, schema: SchemaNode): SchemaNode {
+function branchFor(value: unknown, schema: JsonSchemaNode): JsonSchemaNode {
   const branches = schema.anyOf ?? schema.oneOf;
   if (!branches) return schema;
   const fitting = branches.find((b) =>
@@ -55,7 +45,7 @@ function branchFor(value: unknown, schema: SchemaNode): SchemaNode {
   return fitting ?? schema;
 }
 
-function align(value: unknown, schemaNode: SchemaNode, at: string): Shape {
+function align(value: unknown, schemaNode: JsonSchemaNode, at: string): Shape {
   const schema = branchFor(value, schemaNode);
   if (Array.isArray(value) && schema.items) {
     const changes: string[] = [];
@@ -78,7 +68,7 @@ function align(value: unknown, schemaNode: SchemaNode, at: string): Shape {
   return { value, changes: [] };
 }
 
-function alignObject(value: Record<string, unknown>, properties: Record<string, SchemaNode>, at: string): Shape {
+function alignObject(value: Record<string, unknown>, properties: Record<string, JsonSchemaNode>, at: string): Shape {
   const byNormal = new Map<string, string[]>();
   for (const key of Object.keys(properties)) byNormal.set(normalKey(key), [...(byNormal.get(normalKey(key)) ?? []), key]);
   const out: Record<string, unknown> = {};
@@ -134,7 +124,7 @@ function withKeyword(value: string, pattern: string): string | null {
 }
 
 /** `{"PRD": {…}}` → `{…}`: one key that is not one of the schema's, holding what the schema describes. */
-function unwrap(data: unknown, schema: SchemaNode): { value: unknown; change: string } | null {
+function unwrap(data: unknown, schema: JsonSchemaNode): { value: unknown; change: string } | null {
   if (!isRecord(data)) return null;
   const keys = Object.keys(data);
   if (keys.length !== 1) return null;
@@ -147,7 +137,7 @@ function unwrap(data: unknown, schema: SchemaNode): { value: unknown; change: st
 }
 
 /** `[…]` → `{"tasks": […]}` when the schema is an object with a single property, and that is a list. */
-function wrap(data: unknown, schema: SchemaNode): { value: unknown; change: string } | null {
+function wrap(data: unknown, schema: JsonSchemaNode): { value: unknown; change: string } | null {
   if (!Array.isArray(data) || !schema.properties) return null;
   const entries = Object.entries(schema.properties);
   if (entries.length !== 1) return null;

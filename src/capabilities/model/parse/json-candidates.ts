@@ -62,18 +62,14 @@ const MAX_UNCLOSED = 16;
 /** The index of the bracket closing the one at `from`, or -1 when the text ends first. */
 function closingIndex(text: string, from: number): number {
   const stack: string[] = [];
-  let quote: string | null = null;
-  let lastToken = '';
+  const strings = new StringReader();
   for (let i = from; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote !== null) {
-      if (ch === '\\') i++;
-      else if (ch === quote) {
-        quote = null;
-        lastToken = '"';
-      }
+    const inString = strings.read(text, i);
+    if (inString !== -1) {
+      i = inString;
       continue;
     }
+    const ch = text[i]!;
     if (ch === '/' && text[i + 1] === '/') {
       const newline = text.indexOf('\n', i);
       if (newline === -1) return -1;
@@ -86,18 +82,13 @@ function closingIndex(text: string, from: number): number {
       i = close + 1;
       continue;
     }
-    // A single quote opens a string only where a value or key may start; elsewhere it is an apostrophe.
-    if (ch === '"' || (ch === "'" && opensValue(lastToken))) {
-      quote = ch;
-      continue;
-    }
     if (ch === '{' || ch === '[') stack.push(ch === '{' ? '}' : ']');
     else if (ch === '}' || ch === ']') {
       // A mismatched closer is a syntax slip for the repair step, not the end of the reply.
       stack.pop();
       if (stack.length === 0) return i;
     }
-    if (!isSpace(ch)) lastToken = ch;
+    strings.saw(ch);
   }
   return -1;
 }
@@ -107,26 +98,54 @@ function closingIndex(text: string, from: number): number {
  * jsonrepair would quietly drop it, leaving a shorter artifact than the model meant.
  */
 export function elidesContent(text: string): boolean {
-  let quote: string | null = null;
-  let lastToken = '';
+  const strings = new StringReader();
   for (let i = 0; i < text.length; i++) {
+    const inString = strings.read(text, i);
+    if (inString !== -1) {
+      i = inString;
+      continue;
+    }
     const ch = text[i]!;
-    if (quote !== null) {
-      if (ch === '\\') i++;
-      else if (ch === quote) {
-        quote = null;
-        lastToken = '"';
-      }
-      continue;
-    }
     if (text.startsWith('...', i) || ch === '…') return true;
-    if (ch === '"' || (ch === "'" && opensValue(lastToken))) {
-      quote = ch;
-      continue;
-    }
-    if (!isSpace(ch)) lastToken = ch;
+    strings.saw(ch);
   }
   return false;
+}
+
+/**
+ * The strings of a JSON text, read the way a lenient parser would: double- or single-quoted, with
+ * escapes and raw newlines. A single quote opens a string only where a value or key may start;
+ * elsewhere it is an apostrophe.
+ */
+class StringReader {
+  private quote: string | null = null;
+  private lastToken = '';
+
+  /**
+   * Takes the character at `i` when it is part of a string (or opens one), and returns the index of
+   * the last character taken (an escape takes two); -1 when it is outside any string, the caller's.
+   */
+  read(text: string, i: number): number {
+    const ch = text[i]!;
+    if (this.quote !== null) {
+      if (ch === '\\') return i + 1;
+      if (ch === this.quote) {
+        this.quote = null;
+        this.lastToken = '"';
+      }
+      return i;
+    }
+    if (ch === '"' || (ch === "'" && opensValue(this.lastToken))) {
+      this.quote = ch;
+      return i;
+    }
+    return -1;
+  }
+
+  /** The caller read `ch` outside a string: it becomes the last token unless it is white space. */
+  saw(ch: string): void {
+    if (!isSpace(ch)) this.lastToken = ch;
+  }
 }
 
 // These scans run over every character of a reply: plain comparisons, not a regular expression per

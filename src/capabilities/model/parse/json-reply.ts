@@ -8,7 +8,8 @@
 import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
 import { strictJsonSchema } from '../strict-json-schema.ts';
-import { candidateShapes, type SchemaNode } from './align-to-schema.ts';
+import { candidateShapes } from './align-to-schema.ts';
+import type { JsonSchemaNode } from '../json-schema-node.ts';
 import { elidesContent, jsonCandidates } from './json-candidates.ts';
 import { isRefusal, refusalError } from './refusal.ts';
 import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
@@ -92,9 +93,9 @@ function judge<T>(data: unknown, schema: z.ZodType<T>): Judged<T> {
 }
 
 /** The JSON Schema the model was shown; null for a schema that has none (then nothing is reshaped). */
-function schemaNode(schema: z.ZodType): SchemaNode | null {
+function schemaNode(schema: z.ZodType): JsonSchemaNode | null {
   try {
-    return strictJsonSchema(schema) as SchemaNode;
+    return strictJsonSchema(schema) as JsonSchemaNode;
   } catch {
     return null;
   }

@@ -12,7 +12,8 @@
 import type { z } from 'zod';
 import { serverJsonSchema } from '../../strict-json-schema.ts';
 import type { SchemaCaps } from '../../schema-caps.ts';
-import { jsonGrammar, type JsonSchemaNode } from './json-grammar.ts';
+import { jsonGrammar } from './json-grammar.ts';
+import type { JsonSchemaNode } from '../../json-schema-node.ts';
 
 /** The caps a grammar puts on strings and arrays whose schema sets none (schema-caps.ts). */
 export type GrammarLimits = SchemaCaps;

@@ -15,21 +15,7 @@
  * replaces it for artifacts.
  */
 import { keywordOfPattern } from '../../../../ground/text/keyword-pattern.ts';
-
-export interface JsonSchemaNode {
-  type?: string | string[];
-  properties?: Record<string, JsonSchemaNode>;
-  items?: JsonSchemaNode;
-  anyOf?: JsonSchemaNode[];
-  oneOf?: JsonSchemaNode[];
-  enum?: unknown[];
-  const?: unknown;
-  minLength?: number;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-  pattern?: string;
-}
+import type { JsonSchemaNode } from '../../json-schema-node.ts';
 
 /** JSON string characters: anything but a quote, a backslash or a control; or an escape. */
 const CHAR = String.raw`char ::= [^"\\\x7F\x00-\x1F] | "\\" ["\\/bfnrt] | "\\u" [0-9a-fA-F]{4}`;

@@ -3,21 +3,17 @@
  * config/settings.ts: only `--llm local` reads them.
  */
 import { z } from 'zod';
-import { SopworksError } from '../../../../ground/errors.ts';
+import { blankAsUnset, parseEnvironment } from '../../../../ground/env-settings.ts';
 
 const wholeNumber = (min: number) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+  blankAsUnset(
     z.coerce.number({ message: 'must be a whole number' }).int(`must be a whole number ≥ ${min}`).min(min, `must be a whole number ≥ ${min}`).optional(),
   );
 
 const LocalEnv = z.object({
   SOPWORKS_LOCAL_CONTEXT: wholeNumber(256),
   SOPWORKS_LOCAL_THREADS: wholeNumber(1),
-  SOPWORKS_LOCAL_GPU: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.enum(['auto', 'off'], { message: 'must be auto or off' }).optional(),
-  ),
+  SOPWORKS_LOCAL_GPU: blankAsUnset(z.enum(['auto', 'off'], { message: 'must be auto or off' }).optional()),
   SOPWORKS_LOCAL_MAX_STRING_CHARS: wholeNumber(1),
   SOPWORKS_LOCAL_MAX_ITEMS: wholeNumber(1),
   SOPWORKS_LOCAL_SEED: wholeNumber(0),
@@ -37,14 +33,7 @@ export interface LocalSettings {
 }
 
 export function readLocalSettings(env: NodeJS.ProcessEnv = process.env): LocalSettings {
-  const parsed = LocalEnv.safeParse(env);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new SopworksError('CONFIG_INVALID', `Invalid settings in the environment or .env:\n${issues}`, {
-      hint: 'See .env.example for every setting and its allowed values.',
-    });
-  }
-  const e = parsed.data;
+  const e = parseEnvironment(LocalEnv, env);
   return {
     contextSize: e.SOPWORKS_LOCAL_CONTEXT ?? null,
     threads: e.SOPWORKS_LOCAL_THREADS ?? null,

@@ -1,0 +1,129 @@
+/**
+ * The command line a sandboxed run spawns, outermost layer first: a shell that joins the pids cgroup →
+ * prlimit → bubblewrap (with a reporter of leftover processes inside) or the network layer's prefix →
+ * the command; and the clean environment it runs with.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { bubblewrapArgs, etcFiles, SANDBOX_HOME, SANDBOX_PROJECT, SANDBOX_TMP, systemLayout } from './bubblewrap.ts';
+import { insideProject } from './git-dir-guard.ts';
+import { diskLimits } from './limits.ts';
+import { nodePermissionOptions } from './node-permissions.ts';
+import { RUN_MARKER } from './outlived.ts';
+import { ownNetworkLayer } from './own-network.ts';
+import { projectVenv } from './project-venv.ts';
+import { prlimitArgs } from './rlimits.ts';
+import type { SandboxSetup } from './sandbox-request.ts';
+import type { SandboxMode } from './sandbox-report.ts';
+
+export interface CommandLine {
+  argv: string[];
+  /** The environment the outermost process is spawned with. */
+  env: Record<string, string>;
+}
+
+/** What the wrapper prints, with exit code 125, when it cannot join the pids cgroup. */
+export const CGROUP_JOIN_FAILED = 'sopworks: could not join the pids cgroup';
+
+/** How the sandbox's wrapper joins the pids cgroup before anything else runs. */
+const JOIN_CGROUP = `echo $$ > "$1" || { echo "${CGROUP_JOIN_FAILED} $1" >&2; exit 125; }; shift; exec "$@"`;
+
+/**
+ * Inside bubblewrap's PID namespace, the command's parent: once the command exits, it names every
+ * process of the namespace still running (bubblewrap then kills them all), each on a line starting
+ * with the run's token, which the runner turns into violations and removes from the output.
+ */
+const REPORT_LEFTOVERS = [
+  'token=$1; shift',
+  '"$@"',
+  'status=$?',
+  "list=''",
+  'for p in /proc/[0-9]*; do pid=${p#/proc/}; if [ "$pid" != 1 ] && [ "$pid" != $$ ]; then list="$list $p"; fi; done',
+  // A process caught between fork and exec still shows its parent's command: let it settle first.
+  'if [ -n "$list" ]; then sleep 0.2; fi',
+  'for p in $list; do',
+  '  cmd=$(tr "\\0" " " < "$p/cmdline" 2>/dev/null)',
+  '  if [ -n "$cmd" ]; then echo "$token outlived: $cmd" >&2; fi',
+  'done',
+  'exit $status',
+].join('\n');
+
+export async function buildCommandLine(setup: SandboxSetup): Promise<CommandLine> {
+  const { request, mode, projectDir, found, runId, hostTmp, cgroup } = setup;
+  const env = sandboxEnvironment(mode, runId, hostTmp, found.binDirs);
+  const venv = projectVenv(projectDir, mode === 'bubblewrap' ? SANDBOX_PROJECT : projectDir);
+  if (venv) Object.assign(env, { PATH: `${venv.bin}:${env.PATH}`, VIRTUAL_ENV: venv.root });
+  if (mode === 'node-permissions') {
+    env.NODE_OPTIONS = nodePermissionOptions({ projectDir: setup.workDir, tmpDir: hostTmp! });
+  }
+  const readOnly = [...['.git', '.sopworks'].filter((name) => fs.existsSync(path.join(projectDir, name))), ...insideProject(setup.gitDirs, projectDir)];
+  const network = await ownNetworkLayer(mode, request.ownNetwork, request.argv);
+  Object.assign(env, network.env);
+  let argv =
+    mode === 'bubblewrap'
+      ? [
+          'bwrap',
+          ...bubblewrapArgs(
+            {
+              projectDir,
+              roots: [...found.roots, ...network.roots],
+              env,
+              readOnly,
+              binds: network.binds,
+              tmpBytes: diskLimits(request.limits).diskMb * 1024 * 1024,
+              argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...network.argv],
+            },
+            systemLayout(),
+            etcFiles(),
+          ),
+        ]
+      : [...network.prefix, ...network.argv];
+  argv = [...prlimitArgs(request.limits, setup.nproc), ...argv];
+  if (cgroup) argv = ['/bin/sh', '-c', JOIN_CGROUP, 'sopworks-sandbox', cgroup.procsFile, ...argv];
+  // bubblewrap itself gets no marker: its own processes outlive the command by design while they
+  // tear the namespace down; the command's processes get it from --setenv.
+  return { argv, env: mode === 'bubblewrap' ? { PATH: process.env.PATH ?? '/usr/bin:/bin' } : env };
+}
+
+/**
+ * The host's PATH for a run outside bubblewrap, without the folders npm and npx put first when sopworks
+ * itself runs from a script (`…/node_modules/.bin`, npx's cache): the project's commands are the project's,
+ * and a tool sopworks happens to have installed (its own mocha) must not stand in for a missing one.
+ */
+export function pathWithoutPackageBins(hostPath: string): string {
+  return hostPath
+    .split(':')
+    .filter((dir) => path.isAbsolute(dir) && !dir.split(path.sep).includes('node_modules'))
+    .join(':');
+}
+
+/** Only what a test runner needs; nothing from sopworks' environment that could carry a secret. */
+function sandboxEnvironment(mode: SandboxMode, runId: string, hostTmp: string | null, binDirs: string[]): Record<string, string> {
+  const home = hostTmp ? path.join(hostTmp, 'home') : SANDBOX_HOME;
+  const tmp = hostTmp ? path.join(hostTmp, 'tmp') : SANDBOX_TMP;
+  if (hostTmp) {
+    fs.mkdirSync(home);
+    fs.mkdirSync(tmp);
+  }
+  const hostPath = pathWithoutPackageBins(process.env.PATH ?? '');
+  const sandboxPath = [...binDirs, '/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'].join(':');
+  const env: Record<string, string> = {
+    PATH: mode === 'bubblewrap' ? sandboxPath : hostPath,
+    HOME: home,
+    TMPDIR: tmp,
+    LANG: process.env.LANG ?? 'C.UTF-8',
+    NO_COLOR: '1',
+    CI: 'true',
+    // No registry tokens or CA files from the host's npm and pip configuration.
+    npm_config_globalconfig: '/dev/null',
+    npm_config_userconfig: path.join(home, '.npmrc'),
+    npm_config_update_notifier: 'false',
+    PIP_CONFIG_FILE: '/dev/null',
+    PIP_DISABLE_PIP_VERSION_CHECK: '1',
+    [RUN_MARKER]: runId,
+  };
+  for (const name of ['LC_ALL', 'TZ']) if (process.env[name]) env[name] = process.env[name]!;
+  // Outside bubblewrap, pyenv's shims (on the host PATH) need to know where pyenv is.
+  if (mode !== 'bubblewrap') for (const name of ['PYENV_ROOT', 'PYENV_VERSION']) if (process.env[name]) env[name] = process.env[name]!;
+  return env;
+}
