@@ -10,7 +10,7 @@ import type { CommitFault, SharedPorts } from '../engine/run/run-loop.ts';
 import type { RunStore } from '../engine/run/run-store.ts';
 import { WorkInFlight } from '../engine/run/work-in-flight.ts';
 import { publishOnce } from '../engine/run/publish-once.ts';
-import { ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../capabilities/approvals/approval-desk.ts';
+import { type AnswerPerson, ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../capabilities/approvals/approval-desk.ts';
 import { documentMarkdown } from '../capabilities/artifacts/document-markdown.ts';
 import { documentLine } from '../capabilities/artifacts/render/outcome-detail.ts';
 import type { ExchangeJournal } from '../capabilities/model/exchange-log.ts';
@@ -40,6 +40,7 @@ export interface OpenRunOptions {
   policy: Policy;
   approvals: ApprovalPolicy;
   askPerson: AskPerson | null;
+  answerPerson: AnswerPerson | null;
   emit: (event: RunEvent) => void;
 }
 
@@ -108,7 +109,7 @@ export async function openRun(workspace: Workspace, store: RunStore, record: Run
     sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS,
     documents: { markdown: documentMarkdown, line: documentLine },
   };
-  const approvals = new ApprovalDesk(board, store, options.approvals, options.askPerson);
+  const approvals = new ApprovalDesk(board, store, options.approvals, options.askPerson, options.answerPerson);
   return { workspace, store, record, board, exchanges, materializer, gateway, workInFlight, commitFault, ports, approvals };
 }
 

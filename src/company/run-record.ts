@@ -55,8 +55,10 @@ export const RunRecord = z
     resumedAt: z.array(z.string()).default([]),
     /** The run's limits (`--budget`, `--max-tokens`); `resume` keeps them unless given new ones. */
     budget: z.object({ usd: z.number().nullable(), tokens: z.number().nullable() }).default({ usd: null, tokens: null }),
-    /** Approval gates (`--approve`, `--yes`); `resume` keeps them. */
-    approvals: z.object({ gates: z.array(z.enum(GATES)), yes: z.boolean() }).default({ gates: [], yes: false }),
+    /** Approval gates (`--approve`, `--yes`) and questions first (`--clarify`); `resume` keeps them. */
+    approvals: z
+      .object({ gates: z.array(z.enum(GATES)), yes: z.boolean(), clarify: z.boolean().default(false) })
+      .default({ gates: [], yes: false, clarify: false }),
     /** How many files the Engineer works on at once (`--concurrency`); `resume` keeps it. */
     concurrency: z.number().int().min(1).default(4),
     /** How many Engineers share the files (`--engineers`); `resume` keeps it. */

@@ -1,5 +1,5 @@
 /** What a run is started or resumed with. */
-import type { ApprovalPolicy, AskPerson } from '../capabilities/approvals/approval-desk.ts';
+import type { AnswerPerson, ApprovalPolicy, AskPerson } from '../capabilities/approvals/approval-desk.ts';
 import type { Price } from '../capabilities/model/prices.ts';
 import type { BudgetLimits } from '../capabilities/model/budget.ts';
 import type { Provider } from '../capabilities/model/provider.ts';
@@ -27,6 +27,8 @@ export interface CommonRequest {
   sandbox?: SandboxSettings;
   /** Who decides on artifacts held back for approval, when `--yes` is not given: null when nobody is there. */
   askPerson?: AskPerson | null;
+  /** Who answers a role's questions (`--clarify`), when `--yes` is not given: null when nobody is there. */
+  answerPerson?: AnswerPerson | null;
   /** A person's guidance for the step that failed (`resume --hint`), shown when it is asked again. */
   guidance?: string | null;
 }

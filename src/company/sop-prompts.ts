@@ -1,6 +1,6 @@
 /**
  * The prompts a company's SOPs send, as the context plan needs them (src/capabilities/model/context-plan.ts):
- * each `ask` (and `edit`) step's fixed text — system prompt, template, format and schema — and how many
+ * each `ask` (and `edit`, `clarify`) step's fixed text — system prompt, template, format and schema — and how many
  * model replies its views carry. Made before the model loads, so a model whose context cannot hold the
  * SOP is refused before anything is written.
  */
@@ -28,8 +28,12 @@ export function sopPrompts(company: Company, spec: string): SopPrompt[] {
   for (const role of company.roles) {
     for (const sop of [role.sop, ...Object.values(role.subSops)] as SopFile[]) {
       for (const step of stepsOf(sop, vocabulary)) {
-        if ((step.src !== 'ask' && step.src !== 'edit') || !step.params) continue;
-        const params = step.params as { action: string; output?: string; with?: string[] };
+        if ((step.src !== 'ask' && step.src !== 'edit' && step.src !== 'clarify') || !step.params) continue;
+        const params = (step.src === 'clarify' ? { ...step.params, output: 'ClarifyingQuestions' } : step.params) as {
+          action: string;
+          output?: string;
+          with?: string[];
+        };
         const name = `${role.id}/${params.action}`;
         if (prompts.has(name)) continue;
         const output = outputOf(step.src === 'edit' ? 'edits' : (params.output ?? 'code'));

@@ -37,7 +37,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
   const renderer = new PromptRenderer(request.company.rolesDir, markdownRenderers, instructions);
   const warmUp = new WarmUp();
   // What the first model calls need is prepared while the start-up waits on files (docs/performance.md).
-  warmUp.add(firstCallWarmUp(request.company, renderer));
+  warmUp.add(firstCallWarmUp(request.company, renderer, request.approvals?.clarify ?? false));
   const workspace = request.change ? await Workspace.open(request.projectDir) : await Workspace.create(request.projectDir);
   const record: RunRecord = {
     ...(request.change ? { change: request.change.record } : {}),
@@ -50,7 +50,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
     startedAt: new Date().toISOString(),
     resumedAt: [],
     budget: request.budget ?? { usd: null, tokens: null },
-    approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false },
+    approvals: { gates: [...(request.approvals?.gates ?? [])], yes: request.approvals?.yes ?? false, clarify: request.approvals?.clarify ?? false },
     concurrency: request.concurrency ?? DEFAULT_CONCURRENCY,
     engineers: request.engineers ?? 1,
     until: request.until ?? null,
@@ -107,6 +107,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       policy,
       approvals: record.approvals,
       askPerson: request.askPerson ?? null,
+      answerPerson: request.answerPerson ?? null,
       emit,
     });
     const loop = new RunLoop({
@@ -145,13 +146,15 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
 
 /**
  * What the run's first model calls need, in order: the system prompt, then for each role that acts on
- * the requirement, its first ask's template, output format and output schema.
+ * the requirement, its first ask's template, output format and output schema (a `clarify` step's only
+ * when the run asks questions first: otherwise it calls no model).
  */
-function firstCallWarmUp(company: CompanyDefinition, renderer: PromptRenderer): WarmUpTask[] {
+function firstCallWarmUp(company: CompanyDefinition, renderer: PromptRenderer, clarify: boolean): WarmUpTask[] {
   const tasks = [renderer.warmUpTask(null, 'system')];
   const { vocabulary } = company;
   for (const role of company.roles.filter((r) => r.watches.includes('Requirement'))) {
     const first = stepsOf(role.sop, vocabulary)
+      .filter((step) => clarify || step.src !== 'clarify')
       .map((step) => (step.params ? vocabulary.steps[step.src]?.prompt?.(step.params) : undefined))
       .find((prompt) => prompt !== undefined);
     if (!first) continue;

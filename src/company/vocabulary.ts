@@ -16,7 +16,8 @@ import { publish } from '../engine/steps/publish.ts';
 import type { Vocabulary } from '../engine/steps/vocabulary.ts';
 import { askStep } from '../capabilities/model/ask-step.ts';
 import { awaitApproval } from '../capabilities/approvals/await-approval-step.ts';
-import { Approval } from '../capabilities/approvals/message-types.ts';
+import { Answers, Approval } from '../capabilities/approvals/message-types.ts';
+import { clarify } from '../capabilities/approvals/clarify-step.ts';
 import { awaitFile } from '../capabilities/artifacts/await-file-step.ts';
 import { check } from '../capabilities/artifacts/check-step.ts';
 import { eachFile } from '../capabilities/artifacts/each-file-step.ts';
@@ -56,6 +57,7 @@ export const messageTypes: Vocabulary['messages'] = {
   BugReport,
   Document: planning.Document,
   Approval,
+  Answers,
   Outcome: runMessages.Outcome,
   // A change run's documents (sopworks change).
   ...changeMessageTypes,
@@ -66,6 +68,8 @@ export const knownMessageTypes = (): string[] => Object.keys(messageTypes);
 /** Structured outputs an `ask` step may request, besides `code` (one file) and `files` (several). */
 export const askOutputs: Readonly<Record<string, z.ZodType>> = {
   Review: S.Review,
+  // The questions a role asks the person before it writes (`clarify`).
+  ClarifyingQuestions: S.ClarifyingQuestions,
   // The files a change run's step asks to read.
   ReadRequest: C.ReadRequest,
   ...Object.fromEntries(Object.entries(messageTypes).map(([name, type]) => [name, type.schema])),
@@ -87,6 +91,7 @@ export const vocabulary: Vocabulary = {
     eachFile,
     awaitFile,
     awaitApproval,
+    clarify,
     conclude,
     stopAt,
     installDependencies,

@@ -194,6 +194,31 @@ export const Approval = z.object({
 });
 export type Approval = z.infer<typeof Approval>;
 
+/** The most questions a Product Manager may ask before the PRD (`--clarify`); a step may ask for fewer. */
+export const MAX_CLARIFYING_QUESTIONS = 5;
+
+/** One question for the person, and what its answer decides (null when it goes without saying). */
+export const ClarifyingQuestion = z.object({
+  question: text('a question').max(500),
+  why: z.string().trim().max(500).nullable(),
+});
+/** The questions a role asks the person before it writes (`clarify`): none when the spec is clear already. */
+export const ClarifyingQuestions = z.object({ questions: z.array(ClarifyingQuestion).max(MAX_CLARIFYING_QUESTIONS) });
+
+/** The person's answers to a role's questions; an empty answer means "no preference". */
+export const Answers = z.object({
+  role: text('role'),
+  /** The n-th round of questions of this role (0-based): a step re-run after a resume finds its answers. */
+  round: z.number().int().min(0),
+  answers: z
+    .array(z.object({ question: text('a question'), why: z.string().nullable().default(null), answer: z.string().trim().max(4000) }))
+    .min(1)
+    .max(MAX_CLARIFYING_QUESTIONS),
+});
+export type ClarifyingQuestion = z.infer<typeof ClarifyingQuestion>;
+export type ClarifyingQuestions = z.infer<typeof ClarifyingQuestions>;
+export type Answers = z.infer<typeof Answers>;
+
 export type PRD = z.infer<typeof PRD>;
 export type Review = z.infer<typeof Review>;
 /** As written (the fields added since the first version may be absent from older boards and scenarios). */

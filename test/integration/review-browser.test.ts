@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { startReviewServer, type ReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { artifactPath, launchBrowser } from '../helpers/browser.ts';
-import { BIN, DEMO } from '../helpers/paths.ts';
+import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
@@ -82,10 +82,13 @@ describe('the review viewer in a real browser', function () {
     out = path.join(root, 'output');
     await fs.mkdir(out);
     const gated = (name: string) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
+    // A run that asks before its PRD (--clarify), its questions waiting for answers.
+    const clarify = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
     const [made, launched, ...stopped] = await Promise.all([
       runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }),
       launchBrowser(),
       gated('gate-no'),
+      runCli(['run', '--llm', `scripted:${clarify}`, '--out', out, '--name', 'asking', '--clarify', '--until', 'prd'], { cwd: root }),
     ]);
     browser = launched;
     assert.equal(made.code, 0, made.stderr);
@@ -470,6 +473,10 @@ describe('the review viewer in a real browser', function () {
     await page.goto(`${server.url}runs/gate-no`);
     await page.waitForSelector('#decision form');
     found.push(...(await serious('decision')));
+    // A run awaiting answers, with its form.
+    await page.goto(`${server.url}runs/asking`);
+    await page.waitForSelector('#decision form.answers');
+    found.push(...(await serious('answers')));
     // A finished run's workbench: its change request form.
     await page.goto(`${server.url}runs/wordfreq`);
     await page.waitForSelector('#change-request');

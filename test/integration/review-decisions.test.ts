@@ -2,13 +2,14 @@
  * Decisions through the viewer's server: a run stopped awaiting approval is approved or rejected with a
  * POST that carries the token, from a page of the server — recorded on the board exactly as
  * `sopworks approve` records it — and every request without what it needs is refused, the board untouched.
+ * Answers to a role's questions (`--clarify`) are refused alike when they lack what they need.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { startReviewServer, type ReviewServer } from '../../src/apps/review/server/review-server.ts';
-import { DEMO } from '../helpers/paths.ts';
+import { DEMO, ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -53,7 +54,9 @@ describe('sopworks serve: deciding on a run from the browser', function () {
     root = await tempDir('sopworks-decide-');
     out = path.join(root, 'output');
     const gated = (name: string) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
-    for (const made of await Promise.all([gated('by-page'), gated('by-cli'), gated('refused')])) assert.equal(made.code, 4, made.stderr);
+    const scenario = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
+    const asking = runCli(['run', '--llm', `scripted:${scenario}`, '--out', out, '--name', 'asking', '--clarify', '--until', 'prd'], { cwd: root });
+    for (const made of await Promise.all([gated('by-page'), gated('by-cli'), gated('refused'), asking])) assert.equal(made.code, 4, made.stderr);
     server = await startReviewServer({ dir: out, port: 0, host: '127.0.0.1', token: TOKEN });
     origin = server.url.replace(/\/$/, '');
   });
@@ -221,7 +224,62 @@ describe('sopworks serve: deciding on a run from the browser', function () {
           body: '{"approved":true}',
         }),
         405,
-        /only writes are POST \/api\/runs\/<name>\/decision, …\/resume and …\/change/,
+        /only writes are POST \/api\/runs\/<name>\/decision, …\/answers, …\/resume and …\/change/,
+      );
+    });
+  });
+  describe('refuses answers, leaving the board and the open questions as they were,', () => {
+    let before: string;
+    beforeEach(async () => {
+      before = await board('asking');
+    });
+    afterEach(async () => {
+      assert.equal(await board('asking'), before, 'nothing was recorded');
+      const page = JSON.parse((await request(server, '/api/runs/asking')).body);
+      assert.deepEqual(
+        page.questions.map((q: any) => [q.role, q.round, q.questions.length]),
+        [['product-manager', 0, 2]],
+        'the questions still wait',
+      );
+    });
+    const answers = (body: unknown, headers: Record<string, string> = {}, name = 'asking') =>
+      request(server, `/api/runs/${name}/answers`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json', 'x-sopworks-token': TOKEN, ...headers },
+        body: JSON.stringify(body),
+      });
+    const given = { role: 'product-manager', round: 0, answers: ['yes', ''] };
+    const refused = (answer: Answer, status: number, reason: RegExp) => {
+      assert.equal(answer.status, status, answer.body);
+      assert.match(JSON.parse(answer.body).error, reason);
+    };
+
+    it('without the token, from another origin, addressed to another host name, or not as JSON', async () => {
+      refused(await answers(given, { 'x-sopworks-token': '' }), 403, /needs the token/);
+      refused(await answers(given, { 'x-sopworks-token': 'not-the-token-0123456789ab' }), 403, /needs the token/);
+      refused(await answers(given, { origin: 'http://attacker.example' }), 403, /must come from a page of this viewer/);
+      refused(await answers(given, { host: 'attacker.example', origin: 'http://attacker.example' }), 403, /must be addressed to/);
+      refused(await answers(given, { 'content-type': 'application/x-www-form-urlencoded' }), 415, /JSON/);
+    });
+    it('answers that are not one per question, to questions nobody asked, or with fields it does not take', async () => {
+      refused(await answers({ ...given, answers: ['only one'] }), 409, /asked 2 question\(s\), and 1 answer\(s\) came/);
+      refused(await answers({ ...given, round: 1 }), 409, /waits for answers to product-manager's questions \(round 2\)/);
+      refused(await answers({ ...given, role: 'architect' }), 409, /waits for answers to architect's questions/);
+      refused(await answers({ ...given, answers: [] }), 400, /Not answers/);
+      refused(await answers({ ...given, answers: [1, 2] }), 400, /Not answers/);
+      refused(await answers({ ...given, answers: ['x'.repeat(4001), ''] }), 400, /Not answers/);
+      refused(await answers({ ...given, llm: 'openai' }), 400, /Not answers/);
+      refused(await answers(given, {}, 'refused'), 409, /waits for answers to product-manager's questions/);
+    });
+    it('a resume of a run waiting for answers', async () => {
+      refused(
+        await request(server, '/api/runs/asking/resume', {
+          method: 'POST',
+          headers: { origin, 'content-type': 'application/json', 'x-sopworks-token': TOKEN },
+          body: JSON.stringify({ hint: null }),
+        }),
+        409,
+        /waits for your answers first/,
       );
     });
   });

@@ -2,7 +2,8 @@
  * The viewer as a workbench, in a real browser (Debian's chromium through playwright-core): a decision
  * made on a page continues the run — the same `sopworks resume`, started by the server, its progress
  * live on the page — a stopped run is continued and a finished run is handed a change request from its
- * page; headers say where a run stands; no page scrolls sideways at 1280 px or 390 px. And every write
+ * page; questions asked before the PRD (`--clarify`) are answered on the page and the run goes on;
+ * headers say where a run stands; no page scrolls sideways at 1280 px or 390 px. And every write
  * is refused without the token, from a page of another origin, or addressed to another name, with the
  * host left as it was: no board line, no decision file, no process, no new run.
  */
@@ -18,7 +19,8 @@ import YAML from 'yaml';
 import { startReviewServer, type ReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { overflowing } from '../helpers/page-overflow.ts';
-import { BIN, DEMO, DEMO_CHANGE } from '../helpers/paths.ts';
+import { BIN, DEMO, DEMO_CHANGE, ROOT } from '../helpers/paths.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -53,6 +55,7 @@ async function hostState(out: string): Promise<string> {
   return [names.join(','), ...parts].join('\n');
 }
 
+const CLARIFY = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
 const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
 const badge = (page: Page, label: string, timeout = 30_000) =>
   page.waitForFunction((expected) => (globalThis as any).document.querySelector('#summary .badge')?.textContent === expected, label, { timeout });
@@ -94,17 +97,24 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     scenario.replies.push(revised, last('review_prd'));
     const rejectable = path.join(root, 'rejectable.yaml');
     await fs.writeFile(rejectable, YAML.stringify(scenario));
+    // The demo's scenario, with two questions before the PRD (the clarify run's, test/fixtures/clarify/).
+    const demo = YAML.parse(await fs.readFile(DEMO, 'utf8'));
+    const clarify = YAML.parse(await fs.readFile(CLARIFY, 'utf8')).replies.find((r: any) => r.action === 'clarify');
+    demo.replies.unshift(clarify);
+    const asking = path.join(root, 'asking.yaml');
+    await fs.writeFile(asking, YAML.stringify(demo));
     const run = (name: string, ...extra: string[]) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], { cwd: root });
-    const [done, gateYes, gateNo, launched] = await Promise.all([
+    const [done, gateYes, gateNo, asks, launched] = await Promise.all([
       run('finished'),
       run('gate-yes', '--approve', 'prd'),
       runCli(['run', '--llm', `scripted:${rejectable}`, '--out', out, '--name', 'gate-no', '--approve', 'prd'], { cwd: root }),
+      runCli(['run', '--llm', `scripted:${asking}`, '--out', out, '--name', 'asking', '--clarify'], { cwd: root }),
       launchBrowser(),
       interruptedRun('stopped'),
     ]);
     browser = launched;
     assert.equal(done.code, 0, done.stderr);
-    for (const gated of [gateYes, gateNo]) assert.equal(gated.code, 4, gated.stderr);
+    for (const gated of [gateYes, gateNo, asks]) assert.equal(gated.code, 4, gated.stderr);
     // A run whose model is a long path and whose spec is one long word: what used to widen the list.
     const long = path.join(out, 'long-names');
     await fs.cp(path.join(out, 'finished'), long, { recursive: true, verbatimSymlinks: true });
@@ -129,9 +139,10 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     await removeTempDirs();
   });
 
-  /** The three writes, each aimed at a run it would act on. */
+  /** The four writes, each aimed at a run it would act on. */
   const writes = [
     { route: 'gate-no/decision', body: { approved: true } },
+    { route: 'asking/answers', body: { role: 'product-manager', round: 0, answers: ['yes', ''] } },
     { route: 'stopped/resume', body: { hint: null } },
     { route: 'finished/change', body: { request: 'add a --json flag' } },
   ];
@@ -180,7 +191,7 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
         },
         { base: server.url, requests: writes },
       );
-      assert.deepEqual(answers, [403, 403, 403], 'each refused by its Origin');
+      assert.deepEqual(answers, [403, 403, 403, 403], 'each refused by its Origin');
       await page.close();
     } finally {
       elsewhere.close();
@@ -211,7 +222,7 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
       await rebinding.close();
     }
     assert.equal(await hostState(out), before, 'no board line, decision, lock, record or run was made');
-    for (const name of ['gate-no', 'stopped', 'finished']) {
+    for (const name of ['gate-no', 'asking', 'stopped', 'finished']) {
       const page = JSON.parse(await (await fetch(`${server.url}api/runs/${name}`)).text());
       assert.equal(page.launch, null, `nothing was started for ${name}`);
     }
@@ -222,6 +233,7 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
       ['', 'tr[data-run="long-names"]'],
       ['runs/finished', '#change-request'],
       ['runs/gate-no', '#decision form'],
+      ['runs/asking', '#decision form.answers'],
       ['runs/stopped', '#resume-hint'],
       ['runs/long-names', '#summary .badge'],
       ['runs/not-yet', '.waiting'],
@@ -287,6 +299,38 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     });
     assert.equal(board.at(-1).type, 'Outcome');
     assert.equal(treeOf(path.join(out, 'gate-yes')), treeOf(path.join(out, 'finished')), 'the same repository as a run never stopped');
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  it('goes on after the answers to its questions from the page: recorded as a terminal records them, then resumed to its end', async () => {
+    const page = await owner.newPage();
+    const problems = watchPage(page, server);
+    await page.goto(`${server.url}runs/asking`);
+    await page.waitForSelector('#decision form.answers');
+    assert.match(await text(page, '#decision'), /Waiting for your answers[\s\S]*product-manager asks before it writes/);
+    assert.match(await text(page, '#decision form.answers'), /decides whether a file argument is required/);
+    assert.equal(await page.locator('#resume-hint').count(), 0, 'no Continue while questions wait');
+    await page.getByLabel('1. Should it read standard input when no file is given?').fill('Yes, when no file is given');
+    await page.getByRole('button', { name: 'Send the answers' }).click();
+    await page.waitForSelector('.decision-result p');
+    assert.match(
+      await text(page, '.decision-result'),
+      /Sent the answers to 2 questions of product-manager\. Recorded on the board; the run goes on: this viewer continued it\./,
+    );
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 60_000 });
+    await badge(page, 'done');
+    const board = await boardOf(path.join(out, 'asking'));
+    const answers = board.find((m) => m.type === 'Answers');
+    assert.deepEqual(
+      [answers.from, answers.to, answers.payload.answers.map((a: any) => a.answer)],
+      ['client', 'product-manager', ['Yes, when no file is given', '']],
+    );
+    const { records } = await readAppendLog(path.join(out, 'asking', '.sopworks', 'exchanges.jsonl'));
+    const calls = records as { action: string; messages: { content: string }[] }[];
+    assert.equal(calls.filter((r) => r.action === 'clarify').length, 1, 'the questions were asked of the model once');
+    assert.match(calls.find((r) => r.action === 'write_prd')!.messages[1]!.content, /Answer: Yes, when no file is given[\s\S]*Answer: no preference/);
+    assert.equal(treeOf(path.join(out, 'asking')), treeOf(path.join(out, 'finished')), 'answers are on the board, not in the repository');
     assert.deepEqual(problems, []);
     await page.close();
   });

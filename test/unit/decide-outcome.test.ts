@@ -95,6 +95,12 @@ describe('the outcome of a run', () => {
       reason: /approve prd from product-manager/,
     },
     {
+      when: 'questions wait for answers beside an approval, nothing in flight',
+      company: company({ roles: [idle('pm')], approvalsWaiting: [approval, { role: 'product-manager', gate: 'questions', key: null, questions: 2 }] }),
+      outcome: 'awaiting-approval',
+      reason: /^waiting for a person to approve prd from product-manager and answer 2 questions from product-manager$/,
+    },
+    {
       when: 'an approval waits while a model call is out',
       company: company({ roles: [working('engineer')], approvalsWaiting: [approval], workInFlight: 1 }),
       outcome: null,

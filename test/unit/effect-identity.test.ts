@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ApprovalDesk, type ApprovalRequest } from '../../src/capabilities/approvals/approval-desk.ts';
+import { ApprovalDesk, type ApprovalRequest, parseWaiting, questionsOf } from '../../src/capabilities/approvals/approval-desk.ts';
 import { MessageBoard } from '../../src/engine/board/message-board.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import {
@@ -87,6 +87,46 @@ describe('effect identity', () => {
     assert.equal((await desk.decide({ ...request, round: 1 })).approved, true);
     assert.equal(asked.length, 2);
     assert.ok(sameApproval(board.all<ApprovalRequest>('Approval')[1]!.payload, { ...request, round: 1 }));
+    await board.close();
+  });
+  it('finds answers already on the board for the same round of questions; without a person they wait, saying so', async () => {
+    const dir = await tempDir();
+    const { board } = await MessageBoard.open(path.join(dir, 'board.jsonl'), { types: messageTypes });
+    const store = new MemoryRunStore();
+    let asked = 0;
+    const answerPerson = async () => {
+      asked++;
+      return ['read stdin too', ''];
+    };
+    const questions = [
+      { question: 'Read stdin?', why: null },
+      { question: 'Table or JSON?', why: 'the output format' },
+    ];
+    const desk = new ApprovalDesk(board, store, { gates: [], yes: false, clarify: true }, null, answerPerson);
+    assert.deepEqual(await desk.answer({ role: 'product-manager', round: 0, questions }), ['read stdin too', '']);
+    // The same round again — the step re-run after a resume — is answered from the board, not asked.
+    assert.deepEqual(await desk.answer({ role: 'product-manager', round: 0, questions }), ['read stdin too', '']);
+    assert.equal(asked, 1);
+    assert.deepEqual(
+      board.all<{ answers: { answer: string }[] }>('Answers').map((m) => [m.from, m.to, m.payload.answers.map((a) => a.answer)]),
+      [['client', 'product-manager', ['read stdin too', '']]],
+    );
+
+    // Nobody at a terminal: the next round waits, is kept for the workbench, and the loop is told.
+    const away = new ApprovalDesk(board, store, { gates: [], yes: false, clarify: true }, null, null);
+    let told = 0;
+    away.notify = () => told++;
+    const stop = new AbortController();
+    const waiting = away.answer({ role: 'product-manager', round: 1, questions }, stop.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(told, 1);
+    assert.deepEqual(away.waiting, [{ role: 'product-manager', gate: 'questions', key: null, questions: 2 }]);
+    assert.deepEqual(
+      questionsOf(parseWaiting(await store.readWaiting())).map((r) => [r.role, r.round, r.questions.length]),
+      [['product-manager', 1, 2]],
+    );
+    stop.abort(new Error('stopped'));
+    await assert.rejects(waiting, /stopped/);
     await board.close();
   });
 });

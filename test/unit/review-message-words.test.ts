@@ -26,6 +26,17 @@ const report = {
 
 /** The types described here; the others have their own tests (review-report, review-html). */
 const EXPECTED: Record<string, [unknown, RegExp]> = {
+  Answers: [
+    {
+      role: 'product-manager',
+      round: 0,
+      answers: [
+        { question: 'Read stdin?', why: null, answer: 'yes' },
+        { question: 'Table or JSON?', why: 'the output format', answer: '' },
+      ],
+    },
+    /^answered 2 questions of product-manager: Read stdin\? — yes; Table or JSON\? — no preference$/,
+  ],
   Approval: [
     { role: 'architect', gate: 'design', key: null, round: 0, approved: false, feedback: 'use SQLite' },
     /^rejected the design of architect: use SQLite$/,

@@ -93,7 +93,14 @@ async function runOnce(
     sandbox: DEFAULT_SANDBOX_SETTINGS,
     documents: { markdown: (value) => JSON.stringify(value), line: (value) => (Array.isArray(value) ? value.join('; ') : String(value)) },
   };
-  const approvals: RunApprovals = { waiting: [], notify: () => {}, gated: () => false, decide: async () => ({ approved: true, feedback: null }) };
+  const approvals: RunApprovals = {
+    waiting: [],
+    notify: () => {},
+    gated: () => false,
+    decide: async () => ({ approved: true, feedback: null }),
+    clarifying: () => false,
+    answer: async () => [],
+  };
   const events: LoopEvent[] = [];
   const loop = new RunLoop({
     company: company(vocabulary, options.closerWatches ?? ['Note']),

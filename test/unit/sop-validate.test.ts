@@ -252,18 +252,19 @@ describe('sop validation', () => {
         '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: idle',
         '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: writing',
       );
-      const where = await positionOf(pm, 'writing:\n    invoke');
+      // Once past `idle`, nothing leads back to it: from the questions on, the role never rests.
+      const where = await positionOf(pm, 'clarifying:\n    invoke');
       expectAt(
         await diagnosticsOf(copy),
         'error',
         where,
-        /^from states "writing", "reviewing", "deciding", "approving", "rejected", "givingUp", "revising", "publishing" the role can never rest: /,
+        /^from states "clarifying", "writing", "reviewing", "deciding", "approving", "rejected", "givingUp", "revising", "publishing" the role can never rest: /,
       );
     });
 
     it('refuses a machine with no final state and no state that waits for a message', async () => {
       const pm = file('product-manager.yaml');
-      await edit(pm, '    on:\n      Requirement: { target: writing, actions: [receive] }', '    always: writing');
+      await edit(pm, '    on:\n      Requirement: { target: clarifying, actions: [receive] }', '    always: clarifying');
       await edit(pm, '      input: { type: PRD, payload: prd }\n      onDone: idle', '      input: { type: PRD, payload: prd }\n      onDone: writing');
       const where = await positionOf(pm, 'initial: idle');
       expectAt(

@@ -75,7 +75,10 @@ export const JsonLine = z.discriminatedUnion('type', [
     dir: z.string(),
     outcome: z.string().describe('done, failed, budget-exhausted, awaiting-approval, interrupted, paused, running, or "cut off"'),
     reason: z.string().nullable(),
-    gate: z.string().nullable().describe('what a run awaiting approval waits on'),
+    gate: z
+      .string()
+      .nullable()
+      .describe('what a run awaiting approval waits on: decisions ("the prd of product-manager"), or answers ("answers to 2 questions of product-manager")'),
     lastStep: z.string().nullable(),
     usage: Usage.nullable(),
   }),

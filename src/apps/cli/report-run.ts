@@ -9,6 +9,7 @@ import { summaryLine } from './json-lines-schema.ts';
 import { EXIT } from './output.ts';
 import { renderSummary } from './summary.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import { approvalsOf, parseWaiting, questionsOf } from '../../capabilities/approvals/approval-desk.ts';
 
 export async function reportRun(result: RunResult, model: string, output: CommandOutput, command: RunCommandName, extraNext: string[] = []): Promise<number> {
   const workspace = await Workspace.open(result.projectDir);
@@ -60,12 +61,29 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
   if (result.outcome === 'budget-exhausted') lines.push('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
   if (result.outcome === 'timed-out') lines.push('It stopped at its time limit: give resume a new --max-time (or none) to go on.');
   if (result.outcome === 'awaiting-approval') {
-    lines.push(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
-    next.unshift(`sopworks approve ${shown}`);
+    const waiting = waitingOf(result.projectDir);
+    if (waiting.questions > 0) {
+      lines.push(`Answer first: on the run's page (sopworks serve ${shown}), or resume it at a terminal, which asks them.`);
+      next.unshift(`sopworks serve ${shown}`);
+    }
+    if (waiting.questions === 0 || waiting.approvals > 0) {
+      lines.push(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
+      next.unshift(`sopworks approve ${shown}`);
+    }
   }
   if (result.outcome === 'paused') lines[0] = `\nStopped early, as asked. Go on to the end with: sopworks resume ${shown}`;
   const exitCode = STOPPED_EXIT[result.outcome] ?? EXIT.failed;
   return { exitCode, lines, next };
+}
+
+/** How many approvals and questions a stopped run waits on (.sopworks/approvals.json); none when it cannot be read. */
+function waitingOf(projectDir: string): { approvals: number; questions: number } {
+  try {
+    const waiting = parseWaiting(JSON.parse(readFileSync(path.join(projectDir, '.sopworks', 'approvals.json'), 'utf8')));
+    return { approvals: approvalsOf(waiting).length, questions: questionsOf(waiting).length };
+  } catch {
+    return { approvals: 0, questions: 0 };
+  }
 }
 
 /** run.json, for what it says of a change run (its repository and branch); null when it cannot be read. */

@@ -19,7 +19,7 @@ import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
 import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
 import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
-import { checkUntil } from '../../engine/run/until-check.ts';
+import { checkClarify, checkUntil } from '../../engine/run/until-check.ts';
 import { chaosOf, withChaos } from './chaos-option.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */
@@ -32,6 +32,8 @@ const RunOptions = z.object({
   modelFor: z.array(z.string()).default([]),
   /** Stop after this point (a SOP's stopAt: prd, design, tasks in the default company), outcome paused. */
   until: z.string().trim().min(1).optional(),
+  /** Let the roles ask the person questions first (a SOP's clarify step). */
+  clarify: z.boolean().default(false),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 
@@ -55,6 +57,7 @@ export async function runCommand(specWords: string[], rawOptions: unknown, termi
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
   checkUntil(company, options.until);
+  checkClarify(company, options.clarify);
   const policy = await loadPolicy(options.sops);
   // A registry set to something that is not a URL is refused now, before anything is written.
   dependencyRegistries(policy);

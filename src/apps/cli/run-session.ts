@@ -14,7 +14,7 @@ import type { Gate } from '../../capabilities/approvals/approval-desk.ts';
 import type { LlmRecord } from '../../company/run-record.ts';
 import type { StopSignals } from '../../engine/run/run-loop.ts';
 import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
-import { terminalApprover } from './approval-prompt.ts';
+import { terminalPerson } from './approval-prompt.ts';
 import { commandOutput, type CommandOutput, type RunCommandName } from './command-output.ts';
 import { deadlineOf } from './deadline.ts';
 import { LiveStatus } from './live-status.ts';
@@ -30,6 +30,8 @@ export interface SessionFlags {
   record?: string | undefined;
   allowUnsandboxed: boolean;
   maxTime: { ms: number; text: string } | null;
+  /** `--yes`: nobody is expected at the terminal for questions (they wait for the workbench). */
+  yes?: boolean;
 }
 
 export interface RunSession<F extends SessionFlags = SessionFlags> {
@@ -53,12 +55,12 @@ export function requestOfSettings(
   settings: Settings,
   llm: LlmRecord,
   provider: Provider,
-): Required<Pick<CommonRequest, 'price' | 'maxOutputTokens' | 'recordTo' | 'askPerson' | 'maxRepairs' | 'sandbox'>> {
+): Required<Pick<CommonRequest, 'price' | 'maxOutputTokens' | 'recordTo' | 'askPerson' | 'answerPerson' | 'maxRepairs' | 'sandbox'>> {
   return {
     price: priceOf(llm, settings),
     maxOutputTokens: worstReplyTokens(llm, settings, provider),
     recordTo: session.flags.record ?? null,
-    askPerson: terminalApprover(),
+    ...terminalPerson(session.flags.yes ?? false),
     maxRepairs: settings.maxRepairs,
     sandbox: sandboxSettings(settings.sandbox, session.flags.allowUnsandboxed),
   };
@@ -94,6 +96,8 @@ export interface StartFlagValues extends SessionFlags {
   yes: boolean;
   budget: number | null;
   maxTokens: number | null;
+  /** `--clarify` (run only): the roles may ask the person questions first. */
+  clarify?: boolean;
 }
 
 /** What a start request needs beyond what the settings and the flags decide. */
@@ -117,7 +121,7 @@ export function startInSession(
         ...pieces,
         ...more,
         budget: { usd: flags.budget, tokens: flags.maxTokens },
-        approvals: { gates: flags.approve, yes: flags.yes },
+        approvals: { gates: flags.approve, yes: flags.yes, clarify: flags.clarify ?? false },
         onEvent,
         stop,
       }),

@@ -9,8 +9,8 @@ import { Envelope } from '../../engine/board/message.ts';
 import { readRunRecord, type RunRecord } from '../../company/run-record.ts';
 import { lockOwner } from '../../engine/run/run-lock.ts';
 import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
-import { readPending } from '../../capabilities/approvals/approval-desk.ts';
-import { describeRequest } from '../../capabilities/approvals/record-decision.ts';
+import { readOpenQuestions, readPending } from '../../capabilities/approvals/approval-desk.ts';
+import { describeQuestions, describeRequest } from '../../capabilities/approvals/record-decision.ts';
 import type { Output } from './output.ts';
 import { describeFindings, inspectProject } from '../../host/git/tamper-check.ts';
 import { formatUsd } from '../../capabilities/model/prices.ts';
@@ -33,6 +33,8 @@ async function statusOf(projectDir: string): Promise<RunLine | null> {
   const running = (await lockOwner(stateDir)) !== null;
   const awaiting = !running && record.outcome === 'awaiting-approval';
   const pending = awaiting ? await readPending(stateDir).catch(() => []) : [];
+  const questions = awaiting ? await readOpenQuestions(stateDir).catch(() => []) : [];
+  const gates = [...pending.map(describeRequest), ...questions.map(describeQuestions)];
   const total = record.usage?.total;
   return {
     type: 'run',
@@ -45,7 +47,7 @@ async function statusOf(projectDir: string): Promise<RunLine | null> {
       : record.outcome
         ? (record.reason ?? null)
         : 'the run stopped before its outcome (a crash or a kill); `sopworks resume` continues it',
-    gate: pending.length > 0 ? pending.map(describeRequest).join('; ') : null,
+    gate: gates.length > 0 ? gates.join('; ') : null,
     lastStep: last?.success ? `${last.data.from} → ${last.data.type} (${last.data.id})` : null,
     usage: total ?? null,
   };
@@ -87,7 +89,11 @@ function renderStatus(rows: readonly RunLine[]): string[] {
   for (const row of rows) {
     lines.push(line(cells(row)));
     if (row.outcome !== 'done' && row.reason) lines.push(`  why: ${cleanLine(row.reason)}`);
-    if (row.gate) lines.push(`  waits on: ${cleanLine(row.gate)} — sopworks approve ${cleanLine(row.dir)} (or --reject "…"), then resume`);
+    // Questions are answered on the run's page or at a terminal by resume; decisions by approve.
+    const how = row.gate?.startsWith('answers to')
+      ? `answer them on its page (sopworks serve ${cleanLine(row.dir)}), or resume it at a terminal`
+      : `sopworks approve ${cleanLine(row.dir)} (or --reject "…"), then resume`;
+    if (row.gate) lines.push(`  waits on: ${cleanLine(row.gate)} — ${how}`);
   }
   return lines;
 }

@@ -60,6 +60,8 @@ const ARTIFACTS: Record<string, Describer> = {
     const what = `the ${p.gate}${p.key ? ` ${p.key}` : ''} of ${p.role}`;
     return p.approved ? `approved ${what}` : `rejected ${what}${p.feedback ? `: ${p.feedback}` : ''}`;
   },
+  Answers: (p: S.Answers) =>
+    `answered ${plural(p.answers.length, 'question')} of ${p.role}: ${p.answers.map((a) => `${a.question} — ${a.answer || 'no preference'}`).join('; ')}`,
 };
 
 const CHANGES: Record<string, Describer> = {

@@ -8,7 +8,7 @@ import type { Code, Review, TestFiles } from '../../documents/schemas.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { LoadedRun } from './load-run.ts';
 import { runFiles, type RunRecord } from './read-run.ts';
-import { pendingFile, readPending } from '../../capabilities/approvals/approval-desk.ts';
+import { pendingFile, readOpenQuestions, readPending } from '../../capabilities/approvals/approval-desk.ts';
 import { describeError } from '../../ground/errors.ts';
 import { escapeHtml, markdownToHtml } from './markdown-html.ts';
 import { buildRunReport, type RunReport, type TimelineEntry } from './run-report.ts';
@@ -79,6 +79,13 @@ export interface ExchangeSummary {
   at: string | null;
 }
 
+/** A role's questions a stopped run waits on (`--clarify`), for the page to answer; the texts are the model's. */
+export interface OpenQuestions {
+  role: string;
+  round: number;
+  questions: { question: string; why: string | null }[];
+}
+
 /** A request a stopped run waits on, for the page to decide. */
 export interface PendingDecision {
   role: string;
@@ -95,6 +102,8 @@ export interface RunPage {
   dir: string;
   /** What the run is waiting for a person to decide (empty unless it stopped awaiting approval). */
   pending: PendingDecision[];
+  /** The questions it waits for answers to (empty unless it stopped awaiting them). */
+  questions: OpenQuestions[];
   info: RunReport['info'];
   costFacts: RunReport['costFacts'];
   status: RunReport['status'];
@@ -206,7 +215,9 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
   }));
 
   let pending: PendingDecision[] = [];
+  let questions: OpenQuestions[] = [];
   try {
+    questions = (await readOpenQuestions(runFiles(record.dir).state)).map(({ role, round, questions: asked }) => ({ role, round, questions: asked }));
     pending = (await readPending(runFiles(record.dir).state)).map((r) => ({
       role: r.role,
       gate: r.gate,
@@ -215,13 +226,16 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
       html: markdownToHtml(r.content),
     }));
   } catch (error) {
-    warnings.push(`${pendingFile(runFiles(record.dir).state)} could not be read (${describeError(error)}); decide with \`sopworks approve\` instead.`);
+    warnings.push(
+      `${pendingFile(runFiles(record.dir).state)} could not be read (${describeError(error)}); decide with \`sopworks approve\` (or answer by a \`sopworks resume\` at a terminal) instead.`,
+    );
   }
 
   return {
     name: report.name,
     dir: record.dir,
     pending,
+    questions,
     info: report.info,
     costFacts: report.costFacts,
     status: report.status,

@@ -1,4 +1,4 @@
-/** A person's decision on an artifact held back for approval, as a board message the client posts. */
+/** What a person says in a run, as board messages the client posts: a decision on an artifact held back for approval, answers to a role's questions. */
 import * as S from '../../documents/schemas.ts';
 import { defineMessage } from '../../engine/board/message-type.ts';
 
@@ -6,4 +6,10 @@ export const Approval = defineMessage({
   schema: S.Approval,
   description:
     "A person's decision on an artifact held back by `awaitApproval` (`role`, `gate`, `key`, `round`, `approved`, `feedback`); posted by the client.",
+});
+
+export const Answers = defineMessage({
+  schema: S.Answers,
+  description:
+    "A person's answers to the questions a role asked before it wrote (`clarify`, `--clarify`): `role`, `round`, and each question with its `answer` (empty: no preference); posted by the client.",
 });

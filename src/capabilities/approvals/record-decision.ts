@@ -5,21 +5,24 @@
  * run's lock while it writes, so it never races a run in progress.
  */
 import path from 'node:path';
-import { z } from 'zod';
 import { MessageBoard } from '../../engine/board/message-board.ts';
 import { FileRunStore } from '../../engine/run/file-run-store.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { ApprovalRequest, type Decision } from './approval-desk.ts';
+import { type ApprovalRequest, approvalsOf, type Decision, parseWaiting, questionsOf } from './approval-desk.ts';
 import { Approval } from './message-types.ts';
 
 export async function recordDecision(stateDir: string, decision: Decision): Promise<ApprovalRequest[]> {
   const store = FileRunStore.of(path.dirname(stateDir));
   const lock = await store.lock();
   try {
-    const pending = z.array(ApprovalRequest).parse(await store.readWaiting());
+    const waiting = parseWaiting(await store.readWaiting());
+    const pending = approvalsOf(waiting);
     if (pending.length === 0) {
       throw new SopworksError('USAGE', `Nothing in ${path.dirname(stateDir)} is waiting for approval.`, {
-        hint: 'A run stops with outcome awaiting-approval when it is; `sopworks status` shows outcomes.',
+        hint:
+          questionsOf(waiting).length > 0
+            ? 'It waits for answers to questions: answer them on its page in the workbench (`sopworks serve`), or `sopworks resume` it at a terminal.'
+            : 'A run stops with outcome awaiting-approval when it is; `sopworks status` shows outcomes.',
       });
     }
     // The board takes only what is posted here: decisions.
@@ -37,7 +40,8 @@ export async function recordDecision(stateDir: string, decision: Decision): Prom
     } finally {
       await board.close();
     }
-    await store.writeWaiting([]);
+    // Questions still wait for their answers.
+    await store.writeWaiting(questionsOf(waiting));
     return pending;
   } finally {
     await lock.release();
@@ -46,3 +50,7 @@ export async function recordDecision(stateDir: string, decision: Decision): Prom
 
 /** What a decision was about, in a line: "the prd of product-manager". */
 export const describeRequest = (request: ApprovalRequest): string => `the ${request.gate}${request.key ? ` ${request.key}` : ''} of ${request.role}`;
+
+/** What a role's open questions are, in a line: "answers to 2 questions of product-manager". */
+export const describeQuestions = (request: { role: string; questions: readonly unknown[] }): string =>
+  `answers to ${request.questions.length === 1 ? 'a question' : `${request.questions.length} questions`} of ${request.role}`;

@@ -6,7 +6,7 @@
  *   1. a commit that failed              → failed
  *   2. a role whose step failed          → budget-exhausted or failed (the first such role in org-chart order;
  *                                          a step stopped by a gentle stop is not a failure)
- *   3. an approval waits, nothing in flight → awaiting-approval
+ *   3. an approval or a question waits, nothing in flight → awaiting-approval
  *   3b. a stop point reached (`--until`), nothing in flight → paused
  *   —  a role is at work                 → no outcome yet
  *   4. the user asked to stop            → interrupted (the time limit: timed-out)
@@ -40,8 +40,8 @@ export interface CompanySnapshot {
   commitFault: string | null;
   /** The hired roles, in org-chart order. */
   roles: readonly RoleSnapshot[];
-  /** Approval requests waiting for a person who is not there. */
-  approvalsWaiting: readonly { role: string; gate: string; key: string | null }[];
+  /** Approval requests, and questions (`questions`: how many), waiting for a person who is not there. */
+  approvalsWaiting: readonly { role: string; gate: string; key: string | null; questions?: number }[];
   /** The stop point (`--until`) where roles hold. */
   stopsReached: readonly { role: string; point: string }[];
   /** Model calls, posts and test rounds under way. */
@@ -72,8 +72,13 @@ export function decideOutcome(company: CompanySnapshot): RunConclusion | null {
     return { outcome: 'failed', reason: `${role.id} failed in step "${status.state}": ${describeError(status.error)}` };
   }
   if (company.approvalsWaiting.length > 0 && company.workInFlight === 0) {
-    const what = company.approvalsWaiting.map((r) => `${r.gate}${r.key ? ` ${r.key}` : ''} from ${r.role}`).join(', ');
-    return { outcome: 'awaiting-approval', reason: `waiting for a person to approve ${what}` };
+    const approvals = company.approvalsWaiting.filter((r) => r.questions === undefined);
+    const questions = company.approvalsWaiting.filter((r) => r.questions !== undefined);
+    const what = [
+      ...(approvals.length > 0 ? [`approve ${approvals.map((r) => `${r.gate}${r.key ? ` ${r.key}` : ''} from ${r.role}`).join(', ')}`] : []),
+      ...questions.map((r) => `answer ${r.questions === 1 ? 'a question' : `${r.questions} questions`} from ${r.role}`),
+    ];
+    return { outcome: 'awaiting-approval', reason: `waiting for a person to ${what.join(' and ')}` };
   }
   if (company.stopsReached.length > 0 && company.workInFlight === 0) {
     const { role, point } = company.stopsReached[0]!;

@@ -38,8 +38,8 @@ export interface CommitFault {
 
 /** Approval gates as the loop sees them: the port the roles use, and the requests waiting for a person. */
 export interface RunApprovals extends ApprovalPort {
-  /** Requests waiting for a person who is not there (the run stops with awaiting-approval). */
-  readonly waiting: readonly { role: string; gate: string; key: string | null }[];
+  /** Requests waiting for a person who is not there (the run stops with awaiting-approval); `questions`: how many a role asks. */
+  readonly waiting: readonly { role: string; gate: string; key: string | null; questions?: number }[];
   /** Set by the loop: told when a request starts waiting, so the loop looks at the company again. */
   notify: () => void;
 }

@@ -112,10 +112,24 @@ export interface ApprovalRequest {
   content: string;
 }
 
-/** Approval gates: whether a gate is on, and a person's decision on an artifact held back. */
+/** A role's questions for the person before it writes (`clarify`): its n-th round of questions. */
+export interface QuestionsRequest {
+  role: string;
+  round: number;
+  questions: readonly { question: string; why: string | null }[];
+}
+
+/**
+ * A person's say in the run: approval gates (whether a gate is on, and a decision on an artifact held
+ * back), and questions asked before a role writes (`--clarify`).
+ */
 export interface ApprovalPort {
   gated(gate: ApprovalRequest['gate']): boolean;
   decide(request: ApprovalRequest, signal?: AbortSignal): Promise<{ approved: boolean; feedback: string | null }>;
+  /** Whether the run lets roles ask the person questions first (`--clarify`). */
+  clarifying(): boolean;
+  /** The person's answers, one per question in order ("" for no preference). */
+  answer(request: QuestionsRequest, signal?: AbortSignal): Promise<string[]>;
 }
 
 /** What a role tells the user it is doing (progress lines); a verdict travels as `passed`, never in the text. */

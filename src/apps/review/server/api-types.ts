@@ -10,7 +10,7 @@ import type { RunListing } from './run-catalog.ts';
 import type { PageDelta } from './page-delta.ts';
 import type { LaunchView } from './run-launcher.ts';
 
-export type { CodeFileView, CodeVersion, DocumentView, ExchangeSummary, PendingDecision, RunPage, TestRoundView } from '../run-page.ts';
+export type { CodeFileView, CodeVersion, DocumentView, ExchangeSummary, OpenQuestions, PendingDecision, RunPage, TestRoundView } from '../run-page.ts';
 export type { Thread, ThreadEntry } from '../conversation.ts';
 export type { SearchHit, SearchResult } from '../run-search.ts';
 export type { RunListing } from './run-catalog.ts';
@@ -74,6 +74,15 @@ export interface SessionAnswer {
 export interface DecisionAnswer {
   decided: { role: string; gate: string; key: string | null; round: number; what: string }[];
   approved: boolean;
+  next: string;
+  launch: LaunchView | null;
+  launchError: ErrorAnswer | null;
+}
+
+/** POST /api/runs/<name>/answers */
+export interface AnswersAnswer {
+  /** Whose questions were answered, in a line ("answers to 2 questions of product-manager"). */
+  answered: string;
   next: string;
   launch: LaunchView | null;
   launchError: ErrorAnswer | null;

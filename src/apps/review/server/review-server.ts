@@ -144,12 +144,12 @@ async function answer(ctx: ServerContext, access: Access, req: http.IncomingMess
   if (found === null) {
     if (req.method !== 'POST') throw new HttpError(404, `Nothing at ${url.pathname}.`);
     res.setHeader('allow', 'GET, HEAD');
-    throw new HttpError(405, `POST is not allowed at ${url.pathname}: the only writes are POST /api/runs/<name>/decision, …/resume and …/change.`);
+    throw new HttpError(405, `POST is not allowed at ${url.pathname}: the only writes are POST /api/runs/<name>/decision, …/answers, …/resume and …/change.`);
   }
   if ('allow' in found) {
     res.setHeader('allow', found.allow.includes('GET') ? 'GET, HEAD' : found.allow.join(', '));
     if (req.method === 'POST')
-      throw new HttpError(405, `POST is not allowed at ${url.pathname}: the only writes are POST /api/runs/<name>/decision, …/resume and …/change.`);
+      throw new HttpError(405, `POST is not allowed at ${url.pathname}: the only writes are POST /api/runs/<name>/decision, …/answers, …/resume and …/change.`);
     throw new HttpError(405, `${req.method} cannot change anything: a write is sent with POST.`);
   }
   const offered = url.searchParams.get('token');

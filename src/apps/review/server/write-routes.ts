@@ -1,12 +1,15 @@
 /**
  * What the viewer writes, each a POST that the write guard lets through only with the token, from a
  * page of this server (Origin), addressed to it (Host), as JSON: a decision on a run awaiting approval
- * (recorded on the board as `sopworks approve` records it, then the run continued), a run continued
+ * (recorded on the board as `sopworks approve` records it, then the run continued), answers to a role's
+ * questions (`--clarify`: recorded as a terminal's answers are, then the run continued), a run continued
  * (`sopworks resume`), and a change requested of a finished run (`sopworks change`).
  */
 import { z } from 'zod';
-import { readPending } from '../../../capabilities/approvals/approval-desk.ts';
-import { describeRequest, recordDecision } from '../../../capabilities/approvals/record-decision.ts';
+import { readOpenQuestions, readPending } from '../../../capabilities/approvals/approval-desk.ts';
+import { describeQuestions, describeRequest, recordDecision } from '../../../capabilities/approvals/record-decision.ts';
+import { recordAnswers } from '../../../capabilities/approvals/record-answers.ts';
+import { MAX_CLARIFYING_QUESTIONS } from '../../../documents/schemas.ts';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
 import { runFiles } from '../read-run.ts';
 import { runStatus } from '../run-report.ts';
@@ -29,6 +32,14 @@ const DecisionBody = z
     message: 'a rejection needs feedback: say what the role should change',
     path: ['feedback'],
   });
+/** Answers to a role's questions as the page sends them: one per question, in order ("" for no preference). */
+const AnswersBody = z
+  .object({
+    role: z.string().min(1).max(200),
+    round: z.number().int().min(0),
+    answers: z.array(z.string().trim().max(4000)).min(1).max(MAX_CLARIFYING_QUESTIONS),
+  })
+  .strict();
 /** Continue a stopped run; a hint reaches a step that failed on its replies (`resume --hint`). */
 const ResumeBody = z.object({ hint: z.string().trim().min(1).max(10_000).nullable().default(null) }).strict();
 /** A change of a finished run, in the words `sopworks change` takes (at most 64 KB, as --spec-file). */
@@ -70,6 +81,8 @@ async function checkContinuable(ctx: ServerContext, name: string, dir: string): 
   if (phase.phase === 'done') throw new HttpError(409, `"${name}" is done: there is nothing to continue.`, 'Request a change of it instead.');
   if (phase.phase === 'awaiting-decision' && (await readPending(runFiles(dir).state)).length > 0)
     throw new HttpError(409, `"${name}" waits for your decision first.`, 'Approve or reject what it waits for; the run then goes on.');
+  if (phase.phase === 'awaiting-decision' && (await readOpenQuestions(runFiles(dir).state)).length > 0)
+    throw new HttpError(409, `"${name}" waits for your answers first.`, 'Answer its questions (an empty answer: no preference); the run then goes on.');
 }
 
 const resume = async (ctx: ServerContext, name: string, dir: string, hint: string | null): Promise<LaunchView> => {
@@ -77,21 +90,34 @@ const resume = async (ctx: ServerContext, name: string, dir: string, hint: strin
   return started(await ctx.launcher.start('resume', dir, hint ? ['--hint', hint] : []));
 };
 
+/** The run continued after what the person gave was recorded: its launch, or why it could not start. */
+const continued = (ctx: ServerContext, name: string, dir: string) =>
+  resume(ctx, name, dir, null).then(
+    (view) => ({ launch: view, launchError: null }),
+    (error: unknown) => ({ launch: null, launchError: { error: describeError(error), hint: error instanceof HttpError ? error.hint : null } }),
+  );
+
 const decide: Handler = async (ctx, { req, res, params }) => {
   const dir = await ctx.runDir(params.run!);
   const body = await bodyOf(req, DecisionBody, 'a decision');
   const decided = await recordDecision(runFiles(dir).state, { approved: body.approved, feedback: body.feedback || null }).catch(asConflict);
   // The decision is recorded whatever comes next; the run then goes on, started here.
-  const launch = await resume(ctx, params.run!, dir, null).then(
-    (view) => ({ launch: view, launchError: null }),
-    (error: unknown) => ({ launch: null, launchError: { error: describeError(error), hint: error instanceof HttpError ? error.hint : null } }),
-  );
+  const launch = await continued(ctx, params.run!, dir);
   sendJson(res, 200, {
     decided: decided.map((r) => ({ role: r.role, gate: r.gate, key: r.key, round: r.round, what: describeRequest(r) })),
     approved: body.approved,
     next: `sopworks resume ${dir}`,
     ...launch,
   });
+};
+
+const answer: Handler = async (ctx, { req, res, params }) => {
+  const dir = await ctx.runDir(params.run!);
+  const body = await bodyOf(req, AnswersBody, 'answers');
+  const answered = await recordAnswers(runFiles(dir).state, body).catch(asConflict);
+  // Recorded as a terminal's answers are; the run then goes on, started here.
+  const launch = await continued(ctx, params.run!, dir);
+  sendJson(res, 200, { answered: describeQuestions(answered), next: `sopworks resume ${dir}`, ...launch });
 };
 
 const continueRun: Handler = async (ctx, { req, res, params }) => {
@@ -120,6 +146,7 @@ const change: Handler = async (ctx, { req, res, params }) => {
 export const WRITE_ROUTES: Route<Handler>[] = (
   [
     ['/api/runs/:run/decision', decide],
+    ['/api/runs/:run/answers', answer],
     ['/api/runs/:run/resume', continueRun],
     ['/api/runs/:run/change', change],
   ] as const

@@ -1,11 +1,14 @@
-/** What a stopped run waits for a person to decide, and the form that decides it (with the token). */
-import type { DecisionAnswer, PendingDecision } from '../../server/api-types.ts';
+/** What a stopped run waits for a person to decide or answer, and the forms that do (with the token). */
+import type { DecisionAnswer, OpenQuestions, PendingDecision } from '../../server/api-types.ts';
 import { postJson, runUrl } from './api.ts';
 import { fill, h, messageOf } from './dom.ts';
+import { questionsArea } from './questions.ts';
 import { terminalHint } from './terminal-hint.ts';
 
 export interface DecisionData {
   pending: PendingDecision[];
+  /** Questions it waits for answers to (`--clarify`). */
+  questions: OpenQuestions[];
   running: boolean;
   canDecide: boolean;
   dir: string;
@@ -59,8 +62,9 @@ function decisionForm(name: string, resultEl: HTMLElement): HTMLFormElement {
 }
 
 export function renderDecision(el: HTMLElement, resultEl: HTMLElement, name: string, data: DecisionData): void {
+  const questions = data.questions.length > 0 ? [h('h2', {}, 'Waiting for your answers'), questionsArea(name, resultEl, data)] : [];
   if (data.pending.length === 0) {
-    fill(el);
+    fill(el, questions);
     return;
   }
   const requests = data.pending.map((r) =>
@@ -76,5 +80,5 @@ export function renderDecision(el: HTMLElement, resultEl: HTMLElement, name: str
     : data.canDecide
       ? decisionForm(name, resultEl)
       : terminalHint('decide', `sopworks approve ${data.dir}`);
-  fill(el, h('h2', {}, 'Waiting for your decision'), requests, controls);
+  fill(el, questions, h('h2', {}, 'Waiting for your decision'), requests, controls);
 }

@@ -255,10 +255,11 @@ export class RunView {
     renderSummary(view.summary, page);
     renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
     const roles = page.roles.map(({ id, state, status, step }) => ({ id, state, status, step }));
-    const bench = { name: this.name, dir: page.dir, status: page.status, roles, launch: this.launch, canDecide, pending: page.pending.length > 0 };
+    const waiting = page.pending.length > 0 || page.questions.length > 0;
+    const bench = { name: this.name, dir: page.dir, status: page.status, roles, launch: this.launch, canDecide, pending: waiting };
     renderIfChanged(memory, 'workbench', view.workbench, bench, renderWorkbench);
     const starting = this.launch !== null && this.launch.state !== 'ended';
-    const decision = { pending: page.pending, running: page.status.running || starting, canDecide, dir: page.dir ?? this.name };
+    const decision = { pending: page.pending, questions: page.questions, running: page.status.running || starting, canDecide, dir: page.dir ?? this.name };
     renderIfChanged(memory, 'decision', view.decision, decision, (el, d) => renderDecision(el, view.decided, this.name, d));
     this.drawTimeline();
     renderIfChanged(memory, 'documents', view.documents, page.documents, renderDocuments);

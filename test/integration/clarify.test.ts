@@ -1,0 +1,170 @@
+/**
+ * `--clarify`: the Product Manager asks the person a few questions before the PRD. Without a terminal
+ * the run stops awaiting the answers (exit 4) instead of hanging; at a terminal each question is asked
+ * and read; the answers go on the board and into write_prd's prompt. Killed while the questions are on
+ * the screen, or stopped there by Ctrl-C, a resume asks the model nothing twice. Runs the real CLI on a scripted scenario
+ * (test/fixtures/clarify/), up to the PRD (`--until prd`). The workbench's form is in review-browser.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { BIN, ROOT, SOPS } from '../helpers/paths.ts';
+import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const SCENARIO = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
+const CLARIFY = ['--llm', `scripted:${SCENARIO}`, '--clarify', '--until', 'prd'];
+
+type Record = { type: string; from: string; to?: string; payload: { answers: { question: string; answer: string }[] } };
+const boardOf = async (project: string) => (await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'))).records as Record[];
+const exchangesOf = async (project: string) =>
+  (await readAppendLog(path.join(project, '.sopworks', 'exchanges.jsonl'))).records as { action: string; messages: { content: string }[] }[];
+const callsOf = async (project: string, action: string) => (await exchangesOf(project)).filter((r) => r.action === action);
+
+/**
+ * Runs the CLI in a real pseudo-terminal (`script`), as a person's shell would; `respond` is shown the
+ * screen on every output and may type a line. `killAt`: SIGKILL the CLI once the screen matches it.
+ */
+function atTerminal(
+  args: string[],
+  cwd: string,
+  respond: (screen: string) => string | null,
+  killAt?: RegExp,
+): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let killed = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    if (killAt && !killed && killAt.test(screen)) {
+      killed = true;
+      // The CLI is script's child, in a session of its own: killed by its pid, as `kill -9` would.
+      void childrenOf(child.pid!).then((pids) => {
+        for (const pid of pids) process.kill(pid, 'SIGKILL');
+      });
+      return;
+    }
+    const line = respond(screen);
+    if (line !== null) child.stdin.write(`${line}\r`);
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
+}
+
+/** The processes whose parent is `parent` (from /proc/<pid>/stat: its fourth field). */
+async function childrenOf(parent: number): Promise<number[]> {
+  const pids = (await fs.readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const stats = await Promise.all(pids.map((pid) => fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')));
+  // The command name (second field) is in parentheses and may hold spaces: the fields after it are read.
+  return pids.filter((_, i) => Number(stats[i]!.slice(stats[i]!.lastIndexOf(')') + 2).split(' ')[1]) === parent).map(Number);
+}
+
+/** Types each answer once its question's prompt is on the screen. */
+function answering(answers: string[]): (screen: string) => string | null {
+  let given = 0;
+  return (screen) => {
+    // readline's prompt, after the cursor moves it writes to the start of the line.
+    const prompts = (screen.match(/\n(?:\x1b\[[0-9;]*[A-Za-z])*> /g) ?? []).length;
+    return prompts > given && given < answers.length ? answers[given++]! : null;
+  };
+}
+
+describe('--clarify: questions before the PRD', function () {
+  this.timeout(120_000);
+  after(removeTempDirs);
+
+  it('stops awaiting the answers without a terminal; killed while asking, then answered at a terminal, the PRD takes them in', async () => {
+    const out = await tempDir();
+    const project = path.join(out, 'wordfreq');
+    const first = await runCli(['run', ...CLARIFY, '--out', out], { cwd: out });
+    assert.equal(first.code, 4, first.stdout + first.stderr);
+    assert.match(first.stdout, /awaiting-approval — waiting for a person to answer 2 questions from product-manager/);
+    assert.match(first.stdout, /Answer first: on the run's page \(sopworks serve wordfreq\), or resume it at a terminal/);
+    assert.doesNotMatch(first.stdout, /sopworks approve/, 'nothing to approve');
+    const status = await runCli(['status', project], { cwd: out });
+    assert.match(status.stdout, /waits on: answers to 2 questions of product-manager — answer them on its page/);
+    const approve = await runCli(['approve', project], { cwd: out });
+    assert.equal(approve.code, 2);
+    assert.match(approve.stderr, /waits for answers to questions: answer them on its page in the workbench/);
+
+    // Killed while the first question is on the screen: nothing is recorded, nothing asked of the model again.
+    const killed = await atTerminal(['resume', project, '--until', 'prd'], out, () => null, /Should it read standard input/);
+    assert.notEqual(killed.code, 0);
+    assert.equal((await boardOf(project)).filter((m) => m.type === 'Answers').length, 0);
+    // Ctrl-C at the question (readline ends the prompt): the step fails, and stays resumable.
+    let pressed = false;
+    const ctrlC = (screen: string) => {
+      if (pressed || !/Should it read standard input/.test(screen)) return null;
+      pressed = true;
+      return '\x03';
+    };
+    const cancelled = await atTerminal(['resume', project, '--until', 'prd'], out, ctrlC);
+    assert.equal(cancelled.code, 1, cancelled.screen);
+    assert.match(cancelled.screen, /product-manager failed in step "clarifying": Aborted with Ctrl\+C[\s\S]*Continue it with: sopworks resume/);
+
+    const answered = await atTerminal(['resume', project, '--until', 'prd'], out, answering(['read standard input too', '']));
+    assert.equal(answered.code, 5, answered.screen);
+    assert.match(answered.screen, /product-manager has 2 questions before it writes/);
+    assert.match(answered.screen, /1\. Should it read standard input when no file is given\?\s+decides whether a file argument is required/);
+    assert.match(answered.screen, /2\. Which output format do you want: a table, or JSON\?/);
+    assert.match(answered.screen, /Outcome\s+paused/);
+
+    const answers = (await boardOf(project)).filter((m) => m.type === 'Answers');
+    assert.deepEqual(
+      answers.map((m) => [m.from, m.to, m.payload.answers.map((a) => a.answer)]),
+      [['client', 'product-manager', ['read standard input too', '']]],
+    );
+    assert.equal((await callsOf(project, 'clarify')).length, 1, 'the questions were asked of the model once, across four processes');
+    const [prd] = await callsOf(project, 'write_prd');
+    assert.match(
+      prd!.messages[1]!.content,
+      /## The client's answers to your questions\n- Should it read standard input when no file is given\?\n {2}Answer: read standard input too/,
+    );
+    assert.match(prd!.messages[1]!.content, /Which output format do you want: a table, or JSON\?\n {2}Answer: no preference/);
+    assert.match(await fs.readFile(path.join(project, 'docs', 'prd.md'), 'utf8'), /Read standard input when no file is given/);
+  });
+
+  it('with --yes at a terminal, asks nothing there and stops awaiting the answers', async () => {
+    const out = await tempDir();
+    const run = await atTerminal(['run', ...CLARIFY, '--yes', '--out', out], out, () => 'typed by nobody');
+    assert.equal(run.code, 4, run.screen);
+    assert.doesNotMatch(run.screen, /questions before it writes/);
+    assert.match(run.screen, /waiting for a person to answer 2 questions from product-manager/);
+  });
+
+  it('asks the person nothing when the model finds the spec clear, the model nothing without --clarify, and refuses --clarify to a company that cannot ask', async () => {
+    const scenario = parse(await fs.readFile(SCENARIO, 'utf8')) as { replies: { action: string; json: unknown }[] };
+    scenario.replies[0]!.json = { questions: [] };
+    const out = await tempDir();
+    await fs.writeFile(path.join(out, 'clear.yaml'), stringify(scenario));
+    const clear = await runCli(['run', '--llm', 'scripted:clear.yaml', '--clarify', '--until', 'prd', '--out', out], { cwd: out });
+    assert.equal(clear.code, 5, clear.stdout + clear.stderr);
+    assert.equal((await boardOf(path.join(out, 'wordfreq'))).filter((m) => m.type === 'Answers').length, 0);
+
+    const plain = await runCli(['run', '--llm', `scripted:${SCENARIO}`, '--until', 'prd', '--out', out, '--name', 'plain'], { cwd: out });
+    assert.equal(plain.code, 5, plain.stdout + plain.stderr);
+    assert.deepEqual(
+      (await exchangesOf(path.join(out, 'plain'))).map((r) => r.action),
+      ['write_prd', 'review_prd'],
+    );
+
+    // A company whose Product Manager has no clarify step: refused before anything is written.
+    const sops = path.join(out, 'sops');
+    await fs.cp(SOPS, sops, { recursive: true });
+    const pm = path.join(sops, 'product-manager.yaml');
+    await fs.writeFile(
+      pm,
+      (await fs.readFile(pm, 'utf8')).replace(
+        'src: clarify\n      input: { action: clarify, with: [spec], max: 3 }',
+        'src: stopAt\n      input: { point: asked }',
+      ),
+    );
+    const refused = await runCli(['run', ...CLARIFY, '--sops', sops, '--out', out, '--name', 'refused'], { cwd: out });
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /--clarify: no SOP of this company asks the person questions \(it has no clarify step\)/);
+    await assert.rejects(fs.access(path.join(out, 'refused')));
+  });
+});
