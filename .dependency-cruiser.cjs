@@ -40,6 +40,17 @@ const appRules = APPS.flatMap((layer, index) =>
   })),
 );
 
+// A unit is a folder of a tier (src/<tier>/<name>/) or a flat tier (company, documents); a loose file in a
+// tier (src/ground/errors.ts) is a unit of one file, its own face. Other units are used through their face.
+const UNIT = '(?:ground|host|engine|capabilities|apps)/[^/]+|company|documents';
+const notThroughFace = (from, own) => ({
+  name: 'through-the-face',
+  comment: 'Another folder is used through its public face (its index.ts): export what you need there.',
+  severity: 'error',
+  from: { path: from },
+  to: { path: `^src/(${UNIT})/`, pathNot: [...own, `^src/(${UNIT})/index\\.ts$`] },
+});
+
 module.exports = {
   forbidden: [
     {
@@ -66,6 +77,8 @@ module.exports = {
     ...tierRules,
     capabilityRule,
     ...appRules,
+    notThroughFace(`^src/(${UNIT})/`, ['^src/$1/']),
+    notThroughFace('^src/(ground|host|engine|capabilities|apps)/[^/]+\\.ts$', []),
   ],
   options: {
     // TypeScript 7 has no compiler API for dependency-cruiser to parse with; swc reads the imports.

@@ -3,14 +3,14 @@
  * (run.json) with its usage, and the recorded scenario when asked for. A commit that fails after the
  * last step still fails the run.
  */
-import { runFigures } from '../capabilities/project/run-figures.ts';
-import type { TestReport } from '../documents/schemas.ts';
-import type { Message } from '../engine/board/message.ts';
+import { runFigures } from '../capabilities/project/index.ts';
+import type { TestReport } from '../documents/index.ts';
+import type { Message } from '../engine/board/index.ts';
 import { describeError } from '../ground/errors.ts';
-import { writeRecordedScenario } from '../capabilities/model/record-scenario.ts';
-import { usageFromExchanges } from '../capabilities/model/exchange-log.ts';
-import type { UsageMeter } from '../capabilities/model/usage.ts';
-import type { RunConclusion } from '../engine/run/decide-outcome.ts';
+import { writeRecordedScenario } from '../capabilities/model/index.ts';
+import { usageFromExchanges } from '../capabilities/model/index.ts';
+import type { UsageMeter } from '../capabilities/model/index.ts';
+import type { RunConclusion } from '../engine/run/index.ts';
 import type { OpenRun } from './open-run.ts';
 import type { RunOutcome, RunRecord } from './run-record.ts';
 

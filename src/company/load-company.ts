@@ -3,12 +3,12 @@
  * prompt templates the steps render (src/capabilities/model/check-templates.ts), the policy beside
  * company.yaml, and each role's model settings.
  */
-import { loadCompany as loadWith, type CompanyDefinition } from '../engine/run/load-company.ts';
-import { validateCompany as validateWith, type CompanyChecks, type Validation } from '../engine/sop/validate-company.ts';
-import { checkTemplates } from '../capabilities/model/check-templates.ts';
-import { RoleModelSchema, type RoleModel } from '../capabilities/model/role-model.ts';
-import { roleModelProblems } from '../capabilities/model/role-model-problems.ts';
-import { policyDiagnostics } from '../capabilities/policy/load-policy.ts';
+import { loadCompany as loadWith, type CompanyDefinition } from '../engine/run/index.ts';
+import { validateCompany as validateWith, type CompanyChecks, type Validation } from '../engine/sop/index.ts';
+import { checkTemplates } from '../capabilities/model/index.ts';
+import { RoleModelSchema, type RoleModel } from '../capabilities/model/index.ts';
+import { roleModelProblems } from '../capabilities/model/index.ts';
+import { policyDiagnostics } from '../capabilities/policy/index.ts';
 import { markdownRenderers, vocabulary } from './vocabulary.ts';
 
 export const companyChecks: CompanyChecks = {

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { countTextTokens } from '../capabilities/model/token-count.ts';
+import { countTextTokens } from '../capabilities/model/index.ts';
 import { SopworksError } from '../ground/errors.ts';
 
 /** The most tokens of instructions in a prompt, and of any one source. */

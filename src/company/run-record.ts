@@ -5,12 +5,12 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../ground/errors.ts';
-import { GATES } from '../capabilities/approvals/approval-desk.ts';
-import { RoleModelRecord } from '../capabilities/model/role-model.ts';
-import { RunFigures } from '../capabilities/project/run-figures.ts';
-import { RUN_OUTCOMES, type RunOutcome } from '../engine/run/decide-outcome.ts';
-import { FileRunStore } from '../engine/run/file-run-store.ts';
-import type { RunStore } from '../engine/run/run-store.ts';
+import { GATES } from '../capabilities/approvals/index.ts';
+import { RoleModelRecord } from '../capabilities/model/index.ts';
+import { RunFigures } from '../capabilities/project/index.ts';
+import { RUN_OUTCOMES, type RunOutcome } from '../engine/run/index.ts';
+import { FileRunStore } from '../engine/run/index.ts';
+import type { RunStore } from '../engine/run/index.ts';
 
 export { RUN_OUTCOMES, type RunOutcome };
 

@@ -5,7 +5,7 @@
  * structured output needs every property present).
  */
 import { z } from 'zod';
-import { RelativePath } from '../ground/files/safe-path.ts';
+import { RelativePath } from '../ground/files/index.ts';
 import { Design, taskGraphOf, taskWork, TestReport } from './schemas.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);

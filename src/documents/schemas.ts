@@ -5,9 +5,9 @@
  * requires every property to be present.
  */
 import { z } from 'zod';
-import { RelativePath } from '../ground/files/safe-path.ts';
-import { SandboxReport } from '../host/sandbox/sandbox-report.ts';
-import { keywordPattern } from '../ground/text/keyword-pattern.ts';
+import { RelativePath } from '../ground/files/index.ts';
+import { SandboxReport } from '../host/sandbox/index.ts';
+import { keywordPattern } from '../ground/text/index.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
@@ -19,7 +19,7 @@ const text = (what: string) => z.string().trim().min(1, `${what} must not be emp
 const diagram = (keyword: string) => z.string().trim().regex(keywordPattern(keyword), `${keyword} must be mermaid text starting with "${keyword}"`);
 
 // The run's own messages are the engine's; they are the company's language too.
-export { Outcome, Requirement } from '../engine/board/run-messages.ts';
+export { Outcome, Requirement } from '../engine/board/index.ts';
 
 export const Priority = z.enum(['P0', 'P1', 'P2']);
 

@@ -15,7 +15,7 @@
  * What a control character is comes from text/control-characters.ts, shared with `oneLine`
  * (text/one-line.ts), which removes them from metadata instead of showing them.
  */
-import { CONTROL, LAYOUT } from './text/control-characters.ts';
+import { CONTROL, LAYOUT } from './text/index.ts';
 
 const IN_BLOCK = new RegExp(`\\r\\n|[${CONTROL}]`, 'g');
 const IN_LINE = new RegExp(`[${LAYOUT}${CONTROL}]`, 'g');

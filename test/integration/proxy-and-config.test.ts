@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { applyUserConfig, readUserConfig } from '../../src/capabilities/model/user-config.ts';
+import { applyUserConfig, readUserConfig } from '../../src/apps/cli/user-config.ts';
 import { reachHint } from '../../src/capabilities/model/endpoint/reach-hint.ts';
 import { proxyFor, proxySettings } from '../../src/host/net/proxy.ts';
 import { SopworksError } from '../../src/ground/errors.ts';

@@ -17,7 +17,7 @@ import { RunLoop, type RunApprovals, type SharedPorts, type StopSignals } from '
 import type { RunStore } from '../../src/engine/run/run-store.ts';
 import { WorkInFlight } from '../../src/engine/run/work-in-flight.ts';
 import { resolveSop } from '../../src/engine/sop/build-machine.ts';
-import { SopFile } from '../../src/engine/sop/sop-file.ts';
+import { SopFile } from '../../src/engine/steps/sop-file.ts';
 import { receive } from '../../src/engine/steps/actions.ts';
 import { conclude } from '../../src/engine/steps/conclude.ts';
 import { project, spec } from '../../src/engine/steps/core-views.ts';

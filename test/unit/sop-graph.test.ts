@@ -7,7 +7,7 @@ import { loadCompany } from '../../src/company/load-company.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { companyFlowchart } from '../../src/engine/sop/company-flowchart.ts';
 import { companyGraph, roleGraph } from '../../src/engine/sop/company-graph.ts';
-import { SopFile } from '../../src/engine/sop/sop-file.ts';
+import { SopFile } from '../../src/engine/steps/sop-file.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { vocabulary } from '../../src/company/vocabulary.ts';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadCompany } from '../../src/company/load-company.ts';
 import { resolveSop } from '../../src/engine/sop/build-machine.ts';
-import { SopFile } from '../../src/engine/sop/sop-file.ts';
+import { SopFile } from '../../src/engine/steps/sop-file.ts';
 import { SopworksError, type ErrorCode } from '../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';

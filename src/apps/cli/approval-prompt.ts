@@ -5,7 +5,7 @@
  */
 import readline from 'node:readline/promises';
 import pc from 'picocolors';
-import type { AnswerPerson, AskPerson } from '../../capabilities/approvals/approval-desk.ts';
+import type { AnswerPerson, AskPerson } from '../../capabilities/approvals/index.ts';
 import { cleanBlock, cleanLine, terminalSafe } from '../../ground/terminal-text.ts';
 
 const atTerminal = (): boolean => Boolean(process.stdin.isTTY && process.stdout.isTTY);

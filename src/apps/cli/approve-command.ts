@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { describeRequest, recordDecision } from '../../capabilities/approvals/record-decision.ts';
-import { readRunRecord } from '../../company/run-record.ts';
-import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
+import { describeRequest, recordDecision } from '../../capabilities/approvals/index.ts';
+import { readRunRecord } from '../../company/index.ts';
+import { STATE_DIR } from '../../capabilities/repository/index.ts';
 import type { Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 

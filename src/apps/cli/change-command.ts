@@ -6,15 +6,15 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../company/load-company.ts';
-import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
-import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
-import { checkProjectName } from '../../ground/files/project-name.ts';
-import { createProvider, parseLlmFlag } from '../../capabilities/model/select-provider.ts';
-import { loadScenario } from '../../capabilities/model/scenario.ts';
+import { readSettings } from '../../capabilities/model/index.ts';
+import { loadCompany } from '../../company/index.ts';
+import { formatDiagnostic } from '../../engine/sop/index.ts';
+import { prepareProjectDir } from '../../engine/run/index.ts';
+import { checkProjectName } from '../../ground/files/index.ts';
+import { createProvider, parseLlmFlag } from '../../capabilities/model/index.ts';
+import { loadScenario } from '../../capabilities/model/index.ts';
 import { readSpecInput } from './spec-input.ts';
-import { readInstructionsFile } from '../../company/project-instructions.ts';
+import { readInstructionsFile } from '../../company/index.ts';
 import type { Output } from './output.ts';
 import { llmRecordOf } from './llm-record.ts';
 import { chaosOf, withChaos } from './chaos-option.ts';
@@ -23,13 +23,13 @@ import { parseOptions } from './parse-options.ts';
 import { StartFlags } from './run-flags.ts';
 import { checkBudgetPrice, priceOf } from './price-of.ts';
 import { openRunSession, startInSession } from './run-session.ts';
-import type { LlmRecord } from '../../company/run-record.ts';
-import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
-import { checkRepository } from '../../capabilities/change/check-repository.ts';
-import { openWorktree } from '../../capabilities/change/open-worktree.ts';
-import { checkToolchains } from '../../capabilities/change/check-toolchains.ts';
-import { repositoryTampering } from '../../capabilities/change/repository-tampering.ts';
-import { sopPrompts } from '../../company/sop-prompts.ts';
+import type { LlmRecord } from '../../company/index.ts';
+import { loadPolicy } from '../../capabilities/policy/index.ts';
+import { checkRepository } from '../../capabilities/change/index.ts';
+import { openWorktree } from '../../capabilities/change/index.ts';
+import { checkToolchains } from '../../capabilities/change/index.ts';
+import { repositoryTampering } from '../../capabilities/change/index.ts';
+import { sopPrompts } from '../../company/index.ts';
 
 const ChangeOptions = z.object({
   ...StartFlags,

@@ -4,8 +4,8 @@
  * does that on its own.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { DEFAULT_CHAOS_SEED, type ChaosSettings } from '../../capabilities/model/chaos/chaos-settings.ts';
-import type { LlmChoice } from '../../capabilities/model/select-provider.ts';
+import { DEFAULT_CHAOS_SEED, type ChaosSettings } from '../../capabilities/model/index.ts';
+import type { LlmChoice } from '../../capabilities/model/index.ts';
 import { numberFlag } from './parse-options.ts';
 
 /** The two flags as commander hands them over (text), checked. */

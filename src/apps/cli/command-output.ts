@@ -2,8 +2,8 @@
  * Where a command's output goes: lines for a person on stdout — or, with `--json`, JSON lines on stdout
  * (json-lines-schema.ts) and the lines for a person on stderr, so a script reads stdout alone.
  */
-import type { RunEvent } from '../../company/run-events.ts';
-import { summarizeMessage } from '../review/message-summary.ts';
+import type { RunEvent } from '../../company/index.ts';
+import { summarizeMessage } from '../review/index.ts';
 import type { JsonLine } from './json-lines-schema.ts';
 import type { Output } from './output.ts';
 import { progressPrinter } from './progress.ts';

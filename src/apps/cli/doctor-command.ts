@@ -5,11 +5,11 @@
  */
 import pc from 'picocolors';
 import { z } from 'zod';
-import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../company/load-company.ts';
+import { readSettings } from '../../capabilities/model/index.ts';
+import { loadCompany } from '../../company/index.ts';
 import { describeError } from '../../ground/errors.ts';
-import { checkModel, type CheckStatus, type ModelReport } from '../../capabilities/model/doctor/check-model.ts';
-import { parseModelFor, resolveRoleModels } from '../../capabilities/model/role-model.ts';
+import { checkModel, type CheckStatus, type ModelReport } from '../../capabilities/model/index.ts';
+import { parseModelFor, resolveRoleModels } from '../../capabilities/model/index.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';

@@ -3,13 +3,13 @@
  * the model file found, the engine found (not installed: doctor only looks), the model loaded on this
  * machine, and a short real generation with its latency. Reported in doctor's own shape.
  */
-import type { Check, ModelReport } from '../../capabilities/model/doctor/check-model.ts';
+import type { Check, ModelReport } from '../../capabilities/model/index.ts';
 import { describeError } from '../../ground/errors.ts';
-import { resolveLocalModel } from '../../capabilities/model/local-models/resolve-local-model.ts';
-import { engineDir } from '../../capabilities/model/providers/local/engine-dir.ts';
-import { loadEngine, type Engine } from '../../capabilities/model/providers/local/load-engine.ts';
-import { readLocalSettings } from '../../capabilities/model/providers/local/local-settings.ts';
-import { LocalProvider } from '../../capabilities/model/providers/local/local-provider.ts';
+import { resolveLocalModel } from '../../capabilities/model/index.ts';
+import { engineDir } from '../../capabilities/model/index.ts';
+import { loadEngine, type Engine } from '../../capabilities/model/index.ts';
+import { readLocalSettings } from '../../capabilities/model/index.ts';
+import { LocalProvider } from '../../capabilities/model/index.ts';
 
 const ROLES = ['all roles'];
 

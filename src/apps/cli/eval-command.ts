@@ -8,20 +8,20 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { readSettings } from '../../capabilities/model/settings.ts';
-import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
-import { loadSuite } from '../eval/suite-file.ts';
-import { resultsFiles, runSuite, type SpecRunner } from '../eval/run-suite.ts';
-import { runSpec } from '../eval/run-spec.ts';
+import { readSettings } from '../../capabilities/model/index.ts';
+import { sandboxSettings } from '../../host/sandbox/index.ts';
+import { loadSuite } from '../eval/index.ts';
+import { resultsFiles, runSuite, type SpecRunner } from '../eval/index.ts';
+import { runSpec } from '../eval/index.ts';
 import { handRunCommandsDown } from './run-commands.ts';
-import { aggregateTable, compareTables, renderText, specTable } from '../eval/render-table.ts';
-import { SuiteResults } from '../eval/spec-result.ts';
+import { aggregateTable, compareTables, renderText, specTable } from '../eval/index.ts';
+import { SuiteResults } from '../eval/index.ts';
 import { EXIT, type Output } from './output.ts';
 import { requestProcessStop } from './stop-signals.ts';
 import { parseOptions, wholeNumberIn } from './parse-options.ts';
 import { ChaosOptions, chaosOf } from './chaos-option.ts';
-import { robustnessTable } from '../eval/render-robustness.ts';
-import { planRuns } from '../eval/run-plan.ts';
+import { robustnessTable } from '../eval/index.ts';
+import { planRuns } from '../eval/index.ts';
 
 const EvalOptions = z.object({
   out: z.string().min(1).optional(),
@@ -64,7 +64,7 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   let runner: SpecRunner = runSpec;
   let close = async () => {};
   if (options.queue) {
-    const { queueRunner } = await import('../queue/queue-runner.ts');
+    const { queueRunner } = await import('../queue/index.ts');
     ({ runner, close } = await queueRunner(io, stop.signal));
   }
   const onSigint = () => {

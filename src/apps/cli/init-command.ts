@@ -8,8 +8,8 @@
 import readline from 'node:readline/promises';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { checkModel } from '../../capabilities/model/doctor/check-model.ts';
-import { readUserConfig, userConfigFile, writeUserConfig, type UserConfig } from '../../capabilities/model/user-config.ts';
+import { checkModel } from '../../capabilities/model/index.ts';
+import { readUserConfig, userConfigFile, writeUserConfig, type UserConfig } from './user-config.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 import { renderDoctor } from './doctor-command.ts';

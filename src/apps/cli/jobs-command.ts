@@ -7,11 +7,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Job } from 'bullmq';
-import { connectRedis, queueErrorLine, redisUrl, shownUrl } from '../queue/redis-connection.ts';
-import { openQueue } from '../queue/run-queue.ts';
-import { JobProgress, type JobData, type JobResult } from '../queue/job-data.ts';
-import { QUEUE_SECRET_ENV, verifyJob } from '../queue/job-signature.ts';
-import { renderText } from '../eval/render-table.ts';
+import { connectRedis, queueErrorLine, redisUrl, shownUrl } from '../queue/index.ts';
+import { openQueue } from '../queue/index.ts';
+import { JobProgress, type JobData, type JobResult } from '../queue/index.ts';
+import { QUEUE_SECRET_ENV, verifyJob } from '../queue/index.ts';
+import { renderText } from '../eval/index.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions, wholeNumberIn } from './parse-options.ts';

@@ -6,8 +6,8 @@
  * the events). Every line written while it shows clears it first and draws it again after.
  */
 import pc from 'picocolors';
-import type { ProgressReport } from '../../capabilities/model/call-progress.ts';
-import type { CallMeta } from '../../capabilities/model/provider.ts';
+import type { ProgressReport } from '../../capabilities/model/index.ts';
+import type { CallMeta } from '../../capabilities/model/index.ts';
 import type { Output } from './output.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 

@@ -1,10 +1,10 @@
 /** What run.json keeps of the model a run uses, so that `resume` reopens the same one. */
 import path from 'node:path';
-import type { LlmRecord } from '../../company/run-record.ts';
-import type { Settings } from '../../capabilities/model/settings.ts';
-import type { LlmChoice } from '../../capabilities/model/select-provider.ts';
-import type { RoleModelRecord } from '../../capabilities/model/role-model.ts';
-import type { Provider } from '../../capabilities/model/provider.ts';
+import type { LlmRecord } from '../../company/index.ts';
+import type { Settings } from '../../capabilities/model/index.ts';
+import type { LlmChoice } from '../../capabilities/model/index.ts';
+import type { RoleModelRecord } from '../../capabilities/model/index.ts';
+import type { Provider } from '../../capabilities/model/index.ts';
 
 /** `roleModels`: each role's models, when roles have their own (src/capabilities/model/role-model.ts); kept for resume. */
 export function llmRecordOf(

@@ -1,10 +1,10 @@
 /** The price that applies to a run's model: the configured one, else the known list (openai only). */
-import type { Settings } from '../../capabilities/model/settings.ts';
-import type { LlmRecord } from '../../company/run-record.ts';
-import { Budget, type BudgetLimits } from '../../capabilities/model/budget.ts';
-import { priceFor, type Price } from '../../capabilities/model/prices.ts';
-import type { Provider } from '../../capabilities/model/provider.ts';
-import { RoutedProvider } from '../../capabilities/model/providers/routed.ts';
+import type { Settings } from '../../capabilities/model/index.ts';
+import type { LlmRecord } from '../../company/index.ts';
+import { Budget, type BudgetLimits } from '../../capabilities/model/index.ts';
+import { priceFor, type Price } from '../../capabilities/model/index.ts';
+import type { Provider } from '../../capabilities/model/index.ts';
+import { RoutedProvider } from '../../capabilities/model/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 
 export function priceOf(llm: LlmRecord, settings: Settings): Price | null {

@@ -6,8 +6,8 @@
  * reply): each goes through `cleanLine`, so none can break its line, colour it or drive the terminal.
  */
 import pc from 'picocolors';
-import type { RunEvent } from '../../company/run-events.ts';
-import type { Message } from '../../engine/board/message.ts';
+import type { RunEvent } from '../../company/index.ts';
+import type { Message } from '../../engine/board/index.ts';
 import { cleanLine as t } from '../../ground/terminal-text.ts';
 import type { LiveStatus } from './live-status.ts';
 

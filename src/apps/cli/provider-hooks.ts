@@ -1,6 +1,6 @@
 /** What the provider tells the user while a run goes on: notices, and each transport retry as it happens. */
 import pc from 'picocolors';
-import type { ProviderHooks } from '../../capabilities/model/select-provider.ts';
+import type { ProviderHooks } from '../../capabilities/model/index.ts';
 import type { Output } from './output.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 

@@ -1,6 +1,6 @@
 /** Before `resume` writes anything: a link where the record or repository should be is refused; the rest is warned about. */
 import { SopworksError } from '../../ground/errors.ts';
-import { describeFindings, inspectProject } from '../../host/git/tamper-check.ts';
+import { describeFindings, inspectProject } from '../../host/git/index.ts';
 import type { Output } from './output.ts';
 
 export async function refuseTampered(projectDir: string, io: Output): Promise<void> {

@@ -1,15 +1,15 @@
 /** The end of `run`, `resume` and `change`: the summary, what to do next, the exit code of the outcome. */
 import path from 'node:path';
-import type { RunResult } from '../../company/finish-run.ts';
-import { Workspace } from '../../capabilities/repository/workspace.ts';
-import { insteadFor, whyNotContinuable } from '../../engine/run/run-continuation.ts';
+import type { RunResult } from '../../company/index.ts';
+import { Workspace } from '../../capabilities/repository/index.ts';
+import { insteadFor, whyNotContinuable } from '../../engine/run/index.ts';
 import { readFileSync } from 'node:fs';
 import type { CommandOutput, RunCommandName } from './command-output.ts';
 import { summaryLine } from './json-lines-schema.ts';
 import { EXIT } from './output.ts';
 import { renderSummary } from './summary.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
-import { approvalsOf, parseWaiting, questionsOf } from '../../capabilities/approvals/approval-desk.ts';
+import { approvalsOf, parseWaiting, questionsOf } from '../../capabilities/approvals/index.ts';
 
 export async function reportRun(result: RunResult, model: string, output: CommandOutput, command: RunCommandName, extraNext: string[] = []): Promise<number> {
   const workspace = await Workspace.open(result.projectDir);

@@ -1,12 +1,12 @@
 /** `sopworks review <project folder>`: the run report in the terminal. */
 import path from 'node:path';
 import { z } from 'zod';
-import { loadRun } from '../review/load-run.ts';
-import { buildRunReport } from '../review/run-report.ts';
-import { renderReportText } from '../review/report-text.ts';
+import { loadRun } from '../review/index.ts';
+import { buildRunReport } from '../review/index.ts';
+import { renderReportText } from '../review/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { changeSummary } from '../../capabilities/change/change-summary.ts';
-import type { RunReport } from '../review/run-report.ts';
+import { changeSummary } from '../../capabilities/change/index.ts';
+import type { RunReport } from '../review/index.ts';
 import { summaryLine } from './json-lines-schema.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 

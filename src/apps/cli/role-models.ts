@@ -2,16 +2,16 @@
  * The model a run or a resume asks: each role's (`--model-for` over the company's or the run's own),
  * recorded for run.json, and its price checked against the limits before the run goes on.
  */
-import type { BudgetLimits } from '../../capabilities/model/budget.ts';
-import type { Provider } from '../../capabilities/model/provider.ts';
-import type { RoleModel } from '../../capabilities/model/role-model.ts';
-import { parseModelFor } from '../../capabilities/model/role-model.ts';
-import type { Scenario } from '../../capabilities/model/scenario.ts';
-import { createProviderForRoles, type LlmChoice } from '../../capabilities/model/select-provider.ts';
-import type { Settings } from '../../capabilities/model/settings.ts';
-import type { Company } from '../../company/load-company.ts';
-import type { LlmRecord } from '../../company/run-record.ts';
-import { sopPrompts } from '../../company/sop-prompts.ts';
+import type { BudgetLimits } from '../../capabilities/model/index.ts';
+import type { Provider } from '../../capabilities/model/index.ts';
+import type { RoleModel } from '../../capabilities/model/index.ts';
+import { parseModelFor } from '../../capabilities/model/index.ts';
+import type { Scenario } from '../../capabilities/model/index.ts';
+import { createProviderForRoles, type LlmChoice } from '../../capabilities/model/index.ts';
+import type { Settings } from '../../capabilities/model/index.ts';
+import type { Company } from '../../company/index.ts';
+import type { LlmRecord } from '../../company/index.ts';
+import { sopPrompts } from '../../company/index.ts';
 import { llmRecordOf } from './llm-record.ts';
 import type { Output } from './output.ts';
 import { checkBudgetPrices, priceOf } from './price-of.ts';

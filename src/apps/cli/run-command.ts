@@ -1,25 +1,25 @@
 /** `sopworks run`: parse and check the input, run the company, print progress and a summary. */
 import { z } from 'zod';
-import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../company/load-company.ts';
-import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
-import { prepareProjectDir } from '../../engine/run/prepare-project.ts';
-import { checkProjectName, projectNameFromSpec } from '../../ground/files/project-name.ts';
-import { parseLlmFlag } from '../../capabilities/model/select-provider.ts';
-import { loadScenario } from '../../capabilities/model/scenario.ts';
+import { readSettings } from '../../capabilities/model/index.ts';
+import { loadCompany } from '../../company/index.ts';
+import { formatDiagnostic } from '../../engine/sop/index.ts';
+import { prepareProjectDir } from '../../engine/run/index.ts';
+import { checkProjectName, projectNameFromSpec } from '../../ground/files/index.ts';
+import { parseLlmFlag } from '../../capabilities/model/index.ts';
+import { loadScenario } from '../../capabilities/model/index.ts';
 import type { Output } from './output.ts';
-import type { GivenText } from '../eval/run-commands.ts';
+import type { GivenText } from '../eval/index.ts';
 import { checkSpec, readSpecInput } from './spec-input.ts';
-import { readInstructionsFile } from '../../company/project-instructions.ts';
+import { readInstructionsFile } from '../../company/index.ts';
 import { parseOptions, positiveInteger, wholeNumberIn } from './parse-options.ts';
 import { StartFlags } from './run-flags.ts';
 import { openRunSession, startInSession } from './run-session.ts';
 import { roleModels } from './role-models.ts';
-import { loadPolicy } from '../../capabilities/policy/load-policy.ts';
-import { refuseUnsandboxableAtStart } from '../../host/sandbox/early-refusal.ts';
-import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
-import { dependencyRegistries } from '../../capabilities/project/dependency-registries.ts';
-import { checkClarify, checkUntil } from '../../engine/run/until-check.ts';
+import { loadPolicy } from '../../capabilities/policy/index.ts';
+import { refuseUnsandboxableAtStart } from '../../host/sandbox/index.ts';
+import { sandboxSettings } from '../../host/sandbox/index.ts';
+import { dependencyRegistries } from '../../capabilities/project/index.ts';
+import { checkClarify, checkUntil } from '../../engine/run/index.ts';
 import { chaosOf, withChaos } from './chaos-option.ts';
 
 export /** More Engineers than this only adds names: the files in progress are capped by --concurrency anyway. */

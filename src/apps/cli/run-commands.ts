@@ -1,5 +1,5 @@
 /** Hands the CLI's run, resume and change to eval and the queue's workers (src/apps/eval/run-commands.ts). */
-import { useRunCommands } from '../eval/run-commands.ts';
+import { useRunCommands } from '../eval/index.ts';
 
 export async function handRunCommandsDown(): Promise<void> {
   const [{ runCommand }, { resumeCommand }, { changeCommand }] = await Promise.all([

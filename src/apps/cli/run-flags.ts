@@ -3,7 +3,7 @@
  * hold, the limits, recording, the sandbox, the output, the company folders and chaos.
  */
 import { z } from 'zod';
-import { GATES, type Gate } from '../../capabilities/approvals/approval-desk.ts';
+import { GATES, type Gate } from '../../capabilities/approvals/index.ts';
 import { ChaosOptions } from './chaos-option.ts';
 import { duration, positiveInteger, positiveNumber } from './parse-options.ts';
 

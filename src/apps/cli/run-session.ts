@@ -4,16 +4,16 @@
  * part of the request the settings and flags decide (src/company/run-request.ts `CommonRequest`), Ctrl-C
  * and --max-time, the run's traces, and the report whose outcome gives the exit code.
  */
-import type { Settings } from '../../capabilities/model/settings.ts';
-import type { Provider } from '../../capabilities/model/provider.ts';
-import type { RunResult } from '../../company/finish-run.ts';
-import type { RunEvent } from '../../company/run-events.ts';
-import type { CommonRequest, StartRequest } from '../../company/run-request.ts';
-import { startRun } from '../../company/start-run.ts';
-import type { Gate } from '../../capabilities/approvals/approval-desk.ts';
-import type { LlmRecord } from '../../company/run-record.ts';
-import type { StopSignals } from '../../engine/run/run-loop.ts';
-import { sandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import type { Settings } from '../../capabilities/model/index.ts';
+import type { Provider } from '../../capabilities/model/index.ts';
+import type { RunResult } from '../../company/index.ts';
+import type { RunEvent } from '../../company/index.ts';
+import type { CommonRequest, StartRequest } from '../../company/index.ts';
+import { startRun } from '../../company/index.ts';
+import type { Gate } from '../../capabilities/approvals/index.ts';
+import type { LlmRecord } from '../../company/index.ts';
+import type { StopSignals } from '../../engine/run/index.ts';
+import { sandboxSettings } from '../../host/sandbox/index.ts';
 import { terminalPerson } from './approval-prompt.ts';
 import { commandOutput, type CommandOutput, type RunCommandName } from './command-output.ts';
 import { deadlineOf } from './deadline.ts';

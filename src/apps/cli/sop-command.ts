@@ -7,12 +7,12 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { loadCompany, validateCompany } from '../../company/load-company.ts';
-import { vocabulary } from '../../company/vocabulary.ts';
-import { companyGraph, roleGraph } from '../../engine/sop/company-graph.ts';
-import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../../engine/sop/diagnostic.ts';
-import { initCompanyFolder, type CompanyFolders } from '../../engine/sop/init-company-folder.ts';
-import { vocabularyReference } from '../../engine/sop/vocabulary-reference.ts';
+import { loadCompany, validateCompany } from '../../company/index.ts';
+import { vocabulary } from '../../company/index.ts';
+import { companyGraph, roleGraph } from '../../engine/sop/index.ts';
+import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../../engine/sop/index.ts';
+import { initCompanyFolder, type CompanyFolders } from '../../engine/sop/index.ts';
+import { vocabularyReference } from '../../engine/sop/index.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 

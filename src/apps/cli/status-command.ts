@@ -4,16 +4,16 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../ground/files/append-log.ts';
-import { Envelope } from '../../engine/board/message.ts';
-import { readRunRecord, type RunRecord } from '../../company/run-record.ts';
-import { lockOwner } from '../../engine/run/run-lock.ts';
-import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
-import { readOpenQuestions, readPending } from '../../capabilities/approvals/approval-desk.ts';
-import { describeQuestions, describeRequest } from '../../capabilities/approvals/record-decision.ts';
+import { readAppendLog } from '../../ground/files/index.ts';
+import { Envelope } from '../../engine/board/index.ts';
+import { readRunRecord, type RunRecord } from '../../company/index.ts';
+import { lockOwner } from '../../engine/run/index.ts';
+import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { readOpenQuestions, readPending } from '../../capabilities/approvals/index.ts';
+import { describeQuestions, describeRequest } from '../../capabilities/approvals/index.ts';
 import type { Output } from './output.ts';
-import { describeFindings, inspectProject } from '../../host/git/tamper-check.ts';
-import { formatUsd } from '../../capabilities/model/prices.ts';
+import { describeFindings, inspectProject } from '../../host/git/index.ts';
+import { formatUsd } from '../../capabilities/model/index.ts';
 import { commandOutput } from './command-output.ts';
 import { summaryLine, type JsonLine } from './json-lines-schema.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';

@@ -3,7 +3,7 @@
  * a second stops at once. Both leave a run that `sopworks resume` continues. The output's reader going
  * away (`sopworks run … | head`) counts as the first: nobody would see the rest of the run.
  */
-import type { StopSignals } from '../../engine/run/run-loop.ts';
+import type { StopSignals } from '../../engine/run/index.ts';
 import { consoleOutput, outputClosed } from './output.ts';
 
 /**

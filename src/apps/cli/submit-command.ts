@@ -5,22 +5,22 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { readSettings } from '../../capabilities/model/settings.ts';
-import { loadCompany } from '../../company/load-company.ts';
-import { checkProjectName, projectNameFromSpec } from '../../ground/files/project-name.ts';
-import { parseLlmFlag } from '../../capabilities/model/select-provider.ts';
-import { loadScenario } from '../../capabilities/model/scenario.ts';
-import { runState } from '../eval/run-spec.ts';
-import { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from '../queue/redis-connection.ts';
-import { openQueue } from '../queue/run-queue.ts';
-import { submitRun } from '../queue/submit-run.ts';
-import { queueSecret } from '../queue/job-signature.ts';
-import { formatDiagnostic } from '../../engine/sop/diagnostic.ts';
+import { readSettings } from '../../capabilities/model/index.ts';
+import { loadCompany } from '../../company/index.ts';
+import { checkProjectName, projectNameFromSpec } from '../../ground/files/index.ts';
+import { parseLlmFlag } from '../../capabilities/model/index.ts';
+import { loadScenario } from '../../capabilities/model/index.ts';
+import { runState } from '../eval/index.ts';
+import { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from '../queue/index.ts';
+import { openQueue } from '../queue/index.ts';
+import { submitRun } from '../queue/index.ts';
+import { queueSecret } from '../queue/index.ts';
+import { formatDiagnostic } from '../../engine/sop/index.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 import { checkSpec } from './spec-input.ts';
-import { readInstructionsFile } from '../../company/project-instructions.ts';
-import { MAX_JOB_INSTRUCTIONS } from '../queue/job-data.ts';
+import { readInstructionsFile } from '../../company/index.ts';
+import { MAX_JOB_INSTRUCTIONS } from '../queue/index.ts';
 
 const SubmitOptions = z.object({
   name: z.string().optional(),

@@ -1,8 +1,8 @@
 /** Runs a run or a resume with its OpenTelemetry traces when an endpoint is set (src/apps/tracing/run-tracing.ts). */
 import fs from 'node:fs';
-import type { RunResult } from '../../company/finish-run.ts';
-import type { RunEvent } from '../../company/run-events.ts';
-import { startRunTracing, tracingSettings } from '../tracing/run-tracing.ts';
+import type { RunResult } from '../../company/index.ts';
+import type { RunEvent } from '../../company/index.ts';
+import { startRunTracing, tracingSettings } from '../tracing/index.ts';
 import type { Output } from './output.ts';
 
 const VERSION = (JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;

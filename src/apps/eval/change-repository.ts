@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { git } from '../../host/git/git-process.ts';
+import { git } from '../../host/git/index.ts';
 
 /** The fixed identity of a fixture's one commit. */
 const FIXTURE_COMMIT = {

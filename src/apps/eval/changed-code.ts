@@ -3,11 +3,11 @@
  * base, and the lines it added — not the repository it was given. Null for a run that is no change.
  */
 import path from 'node:path';
-import { ChangeRecord } from '../../capabilities/change/change-summary.ts';
-import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
-import { git } from '../../host/git/git-process.ts';
-import { NO_DIFF_PROGRAMS } from '../../host/git/git-hardening.ts';
-import { STATE_DIR } from '../../engine/run/state-dir.ts';
+import { ChangeRecord } from '../../capabilities/change/index.ts';
+import { readTextIfExists } from '../../ground/files/index.ts';
+import { git } from '../../host/git/index.ts';
+import { NO_DIFF_PROGRAMS } from '../../host/git/index.ts';
+import { STATE_DIR } from '../../engine/run/index.ts';
 
 export interface ChangedCode {
   files: string[];

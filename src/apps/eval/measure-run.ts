@@ -6,11 +6,11 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readRunRecord } from '../../company/run-record.ts';
-import { parseJsonLines } from '../review/json-lines.ts';
-import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
-import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
-import { STATE_DIR, Workspace } from '../../capabilities/repository/workspace.ts';
+import { readRunRecord } from '../../company/index.ts';
+import { parseJsonLines } from '../review/index.ts';
+import { runSandboxed } from '../../host/sandbox/index.ts';
+import type { SandboxSettings } from '../../host/sandbox/index.ts';
+import { STATE_DIR, Workspace } from '../../capabilities/repository/index.ts';
 import type { SpecDefinition } from './suite-file.ts';
 import type { SpecResult } from './spec-result.ts';
 import { changedCode } from './changed-code.ts';

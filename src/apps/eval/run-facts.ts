@@ -7,10 +7,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { git } from '../../host/git/git-process.ts';
-import { readRunRecord } from '../../company/run-record.ts';
-import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
-import { parseJsonLines } from '../review/json-lines.ts';
+import { git } from '../../host/git/index.ts';
+import { readRunRecord } from '../../company/index.ts';
+import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { parseJsonLines } from '../review/index.ts';
 import type { InjectedFaultRecord } from './robustness.ts';
 
 export interface RunFacts {

@@ -5,7 +5,7 @@
  * repeat i is `<out>/repeat-<i>/<name>`, so every run of a spec has the same project name.
  */
 import path from 'node:path';
-import type { ChaosSettings } from '../../capabilities/model/chaos/chaos-settings.ts';
+import type { ChaosSettings } from '../../capabilities/model/index.ts';
 import type { SpecDefinition, Suite } from './suite-file.ts';
 
 export interface RunsAsked {

@@ -7,10 +7,10 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { readRunRecord, type RunOutcome } from '../../company/run-record.ts';
+import { readRunRecord, type RunOutcome } from '../../company/index.ts';
 import { describeError, type ErrorCode, SopworksError, userCanFix } from '../../ground/errors.ts';
 import { runCommands, type Lines } from './run-commands.ts';
-import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
+import { STATE_DIR } from '../../capabilities/repository/index.ts';
 import { changeRepository } from './change-repository.ts';
 
 export interface SpecRunRequest {

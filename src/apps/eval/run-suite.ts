@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { describeError } from '../../ground/errors.ts';
-import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import type { SandboxSettings } from '../../host/sandbox/index.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { aggregate } from './aggregate.ts';
 import { measureRun } from './measure-run.ts';

@@ -4,7 +4,7 @@
  * schema.
  */
 import { z } from 'zod';
-import { RUN_OUTCOMES } from '../../company/run-record.ts';
+import { RUN_OUTCOMES } from '../../company/index.ts';
 import { RobustnessRow, RunResult } from './robustness.ts';
 
 export const SpecResult = z.object({

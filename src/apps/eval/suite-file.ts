@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { PROJECT_NAME } from '../../ground/files/project-name.ts';
-import { loadScenario, type Scenario } from '../../capabilities/model/scenario.ts';
-import { loadYamlChecked, locatorOf } from '../../engine/sop/yaml-diagnostics.ts';
-import { formatDiagnostic, sopError, type Diagnostic } from '../../engine/sop/diagnostic.ts';
+import { PROJECT_NAME } from '../../ground/files/index.ts';
+import { loadScenario, type Scenario } from '../../capabilities/model/index.ts';
+import { loadYamlChecked, locatorOf } from '../../engine/sop/index.ts';
+import { formatDiagnostic, sopError, type Diagnostic } from '../../engine/sop/index.ts';
 
 const Command = z.array(z.string().min(1)).min(1, 'give the command as a list: [node, src/cli.js, --help]');
 

@@ -19,12 +19,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { underLease } from '../../engine/run/run-lock.ts';
-import { readRunRecord } from '../../company/run-record.ts';
-import { runSpec, runState } from '../eval/run-spec.ts';
+import { underLease } from '../../engine/run/index.ts';
+import { readRunRecord } from '../../company/index.ts';
+import { runSpec, runState } from '../eval/index.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
-import { STATE_DIR } from '../../capabilities/repository/workspace.ts';
-import { readAppendLog } from '../../ground/files/append-log.ts';
+import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { readAppendLog } from '../../ground/files/index.ts';
 import { idleTakeUps, type JobData, JobProgress, MAX_IDLE_TAKE_UPS, projectDirOf, type JobResult } from './job-data.ts';
 import type { HeldLease, RunLeases } from './run-lease.ts';
 import { verifyJob } from './job-signature.ts';

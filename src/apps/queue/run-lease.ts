@@ -15,7 +15,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
-import type { RunLease } from '../../engine/run/run-lock.ts';
+import type { RunLease } from '../../engine/run/index.ts';
 
 const KEY_PREFIX = 'sopworks:run-lease:';
 

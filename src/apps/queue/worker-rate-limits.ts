@@ -4,8 +4,8 @@
  * worker — and a 429 any run meets pauses all workers for the wait it asked for.
  */
 import type { Redis } from 'ioredis';
-import type { Settings } from '../../capabilities/model/settings.ts';
-import { installProviderMiddleware } from '../../capabilities/model/provider-middleware.ts';
+import type { Settings } from '../../capabilities/model/index.ts';
+import { installProviderMiddleware } from '../../capabilities/model/index.ts';
 import { RateLimitedProvider } from './rate-limited-provider.ts';
 import { SharedRateLimits, type RateLimitSettings } from './rate-limits.ts';
 

@@ -7,8 +7,8 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
-import type { Message } from '../../engine/board/message.ts';
-import type { Approval, BugReport, Code } from '../../documents/schemas.ts';
+import type { Message } from '../../engine/board/index.ts';
+import type { Approval, BugReport, Code } from '../../documents/index.ts';
 import type { IndexedExchange } from './read-run.ts';
 import { summarizeMessage } from './message-summary.ts';
 

@@ -2,7 +2,7 @@
  * The generated repository's history, read with git: one commit per artifact, authored by its role,
  * with a `Sopworks-Message:` trailer naming the board message it came from.
  */
-import { git } from '../../host/git/git-process.ts';
+import { git } from '../../host/git/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 
 export interface Commit {

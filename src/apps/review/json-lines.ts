@@ -5,7 +5,7 @@
  * damage anywhere before it is an error naming the line.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
+import { readTextIfExists } from '../../ground/files/index.ts';
 
 export interface JsonLines {
   /** Each complete, parsed line with its 1-based line number. */

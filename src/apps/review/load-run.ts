@@ -1,6 +1,6 @@
 /** Reads a run folder and its git history: the effects behind a review, in one place. */
 import { describeError } from '../../ground/errors.ts';
-import { describeFindings, inspectProject } from '../../host/git/tamper-check.ts';
+import { describeFindings, inspectProject } from '../../host/git/index.ts';
 import { readCommits, type Commit } from './git-history.ts';
 import { readRun, type RunRecord } from './read-run.ts';
 

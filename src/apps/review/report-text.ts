@@ -7,7 +7,7 @@ import pc from 'picocolors';
 import { shellCommand } from '../../ground/markdown.ts';
 import { oneLine, testCounts } from './message-summary.ts';
 import type { RunReport } from './run-report.ts';
-import { describeFigures } from '../../capabilities/project/run-figures.ts';
+import { describeFigures } from '../../capabilities/project/index.ts';
 import type { UsageRow } from './usage-summary.ts';
 import { labelOf, thousands, shownValue } from './human-labels.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';

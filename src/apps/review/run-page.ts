@@ -3,12 +3,12 @@
  * HTML, the code with its review notes, the QA rounds, usage charts, the roles' SOP diagrams and a
  * summary of each model exchange (its prompt and reply are fetched on demand).
  */
-import type { Message } from '../../engine/board/message.ts';
-import type { Code, Review, TestFiles } from '../../documents/schemas.ts';
+import type { Message } from '../../engine/board/index.ts';
+import type { Code, Review, TestFiles } from '../../documents/index.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { LoadedRun } from './load-run.ts';
 import { runFiles, type RunRecord } from './read-run.ts';
-import { pendingFile, readOpenQuestions, readPending } from '../../capabilities/approvals/approval-desk.ts';
+import { pendingFile, readOpenQuestions, readPending } from '../../capabilities/approvals/index.ts';
 import { describeError } from '../../ground/errors.ts';
 import { escapeHtml, markdownToHtml } from './markdown-html.ts';
 import { buildRunReport, type RunReport, type TimelineEntry } from './run-report.ts';

@@ -4,8 +4,8 @@
  * from the outcome run.json recorded, whether a process holds the lock, and the board (a failure its
  * SOP concluded is final: run-continuation.ts).
  */
-import type { Message } from '../../engine/board/message.ts';
-import { whyNotContinuable } from '../../engine/run/run-continuation.ts';
+import type { Message } from '../../engine/board/index.ts';
+import { whyNotContinuable } from '../../engine/run/index.ts';
 
 export type RunPhase = 'running' | 'done' | 'awaiting-decision' | 'stopped' | 'failed' | 'cut-off';
 

@@ -3,8 +3,8 @@
  * its outcome, the timeline of messages, the artifacts and where they landed, the QA rounds, the
  * model usage and the git history. Pure: built from what read-run and git-history read.
  */
-import { runFigures, type RunFigures } from '../../capabilities/project/run-figures.ts';
-import type { Outcome } from '../../documents/schemas.ts';
+import { runFigures, type RunFigures } from '../../capabilities/project/index.ts';
+import type { Outcome } from '../../documents/index.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { Commit } from './git-history.ts';
 import { summarizeMessage } from './message-summary.ts';

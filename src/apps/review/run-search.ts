@@ -3,7 +3,7 @@
  * model exchanges (prompts and replies). Case-insensitive; each hit says where it is, with a snippet
  * around the first match, so the page can link to it. Pure.
  */
-import type { Message } from '../../engine/board/message.ts';
+import type { Message } from '../../engine/board/index.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { IndexedExchange } from './read-run.ts';
 

@@ -4,7 +4,7 @@
  * Roles record only their current state, and a per-file SOP records none, so the model calls are the
  * trace. Pure.
  */
-import type { SopFile, StateNodeConfig } from '../../engine/sop/sop-file.ts';
+import type { SopFile, StateNodeConfig } from '../../engine/steps/index.ts';
 
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 

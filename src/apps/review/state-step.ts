@@ -4,7 +4,7 @@
  * "publish PRD"), or what an idle state waits for. Pure: read from the SOP file itself, so it is true
  * of any SOP, the shipped ones or a user's.
  */
-import type { SopFile, StateNodeConfig } from '../../engine/sop/sop-file.ts';
+import type { SopFile, StateNodeConfig } from '../../engine/steps/index.ts';
 
 /** The parameters that say what a step is about, in the order they are looked for. */
 const MAIN_PARAMS = ['action', 'sop', 'type', 'gate', 'outcome'];

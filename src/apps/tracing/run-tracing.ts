@@ -13,8 +13,8 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { RunEvent } from '../../company/run-events.ts';
-import type { UsageMeter } from '../../capabilities/model/usage.ts';
+import type { RunEvent } from '../../company/index.ts';
+import type { UsageMeter } from '../../capabilities/model/index.ts';
 
 export interface TracingSettings {
   /** The OTLP/HTTP traces URL, or null when tracing is off. */

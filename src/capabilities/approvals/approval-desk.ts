@@ -11,12 +11,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { MessageBoard } from '../../engine/board/message-board.ts';
-import { type Answers, type Approval, ClarifyingQuestion } from '../../documents/schemas.ts';
+import type { MessageBoard } from '../../engine/board/index.ts';
+import { type Answers, type Approval, ClarifyingQuestion } from '../../documents/index.ts';
 import { sameApproval } from '../../engine/effect-identity.ts';
-import type { RunApprovals } from '../../engine/run/run-loop.ts';
-import type { QuestionsRequest as AskedQuestions } from '../../engine/steps/ports.ts';
-import type { RunStore } from '../../engine/run/run-store.ts';
+import type { RunApprovals } from '../../engine/run/index.ts';
+import type { QuestionsRequest as AskedQuestions } from '../../engine/steps/index.ts';
+import type { RunStore } from '../../engine/run/index.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;
 export type Gate = (typeof GATES)[number];

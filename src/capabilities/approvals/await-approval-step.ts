@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
 import { approvalCounter, countOf } from '../../engine/effect-identity.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 
 export const awaitApproval = defineStep({
   description:

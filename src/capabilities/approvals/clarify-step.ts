@@ -5,9 +5,9 @@
  * neither is asked twice.
  */
 import { z } from 'zod';
-import { Answers, ClarifyingQuestion, ClarifyingQuestions, MAX_CLARIFYING_QUESTIONS } from '../../documents/schemas.ts';
+import { Answers, ClarifyingQuestion, ClarifyingQuestions, MAX_CLARIFYING_QUESTIONS } from '../../documents/index.ts';
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 
 export const clarify = defineStep({
   description:

@@ -1,6 +1,6 @@
 /** What a person says in a run, as board messages the client posts: a decision on an artifact held back for approval, answers to a role's questions. */
-import * as S from '../../documents/schemas.ts';
-import { defineMessage } from '../../engine/board/message-type.ts';
+import * as S from '../../documents/index.ts';
+import { defineMessage } from '../../engine/board/index.ts';
 
 export const Approval = defineMessage({
   schema: S.Approval,

@@ -5,8 +5,8 @@
  * progress. An empty answer means "no preference".
  */
 import path from 'node:path';
-import { MessageBoard } from '../../engine/board/message-board.ts';
-import { FileRunStore } from '../../engine/run/file-run-store.ts';
+import { MessageBoard } from '../../engine/board/index.ts';
+import { FileRunStore } from '../../engine/run/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { answersMessage, parseWaiting, type QuestionsRequest, questionsOf } from './approval-desk.ts';
 import { Answers } from './message-types.ts';

@@ -5,8 +5,8 @@
  * run's lock while it writes, so it never races a run in progress.
  */
 import path from 'node:path';
-import { MessageBoard } from '../../engine/board/message-board.ts';
-import { FileRunStore } from '../../engine/run/file-run-store.ts';
+import { MessageBoard } from '../../engine/board/index.ts';
+import { FileRunStore } from '../../engine/run/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { type ApprovalRequest, approvalsOf, type Decision, parseWaiting, questionsOf } from './approval-desk.ts';
 import { Approval } from './message-types.ts';

@@ -1,10 +1,10 @@
 /** `check`: an artifact checked against the design and the policy; fails with the problems found. */
 import { z } from 'zod';
-import * as S from '../../documents/schemas.ts';
-import { validateTaskGraph } from '../../documents/task-graph.ts';
+import * as S from '../../documents/index.ts';
+import { validateTaskGraph } from '../../documents/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { planRefusals } from '../../engine/steps/plan-refusals.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import { planRefusals } from '../../engine/steps/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 
 export const check = defineStep({
   description:

@@ -8,7 +8,7 @@
  * A class belongs to a file when its name, lower-cased without punctuation, is the file's base name
  * (`src/word-count.js` ↔ `WordCount`), or when the file's purpose names it as a word.
  */
-import type { Design } from '../../documents/schemas.ts';
+import type { Design } from '../../documents/index.ts';
 
 export interface DesignExcerpt {
   summary: string;

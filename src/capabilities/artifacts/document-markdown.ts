@@ -1,6 +1,6 @@
 /** A document (an artifact held back for approval, say) as markdown for a person to read; anything else as it is. */
 import { z } from 'zod';
-import * as S from '../../documents/schemas.ts';
+import * as S from '../../documents/index.ts';
 import { renderDesign } from './render/design.ts';
 import { renderPrd } from './render/prd.ts';
 

@@ -2,7 +2,7 @@
 import { renderPrd } from './render/prd.ts';
 import { renderDesign } from './render/design.ts';
 import { renderTasks } from './render/tasks.ts';
-import type { Design, PRD, TaskGraph } from '../../documents/schemas.ts';
+import type { Design, PRD, TaskGraph } from '../../documents/index.ts';
 
 export const planningMarkdown: Record<string, (value: unknown) => string> = {
   PRD: (v) => renderPrd(v as PRD),

@@ -2,8 +2,8 @@
  * The planning and code artifacts as board messages: the PRD, the design, the task graph, each file,
  * the tests and documents — the files each becomes in the repository and its commit's subject.
  */
-import * as S from '../../documents/schemas.ts';
-import { defineMessage, oneDocument, type BoardReader } from '../../engine/board/message-type.ts';
+import * as S from '../../documents/index.ts';
+import { defineMessage, oneDocument, type BoardReader } from '../../engine/board/index.ts';
 import { renderPrd } from './render/prd.ts';
 import { renderDesign } from './render/design.ts';
 import { renderTasks } from './render/tasks.ts';

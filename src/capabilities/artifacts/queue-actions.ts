@@ -1,8 +1,8 @@
 /** The actions that fill a role's file queue from the planning artifacts: the task graph's files, or those a bug report names. */
 import { z } from 'zod';
-import type { BugReport, TaskGraph } from '../../documents/schemas.ts';
-import { topologicalOrder } from '../../documents/task-graph.ts';
-import { defineAction } from '../../engine/steps/step.ts';
+import type { BugReport, TaskGraph } from '../../documents/index.ts';
+import { topologicalOrder } from '../../documents/index.ts';
+import { defineAction } from '../../engine/steps/index.ts';
 
 export const queueTasks = defineAction({
   description: 'Queue every file of the latest TaskGraph, in dependency order.',

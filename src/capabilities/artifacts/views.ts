@@ -4,11 +4,11 @@
  * dependencies' interfaces, its part of the design, its content.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import type { BoardReader } from '../../engine/board/message-type.ts';
-import { latestOf, type View, type ViewScope } from '../../engine/steps/views.ts';
-import type { Code, Design, TaskGraph } from '../../documents/schemas.ts';
-import { topologicalOrder } from '../../documents/task-graph.ts';
-import { codeInterface } from '../../documents/code-interface.ts';
+import type { BoardReader } from '../../engine/board/index.ts';
+import { latestOf, type View, type ViewScope } from '../../engine/steps/index.ts';
+import type { Code, Design, TaskGraph } from '../../documents/index.ts';
+import { topologicalOrder } from '../../documents/index.ts';
+import { codeInterface } from '../../documents/index.ts';
 import { designExcerpt } from './design-excerpt.ts';
 
 /** The newest Code message per path, in task order. */

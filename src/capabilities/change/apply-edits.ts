@@ -4,7 +4,7 @@
  * nearest match — never skipped, never applied to the wrong place. A whole new content is accepted only
  * for a small file. Pure.
  */
-import type { EditsReply, SearchReplace } from '../../documents/edits.ts';
+import type { EditsReply, SearchReplace } from '../../documents/index.ts';
 
 /** Files up to this many lines may be replaced whole; larger ones take SEARCH/REPLACE blocks. */
 export const WHOLE_FILE_LINES = 80;

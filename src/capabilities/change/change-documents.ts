@@ -3,9 +3,9 @@
  * Pure.
  */
 import { bullets, document, shellCommand, table } from '../../ground/markdown.ts';
-import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from '../../documents/change-schemas.ts';
-import { oneLine } from '../../ground/text/one-line.ts';
-import { commandsTable, diagramSections, filesTable } from '../../documents/design-sections.ts';
+import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from '../../documents/index.ts';
+import { oneLine } from '../../ground/text/index.ts';
+import { commandsTable, diagramSections, filesTable } from '../../documents/index.ts';
 
 export function renderChangeRequest(request: ChangeRequest): string {
   return document(

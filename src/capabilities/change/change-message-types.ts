@@ -2,9 +2,9 @@
  * The message types of a change run, registered beside the others (src/company/vocabulary.ts): each
  * document is committed under the change's folder, authored by the role that wrote it.
  */
-import * as C from '../../documents/change-schemas.ts';
-import { documentsDir } from '../../documents/documents-dir.ts';
-import { defineMessage as define, oneDocument, type BoardReader } from '../../engine/board/message-type.ts';
+import * as C from '../../documents/index.ts';
+import { documentsDir } from '../../documents/index.ts';
+import { defineMessage as define, oneDocument, type BoardReader } from '../../engine/board/index.ts';
 import { renderRepositoryMap, renderBaselineTests, renderChangeRequest, renderChangeTasks, renderDesignDelta } from './change-documents.ts';
 
 /** A document of the change, at `<changeDir>/<name>`. */

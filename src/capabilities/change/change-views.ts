@@ -3,9 +3,9 @@
  * and the current file's change task.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import type { ChangeTask, ChangeTaskGraph, Removal } from '../../documents/change-schemas.ts';
-import type { BoardReader } from '../../engine/board/message-type.ts';
-import { latestOf, type View } from '../../engine/steps/views.ts';
+import type { ChangeTask, ChangeTaskGraph, Removal } from '../../documents/index.ts';
+import type { BoardReader } from '../../engine/board/index.ts';
+import { latestOf, type View } from '../../engine/steps/index.ts';
 
 /** The current file's change task; a file a bug report names outside the tasks is a modification. */
 export function currentChangeTask(board: Pick<BoardReader, 'latest'>, current: string | null): ChangeTask {

@@ -1,9 +1,9 @@
 /** `checkChangeTasks`: a change task graph checked against the work tree and the policy; fails with the problems found. */
 import { z } from 'zod';
-import * as C from '../../documents/change-schemas.ts';
+import * as C from '../../documents/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { planRefusals } from '../../engine/steps/plan-refusals.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import { planRefusals } from '../../engine/steps/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 import { changeTaskProblems } from './check-change-tasks.ts';
 
 export const checkChangeTasks = defineStep({

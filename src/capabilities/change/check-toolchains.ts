@@ -4,7 +4,7 @@
  * without `go` would otherwise be found out at QA's first round, after every model call was paid for.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { findOnPath, git } from '../../host/git/git-process.ts';
+import { findOnPath, git } from '../../host/git/index.ts';
 import { listFiles } from './map/list-files.ts';
 import { testCommands } from './map/test-commands.ts';
 

@@ -1,9 +1,9 @@
 /** `compareWithBase`: a change's test round judged against the tests on its base (compare-with-base.ts). */
 import { z } from 'zod';
-import type * as C from '../../documents/change-schemas.ts';
-import { TestReport } from '../../documents/schemas.ts';
+import type * as C from '../../documents/index.ts';
+import { TestReport } from '../../documents/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 import { compareWithBase as compare } from './compare-with-base.ts';
 
 export const compareWithBase = defineStep({

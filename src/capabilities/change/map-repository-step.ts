@@ -1,9 +1,9 @@
 /** `mapRepository`: a change run's bounded map of the repository as it is at the base (repository-map.ts). */
 import { z } from 'zod';
-import * as C from '../../documents/change-schemas.ts';
-import type { Requirement } from '../../documents/schemas.ts';
-import { git } from '../../host/git/git-process.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import * as C from '../../documents/index.ts';
+import type { Requirement } from '../../documents/index.ts';
+import { git } from '../../host/git/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 import { mapRepository as mapAt } from './repository-map.ts';
 
 export const mapRepository = defineStep({

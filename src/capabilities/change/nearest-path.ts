@@ -4,7 +4,7 @@
  * to use instead of sending the Architect off to create a second one.
  */
 import { distance } from 'fastest-levenshtein';
-import { git } from '../../host/git/git-process.ts';
+import { git } from '../../host/git/index.ts';
 
 /** The files git tracks in the work tree (empty when it is no git work tree): what a task may name. */
 export async function trackedFiles(root: string): Promise<string[]> {

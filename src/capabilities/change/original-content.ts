@@ -6,8 +6,8 @@
  * is resumed, an edit replayed from the exchange log may already be on both, and its SEARCH text would
  * no longer be found.
  */
-import type { Message } from '../../engine/board/message.ts';
-import { git } from '../../host/git/git-process.ts';
+import type { Message } from '../../engine/board/index.ts';
+import { git } from '../../host/git/index.ts';
 
 export interface CodeLike {
   path: string;

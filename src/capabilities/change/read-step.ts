@@ -1,7 +1,7 @@
 /** `read`: the files a role asked to read (a ReadRequest), from the work tree, bounded (read-files.ts). */
 import { z } from 'zod';
-import * as C from '../../documents/change-schemas.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import * as C from '../../documents/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 import { readRequestedFiles } from './read-files.ts';
 
 export const read = defineStep({

@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { git } from '../../host/git/git-process.ts';
-import type { RepositoryMap } from '../../documents/change-schemas.ts';
+import { git } from '../../host/git/index.ts';
+import type { RepositoryMap } from '../../documents/index.ts';
 import { hasControls } from '../../ground/terminal-text.ts';
 import { fillBudget } from './map/fill-budget.ts';
 import { listFiles, type TreeFile } from './map/list-files.ts';

@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { attributeDrivers, describeFindings, inspectProject } from '../../host/git/tamper-check.ts';
+import { attributeDrivers, describeFindings, inspectProject } from '../../host/git/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 
 /** The warnings to show; throws when the repository cannot be used at all. */

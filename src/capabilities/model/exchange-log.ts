@@ -6,7 +6,7 @@
  * calls again on resume, never a wrong result (the board, flushed line by line, is the source of truth).
  */
 import { z } from 'zod';
-import type { RecordLog } from '../../ground/files/append-log.ts';
+import type { RecordLog } from '../../ground/files/index.ts';
 import type { CallMeta } from './provider.ts';
 import { UsageMeter } from './usage.ts';
 import { callIdentity, seriesIdentity } from '../../engine/effect-identity.ts';

@@ -2,7 +2,7 @@
  * How the gateway reads and writes the exchange log's records of a call: what each attempt's record says,
  * and, replaying a recorded round on resume, whether it used up the role's chain of models.
  */
-import type { AskRequest } from '../../engine/steps/ports.ts';
+import type { AskRequest } from '../../engine/steps/index.ts';
 import type { ExchangeRecord } from './exchange-log.ts';
 import type { ChatMessage, ModelRoute } from './provider.ts';
 

@@ -3,7 +3,7 @@
  * on failure re-ask with the validation errors (bounded) → meter tokens → record the exchange.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/ports.ts';
+import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/index.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
 import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import type { PromptRenderer } from './prompt-renderer.ts';

@@ -3,7 +3,7 @@
  * resumed run pays for nothing twice), the budget left is what the log says was spent, and every new
  * exchange is written to it.
  */
-import type { OpenedLog } from '../../engine/run/run-store.ts';
+import type { OpenedLog } from '../../engine/run/index.ts';
 import { Budget, type BudgetLimits } from './budget.ts';
 import { ExchangeJournal, ExchangeReplay, usageFromExchanges } from './exchange-log.ts';
 import { Gateway, type GatewayOptions } from './gateway.ts';

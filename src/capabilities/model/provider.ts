@@ -1,6 +1,6 @@
 /** What the gateway needs from a model provider — nothing more. */
 import type { z } from 'zod';
-import type { CallMeta } from '../../engine/steps/ports.ts';
+import type { CallMeta } from '../../engine/steps/index.ts';
 
 export type { CallMeta };
 

@@ -4,7 +4,7 @@
  * reply, and the warm-up tasks that make the parsing code ready before the first real reply.
  */
 import type { z } from 'zod';
-import type { AskRequest, OutputSpec } from '../../engine/steps/ports.ts';
+import type { AskRequest, OutputSpec } from '../../engine/steps/index.ts';
 import { parseCodeReply, parseFilesReply } from './parse/code-reply.ts';
 import { parseEditsReply } from './parse/edits-reply.ts';
 import { parseJsonReply } from './parse/json-reply.ts';

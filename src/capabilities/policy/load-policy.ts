@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { readYaml, validateYaml } from '../../ground/files/yaml-file.ts';
-import { sopError, type Diagnostic } from '../../engine/sop/diagnostic.ts';
+import { readYaml, validateYaml } from '../../ground/files/index.ts';
+import { sopError, type Diagnostic } from '../../engine/sop/index.ts';
 import { DEFAULT_POLICY, PolicyFile, type Policy } from './policy-file.ts';
 
 export const POLICY_FILE = 'policy.yaml';

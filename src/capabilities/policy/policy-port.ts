@@ -1,5 +1,5 @@
 /** The policy as the steps use it (src/engine/steps/ports.ts): what each role may write and run, and how dependencies are installed. */
-import type { PolicyPort } from '../../engine/steps/ports.ts';
+import type { PolicyPort } from '../../engine/steps/index.ts';
 import { commandRefusal } from './may-run.ts';
 import { writeRefusals } from './may-write.ts';
 import type { Policy } from './policy-file.ts';

@@ -5,8 +5,8 @@
  * registry setting (a mirror), else the ecosystem's default (src/host/install/registries.ts). The
  * egress proxy lets the install reach exactly these, and nothing else.
  */
-import type { PolicyPort } from '../../engine/steps/ports.ts';
-import { configuredRegistries, type DependencyRegistries } from '../../host/install/registries.ts';
+import type { PolicyPort } from '../../engine/steps/index.ts';
+import { configuredRegistries, type DependencyRegistries } from '../../host/install/index.ts';
 
 export function dependencyRegistries(policy: Pick<PolicyPort, 'dependencies' | 'source'>, env: NodeJS.ProcessEnv = process.env): DependencyRegistries {
   return configuredRegistries(policy.dependencies.registries, policy.source, env);

@@ -6,10 +6,10 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import * as S from '../../documents/schemas.ts';
+import * as S from '../../documents/index.ts';
 import { describePlaceholders, placeholdersIn } from './completeness.ts';
 import { runFastChecks } from './fast-checks.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 
 export const fastCheck = defineStep({
   description:

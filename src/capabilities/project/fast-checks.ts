@@ -12,10 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SopworksError } from '../../ground/errors.ts';
-import type { FastCheck } from '../../documents/schemas.ts';
-import { SANDBOX_PROJECT } from '../../host/sandbox/bubblewrap.ts';
-import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
-import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import type { FastCheck } from '../../documents/index.ts';
+import { SANDBOX_PROJECT } from '../../host/sandbox/index.ts';
+import { runSandboxed } from '../../host/sandbox/index.ts';
+import type { SandboxSettings } from '../../host/sandbox/index.ts';
 
 const exec = promisify(execFile);
 

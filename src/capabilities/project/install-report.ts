@@ -3,11 +3,11 @@
  * — a refused manifest, an installer that failed — goes to the Engineer as a bug report like a failing
  * test, quoting what was refused and where, or the installer's own error lines.
  */
-import { describeInstallFailure } from '../../host/install/install-failures.ts';
-import type { InstallPlan } from '../../host/install/install-plan.ts';
-import { describeRefusal, type Refusal } from '../../host/install/refusal.ts';
-import type { SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
-import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
+import { describeInstallFailure } from '../../host/install/index.ts';
+import type { InstallPlan } from '../../host/install/index.ts';
+import { describeRefusal, type Refusal } from '../../host/install/index.ts';
+import type { SandboxOutcome } from '../../host/sandbox/index.ts';
+import type { SandboxReport } from '../../host/sandbox/index.ts';
 
 /** The DependencyInstall message's payload (artifacts/schemas.ts), which the step publishes. */
 export interface InstallRound {

@@ -1,6 +1,6 @@
 /** A dependency install before a test round, as a board message: commits the lockfile it produced, when it changed. */
-import * as S from '../../documents/schemas.ts';
-import { defineMessage } from '../../engine/board/message-type.ts';
+import * as S from '../../documents/index.ts';
+import { defineMessage } from '../../engine/board/index.ts';
 
 export const Dependencies = defineMessage({
   schema: S.DependencyInstall,

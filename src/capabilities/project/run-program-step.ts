@@ -6,11 +6,11 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import * as S from '../../documents/schemas.ts';
-import { runSandboxed } from '../../host/sandbox/run-sandboxed.ts';
-import { defineStep } from '../../engine/steps/step.ts';
+import * as S from '../../documents/index.ts';
+import { runSandboxed } from '../../host/sandbox/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 import { smokeCommandOf, smokeReport } from './smoke-run.ts';
-import { withoutMachinePaths } from '../../host/sandbox/machine-paths.ts';
+import { withoutMachinePaths } from '../../host/sandbox/index.ts';
 
 export const runProgram = defineStep({
   description:

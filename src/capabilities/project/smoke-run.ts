@@ -4,8 +4,8 @@
  * a crash, a time-out or a non-zero exit is a failed round, reported like a failing test. Pure parts
  * here; the step that runs it is src/capabilities/project/run-program-step.ts.
  */
-import type { Design, TestReport } from '../../documents/schemas.ts';
-import type { SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
+import type { Design, TestReport } from '../../documents/index.ts';
+import type { SandboxOutcome } from '../../host/sandbox/index.ts';
 
 /** A word of a run command that stands for an input to fill in: FILE..., <path>, [options], $INPUT, {file}, path/to/x. */
 const MARKED = /\.\.\.$|^<.*>$|^\[.*\]$|^\$\{?\w+\}?$|^\{.*\}$|^(?:\.\/)?path\/to\/|^your[_-]/i;

@@ -2,10 +2,10 @@
  * Derives the repository from the board: each artifact message becomes one commit, in board order,
  * authored by the role that posted it, with a trailer naming the message.
  */
-import type { MessageBoard } from '../../engine/board/message-board.ts';
-import type { Message } from '../../engine/board/message.ts';
+import type { MessageBoard } from '../../engine/board/index.ts';
+import type { Message } from '../../engine/board/index.ts';
 import type { Author, Workspace } from './workspace.ts';
-import { commitSubject } from '../../ground/text/one-line.ts';
+import { commitSubject } from '../../ground/text/index.ts';
 
 export const MESSAGE_TRAILER = 'Sopworks-Message';
 

@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Identity } from '../../host/git/fast-import-stream.ts';
-import { git } from '../../host/git/git-process.ts';
+import type { Identity } from '../../host/git/index.ts';
+import { git } from '../../host/git/index.ts';
 
 /** Who commits every artifact (each is authored by its role). */
 export const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };

@@ -12,17 +12,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { resolveInside } from '../../ground/files/safe-path.ts';
-import { noFollowRefusal, writeNoFollow } from '../../ground/files/no-follow-write.ts';
+import { resolveInside } from '../../ground/files/index.ts';
+import { noFollowRefusal, writeNoFollow } from '../../ground/files/index.ts';
 import { crashPoint } from '../../ground/crash-point.ts';
-import type { ProjectFile } from '../../engine/board/message-type.ts';
-import { STATE_DIR } from '../../engine/run/state-dir.ts';
-import { findOnPath, git } from '../../host/git/git-process.ts';
-import type { Identity } from '../../host/git/fast-import-stream.ts';
-import { GitImporter } from '../../host/git/git-importer.ts';
-import { readTextIfExists } from '../../ground/files/read-text-if-exists.ts';
+import type { ProjectFile } from '../../engine/board/index.ts';
+import { STATE_DIR } from '../../engine/run/index.ts';
+import { findOnPath, git } from '../../host/git/index.ts';
+import type { Identity } from '../../host/git/index.ts';
+import { GitImporter } from '../../host/git/index.ts';
+import { readTextIfExists } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
-import { assertMayWrite } from '../../ground/files/write-fence.ts';
+import { assertMayWrite } from '../../ground/files/index.ts';
 import { COMMITTER, exists, gitDirOf, startRepository } from './repository-folder.ts';
 
 export { STATE_DIR };

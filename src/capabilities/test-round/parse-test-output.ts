@@ -5,7 +5,7 @@
  * prints a test's name before its result (pytest -v, unittest -v, TAP). Pure. Anything it does not
  * recognise leaves counts null and the exit code decides.
  */
-import { escapeRegExp } from '../../ground/files/escape-reg-exp.ts';
+import { escapeRegExp } from '../../ground/files/index.ts';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 

@@ -4,8 +4,8 @@
  * killed at the time limit reads as "failed" with no failing test, and the bug report has nothing to say.
  */
 import type { ParsedTestOutput } from './parse-test-output.ts';
-import type { SandboxLimits } from '../../host/sandbox/limits.ts';
-import type { LimitKind } from '../../host/sandbox/sandbox-report.ts';
+import type { SandboxLimits } from '../../host/sandbox/index.ts';
+import type { LimitKind } from '../../host/sandbox/index.ts';
 
 export interface StoppedRun {
   limitsHit: readonly LimitKind[];

@@ -5,15 +5,15 @@
  * the work tree outside the committed files (a `__pycache__/`, a cache, coverage) is removed after it.
  * Progress goes to `progress` as lines a person reads.
  */
-import type { SandboxReport } from '../../host/sandbox/sandbox-report.ts';
-import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
+import type { SandboxReport } from '../../host/sandbox/index.ts';
+import type { SandboxSettings } from '../../host/sandbox/index.ts';
 import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
 import { stoppedByLimit } from './stopped-by-limit.ts';
-import { withoutMachinePaths } from '../../host/sandbox/machine-paths.ts';
-import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/run-sandboxed.ts';
-import type { AcceptLine } from '../../host/sandbox/integrity.ts';
-import type { Progress } from '../../engine/steps/ports.ts';
-import { looseEntries, removeNewEntries } from '../../host/git/loose-entries.ts';
+import { withoutMachinePaths } from '../../host/sandbox/index.ts';
+import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/index.ts';
+import type { AcceptLine } from '../../host/sandbox/index.ts';
+import type { Progress } from '../../engine/steps/index.ts';
+import { looseEntries, removeNewEntries } from '../../host/git/index.ts';
 
 export interface TestRoundRequest {
   /** The round's number in the run (1-based). */

@@ -1,7 +1,7 @@
 /** The guards and the action that read a test round's verdict: whether it passed, and whether it failed as the last one did. */
 import { z } from 'zod';
-import type { TestReport } from '../../documents/schemas.ts';
-import { defineAction, defineGuard } from '../../engine/steps/step.ts';
+import type { TestReport } from '../../documents/index.ts';
+import { defineAction, defineGuard } from '../../engine/steps/index.ts';
 
 export const testsPassed = defineGuard({
   description: 'The test report in a slot (default testReport) passed.',

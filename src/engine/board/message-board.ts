@@ -4,7 +4,7 @@
  */
 import { SopworksError } from '../../ground/errors.ts';
 import type { BoardReader, MessageTypes } from './message-type.ts';
-import { AppendLog, repairAppendLog, type RecordLog } from '../../ground/files/append-log.ts';
+import { AppendLog, repairAppendLog, type RecordLog } from '../../ground/files/index.ts';
 import { Envelope, messageId, type Draft, type Message } from './message.ts';
 
 export type Subscriber = (message: Message) => void;

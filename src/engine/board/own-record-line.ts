@@ -6,7 +6,7 @@
  * replies arrive); its lines are accepted, a gap the docs list for the modes in which code can reach it.
  */
 import type { MessageBoard } from './message-board.ts';
-import type { AcceptLine } from '../../host/sandbox/integrity.ts';
+import type { AcceptLine } from '../../host/sandbox/index.ts';
 
 export function ownRecordLine(board: Pick<MessageBoard, 'list'>): AcceptLine {
   return (relative, line) => {

@@ -1,7 +1,7 @@
 /** roles/<id>/role.yaml: who a role is. Rendered into every prompt of that role. */
 import path from 'node:path';
 import { z } from 'zod';
-import { loadYamlFile } from '../../ground/files/yaml-file.ts';
+import { loadYamlFile } from '../../ground/files/index.ts';
 
 export const RoleProfile = z
   .object({

@@ -5,7 +5,7 @@
  * it delivered, so a restored role is given exactly the ones it had not taken yet.
  */
 import { createActor, type AnyActor, type AnyStateMachine, type Snapshot } from 'xstate';
-import type { Message } from '../board/message.ts';
+import type { Message } from '../board/index.ts';
 import { stateName } from './state-name.ts';
 
 export type RoleStatus = { kind: 'working' } | { kind: 'idle' } | { kind: 'stopped' } | { kind: 'error'; error: unknown; state: string };

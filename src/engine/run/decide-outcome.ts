@@ -13,9 +13,9 @@
  *   5. an outcome posted on the board    → that outcome (the first one posted stands)
  *   6. otherwise                         → failed: the company stalled, and says where
  */
-import type { Outcome } from '../board/run-messages.ts';
+import type { Outcome } from '../board/index.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
-import type { RoleStatus } from '../roles/role-runtime.ts';
+import type { RoleStatus } from '../roles/index.ts';
 
 export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out', 'paused'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];

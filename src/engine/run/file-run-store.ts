@@ -7,8 +7,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { AppendLog, repairAppendLog, type Flush } from '../../ground/files/append-log.ts';
-import { assertMayWrite } from '../../ground/files/write-fence.ts';
+import { AppendLog, repairAppendLog, type Flush } from '../../ground/files/index.ts';
+import { assertMayWrite } from '../../ground/files/index.ts';
 import type { CrashPointName } from '../../ground/crash-point.ts';
 import { RoleStore } from './role-store.ts';
 import { acquireRunLock } from './run-lock.ts';

@@ -5,7 +5,7 @@
  * the order of saves and what a restore gets are decided here, once.
  */
 import { z } from 'zod';
-import type { RoleProgress } from '../roles/role-runtime.ts';
+import type { RoleProgress } from '../roles/index.ts';
 import { savedRole, type RoleStates, type SavedRole } from './run-store.ts';
 
 export const RoleStateFile = z.object({

@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { readAppendLog } from '../../ground/files/append-log.ts';
-import type { Message } from '../board/message.ts';
+import { readAppendLog } from '../../ground/files/index.ts';
+import type { Message } from '../board/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import { STATE_DIR } from './state-dir.ts';

@@ -1,5 +1,5 @@
 /** What the run loop tells its observer (the CLI's progress lines, tracing, tests); a verdict travels as `passed`, never in the text. */
-import type { Message } from '../board/message.ts';
+import type { Message } from '../board/index.ts';
 
 export type LoopEvent =
   | { kind: 'start'; project: string; projectDir: string; model: string; roles: string[] }

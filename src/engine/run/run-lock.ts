@@ -17,7 +17,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { fenceWrites, type FenceCheck } from '../../ground/files/write-fence.ts';
+import { fenceWrites, type FenceCheck } from '../../ground/files/index.ts';
 import { pidScope } from '../../ground/pid-scope.ts';
 import type { RunLock } from './run-store.ts';
 

@@ -4,15 +4,15 @@
  * Stop signals (Ctrl-C) and a failed commit feed the same decision.
  */
 import path from 'node:path';
-import type { MessageBoard } from '../board/message-board.ts';
-import type { Message } from '../board/message.ts';
-import type { Outcome } from '../board/run-messages.ts';
+import type { MessageBoard } from '../board/index.ts';
+import type { Message } from '../board/index.ts';
+import type { Outcome } from '../board/index.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
-import { RoleRuntime } from '../roles/role-runtime.ts';
-import { seatsOf } from '../roles/role-profile.ts';
-import { buildMachine } from '../sop/build-machine.ts';
-import { CLIENT } from '../sop/message-flow.ts';
-import type { ApprovalPort, Ports } from '../steps/ports.ts';
+import { RoleRuntime } from '../roles/index.ts';
+import { seatsOf } from '../roles/index.ts';
+import { buildMachine } from '../sop/index.ts';
+import { CLIENT } from '../sop/index.ts';
+import type { ApprovalPort, Ports } from '../steps/index.ts';
 import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
 import { StopPoints } from './stop-points.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';

@@ -5,8 +5,8 @@
  * `.sopworks/` (file-run-store.ts) and memory (memory-run-store.ts), on which the run loop is tested
  * without a disk.
  */
-import type { RecordLog } from '../../ground/files/append-log.ts';
-import type { RoleProgress } from '../roles/role-runtime.ts';
+import type { RecordLog } from '../../ground/files/index.ts';
+import type { RoleProgress } from '../roles/index.ts';
 
 /** A log as it was found: its records, and a torn last line that was dropped (a crash mid-write), if any. */
 export interface OpenedLog {

@@ -1,6 +1,6 @@
 /** `--until <point>`: the points a company's SOPs stop at (`stopAt` steps), and the refusal of any other; `--clarify` without a `clarify` step. */
 import { SopworksError } from '../../ground/errors.ts';
-import { stepsNamed } from '../sop/sop-walk.ts';
+import { stepsNamed } from '../sop/index.ts';
 import type { CompanyDefinition } from './load-company.ts';
 
 /** The points a company's SOPs may stop at: every `stopAt` step of every role's SOP and per-file SOP, in org-chart order. */

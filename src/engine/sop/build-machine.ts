@@ -7,14 +7,14 @@
 import { assign, fromPromise, setup, type AnyStateMachine } from 'xstate';
 import { SopworksError } from '../../ground/errors.ts';
 import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts';
-import type { Ports } from '../steps/ports.ts';
-import type { StepEffect } from '../steps/step.ts';
-import { resolveView } from '../steps/views.ts';
-import { entriesOf, type Kind, type Vocabulary } from '../steps/vocabulary.ts';
-import { EachFileOutput, initialContext, type RoleContext } from './role-context.ts';
+import type { Ports } from '../steps/index.ts';
+import type { StepEffect } from '../steps/index.ts';
+import { resolveView } from '../steps/index.ts';
+import { entriesOf, type Kind, type Vocabulary } from '../steps/index.ts';
+import { EachFileOutput, initialContext, type RoleContext } from '../steps/index.ts';
 import { resolveCallKey } from './call-key.ts';
-import type { SopFile, StateNodeConfig } from './sop-file.ts';
-import { locate, type YamlSource } from '../../ground/files/yaml-file.ts';
+import type { SopFile, StateNodeConfig } from '../steps/index.ts';
+import { locate, type YamlSource } from '../../ground/files/index.ts';
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';

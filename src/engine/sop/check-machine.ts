@@ -8,9 +8,9 @@
  */
 import { fromPromise, setup, type AnyStateNode } from 'xstate';
 import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
-import type { SopFile, StateNodeConfig } from './sop-file.ts';
+import type { SopFile, StateNodeConfig } from '../steps/index.ts';
 import { eachTransition, invokeOutcomes, statesOf, stepsOf, type StateEntry, type YamlPath } from './sop-walk.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { Vocabulary } from '../steps/index.ts';
 import type { Locator } from './yaml-diagnostics.ts';
 
 const key = (path: string[]): string => path.join('.');

@@ -5,10 +5,10 @@
  */
 import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
 import { messageFlow, OUTCOME, type FlowRole, type MessageFlow } from './message-flow.ts';
-import type { SopFile } from './sop-file.ts';
+import type { SopFile } from '../steps/index.ts';
 import { stepsNamed, statesOf, type YamlPath } from './sop-walk.ts';
 import type { Locator } from './yaml-diagnostics.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { Vocabulary } from '../steps/index.ts';
 
 export interface CheckedRole extends FlowRole {
   /** Locates a path in the role's SOP file (null when the SOP could not be read). */

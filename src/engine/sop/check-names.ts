@@ -6,9 +6,9 @@
  * vocabulary entry says (its `names`).
  */
 import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
-import type { SopFile } from './sop-file.ts';
+import type { SopFile } from '../steps/index.ts';
 import { keptSlots, referencesOf, stepsOf, type YamlPath } from './sop-walk.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { Vocabulary } from '../steps/index.ts';
 
 /** The names a parameter holds (one, a list, or a map of them), each with where it is. */
 function namesIn(value: unknown, at: YamlPath): { name: string; at: YamlPath }[] {

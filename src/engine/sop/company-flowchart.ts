@@ -4,7 +4,7 @@
  * goes, dashed, to the repository when it commits files, or to "no one" when it does not. Pure.
  */
 import { CLIENT, COMPANY, messageFlow, type FlowRole } from './message-flow.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { Vocabulary } from '../steps/index.ts';
 
 /** Role ids are lower-case, so the capitalised ids of the other nodes never clash with a role's. */
 const REPOSITORY = 'Repository';

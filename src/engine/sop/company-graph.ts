@@ -5,8 +5,8 @@
  */
 import { SopworksError } from '../../ground/errors.ts';
 import { companyFlowchart } from './company-flowchart.ts';
-import type { SopFile } from './sop-file.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { SopFile } from '../steps/index.ts';
+import type { Vocabulary } from '../steps/index.ts';
 import { sopStateDiagram } from './state-diagram.ts';
 
 export interface GraphedCompany {

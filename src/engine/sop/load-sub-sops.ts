@@ -10,11 +10,11 @@ import { resolveSopReferences } from './build-machine.ts';
 import { checkMachine } from './check-machine.ts';
 import { checkNames } from './check-names.ts';
 import { sopError, type Diagnostic } from './diagnostic.ts';
-import { SopFile } from './sop-file.ts';
+import { SopFile } from '../steps/index.ts';
 import { statesOf, stepsNamed, stepsOf, type StepEntry } from './sop-walk.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
-import type { YamlSource } from '../../ground/files/yaml-file.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { YamlSource } from '../../ground/files/index.ts';
+import type { Vocabulary } from '../steps/index.ts';
 
 export interface LoadedSubSop {
   name: string;

@@ -5,8 +5,8 @@
  * reported by resolveSopReferences and left out here (params: null).
  */
 import type { z } from 'zod';
-import type { SopFile, StateNodeConfig } from './sop-file.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { SopFile, StateNodeConfig } from '../steps/index.ts';
+import type { Vocabulary } from '../steps/index.ts';
 
 export type YamlPath = (string | number)[];
 

@@ -3,7 +3,7 @@
  * outcome, or the guard of an automatic transition), optionally with one state marked (the current or
  * last state of a run). Pure.
  */
-import type { SopFile, StateNodeConfig } from './sop-file.ts';
+import type { SopFile, StateNodeConfig } from '../steps/index.ts';
 
 type Transition = string | { target?: string; guard?: unknown };
 

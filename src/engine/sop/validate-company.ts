@@ -8,20 +8,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { RoleProfile } from '../roles/role-profile.ts';
-import type { RoleProfile as Profile } from '../roles/role-profile.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import { RoleProfile } from '../roles/index.ts';
+import type { RoleProfile as Profile } from '../roles/index.ts';
+import type { Vocabulary } from '../steps/index.ts';
 import { resolveSopReferences } from './build-machine.ts';
 import { checkMachine } from './check-machine.ts';
 import { checkMessageFlow, type CheckedRole } from './check-message-flow.ts';
 import { CLIENT } from './message-flow.ts';
 import { checkNames } from './check-names.ts';
 import { errorsIn, sopError, uniqueDiagnostics, type Diagnostic } from './diagnostic.ts';
-import { companyFileSchema, type CompanyFile, SopFile } from './sop-file.ts';
+import { companyFileSchema, type CompanyFile, SopFile } from '../steps/index.ts';
 import type { YamlPath } from './sop-walk.ts';
 import { loadYamlChecked, locatorOf, type Locator } from './yaml-diagnostics.ts';
 import { loadSubSops, type LoadedSubSop } from './load-sub-sops.ts';
-import type { YamlSource } from '../../ground/files/yaml-file.ts';
+import type { YamlSource } from '../../ground/files/index.ts';
 
 export interface ValidatedRole {
   id: string;

@@ -5,8 +5,8 @@
  * two identical). Pure.
  */
 import { z } from 'zod';
-import type { Entry } from '../steps/step.ts';
-import type { Vocabulary } from '../steps/vocabulary.ts';
+import type { Entry } from '../steps/index.ts';
+import type { Vocabulary } from '../steps/index.ts';
 
 type JsonSchema = {
   type?: string | string[];

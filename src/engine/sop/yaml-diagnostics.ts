@@ -7,7 +7,7 @@ import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import type { YamlPath } from './sop-walk.ts';
 import { sopError, type Diagnostic } from './diagnostic.ts';
-import { locate, type YamlSource } from '../../ground/files/yaml-file.ts';
+import { locate, type YamlSource } from '../../ground/files/index.ts';
 
 export interface ParsedYaml<T> {
   source: YamlSource | null;

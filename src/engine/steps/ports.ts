@@ -5,12 +5,12 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
-import type { SandboxSettings } from '../../host/sandbox/sandbox-settings.ts';
-import type { BoardReader, MessageTypes } from '../board/message-type.ts';
-import type { Draft, Message } from '../board/message.ts';
-import type { RoleProfile } from '../roles/role-profile.ts';
-import type { RoleContext } from '../sop/role-context.ts';
-import type { SopFile } from '../sop/sop-file.ts';
+import type { SandboxSettings } from '../../host/sandbox/index.ts';
+import type { BoardReader, MessageTypes } from '../board/index.ts';
+import type { Draft, Message } from '../board/index.ts';
+import type { RoleProfile } from '../roles/index.ts';
+import type { RoleContext } from './role-context.ts';
+import type { SopFile } from './sop-file.ts';
 
 /** Who acts: the role, the people holding it, and in a per-file machine the file's writer and reviewer. */
 export interface RolePort {

@@ -7,8 +7,8 @@
  * and handed to the engine (./vocabulary.ts).
  */
 import type { z } from 'zod';
-import type { BoardReader } from '../board/message-type.ts';
-import type { RoleContext } from '../sop/role-context.ts';
+import type { BoardReader } from '../board/index.ts';
+import type { RoleContext } from './role-context.ts';
 import type { Ports } from './ports.ts';
 
 /** What a step is invoked with: its parameters (parsed from the SOP file), the role's context, and how to read a view. */

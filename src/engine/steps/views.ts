@@ -5,8 +5,8 @@
  * the design, say) takes precedence over the view. The views themselves come with the vocabulary.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import type { BoardReader } from '../board/message-type.ts';
-import type { RoleContext } from '../sop/role-context.ts';
+import type { BoardReader } from '../board/index.ts';
+import type { RoleContext } from './role-context.ts';
 
 export interface ViewScope {
   context: RoleContext;

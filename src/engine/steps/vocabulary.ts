@@ -3,7 +3,7 @@
  * the engine as a value: the machine builder, the SOP checks, the walk and the reference all take it.
  * It is assembled in one place, src/company/vocabulary.ts.
  */
-import type { MessageType } from '../board/message-type.ts';
+import type { MessageType } from '../board/index.ts';
 import type { Action, Entry, Guard, Step } from './step.ts';
 import type { View } from './views.ts';
 

@@ -12,10 +12,10 @@
  *    refused where no namespace can be made), its only way out the proxy;
  * 4. the proxy stops; what it refused becomes `network` violations of the outcome.
  */
-import { describeOrigin } from '../egress/allow-list.ts';
-import { type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/egress-proxy.ts';
-import { runSandboxed, type SandboxOutcome } from '../sandbox/run-sandboxed.ts';
-import type { SandboxSettings } from '../sandbox/sandbox-settings.ts';
+import { describeOrigin } from '../egress/index.ts';
+import { type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/index.ts';
+import { runSandboxed, type SandboxOutcome } from '../sandbox/index.ts';
+import type { SandboxSettings } from '../sandbox/index.ts';
 import { ignoredConfigs } from './ignored-configs.ts';
 import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
 import { manifestRefusals } from './manifest-refusals.ts';

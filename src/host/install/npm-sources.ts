@@ -7,7 +7,7 @@
  * cannot be told not to).
  */
 import npa from 'npm-package-arg';
-import { originOf, sameOrigin, type Origin } from '../egress/allow-list.ts';
+import { originOf, sameOrigin, type Origin } from '../egress/index.ts';
 import { jsonString, lineOf, type Refusal } from './refusal.ts';
 
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;

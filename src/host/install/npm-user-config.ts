@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ini from 'ini';
-import type { Credential } from '../egress/upstream.ts';
+import type { Credential } from '../egress/index.ts';
 
 export interface NpmUserConfig {
   /** Every key, later layers winning, each with the file (or variable) it came from. */

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { inside } from '../sandbox/path-inside.ts';
+import { inside } from '../sandbox/index.ts';
 
 export class OutsideProject extends Error {}
 

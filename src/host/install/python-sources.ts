@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { parsePipRequirementsLine, type Requirement } from 'pip-requirements-js';
-import { inside } from '../sandbox/path-inside.ts';
+import { inside } from '../sandbox/index.ts';
 import { OutsideProject, readProjectFile } from './project-file.ts';
 import { lineOf, type Refusal } from './refusal.ts';
 

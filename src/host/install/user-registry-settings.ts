@@ -7,8 +7,8 @@
  * registry's address without credentials, and the proxy's one-step CA.
  */
 import fs from 'node:fs';
-import type { Credential, UpstreamSettings } from '../egress/upstream.ts';
-import { proxySettings } from '../net/proxy.ts';
+import type { Credential, UpstreamSettings } from '../egress/index.ts';
+import { proxySettings } from '../net/index.ts';
 import { npmSetting, readNpmUserConfig } from './npm-user-config.ts';
 import { readPipUserConfig } from './pip-user-config.ts';
 

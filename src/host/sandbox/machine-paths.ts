@@ -10,7 +10,7 @@
  *   `.`, the user's home `~`. The real folder tells the model nothing it can use, and tells the endpoint
  *   where the user keeps their work.
  */
-import { escapeRegExp } from '../../ground/files/escape-reg-exp.ts';
+import { escapeRegExp } from '../../ground/files/index.ts';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { SANDBOX_HOME, SANDBOX_PROJECT, SANDBOX_TMP } from './bubblewrap.ts';

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeNewFile } from '../../ground/files/no-follow-write.ts';
+import { writeNewFile } from '../../ground/files/index.ts';
 
 export type Entry =
   | { kind: 'absent' }

@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { writeNoFollow } from '../../ground/files/no-follow-write.ts';
+import { writeNoFollow } from '../../ground/files/index.ts';
 
 const LEFT_OUT = new Set(['.git', '.sopworks']);
 

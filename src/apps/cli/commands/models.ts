@@ -1,5 +1,4 @@
 /** `sopworks models pull | list | rm | setup`; models-command.ts does them, loaded only then. */
-import { CATALOG } from '../../../capabilities/model/local-models/catalog.ts';
 import type { CommandEntry } from '../command-table.ts';
 
 const actions = () => import('../models-command.ts');
@@ -11,7 +10,7 @@ export const modelsEntry: CommandEntry = {
     {
       name: 'pull',
       description: 'download a recommended model by name, or any GGUF file by URL (resumes an interrupted download)',
-      arguments: [{ syntax: '<name-or-url>', description: `a recommended model (${CATALOG.map((e) => e.name).join(', ')}) or the URL of a .gguf file` }],
+      arguments: [{ syntax: '<name-or-url>', description: 'a recommended model (`sopworks models list` names them) or the URL of a .gguf file' }],
       flags: [
         { syntax: '--name <name>', description: "the name to keep a URL's model under (default: its file name)" },
         { syntax: '--sha256 <hex>', description: 'the sha256 the file must have' },

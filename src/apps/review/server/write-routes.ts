@@ -6,10 +6,10 @@
  * (`sopworks resume`), and a change requested of a finished run (`sopworks change`).
  */
 import { z } from 'zod';
-import { readOpenQuestions, readPending } from '../../../capabilities/approvals/approval-desk.ts';
-import { describeQuestions, describeRequest, recordDecision } from '../../../capabilities/approvals/record-decision.ts';
-import { recordAnswers } from '../../../capabilities/approvals/record-answers.ts';
-import { MAX_CLARIFYING_QUESTIONS } from '../../../documents/schemas.ts';
+import { readOpenQuestions, readPending } from '../../../capabilities/approvals/index.ts';
+import { describeQuestions, describeRequest, recordDecision } from '../../../capabilities/approvals/index.ts';
+import { recordAnswers } from '../../../capabilities/approvals/index.ts';
+import { MAX_CLARIFYING_QUESTIONS } from '../../../documents/index.ts';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
 import { runFiles } from '../read-run.ts';
 import { runStatus } from '../run-report.ts';

@@ -1,7 +1,7 @@
-import type { Design } from '../../../documents/schemas.ts';
+import type { Design } from '../../../documents/index.ts';
 import { document, shellCommand, table } from '../../../ground/markdown.ts';
-import { oneLine } from '../../../ground/text/one-line.ts';
-import { commandsTable, diagramSections, filesTable } from '../../../documents/design-sections.ts';
+import { oneLine } from '../../../ground/text/index.ts';
+import { commandsTable, diagramSections, filesTable } from '../../../documents/index.ts';
 
 export function renderDesign(design: Design, projectName: string): string {
   return document(

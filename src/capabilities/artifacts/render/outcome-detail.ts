@@ -1,5 +1,5 @@
 /** A document (a view) in one line appended to an outcome's reason: a test report as its failing tests, else the value. */
-import * as S from '../../../documents/schemas.ts';
+import * as S from '../../../documents/index.ts';
 
 export function documentLine(value: unknown): string {
   const report = S.TestReport.safeParse(value);

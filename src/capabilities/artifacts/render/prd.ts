@@ -1,6 +1,6 @@
-import type { PRD } from '../../../documents/schemas.ts';
+import type { PRD } from '../../../documents/index.ts';
 import { bullets, document, table } from '../../../ground/markdown.ts';
-import { oneLine } from '../../../ground/text/one-line.ts';
+import { oneLine } from '../../../ground/text/index.ts';
 
 export function renderPrd(prd: PRD): string {
   return document(

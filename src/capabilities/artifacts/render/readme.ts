@@ -1,6 +1,6 @@
-import type { Design, PRD } from '../../../documents/schemas.ts';
+import type { Design, PRD } from '../../../documents/index.ts';
 import { bullets, document, shellCommand } from '../../../ground/markdown.ts';
-import { oneLine } from '../../../ground/text/one-line.ts';
+import { oneLine } from '../../../ground/text/index.ts';
 
 /** The generated repository's README: what it is, how to run it, how to run its tests. */
 export function renderReadme(prd: PRD, design: Design): string {

@@ -1,5 +1,5 @@
-import type { TaskGraph } from '../../../documents/schemas.ts';
-import { topologicalOrder } from '../../../documents/task-graph.ts';
+import type { TaskGraph } from '../../../documents/index.ts';
+import { topologicalOrder } from '../../../documents/index.ts';
 import { document, table } from '../../../ground/markdown.ts';
 
 const nodeId = (index: number): string => `t${index + 1}`;

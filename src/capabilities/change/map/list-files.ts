@@ -3,7 +3,7 @@
  * symbolic link or a submodule) — `git ls-tree -r -l -z`, so a file name with a space, a quote or a line
  * break comes through whole.
  */
-import { git } from '../../../host/git/git-process.ts';
+import { git } from '../../../host/git/index.ts';
 
 export interface TreeFile {
   path: string;

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { cacheFolder } from '../../../ground/files/cache-folder.ts';
+import { cacheFolder } from '../../../ground/files/index.ts';
 import type { FileTags } from './file-tags.ts';
 import { TAG_QUERIES } from './tag-queries.ts';
 

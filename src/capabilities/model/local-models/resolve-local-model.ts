@@ -7,7 +7,7 @@ import path from 'node:path';
 import { SopworksError } from '../../../ground/errors.ts';
 import { CATALOG, catalogEntry, DEFAULT_PULL } from './catalog.ts';
 import { listCachedModels } from './model-cache.ts';
-import { expandHome } from '../../../ground/files/cache-folder.ts';
+import { expandHome } from '../../../ground/files/index.ts';
 import { modelsDir } from './models-dir.ts';
 
 export interface ResolvedModel {

@@ -9,7 +9,7 @@
  * Each repair is made only when it is unambiguous, and none decides anything: the zod schema still
  * judges every shape offered here.
  */
-import { keywordOfPattern, keywordPattern } from '../../../ground/text/keyword-pattern.ts';
+import { keywordOfPattern, keywordPattern } from '../../../ground/text/index.ts';
 import type { JsonSchemaNode } from '../json-schema-node.ts';
 
 export interface Shape {

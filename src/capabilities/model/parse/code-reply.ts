@@ -7,8 +7,8 @@
  * (a shell command, a usage example: non-file-blocks.ts) are set aside beside blocks that are.
  */
 import path from 'node:path';
-import { checkRelativePath } from '../../../ground/files/safe-path.ts';
-import type { CodeFile } from '../../../documents/schemas.ts';
+import { checkRelativePath } from '../../../ground/files/index.ts';
+import type { CodeFile } from '../../../documents/index.ts';
 import { scanFences, type FencedBlock, type ScannedBlock } from './fenced-blocks.ts';
 import { isNonFileBlock } from './non-file-blocks.ts';
 import { elidedLine } from './elided-code.ts';

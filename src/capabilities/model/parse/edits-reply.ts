@@ -13,7 +13,7 @@
 import { parseCodeReply } from './code-reply.ts';
 import { isRefusal, refusalError } from './refusal.ts';
 import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
-import type { EditsReply, SearchReplace } from '../../../documents/edits.ts';
+import type { EditsReply, SearchReplace } from '../../../documents/index.ts';
 
 const START = /^\s*<{5,9} ?SEARCH\s*$/;
 const MIDDLE = /^\s*={5,9}\s*$/;

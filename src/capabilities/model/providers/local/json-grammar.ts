@@ -14,7 +14,7 @@
  * node-llama-cpp's own JSON Schema grammar builder knows neither patterns nor blank strings; this
  * replaces it for artifacts.
  */
-import { keywordOfPattern } from '../../../../ground/text/keyword-pattern.ts';
+import { keywordOfPattern } from '../../../../ground/text/index.ts';
 import type { JsonSchemaNode } from '../../json-schema-node.ts';
 
 /** JSON string characters: anything but a quote, a backslash or a control; or an escape. */

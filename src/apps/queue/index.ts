@@ -1,0 +1,11 @@
+/** apps/queue: its public face — what other folders may use of it. */
+export { type JobData, JobProgress, type JobResult, MAX_JOB_INSTRUCTIONS } from './job-data.ts';
+export { QUEUE_SECRET_ENV, queueSecret, verifyJob } from './job-signature.ts';
+export { queueRunner } from './queue-runner.ts';
+export { rateLimitSettings } from './rate-limits.ts';
+export { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from './redis-connection.ts';
+export { openQueue } from './run-queue.ts';
+export { submitRun } from './submit-run.ts';
+export { resolveWorkerLimits } from './worker-limits.ts';
+export { installWorkerRateLimits, rateLimitKey } from './worker-rate-limits.ts';
+export { startWorker } from './worker.ts';

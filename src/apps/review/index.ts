@@ -1,0 +1,8 @@
+/** apps/review: its public face — what other folders may use of it. */
+export { parseJsonLines } from './json-lines.ts';
+export { loadRun } from './load-run.ts';
+export { summarizeMessage } from './message-summary.ts';
+export { renderReportText } from './report-text.ts';
+export { buildRunReport, type RunReport } from './run-report.ts';
+export { isLoopback } from './server/allowed-hosts.ts';
+export { startReviewServer } from './server/review-server.ts';

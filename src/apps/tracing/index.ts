@@ -1,0 +1,2 @@
+/** apps/tracing: its public face — what other folders may use of it. */
+export { startRunTracing, tracingSettings } from './run-tracing.ts';

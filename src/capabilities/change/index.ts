@@ -1,0 +1,14 @@
+/** capabilities/change: its public face — what other folders may use of it. */
+export * from './change-views.ts';
+export { changeMessageTypes } from './change-message-types.ts';
+export { baseRunnerStarted, noNewFailures, queueChangeTasks, taskOp } from './change-references.ts';
+export { ChangeRecord, changeSummary } from './change-summary.ts';
+export { checkChangeTasks } from './check-change-tasks-step.ts';
+export { checkRepository } from './check-repository.ts';
+export { checkToolchains } from './check-toolchains.ts';
+export { compareWithBase } from './compare-with-base-step.ts';
+export { edit } from './edit-step.ts';
+export { mapRepository } from './map-repository-step.ts';
+export { openWorktree } from './open-worktree.ts';
+export { read } from './read-step.ts';
+export { repositoryTampering } from './repository-tampering.ts';

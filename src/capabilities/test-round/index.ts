@@ -1,0 +1,7 @@
+/** capabilities/test-round: its public face — what other folders may use of it. */
+export { BugReport, TestReport } from './message-types.ts';
+export { renderBugReport, renderTestReport } from './render-test-report.ts';
+export { runBaseTests } from './run-base-tests-step.ts';
+export { runTests } from './run-tests-step.ts';
+export { stopOnSecurityFindings } from './security-stop.ts';
+export { recordFailure, repeatedFailure, testsPassed } from './verdicts.ts';

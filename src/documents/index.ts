@@ -1,0 +1,8 @@
+/** documents: its public face — what other folders may use of it. */
+export * from './change-schemas.ts';
+export * from './schemas.ts';
+export { codeInterface } from './code-interface.ts';
+export { commandsTable, diagramSections, filesTable } from './design-sections.ts';
+export { documentsDir } from './documents-dir.ts';
+export type { EditsReply, SearchReplace } from './edits.ts';
+export { topologicalOrder, validateTaskGraph } from './task-graph.ts';

@@ -1,0 +1,10 @@
+/** ground/files: its public face — what other folders may use of it. */
+export { AppendLog, type Flush, readAppendLog, type RecordLog, repairAppendLog } from './append-log.ts';
+export { cacheFolder, expandHome } from './cache-folder.ts';
+export { escapeRegExp } from './escape-reg-exp.ts';
+export { noFollowRefusal, writeNewFile, writeNoFollow } from './no-follow-write.ts';
+export { checkProjectName, PROJECT_NAME, projectNameFromSpec } from './project-name.ts';
+export { readTextIfExists } from './read-text-if-exists.ts';
+export { checkRelativePath, RelativePath, resolveInside } from './safe-path.ts';
+export { assertMayWrite, type FenceCheck, fenceWrites } from './write-fence.ts';
+export { loadYamlFile, locate, readYaml, validateYaml, type YamlSource } from './yaml-file.ts';

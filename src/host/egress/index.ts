@@ -1,0 +1,6 @@
+/** host/egress: its public face — what other folders may use of it. */
+export { describeOrigin, type Origin, originOf, sameOrigin } from './allow-list.ts';
+export { type EgressProxy, type EgressRequest, startEgressProxy } from './egress-proxy.ts';
+export { throughForwarder, trustEnvironment } from './forwarder.ts';
+export { networkNamespaceAvailability } from './network-namespace.ts';
+export type { Credential, UpstreamSettings } from './upstream.ts';
