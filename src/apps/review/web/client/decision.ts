@@ -1,7 +1,8 @@
 /** What a stopped run waits for a person to decide or answer, and the forms that do (with the token). */
 import type { DecisionAnswer, OpenQuestions, PendingDecision } from '../../server/api-types.ts';
 import { postJson, runUrl } from './api.ts';
-import { fill, h, messageOf } from './dom.ts';
+import { whatThen, whileSending } from './continued.ts';
+import { fill, h } from './dom.ts';
 import { questionsArea } from './questions.ts';
 import { terminalHint } from './terminal-hint.ts';
 
@@ -26,24 +27,12 @@ function decisionForm(name: string, resultEl: HTMLElement): HTMLFormElement {
       feedback.focus();
       return;
     }
-    for (const b of form.querySelectorAll('button')) b.disabled = true;
-    try {
+    await whileSending(form, problem, async () => {
       const body = { approved, feedback: feedback.value.trim() || null };
       const answer = await postJson<DecisionAnswer>(`${runUrl(name)}/decision`, body, 'nothing was decided');
       const decided = `${approved ? 'Approved' : 'Rejected'} ${answer.decided.map((d) => d.what).join(', ')}. Recorded on the board`;
-      const then = answer.launch
-        ? '; the run goes on: this viewer continued it.'
-        : [
-            `, but the run could not be continued from here: ${answer.launchError?.error ?? 'no reason given'} Continue it with `,
-            h('code', {}, answer.next),
-            '.',
-          ];
-      fill(resultEl, h('p', { class: approved ? 'review ok' : 'review bad' }, decided, then));
-    } catch (error) {
-      problem.textContent = messageOf(error);
-    } finally {
-      for (const b of form.querySelectorAll('button')) b.disabled = false;
-    }
+      fill(resultEl, h('p', { class: approved ? 'review ok' : 'review bad' }, decided, whatThen(answer)));
+    });
   };
   const form = h(
     'form',

@@ -1,7 +1,8 @@
 /** The questions a stopped run waits for answers to (`--clarify`), and the form that answers them (with the token). */
 import type { AnswersAnswer, OpenQuestions } from '../../server/api-types.ts';
 import { postJson, runUrl } from './api.ts';
-import { fill, h, messageOf } from './dom.ts';
+import { whatThen, whileSending } from './continued.ts';
+import { fill, h } from './dom.ts';
 import { terminalHint } from './terminal-hint.ts';
 
 function answersForm(name: string, request: OpenQuestions, resultEl: HTMLElement): HTMLFormElement {
@@ -10,23 +11,11 @@ function answersForm(name: string, request: OpenQuestions, resultEl: HTMLElement
   const problem = h('p', { class: 'error', role: 'alert' });
   const send = async () => {
     problem.textContent = '';
-    for (const b of form.querySelectorAll('button')) b.disabled = true;
-    try {
+    await whileSending(form, problem, async () => {
       const body = { role: request.role, round: request.round, answers: fields.map((f) => f.value.trim()) };
       const answer = await postJson<AnswersAnswer>(`${runUrl(name)}/answers`, body, 'nothing was answered');
-      const then = answer.launch
-        ? '; the run goes on: this viewer continued it.'
-        : [
-            `, but the run could not be continued from here: ${answer.launchError?.error ?? 'no reason given'} Continue it with `,
-            h('code', {}, answer.next),
-            '.',
-          ];
-      fill(resultEl, h('p', { class: 'review ok' }, `Sent the ${answer.answered}. Recorded on the board`, then));
-    } catch (error) {
-      problem.textContent = messageOf(error);
-    } finally {
-      for (const b of form.querySelectorAll('button')) b.disabled = false;
-    }
+      fill(resultEl, h('p', { class: 'review ok' }, `Sent the ${answer.answered}. Recorded on the board`, whatThen(answer)));
+    });
   };
   const form = h(
     'form',
