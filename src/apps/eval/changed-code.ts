@@ -11,8 +11,8 @@ import { STATE_DIR } from '../../engine/run/index.ts';
 
 export interface ChangedCode {
   files: string[];
-  /** The lines the change added to those files, blank ones included (as `+` lines of the diff). */
-  added: string[];
+  /** The lines the change added to each of those files, blank ones included (as `+` lines of the diff). */
+  added: Map<string, string[]>;
 }
 
 export async function changedCode(projectDir: string, isCode: (file: string) => boolean): Promise<ChangedCode | null> {
@@ -22,11 +22,16 @@ export async function changedCode(projectDir: string, isCode: (file: string) => 
   const range = `${record.data.base}...HEAD`;
   const names = await git(projectDir, ['-c', 'core.quotePath=false', 'diff', ...NO_DIFF_PROGRAMS, '--name-only', '--diff-filter=AMR', '-z', range]);
   const files = names.stdout.split('\0').filter((file) => file !== '' && isCode(file));
-  if (files.length === 0) return { files, added: [] };
-  const diff = await git(projectDir, ['diff', ...NO_DIFF_PROGRAMS, '--unified=0', range, '--', ...files]);
-  const added = diff.stdout
-    .split('\n')
-    .filter((line) => line.startsWith('+') && !line.startsWith('+++ '))
-    .map((line) => line.slice(1));
+  const added = new Map<string, string[]>();
+  if (files.length === 0) return { files, added };
+  const diff = await git(projectDir, ['-c', 'core.quotePath=false', 'diff', ...NO_DIFF_PROGRAMS, '--unified=0', range, '--', ...files]);
+  let lines: string[] = [];
+  for (const line of diff.stdout.split('\n')) {
+    if (line.startsWith('+++ ')) {
+      // `+++ b/<path>` opens a file's hunks.
+      lines = [];
+      added.set(line.slice('+++ b/'.length), lines);
+    } else if (line.startsWith('+')) lines.push(line.slice(1));
+  }
   return { files, added };
 }

@@ -14,6 +14,7 @@ import { STATE_DIR, Workspace } from '../../capabilities/repository/index.ts';
 import type { SpecDefinition } from './suite-file.ts';
 import type { SpecResult } from './spec-result.ts';
 import { changedCode } from './changed-code.ts';
+import { placeholdersIn } from '../../capabilities/project/index.ts';
 
 /** How long an entry point or a check may take: they are smoke tests, not workloads. */
 const COMMAND_SECONDS = 30;
@@ -21,8 +22,8 @@ const COMMAND_SECONDS = 30;
 /** Documentation, not code: left out of files and lines, as MetaGPT counts code lines. */
 const isCode = (file: string): boolean => !file.startsWith('docs/') && !file.endsWith('.md') && file !== '.gitignore';
 
-/** Code left unfinished, as ChatDev's completeness looks for it. */
-const PLACEHOLDER = /\b(TODO|FIXME|XXX)\b|not implemented|raise NotImplementedError|^\s*pass\s*(#.*)?$/im;
+/** Code left unfinished, as ChatDev's completeness looks for it: the Engineer's own fast check's placeholders. */
+const unfinished = (file: string, text: string): boolean => placeholdersIn(file, text).length > 0;
 
 export async function measureRun(projectDir: string, definition: SpecDefinition, sandbox: SandboxSettings): Promise<SpecResult> {
   const stateDir = path.join(projectDir, STATE_DIR);
@@ -78,7 +79,7 @@ async function projectMeasured(projectDir: string): Promise<CodeMeasured> {
   for (const file of code) {
     const text = await fs.readFile(path.join(projectDir, file), 'utf8').catch(() => '');
     lines += text.split('\n').filter((line) => line.trim() !== '').length;
-    if (PLACEHOLDER.test(text)) complete = false;
+    if (unfinished(file, text)) complete = false;
   }
   return { code, lines, complete };
 }
@@ -87,8 +88,9 @@ async function projectMeasured(projectDir: string): Promise<CodeMeasured> {
 async function changeMeasured(projectDir: string): Promise<CodeMeasured | null> {
   const changed = await changedCode(projectDir, isCode);
   if (!changed) return null;
-  const added = changed.added.filter((line) => line.trim() !== '');
-  return { code: changed.files, lines: added.length, complete: !PLACEHOLDER.test(added.join('\n')) };
+  const added = [...changed.added.values()].flat().filter((line) => line.trim() !== '');
+  const complete = [...changed.added].every(([file, lines]) => !unfinished(file, lines.join('\n')));
+  return { code: changed.files, lines: added.length, complete };
 }
 
 async function runInProject(argv: string[], projectDir: string, sandbox: SandboxSettings): Promise<{ passed: boolean; output: string }> {

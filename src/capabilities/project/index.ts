@@ -5,3 +5,4 @@ export { installDependencies } from './install-dependencies-step.ts';
 export { Dependencies } from './message-types.ts';
 export { describeFigures, runFigures, RunFigures } from './run-figures.ts';
 export { runProgram } from './run-program-step.ts';
+export { placeholdersIn } from './completeness.ts';
