@@ -70,21 +70,24 @@ export async function stallReport(queue: RunQueue, redis: Redis, submitted: Subm
   return lines.join('\n');
 }
 
+export interface Verdict {
+  runs: number;
+  done: number;
+  identical: number;
+  foldersPerRun: string[];
+  /** unfinished: waiting, delayed or active when the soak ended; lost: gone from the queue. */
+  jobs: { completed: number; failed: number; unfinished: number; lost: number };
+  completionsPerRun: Record<string, number>;
+  handedBack: number;
+  takenOver: number;
+  broken: string[];
+}
+
 export interface Summary {
   machine: string;
   wallS: number;
   faults: { kills: number; workerStarts: number; crashes: string[]; redisRestarts: { signal: string }[]; cuts: { ms: number }[] };
-  verdict: {
-    runs: number;
-    done: number;
-    identical: number;
-    foldersPerRun: string[];
-    jobs: { completed: number; failed: number; unfinished: number; lost: number };
-    completionsPerRun: Record<string, number>;
-    handedBack: number;
-    takenOver: number;
-    broken: string[];
-  };
+  verdict: Verdict;
   outcome: string;
 }
 

@@ -36,7 +36,7 @@ import { startTcpProxy } from '../test/helpers/tcp-proxy.ts';
 import { watchSteal } from './cpu-steal.ts';
 import { ROOT } from './scale-phase.ts';
 import { type Faults, injectFaults, missingFaults } from './soak-faults.ts';
-import { printSummary, type Summary, stallReport, type SubmittedRun } from './soak-report.ts';
+import { printSummary, type Summary, stallReport, type SubmittedRun, type Verdict } from './soak-report.ts';
 import { killSlot, SOAK_SECRET, type Stopped, startSlot, stopSlot, type WorkerSlot } from './soak-workers.ts';
 
 const exec = promisify(execFile);
@@ -128,19 +128,6 @@ async function submitAll(queue: RunQueue, options: Options, out: string): Promis
     submitted.push({ name: scenario, scenario, out: folder, jobId: job.id! });
   }
   return submitted;
-}
-
-interface Verdict {
-  runs: number;
-  done: number;
-  identical: number;
-  foldersPerRun: string[];
-  /** unfinished: waiting, delayed or active when the soak ended; lost: gone from the queue. */
-  jobs: { completed: number; failed: number; unfinished: number; lost: number };
-  completionsPerRun: Record<string, number>;
-  handedBack: number;
-  takenOver: number;
-  broken: string[];
 }
 
 /** Every promise of the queue, checked on the run folders and the queue. */
