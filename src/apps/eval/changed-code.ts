@@ -26,12 +26,16 @@ export async function changedCode(projectDir: string, isCode: (file: string) => 
   if (files.length === 0) return { files, added };
   const diff = await git(projectDir, ['-c', 'core.quotePath=false', 'diff', ...NO_DIFF_PROGRAMS, '--unified=0', range, '--', ...files]);
   let lines: string[] = [];
+  // A file's header (`diff --git`, `---`, `+++ b/<path>`) comes before its first hunk (`@@`); inside the
+  // hunks a line `+++ …` is an added line that starts with `++ `, not a header.
+  let inHunks = false;
   for (const line of diff.stdout.split('\n')) {
-    if (line.startsWith('+++ ')) {
-      // `+++ b/<path>` opens a file's hunks.
+    if (line.startsWith('diff --git ')) inHunks = false;
+    else if (line.startsWith('@@')) inHunks = true;
+    else if (!inHunks && line.startsWith('+++ b/')) {
       lines = [];
       added.set(line.slice('+++ b/'.length), lines);
-    } else if (line.startsWith('+')) lines.push(line.slice(1));
+    } else if (inHunks && line.startsWith('+')) lines.push(line.slice(1));
   }
   return { files, added };
 }
