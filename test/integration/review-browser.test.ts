@@ -411,16 +411,36 @@ describe('the review viewer in a real browser', function () {
     await page.goto(server.url);
     await page.waitForSelector('tr[data-run="wordfreq"]');
     assert.deepEqual(await overflowing(), [], 'the run list');
-    const cells = await page.locator('tr[data-run="wordfreq"] td').evaluateAll((tds) =>
-      tds.map((td) => {
-        const box = td.getBoundingClientRect();
-        return { label: (td as any).dataset.label, shown: box.width > 0 && box.height > 0 && box.right <= 391 };
-      }),
-    );
+    // Each cell's box, and whether it is on screen; the list may be redrawing when a run elsewhere
+    // changes, so the check waits (a few seconds at most) for a settled layout before it judges.
+    const cellsOf = () =>
+      page.locator('tr[data-run="wordfreq"] td').evaluateAll((tds) =>
+        tds.map((td) => {
+          const box = td.getBoundingClientRect();
+          const width = (globalThis as any).document.documentElement.clientWidth;
+          return {
+            label: (td as any).dataset.label as string,
+            shown: box.width > 0 && box.height > 0 && box.right <= 391,
+            box: `${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.height)} in ${width}`,
+          };
+        }),
+      );
+    await page
+      .waitForFunction(
+        () =>
+          [...(globalThis as any).document.querySelectorAll('tr[data-run="wordfreq"] td')].every((td: any) => {
+            const box = td.getBoundingClientRect();
+            return box.width > 0 && box.height > 0 && box.right <= 391;
+          }),
+        undefined,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
+    const cells = await cellsOf();
     assert.deepEqual(
       cells.filter((c) => !c.shown),
       [],
-      'every column is on screen',
+      `every column is on screen: ${cells.map((c) => `${c.label} ${c.box}`).join(', ')}`,
     );
     assert.deepEqual(
       cells.map((c) => c.label),
