@@ -209,7 +209,7 @@ describe('sopworks serve: deciding on a run from the browser', function () {
     }
     it('a resume of a run waiting for a decision, and a change of a run that has not finished', async () => {
       refused(await write('resume', { hint: null }), 409, /waits for your decision first/);
-      refused(await write('change', { request: 'add a --json flag' }), 409, /has not finished \(awaiting your decision\)/);
+      refused(await write('change', { request: 'add a --json flag' }), 409, /has not finished \(waiting for you\)/);
     });
     it('a change without a request, and bodies with fields they do not take', async () => {
       refused(await write('change', { request: '   ' }), 400, /say what to change/);

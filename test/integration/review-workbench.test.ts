@@ -257,11 +257,11 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     await page.goto(server.url);
     await page.waitForSelector('tr[data-run="gate-no"]');
     for (const started of await page.locator('td[data-label="started"]').allInnerTexts()) assert.doesNotMatch(started, /\d{4}-\d\d-\d\dT/, 'no raw ISO time');
-    assert.equal(await text(page, 'tr[data-run="gate-no"] .badge'), 'awaiting your decision');
+    assert.equal(await text(page, 'tr[data-run="gate-no"] .badge'), 'waiting for you');
     assert.equal(await text(page, 'tr[data-run="stopped"] .badge'), 'interrupted');
     assert.match(await text(page, 'tr[data-run="long-names"] [data-label="model"]'), /^scripted:…\/scenario-with-a-long-name\.yaml$/);
     await page.goto(`${server.url}runs/gate-no`);
-    await liveSays(page, 'waiting for your decision');
+    await liveSays(page, 'waiting for you');
     assert.doesNotMatch(await text(page, '#summary'), /\d{4}-\d\d-\d\dT/);
     await page.goto(`${server.url}runs/stopped`);
     await liveSays(page, 'stopped');
@@ -274,7 +274,7 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     const problems = watchPage(page, server);
     await page.goto(`${server.url}runs/gate-yes`);
     await page.waitForSelector('#decision form');
-    assert.equal(await text(page, '#summary .badge'), 'awaiting your decision', 'awaiting a decision is not "finished"');
+    assert.equal(await text(page, '#summary .badge'), 'waiting for you', 'awaiting a decision is not "finished"');
     await page.evaluate(() => ((globalThis as any).notReloaded = true));
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForSelector('.decision-result p');
@@ -349,7 +349,7 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     // The revised PRD comes back for a decision: round 1, on the same page.
     await page.waitForSelector('.launch[data-state="ended"]', { timeout: 60_000 });
     await page.waitForSelector('#decision form');
-    await liveSays(page, 'waiting for your decision');
+    await liveSays(page, 'waiting for you');
     const board = await boardOf(path.join(out, 'gate-no'));
     assert.deepEqual(board.find((m) => m.type === 'Approval').payload, {
       role: 'product-manager',

@@ -21,7 +21,7 @@ describe('review: where a run stands', () => {
       'awaiting approval: waiting for a person, not finished',
       { running: false, outcome: 'awaiting-approval' },
       [],
-      { phase: 'awaiting-decision', label: 'awaiting your decision', continuable: false },
+      { phase: 'awaiting-decision', label: 'waiting for you', continuable: false },
     ],
     ['interrupted', { running: false, outcome: 'interrupted' }, [], { phase: 'stopped', label: 'interrupted', continuable: true }],
     ['out of budget', { running: false, outcome: 'budget-exhausted' }, [], { phase: 'stopped', label: 'budget exhausted', continuable: true }],

@@ -6,15 +6,32 @@
 import readline from 'node:readline/promises';
 import pc from 'picocolors';
 import type { AnswerPerson, AskPerson } from '../../capabilities/approvals/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { cleanBlock, cleanLine, terminalSafe } from '../../ground/terminal-text.ts';
+import { relayCtrlC } from './stop-signals.ts';
 
 const atTerminal = (): boolean => Boolean(process.stdin.isTTY && process.stdout.isTTY);
 
-/** Reads lines from the terminal for one request; the interface closed after it. */
-async function withTerminal<T>(ask: (rl: readline.Interface) => Promise<T>): Promise<T> {
+/** What a prompt's questions take: the interface, and the signal that ends them at Ctrl-C. */
+type Prompt = { rl: readline.Interface; signal: AbortSignal };
+
+/**
+ * Reads lines from the terminal for one request; the interface closed after it. Ctrl-C there stops the
+ * run as a first Ctrl-C does anywhere, and leaves the request unanswered (INTERRUPTED): nothing is
+ * recorded, and `sopworks resume` asks again.
+ */
+async function withTerminal<T>(ask: (prompt: Prompt) => Promise<T>): Promise<T> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+  const left = new AbortController();
+  rl.on('SIGINT', () => {
+    process.stdout.write('\n');
+    relayCtrlC();
+    left.abort(new SopworksError('INTERRUPTED', 'left unanswered at Ctrl-C; `sopworks resume` asks again'));
+  });
   try {
-    return await ask(rl);
+    return await ask({ rl, signal: left.signal });
+  } catch (error) {
+    throw left.signal.aborted ? left.signal.reason : error;
   } finally {
     rl.close();
   }
@@ -23,7 +40,7 @@ async function withTerminal<T>(ask: (rl: readline.Interface) => Promise<T>): Pro
 export function terminalAnswerer(): AnswerPerson | null {
   if (!atTerminal()) return null;
   return (request) =>
-    withTerminal(async (rl) => {
+    withTerminal(async ({ rl, signal }) => {
       const count = request.questions.length;
       process.stdout.write(
         terminalSafe(
@@ -35,7 +52,7 @@ export function terminalAnswerer(): AnswerPerson | null {
         // The questions are a model's text: one line each, never with their control characters.
         const why = q.why ? `\n   ${pc.dim(cleanLine(q.why))}` : '';
         process.stdout.write(terminalSafe(`\n${i + 1}. ${cleanLine(q.question)}${why}\n`));
-        answers.push((await rl.question('> ')).trim());
+        answers.push((await rl.question('> ', { signal })).trim());
       }
       return answers;
     });
@@ -44,7 +61,7 @@ export function terminalAnswerer(): AnswerPerson | null {
 export function terminalApprover(): AskPerson | null {
   if (!atTerminal()) return null;
   return (request) =>
-    withTerminal(async (rl) => {
+    withTerminal(async ({ rl, signal }) => {
       // The artifact is a model's text: shown with its layout, never with its control characters.
       process.stdout.write(
         terminalSafe(
@@ -52,10 +69,10 @@ export function terminalApprover(): AskPerson | null {
         ),
       );
       for (;;) {
-        const answer = (await rl.question(`Approve it? ${pc.dim('[y]es / [n]o')} `)).trim().toLowerCase();
+        const answer = (await rl.question(`Approve it? ${pc.dim('[y]es / [n]o')} `, { signal })).trim().toLowerCase();
         if (answer === 'y' || answer === 'yes') return { approved: true, feedback: null };
         if (answer === 'n' || answer === 'no') {
-          const feedback = (await rl.question(`What should ${request.role} change? `)).trim();
+          const feedback = (await rl.question(`What should ${request.role} change? `, { signal })).trim();
           return { approved: false, feedback: feedback || null };
         }
       }

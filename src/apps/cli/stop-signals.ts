@@ -44,3 +44,13 @@ export function installStopSignals(): { signals: StopSignals; dispose: () => voi
     },
   };
 }
+
+/**
+ * A Ctrl-C typed at a prompt: the terminal is in raw mode there, so readline reads the key instead of
+ * the process getting SIGINT. Handed on as the signal would be — a run stops as at any first Ctrl-C
+ * (synchronously, before the prompt's step ends); with nobody listening, the process ends as Ctrl-C ends it.
+ */
+export function relayCtrlC(): void {
+  if (process.listenerCount('SIGINT') > 0) process.emit('SIGINT', 'SIGINT');
+  else process.kill(process.pid, 'SIGINT');
+}

@@ -17,7 +17,7 @@ export interface PhaseFacts {
 
 export interface Phase {
   phase: RunPhase;
-  /** The state in a few words: "in progress", "awaiting your decision", "interrupted". */
+  /** The state in a few words: "in progress", "waiting for you" (a decision or answers), "interrupted". */
   label: string;
   /** Whether `sopworks resume` (or the page's Continue) would take the run further now. */
   continuable: boolean;
@@ -31,7 +31,7 @@ export function runPhase(facts: PhaseFacts, messages: readonly Pick<Message, 'ty
     case 'done':
       return { phase: 'done', label: 'done', continuable: false };
     case 'awaiting-approval':
-      return { phase: 'awaiting-decision', label: 'awaiting your decision', continuable: false };
+      return { phase: 'awaiting-decision', label: 'waiting for you', continuable: false };
     case 'failed':
       return whyNotContinuable(messages) ? { phase: 'failed', label: 'failed', continuable: false } : { phase: 'stopped', label: 'failed', continuable: true };
     default:

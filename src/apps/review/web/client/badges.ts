@@ -47,7 +47,7 @@ export function liveText(status: RunStatus): string {
     case 'running':
       return '● live';
     case 'awaiting-decision':
-      return 'waiting for your decision';
+      return 'waiting for you';
     case 'done':
     case 'failed':
       return 'finished';
