@@ -1,7 +1,8 @@
 /**
  * Approval gates: artifacts held back until a person decides. Without a terminal and without --yes the
  * run stops with awaiting-approval (exit 4); `sopworks approve` records the decision and `resume`
- * continues; a rejection goes back to its role with the feedback.
+ * continues; a rejection goes back to its role with the feedback. At a terminal the person is asked;
+ * a Ctrl-C there stops the run as any first Ctrl-C does.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -103,6 +104,38 @@ describe('approval gates', function () {
     assert.match(screen, /architect asks for approval of the design/);
     assert.match(screen, /Outcome\s+done/);
     const approvals = (await boardOf(path.join(out, 'wordfreq'))).filter((m) => m.type === 'Approval').map((m) => `${m.payload.gate}:${m.payload.approved}`);
+    assert.deepEqual(approvals, ['prd:true', 'design:true']);
+  });
+
+  it('stops the run at a Ctrl-C typed at the question (waiting for the decision, nothing decided), and asks again on resume', async () => {
+    const out = await tempDir();
+    const project = path.join(out, 'wordfreq');
+    /** The CLI in a pseudo-terminal; `typed` answers the nth "Approve it?" on the screen (1-based). */
+    const atTerminal = (args: string[], typed: (nth: number) => string) => {
+      const command = [process.execPath, BIN, ...args].join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: out, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+      let screen = '';
+      let answered = 0;
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += chunk.toString();
+        const asked = (screen.match(/Approve it\?/g) ?? []).length;
+        if (asked > answered) child.stdin.write(typed(++answered));
+      });
+      return new Promise<{ code: number | null; screen: string }>((resolve) => child.on('close', (code) => resolve({ code, screen })));
+    };
+    const stopped = await atTerminal(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design'], () => '\x03');
+    assert.equal(stopped.code, 4, stopped.screen);
+    assert.match(stopped.screen, /Stopping after the steps in flight/);
+    assert.match(stopped.screen, /Outcome\s+awaiting-approval — waiting for a person to approve prd from product-manager/);
+    assert.doesNotMatch(stopped.screen, /failed in step/);
+    assert.equal((await boardOf(project)).filter((m) => m.type === 'Approval').length, 0, 'nothing was decided');
+    assert.doesNotMatch(await git(project, 'log', '--format=%s'), /product requirements/, 'the PRD is still held back');
+
+    const resumed = await atTerminal(['resume', project], () => 'y\r');
+    assert.equal(resumed.code, 0, resumed.screen);
+    assert.match(resumed.screen, /product-manager asks for approval of the prd/, 'asked again');
+    assert.match(resumed.screen, /Outcome\s+done/);
+    const approvals = (await boardOf(project)).filter((m) => m.type === 'Approval').map((m) => `${m.payload.gate}:${m.payload.approved}`);
     assert.deepEqual(approvals, ['prd:true', 'design:true']);
   });
 

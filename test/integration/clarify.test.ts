@@ -2,7 +2,7 @@
  * `--clarify`: the Product Manager asks the person a few questions before the PRD. Without a terminal
  * the run stops awaiting the answers (exit 4) instead of hanging; at a terminal each question is asked
  * and read; the answers go on the board and into write_prd's prompt. Killed while the questions are on
- * the screen, or stopped there by Ctrl-C (the run is interrupted, not failed), a resume asks the model nothing twice. Runs the real CLI on a scripted scenario
+ * the screen, or stopped there by Ctrl-C (the run waits for the answers, not failed), a resume asks the model nothing twice. Runs the real CLI on a scripted scenario
  * (test/fixtures/clarify/), up to the PRD (`--until prd`). The workbench's form is in review-browser.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -95,7 +95,7 @@ describe('--clarify: questions before the PRD', function () {
     assert.notEqual(killed.code, 0);
     assert.equal((await boardOf(project)).filter((m) => m.type === 'Answers').length, 0);
     // Ctrl-C at the question (the terminal is in raw mode: readline reads the key): the run stops as at
-    // any first Ctrl-C — interrupted, not failed — with nothing recorded, and stays resumable.
+    // any first Ctrl-C, not failed: nothing is recorded, and it waits for the answers again.
     let pressed = false;
     const ctrlC = (screen: string) => {
       if (pressed || !/Should it read standard input/.test(screen)) return null;
@@ -103,8 +103,9 @@ describe('--clarify: questions before the PRD', function () {
       return '\x03';
     };
     const cancelled = await atTerminal(['resume', project, '--until', 'prd'], out, ctrlC);
-    assert.equal(cancelled.code, 130, cancelled.screen);
-    assert.match(cancelled.screen, /Outcome\s+interrupted[\s\S]*Continue it with: sopworks resume/);
+    assert.equal(cancelled.code, 4, cancelled.screen);
+    assert.match(cancelled.screen, /Stopping after the steps in flight/);
+    assert.match(cancelled.screen, /Outcome\s+awaiting-approval — waiting for a person to answer 2 questions from product-manager/);
     assert.doesNotMatch(cancelled.screen, /failed in step/);
     assert.equal((await boardOf(project)).filter((m) => m.type === 'Answers').length, 0, 'nothing answered');
 

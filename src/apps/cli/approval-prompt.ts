@@ -17,8 +17,8 @@ type Prompt = { rl: readline.Interface; signal: AbortSignal };
 
 /**
  * Reads lines from the terminal for one request; the interface closed after it. Ctrl-C there stops the
- * run as a first Ctrl-C does anywhere, and leaves the request unanswered (INTERRUPTED): nothing is
- * recorded, and `sopworks resume` asks again.
+ * run as a first Ctrl-C does anywhere and leaves the request unanswered (INTERRUPTED): nothing is
+ * recorded, the run stops waiting for it, and `sopworks resume` asks again.
  */
 async function withTerminal<T>(ask: (prompt: Prompt) => Promise<T>): Promise<T> {
   const rl = readline.createInterface({ input: process.stdin, output: process.stdout });

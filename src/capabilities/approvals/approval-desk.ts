@@ -4,9 +4,9 @@
  * identified by role, gate, key and round. Questions (`--clarify`): a role asks a few before it writes;
  * the answers are an `Answers` message the client posts, identified by role and round. Either way a step
  * re-run after a resume finds what was posted. With `--yes` every artifact is approved; at a terminal
- * the person is asked (questions too, unless the command was given `--yes`); otherwise the request
- * waits, the run stops with `awaiting-approval`, and `sopworks approve`, the workbench or a `resume` at
- * a terminal gives what `resume` picks up.
+ * the person is asked (questions too, unless the command was given `--yes`); otherwise — or when the
+ * person leaves the question at Ctrl-C — the request waits, the run stops with `awaiting-approval`,
+ * and `sopworks approve`, the workbench or a `resume` at a terminal gives what `resume` picks up.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { MessageBoard } from '../../engine/board/index.ts';
 import { type Answers, type Approval, ClarifyingQuestion } from '../../documents/index.ts';
 import { sameApproval } from '../../engine/effect-identity.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import type { RunApprovals } from '../../engine/run/index.ts';
 import type { QuestionsRequest as AskedQuestions } from '../../engine/steps/index.ts';
 import type { RunStore } from '../../engine/run/index.ts';
@@ -103,7 +104,7 @@ export class ApprovalDesk implements RunApprovals {
     const earlier = this.board.all<Approval>('Approval').find((m) => sameApproval(m.payload, request));
     if (earlier) return Promise.resolve({ approved: earlier.payload.approved, feedback: earlier.payload.feedback });
     if (this.policy.yes) return this.record(request, { approved: true, feedback: null });
-    if (this.askPerson) return this.inTurn(async () => this.record(request, await this.askPerson!(request)));
+    if (this.askPerson) return this.askInTurn(request, async () => this.record(request, await this.askPerson!(request)), signal);
     return this.wait<Decision>(request, signal);
   }
 
@@ -117,13 +118,25 @@ export class ApprovalDesk implements RunApprovals {
     const earlier = this.board.all<Answers>('Answers').find((m) => m.payload.role === request.role && m.payload.round === request.round);
     if (earlier) return Promise.resolve(earlier.payload.answers.map((a) => a.answer));
     if (this.answerPerson) {
-      return this.inTurn(async () => {
+      const ask = async () => {
         const answers = await this.answerPerson!(request);
         await this.board.post(answersMessage(request, answers));
         return answers;
-      });
+      };
+      return this.askInTurn(request, ask, signal);
     }
     return this.wait<string[]>(request, signal);
+  }
+
+  /**
+   * Asks the person at the terminal, in turn. Left at Ctrl-C (INTERRUPTED: the run is stopping), the
+   * request waits as if nobody were there — nothing is recorded, and the run stops awaiting it.
+   */
+  private askInTurn<T>(request: WaitingRequest, ask: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.inTurn(ask).catch((error: unknown) => {
+      if (SopworksError.isInstance(error) && error.code === 'INTERRUPTED') return this.wait<T>(request, signal);
+      throw error;
+    });
   }
 
   /** One question at a time at the terminal, in the order asked. */
