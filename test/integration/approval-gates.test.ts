@@ -20,6 +20,23 @@ const git = async (cwd: string, ...args: string[]) => (await exec('git', args, {
 const boardOf = async (project: string) =>
   (await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'))).records as { type: string; from: string; payload: Record<string, unknown> }[];
 
+/**
+ * The CLI in a real pseudo-terminal (`script`), as a person's shell would run it; `typed` is what the
+ * person types at the nth "Approve it?" on the screen (1-based).
+ */
+function atTerminal(cwd: string, args: string[], typed: (nth: number) => string): Promise<{ code: number | null; screen: string }> {
+  const command = [process.execPath, BIN, ...args].join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let answered = 0;
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    const asked = (screen.match(/Approve it\?/g) ?? []).length;
+    if (asked > answered) child.stdin.write(typed(++answered));
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
+}
+
 describe('approval gates', function () {
   this.timeout(180_000);
   after(removeTempDirs);
@@ -83,21 +100,10 @@ describe('approval gates', function () {
   });
 
   it('asks the person at a terminal, and goes on with the answer', async () => {
-    // `script` gives the CLI a real pseudo-terminal, as a person's shell would.
     const out = await tempDir();
-    const command = `${process.execPath} ${BIN} run --llm scripted:${DEMO} --out ${out} --approve prd,design`;
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: out, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let screen = '';
-    let answers = 0;
-    child.stdout.on('data', (chunk: Buffer) => {
-      screen += chunk.toString();
-      const asked = (screen.match(/Approve it\?/g) ?? []).length;
-      if (asked > answers) {
-        answers++;
-        child.stdin.write(answers === 1 ? 'y\r' : 'yes\r');
-      }
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const { code, screen } = await atTerminal(out, ['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design'], (nth) =>
+      nth === 1 ? 'y\r' : 'yes\r',
+    );
     assert.equal(code, 0, screen);
     assert.match(screen, /product-manager asks for approval of the prd/);
     assert.match(screen, /# wordfreq — Product Requirements/, 'the person sees the artifact');
@@ -110,20 +116,7 @@ describe('approval gates', function () {
   it('stops the run at a Ctrl-C typed at the question (waiting for the decision, nothing decided), and asks again on resume', async () => {
     const out = await tempDir();
     const project = path.join(out, 'wordfreq');
-    /** The CLI in a pseudo-terminal; `typed` answers the nth "Approve it?" on the screen (1-based). */
-    const atTerminal = (args: string[], typed: (nth: number) => string) => {
-      const command = [process.execPath, BIN, ...args].join(' ');
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: out, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-      let screen = '';
-      let answered = 0;
-      child.stdout.on('data', (chunk: Buffer) => {
-        screen += chunk.toString();
-        const asked = (screen.match(/Approve it\?/g) ?? []).length;
-        if (asked > answered) child.stdin.write(typed(++answered));
-      });
-      return new Promise<{ code: number | null; screen: string }>((resolve) => child.on('close', (code) => resolve({ code, screen })));
-    };
-    const stopped = await atTerminal(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design'], () => '\x03');
+    const stopped = await atTerminal(out, ['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design'], () => '\x03');
     assert.equal(stopped.code, 4, stopped.screen);
     assert.match(stopped.screen, /Stopping after the steps in flight/);
     assert.match(stopped.screen, /Outcome\s+awaiting-approval — waiting for a person to approve prd from product-manager/);
@@ -131,7 +124,7 @@ describe('approval gates', function () {
     assert.equal((await boardOf(project)).filter((m) => m.type === 'Approval').length, 0, 'nothing was decided');
     assert.doesNotMatch(await git(project, 'log', '--format=%s'), /product requirements/, 'the PRD is still held back');
 
-    const resumed = await atTerminal(['resume', project], () => 'y\r');
+    const resumed = await atTerminal(out, ['resume', project], () => 'y\r');
     assert.equal(resumed.code, 0, resumed.screen);
     assert.match(resumed.screen, /product-manager asks for approval of the prd/, 'asked again');
     assert.match(resumed.screen, /Outcome\s+done/);
