@@ -11,6 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { changeSetUp } from '../helpers/change-repo.ts';
 import { BIN, ROOT, SOPS } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -72,7 +73,7 @@ function answering(answers: string[]): (screen: string) => string | null {
   };
 }
 
-describe('--clarify: questions before the PRD', function () {
+describe('--clarify: questions before the PRD or the change request', function () {
   this.timeout(120_000);
   after(removeTempDirs);
 
@@ -170,5 +171,33 @@ describe('--clarify: questions before the PRD', function () {
     assert.equal(refused.code, 2, refused.stdout + refused.stderr);
     assert.match(refused.stderr, /--clarify: no SOP of this company asks the person questions \(it has no clarify step\)/);
     await assert.rejects(fs.access(path.join(out, 'refused')));
+  });
+
+  it('change --clarify: asks with the repository map in view, waits without a terminal, and the change request takes the answers', async () => {
+    const question = { question: 'Should an unknown language fall back to English, or be refused?', why: 'decides whether greet can throw' };
+    const setUp = await changeSetUp((replies) => [{ role: 'product-manager', action: 'clarify_change', json: { questions: [question] } }, ...replies]);
+    const first = await setUp.change(['--clarify']);
+    assert.equal(first.code, 4, first.stdout + first.stderr);
+    assert.match(first.stdout, /awaiting-approval — waiting for a person to answer a question from product-manager/);
+    const [asked] = await callsOf(setUp.worktree, 'clarify_change');
+    assert.match(asked!.messages[1]!.content, /Before you write the change request/);
+    assert.match(asked!.messages[1]!.content, /src\/greet\.js/, 'the question is asked with the map in view');
+    assert.equal((await callsOf(setUp.worktree, 'write_change_request')).length, 0, 'nothing written before the answer');
+
+    const answered = await atTerminal(['resume', setUp.worktree], setUp.dir, answering(['refuse it, naming the languages']));
+    assert.equal(answered.code, 0, answered.screen);
+    assert.match(answered.screen, /1\. Should an unknown language fall back to English, or be refused\?/);
+    assert.match(answered.screen, /Outcome\s+done/);
+    assert.deepEqual(
+      (await boardOf(setUp.worktree)).filter((m) => m.type === 'Answers').map((m) => m.payload.answers.map((a) => a.answer)),
+      [['refuse it, naming the languages']],
+    );
+    assert.equal((await callsOf(setUp.worktree, 'clarify_change')).length, 1, 'the model was asked the questions once');
+    const [request] = await callsOf(setUp.worktree, 'write_change_request');
+    assert.match(
+      request!.messages[1]!.content,
+      /## The client's answers to your questions\n- Should an unknown language fall back to English, or be refused\?\n {2}Answer: refuse it, naming the languages/,
+    );
+    setUp.untouched();
   });
 });

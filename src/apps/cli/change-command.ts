@@ -9,7 +9,7 @@ import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/index.ts';
 import { loadCompany } from '../../company/index.ts';
 import { formatDiagnostic } from '../../engine/sop/index.ts';
-import { prepareProjectDir } from '../../engine/run/index.ts';
+import { checkClarify, prepareProjectDir } from '../../engine/run/index.ts';
 import { checkProjectName } from '../../ground/files/index.ts';
 import { createProvider, parseLlmFlag } from '../../capabilities/model/index.ts';
 import { loadScenario } from '../../capabilities/model/index.ts';
@@ -72,6 +72,7 @@ export async function changeCommand(repoArg: string, requestWords: string[], raw
   for (const line of await repositoryTampering(target.repo, target.base)) io.err(`warning: ${line}`);
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
+  checkClarify(company, options.clarify);
   const policy = await loadPolicy(options.sops);
   const provider = await createProvider(choice, scenario, settings, options.model, providerHooks(io), sopPrompts(company, request));
   const llm: LlmRecord = llmRecordOf(choice, provider, options.model, settings);

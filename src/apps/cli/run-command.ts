@@ -32,8 +32,6 @@ const RunOptions = z.object({
   modelFor: z.array(z.string()).default([]),
   /** Stop after this point (a SOP's stopAt: prd, design, tasks in the default company), outcome paused. */
   until: z.string().trim().min(1).optional(),
-  /** Let the roles ask the person questions first (a SOP's clarify step). */
-  clarify: z.boolean().default(false),
 });
 export type RunOptions = z.infer<typeof RunOptions>;
 

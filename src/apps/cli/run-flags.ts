@@ -31,6 +31,8 @@ const approveGates = z
 export const StartFlags = {
   approve: approveGates,
   yes: z.boolean().default(false),
+  /** Let the roles ask the person questions first (a SOP's clarify step). */
+  clarify: z.boolean().default(false),
   budget: positiveNumber('US dollars'),
   maxTokens: positiveInteger('tokens'),
   maxTime: duration(),

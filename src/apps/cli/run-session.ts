@@ -96,7 +96,7 @@ export interface StartFlagValues extends SessionFlags {
   yes: boolean;
   budget: number | null;
   maxTokens: number | null;
-  /** `--clarify` (run only): the roles may ask the person questions first. */
+  /** `--clarify` (run, change): the roles may ask the person questions first. */
   clarify?: boolean;
 }
 

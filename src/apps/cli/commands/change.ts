@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { CommandEntry } from '../command-table.ts';
 import { DEFAULT_SOPS } from '../package-root.ts';
-import { allowUnsandboxedFlag, approveFlag, chaosFlags, jsonLinesFlag, limitFlags, rolesFlag, sopsFlag, yesFlag } from './shared-flags.ts';
+import { allowUnsandboxedFlag, approveFlag, chaosFlags, clarifyFlag, jsonLinesFlag, limitFlags, rolesFlag, sopsFlag, yesFlag } from './shared-flags.ts';
 
 export const changeEntry: CommandEntry = {
   name: 'change',
@@ -29,6 +29,7 @@ export const changeEntry: CommandEntry = {
     ...limitFlags,
     approveFlag,
     yesFlag,
+    clarifyFlag('the change request'),
     allowUnsandboxedFlag('run the tests that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)'),
     ...chaosFlags,
     sopsFlag('folder of the change company and its SOP files', path.join(DEFAULT_SOPS, 'change')),

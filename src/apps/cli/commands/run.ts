@@ -1,6 +1,17 @@
 /** `sopworks run`: its arguments and flags; run-command.ts does it, loaded only then. */
 import type { CommandEntry } from '../command-table.ts';
-import { allowUnsandboxedFlag, approveFlag, chaosFlags, jsonLinesFlag, limitFlags, modelForFlag, rolesFlag, sopsFlag, yesFlag } from './shared-flags.ts';
+import {
+  allowUnsandboxedFlag,
+  approveFlag,
+  chaosFlags,
+  clarifyFlag,
+  jsonLinesFlag,
+  limitFlags,
+  modelForFlag,
+  rolesFlag,
+  sopsFlag,
+  yesFlag,
+} from './shared-flags.ts';
 
 export const runEntry: CommandEntry = {
   name: 'run',
@@ -27,11 +38,7 @@ export const runEntry: CommandEntry = {
     { syntax: '--concurrency <n>', description: 'how many files are written at once (kept for resume)', default: '4' },
     { syntax: '--engineers <n>', description: 'how many Engineers share the files; each file is reviewed by another Engineer (kept for resume)', default: '1' },
     { syntax: '--until <point>', description: 'stop after this artifact: prd, design or tasks (outcome paused, exit 5; resume goes on to the end)' },
-    {
-      syntax: '--clarify',
-      description: 'let the Product Manager ask you a few questions before the PRD (at this terminal, else from the workbench)',
-      default: false,
-    },
+    clarifyFlag('the PRD'),
     ...chaosFlags,
     sopsFlag(),
     rolesFlag,

@@ -37,6 +37,13 @@ export function maxTimeFlag(): FlagEntry {
 
 export const approveFlag: FlagEntry = { syntax: '--approve <gates>', description: 'hold these artifacts until a person approves them: prd,design,code,tests' };
 
+/** `--clarify`: `what` is what the Product Manager writes after the questions (the PRD, the change request). */
+export const clarifyFlag = (what: string): FlagEntry => ({
+  syntax: '--clarify',
+  description: `let the Product Manager ask you a few questions before ${what} (at this terminal, else from the workbench)`,
+  default: false,
+});
+
 export const yesFlag: FlagEntry = { syntax: '--yes', description: 'approve every gated artifact without asking', default: false };
 
 /** `--chaos` and `--seed` as `run` and `change` take them. */
