@@ -4,14 +4,13 @@
  * scenario's single-process reference run — made once per test process and shared by the suites.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { BIN, ROOT } from './paths.ts';
 import { cleanEnv, runCli } from './run-cli.ts';
-import { tempDir } from './temp-dir.ts';
+import { TESTS_TEMP_ROOT, tempDir } from './temp-dir.ts';
 
 const exec = promisify(execFile);
 export const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout.trim();
@@ -79,7 +78,7 @@ export interface WorkerProcess {
 /**
  * `sopworks worker --lock-ms 2000 …` (a short lock: a dead worker's runs are taken over soon), or the same
  * command behind `prefix` (ip netns exec …, unshare …); `plain`: exactly `sopworks worker <args>`. Its runs
- * may go anywhere under the system's temp folder (where the tests' folders are) unless `args` say where.
+ * may go anywhere under the tests' temp folder (TESTS_TEMP_ROOT, where tempDir makes them) unless `args` say where.
  */
 export function startWorker(
   redisUrl: string,
@@ -87,7 +86,7 @@ export function startWorker(
   options: { prefix?: string[]; env?: Record<string, string>; plain?: boolean } = {},
 ): WorkerProcess {
   const env = cleanEnv({ SOPWORKS_REDIS_URL: redisUrl, SOPWORKS_SCRIPTED_LATENCY_MS: LATENCY_MS, SOPWORKS_QUEUE_SECRET: TEST_QUEUE_SECRET, ...options.env });
-  const runsRoot = args.includes('--runs-root') ? [] : ['--runs-root', os.tmpdir()];
+  const runsRoot = args.includes('--runs-root') ? [] : ['--runs-root', TESTS_TEMP_ROOT];
   const command = [process.execPath, BIN, 'worker', ...(options.plain ? [] : ['--lock-ms', '2000']), ...runsRoot, ...args];
   const [program, ...rest] = [...(options.prefix ?? []), ...command];
   const child = spawn(program!, rest, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
