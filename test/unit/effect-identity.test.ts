@@ -129,4 +129,42 @@ describe('effect identity', () => {
     await assert.rejects(waiting, /stopped/);
     await board.close();
   });
+  it('left at Ctrl-C, a question waits as if nobody were there, and the requests queued behind it are not put to the person', async () => {
+    const dir = await tempDir();
+    const { board } = await MessageBoard.open(path.join(dir, 'board.jsonl'), { types: messageTypes });
+    const store = new MemoryRunStore();
+    const asked: string[] = [];
+    const askPerson = async (request: ApprovalRequest) => {
+      asked.push(request.key ?? '');
+      // The person presses Ctrl-C at the first question (the terminal's prompt rejects so).
+      throw new SopworksError('INTERRUPTED', 'left unanswered at Ctrl-C');
+    };
+    const desk = new ApprovalDesk(board, store, { gates: ['code'], yes: false }, askPerson);
+    let told = 0;
+    desk.notify = () => told++;
+    const stop = new AbortController();
+    const code = (key: string) => ({ role: 'engineer', gate: 'code' as const, key, round: 0, content: `### ${key}` });
+    // Three files ask at once: the second and third queue behind the first on the screen.
+    const decisions = ['src/a.js', 'src/b.js', 'src/c.js'].map((key) => desk.decide(code(key), stop.signal));
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(asked, ['src/a.js'], 'only the question on the screen was put to the person');
+    assert.deepEqual(
+      desk.waiting.map((r) => r.key),
+      ['src/a.js', 'src/b.js', 'src/c.js'],
+    );
+    assert.equal(told, 3);
+    assert.deepEqual(
+      parseWaiting(await store.readWaiting()).map((r) => ('key' in r ? r.key : null)),
+      ['src/a.js', 'src/b.js', 'src/c.js'],
+    );
+    assert.equal(board.all('Approval').length, 0, 'nothing was decided');
+    // Another error of the person's prompt is not taken for leaving: it fails the step.
+    const broken = new ApprovalDesk(board, store, { gates: ['code'], yes: false }, async () => {
+      throw new Error('the terminal went away');
+    });
+    await assert.rejects(broken.decide(code('src/d.js')), /the terminal went away/);
+    stop.abort(new Error('stopped'));
+    await Promise.all(decisions.map((d) => assert.rejects(d, /stopped/)));
+    await board.close();
+  });
 });

@@ -71,6 +71,8 @@ export const pendingFile = (stateDir: string): string => path.join(stateDir, 'ap
 export class ApprovalDesk implements RunApprovals {
   private readonly pending: WaitingRequest[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set when the person left a question at Ctrl-C: nobody is asked at the terminal after that. */
+  private personLeft = false;
   /** Told when a request starts waiting for a person who is not here (set by the run loop). */
   notify: () => void = () => {};
 
@@ -133,9 +135,12 @@ export class ApprovalDesk implements RunApprovals {
    * request waits as if nobody were there — nothing is recorded, and the run stops awaiting it.
    */
   private askInTurn<T>(request: WaitingRequest, ask: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    return this.inTurn(ask).catch((error: unknown) => {
-      if (SopworksError.isInstance(error) && error.code === 'INTERRUPTED') return this.wait<T>(request, signal);
-      throw error;
+    // Once the person has left, the requests queued behind are not put to them: they wait too.
+    const askUnlessLeft = () => (this.personLeft ? Promise.reject(new SopworksError('INTERRUPTED', 'the person left at Ctrl-C')) : ask());
+    return this.inTurn(askUnlessLeft).catch((error: unknown) => {
+      if (!SopworksError.isInstance(error) || error.code !== 'INTERRUPTED') throw error;
+      this.personLeft = true;
+      return this.wait<T>(request, signal);
     });
   }
 
