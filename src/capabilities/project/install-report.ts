@@ -4,7 +4,7 @@
  * test, quoting what was refused and where, or the installer's own error lines.
  */
 import { describeInstallFailure } from '../../host/install/index.ts';
-import type { InstallPlan } from '../../host/install/index.ts';
+import type { InstallPlan, UnmetDependency } from '../../host/install/index.ts';
 import { describeRefusal, type Refusal } from '../../host/install/index.ts';
 import type { SandboxOutcome } from '../../host/sandbox/index.ts';
 import type { SandboxReport } from '../../host/sandbox/index.ts';
@@ -37,17 +37,21 @@ export interface InstallReportInput {
   lockfile: { path: string; content: string } | null;
   scriptsSkipped: string[];
   skipped: string | null;
+  /** Declared dependencies the install did not satisfy though it exited 0: a failed install, each named. */
+  unmet?: UnmetDependency[];
 }
 
 export function installReport(input: InstallReportInput): InstallRound {
   const { plan, outcome, refusals } = input;
   const refused = refusals.length > 0;
-  const passed = !refused && (outcome === null || (outcome.exitCode === 0 && !outcome.timedOut));
+  const unmet = input.unmet ?? [];
+  const ran = outcome === null || (outcome.exitCode === 0 && !outcome.timedOut);
+  const passed = !refused && ran && unmet.length === 0;
   const failures = refused
     ? refusals.map((refusal) => ({ name: `install: ${refusal.file}${refusal.line === null ? '' : `:${refusal.line}`}`, message: describeRefusal(refusal) }))
-    : passed
-      ? []
-      : describeInstallFailure(outcome?.output ?? '', outcome?.exitCode ?? null, outcome?.timedOut ?? false);
+    : !ran
+      ? describeInstallFailure(outcome?.output ?? '', outcome?.exitCode ?? null, outcome?.timedOut ?? false)
+      : unmet.map((dependency) => ({ name: `install: ${dependency.name}`, message: dependency.why }));
   const said = refused
     ? ['Refused before the install ran — these name a package source other than the configured registry:', ...refusals.map(describeRefusal)].join('\n')
     : (input.skipped ?? outcome?.output ?? '');

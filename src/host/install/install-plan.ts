@@ -4,10 +4,13 @@
  *
  * - npm: `npm install --ignore-scripts` from package.json, which writes package-lock.json (kept and
  *   committed, so a later install and `resume` get the same versions).
- * - Python: a virtual environment in the project (`.venv`, git-ignored) and `pip install` of
- *   requirements.txt or pyproject.toml's [project].dependencies, binary wheels only unless scripts are
- *   allowed (building a source distribution runs its setup code); `pip freeze` becomes
- *   requirements.lock, used as constraints by the next install.
+ * - Python: a virtual environment made anew in the project (`.venv`, git-ignored) and `pip install`
+ *   of requirements.txt or pyproject.toml's [project].dependencies, binary wheels only unless scripts
+ *   are allowed (building a source distribution runs its setup code); what was installed becomes
+ *   requirements.lock, used as constraints by the next install (python-install.ts).
+ *
+ * The program each names (`npm`, `python3`) is resolved on the host before the sandbox starts
+ * (installer-programs.ts).
  *
  * An install whose manifest and lockfile have not changed since the last one is skipped.
  */
@@ -17,6 +20,8 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import { OutsideProject, readProjectFile } from './project-file.ts';
+import { PYTHON_INSTALL } from './python-install.ts';
+import { declaredRequirements } from './python-sources.ts';
 import type { ResolvedRegistries } from './registries.ts';
 
 export const NPM_LOCKFILE = 'package-lock.json';
@@ -128,6 +133,7 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
   }
   declared = requirements && requirements[0] !== '-r' ? requirements : [];
   if (!requirements) return null;
+  const checked = declared.length > 0 ? declared : declaredRequirements(projectDir, 'requirements.txt');
   const lock = await read(PYTHON_LOCKFILE);
   const source = registries.pipFindLinks ? ['--no-index', '--find-links', registries.pipFindLinks] : ['--index-url', registries.pipIndex];
   const pipArgs = [
@@ -146,37 +152,12 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
     ecosystem: 'python',
     manifest: declared.length > 0 ? 'pyproject.toml' : 'requirements.txt',
     declared,
-    argv: ['python3', '-S', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, scripts ? 'site' : 'no-site', ...pipArgs],
-    shown: ['python3', '-m', 'venv', '.venv', '&&', '.venv/bin/pip', 'install', ...pipArgs],
+    argv: ['python3', '-I', '-S', '-c', PYTHON_INSTALL, PYTHON_LOCKFILE, JSON.stringify(checked), ...pipArgs],
+    shown: ['python3', '-I', '-m', 'venv', '--clear', '--without-pip', '.venv', '&&', 'pip', 'install', '--prefix', '.venv', ...pipArgs],
     lockfile: PYTHON_LOCKFILE,
     fingerprint: fingerprint([requirementsTxt, pyproject, lock]),
   };
 }
-
-/**
- * Run by the sandbox's python3: make the venv (once), pip install into it, write the lockfile.
- * pip's own exit status is the install's. Without scripts, no installed package's code runs either:
- * the venv's Python starts without `site` (-S), so no package's `.pth` file is read; pip is found on
- * PYTHONPATH (which reads none) and installs into the venv by its prefix, which only `site` would
- * have set — for the install and for `pip freeze`. The script itself runs with -S too: on a later
- * install the sandbox's `python3` is the venv's.
- */
-const PYTHON_INSTALL = [
-  'import os, subprocess, sys, sysconfig, venv',
-  "lock, isolate, args = sys.argv[1], sys.argv[2] == 'no-site', sys.argv[3:]",
-  "home = os.path.abspath('.venv')",
-  "py = os.path.join(home, 'bin', 'python')",
-  'if not os.path.exists(py): venv.EnvBuilder(with_pip=True, symlinks=True).create(home)',
-  'env, run, into, where = dict(os.environ), [py], [], []',
-  'if isolate:',
-  '  site = subprocess.run([py, \'-S\', \'-c\', \'import sys, sysconfig; print(sysconfig.get_paths("posix_prefix", vars={"base": sys.argv[1], "platbase": sys.argv[1]})["purelib"])\', home], capture_output=True, text=True, check=True).stdout.strip()',
-  "  env['PYTHONPATH'], run = site, [py, '-S']",
-  "  into, where = ['--prefix', home, '--no-warn-script-location'], ['--path', site]",
-  "status = subprocess.run([*run, '-m', 'pip', 'install', *into, *args], env=env).returncode",
-  'if status: sys.exit(status)',
-  "frozen = subprocess.run([*run, '-m', 'pip', 'freeze', '--disable-pip-version-check', *where], capture_output=True, text=True, check=True, env=env).stdout",
-  "open(lock, 'w').write(frozen)",
-].join('\n');
 
 export const fingerprint = (parts: (string | null)[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('hex');
 

@@ -8,15 +8,21 @@
  *    before it runs, naming file:line, what was found and what to do;
  * 2. an egress proxy is started for this install alone (host/egress/), allowing only the registry of
  *    the ecosystem being installed, and carrying the user's CA, proxy and credentials upstream;
- * 3. the install runs in the sandbox in a network namespace of its own (never the host's network —
- *    refused where no namespace can be made), its only way out the proxy;
- * 4. the proxy stops; what it refused becomes `network` violations of the outcome.
+ * 3. the installer — npm or python3 of this machine, found outside the project before the sandbox
+ *    starts (installer-programs.ts) — runs in the sandbox with nothing of the project on its PATH, in a
+ *    network namespace of its own (never the host's network — refused where no namespace can be made),
+ *    its only way out the proxy;
+ * 4. the proxy stops; what it refused becomes `network` violations of the outcome;
+ * 5. what was installed is checked against the manifest (installed-check.ts): a declared dependency
+ *    missing, or at a version outside its range, fails the install, naming the package.
  */
 import { describeOrigin } from '../egress/index.ts';
 import { type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/index.ts';
 import { runSandboxed, type SandboxOutcome } from '../sandbox/index.ts';
 import type { SandboxSettings } from '../sandbox/index.ts';
 import { ignoredConfigs } from './ignored-configs.ts';
+import { readInstalledCheck, UNCHECKED, type UnmetDependency } from './installed-check.ts';
+import { installerCommand } from './installer-programs.ts';
 import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
 import { manifestRefusals } from './manifest-refusals.ts';
 import type { Refusal } from './refusal.ts';
@@ -57,6 +63,11 @@ export interface InstallRun {
   egress: EgressRequest[];
   /** The origins it allowed, as a person reads them. */
   allowed: string[];
+  /**
+   * Declared dependencies that the install, though it exited 0, did not satisfy (installed-check.ts):
+   * the install passed only when this is empty.
+   */
+  unmet: UnmetDependency[];
 }
 
 /** Reads the manifest and checks every source it names; runs nothing. */
@@ -96,8 +107,10 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
         upstream: { ...check.user.upstream, credentials: [...check.registries.credentials, ...check.user.upstream.credentials] },
       });
     }
+    const argv = await installerCommand(check.plan, request.projectDir, (request.env ?? process.env).PATH ?? '');
     const outcome = await runSandboxed({
-      argv: check.plan.argv,
+      argv,
+      installer: true,
       projectDir: request.projectDir,
       limits: { ...request.sandbox.limits, wallSeconds: request.wallSeconds },
       setting: request.sandbox.mode,
@@ -122,8 +135,12 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
           ? `sopworks egress proxy: could not reach ${entry.request}: ${entry.result.slice('failed: '.length)}`
           : `sopworks egress proxy: refused ${entry.request}: ${entry.result}`,
       );
+    const installed = readInstalledCheck(outcome.output, check.plan.manifest);
+    outcome.output = installed.output;
+    const ran = outcome.exitCode === 0 && !outcome.timedOut;
+    const unmet = ran ? (installed.unmet ?? [UNCHECKED]) : [];
     if (evidence.length > 0) outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${evidence.join('\n')}\n`;
-    return { outcome, egress, allowed: request.network ? allowed : [] };
+    return { outcome, egress, allowed: request.network ? allowed : [], unmet };
   } finally {
     await proxy?.stop();
   }

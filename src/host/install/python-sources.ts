@@ -114,10 +114,9 @@ export function requirementsRefusals(projectDir: string, file: string, seen = ne
       const [option = '', ...rest] = options;
       const name = option.replace(/=.*$/, '');
       const short = /^-[a-zA-Z]/.test(name) && name.length > 2 ? name.slice(0, 2) : name;
-      const include = INCLUDES[short];
+      const include = includeOf(options);
       if (include) {
-        const target = option.includes('=') ? option.slice(option.indexOf('=') + 1) : short !== name ? option.slice(2) : (rest[0] ?? '');
-        const included = includedFile(projectDir, file, target);
+        const included = includedFile(projectDir, file, include.target);
         if (typeof included !== 'string') refuse(included.why, included.fix);
         else refusals.push(...requirementsRefusals(projectDir, included, seen, { file, line: line.number, found: line.text }));
       } else if (!HARMLESS_OPTIONS.has(name) || rest.length > 0) {
@@ -131,6 +130,45 @@ export function requirementsRefusals(projectDir: string, file: string, seen = ne
     if (!problem && build) refuse(`it passes an option to the package's build (${build})`);
   }
   return refusals;
+}
+
+/**
+ * The requirements a requirements file declares — its own and those of the project files it includes
+ * with `-r` (not the constraints of `-c`) — each without its per-requirement options: what the
+ * install is checked against once it ran. Lines that are not requirements are left to the refusals.
+ */
+export function declaredRequirements(projectDir: string, file: string, seen = new Set<string>()): string[] {
+  if (seen.has(file)) return [];
+  seen.add(file);
+  let text: string | null = null;
+  try {
+    text = readProjectFile(projectDir, file);
+  } catch (error) {
+    if (!(error instanceof OutsideProject)) throw error;
+  }
+  const declared: string[] = [];
+  for (const line of logicalLines(text ?? '')) {
+    const { requirement, options } = splitOptions(line.text);
+    if (requirement !== '') {
+      declared.push(requirement);
+      continue;
+    }
+    const include = includeOf(options);
+    if (include?.kind !== 'requirements') continue;
+    const included = includedFile(projectDir, file, include.target);
+    if (typeof included === 'string') declared.push(...declaredRequirements(projectDir, included, seen));
+  }
+  return declared;
+}
+
+/** An option line's `-r`/`-c` (any spelling: `-r x`, `-rx`, `--requirement=x`): what it includes, or null. */
+function includeOf(options: readonly string[]): { kind: 'requirements' | 'constraints'; target: string } | null {
+  const [option = '', ...rest] = options;
+  const name = option.replace(/=.*$/, '');
+  const short = /^-[a-zA-Z]/.test(name) && name.length > 2 ? name.slice(0, 2) : name;
+  const kind = INCLUDES[short];
+  if (!kind) return null;
+  return { kind, target: option.includes('=') ? option.slice(option.indexOf('=') + 1) : short !== name ? option.slice(2) : (rest[0] ?? '') };
 }
 
 /** A `-r`/`-c` target: a file of the project (relative, inside it), never a URL. */

@@ -2,6 +2,7 @@
 export { SANDBOX_PROJECT } from './bubblewrap.ts';
 export { MODE_SETTINGS, type ModeSetting } from './choose-mode.ts';
 export { refuseUnsandboxableAtStart, sandboxFacts, type SandboxFacts, sandboxRefusal, sandboxRefusalNow } from './early-refusal.ts';
+export { findCommand } from './find-command.ts';
 export type { AcceptLine } from './integrity.ts';
 export { DEFAULT_LIMITS, describeLimits, type SandboxLimits } from './limits.ts';
 export { withoutMachinePaths } from './machine-paths.ts';

@@ -30,6 +30,7 @@ import { gitDirsToGuard, snapshotGitDir } from './git-dir-guard.ts';
 import { snapshotProtected } from './integrity.ts';
 import { killOutlived, killProcess } from './outlived.ts';
 import { createPidsCgroup } from './pids-cgroup.ts';
+import { inside } from './path-inside.ts';
 import { nodePermissionAvailability } from './probe-node-permissions.ts';
 import { nprocBound } from './rlimits.ts';
 import { runProcess } from './run-process.ts';
@@ -50,6 +51,15 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
 /** Sets the run up (mode, snapshots, bounds, places), builds its command line, runs it, reads its findings, and cleans up whatever happens. */
 async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs: string[]): Promise<SandboxOutcome> {
   const found = await findCommand(request.argv, { cwd: projectDir, env: process.env });
+  if (request.installer && (!path.isAbsolute(request.argv[0]!) || inside(found.program, projectDir))) {
+    throw new SopworksError(
+      'TEST_RUN_FAILED',
+      `Refused to run "${request.argv[0]}" as the installer: it must be a program of this machine, outside the project.`,
+      {
+        hint: "Report this: the install resolves npm and python3 on sopworks' own PATH before the sandbox starts.",
+      },
+    );
+  }
   const notNeeded: Availability = { available: false, reason: 'not needed' };
   const [bubblewrap, nodePermissions] = await Promise.all([
     request.setting === 'fallback' ? notNeeded : bubblewrapAvailability(),

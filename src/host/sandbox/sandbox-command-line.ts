@@ -12,6 +12,7 @@ import { nodePermissionOptions } from './node-permissions.ts';
 import { RUN_MARKER } from './outlived.ts';
 import { ownNetworkLayer } from './own-network.ts';
 import { projectVenv } from './project-venv.ts';
+import { inside } from './path-inside.ts';
 import { prlimitArgs } from './rlimits.ts';
 import type { SandboxSetup } from './sandbox-request.ts';
 import type { SandboxMode } from './sandbox-report.ts';
@@ -51,8 +52,13 @@ const REPORT_LEFTOVERS = [
 export async function buildCommandLine(setup: SandboxSetup): Promise<CommandLine> {
   const { request, mode, projectDir, found, runId, hostTmp, cgroup } = setup;
   const env = sandboxEnvironment(mode, runId, hostTmp, found.binDirs);
-  const venv = projectVenv(projectDir, mode === 'bubblewrap' ? SANDBOX_PROJECT : projectDir);
-  if (venv) Object.assign(env, { PATH: `${venv.bin}:${env.PATH}`, VIRTUAL_ENV: venv.root });
+  if (request.installer) {
+    // The host's installer: nothing of the project (or of its scratch copy) on its PATH.
+    env.PATH = withoutFoldersOf(env.PATH!, [projectDir, setup.workDir, SANDBOX_PROJECT]);
+  } else {
+    const venv = projectVenv(projectDir, mode === 'bubblewrap' ? SANDBOX_PROJECT : projectDir);
+    if (venv) Object.assign(env, { PATH: `${venv.bin}:${env.PATH}`, VIRTUAL_ENV: venv.root });
+  }
   if (mode === 'node-permissions') {
     env.NODE_OPTIONS = nodePermissionOptions({ projectDir: setup.workDir, tmpDir: hostTmp! });
   }
@@ -94,6 +100,21 @@ export function pathWithoutPackageBins(hostPath: string): string {
   return hostPath
     .split(':')
     .filter((dir) => path.isAbsolute(dir) && !dir.split(path.sep).includes('node_modules'))
+    .join(':');
+}
+
+/** A PATH without the folders inside any of `places` — links resolved, so a link into the project counts as in it. */
+export function withoutFoldersOf(searchPath: string, places: readonly string[]): string {
+  const real = (dir: string) => {
+    try {
+      return fs.realpathSync(dir);
+    } catch {
+      return dir;
+    }
+  };
+  return searchPath
+    .split(':')
+    .filter((dir) => ![dir, real(dir)].some((form) => places.some((place) => inside(form, place))))
     .join(':');
 }
 

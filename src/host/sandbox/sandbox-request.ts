@@ -22,6 +22,12 @@ export interface SandboxRequest {
    */
   ownNetwork?: OwnNetwork;
   /**
+   * The command is the host's installer (host/install/): its program an absolute path outside the
+   * project, and nothing of the project on its PATH — no `.venv/bin`, no folder of the project that
+   * is on sopworks' own PATH. Absent: a command of the project, which finds the project's venv first.
+   */
+  installer?: boolean;
+  /**
    * Whether a line appended to the run's board or exchange log while the command ran is sopworks' own
    * (a run goes on posting meanwhile); absent: none may be appended (integrity.ts).
    */

@@ -1,0 +1,32 @@
+/**
+ * What the sandbox runs for an npm install: the Node that runs sopworks starts the host's npm (both by
+ * absolute path, resolved before the sandbox starts), and once npm succeeded asks the same npm what it
+ * installed (`npm ls --depth=0 --json`: npm's own reading of node_modules against package.json —
+ * ranges, tags, `npm:` aliases, optional dependencies), then prints the declared dependencies that are
+ * missing or at a version outside their range on INSTALLED_CHECK_LINE. npm's exit status is the
+ * install's. Plain JavaScript in a string: it runs as `node -e` inside the sandbox.
+ */
+import { INSTALLED_CHECK_LINE } from './python-install.ts';
+
+/** argv: <npm-cli.js> <npm arguments…>. */
+export const NPM_INSTALL = `
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const [npm, ...args] = process.argv.slice(1);
+const installed = spawnSync(process.execPath, [npm, ...args], { stdio: 'inherit' });
+if (installed.status !== 0) process.exit(installed.status ?? 1);
+const ls = spawnSync(process.execPath, [npm, 'ls', '--depth=0', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+let tree;
+try {
+  tree = JSON.parse(ls.stdout);
+} catch {
+  console.error('sopworks: npm ls did not say what npm installed: ' + String(ls.stderr || ls.error || '').trim().split('\\n')[0]);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+const declared = { ...manifest.optionalDependencies, ...manifest.devDependencies, ...manifest.dependencies };
+const unmet = Object.entries(tree.dependencies || {})
+  .filter(([, dep]) => dep.missing || dep.invalid)
+  .map(([name, dep]) => ({ name, declared: name + '@' + (declared[name] ?? '?'), found: dep.missing ? null : dep.version || null }));
+console.log(${JSON.stringify(INSTALLED_CHECK_LINE)} + JSON.stringify(unmet));
+`;
