@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'TASK_GRAPH_INVALID'
   | 'TEST_RUN_FAILED'
   | 'GIT_FAILED'
+  /** A repository whose git configuration sopworks cannot see whole or neutralise: no git runs there. */
+  | 'REPOSITORY_REFUSED'
   | 'PROJECT_BUSY'
   | 'NOT_RESUMABLE'
   | 'BUDGET_EXHAUSTED'
@@ -74,6 +76,7 @@ const USERS_TO_FIX: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'NOT_RESUMABLE',
   'QUEUE_UNREACHABLE',
   'QUEUE_MISCONFIGURED',
+  'REPOSITORY_REFUSED',
 ]);
 
 /** Whether an error is input the user can fix before a run starts (by its code; anything else is not). */

@@ -3,20 +3,24 @@
  * everything at once — a filter and a diff driver named by its attributes and defined in its config,
  * an LFS-like filter defined in the user's own global config and selected by the repository's
  * attributes, fsmonitor, a hook, a file whose name holds a newline — with a model whose change request
+ * a signed HEAD commit with `log.showSignature` on and an x509 verifier of its own, and
  * title is a terminal attack: it sets the window title, clears the screen, returns the carriage to
  * overwrite the line, forges a green "All tests passed" on a line of its own, sends a C1 CSI and a
  * bidirectional override. Afterwards: nothing the repository named ran (a marker absent), the run is
  * done, the bytes the terminal received hold no control but sopworks' own colours and line breaks,
- * no line is forged, the name with a newline was quoted in the prompt, the tampering was named, and
- * `review` through a pipe prints no escape at all.
+ * no line is forged, the name with a newline was quoted in the prompt, the tampering was named,
+ * `review` through a pipe prints no escape at all, and the workbench (`serve`) answering for the run and
+ * for a commit's diff runs nothing either.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { startReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { changeSetUp, git } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCliInPty, shownLines, terminalControls } from '../helpers/pty.ts';
 import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.ts';
+import { signedCommit } from '../helpers/signed-commit.ts';
 import { requireSystem, SCRIPT } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -39,6 +43,7 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
   let worktree: string;
   let home: string;
   let review: CliResult;
+  let served: number[] = [];
 
   before(async function () {
     requireSystem(this, SCRIPT);
@@ -57,6 +62,11 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
     git(setUp.repo, 'config', 'filter.evil.clean', evil('clean'));
     git(setUp.repo, 'config', 'diff.evil.textconv', evil('textconv'));
     git(setUp.repo, 'config', 'core.fsmonitor', evil('fsmonitor'));
+    // A signed commit on top: a plain `git log` there runs the repository's own verifier.
+    await signedCommit(setUp.repo, 'x509', 'a signed commit');
+    git(setUp.repo, 'config', 'log.showSignature', 'true');
+    git(setUp.repo, 'config', 'gpg.x509.program', `${setUp.dir}/verifier`);
+    await fs.writeFile(path.join(setUp.dir, 'verifier'), `#!/bin/sh\necho verifier >> ${marker}\ncat > /dev/null\n`, { mode: 0o755 });
     await fs.writeFile(path.join(setUp.repo, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\necho hook >> ${marker}\n`, { mode: 0o755 });
     // The user's own global config, as Git LFS installs it: the repository's attributes choose when it runs.
     home = await tempDir('sopworks-home-');
@@ -71,6 +81,19 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
       env,
     }));
     review = await runCli(['review', worktree], { cwd: ROOT });
+    const server = await startReviewServer({ dir: worktree, port: 0, host: '127.0.0.1' });
+    try {
+      const listed = await (await fetch(new URL('/api/runs', server.url))).text();
+      const runs = JSON.parse(listed) as { runs?: { name: string }[] };
+      assert.ok(runs.runs?.[0], listed);
+      const run = runs.runs![0]!.name;
+      served = [(await fetch(new URL(`/api/runs/${encodeURIComponent(run)}`, server.url))).status];
+      const head = git(worktree, 'rev-parse', 'HEAD').trim();
+      for (const hash of [head, git(setUp.repo, 'rev-parse', 'HEAD').trim()])
+        served.push((await fetch(new URL(`/api/runs/${encodeURIComponent(run)}/commits/${hash}`, server.url))).status);
+    } finally {
+      await server.close();
+    }
   });
   after(removeTempDirs);
 
@@ -78,6 +101,11 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
     assert.equal(code, 0, bytes.toString('utf8').slice(-3000));
     assert.equal(await fs.readFile(marker, 'utf8').catch(() => null), null);
     assert.equal(await fs.readFile(path.join(worktree, 'data.bin'), 'utf8'), 'payload\n', 'the LFS-selected file is checked out as stored');
+  });
+
+  it('the workbench answered for the run and for the signed base commit without running its verifier', async () => {
+    assert.deepEqual(served, [200, 200, 200]);
+    assert.equal(await fs.readFile(marker, 'utf8').catch(() => null), null, 'the verifier never ran');
   });
 
   it('named what the repository would have run, before anything was written', () => {
@@ -88,6 +116,8 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
       /core\.fsmonitor/,
       /a hook was planted: \.git\/hooks\/post-checkout/,
       /names the filter driver "lfs"/,
+      /log\.showsignature = true/,
+      /gpg\.x509\.program = .*verifier/,
     ])
       assert.match(text, named);
   });

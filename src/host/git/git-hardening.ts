@@ -9,17 +9,21 @@
  * starts, fast-import's shell and submodules' git included), and the `GIT_*` variables of the caller's
  * environment are dropped, so nothing of sopworks' own shell leaks in.
  *
- * Keys with a fixed name are overridden below. Drivers have names chosen by the repository: every
- * driver defined anywhere git reads configuration (config-drivers.ts) is overridden by its name, so an
- * attribute that names it finds nothing to run — whatever the name, whatever the condition of the
- * include that defines it. sopworks needs git 2.31 or newer, the first to read GIT_CONFIG_COUNT
- * (git-version.ts refuses an older one before it runs anything).
+ * Keys with a fixed name are overridden below. Other keys have names chosen by the repository — a
+ * driver's, an alias's, a command's pager, a credential helper for one URL, `gpg.<format>.program`:
+ * every key defined anywhere git reads configuration (defined-config.ts) that names a program, judged
+ * by its class (program-keys.ts), is overridden by its own name, and so is every driver, so an
+ * attribute that names one finds nothing to run — whatever the name, whatever the condition of the
+ * include that defines it. `log.showSignature` is off (and git-process.ts adds `--no-show-signature`),
+ * so a signed commit never makes git run a verifier. sopworks needs git 2.31 or newer, the first to
+ * read GIT_CONFIG_COUNT (git-version.ts refuses an older one before it runs anything).
  *
  * The user's global and system configuration are kept: they are the user's own, and they choose things
  * like the default branch name. Only what could execute is overridden — the user's own drivers (Git
  * LFS, say) included, since a repository's attributes choose when they run: LFS files stay pointers.
  */
 import path from 'node:path';
+import { programKeyClass } from './program-keys.ts';
 
 /** Keys that would run a program, each forced off. */
 export const HARDENED_CONFIG: readonly (readonly [string, string])[] = [
@@ -33,6 +37,11 @@ export const HARDENED_CONFIG: readonly (readonly [string, string])[] = [
   ['credential.helper', ''],
   ['diff.external', ''],
   ['gpg.program', 'false'],
+  ['gpg.openpgp.program', 'false'],
+  ['gpg.x509.program', 'false'],
+  ['gpg.ssh.program', 'false'],
+  ['gpg.ssh.defaultKeyCommand', 'false'],
+  ['log.showSignature', 'false'],
   ['sequence.editor', 'true'],
   ['protocol.allow', 'never'],
   ['uploadpack.packObjectsHook', ''],
@@ -47,45 +56,52 @@ export const HARDENED_CONFIG: readonly (readonly [string, string])[] = [
   ['maintenance.auto', 'false'],
 ];
 
-/** The drivers defined in the configuration a git process reads (config-drivers.ts). */
-export interface DriverNames {
-  filter: readonly string[];
-  diff: readonly string[];
-  merge: readonly string[];
-}
-
-const NO_DRIVERS: DriverNames = { filter: [], diff: [], merge: [] };
+/** More overrides than this would not fit a process's environment: the repository is refused instead. */
+export const MAX_OVERRIDES = 5_000;
 
 /**
- * Each named driver switched off: a filter with no command and not required (the file is taken as it
- * is stored — an LFS file as its pointer); a diff driver and a merge driver whose program is `false`,
- * so a diff sopworks asks for with `--no-ext-diff --no-textconv` never needs them, and one that did
- * would fail rather than run something.
+ * Every key of `keys` that names a program (program-keys.ts), overridden by name with a value that runs
+ * nothing, and each filter, diff and merge driver switched off by name: a filter with no command and
+ * not required (the file is taken as it is stored — an LFS file as its pointer); a diff and a merge
+ * driver whose program is `false`, so a diff sopworks asks for with `--no-ext-diff --no-textconv` never
+ * needs them, and one that did would fail rather than run something.
  */
-export function driverOverrides(drivers: DriverNames): [string, string][] {
-  return [
-    ...drivers.filter.flatMap((name): [string, string][] => [
-      [`filter.${name}.clean`, ''],
-      [`filter.${name}.smudge`, ''],
-      [`filter.${name}.process`, ''],
-      [`filter.${name}.required`, 'false'],
-    ]),
-    ...drivers.diff.flatMap((name): [string, string][] => [
-      [`diff.${name}.textconv`, 'false'],
-      [`diff.${name}.command`, 'false'],
-    ]),
-    ...drivers.merge.map((name): [string, string] => [`merge.${name}.driver`, 'false']),
-  ];
+export function configOverrides(keys: readonly { key: string }[]): [string, string][] {
+  const out = new Map<string, string>();
+  for (const { key } of keys) {
+    const found = programKeyClass(key);
+    if (found) out.set(key, found.neutral);
+    const driver = DRIVER.exec(key);
+    if (!driver) continue;
+    const [, kind, name] = driver as unknown as [string, 'filter' | 'diff' | 'merge', string];
+    for (const [variable, value] of DRIVER_OFF[kind]) out.set(`${kind}.${name}.${variable}`, value);
+  }
+  return [...out];
 }
+
+const DRIVER = /^(filter|diff|merge)\.(.+)\.[^.]+$/;
+const DRIVER_OFF: Record<'filter' | 'diff' | 'merge', [string, string][]> = {
+  filter: [
+    ['clean', ''],
+    ['smudge', ''],
+    ['process', ''],
+    ['required', 'false'],
+  ],
+  diff: [
+    ['textconv', 'false'],
+    ['command', 'false'],
+  ],
+  merge: [['driver', 'false']],
+};
 
 /** Command-line options for git commands that could show a diff: no external diff, no textconv. */
 export const NO_DIFF_PROGRAMS = ['--no-ext-diff', '--no-textconv'] as const;
 
 /**
  * The environment for a git process working in `cwd`: the caller's minus GIT_*, plus the hardening and
- * the given drivers switched off (git-process.ts `gitEnv` finds them for the repository in `cwd`).
+ * the given overrides (git-process.ts `gitEnv` finds them for the repository in `cwd`: configOverrides).
  */
-export function hardenedGitEnv(cwd: string, drivers: DriverNames = NO_DRIVERS, base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function hardenedGitEnv(cwd: string, overrides: readonly (readonly [string, string])[] = [], base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(base).filter(([key]) => !key.startsWith('GIT_')));
   // A project whose repository is not made yet must not be taken for the repository around it.
   env.GIT_CEILING_DIRECTORIES = path.dirname(path.resolve(cwd));
@@ -95,7 +111,7 @@ export function hardenedGitEnv(cwd: string, drivers: DriverNames = NO_DRIVERS, b
   env.GIT_ASKPASS = 'false';
   env.SSH_ASKPASS = 'false';
   env.GIT_EDITOR = 'true';
-  const config = [...HARDENED_CONFIG, ...driverOverrides(drivers)];
+  const config = [...HARDENED_CONFIG, ...overrides];
   env.GIT_CONFIG_COUNT = String(config.length);
   config.forEach(([key, value], index) => {
     env[`GIT_CONFIG_KEY_${index}`] = key;

@@ -12,8 +12,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { hardenedGitEnv } from './git-hardening.ts';
-import { definedDrivers } from './config-drivers.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
+import { configOverrides, hardenedGitEnv, MAX_OVERRIDES } from './git-hardening.ts';
+import { definedConfig } from './defined-config.ts';
 import { checkGitVersion } from './git-version.ts';
 
 export interface GitResult {
@@ -22,13 +23,39 @@ export interface GitResult {
 }
 
 /**
- * Hardened: a tampered repository's hooks, fsmonitor, pager, helpers, filters, textconv and drivers
- * never run (git-hardening.ts) — every driver defined where this git reads configuration is switched
- * off by name, found afresh for each process (config-drivers.ts).
+ * Hardened: a tampered repository's hooks, fsmonitor, pagers, helpers, signature programs, aliases,
+ * filters, textconv and drivers never run (git-hardening.ts) — every key that names a program, defined
+ * where this git reads configuration, is overridden by name, found afresh for each process
+ * (defined-config.ts). What cannot be seen whole, or neutralised within an environment's room, is
+ * refused before any git runs there.
  */
 export async function gitEnv(cwd: string): Promise<NodeJS.ProcessEnv> {
   await checkGitVersion();
-  return hardenedGitEnv(cwd, await definedDrivers(cwd));
+  const defined = await definedConfig(cwd);
+  const overrides = configOverrides(defined.keys);
+  const refusals = [
+    ...defined.refusals,
+    ...(overrides.length > MAX_OVERRIDES ? [`its configuration defines ${overrides.length} keys that name programs (more than ${MAX_OVERRIDES})`] : []),
+  ];
+  if (refusals.length > 0) {
+    throw new SopworksError('REPOSITORY_REFUSED', cleanLine(`Refused to run git in ${cwd}: ${refusals.join('; ')}.`), {
+      hint: 'sopworks overrides every configuration key that names a program before it runs git, and could not here. Fix or remove what is named (git config --file <file> --list shows it); nothing was run.',
+    });
+  }
+  return hardenedGitEnv(cwd, overrides);
+}
+
+/** Commands that would show a signature, and so run its verifier, when the config asks: told not to. */
+const SHOWS_SIGNATURES = new Set(['log', 'show', 'whatchanged']);
+
+/** The arguments with `--no-show-signature` after the subcommand, where it applies (after any `-c key=value`). */
+export function withoutSignatures(args: readonly string[]): string[] {
+  let at = 0;
+  while (args[at] === '-c') at += 2;
+  while (args[at]?.startsWith('--') && !SHOWS_SIGNATURES.has(args[at]!)) at += 1;
+  const command = args[at];
+  if (command === undefined || !SHOWS_SIGNATURES.has(command)) return [...args];
+  return [...args.slice(0, at + 1), '--no-show-signature', ...args.slice(at + 1)];
 }
 
 export interface GitOptions {
@@ -44,7 +71,7 @@ export interface GitOptions {
 export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { code: number }> {
   const env = await gitEnv(cwd);
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env: { ...env, ...options.identity }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('git', withoutSignatures(args), { cwd, env: { ...env, ...options.identity }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -1,7 +1,7 @@
 /**
  * A project handed back to sopworks (`resume`, `review`, `status`, `serve`) may have been tampered with
  * — by generated code that got through a weaker sandbox, or by whoever sent the folder. sopworks' own
- * git cannot be made to run anything (git-hardening.ts), but a person typing `git status` there can,
+ * git overrides every key that names a program (git-hardening.ts), but a person typing `git status` there can be made to run one,
  * and a record folder that is a link would take sopworks' writes elsewhere. This names what it finds:
  * refusals (a link where the repository or the run's record should be: writing there would follow it)
  * and warnings (planted hooks, config keys that run programs, redirections of the object store).
@@ -9,8 +9,9 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { hardenedGitEnv } from './git-hardening.ts';
-import { gitStdout, readConfigFile } from './read-config-file.ts';
+import { git } from './git-process.ts';
+import { programKeyClass } from './program-keys.ts';
+import { readConfigFile } from './read-config-file.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface TamperFindings {
@@ -18,18 +19,20 @@ export interface TamperFindings {
   warnings: string[];
 }
 
-/** Keys (lower-cased, as git lists them) whose value git runs, or that load more config. */
-const EXECUTING_KEYS: RegExp[] = [
-  /^core\.(fsmonitor|pager|sshcommand|editor|askpass|hookspath|gitproxy|attributesfile|excludesfile)$/,
-  /^alias\..+$/,
-  /^filter\..+\.(clean|smudge|process)$/,
-  /^diff\..+\.(command|textconv)$/,
-  /^diff\.external$/,
-  /^merge\..+\.driver$/,
-  /^credential(\..+)?\.helper$/,
-  /^(gpg|gpg\..+)\.program$/,
-  /^(sequence\.editor|pager\..+|include\.path|includeif\..+\.path|uploadpack\..+|receive\.procreceiverefs|protocol\..+\.allow|url\..+\.insteadof)$/,
+/** Keys that run nothing themselves but change what git reads or where it goes, and what each does. */
+const REDIRECTING_KEYS: [RegExp, string][] = [
+  [/^(include\.path|includeif\..+\.path)$/, 'it loads another configuration file; sopworks reads it and overrides every program it names'],
+  [/^core\.(attributesfile|excludesfile)$/, 'it names a file git reads'],
+  [/^url\..+\.insteadof$/, 'it rewrites remote addresses; sopworks fetches nothing'],
+  [/^receive\.procreceiverefs$/, 'it hands pushes to a hook; sopworks runs no hook'],
 ];
+
+/** What a configuration key does, for a person; null when it is harmless. */
+function keyFinding(key: string): string | null {
+  const program = programKeyClass(key);
+  if (program) return `${program.kind}: sopworks' git overrides it by name, your own git would run it`;
+  return REDIRECTING_KEYS.find(([re]) => re.test(key))?.[1] ?? null;
+}
 
 const lstat = (file: string) => fs.lstat(file).catch(() => null);
 
@@ -61,8 +64,9 @@ async function locateGitDirs(projectDir: string): Promise<GitDirs | null> {
 async function configFindings(file: string, shown: string, into: TamperFindings): Promise<void> {
   const stat = await lstat(file);
   if (stat?.isSymbolicLink()) return void into.refusals.push(`${shown} is a symbolic link`);
-  for (const [key, value] of await readConfigFile(file)) {
-    if (EXECUTING_KEYS.some((re) => re.test(key))) into.warnings.push(`${shown} sets ${key} = ${value.length > 80 ? `${value.slice(0, 77)}…` : value}`);
+  for (const [key, value] of (await readConfigFile(file)).entries) {
+    const finding = keyFinding(key);
+    if (finding) into.warnings.push(`${shown} sets ${key} = ${value.length > 80 ? `${value.slice(0, 77)}…` : value} (${finding})`);
   }
 }
 
@@ -77,7 +81,8 @@ export async function inspectProject(projectDir: string): Promise<TamperFindings
   if (!dirs) return findings;
   const { common, gitDir, label } = dirs;
   for (const hook of await fs.readdir(path.join(common, 'hooks')).catch(() => [] as string[])) {
-    if (!hook.endsWith('.sample')) findings.warnings.push(`a hook was planted: ${label(`hooks/${hook}`)}`);
+    if (!hook.endsWith('.sample'))
+      findings.warnings.push(`a hook was planted: ${label(`hooks/${hook}`)} (sopworks' git runs no hook, your own git would run it)`);
   }
   await configFindings(path.join(common, 'config'), label('config'), findings);
   for (const worktreeConfig of new Set([path.join(gitDir, 'config.worktree'), path.join(common, 'config.worktree')])) {
@@ -85,7 +90,8 @@ export async function inspectProject(projectDir: string): Promise<TamperFindings
   }
   // A linked work tree's folder names its repository with `commondir`: that one is git's own.
   for (const file of [...(dirs.linked ? [] : ['commondir']), 'objects/info/alternates', 'info/attributes']) {
-    if (await lstat(path.join(common, file))) findings.warnings.push(`${label(file)} exists (it redirects what git reads, or names filters)`);
+    if (await lstat(path.join(common, file)))
+      findings.warnings.push(`${label(file)} exists (it redirects what git reads, or names drivers; sopworks' git switches every driver off)`);
   }
   return findings;
 }
@@ -102,12 +108,12 @@ export async function attributeDrivers(repo: string, base: string): Promise<stri
     for (const match of text.matchAll(/(?:^|\s)(filter|diff|merge)=(\S+)/gm)) found.push(`${where} names the ${match[1]} driver "${match[2]}"`);
   };
   // ls-tree and cat-file blob apply no driver: none to switch off.
-  const stdout = await gitStdout(['ls-tree', '-r', '-z', base], { cwd: repo, env: hardenedGitEnv(repo) });
+  const { stdout } = await git(repo, ['ls-tree', '-r', '-z', base]);
   for (const entry of stdout.split('\0').filter(Boolean)) {
     const [meta, file] = entry.split('\t') as [string, string];
     const [, type, object] = meta.split(' ') as [string, string, string];
     if (type !== 'blob' || path.posix.basename(file) !== '.gitattributes') continue;
-    scan(await gitStdout(['cat-file', 'blob', object], { cwd: repo, env: hardenedGitEnv(repo) }), file);
+    scan((await git(repo, ['cat-file', 'blob', object])).stdout, file);
   }
   const dirs = await locateGitDirs(repo);
   if (dirs) scan(await fs.readFile(path.join(dirs.common, 'info', 'attributes'), 'utf8').catch(() => ''), dirs.label('info/attributes'));
@@ -119,6 +125,6 @@ export function describeFindings(dir: string, findings: TamperFindings): string[
   // What was found quotes the repository (a config value, a hook's name): one clean line each.
   return [
     ...findings.refusals.map((r) => cleanLine(`${dir}: ${r}`)),
-    ...findings.warnings.map((w) => cleanLine(`${dir}: ${w} — sopworks' git never runs it, but your git would: inspect and remove it before using git there`)),
+    ...findings.warnings.map((w) => cleanLine(`${dir}: ${w} — inspect and remove it before using git there`)),
   ];
 }
