@@ -1,62 +1,61 @@
 /**
- * The public interface of a source file: what a file that depends on it needs to know (exports and
- * signatures), without the bodies. Pure and language-aware by file extension; falls back to the head of
- * the file where the language is unknown.
+ * The public interface of a source file: what a file that depends on it needs to know — what it exports,
+ * with whole signatures, without bodies or private helpers. Read with tree-sitter (src/ground/syntax/)
+ * for JavaScript, TypeScript, Python and Go (./code-interface/*.ts, one file per language). Any other file,
+ * and one that does not parse, is shown whole when short, else its first lines up to a blank line, with
+ * the number of lines left out.
  */
-const JS_LIKE = /\.(m?[jt]sx?|cjs|cts)$/;
+import { grammarOf, languageOf, type SyntaxLanguage, type SyntaxNode } from '../ground/syntax/index.ts';
+import { goInterface } from './code-interface/go.ts';
+import { javascriptInterface } from './code-interface/javascript.ts';
+import { pythonInterface } from './code-interface/python.ts';
 
-export function codeInterface(path: string, content: string): string {
-  if (JS_LIKE.test(path)) return nonEmpty(jsInterface(content), content);
-  if (path.endsWith('.py')) return nonEmpty(pythonInterface(content), content);
-  return head(content, 40);
+type Extract = (root: SyntaxNode, source: string) => string;
+
+const EXTRACT: Partial<Record<SyntaxLanguage, { extract: Extract; nothing: string }>> = {
+  javascript: { extract: javascriptInterface, nothing: '(it exports nothing)' },
+  typescript: { extract: javascriptInterface, nothing: '(it exports nothing)' },
+  tsx: { extract: javascriptInterface, nothing: '(it exports nothing)' },
+  python: { extract: pythonInterface, nothing: '(it has no public names)' },
+  go: { extract: goInterface, nothing: '(it exports nothing)' },
+};
+
+/** A file of another language up to this many lines is shown whole. */
+const WHOLE_LINES = 60;
+/** Of a longer one, the lines before the last blank line within this many. */
+const HEAD_LINES = 40;
+
+/** The last interface made of each path, with the content it was made from: write, review and revise all ask. */
+const made = new Map<string, { content: string; shown: string }>();
+
+export async function codeInterface(path: string, content: string): Promise<string> {
+  const last = made.get(path);
+  if (last?.content === content) return last.shown;
+  const shown = await interfaceOf(path, content);
+  made.set(path, { content, shown });
+  return shown;
 }
 
-function jsInterface(content: string): string {
-  const lines = content.split('\n');
-  const out: string[] = [];
-  let comment: string[] = [];
-  let inClass = false;
-  for (const line of lines) {
-    const trimmed = line.trim();
-    if (/^\/\*\*/.test(trimmed)) comment = [];
-    if (/^(\/\*\*|\*|\*\/)/.test(trimmed)) {
-      comment.push(line);
-      continue;
-    }
-    if (/^export\b|^module\.exports\b|^exports\.\w+/.test(line)) {
-      out.push(...comment, signature(line));
-      inClass = /\bclass\b/.test(line) && !line.includes('}');
-    } else if (
-      inClass &&
-      /^\s{2,4}(static\s+|async\s+|get\s+|set\s+)*#?\w+\s*\(.*\)\s*\{?\s*$/.test(line) &&
-      !/^\s*(if|for|while|switch|return)\b/.test(line)
-    ) {
-      out.push(signature(line));
-    } else if (inClass && /^\}/.test(line)) {
-      out.push('}');
-      inClass = false;
-    }
-    if (trimmed !== '') comment = [];
+async function interfaceOf(path: string, content: string): Promise<string> {
+  const language = languageOf(path);
+  const reader = language ? EXTRACT[language] : undefined;
+  if (!language || !reader) return head(content);
+  const grammar = await grammarOf(language);
+  const tree = grammar.parser.parse(content);
+  try {
+    // A file that does not parse (a draft a fast check would refuse) has no tree to trust: its text is shown.
+    if (!tree || tree.rootNode.hasError) return head(content);
+    const extracted = reader.extract(tree.rootNode, content);
+    return extracted.trim() === '' ? reader.nothing : extracted;
+  } finally {
+    tree?.delete();
   }
-  return out.join('\n');
 }
 
-function pythonInterface(content: string): string {
-  return content
-    .split('\n')
-    .filter((line) => /^(class|def|async def)\s/.test(line) || /^\s{4}(async\s+)?def\s/.test(line) || /^[A-Z_][A-Z0-9_]*\s*=/.test(line))
-    .map((line) => line.replace(/\s*$/, ''))
-    .join('\n');
+function head(content: string): string {
+  const lines = content.split('\n');
+  if (lines.length <= WHOLE_LINES) return content;
+  const blank = lines.slice(0, HEAD_LINES).findLastIndex((line) => line.trim() === '');
+  const kept = lines.slice(0, blank > 0 ? blank : HEAD_LINES);
+  return `${kept.join('\n')}\n(… ${lines.length - kept.length} more lines)`;
 }
-
-/** A declaration line without its body: `export function f(a) {` → `export function f(a) { … }`. */
-function signature(line: string): string {
-  const open = line.indexOf('{');
-  // A class keeps its opening brace: its method signatures follow, then its closing brace.
-  if (/\bclass\b/.test(line) && open !== -1) return line.slice(0, open + 1);
-  if (/\bfunction\b|\)\s*\{/.test(line) && open !== -1) return `${line.slice(0, open + 1)} … }`;
-  return line;
-}
-
-const head = (content: string, lines: number): string => content.split('\n').slice(0, lines).join('\n');
-const nonEmpty = (extracted: string, content: string): string => (extracted.trim() === '' ? head(content, 40) : extracted);

@@ -13,7 +13,7 @@ import { readRequestedFiles } from '../../src/capabilities/change/read-files.ts'
 import { readTree, renderTree } from '../../src/capabilities/change/map/render-tree.ts';
 import { listFiles } from '../../src/capabilities/change/map/list-files.ts';
 import { tagFiles } from '../../src/capabilities/change/map/tag-files.ts';
-import { languageOf } from '../../src/capabilities/change/map/languages.ts';
+import { languageOf } from '../../src/ground/syntax/index.ts';
 import { parseFiles, parseInWorkers } from '../../src/capabilities/change/map/parse-pool.ts';
 import { parseWorkerEntry } from '../../src/capabilities/change/map/parse-worker-entry.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -26,7 +26,7 @@ export const awaitApproval = defineStep({
       gate: params.gate,
       key,
       round: countOf(context.asks, approvalCounter(params.gate, key)),
-      content: ports.documents.markdown(view(params.show)),
+      content: ports.documents.markdown(await view(params.show)),
     };
     const decision = await ports.approvals.decide(request, signal);
     if (!decision.approved) {

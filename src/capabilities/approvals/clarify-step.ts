@@ -36,7 +36,7 @@ export const clarify = defineStep({
     // The n-th call of the action is the n-th round of questions: the answers' identity on the board.
     const round = countOf(context.asks, askCounter(params.action, null));
     const schema = ClarifyingQuestions.extend({ questions: z.array(ClarifyingQuestion).max(params.max) });
-    const variables = Object.fromEntries(params.with.map((name) => [name, view(name)]));
+    const variables = Object.fromEntries(await Promise.all(params.with.map(async (name) => [name, await view(name)])));
     const reply = (await ports.model.ask({
       call: { role, action: params.action, key: null },
       profile: ports.role.profile,

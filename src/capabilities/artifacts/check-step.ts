@@ -13,8 +13,8 @@ export const check = defineStep({
   params: z.object({ check: z.enum(['taskGraph']), writer: z.string().min(1).default('engineer'), tester: z.string().min(1).default('qa') }).strict(),
   output: z.void(),
   async run({ params, view }, ports) {
-    const tasks = S.TaskGraph.parse(view('tasks'));
-    const design = S.Design.parse(view('design'));
+    const tasks = S.TaskGraph.parse(await view('tasks'));
+    const design = S.Design.parse(await view('design'));
     const problems = [
       ...validateTaskGraph(tasks, design),
       ...planRefusals(

@@ -42,15 +42,18 @@ export const task: View = {
 };
 
 export const dependencies: View = {
-  description: "The current file's dependencies: each `path` and the `interface` (exports and signatures) of what is written so far.",
+  description:
+    "The current file's dependencies: each `path` and the `interface` of what is written so far — its exported names with whole signatures, read with tree-sitter (src/documents/code-interface.ts).",
   needsCurrent: true,
   read: (scope) => {
     const code = latestCode(scope.board);
-    return currentTask(scope).dependsOn.map((dep) => {
-      // A file written in this batch may still wait for its turn on the board: its content is in the context.
-      const content = scope.context.written?.[dep] ?? code.find((c) => c.path === dep)?.content;
-      return { path: dep, interface: content !== undefined ? codeInterface(dep, content) : '(not written yet)' };
-    });
+    return Promise.all(
+      currentTask(scope).dependsOn.map(async (dep) => {
+        // A file written in this batch may still wait for its turn on the board: its content is in the context.
+        const content = scope.context.written?.[dep] ?? code.find((c) => c.path === dep)?.content;
+        return { path: dep, interface: content !== undefined ? await codeInterface(dep, content) : '(not written yet)' };
+      }),
+    );
   },
 };
 

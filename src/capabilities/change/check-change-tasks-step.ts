@@ -22,8 +22,8 @@ export const checkChangeTasks = defineStep({
     .strict(),
   output: z.void(),
   async run({ params, view }, ports) {
-    const graph = C.ChangeTaskGraph.parse(view(params.tasks));
-    const design = C.DesignDelta.pick({ testCommand: true }).parse(view(params.design));
+    const graph = C.ChangeTaskGraph.parse(await view(params.tasks));
+    const design = C.DesignDelta.pick({ testCommand: true }).parse(await view(params.design));
     const problems = [
       ...(await changeTaskProblems(ports.repository.root, graph)),
       ...planRefusals(

@@ -41,7 +41,7 @@ export const edit = defineStep({
     const file = context.current;
     if (!file) throw new SopworksError('SOP_INVALID', `${role}: step ${params.action} needs a current file (run it in a per-file SOP).`);
     const { before, original } = await startingPoint(file, params.onto, context, ports);
-    const variables = Object.fromEntries(params.with.map((name) => [name, view(name)]));
+    const variables = Object.fromEntries(await Promise.all(params.with.map(async (name) => [name, await view(name)])));
     const refusal = ports.policy.writeRefusals(role, [file]);
     if (refusal.length > 0) throw new SopworksError('PATH_UNSAFE', `${role} may not change ${file}: ${refusal.join('; ')}.`);
     const reply = (await ports.model.ask({

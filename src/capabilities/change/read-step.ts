@@ -17,7 +17,7 @@ export const read = defineStep({
     .strict(),
   output: C.ReadFiles,
   async run({ params, view }, ports) {
-    const request = C.ReadRequest.parse(view(params.from));
+    const request = C.ReadRequest.parse(await view(params.from));
     return readRequestedFiles(ports.repository.root, request, { maxFiles: params.maxFiles, maxChars: params.maxChars });
   },
 });

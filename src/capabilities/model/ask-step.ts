@@ -68,7 +68,7 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
           : params.output === 'files'
             ? { kind: 'files' }
             : { kind: 'json', name: params.output, schema: outputs[params.output]! };
-      const variables = Object.fromEntries(params.with.map((name) => [name, view(name)]));
+      const variables = Object.fromEntries(await Promise.all(params.with.map(async (name) => [name, await view(name)])));
       return ports.model.ask({
         call: { role, action: params.action, key },
         profile: ports.role.fileSeats?.[params.by] ?? ports.role.profile,

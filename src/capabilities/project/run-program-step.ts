@@ -20,7 +20,7 @@ export const runProgram = defineStep({
   params: z.object({ timeoutMs: z.number().int().min(1000).default(60_000) }).strict(),
   output: S.TestReport.nullable(),
   async run({ params, view }, ports) {
-    const design = S.Design.parse(view('design'));
+    const design = S.Design.parse(await view('design'));
     const command = smokeCommandOf(design);
     if (!command) return null;
     const refusal = ports.policy.commandRefusal(ports.role.profile.id, command);

@@ -23,7 +23,7 @@ export const runBaseTests = defineStep({
   async run({ params, view, context }, ports) {
     const map = ports.board.latest<C.RepositoryMap>('RepositoryMap')?.payload;
     if (!map) throw new SopworksError('SOP_INVALID', 'runBaseTests needs the RepositoryMap on the board (a change run publishes it first).');
-    const design = C.DesignDelta.pick({ testCommand: true }).parse(view(params.design));
+    const design = C.DesignDelta.pick({ testCommand: true }).parse(await view(params.design));
     const { report } = ports.run;
     if (!map.hasTests) {
       report({ kind: 'tests-start', detail: 'base: the repository has no tests; QA writes the first ones' });

@@ -21,7 +21,7 @@ export const runTests = defineStep({
     .strict(),
   output: S.TestReport,
   async run({ params, view }, ports) {
-    const design = S.Design.parse(view(params.design));
+    const design = S.Design.parse(await view(params.design));
     const round = ports.board.all('TestReport').length + 1;
     const refusal = ports.policy.commandRefusal(ports.role.profile.id, design.testCommand);
     if (refusal) {

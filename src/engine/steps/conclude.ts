@@ -9,7 +9,7 @@ export const conclude = defineStep({
   effect: 'message',
   names: { views: ['detail'] },
   async run({ params, context, view }, ports) {
-    const detail = params.detail ? ports.documents.line(view(params.detail)) : '';
+    const detail = params.detail ? ports.documents.line(await view(params.detail)) : '';
     const message = await ports.publish(
       {
         type: 'Outcome',

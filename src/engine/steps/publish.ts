@@ -20,8 +20,8 @@ export const publish = defineStep({
   effect: 'message',
   names: { views: ['payload', 'fields'] },
   async run({ params, context, view }, ports) {
-    const base = params.payload ? view(params.payload) : {};
-    const extra = Object.fromEntries(Object.entries(params.fields).map(([field, name]) => [field, view(name)]));
+    const base = params.payload ? await view(params.payload) : {};
+    const extra = Object.fromEntries(await Promise.all(Object.entries(params.fields).map(async ([field, name]) => [field, await view(name)])));
     const payload = Array.isArray(base) ? { ...extra } : { ...(base as object), ...extra };
     refuseUnwritableFiles(ports, params.type, payload);
     const message = await ports.publish(

@@ -17,8 +17,8 @@ export interface StepInput<P> {
   context: RoleContext;
   /** Aborted when the role stops; a step in flight then stops too. */
   signal: AbortSignal;
-  /** A view or a slot the role keeps, by name (./views.ts). */
-  view(name: string): unknown;
+  /** A view or a slot the role keeps, by name (./views.ts); a view may take a moment (a parse), so it is awaited. */
+  view(name: string): Promise<unknown>;
 }
 
 /**

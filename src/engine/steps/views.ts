@@ -15,7 +15,7 @@ export interface ViewScope {
 
 export interface View {
   description: string;
-  /** `name`: the view's name, for an error that says which view could not be read. */
+  /** `name`: the view's name, for an error that says which view could not be read. A promise is awaited (a view that parses source). */
   read(scope: ViewScope, name: string): unknown;
   /** The view is about the current file (it fails without one). */
   needsCurrent?: boolean;
@@ -31,9 +31,9 @@ export const latestOf = (type: string, description: string): View => ({
   },
 });
 
-export function resolveView(name: string, scope: ViewScope, views: Readonly<Record<string, View>>): unknown {
+export async function resolveView(name: string, scope: ViewScope, views: Readonly<Record<string, View>>): Promise<unknown> {
   if (name in scope.context.slots) return scope.context.slots[name];
   const view = views[name];
-  if (view) return view.read(scope, name);
+  if (view) return await view.read(scope, name);
   throw new SopworksError('SOP_INVALID', `"${name}" is neither a view (${Object.keys(views).join(', ')}) nor a slot this role has kept.`);
 }

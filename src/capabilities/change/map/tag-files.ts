@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { FileTags } from './file-tags.ts';
-import { languageOf } from './languages.ts';
+import { languageOf } from '../../../ground/syntax/index.ts';
 import { parseFiles } from './parse-pool.ts';
 import { PARSE_BYTES } from './read-source.ts';
 import type { TreeFile } from './list-files.ts';

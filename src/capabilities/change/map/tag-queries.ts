@@ -7,6 +7,8 @@
  * here because the grammar package (@vscode/tree-sitter-wasm) ships the grammars without their queries.
  */
 
+import type { SyntaxLanguage } from '../../../ground/syntax/index.ts';
+
 const JS_DEFINITIONS = `
 (function_declaration name: (identifier) @name) @definition.function
 (generator_function_declaration name: (identifier) @name) @definition.function
@@ -98,6 +100,6 @@ export const TAG_QUERIES = {
   go: { definitions: GO_DEFINITIONS, text: GO_TEXT },
   rust: { definitions: RUST_DEFINITIONS, text: RUST_TEXT },
   java: { definitions: JAVA_DEFINITIONS, text: JAVA_TEXT },
-} satisfies Record<string, TagQueries>;
+} satisfies Record<SyntaxLanguage, TagQueries>;
 
-export type MapLanguage = keyof typeof TAG_QUERIES;
+export type MapLanguage = SyntaxLanguage;

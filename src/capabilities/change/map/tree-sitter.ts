@@ -1,28 +1,19 @@
 /**
- * The tree-sitter runtime and grammars, loaded once per process: web-tree-sitter and the prebuilt
- * grammar `.wasm` files of @vscode/tree-sitter-wasm (one package holds the runtime and every grammar
- * the map reads, built together, so their ABI versions match). Each language gets one parser and one
- * compiled query holding both its definitions and its comments and strings (tag-queries.ts): a file's
- * tree is walked once, not once per query (the walk is most of a query's cost).
+ * The map's tools per language: the grammar (src/ground/syntax/) and one compiled query holding both
+ * its definitions and its comments and strings (tag-queries.ts): a file's tree is walked once, not once
+ * per query (the walk is most of a query's cost).
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { type Grammar, grammarOf, type SyntaxNode, type SyntaxQuery } from '../../../ground/syntax/index.ts';
 import { TAG_QUERIES, type MapLanguage } from './tag-queries.ts';
 
-const require = createRequire(import.meta.url);
-// A UMD bundle: Node's ESM import cannot see its names, so it is required.
-const TreeSitter = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
-const WASM_DIR = path.dirname(require.resolve('@vscode/tree-sitter-wasm'));
-
-export type SyntaxNode = import('@vscode/tree-sitter-wasm').Node;
+export type { SyntaxNode };
 
 export interface LanguageTools {
-  parser: import('@vscode/tree-sitter-wasm').Parser;
+  parser: Grammar['parser'];
   /** The definitions' patterns and the `@text` pattern, in one query. */
-  tags: import('@vscode/tree-sitter-wasm').Query;
+  tags: SyntaxQuery;
 }
 
-let runtime: Promise<void> | null = null;
 const loaded = new Map<MapLanguage, Promise<LanguageTools>>();
 
 export function languageTools(language: MapLanguage): Promise<LanguageTools> {
@@ -35,11 +26,7 @@ export function languageTools(language: MapLanguage): Promise<LanguageTools> {
 }
 
 async function load(language: MapLanguage): Promise<LanguageTools> {
-  runtime ??= TreeSitter.Parser.init();
-  await runtime;
-  const grammar = await TreeSitter.Language.load(path.join(WASM_DIR, `tree-sitter-${language}.wasm`));
-  const parser = new TreeSitter.Parser();
-  parser.setLanguage(grammar);
+  const grammar = await grammarOf(language);
   const queries = TAG_QUERIES[language];
-  return { parser, tags: new TreeSitter.Query(grammar, `${queries.definitions}\n${queries.text}`) };
+  return { parser: grammar.parser, tags: grammar.query(`${queries.definitions}\n${queries.text}`) };
 }

@@ -1,0 +1,133 @@
+/**
+ * The interface of a JavaScript or TypeScript module, read from its tree: what it exports (ES exports,
+ * and CommonJS `module.exports` / `exports.x` with the declarations they name), each as written — whole
+ * signatures, whatever lines their parameters span — with function bodies as `{ … }`, a class's private
+ * members (`#x`, `private`) left out, and a value too long to show as `…` (never part of one). Types,
+ * interfaces and enums a TypeScript module exports are its interface: shown whole. Comments right above
+ * an export stay; nothing else of the file does.
+ */
+import type { SyntaxNode } from '../../ground/syntax/index.ts';
+import { commentsAbove, type Cut, cutOf, indentAt, textWith, tooLong } from './source-text.ts';
+
+const FUNCTIONS = new Set([
+  'function_declaration',
+  'generator_function_declaration',
+  'function_expression',
+  'function',
+  'generator_function',
+  'arrow_function',
+  'method_definition',
+]);
+const CLASSES = new Set(['class_declaration', 'abstract_class_declaration', 'class']);
+/** Nodes holding a value under a field: the value is shown whole, or as `…` when too long. */
+const VALUE_FIELDS: Record<string, string> = {
+  variable_declarator: 'value',
+  field_definition: 'value',
+  public_field_definition: 'value',
+  assignment_expression: 'right',
+  pair: 'value',
+};
+const DECLARATIONS = new Set([
+  'function_declaration',
+  'generator_function_declaration',
+  'class_declaration',
+  'abstract_class_declaration',
+  'lexical_declaration',
+  'variable_declaration',
+]);
+
+const isComment = (node: SyntaxNode): boolean => node.type === 'comment';
+
+export function javascriptInterface(root: SyntaxNode, source: string): string {
+  const render = (node: SyntaxNode): string => textWith(source, node.startIndex, node.endIndex, cutsIn(node, source));
+  const shown = (node: SyntaxNode): string => [...commentsAbove(node, isComment, ''), render(node)].join('\n');
+  const top = root.namedChildren.filter((node): node is SyntaxNode => node !== null);
+  const named = namedByCommonJs(top);
+  const parts: string[] = [];
+  for (const node of top) {
+    if (node.type === 'export_statement' || node.type === 'ambient_declaration' || commonJsExport(node)) parts.push(shown(node));
+    else if (DECLARATIONS.has(node.type) && declaredNames(node).some((name) => named.has(name))) parts.push(shown(node));
+  }
+  return parts.join('\n');
+}
+
+/** The cuts that make a node's text its interface: bodies, private members, long values. */
+function cutsIn(node: SyntaxNode, source: string): Cut[] {
+  const cuts: Cut[] = [];
+  const visit = (n: SyntaxNode): void => {
+    const body = n.childForFieldName('body');
+    if (FUNCTIONS.has(n.type) && body) {
+      if (body.type === 'statement_block') cuts.push(cutOf(body, '{ … }'));
+      else if (body.text.includes('\n') || body.text.length > 100) cuts.push(cutOf(body, '…'));
+      else visit(body);
+      for (const child of n.namedChildren) if (child && child.startIndex < body.startIndex) visit(child);
+      return;
+    }
+    if (CLASSES.has(n.type) && body) {
+      cuts.push(cutOf(body, classBody(body, source)));
+      for (const child of n.namedChildren) if (child && child.startIndex < body.startIndex) visit(child);
+      return;
+    }
+    const valueField = VALUE_FIELDS[n.type];
+    const value = valueField ? n.childForFieldName(valueField) : null;
+    for (const child of n.namedChildren) {
+      if (!child) continue;
+      if (value && child.startIndex === value.startIndex && !FUNCTIONS.has(value.type) && !CLASSES.has(value.type)) {
+        const inner = cutsIn(value, source);
+        if (tooLong(textWith(source, value.startIndex, value.endIndex, inner))) cuts.push(cutOf(value, '…'));
+        else cuts.push(...inner);
+      } else visit(child);
+    }
+  };
+  visit(node);
+  return cuts;
+}
+
+/** A class's body with its public members only, each at its own indentation. */
+function classBody(body: SyntaxNode, source: string): string {
+  const members = body.namedChildren.filter((m): m is SyntaxNode => m !== null && !isComment(m) && m.type !== 'class_static_block' && !isPrivate(m));
+  if (members.length === 0) return '{}';
+  const lines = members.flatMap((m) => {
+    const indent = indentAt(source, m.startIndex);
+    // A field's or a signature's `;` is the class body's, not the member's.
+    const end = source[m.endIndex] === ';' ? m.endIndex + 1 : m.endIndex;
+    return [...commentsAbove(m, isComment, indent), indent + textWith(source, m.startIndex, end, cutsIn(m, source))];
+  });
+  return `{\n${lines.join('\n')}\n${indentAt(source, body.endIndex - 1)}}`;
+}
+
+function isPrivate(member: SyntaxNode): boolean {
+  return member.namedChildren.some((c) => c?.type === 'private_property_identifier' || (c?.type === 'accessibility_modifier' && c.text === 'private'));
+}
+
+/** `module.exports = …`, `module.exports.x = …` or `exports.x = …`. */
+function commonJsExport(node: SyntaxNode): SyntaxNode | null {
+  if (node.type !== 'expression_statement') return null;
+  const assignment = node.namedChildren[0];
+  if (assignment?.type !== 'assignment_expression') return null;
+  const left = assignment.childForFieldName('left')?.text ?? '';
+  return /^(module\.exports|exports)(\.[\w$]+)?$/.test(left) && left !== 'exports' ? assignment : null;
+}
+
+/** The top-level names a CommonJS export hands out: `module.exports = { a, b: c }` names a and c; `= f` names f. */
+function namedByCommonJs(top: readonly SyntaxNode[]): Set<string> {
+  const names = new Set<string>();
+  for (const node of top) {
+    const right = commonJsExport(node)?.childForFieldName('right');
+    if (!right) continue;
+    if (right.type === 'identifier') names.add(right.text);
+    if (right.type !== 'object') continue;
+    for (const entry of right.namedChildren) {
+      if (entry?.type === 'shorthand_property_identifier') names.add(entry.text);
+      const value = entry?.type === 'pair' ? entry.childForFieldName('value') : null;
+      if (value?.type === 'identifier') names.add(value.text);
+    }
+  }
+  return names;
+}
+
+function declaredNames(node: SyntaxNode): string[] {
+  const own = node.childForFieldName('name');
+  if (own) return [own.text];
+  return node.namedChildren.flatMap((d) => (d?.type === 'variable_declarator' ? [d.childForFieldName('name')?.text ?? ''] : []));
+}
