@@ -99,3 +99,14 @@ export const NAMESPACES: SystemRequirement = {
     return ip.error || ip.status !== 0 ? 'ip netns is not available (iproute2)' : null;
   },
 };
+
+/** A second user (`nobody`) for a guard's test, played by root: what the user running sopworks cannot undo. */
+export const SECOND_USER: SystemRequirement = {
+  name: 'root, to act as a second user (nobody)',
+  install: 'run the tests as root',
+  missing() {
+    if (process.getuid?.() !== 0) return 'the tests do not run as root';
+    const probe = spawnSync(process.execPath, ['-e', ''], { uid: 65534, gid: 65534, stdio: 'ignore', timeout: 10_000 });
+    return probe.status === 0 ? null : 'node cannot be started as nobody (uid 65534)';
+  },
+};

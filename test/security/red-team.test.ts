@@ -22,6 +22,8 @@ import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const LIMITS: SandboxLimits = { wallSeconds: 6, cpuSeconds: 2, memoryMb: 256, maxProcesses: 64, outputKb: 64, fileMb: 4, diskMb: 16, maxFiles: 300 };
+/** More entries than any guard ever listed (5 000 in .git, 20 000 in the work tree). */
+const FLOOD = 20_050;
 const API_KEY = `sk-red-team-${process.pid}-do-not-leak`;
 const HOME_SECRET = `red-team-home-secret-${process.pid}`;
 
@@ -328,6 +330,33 @@ for (const modeCase of MODES) {
         );
         await assertHostIntact(a);
         assertIntegrityCaught(a, /\.git\/(HEAD|refs|index|objects\/info|packed-refs)/);
+      });
+
+      it(`a flood of ${FLOOD.toLocaleString('en')} files in .git/hooks does not hide a hook planted after it`, async () => {
+        // Named so that the hook sorts after every one of them; xargs makes them in a few processes.
+        const flood = `{ cd "$1/.git/hooks" 2>/dev/null || cd .git/hooks; } && seq -f 'f%05.0f' 1 ${FLOOD} | xargs touch && printf '#!/bin/sh\\ntouch %s\\n' "$2" > pre-commit && chmod +x pre-commit`;
+        const a = await attempt(
+          'hooks-flood',
+          `tryTo('flood', () => cp.execFileSync('sh', ['-c', ${JSON.stringify(flood)}, 'sh', P, M], { stdio: 'pipe' }));`,
+          {
+            cpuSeconds: 10,
+            wallSeconds: 30,
+          },
+        );
+        assert.equal(await exists(path.join(a.project, '.git/hooks/pre-commit')), false, `the planted hook is still there:\n${describeOutcome(a.outcome)}`);
+        await assertHostIntact(a);
+        const integrity = a.outcome.violations.filter((v) => v.kind === 'integrity').map((v) => v.detail);
+        if (weaker) {
+          // Named, with the flood counted in one line rather than listed line by line.
+          assert.ok(
+            integrity.some((d) => /^\.git\/hooks: 20,051 entries were created \(pre-commit, .*\) \(restored\)$/.test(d)),
+            describeOutcome(a.outcome),
+          );
+          assert.ok(integrity.length <= 20, `the report lists the flood line by line (${integrity.length} lines)`);
+        } else {
+          assert.deepEqual(integrity, [], describeOutcome(a.outcome));
+          assert.match(a.outcome.output, /Read-only file system/, describeOutcome(a.outcome));
+        }
       });
 
       it('cannot replace .git/config by a link, or plant commondir', async () => {

@@ -21,6 +21,9 @@ import { QUARANTINE } from '../../src/host/sandbox/git-dir-guard.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
+/** More entries than the guard ever listed (20 000): a listing that stopped there would miss what follows. */
+const FLOOD = 20_050;
+
 const LIMITS: SandboxLimits = { wallSeconds: 20, cpuSeconds: 10, memoryMb: 256, maxProcesses: 64, outputKb: 64, fileMb: 4, diskMb: 16, maxFiles: 300 };
 
 /** The attack starts as node (so the Node fallback applies) and runs its writes through sh, which it does not confine. */
@@ -195,6 +198,34 @@ for (const modeCase of MODES) {
       assert.equal(await exists(marker), false, `a program planted in the git dir ran on the host:\n${describeOutcome(outcome)}`);
       assert.match(git(layout.repository, 'rev-parse', '--abbrev-ref', 'HEAD'), /^main\n$/);
       assert.equal(git(layout.repository, 'branch', '--list', 'evil'), '');
+    });
+
+    it(`a flood of ${FLOOD.toLocaleString('en')} files in hooks/ does not hide a hook planted after it`, async () => {
+      const before = await fingerprint(layout.gitDir, [QUARANTINE]);
+      const script = [
+        `G=${JSON.stringify(layout.gitDir)}; M=${JSON.stringify(marker)}`,
+        // Named so that the hook sorts after every one of them; xargs makes them in a few processes.
+        `cd "$G/hooks" && seq -f 'f%05.0f' 1 ${FLOOD} | xargs touch && printf '#!/bin/sh\\ntouch %s\\n' "$M" > pre-commit && chmod +x pre-commit && echo PLANTED`,
+      ].join('\n');
+      const outcome = await run(`${script}\n`);
+      const integrity = outcome.violations.filter((v) => v.kind === 'integrity').map((v) => v.detail);
+      if (weaker) {
+        assert.match(outcome.output, /PLANTED/, describeOutcome(outcome));
+        // Named, with the flood counted rather than listed line by line.
+        assert.ok(
+          integrity.some((d) => /: hooks: 20,051 entries were created \(pre-commit, .*\) \(restored\)$/.test(d)),
+          describeOutcome(outcome),
+        );
+        assert.ok(integrity.length <= 20, `the report lists the flood line by line (${integrity.length} lines)`);
+      } else assert.deepEqual(integrity, [], describeOutcome(outcome));
+      assert.equal(await exists(path.join(layout.gitDir, 'hooks', 'pre-commit')), false, `the planted hook is still there:\n${describeOutcome(outcome)}`);
+      assert.deepEqual(await fingerprint(layout.gitDir, [QUARANTINE]), before, `the git dir changed:\n${describeOutcome(outcome)}`);
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'after the flood'], {
+        cwd: layout.repository,
+        stdio: 'ignore',
+        timeout: 10_000,
+      });
+      assert.equal(await exists(marker), false, `the planted hook ran on the host:\n${describeOutcome(outcome)}`);
     });
   });
 }

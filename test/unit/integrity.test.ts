@@ -37,7 +37,11 @@ describe('integrity check', () => {
     await fs.writeFile(path.join(dir, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\n', { mode: 0o755 });
     await fs.symlink('/etc', path.join(dir, '.sopworks', 'pending.json'));
     const changes = await restoreProtected(snapshot);
-    assert.deepEqual(changes.sort(), ['.git/config was changed', '.git/hooks/pre-commit was created', '.sopworks/pending.json was created (a link to /etc)']);
+    assert.deepEqual(changes.sort(), [
+      '.git/config was changed (restored)',
+      '.git/hooks/pre-commit was created (restored)',
+      '.sopworks/pending.json was created (a link to /etc) (restored)',
+    ]);
     assert.equal(await fs.readFile(path.join(dir, '.git', 'config'), 'utf8'), '[core]\n\tbare = false\n');
     await assert.rejects(fs.lstat(path.join(dir, '.git', 'hooks', 'pre-commit')));
     await assert.rejects(fs.lstat(path.join(dir, '.sopworks', 'pending.json')));
@@ -50,7 +54,10 @@ describe('integrity check', () => {
     await fs.symlink('/etc/passwd', path.join(dir, '.git', 'HEAD'));
     await fs.writeFile(path.join(dir, '.sopworks', 'board.jsonl'), '{}\n');
     const changes = await restoreProtected(snapshot);
-    assert.deepEqual(changes.sort(), ['.git/HEAD was replaced by a link to /etc/passwd', '.sopworks/board.jsonl was rewritten (it may only grow)']);
+    assert.deepEqual(changes.sort(), [
+      '.git/HEAD was replaced by a link to /etc/passwd (restored)',
+      '.sopworks/board.jsonl was rewritten (it may only grow) (restored)',
+    ]);
     assert.equal(await fs.readFile(path.join(dir, '.git', 'HEAD'), 'utf8'), 'ref: refs/heads/main\n');
     assert.equal(await fs.readFile(path.join(dir, '.sopworks', 'board.jsonl'), 'utf8'), JSON.stringify(OWN) + '\n');
   });
@@ -63,7 +70,7 @@ describe('integrity check', () => {
     await fs.appendFile(path.join(dir, '.sopworks', 'board.jsonl'), JSON.stringify(second) + '\n' + forged + '\n');
     const board = { list: () => [OWN, second] as never };
     const changes = await restoreProtected(snapshot, ownRecordLine(board));
-    assert.deepEqual(changes, ['.sopworks/board.jsonl got lines sopworks did not write']);
+    assert.deepEqual(changes, ['.sopworks/board.jsonl got lines sopworks did not write (restored)']);
     assert.equal(await fs.readFile(path.join(dir, '.sopworks', 'board.jsonl'), 'utf8'), [OWN, second].map((m) => JSON.stringify(m) + '\n').join(''));
   });
 
@@ -78,9 +85,9 @@ describe('integrity check', () => {
     await fs.appendFile(path.join(packs, 'pack-1.pack'), ' rewritten');
     const changes = await restoreProtected(snapshot);
     assert.deepEqual(changes.sort(), [
-      `.git/objects/pack/pack-1.pack was changed ${NOT_RESTORED}`,
-      '.git/objects/pack/pack-2.idx was created',
-      '.git/objects/pack/pack-2.pack was created',
+      '.git/objects/pack/pack-2.idx was created (restored)',
+      '.git/objects/pack/pack-2.pack was created (restored)',
+      `1 object file(s) removed or changed (.git/objects/pack/pack-1.pack) ${NOT_RESTORED}`,
     ]);
     assert.deepEqual((await fs.readdir(packs)).sort(), ['pack-1.pack']);
   });

@@ -76,7 +76,7 @@ async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs
   if (notice) request.onNotice?.(notice);
 
   const snapshot = await snapshotProtected(projectDir);
-  const guarded = await Promise.all(gitDirs.map(snapshotGitDir));
+  const guarded = await Promise.all(gitDirs.map((dir) => snapshotGitDir(dir)));
   const sizeBefore = await measureTree(projectDir, Number.MAX_SAFE_INTEGER);
   const hostTmp = mode === 'bubblewrap' ? null : await fsp.mkdtemp(path.join(os.tmpdir(), 'sopworks-sandbox-'));
   let scratch: Scratch | null = null;

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
-import { NOT_RESTORED, restoreProtected } from './integrity.ts';
-import { restoreGitDir, unguarded } from './git-dir-guard.ts';
+import { restoreProtected } from './integrity.ts';
+import { restoreGitDir } from './git-dir-guard.ts';
 import { diskLimits, type SandboxLimits } from './limits.ts';
 import { sandboxView, type HostPlaces } from './machine-paths.ts';
 import { describeLeftovers, takeLeftoverLines } from './outlived.ts';
@@ -54,7 +54,7 @@ export async function readFindings(setup: SandboxSetup, ran: Ran): Promise<Sandb
     limits: request.limits,
     limitsHit: LIMIT_ORDER.filter((kind) => limitsHit.has(kind)),
     violations,
-    gaps: [...gapsOf(mode, facts), ...unguarded(setup.guarded)],
+    gaps: gapsOf(mode, facts),
     ...(limitNotes.length > 0 ? { limitNotes } : {}),
     exitCode: result.exitCode,
     signal,
@@ -104,8 +104,7 @@ async function violationsOf(setup: SandboxSetup, ran: Ran, read: Read, overDisk:
     for (const refused of await copyBack(scratch, setup.projectDir)) violations.push({ kind: 'symlink', detail: `not copied back: ${refused}` });
   }
   // Last: nothing of the run is alive now, so what the check finds is what the run did.
-  for (const change of await restoreProtected(setup.snapshot, setup.request.acceptRecordLine))
-    violations.push({ kind: 'integrity', detail: change.endsWith(NOT_RESTORED) ? change : `${change} (restored)` });
+  for (const change of await restoreProtected(setup.snapshot, setup.request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: change });
   for (const change of (await Promise.all(setup.guarded.map(restoreGitDir))).flat()) violations.push({ kind: 'integrity', detail: change });
   return violations;
 }
