@@ -4,11 +4,13 @@
  * - the project-wide conventions (summary, approach, language, commands), the same for every file;
  * - the file's own row of the file list, and the rows of its direct dependencies;
  * - the lines of the class diagram that belong to the file's classes (their blocks and the relations
- *   that mention them), and the lines of the sequence diagram where they take part.
+ *   that mention them), and the lines of the sequence diagram where they take part, with the blocks
+ *   (alt/else, loop, opt, par …) those lines lie in (sequence-excerpt.ts).
  * A class belongs to a file when its name, lower-cased without punctuation, is the file's base name
  * (`src/word-count.js` ↔ `WordCount`), or when the file's purpose names it as a word.
  */
 import type { Design } from '../../documents/index.ts';
+import { sequenceExcerpt } from './sequence-excerpt.ts';
 
 export interface DesignExcerpt {
   summary: string;
@@ -81,13 +83,6 @@ function classDiagramExcerpt(diagram: string, classes: readonly string[]): strin
   return kept.length === 0 ? '' : [lines[0]!, ...kept].join('\n');
 }
 
-function sequenceDiagramExcerpt(diagram: string, classes: readonly string[]): string {
-  if (classes.length === 0) return '';
-  const lines = diagram.split('\n');
-  const kept = lines.slice(1).filter((line) => /->>|-->>|->|-->|-x|--x|-\)|--\)/.test(line) && mentions(line.split(':')[0]!, classes));
-  return kept.length === 0 ? '' : [lines[0]!, ...kept].join('\n');
-}
-
 /** Excerpts made so far, per design: every prompt of a file (write, review, revise) asks for the same one. */
 const made = new WeakMap<Design, Map<string, DesignExcerpt>>();
 
@@ -114,6 +109,6 @@ function makeDesignExcerpt(design: Design, file: string, dependsOn: readonly str
     dependencies: dependsOn.map(row),
     classes,
     classDiagram: classDiagramExcerpt(design.classDiagram.trim(), classes),
-    sequenceDiagram: sequenceDiagramExcerpt(design.sequenceDiagram.trim(), classes),
+    sequenceDiagram: sequenceExcerpt(design.sequenceDiagram.trim(), classes),
   };
 }
