@@ -33,8 +33,13 @@ export function installFailures(output: string): InstallFailure[] {
   if (/Failed to establish a new connection|Connection refused/.test(output)) add('install: the registry', 'the package index could not be reached');
   const upstream = /sopworks egress proxy: could not reach (\S+ \S+): ([^\n]*)/.exec(output);
   if (upstream) add('install: the registry', `the registry could not be reached from this machine (${upstream[1]}: ${upstream[2]!.trim()})`);
-  const refused = /sopworks egress proxy: refused (\S+ \S+)/.exec(output);
-  if (refused) add('install: the egress proxy', `the install asked for ${refused[1]}, which is not the configured registry, and the egress proxy refused it`);
+  const refused = /sopworks egress proxy: refused (\S+ \S+): ([^\n]*)/.exec(output);
+  if (refused) {
+    add(
+      'install: the egress proxy',
+      `the install asked for ${refused[1]}, which the egress proxy does not let through (${refused[2]!.trim()}): it forwards only the configured registry's package metadata and files (docs/sandbox.md, "The install step's threat model")`,
+    );
+  }
   if (/SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT|CERTIFICATE_VERIFY_FAILED|unable to verify the first certificate/.test(output)) {
     add('install: the registry', "the registry's certificate is not trusted (see the installer's lines)");
   }
