@@ -46,8 +46,19 @@ export const PYTHON_INSTALLED = [
   `print(${JSON.stringify(INSTALLED_CHECK_LINE)} + json.dumps(unmet), flush=True)`,
 ].join('\n');
 
-/** Runs pip from its wheel: `python -I -S -c RUN_PIP <wheel> install …`. */
-const RUN_PIP = "import runpy, sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = 'pip'; runpy.run_module('pip', run_name='__main__', alter_sys=True)";
+/**
+ * Runs pip from its wheel: `python -I -S -c RUN_PIP <wheel> <venv> install …`. Without `site`, the
+ * venv's interpreter keeps the base prefix (site's `venv()` is what moves it): the prefix is set here
+ * as site would set it, without putting its site-packages — where pip installs — on sys.path. (A
+ * Debian python3 would otherwise install into `.venv/local/lib/…/dist-packages`: measured.)
+ */
+const RUN_PIP = [
+  'import runpy, sys',
+  'sys.path.insert(0, sys.argv.pop(1))',
+  'sys.prefix = sys.exec_prefix = sys.argv.pop(1)',
+  "sys.argv[0] = 'pip'",
+  "runpy.run_module('pip', run_name='__main__', alter_sys=True)",
+].join('; ');
 
 /** argv: <lockfile> <declared requirements, JSON> <pip install arguments…>; run in the project folder. */
 export const PYTHON_INSTALL = [
@@ -62,7 +73,7 @@ export const PYTHON_INSTALL = [
   "where = {'base': home, 'platbase': home}",
   "sites = sorted({sysconfig.get_path(kind, 'posix_prefix', vars=where) for kind in ('purelib', 'platlib')})",
   "py = os.path.join(home, 'bin', 'python')",
-  `pip = [py, '-I', '-S', '-c', ${JSON.stringify(RUN_PIP)}, wheel, 'install', '--prefix', home, '--no-warn-script-location']`,
+  `pip = [py, '-I', '-S', '-c', ${JSON.stringify(RUN_PIP)}, wheel, home, 'install', '--prefix', home, '--no-warn-script-location']`,
   'status = subprocess.run([*pip, *args]).returncode',
   'if status: sys.exit(status)',
   `sys.exit(subprocess.run([sys.executable, '-I', '-S', '-c', ${JSON.stringify(PYTHON_INSTALLED)}, wheel, json.dumps(sites), declared, lock]).returncode)`,
