@@ -1,34 +1,28 @@
 /**
  * The parts of a Design's Markdown that a new project's design (docs/design.md) and a change's design
- * delta render alike: the language and commands, the files, and the two diagrams. Pure.
+ * delta render alike: the language and commands, the files, and the two diagrams. Lists, not tables: a
+ * model's text is shown as written (src/ground/markdown.ts). Pure.
  */
-import { shellCommand, table } from '../ground/markdown.ts';
+import { codeSpan, fence, item, shellCommand } from '../ground/markdown.ts';
 import type { Design } from './schemas.ts';
 
-/** The language, run and test commands, then `more` rows. */
-export function commandsTable(design: Design, more: string[][] = []): string {
-  return table(
-    ['What', 'Value'],
-    [
-      ['Language', design.language],
-      ['Run', design.runCommand ? `\`${shellCommand(design.runCommand)}\`` : '(library: nothing to run)'],
-      ['Test', `\`${shellCommand(design.testCommand)}\``],
-      ...more,
-    ],
-  );
+/** The language, run and test commands, then `more` lines (`[label, markdown]`). */
+export function commandsList(design: Design, more: string[][] = []): string {
+  return [
+    ['Language', design.language],
+    ['Run', design.runCommand ? codeSpan(shellCommand(design.runCommand)) : '(library: nothing to run)'],
+    ['Test', codeSpan(shellCommand(design.testCommand))],
+    ...more,
+  ]
+    .map(([label, value]) => item(`${label}: ${value}`))
+    .join('\n');
 }
 
-export function filesTable(design: Design): string {
-  return table(
-    ['Path', 'Purpose'],
-    design.files.map((f) => [`\`${f.path}\``, f.purpose]),
-  );
+export function filesList(design: Design): string {
+  return design.files.map((f) => item(`${codeSpan(f.path)}: ${f.purpose}`)).join('\n');
 }
 
 /** The class diagram and the main flow, as Mermaid sections. */
 export function diagramSections(design: Design): string[] {
-  return [
-    `## Data structures and interfaces\n\n\`\`\`mermaid\n${design.classDiagram}\n\`\`\``,
-    `## Main flow\n\n\`\`\`mermaid\n${design.sequenceDiagram}\n\`\`\``,
-  ];
+  return [`## Data structures and interfaces\n\n${fence(design.classDiagram, 'mermaid')}`, `## Main flow\n\n${fence(design.sequenceDiagram, 'mermaid')}`];
 }

@@ -2,7 +2,7 @@
 export * from './change-schemas.ts';
 export * from './schemas.ts';
 export { codeInterface } from './code-interface.ts';
-export { commandsTable, diagramSections, filesTable } from './design-sections.ts';
+export { commandsList, diagramSections, filesList } from './design-sections.ts';
 export { documentsDir } from './documents-dir.ts';
 export type { EditsReply, SearchReplace } from './edits.ts';
 export { topologicalOrder, validateTaskGraph } from './task-graph.ts';

@@ -106,8 +106,16 @@ describe('PromptRenderer', () => {
     assert.match(prompt.user, /# wordfreq — Product Requirements/);
     assert.match(prompt.user, /## Goals\n\n- Count words quickly/);
     assert.match(prompt.user, /As a writer, I want to see my most used words, so that I can vary my style\./);
-    assert.match(prompt.user, /\| R1 \| P0 \| Count words case-insensitively \|/);
+    assert.match(prompt.user, /^- R1 \(P0\): Count words case-insensitively$/m);
     assert.ok(prompt.user.includes('"A a" counts as two of "a"'), 'quotes are not escaped');
+  });
+
+  it('puts a file holding its own fences in a longer fence with the fence helper', async () => {
+    const roles = await rolesCopy();
+    await fs.writeFile(path.join(roles, 'product-manager', 'show_file.hbs'), '## README.md\n{{fence content}}\n\nReview it.\n');
+    const content = '# tool\n\n```sh\nnpm test\n```\n';
+    const prompt = new PromptRenderer(roles, markdownRenderers).render(profile, 'show_file', { content }, { kind: 'json', schema: SCHEMA });
+    assert.ok(prompt.user.startsWith(`## README.md\n\`\`\`\`\n${content}\`\`\`\`\n\nReview it.`), prompt.user);
   });
 
   it('refuses the markdown helper for an artifact it cannot render', async () => {

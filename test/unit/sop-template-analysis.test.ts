@@ -113,6 +113,7 @@ describe('template analysis', () => {
       json: '{{json list}}',
       markdown: '{{markdown "BugReport" bug}}',
       join: '{{join list "+"}}',
+      fence: '{{fence bug.summary "txt"}}',
     };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
     const renderer = new PromptRenderer(roles, markdownRenderers);
@@ -122,5 +123,6 @@ describe('template analysis', () => {
     assert.match(user, /^\[\n {2}"a",\n {2}"b"\n\]\n/);
     assert.match(user, /broken/);
     assert.match(user, /^a\+b$/m);
+    assert.match(user, /^```txt\nbroken\n```$/m);
   });
 });

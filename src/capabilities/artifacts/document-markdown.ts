@@ -1,10 +1,11 @@
 /** A document (an artifact held back for approval, say) as markdown for a person to read; anything else as it is. */
 import { z } from 'zod';
+import { fence } from '../../ground/markdown.ts';
 import * as S from '../../documents/index.ts';
 import { renderDesign } from './render/design.ts';
 import { renderPrd } from './render/prd.ts';
 
-const fileSection = (file: S.CodeFile): string => `### ${file.path}\n\n\`\`\`\n${file.content}\`\`\``;
+const fileSection = (file: S.CodeFile): string => `### ${file.path}\n\n${fence(file.content)}`;
 
 export function documentMarkdown(value: unknown): string {
   const prd = S.PRD.safeParse(value);

@@ -2,10 +2,10 @@
  * The change documents as Markdown, committed under the change's folder (docs/changes/<n>-<slug>/).
  * Pure.
  */
-import { bullets, document, shellCommand, table } from '../../ground/markdown.ts';
+import { bullets, codeSpan, document, fence, item, shellCommand } from '../../ground/markdown.ts';
 import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from '../../documents/index.ts';
 import { oneLine } from '../../ground/text/index.ts';
-import { commandsTable, diagramSections, filesTable } from '../../documents/index.ts';
+import { commandsList, diagramSections, filesList } from '../../documents/index.ts';
 
 export function renderChangeRequest(request: ChangeRequest): string {
   return document(
@@ -23,8 +23,8 @@ export function renderDesignDelta(delta: DesignDelta): string {
     '# Design delta',
     delta.summary,
     `## Approach\n\n${delta.approach}`,
-    `## Language and commands\n\n${commandsTable(delta)}`,
-    `## Files touched\n\n${filesTable(delta)}`,
+    `## Language and commands\n\n${commandsList(delta)}`,
+    `## Files touched\n\n${filesList(delta)}`,
     `## What stays as it is\n\n${delta.unchanged.length > 0 ? bullets(delta.unchanged) : '(nothing named)'}`,
     ...diagramSections(delta),
   );
@@ -33,15 +33,13 @@ export function renderDesignDelta(delta: DesignDelta): string {
 export function renderChangeTasks(graph: ChangeTaskGraph): string {
   return document(
     '# Change tasks',
-    table(
-      ['Op', 'File', 'Depends on', 'Description'],
-      graph.tasks.map((t) => [
-        t.op,
-        t.from ? `\`${t.from}\` → \`${t.file}\`` : `\`${t.file}\``,
-        t.dependsOn.map((d) => `\`${d}\``).join(', ') || '—',
-        t.description,
-      ]),
-    ),
+    graph.tasks
+      .map((t) => {
+        const file = t.from ? `${codeSpan(t.from)} → ${codeSpan(t.file)}` : codeSpan(t.file);
+        const after = t.dependsOn.map(codeSpan).join(', ') || 'nothing';
+        return item(`${t.op} ${file} (after ${after}): ${t.description}`);
+      })
+      .join('\n'),
   );
 }
 
@@ -52,7 +50,7 @@ export function renderBaselineTests(report: BaselineTests): string {
       '# Tests on the base: they could not run',
       `Before any change, the repository's tests were to run on the base commit, but the test command could not start, so no code was written. Install what it needs (or declare it in the repository), then start the change again.`,
       `Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}`,
-      `## Why\n\n\`\`\`\n${report.runner.line ?? '(no output)'}\n\`\`\``,
+      `## Why\n\n${fence(report.runner.line ?? '(no output)')}`,
     );
   }
   const counts = report.counts ? `${report.counts.passed} passed, ${report.counts.failed} failed` : 'the runner printed no counts';
@@ -65,7 +63,6 @@ export function renderBaselineTests(report: BaselineTests): string {
 }
 
 export function renderRepositoryMap(map: RepositoryMap): string {
-  const fence = (text: string) => `\`\`\`\n${text.trimEnd()}\n\`\`\``;
   return document(
     `# Map of the repository at ${map.base.slice(0, 12)}`,
     `What the company was shown of the repository: its ${map.fileCount} files, and the signatures of the files that matter most to the request (${map.signatureTokens} tokens${map.omitted > 0 ? `; ${map.omitted} more source files not shown` : ''}); it asked to read the files it needed.`,

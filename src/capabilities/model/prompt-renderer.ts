@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { SopworksError } from '../../ground/errors.ts';
+import { fence } from '../../ground/markdown.ts';
 import type { RoleProfile } from '../../engine/roles/index.ts';
 import type { WarmUpTask } from './warm-up.ts';
 
@@ -75,6 +76,8 @@ export class PromptRenderer {
       if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(markdown).join(', ')})`);
       return render(value);
     });
+    // A file, a diff or a diagram in a fence longer than any fence inside it: a README's own ``` blocks stay in it.
+    this.handlebars.registerHelper('fence', (text: unknown, language: unknown) => fence(String(text ?? ''), typeof language === 'string' ? language : ''));
     this.handlebars.registerHelper('join', (items: unknown, separator: unknown) =>
       Array.isArray(items) ? items.join(typeof separator === 'string' ? separator : ', ') : '',
     );

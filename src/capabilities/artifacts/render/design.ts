@@ -1,23 +1,18 @@
 import type { Design } from '../../../documents/index.ts';
-import { document, shellCommand, table } from '../../../ground/markdown.ts';
+import { codeSpan, document, item, shellCommand } from '../../../ground/markdown.ts';
 import { oneLine } from '../../../ground/text/index.ts';
-import { commandsTable, diagramSections, filesTable } from '../../../documents/index.ts';
+import { commandsList, diagramSections, filesList } from '../../../documents/index.ts';
 
 export function renderDesign(design: Design, projectName: string): string {
   return document(
     `# ${oneLine(projectName)} — System design`,
     design.summary,
     `## Approach\n\n${design.approach}`,
-    `## Language and commands\n\n${commandsTable(design, design.smokeCommand ? [['Smoke run', `\`${shellCommand(design.smokeCommand)}\``]] : [])}`,
+    `## Language and commands\n\n${commandsList(design, design.smokeCommand ? [['Smoke run', codeSpan(shellCommand(design.smokeCommand))]] : [])}`,
     ...(design.dependencies?.length
-      ? [
-          `## Dependencies\n\n${table(
-            ['Package', 'Range', 'Kind'],
-            design.dependencies.map((d) => [`\`${d.name}\``, `\`${d.range}\``, d.kind]),
-          )}`,
-        ]
+      ? [`## Dependencies\n\n${design.dependencies.map((d) => item(`${codeSpan(d.name)} ${codeSpan(d.range)} (${d.kind})`)).join('\n')}`]
       : []),
-    `## Files\n\n${filesTable(design)}`,
+    `## Files\n\n${filesList(design)}`,
     ...diagramSections(design),
   );
 }

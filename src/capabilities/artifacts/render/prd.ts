@@ -1,5 +1,5 @@
 import type { PRD } from '../../../documents/index.ts';
-import { bullets, document, table } from '../../../ground/markdown.ts';
+import { bullets, document, item } from '../../../ground/markdown.ts';
 import { oneLine } from '../../../ground/text/index.ts';
 
 export function renderPrd(prd: PRD): string {
@@ -8,10 +8,8 @@ export function renderPrd(prd: PRD): string {
     prd.summary,
     `## Goals\n\n${bullets(prd.goals)}`,
     `## User stories\n\n${bullets(prd.userStories.map((s) => `As ${s.asA}, I want ${s.iWant}, so that ${s.soThat}.`))}`,
-    `## Requirement pool\n\n${table(
-      ['ID', 'Priority', 'Requirement'],
-      prd.requirementPool.map((r) => [r.id, r.priority, r.description]),
-    )}`,
+    // A list, not a table: a requirement is shown as written, `|` and line breaks and all.
+    `## Requirement pool\n\n${prd.requirementPool.map((r) => item(`${oneLine(r.id)} (${r.priority}): ${r.description}`)).join('\n')}`,
     `## Acceptance criteria\n\n${bullets(prd.acceptanceCriteria)}`,
     `## Open questions\n\n${bullets(prd.openQuestions)}`,
   );

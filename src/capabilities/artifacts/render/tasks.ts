@@ -1,6 +1,6 @@
 import type { TaskGraph } from '../../../documents/index.ts';
 import { topologicalOrder } from '../../../documents/index.ts';
-import { document, table } from '../../../ground/markdown.ts';
+import { codeSpan, document, item } from '../../../ground/markdown.ts';
 
 const nodeId = (index: number): string => `t${index + 1}`;
 
@@ -13,13 +13,13 @@ export function renderTasks(graph: TaskGraph): string {
   return document(
     '# Tasks',
     'One task per file, in the order they are written (a file comes after the files it depends on).',
-    table(
-      ['#', 'File', 'Depends on', 'Task'],
-      order.map((file, i) => {
+    order
+      .map((file, i) => {
         const task = byFile.get(file)!;
-        return [String(i + 1), `\`${file}\``, task.dependsOn.map((d) => `\`${d}\``).join(', ') || '—', task.description];
-      }),
-    ),
+        const after = task.dependsOn.map(codeSpan).join(', ') || 'nothing';
+        return item(`${codeSpan(file)} (after ${after}): ${task.description}`, `${i + 1}.`);
+      })
+      .join('\n'),
     `## Dependency graph\n\n\`\`\`mermaid\nflowchart LR\n${[...nodes, ...edges].join('\n')}\n\`\`\``,
   );
 }
