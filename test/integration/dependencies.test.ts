@@ -31,10 +31,12 @@ import { freePort, packInstalled, startNpmRegistry, type NpmRegistry } from '../
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { startPythonIndex, type PythonIndex } from '../helpers/python-index.ts';
 import { runScenario, type CompanyRun } from '../helpers/run-company.ts';
-import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, fileRequirement, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
+/** The distribution's own python3, whatever python3 is first on PATH (here a pyenv one, elsewhere the same). */
+const SYSTEM_PYTHON = fileRequirement("the system's python3 (/usr/bin/python3)", '/usr/bin/python3', 'apt-get install -y python3 python3-venv');
 const git = async (cwd: string, ...args: string[]) => (await exec('git', args, { cwd })).stdout;
 
 const MINI_SLUG = "module.exports = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');\n";
@@ -311,6 +313,25 @@ describe('generated projects with dependencies, against local registries', funct
       installFailures(outcome.output).map((f) => f.name),
       ['install: the registry'],
     );
+  });
+
+  it("installs with the system's python3 too (Debian's: without a venv its default scheme is /usr/local), into the venv's site-packages", async function () {
+    requireSystem(this, SYSTEM_PYTHON);
+    const project = await tempDir();
+    await fs.writeFile(path.join(project, 'requirements.txt'), 'tinyslug>=1.0\n');
+    const saved = process.env.PATH;
+    process.env.PATH = '/usr/bin:/bin';
+    try {
+      const { outcome, unmet } = await install(project, { npm: null, pipIndex: null, pipFindLinks: wheels.url });
+      assert.equal(outcome.exitCode, 0, outcome.output);
+      assert.deepEqual(unmet, []);
+    } finally {
+      process.env.PATH = saved;
+    }
+    assert.equal(await fs.realpath(path.join(project, '.venv', 'bin', 'python')), await fs.realpath('/usr/bin/python3'), "the system's python3 made the venv");
+    const [lib] = await fs.readdir(path.join(project, '.venv', 'lib'));
+    await fs.access(path.join(project, '.venv', 'lib', lib!, 'site-packages', 'tinyslug.py'));
+    assert.equal(await fs.readFile(path.join(project, 'requirements.lock'), 'utf8'), 'tinyslug==1.0.0\n');
   });
 
   it("keeps packages' install scripts from running, and names the packages that have them", async () => {
