@@ -493,6 +493,22 @@ for (const modeCase of MODES) {
         await assertHostIntact(a);
       });
 
+      it(`links among a flood of ${(2 * FLOOD).toLocaleString('en')} files are all reported`, async () => {
+        const links = Array.from({ length: 10 }, (_, i) => `flood/link-${i}`);
+        const a = await attempt(
+          'link-flood',
+          `cp.execFileSync('sh', ['-c', 'mkdir flood && cd flood && seq -f f%05.0f 1 ${2 * FLOOD} | xargs touch && for i in 0 1 2 3 4 5 6 7 8 9; do ln -s /etc/passwd link-$i; done']);`,
+          { cpuSeconds: 10, wallSeconds: 30 },
+        );
+        for (const link of links) {
+          assert.ok(
+            a.outcome.violations.some((v) => v.kind === 'symlink' && v.detail.startsWith(`${link} -> /etc/passwd`)),
+            `${link} not reported:\n${describeOutcome(a.outcome)}`,
+          );
+        }
+        await assertHostIntact(a);
+      });
+
       it('links left in the work tree are reported and never committed', async () => {
         // With ln: Node's permission model refuses symlinkSync itself, a child that is not Node is not confined.
         const a = await attempt('link-commit', `cp.execFileSync('ln', ['-s', '/etc/passwd', 'passwd']); cp.execFileSync('ln', ['-s', '/', 'root']);`);
@@ -643,6 +659,46 @@ for (const modeCase of MODES) {
         assert.ok(a.outcome.limitsHit.includes('disk'), describeOutcome(a.outcome));
         if (weaker) assert.equal(await exists(path.join(a.project, 'many')), false, 'the files were copied back');
         await assertHostIntact(a);
+      });
+
+      it('disk: a tree too deep to list is counted as over the limit and named, and leaves nothing behind in /tmp', async () => {
+        const sandboxFolders = async () => (await fs.readdir('/tmp')).filter((n) => n.startsWith('sopworks-sandbox-') || n.startsWith('sopworks-work-'));
+        const before = await sandboxFolders();
+        // Deeper than a path can name (PATH_MAX), made a folder at a time; by a node not confined by the fallback.
+        const deep = `for (let i = 0; i < 24; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); } fs.writeFileSync('x', ''); require('node:child_process').execFileSync('ln', ['-s', '/etc/passwd', 'link']);`;
+        const a = await attempt(
+          'deep-tree',
+          `fs.mkdirSync('deep'); cp.execFileSync(process.execPath, ['-e', "const fs = require('node:fs'); " + ${JSON.stringify(deep)}], { cwd: 'deep', env: {}, stdio: 'inherit' });`,
+        );
+        try {
+          assert.ok(a.outcome.limitsHit.includes('disk'), describeOutcome(a.outcome));
+          assert.ok(
+            a.outcome.limitNotes?.some((n) =>
+              /^disk: the work tree could not be measured in full \(deep\/d+…d+ \(\d+ folders deep\) \(ENAMETOOLONG\) could not be listed\)/.test(n),
+            ),
+            describeOutcome(a.outcome),
+          );
+          assert.ok(
+            a.outcome.violations.some(
+              (v) => v.kind === 'symlink' && /^links were not looked for in deep\/d+…d+ \(\d+ folders deep\) \(ENAMETOOLONG\)/.test(v.detail),
+            ),
+            describeOutcome(a.outcome),
+          );
+          if (weaker) {
+            assert.ok(
+              a.outcome.violations.some(
+                (v) => v.kind === 'filesystem' && /^the files written were not copied back .*could not be measured in full/.test(v.detail),
+              ),
+              describeOutcome(a.outcome),
+            );
+            assert.equal(await exists(path.join(a.project, 'deep')), false, 'the deep tree was copied back');
+          }
+          assert.deepEqual(await sandboxFolders(), before, 'the scratch copy or the temp folder was left behind');
+          await assertHostIntact(a);
+        } finally {
+          // GNU rm: the tree is beyond fs.rm's reach (under bubblewrap it was written in the project itself).
+          spawnSync('rm', ['-rf', '--', path.join(a.project, 'deep')]);
+        }
       });
 
       it('disk: filling /tmp is bounded under bubblewrap; the host /tmp keeps nothing', async () => {

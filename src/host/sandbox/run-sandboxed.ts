@@ -32,6 +32,7 @@ import { killOutlived, killProcess } from './outlived.ts';
 import { createPidsCgroup } from './pids-cgroup.ts';
 import { inside } from './path-inside.ts';
 import { nodePermissionAvailability } from './probe-node-permissions.ts';
+import { removeTree } from './remove-tree.ts';
 import { nprocBound } from './rlimits.ts';
 import { runProcess } from './run-process.ts';
 import { buildCommandLine, CGROUP_JOIN_FAILED, type CommandLine } from './sandbox-command-line.ts';
@@ -110,7 +111,7 @@ async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs
     await cgroup?.killAll();
     await cgroup?.remove();
     // What the code left in its temp folder goes with it (rm does not follow links out of it).
-    if (hostTmp) await fsp.rm(hostTmp, { recursive: true, force: true }).catch(() => undefined);
+    if (hostTmp) await removeTree(hostTmp).catch(() => undefined);
     await scratch?.remove().catch(() => undefined);
   }
 }

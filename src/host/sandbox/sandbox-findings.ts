@@ -43,9 +43,9 @@ export async function readFindings(setup: SandboxSetup, ran: Ran): Promise<Sandb
   const reported = takeLeftoverLines(result.output, setup.runId);
   const secrets = redactSecrets(reported.output, secretsOf(process.env));
   const read: Read = { signal, output: secrets.output, leakedSecrets: secrets.leaked, reportedLeftovers: reported.commands };
-  const { hit: limitsHit, overDisk } = await limitsHitBy(setup, result, read);
-  const violations = await violationsOf(setup, ran, read, overDisk);
-  const limitNotes = describeLimitsHit(limitsHit, request.limits, result.timedOut, signal, read.output);
+  const { hit: limitsHit, disk } = await limitsHitBy(setup, result, read);
+  const violations = await violationsOf(setup, ran, read, disk);
+  const limitNotes = describeLimitsHit(limitsHit, request.limits, { timedOut: result.timedOut, signal, output: read.output, unmeasured: disk.unmeasured });
   // Outside bubblewrap, the scratch copy's and the temp folder's paths become those bubblewrap shows.
   const output = scratch && hostTmp ? sandboxView(read.output, await hostPlaces(scratch.dir, hostTmp)) : read.output;
   const facts = { cgroup: cgroup !== null, nproc: setup.nproc !== null, ownNetwork: request.ownNetwork !== undefined };
@@ -65,7 +65,14 @@ export async function readFindings(setup: SandboxSetup, ran: Ran): Promise<Sandb
   };
 }
 
-async function limitsHitBy(setup: SandboxSetup, result: ProcessResult, read: Read): Promise<{ hit: Set<LimitKind>; overDisk: boolean }> {
+/** Whether the work tree grew over the disk limit; one that could not be measured in full counts as over. */
+interface DiskFinding {
+  over: boolean;
+  /** Folders of the work tree that could not be listed after the run. */
+  unmeasured: string[];
+}
+
+async function limitsHitBy(setup: SandboxSetup, result: ProcessResult, read: Read): Promise<{ hit: Set<LimitKind>; disk: DiskFinding }> {
   const disk = diskLimits(setup.request.limits);
   const hit = new Set<LimitKind>(limitsInOutput(read.output));
   if (result.timedOut) hit.add('time');
@@ -74,14 +81,15 @@ async function limitsHitBy(setup: SandboxSetup, result: ProcessResult, read: Rea
   // Many small files, or space: measured after the run (the sandbox's /tmp is a bounded tmpfs).
   const { sizeBefore } = setup;
   const sizeAfter = await measureTree(setup.workDir, sizeBefore.files + disk.maxFiles);
-  const overDisk = sizeAfter.files - sizeBefore.files > disk.maxFiles || sizeAfter.bytes - sizeBefore.bytes > disk.diskMb * 1024 * 1024;
-  if (overDisk) hit.add('disk');
+  const over =
+    sizeAfter.unlisted.length > 0 || sizeAfter.files - sizeBefore.files > disk.maxFiles || sizeAfter.bytes - sizeBefore.bytes > disk.diskMb * 1024 * 1024;
+  if (over) hit.add('disk');
   if (await setup.cgroup?.limitHit()) hit.add('processes');
   if (result.truncated) hit.add('output');
-  return { hit, overDisk };
+  return { hit, disk: { over, unmeasured: sizeAfter.unlisted } };
 }
 
-async function violationsOf(setup: SandboxSetup, ran: Ran, read: Read, overDisk: boolean): Promise<Violation[]> {
+async function violationsOf(setup: SandboxSetup, ran: Ran, read: Read, disk: DiskFinding): Promise<Violation[]> {
   const { mode, workDir, scratch } = setup;
   const violations: Violation[] = violationsInOutput(read.output, {
     mode,
@@ -91,21 +99,40 @@ async function violationsOf(setup: SandboxSetup, ran: Ran, read: Read, overDisk:
     existsOnHost: (file) => fs.existsSync(file),
   });
   for (const detail of describeLeftovers([read.reportedLeftovers, ran.leftovers])) violations.push({ kind: 'outlived', detail });
-  for (const link of await linksOutside(workDir)) {
-    violations.push({
-      kind: 'symlink',
-      detail: `${link.link} -> ${link.target.split(workDir).join('<project>')} points outside the project (sopworks will not write through it)`,
-    });
-  }
+  violations.push(...(await linkViolations(workDir)));
   for (const name of read.leakedSecrets) violations.push({ kind: 'secret', detail: `the value of ${name} appeared in the output (redacted)` });
-  if (scratch && overDisk) {
-    violations.push({ kind: 'filesystem', detail: 'the files written were not copied back into the project: the disk limit was hit' });
+  if (scratch && disk.over) {
+    const why =
+      disk.unmeasured.length > 0 ? `the work tree could not be measured in full (${disk.unmeasured.join(', ')} could not be listed)` : 'the disk limit was hit';
+    violations.push({ kind: 'filesystem', detail: `the files written were not copied back into the project: ${why}` });
   } else if (scratch) {
     for (const refused of await copyBack(scratch, setup.projectDir)) violations.push({ kind: 'symlink', detail: `not copied back: ${refused}` });
   }
   // Last: nothing of the run is alive now, so what the check finds is what the run did.
   for (const change of await restoreProtected(setup.snapshot, setup.request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: change });
   for (const change of (await Promise.all(setup.guarded.map(restoreGitDir))).flat()) violations.push({ kind: 'integrity', detail: change });
+  return violations;
+}
+
+/** Links the run left that point outside the project: the first ones named, the rest counted, folders not seen said. */
+async function linkViolations(workDir: string): Promise<Violation[]> {
+  const found = await linksOutside(workDir);
+  const violations: Violation[] = found.links.map((link) => ({
+    kind: 'symlink',
+    detail: `${link.link} -> ${link.target.split(workDir).join('<project>')} points outside the project (sopworks will not write through it)`,
+  }));
+  if (found.count > found.links.length) {
+    violations.push({
+      kind: 'symlink',
+      detail: `and ${found.count - found.links.length} more links that point outside the project (sopworks will not write through them)`,
+    });
+  }
+  for (const folder of found.unlisted) {
+    violations.push({
+      kind: 'symlink',
+      detail: `links were not looked for in ${folder}: the folder could not be listed (sopworks will not write through a link there either)`,
+    });
+  }
   return violations;
 }
 
@@ -116,7 +143,12 @@ async function hostPlaces(workDir: string, tmpDir: string): Promise<HostPlaces> 
 }
 
 /** Which limit ended the run, and the test that was running when the runner's output names one. */
-function describeLimitsHit(hit: Set<LimitKind>, limits: SandboxLimits, timedOut: boolean, signal: string | null, output: string): string[] {
+function describeLimitsHit(
+  hit: Set<LimitKind>,
+  limits: SandboxLimits,
+  run: { timedOut: boolean; signal: string | null; output: string; unmeasured: string[] },
+): string[] {
+  const { timedOut, signal, output } = run;
   const test = runningTest(output);
   const during = test.running ? ` while "${test.running}" was running` : test.lastFinished ? ` after "${test.lastFinished}", the last test that ended` : '';
   const notes: string[] = [];
@@ -128,7 +160,9 @@ function describeLimitsHit(hit: Set<LimitKind>, limits: SandboxLimits, timedOut:
   if (hit.has('memory')) notes.push(`memory: a process ran out of its ${limits.memoryMb} MB${during}`);
   if (hit.has('disk'))
     notes.push(
-      `disk: a file over ${diskLimits(limits).fileMb} MB, or more than ${diskLimits(limits).diskMb} MB or ${diskLimits(limits).maxFiles} files added${during}`,
+      run.unmeasured.length > 0
+        ? `disk: the work tree could not be measured in full (${run.unmeasured.join(', ')} could not be listed): counted as over the limit`
+        : `disk: a file over ${diskLimits(limits).fileMb} MB, or more than ${diskLimits(limits).diskMb} MB or ${diskLimits(limits).maxFiles} files added${during}`,
     );
   return notes;
 }

@@ -7,7 +7,7 @@ import type { SandboxLimits } from './limits.ts';
 import type { OwnNetwork } from './own-network.ts';
 import type { PidsCgroup } from './pids-cgroup.ts';
 import type { SandboxMode, SandboxReport } from './sandbox-report.ts';
-import type { Scratch } from './scratch-copy.ts';
+import type { Scratch, TreeSize } from './scratch-copy.ts';
 
 export interface SandboxRequest {
   argv: readonly string[];
@@ -72,5 +72,5 @@ export interface SandboxSetup {
   /** The repository's metadata and the run's record, and the guarded git dirs, as they were before. */
   snapshot: ProtectedSnapshot;
   guarded: GitDirSnapshot[];
-  sizeBefore: { files: number; bytes: number };
+  sizeBefore: TreeSize;
 }

@@ -4,11 +4,17 @@
  * command runs in a scratch copy of the work tree that holds neither. Afterwards the files it made or
  * changed in the copy are copied back into the project — regular files only, each written without
  * following a link (workspace/no-follow-write.ts); links are not copied back, and files it deleted stay.
+ *
+ * Every folder is listed in full, as the system lists it (a stream); one that cannot be listed is
+ * named — by the copy-back (what is in it was not copied back) and by the measure of the work tree
+ * (which then counts as over the disk limit) — never passed over in silence.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { writeNoFollow } from '../../ground/files/index.ts';
+import { removeTree } from './remove-tree.ts';
+import { shownPath } from './shown-path.ts';
 
 const LEFT_OUT = new Set(['.git', '.sopworks']);
 
@@ -22,15 +28,29 @@ export interface Scratch {
 
 const stamp = (stat: { size: number; mtimeMs: number; mode: number }) => `${stat.size}:${stat.mtimeMs}:${stat.mode}`;
 
-async function walkFiles(root: string, visit: (relative: string, stat: import('node:fs').Stats) => Promise<void>, relative = ''): Promise<void> {
-  for (const entry of await fs.readdir(path.join(root, relative), { withFileTypes: true }).catch(() => [])) {
-    if (relative === '' && LEFT_OUT.has(entry.name)) continue;
-    const child = relative ? `${relative}/${entry.name}` : entry.name;
-    const stat = await fs.lstat(path.join(root, child)).catch(() => null);
-    if (!stat) continue;
-    if (stat.isDirectory()) await walkFiles(root, visit, child);
-    else await visit(child, stat);
-  }
+/** A folder that could not be listed, as a line: "build/deep (ENAMETOOLONG)". */
+const unlistedLine = (relative: string, error: unknown) =>
+  `${shownPath(relative) || '.'} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+
+/** Visits every file of the work tree (not `.git/`, `.sopworks/`); returns the folders that could not be listed. */
+async function walkFiles(root: string, visit: (relative: string, stat: import('node:fs').Stats) => Promise<void>): Promise<string[]> {
+  const unlisted: string[] = [];
+  const walk = async (relative: string): Promise<void> => {
+    try {
+      for await (const entry of await fs.opendir(path.join(root, relative))) {
+        if (relative === '' && LEFT_OUT.has(entry.name)) continue;
+        const child = relative ? `${relative}/${entry.name}` : entry.name;
+        const stat = await fs.lstat(path.join(root, child)).catch(() => null);
+        if (!stat) continue;
+        if (stat.isDirectory()) await walk(child);
+        else await visit(child, stat);
+      }
+    } catch (error) {
+      unlisted.push(unlistedLine(relative, error));
+    }
+  };
+  await walk('');
+  return unlisted;
 }
 
 export async function makeScratch(projectDir: string): Promise<Scratch> {
@@ -47,41 +67,52 @@ export async function makeScratch(projectDir: string): Promise<Scratch> {
   await walkFiles(dir, async (relative, stat) => {
     if (stat.isFile()) copied.set(relative, stamp(stat));
   });
-  return { dir, copied, remove: () => fs.rm(base, { recursive: true, force: true }) };
+  return { dir, copied, remove: () => removeTree(base) };
 }
 
 /**
  * Copies what the command made or changed back into the project; returns the files it refused (a link
- * on the way in the project), one line each.
+ * on the way in the project) and the folders it could not list, one line each.
  */
 export async function copyBack(scratch: Scratch, projectDir: string): Promise<string[]> {
   const refused: string[] = [];
-  await walkFiles(scratch.dir, async (relative, stat) => {
+  const unlisted = await walkFiles(scratch.dir, async (relative, stat) => {
     if (!stat.isFile() || scratch.copied.get(relative) === stamp(stat)) return;
     const reason = await writeNoFollow(projectDir, relative, await fs.readFile(path.join(scratch.dir, relative)), stat.mode & 0o777).catch(
       (error: Error) => error.message,
     );
     if (reason) refused.push(`${relative}: ${reason}`);
   });
-  return refused;
+  return [...refused, ...unlisted.map((folder) => `${folder}: the folder could not be listed; what the command wrote in it was not copied back`)];
+}
+
+export interface TreeSize {
+  files: number;
+  bytes: number;
+  /** Folders that could not be listed ("build/deep (ENAMETOOLONG)"): what is in them was not counted. */
+  unlisted: string[];
 }
 
 /** Files and bytes of a work tree (without .git/ and .sopworks/), counting up to `maxFiles + 1` files. */
-export async function measureTree(root: string, maxFiles: number): Promise<{ files: number; bytes: number }> {
-  let files = 0;
-  let bytes = 0;
+export async function measureTree(root: string, maxFiles: number): Promise<TreeSize> {
+  const size: TreeSize = { files: 0, bytes: 0, unlisted: [] };
   const walk = async (relative: string): Promise<void> => {
-    for (const entry of await fs.readdir(path.join(root, relative), { withFileTypes: true }).catch(() => [])) {
-      if (files > maxFiles) return;
-      if (relative === '' && LEFT_OUT.has(entry.name)) continue;
-      const child = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(child);
-      else {
-        files++;
-        if (entry.isFile()) bytes += (await fs.lstat(path.join(root, child)).catch(() => ({ size: 0 }))).size;
+    try {
+      for await (const entry of await fs.opendir(path.join(root, relative))) {
+        // Past the bound the answer is known (over): the rest need not be counted.
+        if (size.files > maxFiles) return;
+        if (relative === '' && LEFT_OUT.has(entry.name)) continue;
+        const child = relative ? `${relative}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) await walk(child);
+        else {
+          size.files++;
+          if (entry.isFile()) size.bytes += (await fs.lstat(path.join(root, child)).catch(() => ({ size: 0 }))).size;
+        }
       }
+    } catch (error) {
+      size.unlisted.push(unlistedLine(relative, error));
     }
   };
   await walk('');
-  return { files, bytes };
+  return size;
 }
