@@ -15,6 +15,7 @@
  *
  * Every line says what became of the change; the run stops on any of them (an `integrity` violation).
  */
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ChangeReport, type Verb } from './change-report.ts';
@@ -82,7 +83,7 @@ async function walkFolder(walk: Walk, relative: string, role: Role): Promise<voi
         continue;
       }
       const childRole = roleOf(role, entry.name, { atTop: relative === '', gitDir, isDir: entry.isDirectory() });
-      if (childRole !== null) await planted(walk, child, childRole);
+      if (childRole !== null) await planted(walk, child, childRole, entry);
     }
   } catch (error) {
     await unlistable(walk, relative, role, error);
@@ -90,7 +91,7 @@ async function walkFolder(walk: Walk, relative: string, role: Role): Promise<voi
 }
 
 /** An entry the snapshot does not know. */
-async function planted(walk: Walk, relative: string, role: Role): Promise<void> {
+async function planted(walk: Walk, relative: string, role: Role, entry: Dirent): Promise<void> {
   const shown = walk.options.show(relative);
   const object = role === 'objects' || role === 'object';
   // A loose object added is let be: no ref names it, and a git of the user's may be writing them.
@@ -103,8 +104,9 @@ async function planted(walk: Walk, relative: string, role: Role): Promise<void> 
     walk.report.add({ shown, line: `${shown} was planted ${fate}`, verb: 'created', fate: `(moved to ${QUARANTINE}/)` });
     return;
   }
-  const now = await entryNow(absolute(walk, relative), { kind: 'absent' });
-  const fate = await clear(walk, relative);
+  // Known from the listing, without another look: a flood is removed at one call per file.
+  const now: Entry = entry.isSymbolicLink() ? { kind: 'symlink', target: await fs.readlink(absolute(walk, relative)).catch(() => '?') } : { kind: 'other' };
+  const fate = await clear(walk, relative, entry.isDirectory());
   walk.report.add({ shown, line: `${describeChange(shown, { kind: 'absent' }, now)} ${fate}`, verb: 'created', fate });
 }
 
@@ -131,9 +133,10 @@ async function putBack(walk: Walk, relative: string, role: Role, before: Entry, 
 }
 
 /** Removes what is at `relative`; what cannot be removed (a tree too deep to walk, say) is moved to the quarantine. */
-async function clear(walk: Walk, relative: string): Promise<string> {
+async function clear(walk: Walk, relative: string, isDir = true): Promise<string> {
   try {
-    await fs.rm(absolute(walk, relative), { recursive: true, force: true });
+    const file = absolute(walk, relative);
+    await (isDir ? fs.rm(file, { recursive: true, force: true }) : fs.unlink(file).catch(() => fs.rm(file, { recursive: true, force: true })));
     return RESTORED;
   } catch (error) {
     return moveAway(walk, relative).then(
