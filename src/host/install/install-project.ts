@@ -14,7 +14,8 @@
  *    its only way out the proxy;
  * 4. the proxy stops; what it refused becomes `network` violations of the outcome;
  * 5. what was installed is checked against the manifest (installed-check.ts): a declared dependency
- *    missing, or at a version outside its range, fails the install, naming the package.
+ *    missing, or at a version outside its range, fails the install, naming the package;
+ * 6. outside bubblewrap, a Python venv's links are made again in the project (venv-relink.ts).
  */
 import { describeOrigin } from '../egress/index.ts';
 import { type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/index.ts';
@@ -28,6 +29,7 @@ import { manifestRefusals } from './manifest-refusals.ts';
 import type { Refusal } from './refusal.ts';
 import { allowedOrigins, type DependencyRegistries, egressRegistries, type ResolvedRegistries, resolveRegistries } from './registries.ts';
 import { readUserRegistrySettings, type UserRegistrySettings } from './user-registry-settings.ts';
+import { relinkVenv } from './venv-relink.ts';
 
 export interface InstallRequest {
   projectDir: string;
@@ -138,6 +140,10 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
     const installed = readInstalledCheck(outcome.output, check.plan.manifest);
     outcome.output = installed.output;
     const ran = outcome.exitCode === 0 && !outcome.timedOut;
+    // Outside bubblewrap the venv was made in a scratch copy, whose links did not come back.
+    if (ran && check.plan.ecosystem === 'python' && outcome.mode !== 'bubblewrap') {
+      for (const problem of await relinkVenv(request.projectDir, argv[0]!)) outcome.violations.push({ kind: 'symlink', detail: problem });
+    }
     const unmet = ran ? (installed.unmet ?? [UNCHECKED]) : [];
     if (evidence.length > 0) outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${evidence.join('\n')}\n`;
     return { outcome, egress, allowed: request.network ? allowed : [], unmet };
