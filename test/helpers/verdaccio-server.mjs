@@ -1,4 +1,4 @@
-// Starts verdaccio from its library entry (its CLI refuses Node 20; the server itself runs on it):
+// Starts verdaccio from its library entry, in this Node, with no CLI around it:
 // node verdaccio-server.mjs <config.yaml> <port>. Prints "listening" once it accepts connections.
 import { runServer } from 'verdaccio';
 

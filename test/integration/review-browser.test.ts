@@ -462,7 +462,9 @@ describe('the review viewer in a real browser', function () {
     await page.close();
   });
 
-  it('has no serious or critical accessibility violation on any page (axe-core)', async () => {
+  it('has no serious or critical accessibility violation on any page (axe-core)', async function () {
+    // Six full axe analyses: over a minute on a loaded two-core machine, so more room than the suite's default.
+    this.timeout(240_000);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const serious = async (what: string) => {
