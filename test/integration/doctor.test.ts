@@ -81,6 +81,8 @@ async function serve(behaviour: Behaviour): Promise<{ url: string; close: () => 
 }
 
 /** A loopback port nothing listens on: one the system just handed out and took back. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 async function closedPort(): Promise<number> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -138,14 +140,14 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
     const { code, stdout } = await doctor({ rejectObject: true });
     assert.equal(code, 0, stdout);
     assert.match(stdout, /! json_object\s+not supported: 400: 'response_format.type' must be 'json_schema' or 'text'/);
-    assert.doesNotMatch(stdout, /set SOPWORKS_STRUCTURED_OUTPUT/);
+    assert.doesNotMatch(stdout, /SOPWORKS_STRUCTURED_OUTPUT/);
   });
 
   it('an endpoint that rejects json_schema (an older llama.cpp): says to set json_object', async () => {
     const { code, stdout } = await doctor({ rejectSchema: true, models: [{ id: 'gpt-4o-mini', meta: { n_ctx_train: 4096 } }] });
     assert.equal(code, 0, stdout);
     assert.match(stdout, /! json_schema\s+not supported: 400: json_schema is not supported by this server/);
-    assert.match(stdout, /set SOPWORKS_STRUCTURED_OUTPUT=json_object/);
+    assert.match(stdout, /→ set SOPWORKS_STRUCTURED_OUTPUT=json_object/);
     assert.match(stdout, /context window\s+4096 tokens/);
   });
 
@@ -161,11 +163,58 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
     assert.match(stdout, /✗ key accepted\s+the endpoint refused the key \(401: Incorrect API key provided: sk-wrong\.\); check OPENAI_API_KEY/);
   });
 
-  it('a model name with a typo: exit 1 with the closest name the endpoint serves', async () => {
+  it('no key set where the endpoint asks for one: says none was sent and what to set, not that the key was refused', async () => {
+    const { code, stdout } = await doctor({ key: 'sk-right' }, { OPENAI_API_KEY: '' });
+    assert.equal(code, 1);
+    assert.match(stdout, /✗ key accepted\s+no key was sent, and the endpoint asks for one \(401: Incorrect API key provided/);
+    assert.match(
+      stdout,
+      /→ set OPENAI_API_KEY=<your key> in the environment or \.env, or name the variable that holds it: sopworks init --force --api-key-env <NAME>/,
+    );
+    assert.doesNotMatch(stdout, /refused the key/);
+  });
+
+  it('a model name with a typo: exit 1 with the closest name the endpoint serves, and the fix said once', async () => {
     const { code, stdout } = await doctor({ models: [{ id: 'gpt-4o-mini' }, { id: 'gpt-4o' }, { id: 'o4-mini' }] }, { SOPWORKS_MODEL: 'gpt4o-mini' });
     assert.equal(code, 1);
     assert.match(stdout, /✗ model known\s+gpt4o-mini is not in the endpoint's list of 3 model\(s\); did you mean gpt-4o-mini\?/);
     assert.match(stdout, /✗ chat\s+a small chat request failed: 404: The model `gpt4o-mini` does not exist/);
+    const advice = stdout.split('\n').filter((line) => /^\s+→ /.test(line));
+    assert.deepEqual(
+      advice.map((line) => line.trim()),
+      ['→ set SOPWORKS_MODEL=gpt-4o-mini (or use --model gpt-4o-mini)'],
+      'one fix, naming a setting this user has (no sops/company.yaml: a global install has none)',
+    );
+  });
+
+  it("a typo in a role's model names the setting it came from: --model-for, or the company file given", async () => {
+    const sops = path.join(await tempDir(), 'sops');
+    await fs.cp(path.join(ROOT, 'sops'), sops, { recursive: true });
+    const yaml = await fs.readFile(path.join(sops, 'company.yaml'), 'utf8');
+    await fs.writeFile(path.join(sops, 'company.yaml'), yaml.replace('watches: [PRD]', 'watches: [PRD]\n    model: gpt-4o-mni'));
+    const { code, stdout } = await doctor({ models: [{ id: 'gpt-4o-mini' }, { id: 'o4-mini' }] }, {}, ['--sops', sops, '--model-for', 'qa=o4-mnii']);
+    assert.equal(code, 1);
+    assert.match(stdout, new RegExp(`→ set the model of the role architect in ${literally(path.join(sops, 'company.yaml'))} to gpt-4o-mini\n`));
+    assert.match(stdout, /→ use --model-for qa=o4-mini\n/);
+    assert.doesNotMatch(stdout, /SOPWORKS_MODEL/, 'the run-wide model is not the one to fix');
+  });
+
+  it('init with a typo and an unset key variable: its advice is init again, with what to change', async () => {
+    const server = await serve({ key: 'sk-right', models: [{ id: 'gpt-4o-mini' }] });
+    closers.push(server.close);
+    const config = await tempDir();
+    const args = ['init', '--base-url', `${server.url}/v1`, '--model', 'gpt4o-mini', '--force'];
+    const unset = await runCli([...args, '--api-key-env', 'MY_KEY'], { cwd: ROOT, env: { XDG_CONFIG_HOME: config } });
+    assert.equal(unset.code, 1, unset.stderr);
+    assert.match(unset.stderr, /✗ key accepted\s+no key was sent/);
+    assert.match(unset.stderr, /→ set MY_KEY=<your key> — it is not set here \(export MY_KEY=…\), then run sopworks doctor/);
+    const typo = await runCli([...args, '--api-key-env', 'MY_KEY'], { cwd: ROOT, env: { XDG_CONFIG_HOME: config, MY_KEY: 'sk-right' } });
+    assert.equal(typo.code, 1, typo.stderr);
+    const advice = typo.stderr.split('\n').filter((line) => /^\s+→ /.test(line));
+    assert.deepEqual(
+      advice.map((line) => line.trim()),
+      ['→ run sopworks init --force --model gpt-4o-mini'],
+    );
   });
 
   it('an HTML login page in the way: exit 1, saying what came back and its likely cause', async () => {
@@ -181,7 +230,7 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
     const { code, stdout } = await doctor({}, {}, [], '');
     assert.equal(code, 1);
     assert.match(stdout, /the base URL probably lacks \/v1/);
-    assert.match(stdout, /set OPENAI_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1/);
+    assert.match(stdout, /→ set OPENAI_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/v1/);
   });
 
   it('a model that ignores the schema: exit 1, the compliance check fails', async () => {

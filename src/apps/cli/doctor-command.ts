@@ -3,13 +3,14 @@
  * company.yaml or `--model-for` — and prints what it found and what to set. Exit 0 when a run would work,
  * 1 with the reasons otherwise; `--json` for scripts.
  */
+import path from 'node:path';
 import pc from 'picocolors';
 import { z } from 'zod';
 import { readSettings } from '../../capabilities/model/index.ts';
 import { loadCompany } from '../../company/index.ts';
 import { describeError } from '../../ground/errors.ts';
-import { checkModel, type CheckStatus, type ModelReport } from '../../capabilities/model/index.ts';
-import { parseModelFor, resolveRoleModels } from '../../capabilities/model/index.ts';
+import { checkModel, type CheckStatus, type ModelOrigin, type ModelReport } from '../../capabilities/model/index.ts';
+import { parseModelFor, type ResolvedModel, resolveRoleModels } from '../../capabilities/model/index.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';
@@ -44,30 +45,20 @@ export async function doctorCommand(rawOptions: unknown, io: Output): Promise<nu
   } else {
     const company = await loadCompany(options.sops, options.roles);
     const base = { ...settings.model, model: options.model ?? settings.model.model, timeoutMs: Math.min(settings.model.timeoutMs, DOCTOR_TIMEOUT_MS) };
-    const targets = new Map<string, { baseUrl: string; apiKey: string | null; model: string; roles: string[] }>();
     try {
-      const chains = resolveRoleModels(
-        base,
-        company.roles,
-        parseModelFor(
-          options.modelFor,
-          company.roles.map((r) => r.id),
-        ),
+      const modelFor = parseModelFor(
+        options.modelFor,
+        company.roles.map((r) => r.id),
       );
-      for (const [role, chain] of Object.entries(chains)) {
-        chain.forEach(({ settings: s }, i) => {
-          const baseUrl = s.baseUrl ?? 'https://api.openai.com/v1';
-          const key = `${baseUrl}\u0000${s.apiKey ?? ''}\u0000${s.model}`;
-          const target = targets.get(key) ?? { baseUrl, apiKey: s.apiKey, model: s.model, roles: [] };
-          target.roles.push(i === 0 ? role : `${role} (fallback ${i})`);
-          targets.set(key, target);
-        });
+      const chains = resolveRoleModels(base, company.roles, modelFor);
+      const origins = { companyFile: path.join(options.sops, 'company.yaml'), modelFlag: options.model !== undefined, modelFor, roles: company.roles };
+      for (const target of doctorTargets(chains, origins)) {
+        reports.push(
+          await checkModel({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: base.timeoutMs }, target.model, target.roles, target.origin),
+        );
       }
     } catch (error) {
       problems.push(describeError(error));
-    }
-    for (const target of targets.values()) {
-      reports.push(await checkModel({ baseUrl: target.baseUrl, apiKey: target.apiKey, timeoutMs: base.timeoutMs }, target.model, target.roles));
     }
   }
   const works = problems.length === 0 && reports.length > 0 && reports.every((r) => r.works);
@@ -80,6 +71,58 @@ export async function doctorCommand(rawOptions: unknown, io: Output): Promise<nu
   return works ? EXIT.done : EXIT.failed;
 }
 
+interface Target {
+  baseUrl: string;
+  apiKey: string | null;
+  model: string;
+  roles: string[];
+  origin: ModelOrigin;
+}
+
+/** Where the models of this doctor's run are named: the command line, the environment, the company file. */
+interface Origins {
+  companyFile: string;
+  modelFlag: boolean;
+  modelFor: Record<string, string>;
+  roles: readonly { id: string; model?: unknown }[];
+}
+
+/** Every model a role may be asked through, once per endpoint, key and name, with the roles it serves. */
+function doctorTargets(chains: Record<string, ResolvedModel[]>, origins: Origins): Target[] {
+  const targets = new Map<string, Target>();
+  for (const [role, chain] of Object.entries(chains)) {
+    chain.forEach(({ settings: s, apiKeyEnv }, i) => {
+      const baseUrl = s.baseUrl ?? 'https://api.openai.com/v1';
+      const key = `${baseUrl}\u0000${s.apiKey ?? ''}\u0000${s.model}`;
+      const target = targets.get(key) ?? { baseUrl, apiKey: s.apiKey, model: s.model, roles: [], origin: originOf(role, i, apiKeyEnv, origins) };
+      target.roles.push(i === 0 ? role : `${role} (fallback ${i})`);
+      targets.set(key, target);
+    });
+  }
+  return [...targets.values()];
+}
+
+/** The setting that named the i-th model of a role's chain, and the variable its key comes from. */
+function originOf(role: string, i: number, apiKeyEnv: string | null, origins: Origins): ModelOrigin {
+  const ownModel = origins.roles.find((r) => r.id === role)?.model !== undefined;
+  const modelSetting =
+    i === 0 && origins.modelFor[role] !== undefined
+      ? (name: string) => `use --model-for ${role}=${name}`
+      : ownModel
+        ? (name: string) => `set ${i === 0 ? 'the model' : `fallback ${i}`} of the role ${role} in ${origins.companyFile} to ${name}`
+        : origins.modelFlag
+          ? (name: string) => `use --model ${name}`
+          : (name: string) => `set SOPWORKS_MODEL=${name} (or use --model ${name})`;
+  const keyVariable = apiKeyEnv ?? 'OPENAI_API_KEY';
+  return {
+    modelSetting,
+    keyVariable,
+    missingKey: apiKeyEnv
+      ? `set ${apiKeyEnv}=<your key> — the role ${role} reads its key from it (${origins.companyFile})`
+      : 'set OPENAI_API_KEY=<your key> in the environment or .env, or name the variable that holds it: sopworks init --force --api-key-env <NAME>',
+  };
+}
+
 const MARK: Record<CheckStatus, string> = { ok: pc.green('✓'), warn: pc.yellow('!'), fail: pc.red('✗'), info: pc.dim('·') };
 
 export function renderDoctor(reports: readonly ModelReport[], problems: readonly string[], works: boolean): string[] {
@@ -88,7 +131,7 @@ export function renderDoctor(reports: readonly ModelReport[], problems: readonly
     lines.push(`${pc.bold(report.model)} at ${report.baseUrl} ${pc.dim(`— ${report.roles.join(', ')}`)}`);
     const width = Math.max(...report.checks.map((c) => c.name.length));
     for (const check of report.checks) lines.push(`  ${MARK[check.status]} ${check.name.padEnd(width)}  ${check.detail}`);
-    for (const advice of report.advice) lines.push(`  ${pc.yellow('set')} ${advice}`);
+    for (const advice of report.advice) lines.push(`  ${pc.yellow('→')} ${advice}`);
     lines.push('');
   }
   for (const problem of problems) lines.push(`${pc.red('✗')} ${problem}`);

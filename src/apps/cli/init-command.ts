@@ -8,7 +8,7 @@
 import readline from 'node:readline/promises';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { checkModel } from '../../capabilities/model/index.ts';
+import { checkModel, type ModelOrigin } from '../../capabilities/model/index.ts';
 import { readUserConfig, userConfigFile, writeUserConfig, type UserConfig } from './user-config.ts';
 import { EXIT, type Output } from './output.ts';
 import { parseOptions } from './parse-options.ts';
@@ -85,7 +85,7 @@ export async function initCommand(rawOptions: unknown, io: Output): Promise<numb
     let works = true;
     if (options.check) {
       const apiKey = config.model.api_key ?? (config.model.api_key_env ? (process.env[config.model.api_key_env] ?? null) : null);
-      const report = await checkModel({ baseUrl, apiKey, timeoutMs: 30_000 }, model, ['all roles']);
+      const report = await checkModel({ baseUrl, apiKey, timeoutMs: 30_000 }, model, ['all roles'], initOrigin(config));
       for (const line of renderDoctor([report], [], report.works)) io.err(line);
       works = report.works;
       if (!works && !/^y(es)?$/i.test(await ask('The check failed. Write the config anyway? (y/N)', 'n'))) {
@@ -100,6 +100,18 @@ export async function initCommand(rawOptions: unknown, io: Output): Promise<numb
   } finally {
     close();
   }
+}
+
+/** What init's own flags change: its advice is run again with them, not a setting elsewhere. */
+function initOrigin(config: UserConfig): ModelOrigin {
+  const variable = config.model.api_key_env;
+  return {
+    modelSetting: (name) => `run sopworks init --force --model ${name}`,
+    keyVariable: variable ?? (config.model.api_key ? 'the key you gave' : 'OPENAI_API_KEY'),
+    missingKey: variable
+      ? `set ${variable}=<your key> — it is not set here (export ${variable}=…), then run sopworks doctor`
+      : 'run sopworks init --force --api-key-env <NAME> — the endpoint needs a key: name the variable that holds it',
+  };
 }
 
 async function endpoint(given: string | undefined, ask: (q: string, d?: string) => Promise<string>, io: Output): Promise<string> {

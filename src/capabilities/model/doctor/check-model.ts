@@ -29,7 +29,7 @@ export interface ModelReport {
   works: boolean;
   /** The structured-output setting to use with this model, once known. */
   structuredOutput: 'json_schema' | 'json_object' | 'off' | null;
-  /** Settings to change, as `NAME=value — why`. */
+  /** What to change, each an instruction: `set NAME=value — why`, `run sopworks init …`. */
   advice: string[];
 }
 
@@ -51,17 +51,28 @@ const Sample = z.object({ city: z.string().min(1), population: z.number().int().
 const SAMPLE_PROMPT =
   'Give the capital of France, its population as a whole number and two of its landmarks, as a JSON object with the keys city, population and landmarks.';
 
-export async function checkModel(target: ProbeTarget, model: string, roles: string[]): Promise<ModelReport> {
+/**
+ * Where the model's name and key come from, so that advice names what this person can change: the
+ * command's own setting (`SOPWORKS_MODEL`, `--model-for`, a role in their company.yaml, `init --model`),
+ * never a file they may not have.
+ */
+export interface ModelOrigin {
+  /** What to change, given the name to put there: `set SOPWORKS_MODEL=gpt-4o-mini (or --model gpt-4o-mini)`. */
+  modelSetting: (name: string) => string;
+  /** The variable the key is read from (OPENAI_API_KEY, a role's apiKeyEnv), named when the endpoint refuses the key. */
+  keyVariable: string;
+  /** What to set when no key was sent and the endpoint asks for one. */
+  missingKey: string;
+}
+
+export async function checkModel(target: ProbeTarget, model: string, roles: string[], origin: ModelOrigin): Promise<ModelReport> {
   const report: ModelReport = { baseUrl: target.baseUrl, model, roles, checks: [], works: false, structuredOutput: null, advice: [] };
   const add = (name: string, status: CheckStatus, detail: string) => report.checks.push({ name, status, detail });
 
   // 1. The model list: reachable, key accepted, model known, context window.
   const list = await probe(target, 'GET', '/models');
   if (!reached(list, add, target)) return report;
-  if (list.kind === 'json' && (list.status === 401 || list.status === 403)) {
-    add('key accepted', 'fail', `the endpoint refused the key (${list.status}: ${errorText(list.body)}); check OPENAI_API_KEY or the role's apiKeyEnv`);
-    return report;
-  }
+  if (list.kind === 'json' && (list.status === 401 || list.status === 403)) return keyRefused(report, list, target.apiKey !== null, origin);
   if (list.kind === 'not-json') {
     add('reachable', 'fail', `GET /models answered with ${describeNotJson(list)}`);
     if (lacksV1(target.baseUrl)) report.advice.push(missingV1Hint(target.baseUrl));
@@ -87,7 +98,7 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
     } else {
       const near = ids.length > 0 ? closest(model, ids) : null;
       add('model known', 'fail', `${model} is not in the endpoint's list of ${ids.length} model(s)${near ? `; did you mean ${near}?` : ''}`);
-      report.advice.push(`SOPWORKS_MODEL=${near ?? '<a model the endpoint serves>'} — or the role's model in sops/company.yaml, or --model`);
+      report.advice.push(origin.modelSetting(near ?? '<a model the endpoint serves>'));
     }
   } else {
     add('model known', 'warn', `the endpoint gives no model list (GET /models: ${list.status}); the chat check below tells`);
@@ -104,7 +115,8 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
   const answer = completionOf(chat);
   if (!answer.ok) {
     add('chat', 'fail', `a small chat request failed: ${answer.error}`);
-    if (chat.kind === 'json' && chat.status === 404) report.advice.push(`SOPWORKS_MODEL=<a model the endpoint serves> — ${model} is not one`);
+    // A model the list already said is not served has its advice: the 404 of its chat says nothing new.
+    if (chat.kind === 'json' && chat.status === 404 && modelKnown === null) report.advice.push(origin.modelSetting('<a model the endpoint serves>'));
     return report;
   }
   add('chat', 'ok', `answered in ${chat.ms} ms`);
@@ -125,7 +137,7 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
   report.structuredOutput = schemaMode.accepted ? 'json_schema' : objectMode.accepted ? 'json_object' : 'off';
   if (report.structuredOutput !== 'json_schema') {
     report.advice.push(
-      `SOPWORKS_STRUCTURED_OUTPUT=${report.structuredOutput} — the endpoint rejected json_schema${report.structuredOutput === 'off' ? ' and json_object' : ''} (a run would find out and fall back, at the cost of one rejected request)`,
+      `set SOPWORKS_STRUCTURED_OUTPUT=${report.structuredOutput} — the endpoint rejected json_schema${report.structuredOutput === 'off' ? ' and json_object' : ''} (a run would find out and fall back, at the cost of one rejected request)`,
     );
   }
 
@@ -139,6 +151,17 @@ export async function checkModel(target: ProbeTarget, model: string, roles: stri
       : `the reply did not match the schema it was given (${report.structuredOutput}): ${used.parseError}`,
   );
   report.works = modelKnown !== false && used.compliant;
+  return report;
+}
+
+/** A 401/403 on the model list: a key refused, or none sent where the endpoint asks for one — each its own fix. */
+function keyRefused(report: ModelReport, list: Extract<HttpOutcome, { kind: 'json' }>, keySent: boolean, origin: ModelOrigin): ModelReport {
+  const said = `${list.status}: ${errorText(list.body)}`;
+  if (keySent) report.checks.push({ name: 'key accepted', status: 'fail', detail: `the endpoint refused the key (${said}); check ${origin.keyVariable}` });
+  else {
+    report.checks.push({ name: 'key accepted', status: 'fail', detail: `no key was sent, and the endpoint asks for one (${said})` });
+    report.advice.push(origin.missingKey);
+  }
   return report;
 }
 
@@ -163,7 +186,7 @@ function reached(
   return true;
 }
 
-const missingV1Hint = (baseUrl: string) => `OPENAI_BASE_URL=${baseUrl.replace(/\/+$/, '')}/v1 — OpenAI-compatible servers serve their API under /v1`;
+const missingV1Hint = (baseUrl: string) => `set OPENAI_BASE_URL=${baseUrl.replace(/\/+$/, '')}/v1 — OpenAI-compatible servers serve their API under /v1`;
 
 type Answer = { ok: true; text: string; usage: boolean } | { ok: false; error: string };
 
