@@ -86,6 +86,7 @@ export function syntheticScenario(graph: Graph, shape: string): Scenario {
         file: filePath(i),
         description: `Export ${fn(i)}(x) as described in the design${deps.length ? `, calling ${deps.map(fn).join(', ')}` : ''}.`,
         dependsOn: deps.map(filePath),
+        criteria: [1],
       })),
     },
   });

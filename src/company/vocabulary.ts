@@ -142,6 +142,7 @@ export const vocabulary: Vocabulary = {
     current: coreViews.current,
     task: artifactViews.task,
     dependencies: artifactViews.dependencies,
+    criteria: artifactViews.criteria,
     designExcerpt: artifactViews.designExcerptView,
     file: artifactViews.file,
     files: artifactViews.files,

@@ -76,7 +76,15 @@ export const taskWork = {
   dependsOn: z.array(RelativePath),
 };
 
-export const Task = z.object({ file: RelativePath, ...taskWork });
+export const Task = z.object({
+  file: RelativePath,
+  ...taskWork,
+  /** Which of the PRD's acceptance criteria the file serves, shown to its writer and its reviewer (absent from older task graphs). */
+  criteria: z
+    .array(z.number().int().min(1))
+    .optional()
+    .describe("the numbers of the PRD's acceptance criteria this file's code helps meet (1 is the first); [] when it serves none directly"),
+});
 
 /** A task graph: one or more tasks (a new project's, or a change's). */
 export const taskGraphOf = <T extends z.ZodType>(task: T) => z.object({ tasks: z.array(task).min(1) });

@@ -368,7 +368,7 @@ describe('sop validation', () => {
         const lines = error.message.split('\n');
         assert.equal(lines.length, 2);
         assert.match(lines[0]!, /qa\.yaml:\d+:\d+: error: unknown actor "runTestz"/);
-        assert.match(lines[1]!, /write_file\.hbs:5:\d+: error: "nope" is not given to this template/);
+        assert.match(lines[1]!, /write_file\.hbs:\d+:\d+: error: "nope" is not given to this template/);
         assert.match(error.hint!, /sopworks sop validate --sops .* --roles /);
         return true;
       });

@@ -6,7 +6,7 @@
 import { SopworksError } from '../../ground/errors.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View, type ViewScope } from '../../engine/steps/index.ts';
-import type { Code, Design, TaskGraph } from '../../documents/index.ts';
+import type { Code, Design, PRD, TaskGraph } from '../../documents/index.ts';
 import { topologicalOrder } from '../../documents/index.ts';
 import { codeInterface } from '../../documents/index.ts';
 import { designExcerpt } from './design-excerpt.ts';
@@ -54,6 +54,21 @@ export const dependencies: View = {
         return { path: dep, interface: content !== undefined ? await codeInterface(dep, content) : '(not written yet)' };
       }),
     );
+  },
+};
+
+export const criteria: View = {
+  description:
+    "The PRD's acceptance criteria the current file serves: `named` (its task lists them by number) and `items` (each `number` and `text`); when its task names none — a task graph from before tasks did — `named` is false and `items` are all of them.",
+  needsCurrent: true,
+  read: (scope) => {
+    const all = scope.board.latest<PRD>('PRD')?.payload.acceptanceCriteria ?? [];
+    const numbers = currentTask(scope).criteria;
+    const items = (numbers ?? all.map((_, i) => i + 1)).flatMap((number) => {
+      const text = all[number - 1];
+      return text === undefined ? [] : [{ number, text }];
+    });
+    return { named: numbers !== undefined, items };
   },
 };
 
