@@ -4,5 +4,6 @@ export * from './schemas.ts';
 export { codeInterface } from './code-interface.ts';
 export { commandsList, diagramSections, filesList } from './design-sections.ts';
 export { documentsDir } from './documents-dir.ts';
+export { CRITERION_ID, CriterionId, citedCriteria, TestCase } from './test-citations.ts';
 export type { EditsReply, SearchReplace } from './edits.ts';
 export { topologicalOrder, validateTaskGraph } from './task-graph.ts';

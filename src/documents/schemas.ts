@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { RelativePath } from '../ground/files/index.ts';
 import { SandboxReport } from '../host/sandbox/index.ts';
 import { keywordPattern } from '../ground/text/index.ts';
+import { TestCase } from './test-citations.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
@@ -152,6 +153,11 @@ export const TestReport = z.object({
   output: z.string(),
   /** How the tests ran: sandbox mode, limits, limits hit, violations seen, gaps (null in reports from before the sandbox). */
   sandbox: SandboxReport.nullable().default(null),
+  /**
+   * The tests the runner's output named: how many, and those whose name cites a criterion (AC-3), as the
+   * coverage matrix reads them (test-citations.ts). Absent from rounds that ran no tests and older reports.
+   */
+  cases: z.object({ named: z.number().int().min(0), citing: z.array(TestCase) }).optional(),
   /** What the round ran (absent: the tests): the tests, the dependency install before them, or the program on its smoke input. */
   kind: z.enum(['tests', 'install', 'smoke']).optional(),
   /**

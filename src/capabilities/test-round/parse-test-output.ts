@@ -2,12 +2,15 @@
  * Reads a test runner's output: counts and failing tests, for node:test (its tap, spec and dot
  * reporters), pytest (default, -q, -v; with or without its short summary) and unittest (verbose or
  * not) — and, for a run cut short, the test that was running when the output stops, where the runner
- * prints a test's name before its result (pytest -v, unittest -v, TAP). Pure. Anything it does not
- * recognise leaves counts null and the exit code decides.
+ * prints a test's name before its result (pytest -v, unittest -v, TAP). A runner without a summary
+ * line it knows (mocha, Jest, Vitest, go test -v) is counted from the tests it lists
+ * (test-cases/read-test-cases.ts). Pure. Anything it does not recognise leaves counts null and the
+ * exit code decides.
  */
 import { escapeRegExp } from '../../ground/files/index.ts';
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
+import { listedOnlyCases } from './test-cases/read-test-cases.ts';
 
 export interface ParsedTestOutput {
   counts: { passed: number; failed: number } | null;
@@ -28,6 +31,18 @@ export function parseTestOutput(output: string): ParsedTestOutput {
 }
 
 function readCounts(text: string): Omit<ParsedTestOutput, 'running'> {
+  const summary = readSummary(text);
+  if (summary.counts) return summary;
+  const cases = listedOnlyCases(text);
+  if (!cases) return summary;
+  const failed = cases.filter((c) => c.outcome === 'failed');
+  return {
+    counts: { passed: cases.filter((c) => c.outcome === 'passed').length, failed: failed.length },
+    failures: failed.map((c) => ({ name: c.name, message: '' })),
+  };
+}
+
+function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
   // node:test — TAP ("# pass 3") or spec ("ℹ pass 3")
   const nodePass = num(text, /^(?:#|ℹ) pass (\d+)$/m);
   const nodeFail = num(text, /^(?:#|ℹ) fail (\d+)$/m);

@@ -9,6 +9,8 @@ import type { SandboxReport } from '../../host/sandbox/index.ts';
 import type { SandboxSettings } from '../../host/sandbox/index.ts';
 import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
 import { stoppedByLimit } from './stopped-by-limit.ts';
+import { readTestCases } from './test-cases/read-test-cases.ts';
+import { citedCriteria, type TestCase } from '../../documents/index.ts';
 import { withoutMachinePaths } from '../../host/sandbox/index.ts';
 import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/index.ts';
 import type { AcceptLine } from '../../host/sandbox/index.ts';
@@ -47,10 +49,20 @@ export interface TestRound extends ParsedTestOutput {
   /** The tail of the output. */
   output: string;
   sandbox: SandboxReport;
+  /** The tests the output named, and those citing a criterion (read from the whole output, not its tail). */
+  cases: { named: number; citing: TestCase[] };
 }
 
 /** How much of the runner's output a report keeps (its tail). */
 const OUTPUT_TAIL = 8000;
+/** How many tests citing a criterion a report keeps: the matrix needs them, the board need not hold a huge suite's every name. */
+const MAX_CITING = 2000;
+
+/** The tests an output names, and those that cite a criterion. */
+function casesOf(output: string): TestRound['cases'] {
+  const cases = readTestCases(output);
+  return { named: cases.length, citing: cases.filter((c) => citedCriteria(c.name).length > 0).slice(0, MAX_CITING) };
+}
 
 export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
   const { round, testCommand, sandbox, progress } = request;
@@ -99,6 +111,7 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
     failures: parsed.failures,
     signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
     output: outcome.output.slice(-OUTPUT_TAIL),
+    cases: casesOf(outcome.output),
     sandbox: {
       mode: outcome.mode,
       limits: outcome.limits,
