@@ -46,6 +46,22 @@ describe('the outcome of a run', () => {
       reason: /same failure/,
     },
     {
+      when: 'a posted criteria-unmet: delivered, a P0 criterion unproven — its own outcome, not failed',
+      company: company({ roles: [idle('qa')], posted: { outcome: 'criteria-unmet', reason: '1 of 3 P0 criteria unmet: AC-2 (no test cites it)' } }),
+      outcome: 'criteria-unmet',
+      reason: /^1 of 3 P0 criteria unmet: AC-2/,
+    },
+    {
+      when: 'criteria-unmet posted while a role is still at work',
+      company: company({ roles: [working('qa')], posted: { outcome: 'criteria-unmet', reason: 'AC-2 unmet' } }),
+      outcome: null,
+    },
+    {
+      when: 'criteria-unmet posted, but the user stopped the run first',
+      company: company({ roles: [idle('qa')], stopping: 'soft', posted: { outcome: 'criteria-unmet', reason: 'AC-2 unmet' } }),
+      outcome: 'interrupted',
+    },
+    {
       when: 'no role is at work and nothing was posted, with a message waiting',
       company: company({ roles: [idle('qa', [{ type: 'Code', id: 'msg-000007' }])] }),
       outcome: 'failed',

@@ -28,6 +28,12 @@ describe('review: where a run stands', () => {
     ['a step that failed', { running: false, outcome: 'failed' }, [{ type: 'PRD' }], { phase: 'stopped', label: 'failed', continuable: true }],
     ['a failure its SOP concluded', { running: false, outcome: 'failed' }, [concluded], { phase: 'failed', label: 'failed', continuable: false }],
     [
+      'delivered with a P0 criterion unproven: final, not "stopped"',
+      { running: false, outcome: 'criteria-unmet' },
+      [],
+      { phase: 'failed', label: 'criteria unmet', continuable: false },
+    ],
+    [
       'an outcome a newer sopworks may write',
       { running: false, outcome: 'paused-for-lunch' },
       [],

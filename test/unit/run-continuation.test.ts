@@ -11,6 +11,11 @@ describe('run continuation', () => {
     assert.match(why ?? '', /The qa's SOP concluded the run failed \(tests still fail after 3 rounds\)/);
   });
 
+  it('says why a run its SOP concluded with criteria unmet cannot be continued either', () => {
+    const why = whyNotContinuable([outcome({ outcome: 'criteria-unmet', reason: '1 of 2 P0 criteria unmet: AC-2 (no test cites it)' })] as never);
+    assert.match(why ?? '', /The qa's SOP concluded the run delivered with criteria unmet \(1 of 2 P0 criteria unmet: AC-2/);
+  });
+
   it('lets any other run go on', () => {
     assert.equal(whyNotContinuable([{ type: 'Requirement' }, { type: 'PRD' }] as never), null);
     assert.equal(whyNotContinuable([outcome({ outcome: 'done', reason: 'all tests pass' })] as never), null);

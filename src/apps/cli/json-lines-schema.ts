@@ -73,7 +73,7 @@ export const JsonLine = z.discriminatedUnion('type', [
     type: z.literal('run'),
     name: z.string(),
     dir: z.string(),
-    outcome: z.string().describe('done, failed, budget-exhausted, awaiting-approval, interrupted, paused, running, or "cut off"'),
+    outcome: z.string().describe('done, failed, criteria-unmet, budget-exhausted, awaiting-approval, interrupted, paused, running, or "cut off"'),
     reason: z.string().nullable(),
     gate: z
       .string()

@@ -17,6 +17,8 @@ export const EXIT = {
   budgetExhausted: 3,
   awaitingApproval: 4,
   paused: 5,
+  /** Delivered, but a P0 acceptance criterion has no passing test (or accepted check): the spec is not met. */
+  criteriaUnmet: 6,
   /** The time limit (`--max-time`) was reached; as GNU timeout says it. */
   timedOut: 124,
   interrupted: 130,

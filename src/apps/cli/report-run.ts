@@ -54,6 +54,7 @@ const STOPPED_EXIT: Partial<Record<RunResult['outcome'], number>> = {
 /** The exit code of an outcome, the lines that say what to do next, and the commands among them. */
 function whatNext(result: RunResult, shown: string): { exitCode: number; lines: string[]; next: string[] } {
   if (result.outcome === 'done') return { exitCode: EXIT.done, lines: [`\nNext: cd ${shown} && git log --stat`], next: [`cd ${shown} && git log --stat`] };
+  if (result.outcome === 'criteria-unmet') return criteriaUnmet(shown);
   const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
   if (why) return { exitCode: EXIT.failed, lines: [`\n${cleanLine(why)}\n${insteadFor(runRecordOf(result.projectDir))}`], next: [] };
   const lines = [`\nContinue it with: sopworks resume ${shown}`];
@@ -74,6 +75,19 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
   if (result.outcome === 'paused') lines[0] = `\nStopped early, as asked. Go on to the end with: sopworks resume ${shown}`;
   const exitCode = STOPPED_EXIT[result.outcome] ?? EXIT.failed;
   return { exitCode, lines, next };
+}
+
+/**
+ * A run delivered with a P0 criterion unproven: the reason named them; what is left is a change that
+ * meets them (its own branch), since a resumed run would end the same way.
+ */
+function criteriaUnmet(shown: string): { exitCode: number; lines: string[]; next: string[] } {
+  const change = `sopworks change ${shown} "<what the unmet criteria need>"`;
+  return {
+    exitCode: EXIT.criteriaUnmet,
+    lines: [`\nThe criteria and the tests that prove them: sopworks review ${shown}`, `Ask for the rest with: ${change}`],
+    next: [change],
+  };
 }
 
 /** How many approvals and questions a stopped run waits on (.sopworks/approvals.json); none when it cannot be read. */

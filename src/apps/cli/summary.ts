@@ -18,7 +18,12 @@ export interface SummaryFacts {
 
 export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   const lines: string[] = [];
-  const verdict = result.outcome === 'done' ? pc.green(pc.bold('done')) : pc.red(pc.bold(result.outcome));
+  const verdict =
+    result.outcome === 'done'
+      ? pc.green(pc.bold('done'))
+      : result.outcome === 'criteria-unmet'
+        ? pc.yellow(pc.bold(result.outcome))
+        : pc.red(pc.bold(result.outcome));
   const shown = path.relative(process.cwd(), result.projectDir) || result.projectDir;
   // A reason may list its issues one a line (its layout); no other control of what it quotes reaches the terminal.
   lines.push('', `${pc.bold('Outcome')}   ${verdict} — ${cleanBlock(result.reason)}`);

@@ -45,7 +45,7 @@ export type RunState =
   | { kind: 'resumable'; outcome: RunOutcome | null };
 
 /** Outcomes a run ends with for good; `interrupted` and no outcome are continued. */
-export const FINAL_OUTCOMES: readonly RunOutcome[] = ['done', 'failed', 'budget-exhausted', 'awaiting-approval'];
+export const FINAL_OUTCOMES: readonly RunOutcome[] = ['done', 'failed', 'criteria-unmet', 'budget-exhausted', 'awaiting-approval'];
 
 export async function runState(projectDir: string): Promise<RunState> {
   if (

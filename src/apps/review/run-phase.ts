@@ -34,6 +34,9 @@ export function runPhase(facts: PhaseFacts, messages: readonly Pick<Message, 'ty
       return { phase: 'awaiting-decision', label: 'waiting for you', continuable: false };
     case 'failed':
       return whyNotContinuable(messages) ? { phase: 'failed', label: 'failed', continuable: false } : { phase: 'stopped', label: 'failed', continuable: true };
+    // Delivered, a P0 criterion unproven when its rounds were spent: final, as a failure its SOP concluded.
+    case 'criteria-unmet':
+      return { phase: 'failed', label: 'criteria unmet', continuable: false };
     default:
       return { phase: 'stopped', label: facts.outcome.replace(/-/g, ' '), continuable: true };
   }

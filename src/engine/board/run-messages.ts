@@ -14,12 +14,20 @@ export const Requirement = z.object({
 export type Requirement = z.infer<typeof Requirement>;
 
 export const Outcome = z.object({
-  outcome: z.enum(['done', 'failed']),
+  /**
+   * `criteria-unmet`: the product was delivered, but a P0 acceptance criterion has no passing test (or
+   * accepted check) and the SOP's rounds to get one are spent — the reason names them. Not a failure of
+   * the company: the spec is not met.
+   */
+  outcome: z.enum(['done', 'failed', 'criteria-unmet']),
   reason: text('reason'),
 });
 export type Outcome = z.infer<typeof Outcome>;
 
 export const runMessages = {
   Requirement: defineMessage({ schema: Requirement, description: "The client's spec; posted by the company when a run starts (`spec`, `project`)." }),
-  Outcome: defineMessage({ schema: Outcome, description: 'Ends the run: `outcome` done or failed, and a `reason`. Read by the company itself.' }),
+  Outcome: defineMessage({
+    schema: Outcome,
+    description: 'Ends the run: `outcome` done, failed or criteria-unmet, and a `reason`. Read by the company itself.',
+  }),
 };

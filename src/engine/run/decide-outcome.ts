@@ -10,14 +10,15 @@
  *   3b. a stop point reached (`--until`), nothing in flight → paused
  *   —  a role is at work                 → no outcome yet
  *   4. the user asked to stop            → interrupted (the time limit: timed-out)
- *   5. an outcome posted on the board    → that outcome (the first one posted stands)
+ *   5. an outcome posted on the board    → that outcome (the first one posted stands): done, failed, or
+ *                                          criteria-unmet (delivered, a P0 criterion not proven)
  *   6. otherwise                         → failed: the company stalled, and says where
  */
 import type { Outcome } from '../board/index.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
 import type { RoleStatus } from '../roles/index.ts';
 
-export const RUN_OUTCOMES = ['done', 'failed', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out', 'paused'] as const;
+export const RUN_OUTCOMES = ['done', 'failed', 'criteria-unmet', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out', 'paused'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
 export interface RunConclusion {

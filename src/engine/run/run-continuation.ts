@@ -1,6 +1,7 @@
 /**
  * Whether a stopped run can be continued, and what to tell a person when it cannot. A run whose SOP
- * itself concluded `failed` — a file rejected too often, a review loop, QA rounds used up — posted that
+ * itself concluded `failed` — a file rejected too often, a review loop, QA rounds used up — or
+ * `criteria-unmet` (a P0 acceptance criterion still unproven when its rounds were spent) posted that
  * outcome on the board, which is append-only and the run's source of truth: resumed, every role would
  * be restored past the step that concluded and the run would end with the same outcome at once. So
  * `resume` does not pretend to continue it; it says why, and what does help.
@@ -8,7 +9,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { readAppendLog } from '../../ground/files/index.ts';
-import type { Message } from '../board/index.ts';
+import { Outcome, type Message } from '../board/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import { STATE_DIR } from './state-dir.ts';
@@ -16,7 +17,7 @@ import { STATE_DIR } from './state-dir.ts';
 const PostedOutcome = z.object({
   type: z.literal('Outcome'),
   from: z.string(),
-  payload: z.object({ outcome: z.enum(['done', 'failed']), reason: z.string() }),
+  payload: Outcome,
 });
 type PostedOutcome = z.infer<typeof PostedOutcome>;
 
@@ -29,14 +30,12 @@ export function concludedOutcome(messages: readonly Pick<Message, 'type'>[]): Po
   return null;
 }
 
-/** What to say instead of "continue it with resume", for a run whose SOP concluded it failed; null when resume helps. */
+/** What to say instead of "continue it with resume", for a run whose SOP concluded it failed or its criteria unmet; null when resume helps. */
 export function whyNotContinuable(messages: readonly Pick<Message, 'type'>[]): string | null {
   const posted = concludedOutcome(messages);
-  if (!posted || posted.payload.outcome !== 'failed') return null;
-  return (
-    `The ${posted.from}'s SOP concluded the run failed (${posted.payload.reason}): its own bound was reached, ` +
-    'and a resumed run would end the same way at once.'
-  );
+  if (!posted || posted.payload.outcome === 'done') return null;
+  const what = posted.payload.outcome === 'failed' ? 'the run failed' : 'the run delivered with criteria unmet';
+  return `The ${posted.from}'s SOP concluded ${what} (${posted.payload.reason}): its own bound was reached, and a resumed run would end the same way at once.`;
 }
 
 /** What does help such a run: a new run, with what made the SOP give up changed. */

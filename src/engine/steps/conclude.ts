@@ -1,10 +1,12 @@
-/** `conclude`: post the run's outcome (done or failed) with its reason. */
+/** `conclude`: post the run's outcome (done, failed, or criteria-unmet) with its reason. */
 import { z } from 'zod';
 import { defineStep } from './step.ts';
+import { Outcome } from '../board/index.ts';
 
 export const conclude = defineStep({
-  description: 'End the run with an outcome (done or failed) and a reason; a `detail` view is appended to the reason.',
-  params: z.object({ outcome: z.enum(['done', 'failed']), reason: z.string().min(1), detail: z.string().min(1).nullable().default(null) }).strict(),
+  description:
+    'End the run with an outcome and a reason: done, failed, or criteria-unmet (delivered, but a P0 acceptance criterion is not proven); a `detail` view is appended to the reason.',
+  params: z.object({ outcome: Outcome.shape.outcome, reason: z.string().min(1), detail: z.string().min(1).nullable().default(null) }).strict(),
   output: z.string(),
   effect: 'message',
   names: { views: ['detail'] },
