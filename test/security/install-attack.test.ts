@@ -213,6 +213,7 @@ describe('red team: the install step', function () {
       'package.json': JSON.stringify({ name: 'sabotage-pkg', version: '1.0.0', scripts: { postinstall: 'node sabotage.js' } }),
       'sabotage.js': sabotage,
     });
+    await npm.publishFiles({ 'package.json': JSON.stringify({ name: '@corp/tiny', version: '1.0.0', main: 'index.js' }), 'index.js': 'module.exports = 3;\n' });
     await wheels.addWheel('tinyslug', '1.0.0', 'def slug(text):\n    return "-".join(text.lower().split())\n');
   });
 
@@ -412,6 +413,48 @@ describe('red team: the install step', function () {
         await assert.rejects(fs.access(path.join(pipProject, site, 'zz-plant.pth')), 'the venv is one sopworks made, not the committed one');
       });
 
+      it(`a project .npmrc is read as data: its registry, scope, proxy, certificate and token are overridden, its ignore-scripts honoured (${label})`, async function () {
+        if (needsNamespace) requireSystem(this, NETWORK_NAMESPACE);
+        const listener = `http://127.0.0.1:${canary.ports.v4}`;
+        const projectDir = await tempDir();
+        const npmrc = [
+          'ignore-scripts=true',
+          `registry=${listener}/`,
+          `@corp:registry=${listener}/corp/`,
+          `//127.0.0.1:${canary.ports.v4}/:_authToken=PROJECT-TOKEN`,
+          `https-proxy=${listener}`,
+          `proxy=${listener}`,
+          'noproxy=*',
+          `cafile=${path.join(hostDir, 'npmrc')}`,
+          '',
+        ].join('\n');
+        const manifest = { name: 'p', version: '1.0.0', dependencies: { 'mini-slug': '^1.0.0', '@corp/tiny': '^1.0.0', 'attack-pkg': '1.0.0' } };
+        await write(projectDir, { 'package.json': JSON.stringify(manifest), '.npmrc': npmrc });
+        // The policy lets scripts run; the repository's own ignore-scripts=true keeps attack-pkg's postinstall off.
+        const check = await checkInstall({ projectDir, registries: npmRegistries(), scripts: true, env: userEnv });
+        assert.deepEqual(check.refusals, [], 'a repository is never refused for having a .npmrc');
+        const notes = check.notes.join('\n');
+        for (const line of [1, 2, 3, 4, 5, 6, 7, 8]) assert.match(notes, new RegExp(`^\\.npmrc:${line}: `, 'm'));
+        assert.match(notes, /^\.npmrc:1: ignore-scripts=true — honoured$/m);
+        assert.match(notes, /^\.npmrc:2: registry=.* — overridden: packages come only from the configured registry/m);
+        assert.match(notes, /^\.npmrc:4: \/\/127\.0\.0\.1:\d+\/:_authToken=… — overridden: not sent/m);
+        assert.ok(!notes.includes('PROJECT-TOKEN'), 'the token is not quoted');
+        const run = await runInstall(
+          { ...check, plan: check.plan! },
+          { projectDir, registries: npmRegistries(), scripts: true, network: true, sandbox, wallSeconds: 240, env: userEnv },
+        );
+        await assertNpmInstalled(projectDir, run);
+        assert.deepEqual(run.unmet, []);
+        const tiny = JSON.parse(await fs.readFile(path.join(projectDir, 'node_modules', '@corp', 'tiny', 'package.json'), 'utf8'));
+        assert.equal(tiny.version, '1.0.0', 'the scoped package came from the configured registry');
+        await assert.rejects(fs.access(path.join(projectDir, 'attack-results.json')), "the repository's ignore-scripts=true was honoured");
+        assert.deepEqual(
+          run.egress.filter((entry) => !entry.allowed),
+          [],
+          'nothing asked of the listener',
+        );
+      });
+
       it(`a .venv changed by an earlier test round is not trusted by the next install (${label})`, async function () {
         if (needsNamespace) requireSystem(this, NETWORK_NAMESPACE);
         const projectDir = await tempDir();
@@ -552,16 +595,12 @@ describe('red team: the install step', function () {
       );
     });
 
-    it('a project .npmrc naming a registry, and a lockfile resolving from a host listener: refused', async () => {
+    it('a lockfile resolving from a host listener: refused', async () => {
       const lock = { lockfileVersion: 3, packages: { 'node_modules/a': { version: '1.0.0', resolved: `${canaryUrl()}/a.tgz` } } };
       await refused(
-        {
-          'package.json': JSON.stringify({ dependencies: { a: '^1.0.0' } }),
-          'package-lock.json': JSON.stringify(lock, null, 2),
-          '.npmrc': `registry=${canaryUrl()}/\n`,
-        },
+        { 'package.json': JSON.stringify({ dependencies: { a: '^1.0.0' } }), 'package-lock.json': JSON.stringify(lock, null, 2) },
         npmRegistries(),
-        /package-lock\.json:4 node_modules\/a: resolved .*\n\.npmrc:1 registry=/,
+        /package-lock\.json:4 node_modules\/a: resolved .*/,
       );
     });
   });

@@ -10,7 +10,8 @@ import { allowed, authorityOf, originOf } from '../../src/host/egress/allow-list
 import { authorizationFor } from '../../src/host/egress/upstream.ts';
 import { ignoredConfigs } from '../../src/host/install/ignored-configs.ts';
 import { checkInstall } from '../../src/host/install/install-project.ts';
-import { lockfileRefusals, npmrcRefusals, packageJsonRefusals, specProblem } from '../../src/host/install/npm-sources.ts';
+import { lockfileRefusals, packageJsonRefusals, specProblem } from '../../src/host/install/npm-sources.ts';
+import { describeSetting, npmrcSettings, registryScopes } from '../../src/host/install/npmrc-settings.ts';
 import { readNpmUserConfig } from '../../src/host/install/npm-user-config.ts';
 import { logicalLines, requirementProblem, requirementsRefusals } from '../../src/host/install/python-sources.ts';
 import { allowedOrigins, resolveRegistries } from '../../src/host/install/registries.ts';
@@ -106,12 +107,46 @@ describe('install sources: npm', () => {
     assert.equal(lockfileRefusals('{ not json', 'package-lock.json', REGISTRY)[0]!.why.startsWith('it is not valid JSON'), true);
   });
 
-  it('refuses a project .npmrc line by line, without quoting a token', () => {
-    const refusals = npmrcRefusals('; a comment\nregistry=https://evil.example/\n//evil.example/:_authToken=SECRET\nignore-scripts=false\n');
+  it('reads a project .npmrc as data: what only restricts is honoured, what redirects traffic or credentials is overridden, no token quoted', () => {
+    const text = [
+      '; a comment',
+      'ignore-scripts=true',
+      'package-lock=false',
+      'engine-strict=true',
+      'registry=https://evil.example/',
+      '@corp:registry=https://corp.example/',
+      '//evil.example/:_authToken=SECRET',
+      'https-proxy=http://proxy.example:8080',
+      'cafile=/etc/evil.pem',
+      'cache=/home/someone/.npm',
+      'pnpmfile=.pnpmfile.cjs',
+      '',
+    ].join('\n');
+    const lines = npmrcSettings(text, false).map(describeSetting);
     assert.deepEqual(
-      refusals.map((r) => `${r.line}: ${r.found}`),
-      ['2: registry=https://evil.example/', '3: //evil.example/:_authToken=…', '4: ignore-scripts=false'],
+      lines.map((line) => line.replace(/ — (honoured|overridden).*/, ' $1')),
+      [
+        '.npmrc:2: ignore-scripts=true honoured',
+        '.npmrc:3: package-lock=false honoured',
+        '.npmrc:4: engine-strict=true honoured',
+        '.npmrc:5: registry=https://evil.example/ overridden',
+        '.npmrc:6: @corp:registry=https://corp.example/ overridden',
+        '.npmrc:7: //evil.example/:_authToken=… overridden',
+        '.npmrc:8: https-proxy=http://proxy.example:8080 overridden',
+        '.npmrc:9: cafile=/etc/evil.pem overridden',
+        '.npmrc:10: cache=/home/someone/.npm overridden',
+        '.npmrc:11: pnpmfile=.pnpmfile.cjs overridden',
+      ],
     );
+    assert.ok(!lines.join('\n').includes('SECRET'), 'no token quoted');
+    assert.match(lines[3]!, /packages come only from the configured registry/);
+    assert.match(lines[5]!, /drops every credential the install sends/);
+    assert.deepEqual(registryScopes(text), ['@corp']);
+  });
+
+  it('ignore-scripts=false is overridden while the policy keeps scripts off, honoured when it lets them run', () => {
+    assert.equal(npmrcSettings('ignore-scripts=false\n', false)[0]!.verdict, 'overridden');
+    assert.equal(npmrcSettings('ignore-scripts=false\n', true)[0]!.verdict, 'honoured');
   });
 });
 

@@ -22,8 +22,9 @@ export const installDependencies = defineStep({
   description:
     "Install the project's declared dependencies (package.json, requirements.txt or pyproject.toml) in the sandbox, " +
     'before the tests, if the policy lets this role install (dependencies.by). A manifest, lockfile or config file that ' +
-    'names any other source than the configured registry (a path, a URL, git, an index option, a project .npmrc) is ' +
-    'refused before anything runs. The install has a network namespace of its own whose only way out is an egress proxy ' +
+    'names any other source than the configured registry (a path, a URL, git, an index option) is ' +
+    'refused before anything runs; a project .npmrc is read as data (what redirects traffic or credentials is overridden, and named in the report). ' +
+    'The install has a network namespace of its own whose only way out is an egress proxy ' +
     'to that registry (dependencies.network), install scripts are off unless dependencies.scripts allows them, packages ' +
     "come from SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS, the policy's registries or the " +
     "user's own, Python gets a .venv in the project (`keepNewLockfile: false`, a change run: a lockfile the project had none of is removed " +

@@ -3,7 +3,7 @@
  * pip runs with PIP_CONFIG_FILE=/dev/null (no pip.conf anywhere, a venv's included) and installs the
  * listed names, never building the project itself (so setup.cfg and pyproject's tool tables are not
  * read); npm reads no yarn or pnpm file. They are not refused: the report says they were ignored, so
- * nobody believes they took effect. (A project .npmrc, which npm does read, is refused: npm-sources.ts.)
+ * nobody believes they took effect. (A project .npmrc, which npm does read, is read as data: npmrc-settings.ts.)
  */
 import { readProjectFile } from './project-file.ts';
 import { lineOf } from './refusal.ts';

@@ -19,6 +19,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
+import { type ConfigSetting, npmrcSettings, registryScopes } from './npmrc-settings.ts';
 import { OutsideProject, readProjectFile } from './project-file.ts';
 import { PYTHON_INSTALL } from './python-install.ts';
 import { declaredRequirements } from './python-sources.ts';
@@ -41,6 +42,8 @@ export interface InstallPlan {
   shown: string[];
   /** Fingerprint of the manifest and lockfile the install starts from. */
   fingerprint: string;
+  /** The repository's own installer settings, read as data: honoured or overridden (npmrc-settings.ts). */
+  settings: ConfigSetting[];
 }
 
 /** A manifest sopworks cannot read: the install fails with this, and the Engineer gets it as a bug. */
@@ -88,6 +91,7 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
     if (!manifest.success) throw new ManifestProblem(`package.json: ${manifest.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const declared = { ...manifest.data.dependencies, ...manifest.data.devDependencies, ...manifest.data.optionalDependencies };
     if (Object.keys(declared).length > 0) {
+      const npmrc = await read('.npmrc');
       const argv = [
         'npm',
         frozen ? 'ci' : 'install',
@@ -97,6 +101,7 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
         '--no-update-notifier',
         '--registry',
         registries.npm,
+        ...registryScopes(npmrc ?? '').map((scope) => `--${scope}:registry=${registries.npm}`),
         '--fetch-retries=1',
         '--fetch-retry-mintimeout=1000',
         '--fetch-retry-maxtimeout=5000',
@@ -109,7 +114,8 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
         argv,
         shown: argv,
         lockfile: NPM_LOCKFILE,
-        fingerprint: fingerprint([packageJson, await read(NPM_LOCKFILE)]),
+        fingerprint: fingerprint([packageJson, await read(NPM_LOCKFILE), npmrc]),
+        settings: npmrc === null ? [] : npmrcSettings(npmrc, scripts),
       };
     }
   }
@@ -156,6 +162,7 @@ export async function planInstall(projectDir: string, registries: ResolvedRegist
     shown: ['python3', '-I', '-m', 'venv', '--clear', '--without-pip', '.venv', '&&', 'pip', 'install', '--prefix', '.venv', ...pipArgs],
     lockfile: PYTHON_LOCKFILE,
     fingerprint: fingerprint([requirementsTxt, pyproject, lock]),
+    settings: [],
   };
 }
 

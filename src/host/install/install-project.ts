@@ -26,6 +26,7 @@ import { readInstalledCheck, UNCHECKED, type UnmetDependency } from './installed
 import { installerCommand } from './installer-programs.ts';
 import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
 import { manifestRefusals } from './manifest-refusals.ts';
+import { describeSetting } from './npmrc-settings.ts';
 import type { Refusal } from './refusal.ts';
 import { allowedOrigins, type DependencyRegistries, egressRegistries, type ResolvedRegistries, resolveRegistries } from './registries.ts';
 import { readUserRegistrySettings, type UserRegistrySettings } from './user-registry-settings.ts';
@@ -92,7 +93,7 @@ export async function checkInstall(request: Pick<InstallRequest, 'projectDir' | 
     plan,
     refusals: await manifestRefusals(request.projectDir, plan, registries),
     ignored,
-    notes: [...ignored, ...user.notes.filter((note) => !note.startsWith(other))],
+    notes: [...plan.settings.map(describeSetting), ...ignored, ...user.notes.filter((note) => !note.startsWith(other))],
     registries,
     user,
   };

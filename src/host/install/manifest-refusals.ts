@@ -1,10 +1,10 @@
 /**
  * Every file an install reads that could name a package source, checked before it runs: for npm the
  * manifest, the lockfiles npm reads (package-lock.json, npm-shrinkwrap.json, the hidden
- * node_modules/.package-lock.json) and a project .npmrc; for Python the requirements file and the
+ * node_modules/.package-lock.json) — a project .npmrc only when it is a link out of the project; for Python the requirements file and the
  * files it includes, the constraints lockfile, or pyproject.toml's dependencies.
  */
-import { packageJsonRefusals, lockfileRefusals, npmrcRefusals } from './npm-sources.ts';
+import { packageJsonRefusals, lockfileRefusals } from './npm-sources.ts';
 import type { InstallPlan } from './install-plan.ts';
 import { OutsideProject, readProjectFile } from './project-file.ts';
 import { pyprojectRefusals, requirementsRefusals } from './python-sources.ts';
@@ -31,8 +31,8 @@ export async function manifestRefusals(projectDir: string, plan: InstallPlan, re
       const lock = read(lockfile);
       if (lock !== null) refusals.push(...lockfileRefusals(lock, lockfile, registries.npm));
     }
-    const npmrc = read('.npmrc');
-    if (npmrc !== null) refusals.push(...npmrcRefusals(npmrc));
+    // A project .npmrc is read as data (npmrc-settings.ts); only a link out of the project is refused.
+    read('.npmrc');
     return refusals;
   }
   if (plan.manifest === 'pyproject.toml') {

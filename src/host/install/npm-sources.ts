@@ -3,8 +3,7 @@
  * dependency spec (dependencies, dev, optional, peer — npm installs peers — and overrides), read with
  * npm's own parser (npm-package-arg), must be a version, range or tag of the registry (an `npm:`
  * alias of one too); workspaces are local folders; a lockfile's entries must resolve from the
- * configured registry and link nothing; a project `.npmrc` is refused whole (npm always reads it and
- * cannot be told not to).
+ * configured registry and link nothing. (A project `.npmrc` is read as data: npmrc-settings.ts.)
  */
 import npa from 'npm-package-arg';
 import { originOf, sameOrigin, type Origin } from '../egress/index.ts';
@@ -136,18 +135,4 @@ function lockEntryProblem(entry: LockEntry, home: Origin | null): { found: strin
       return { found: `${field} ${JSON.stringify(value)}`, why: 'it resolves from another host than the configured registry' };
   }
   return null;
-}
-
-/** A project .npmrc: every setting line, refused (npm reads it whatever it is told). */
-export function npmrcRefusals(text: string, file = '.npmrc'): Refusal[] {
-  const lines = text.split('\n');
-  const settings = lines.map((line, index) => ({ line: line.trim(), number: index + 1 })).filter(({ line }) => line !== '' && !/^[;#]/.test(line));
-  const shown = settings.slice(0, 5).map(({ line, number }) => ({ number, text: line.replace(/(_authToken|_auth|_password)\s*=.*/i, '$1=…') }));
-  return (shown.length > 0 ? shown : [{ number: null as number | null, text: '(empty)' }]).map(({ number, text: found }) => ({
-    file,
-    line: number,
-    found,
-    why: "npm reads a project's .npmrc (registry, proxy, certificates, scripts) and cannot be told not to",
-    fix: "delete .npmrc: the registry is SOPWORKS_NPM_REGISTRY or the policy's dependencies.registries.npm, and your own settings are carried by sopworks",
-  }));
 }
