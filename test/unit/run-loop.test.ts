@@ -62,6 +62,7 @@ function company(vocabulary: Vocabulary, closerWatches: string[]): CompanyDefini
   const role = (sop: SopFile, watches: string[]) => ({
     id: sop.id,
     watches,
+    settings: {},
     sop: resolveSop(sop, null, vocabulary),
     sopFile: `${sop.id}.yaml`,
     profile: profile(sop.id),

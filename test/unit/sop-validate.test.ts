@@ -167,6 +167,35 @@ describe('sop validation', () => {
       );
     });
 
+    it("a role setting none of the role's SOPs reads (a typo), and one that is not a yes/no, number or word", async () => {
+      const where = await edit(
+        file('company.yaml'),
+        '  - id: qa\n',
+        '  - id: qa\n    settings:\n      selfReveiw: false\n',
+        '  - id: qa\n    settings:\n      selfReveiw: '.length,
+      );
+      expectAt(
+        await diagnosticsOf(copy),
+        'error',
+        where,
+        /^no SOP of this role reads the setting "selfReveiw", so it would change nothing; its SOPs read no setting/,
+      );
+      await edit(file('company.yaml'), '  - id: engineer\n', '  - id: engineer\n    settings:\n      selfReveiw: false\n');
+      assert.ok(
+        (await diagnosticsOf(copy)).some((d) => /reads the setting "selfReveiw".*its SOPs read "selfReview"/.test(d.message)),
+        'the engineer is told the name its SOPs read',
+      );
+      const value = await edit(
+        file('company.yaml'),
+        'selfReveiw: false\n    watches: [TaskGraph',
+        'selfReview: [false]\n    watches: [TaskGraph',
+        'selfReview: '.length,
+      );
+      expectAt(await diagnosticsOf(copy), 'error', value, /settings\.selfReview: a setting is true or false, a number or a word, e\.g\. selfReview: false$/);
+      await edit(file('company.yaml'), 'selfReview: [false]', 'selfReview: false');
+      assert.ok(!(await diagnosticsOf(copy)).some((d) => d.severity === 'error' && /selfReview"/.test(d.message)), 'the right name is read');
+    });
+
     it('a SOP that references a missing template', async () => {
       await fs.rm(file('roles', 'qa', 'write_tests.hbs'));
       const where = await positionOf(file('qa.yaml'), 'action: write_tests', 'action: '.length);
@@ -258,7 +287,7 @@ describe('sop validation', () => {
         await diagnosticsOf(copy),
         'error',
         where,
-        /^from states "clarifying", "writing", "reviewing", "deciding", "approving", "rejected", "givingUp", "revising", "publishing" the role can never rest: /,
+        /^from states "clarifying", "writing", "toReview", "reviewing", "deciding", "approving", "rejected", "givingUp", "revising", "publishing" the role can never rest: /,
       );
     });
 

@@ -230,7 +230,11 @@ export class RunLoop {
       ...setup.ports,
       approvals: setup.approvals,
       // Several people hold a role only where the work splits by file (its SOP runs eachFile).
-      role: { profile: role.profile, seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, setup.engineers) : [role.profile] },
+      role: {
+        profile: role.profile,
+        settings: role.settings,
+        seats: Object.keys(role.subSops).length > 0 ? seatsOf(role.profile, setup.engineers) : [role.profile],
+      },
       run: {
         windDown: this.windDown.signal,
         concurrency: setup.concurrency,

@@ -216,7 +216,7 @@ function referencesOfVocabulary(vocabulary: Vocabulary, ports: Ports) {
   const guards = Object.fromEntries(
     Object.entries(vocabulary.guards).map(([name, guard]) => [
       name,
-      ({ context }: { context: RoleContext }, params: unknown) => guard.test({ context }, params, ports.board),
+      ({ context }: { context: RoleContext }, params: unknown) => guard.test({ context, settings: ports.role.settings ?? {} }, params, ports.board),
     ]),
   );
   return { actions, guards };

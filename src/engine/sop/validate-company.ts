@@ -17,7 +17,8 @@ import { checkMessageFlow, type CheckedRole } from './check-message-flow.ts';
 import { CLIENT } from './message-flow.ts';
 import { checkNames } from './check-names.ts';
 import { errorsIn, sopError, uniqueDiagnostics, type Diagnostic } from './diagnostic.ts';
-import { companyFileSchema, type CompanyFile, SopFile } from '../steps/index.ts';
+import { companyFileSchema, type CompanyFile, type RoleSettings, SopFile } from '../steps/index.ts';
+import { checkSettings } from './check-settings.ts';
 import type { YamlPath } from './sop-walk.ts';
 import { loadYamlChecked, locatorOf, type Locator } from './yaml-diagnostics.ts';
 import { loadSubSops, type LoadedSubSop } from './load-sub-sops.ts';
@@ -28,6 +29,8 @@ export interface ValidatedRole {
   watches: string[];
   /** The role's own model and fallbacks from company.yaml, when it names them (shaped by CompanyChecks.roleModel). */
   model?: unknown;
+  /** The role's settings from company.yaml, read by its SOPs' `setting` guards ({} when it gives none). */
+  settings: RoleSettings;
   /** The SOP with every parameter parsed (defaults filled in). */
   sop: SopFile;
   sopFile: string;
@@ -75,6 +78,7 @@ export interface CompanyChecks {
 interface RoleState {
   id: string;
   watches: string[];
+  settings: RoleSettings;
   model?: unknown;
   sopFile: string;
   sop: SopFile | null;
@@ -168,7 +172,7 @@ interface Folders {
 async function loadRole(role: CompanyFile['roles'][number], index: number, folders: Folders, found: Findings): Promise<RoleState> {
   const { companyWhere, vocabulary } = folders;
   const sopFile = path.join(folders.sopsDir, role.sop ?? `${role.id}.yaml`);
-  const state: RoleState = { id: role.id, watches: role.watches, sopFile, sop: null, source: null, profile: null, subSops: [] };
+  const state: RoleState = { id: role.id, watches: role.watches, settings: role.settings ?? {}, sopFile, sop: null, source: null, profile: null, subSops: [] };
   if (role.model !== undefined) state.model = role.model;
   if (folders.checks.roleModelProblems && role.model !== undefined) {
     found.add(...folders.checks.roleModelProblems(role.model, (at) => companyWhere(['roles', index, 'model', ...at])));
@@ -195,6 +199,8 @@ async function loadRole(role: CompanyFile['roles'][number], index: number, folde
       found.add(...parts.diagnostics);
       found.files += parts.files;
       state.subSops = parts.subSops;
+      const sops = [resolved.sop, ...parts.subSops.map((part) => part.sop)];
+      found.add(...checkSettings(state.settings, sops, (at) => companyWhere(['roles', index, 'settings', ...at]), vocabulary));
     }
   }
   state.profile = await loadProfile(role.id, role.profile ?? 'role.yaml', index, folders, found);
@@ -243,6 +249,7 @@ function validatedRole(r: RoleState): ValidatedRole {
   return {
     id: r.id,
     watches: r.watches,
+    settings: r.settings,
     ...(r.model !== undefined ? { model: r.model } : {}),
     sop: r.sop!,
     sopFile: r.sopFile,

@@ -29,6 +29,13 @@ export const keep = defineAction({
   update: ({ context, event }, params) => ({ slots: { ...context.slots, [params.slot]: event.output } }),
 });
 
+export const clear = defineAction({
+  description: 'Empty a named slot (null): a value kept for a step that did not happen, such as the review of a file committed without one.',
+  params: z.object({ slot: z.string().min(1) }).strict(),
+  names: { keepsSlot: 'slot' },
+  update: ({ context }, params) => ({ slots: { ...context.slots, [params.slot]: null } }),
+});
+
 export const keepFeedback = defineAction({
   description:
     "Store a person's rejection (from a failed awaitApproval step) as a review in a slot (default review), so the revise step gets it as its issues.",

@@ -38,6 +38,20 @@ export const hasPublished = defineGuard({
   test: (_, params, board) => board.latest(params.type) !== undefined,
 });
 
+export const setting = defineGuard({
+  description:
+    "The role's setting `name` in company.yaml (`settings:` of its entry) is `is` (default true); a setting the company leaves out has the value `otherwise` (default true). How a company switches a part of a SOP on or off without editing it (selfReview: false).",
+  params: z
+    .object({
+      name: z.string().min(1),
+      is: z.union([z.boolean(), z.number(), z.string()]).default(true),
+      otherwise: z.union([z.boolean(), z.number(), z.string()]).default(true),
+    })
+    .strict(),
+  names: { readsSetting: 'name' },
+  test: ({ settings }, params) => (settings[params.name] ?? params.otherwise) === params.is,
+});
+
 export const isSet = defineGuard({
   description: 'A slot holds a value (not null), or, with `field`, that field of it does (e.g. the lockfile of an install to commit).',
   params: z.object({ slot: z.string().min(1), field: z.string().min(1).nullable().default(null) }).strict(),

@@ -10,13 +10,15 @@ import type { BoardReader, MessageTypes } from '../board/index.ts';
 import type { Draft, Message } from '../board/index.ts';
 import type { RoleProfile } from '../roles/index.ts';
 import type { RoleContext } from './role-context.ts';
-import type { SopFile } from './sop-file.ts';
+import type { RoleSettings, SopFile } from './sop-file.ts';
 
 /** Who acts: the role, the people holding it, and in a per-file machine the file's writer and reviewer. */
 export interface RolePort {
   profile: RoleProfile;
   /** Who holds this role (`--engineers N` hires N; otherwise the role itself). */
   seats: readonly RoleProfile[];
+  /** The role's settings in company.yaml, read by the `setting` guard (absent: none). */
+  settings?: Readonly<RoleSettings>;
   /** In a per-file machine: who writes the file and who reviews it (an `ask` step's `by`). */
   fileSeats?: { writer: RoleProfile; reviewer: RoleProfile };
 }

@@ -72,6 +72,13 @@ export const SopFile = z
 
 export type SopFile = z.infer<typeof SopFile>;
 
+/** A role's settings in company.yaml: names its SOPs' `setting` guards read, each a yes/no, a number or a word. */
+export const RoleSettings = z.record(
+  z.string().regex(/^[a-zA-Z][a-zA-Z0-9]*$/, 'a setting is named in letters and digits, e.g. selfReview'),
+  z.union([z.boolean(), z.number(), z.string()], { error: 'a setting is true or false, a number or a word, e.g. selfReview: false' }),
+);
+export type RoleSettings = z.infer<typeof RoleSettings>;
+
 /** company.yaml; `roleModel`: the shape of a role's `model` (its model and fallbacks: src/capabilities/model/role-model.ts). */
 export const companyFileSchema = (roleModel: z.ZodType = z.unknown()) =>
   z
@@ -94,6 +101,8 @@ export const companyFileSchema = (roleModel: z.ZodType = z.unknown()) =>
               watches: z.array(z.string().min(1)).min(1),
               /** The model this role asks, and its fallbacks; the run's model otherwise. */
               model: roleModel.optional(),
+              /** Named values the role's SOPs read with the `setting` guard (`selfReview: false`, say). */
+              settings: RoleSettings.optional(),
             })
             .strict(),
         )

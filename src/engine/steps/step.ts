@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import type { BoardReader } from '../board/index.ts';
 import type { RoleContext } from './role-context.ts';
 import type { Ports } from './ports.ts';
+import type { RoleSettings } from './sop-file.ts';
 
 /** What a step is invoked with: its parameters (parsed from the SOP file), the role's context, and how to read a view. */
 export interface StepInput<P> {
@@ -69,6 +70,8 @@ export interface ReferenceNames {
   messageType?: string;
   /** The action sets the current file. */
   setsCurrent?: boolean;
+  /** A parameter naming a setting of the role in company.yaml it reads (a name nothing reads is an error). */
+  readsSetting?: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: an action takes whatever event its transition carries; each reads only what it needs.
@@ -86,8 +89,11 @@ export interface Guard<P = unknown> {
   description: string;
   params: z.ZodType<P>;
   names?: ReferenceNames;
-  test(args: { context: RoleContext }, params: P, board: BoardReader): boolean;
+  test(args: GuardArgs, params: P, board: BoardReader): boolean;
 }
+
+/** What a guard is asked about: the role's context, and its settings in company.yaml ({} when it has none). */
+export type GuardArgs = { context: RoleContext; settings: Readonly<RoleSettings> };
 
 /** A vocabulary entry of any kind: what the checks and the reference read. */
 export interface Entry {
@@ -118,5 +124,5 @@ export const defineGuard = <S extends z.ZodType>(guard: {
   description: string;
   params: S;
   names?: ReferenceNames;
-  test(args: { context: RoleContext }, params: z.output<S>, board: BoardReader): boolean;
+  test(args: GuardArgs, params: z.output<S>, board: BoardReader): boolean;
 }): Guard<z.output<S>> => guard as Guard<z.output<S>>;
