@@ -17,6 +17,8 @@ import type { RunOutcome, RunRecord } from './run-record.ts';
 export interface RunResult {
   outcome: RunOutcome;
   reason: string;
+  /** When a run the endpoint's limit paused can go on (ISO 8601). */
+  resumeAt?: string;
   projectDir: string;
   /** Usage of the whole run, across restarts (from the exchange log). */
   usage: UsageMeter;
@@ -36,11 +38,13 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
   const allExchanges = exchanges.records();
   const usage = usageFromExchanges(allExchanges);
   const scenario = awaitedLater(recordTo ? writeRecordedScenario(recordTo, { spec: record.spec, name: record.project }, allExchanges) : undefined);
+  const { resumeAt: _earlier, ...kept } = record;
   const finished = (wallMs: number): RunRecord => ({
-    ...record,
+    ...kept,
     finishedAt: new Date().toISOString(),
     outcome: conclusion.outcome,
     reason: conclusion.reason,
+    ...(conclusion.resumeAt ? { resumeAt: conclusion.resumeAt } : {}),
     wallMs: (record.wallMs ?? 0) + wallMs,
     usage: {
       total: usage.total(),
@@ -65,6 +69,7 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
   return {
     outcome: conclusion.outcome,
     reason: conclusion.reason,
+    ...(conclusion.resumeAt ? { resumeAt: conclusion.resumeAt } : {}),
     projectDir: workspace.root,
     usage,
     messages: board.list(),

@@ -70,6 +70,8 @@ export const RunRecord = z
     finishedAt: z.string().optional(),
     outcome: z.enum(RUN_OUTCOMES).optional(),
     reason: z.string().optional(),
+    /** When a run the endpoint's limit paused can go on (the limit's reset, ISO 8601); absent otherwise. */
+    resumeAt: z.string().optional(),
     wallMs: z.number().optional(),
     usage: z
       .object({ total: Totals, byRole: z.record(z.string(), Totals), byAction: z.record(z.string(), Totals), byModel: z.record(z.string(), Totals).optional() })

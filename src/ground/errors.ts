@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'MODEL_AUTH'
   | 'MODEL_ERROR'
   | 'MODEL_NOT_FOUND'
+  /** A limit of the endpoint (a rate limit, a quota) that resets at a known time: `resumeAt` says when. */
+  | 'MODEL_QUOTA'
   | 'REPLY_INVALID'
   | 'SOP_INVALID'
   /** A step's output its own schema refuses: a fault of sopworks, not of the SOP. */
@@ -45,12 +47,15 @@ export class SopworksError extends Error {
   readonly code: ErrorCode;
   /** What the user can do about it. */
   readonly hint: string | undefined;
+  /** When what stopped this is known to pass (a limit's reset), as an ISO 8601 time. */
+  readonly resumeAt: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: { hint?: string; cause?: unknown; resumeAt?: string } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SopworksError';
     this.code = code;
     this.hint = options.hint;
+    this.resumeAt = options.resumeAt;
   }
 
   static isInstance(value: unknown): value is SopworksError {

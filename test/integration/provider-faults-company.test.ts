@@ -13,7 +13,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
-import { startRun } from '../../src/company/start-run.ts';
+import { resumeRun, startRun } from '../../src/company/start-run.ts';
+import { readRunRecord } from '../../src/company/run-record.ts';
 import type { RunResult } from '../../src/company/finish-run.ts';
 import type { Provider } from '../../src/capabilities/model/provider.ts';
 import { CONTINUE_PROMPT, OpenAIProvider } from '../../src/capabilities/model/providers/openai.ts';
@@ -57,7 +58,10 @@ function faulty(fault: Fault, reply: string): FakeReply {
  * reply that lands on a structured (JSON) call is owed again to the next code call, so that both ways of
  * handling it are exercised.
  */
-function transcriptServer(transcript: Map<string, string>, options: { faults?: boolean; rejectResponseFormat?: boolean } = {}) {
+function transcriptServer(
+  transcript: Map<string, string>,
+  options: { faults?: boolean; rejectResponseFormat?: boolean; limitAt?: { prompt: number; reply: FakeReply } } = {},
+) {
   const seen = new Map<string, number>();
   const injected: Fault[] = [];
   const unknown: string[] = [];
@@ -85,6 +89,7 @@ function transcriptServer(transcript: Map<string, string>, options: { faults?: b
     const { key, reply } = found;
     const attempt = (seen.get(key) ?? 0) + 1;
     seen.set(key, attempt);
+    if (options.limitAt && attempt === 1 && seen.size === options.limitAt.prompt) return options.limitAt.reply;
     if (!options.faults || attempt !== 1) return { content: reply };
     // A cut-off reply is continued only without response_format: make sure a code call gets one too.
     if (cutOffStillOwed && !body.response_format) {
@@ -113,14 +118,17 @@ describe('the whole company against the local server, with faults', function () 
   const runCompany = async (
     provider: Provider,
     llm: { kind: 'openai'; model: string } | { kind: 'scripted'; file: string },
-  ): Promise<{ result: RunResult; tree: string }> => {
+  ): Promise<{ result: RunResult; tree: string; projectDir: string }> => {
     const company = await loadCompany(SOPS, ROLES);
     const projectDir = path.join(await tempDir(), 'wordfreq');
     const result = await startRun({ llm, spec, project: 'wordfreq', projectDir, company, provider, maxRepairs: 2 });
-    return { result, tree: await treeOf(projectDir) };
+    return { result, tree: await treeOf(projectDir), projectDir };
   };
 
-  const serverRun = async (options: { faults?: boolean; rejectResponseFormat?: boolean }) => {
+  const serverRun = async (
+    options: { faults?: boolean; rejectResponseFormat?: boolean; limitAt?: { prompt: number; reply: FakeReply } },
+    env: Record<string, string> = {},
+  ) => {
     const answers = transcriptServer(transcript, options);
     const server = await startFakeOpenAI({ replies: answers.respond });
     servers.push(server);
@@ -130,13 +138,14 @@ describe('the whole company against the local server, with faults', function () 
       SOPWORKS_MODEL: 'test-model',
       SOPWORKS_RETRY_BASE_MS: '10',
       SOPWORKS_TIMEOUT_MS: String(TIMEOUT_MS),
+      ...env,
     });
     const notices: string[] = [];
     const retries: RetryEvent[] = [];
     const provider = await OpenAIProvider.create(settings.model, { onNotice: (m) => notices.push(m), onRetry: (_call, e) => retries.push(e) });
-    const { result, tree } = await runCompany(provider, { kind: 'openai', model: 'test-model' });
+    const { result, tree, projectDir } = await runCompany(provider, { kind: 'openai', model: 'test-model' });
     assert.deepEqual(answers.unknown, [], 'every prompt was one the scripted run sent');
-    return { result, tree, answers, server, notices, retries };
+    return { result, tree, answers, server, notices, retries, provider, projectDir };
   };
 
   before(async () => {
@@ -179,5 +188,42 @@ describe('the whole company against the local server, with faults', function () 
     assert.equal(notices.length, 1);
     const withFormat = server.chatRequests().filter((r) => r.body.response_format);
     assert.equal(withFormat.length, 1, 'structured output was tried once, then left off for the rest of the run');
+  });
+
+  /** The Architect's first call meets a limit that resets in two seconds, as OpenAI says it. */
+  const limitAt = {
+    prompt: 5,
+    reply: {
+      status: 429,
+      error: { message: 'Rate limit reached for requests' },
+      headers: { 'x-ratelimit-reset-requests': '2s', 'x-ratelimit-remaining-requests': '0' },
+    },
+  };
+
+  it('a limit that resets later pauses the run, saying when; resumed after it, the run builds the same repository', async () => {
+    const { result, server, provider, projectDir } = await serverRun({ limitAt }, { SOPWORKS_RETRY_MAX_MS: '500' });
+    assert.equal(result.outcome, 'paused', result.reason);
+    assert.match(
+      result.reason,
+      /paused in step .*: The model endpoint .* is at its limit .* it resets at \d\d:\d\d:\d\d UTC \(in 2 s\) — by the x-ratelimit-reset-requests header/,
+    );
+    const record = await readRunRecord(path.join(projectDir, '.sopworks'));
+    assert.equal(record.outcome, 'paused');
+    assert.equal(record.resumeAt, result.resumeAt);
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(record.resumeAt!) - Date.now())));
+    const resumed = await resumeRun({ projectDir, record, company: await loadCompany(SOPS, ROLES), provider, maxRepairs: 2 });
+    assert.equal(resumed.outcome, 'done', resumed.reason);
+    assert.equal(await treeOf(projectDir), baselineTree);
+    assert.equal((await readRunRecord(path.join(projectDir, '.sopworks'))).resumeAt, undefined, 'done: no time to resume at');
+    assert.ok(server.chatRequests().length > transcript.size);
+  });
+
+  it('with SOPWORKS_WAIT_FOR_QUOTA the run waits for the reset and goes on, building the same repository', async () => {
+    const started = Date.now();
+    const { result, tree, notices } = await serverRun({ limitAt }, { SOPWORKS_WAIT_FOR_QUOTA: 'true', SOPWORKS_RETRY_MAX_MS: '500' });
+    assert.equal(result.outcome, 'done', result.reason);
+    assert.equal(tree, baselineTree);
+    assert.equal(notices.filter((n) => /paused until/.test(n)).length, 1, notices.join('\n'));
+    assert.ok(Date.now() - started >= 2000);
   });
 });

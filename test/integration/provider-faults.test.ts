@@ -201,11 +201,14 @@ describe('provider faults against a local OpenAI-compatible server', function ()
       });
     });
 
-    it('does not wait a Retry-After longer than SOPWORKS_RETRY_MAX_MS: it fails at once, resumable', async () => {
+    it('does not wait a Retry-After longer than SOPWORKS_RETRY_MAX_MS: it stops at once, saying when to resume', async () => {
       const s = await start([{ status: 429, headers: { 'retry-after': '120' } }, { content: prdText }]);
       const { askPrd } = await setup(s);
+      const asked = Date.now();
       await expectFailure(askPrd(), (error) => {
-        assert.match(error.message, /asked to wait 120 s before retrying .* longer than SOPWORKS_RETRY_MAX_MS \(2000 ms\)/);
+        assert.equal(error.code, 'MODEL_QUOTA');
+        assert.match(error.message, /is at its limit during .* it resets at \d\d:\d\d:\d\d UTC \(in 2 min\) — by the retry-after header/);
+        assert.ok(Math.abs(Date.parse(error.resumeAt!) - (asked + 120_000)) < 5000, error.resumeAt);
         assert.match(error.hint ?? '', /sopworks resume/);
       });
       assert.equal(s.chatRequests().length, 1);

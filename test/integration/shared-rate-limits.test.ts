@@ -86,4 +86,39 @@ describe('shared rate limits on a real Redis', function () {
       await endpoint.close();
     }
   });
+
+  it("a quota's reset one worker waits out (SOPWORKS_WAIT_FOR_QUOTA) pauses every worker of that endpoint until then, with no limit set", async () => {
+    const endpoint = await startFakeOpenAI({
+      replies: [{ status: 429, error: { message: 'Rate limit reached for requests per day (RPD). Please try again in 3s.' } }, { content: 'after the reset' }],
+    });
+    try {
+      const settings = readSettings({
+        OPENAI_BASE_URL: endpoint.url,
+        OPENAI_API_KEY: 'sk-test',
+        SOPWORKS_MODEL: 'quota-model',
+        SOPWORKS_RETRY_MAX_MS: '500',
+        SOPWORKS_WAIT_FOR_QUOTA: 'true',
+      });
+      const installed = installWorkerRateLimits(connect(), settings, { rpm: null, tpm: null });
+      assert.ok(installed, 'installed for the reset alone');
+      try {
+        const provider = await createProvider({ kind: 'openai' }, null, settings, undefined, { onNotice: () => {} });
+        const other = new SharedRateLimits(connect(), rateLimitKey(settings), { rpm: null, tpm: null });
+        const asked = Date.now();
+        const call = provider.complete({ call: { role: 'r', action: 'a', key: null }, messages: [{ role: 'user', content: 'hi' }], jsonSchema: null });
+        while (endpoint.chatRequests().length < 1) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, 300));
+        const until = await other.pausedUntil();
+        assert.ok(until !== null && until >= asked + 3000, `the other worker sees the pause until the reset: ${until === null ? 'none' : until - asked}`);
+        await other.acquire(0);
+        assert.ok(Date.now() - asked >= 3000, `the other worker waited until the reset: ${Date.now() - asked} ms`);
+        assert.equal((await call).text, 'after the reset');
+        assert.equal(endpoint.chatRequests().length, 2, 'nothing was sent before the reset');
+      } finally {
+        installed?.uninstall();
+      }
+    } finally {
+      await endpoint.close();
+    }
+  });
 });

@@ -105,6 +105,14 @@ describe('the outcome of a run', () => {
       reason: /architect stopped before step "designing": the budget/,
     },
     {
+      when: "the endpoint's limit stopped a step and said when it resets",
+      company: company({
+        roles: [failed('architect', new SopworksError('MODEL_QUOTA', 'the endpoint is at its limit', { resumeAt: '2026-11-27T14:02:12.000Z' }), 'designing')],
+      }),
+      outcome: 'paused',
+      reason: /architect paused in step "designing": the endpoint is at its limit/,
+    },
+    {
       when: 'an approval waits and nothing is in flight',
       company: company({ roles: [idle('pm')], approvalsWaiting: [approval] }),
       outcome: 'awaiting-approval',
@@ -144,6 +152,7 @@ describe('the outcome of a run', () => {
       const decided = decideOutcome(row.company);
       assert.equal(decided?.outcome ?? null, row.outcome);
       if (row.reason) assert.match(decided!.reason, row.reason);
+      assert.equal(decided?.resumeAt, row.outcome === 'paused' && /limit/.test(row.when) ? '2026-11-27T14:02:12.000Z' : undefined);
     });
   }
 

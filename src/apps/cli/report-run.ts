@@ -72,7 +72,11 @@ function whatNext(result: RunResult, shown: string): { exitCode: number; lines: 
       next.unshift(`sopworks approve ${shown}`);
     }
   }
-  if (result.outcome === 'paused') lines[0] = `\nStopped early, as asked. Go on to the end with: sopworks resume ${shown}`;
+  if (result.outcome === 'paused') {
+    lines[0] = result.resumeAt
+      ? `\nPaused at the endpoint's limit. Go on after ${result.resumeAt} with: sopworks resume ${shown}  (SOPWORKS_WAIT_FOR_QUOTA=true waits instead)`
+      : `\nStopped early, as asked. Go on to the end with: sopworks resume ${shown}`;
+  }
   const exitCode = STOPPED_EXIT[result.outcome] ?? EXIT.failed;
   return { exitCode, lines, next };
 }

@@ -47,9 +47,14 @@ export function requestWindow(rpm: number): { seconds: number; requests: number 
   return { seconds, requests: (rpm * seconds) / 60 };
 }
 
+/** Points of the pause limiter: never consumed, only blocked (a key blocked holds more than this). */
+const PAUSE_POINTS = 1;
+
 export class SharedRateLimits {
   private readonly requests: RateLimiterRedis | null;
   private readonly tokens: RateLimiterRedis | null;
+  /** Blocked while the endpoint asked every worker to wait; read before each request, never consumed. */
+  private readonly pauses: RateLimiterRedis;
   /** Waiting in this process, for the figures: how many times and how long. */
   waits = 0;
   waitedMs = 0;
@@ -62,10 +67,12 @@ export class SharedRateLimits {
     const window = settings.rpm === null ? null : requestWindow(settings.rpm);
     this.requests = window && new RateLimiterRedis({ storeClient: redis, keyPrefix: 'sopworks-rpm', points: window.requests, duration: window.seconds });
     this.tokens = settings.tpm === null ? null : new RateLimiterRedis({ storeClient: redis, keyPrefix: 'sopworks-tpm', points: settings.tpm, duration: 60 });
+    this.pauses = new RateLimiterRedis({ storeClient: redis, keyPrefix: 'sopworks-pause', points: PAUSE_POINTS, duration: 1 });
   }
 
   /** Waits until a request of about `tokens` prompt tokens may go out, then counts it. */
   async acquire(tokens: number, signal?: AbortSignal): Promise<void> {
+    await this.pausedFor(signal);
     if (this.requests) await this.take(this.requests, 1, signal);
     if (this.tokens) await this.take(this.tokens, Math.min(tokens, this.settings.tpm!), signal);
   }
@@ -75,11 +82,24 @@ export class SharedRateLimits {
     if (this.tokens && extraTokens > 0) await this.tokens.penalty(this.key, extraTokens);
   }
 
-  /** The endpoint said 429: no worker sends a request for `ms`. */
+  /** The endpoint said 429: no worker sends a request for `ms` (a quota's reset: until it). */
   async pause(ms: number): Promise<void> {
-    const seconds = Math.max(1, Math.ceil(ms / 1000));
-    if (this.requests) await this.requests.block(this.key, seconds);
-    else if (this.tokens) await this.tokens.block(this.key, seconds);
+    await this.pauses.block(this.key, Math.max(1, Math.ceil(ms / 1000)));
+  }
+
+  /** Until when the workers are paused (epoch ms), or null when they are not. */
+  async pausedUntil(): Promise<number | null> {
+    const state = await this.pauses.get(this.key);
+    return state && state.consumedPoints > PAUSE_POINTS ? Date.now() + state.msBeforeNext : null;
+  }
+
+  private async pausedFor(signal?: AbortSignal): Promise<void> {
+    for (let until = await this.pausedUntil(); until !== null; until = await this.pausedUntil()) {
+      const ms = Math.max(5, until - Date.now());
+      this.waits += 1;
+      this.waitedMs += ms;
+      await sleep(ms, undefined, { signal });
+    }
   }
 
   private async take(limiter: RateLimiterRedis, points: number, signal?: AbortSignal): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * Installs the shared rate limits in a worker process: every provider a run makes is wrapped, keyed by
  * the endpoint and model of the settings (OPENAI_BASE_URL, SOPWORKS_MODEL) — the same key on every
- * worker — and a 429 any run meets pauses all workers for the wait it asked for.
+ * worker — and a 429 any run meets pauses all workers for the wait it asked for; a quota's reset that a
+ * run waits out (SOPWORKS_WAIT_FOR_QUOTA) pauses them all until then, so none spends requests meanwhile.
  */
 import type { Redis } from 'ioredis';
 import type { Settings } from '../../capabilities/model/index.ts';
@@ -11,13 +12,13 @@ import { SharedRateLimits, type RateLimitSettings } from './rate-limits.ts';
 
 export const rateLimitKey = (settings: Settings): string => `${settings.model.baseUrl ?? 'https://api.openai.com/v1'}|${settings.model.model}`;
 
-/** Null when no limit is set; `uninstall` takes the wrapper away again. */
+/** Null when no limit is set and no reset is waited for; `uninstall` takes the wrapper away again. */
 export function installWorkerRateLimits(
   redis: Redis,
   settings: Settings,
   limits: RateLimitSettings,
 ): { limits: SharedRateLimits; uninstall: () => void } | null {
-  if (limits.rpm === null && limits.tpm === null) return null;
+  if (limits.rpm === null && limits.tpm === null && !settings.model.waitForQuota) return null;
   const shared = new SharedRateLimits(redis, rateLimitKey(settings), limits);
   const uninstall = installProviderMiddleware({
     wrap: (provider) => new RateLimitedProvider(provider, shared),
@@ -25,6 +26,7 @@ export function installWorkerRateLimits(
       onRetry: (_call, event) => {
         if (event.status === 429) void shared.pause(event.waitMs).catch(() => {});
       },
+      onQuotaWait: (_call, wait) => void shared.pause(wait.until - Date.now()).catch(() => {}),
     },
   });
   return { limits: shared, uninstall };

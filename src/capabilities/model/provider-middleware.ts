@@ -4,12 +4,13 @@
  * and the transport retries it makes (a 429 and the wait it asked for). None is installed by default.
  */
 import type { CallMeta, Provider } from './provider.ts';
-import type { RetryEvent } from './retry.ts';
+import type { QuotaWait, RetryEvent } from './retry.ts';
 
 /** The shape of select-provider.ts' ProviderHooks, repeated here so neither module imports the other's. */
 export interface ProviderHooks {
   onNotice?: (text: string) => void;
   onRetry?: (call: CallMeta, event: RetryEvent) => void;
+  onQuotaWait?: (call: CallMeta, wait: QuotaWait) => void;
 }
 
 export interface ProviderMiddleware {
@@ -34,6 +35,7 @@ export function withMiddlewareHooks(hooks: ProviderHooks): ProviderHooks {
   return {
     onNotice: (text) => all.forEach((h) => h.onNotice?.(text)),
     onRetry: (call, event) => all.forEach((h) => h.onRetry?.(call, event)),
+    onQuotaWait: (call, wait) => all.forEach((h) => h.onQuotaWait?.(call, wait)),
   };
 }
 

@@ -2,13 +2,20 @@
  * Whether a failed model request is worth sending again, and how long the endpoint asked us to wait.
  * Pure: it reads the error the OpenAI client (through LangChain) threw and decides nothing else.
  *
- * Sent again: 429 (unless the quota is used up), 408, 409, 425, 5xx, a request that timed out, a
- * connection refused or reset (also mid-response). Not sent again: other 4xx — the same request would
- * fail the same way — and a request the run itself aborted.
+ * Sent again: 429 (unless the quota is used up with no word of when it resets), 408, 409, 425, 5xx, a
+ * request that timed out, a connection refused or reset (also mid-response). Not sent again: other 4xx —
+ * the same request would fail the same way — and a request the run itself aborted. A 429's wait is when
+ * its limit resets, in any shape quota-reset.ts reads.
  */
+import { quotaResetOf, type QuotaReset } from './quota-reset.ts';
 
-/** `status`: the endpoint's HTTP status, when it answered with one (a 429 pauses a worker's shared rate limits). */
-export type RetryDecision = { retry: true; reason: string; retryAfterMs: number | null; status?: number } | { retry: false; reason: string };
+/**
+ * `status`: the endpoint's HTTP status, when it answered with one (a 429 pauses a worker's shared rate
+ * limits); `reset`: when a 429's limit resets, as the endpoint said.
+ */
+export type RetryDecision =
+  | { retry: true; reason: string; retryAfterMs: number | null; status?: number; reset?: QuotaReset }
+  | { retry: false; reason: string };
 
 const RETRIED_STATUSES = new Set([408, 409, 425, 429]);
 
@@ -18,7 +25,7 @@ const QUOTA = /insufficient[_ ]quota|exceeded your current quota|billing|credit 
 /** What the fetch stack says when a connection fails or breaks mid-response. */
 const CONNECTION = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|UND_ERR_|socket hang up|other side closed|terminated|fetch failed|Connection error/i;
 
-export function decideRetry(error: unknown): RetryDecision {
+export function decideRetry(error: unknown, now = Date.now()): RetryDecision {
   const e = error as {
     name?: string;
     message?: string;
@@ -31,8 +38,12 @@ export function decideRetry(error: unknown): RetryDecision {
   const status = typeof e?.status === 'number' ? e.status : undefined;
   const message = String(e?.message ?? error);
   if (status !== undefined) {
-    if (status === 429 && (QUOTA.test(message) || e.code === 'insufficient_quota' || e.error?.code === 'insufficient_quota')) {
-      return { retry: false, reason: '429: the quota is used up' };
+    if (status === 429) {
+      const reset = quotaResetOf(error, now);
+      const quota = QUOTA.test(message) || e.code === 'insufficient_quota' || e.error?.code === 'insufficient_quota';
+      if (reset)
+        return { retry: true, reason: quota ? '429: the quota is used up' : '429 rate limited', retryAfterMs: Math.max(0, reset.at - now), status, reset };
+      if (quota) return { retry: false, reason: '429: the quota is used up' };
     }
     if (RETRIED_STATUSES.has(status) || status >= 500) {
       return { retry: true, reason: status === 429 ? '429 rate limited' : `${status} from the endpoint`, retryAfterMs: retryAfterMs(error), status };

@@ -5,9 +5,25 @@
  *
  * Every bound is a setting: how many retries, the first backoff (doubled each retry, jittered), and the
  * longest wait — a Retry-After beyond it is not waited for; the call fails and the run can be resumed.
+ * With `longWaits` (--wait-for-quota), a limit that resets later than that is waited out instead: up to
+ * `max` times per request, each at most a day and an hour, a second past the reset.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decideRetry, type RetryDecision } from './retry-decision.ts';
+import type { QuotaReset } from './quota-reset.ts';
+
+/** The longest reset waited out: a daily limit's, with an hour to spare. */
+export const LONGEST_QUOTA_WAIT_MS = 25 * 3_600_000;
+/** Waited past a reset, for clocks that differ a little. */
+const PAST_RESET_MS = 1000;
+
+/** A limit's reset waited out (--wait-for-quota): until when, and why. */
+export interface QuotaWait {
+  until: number;
+  reason: string;
+  reset: QuotaReset | null;
+  status?: number | undefined;
+}
 
 export interface RetryPolicy {
   /** Requests sent again after the first one, at most. */
@@ -50,10 +66,13 @@ export async function withRetries<T>(
     /** Whether an error is worth retrying; default: decideRetry. */
     decide?: (error: unknown) => RetryDecision;
     random?: () => number;
+    /** Waits out a limit that resets later than the longest wait, telling `onWait` first (at most `max` per request). */
+    longWaits?: { max: number; onWait: (wait: QuotaWait) => void };
   } = {},
 ): Promise<RetryOutcome<T>> {
   const random = options.random ?? Math.random;
   const decide = options.decide ?? decideRetry;
+  let longWaits = 0;
   for (let retries = 0; ; retries++) {
     try {
       return { ok: true, value: await attempt(), retries };
@@ -61,11 +80,21 @@ export async function withRetries<T>(
       if (options.signal?.aborted) throw error;
       const decision = decide(error);
       if (!decision.retry) return { ok: false, error, retries, stop: 'permanent', decision };
-      if (retries >= policy.maxRetries) return { ok: false, error, retries, stop: 'exhausted', decision };
       const asked = decision.retryAfterMs !== null;
-      if (asked && decision.retryAfterMs! > policy.maxDelayMs) return { ok: false, error, retries, stop: 'wait-too-long', decision };
+      if (asked && decision.retryAfterMs! > policy.maxDelayMs) {
+        const long = options.longWaits;
+        if (!long || longWaits >= long.max || decision.retryAfterMs! > LONGEST_QUOTA_WAIT_MS)
+          return { ok: false, error, retries, stop: 'wait-too-long', decision };
+        longWaits++;
+        const waitMs = decision.retryAfterMs! + PAST_RESET_MS;
+        long.onWait({ until: Date.now() + waitMs, reason: decision.reason, reset: decision.reset ?? null, status: decision.status });
+        await sleep(waitMs, undefined, { signal: options.signal });
+        continue;
+      }
+      // A limit waited out spends none of the retries (the request after it is counted all the same).
+      if (retries - longWaits >= policy.maxRetries) return { ok: false, error, retries, stop: 'exhausted', decision };
       const waitMs = asked ? decision.retryAfterMs! : backoffMs(retries, policy, random);
-      options.onRetry?.({ retry: retries + 1, maxRetries: policy.maxRetries, reason: decision.reason, waitMs, asked, status: decision.status });
+      options.onRetry?.({ retry: retries - longWaits + 1, maxRetries: policy.maxRetries, reason: decision.reason, waitMs, asked, status: decision.status });
       await sleep(waitMs, undefined, { signal: options.signal });
     }
   }

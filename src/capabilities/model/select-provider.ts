@@ -10,7 +10,7 @@ import type { CallMeta, ModelRoute, Provider } from './provider.ts';
 import { priceFor } from './prices.ts';
 import { RoutedProvider } from './providers/routed.ts';
 import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, type RoleModel, type RoleModelRecord } from './role-model.ts';
-import type { RetryEvent } from './retry.ts';
+import type { QuotaWait, RetryEvent } from './retry.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import { modelIdentity } from './model-identity.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
@@ -57,6 +57,8 @@ export interface ProviderHooks {
   onNotice?: (text: string) => void;
   /** A transport retry is about to happen. */
   onRetry?: (call: CallMeta, event: RetryEvent) => void;
+  /** A limit's reset is about to be waited out (SOPWORKS_WAIT_FOR_QUOTA). */
+  onQuotaWait?: (call: CallMeta, wait: QuotaWait) => void;
 }
 
 export async function createProvider(

@@ -29,6 +29,7 @@ const EnvSchema = z.object({
   SOPWORKS_TIMEOUT_MS: intFrom(120_000),
   SOPWORKS_RETRY_BASE_MS: intFrom(1_000),
   SOPWORKS_RETRY_MAX_MS: intFrom(30_000),
+  SOPWORKS_WAIT_FOR_QUOTA: blankAsUnset(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' }).optional()),
   SOPWORKS_MAX_CONTINUATIONS: intFrom(2),
   SOPWORKS_MAX_CUT_OFF_TOKENS: intFrom(0),
   SOPWORKS_MAX_REPAIRS: intFrom(2),
@@ -75,6 +76,8 @@ export interface ModelSettings {
   retryBaseMs: number;
   /** The longest wait before a retry, a Retry-After included. */
   retryMaxMs: number;
+  /** A limit that resets later than `retryMaxMs` (a quota, a daily limit) is waited out instead of stopping the run paused. */
+  waitForQuota: boolean;
   /** Requests to continue a reply cut off at the output limit (finish_reason "length"). */
   maxContinuations: number;
   /** Completion tokens one step may spend on cut-off replies — continuations and re-asks together. */
@@ -119,6 +122,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       maxRetries: e.SOPWORKS_MAX_RETRIES,
       retryBaseMs: e.SOPWORKS_RETRY_BASE_MS,
       retryMaxMs: e.SOPWORKS_RETRY_MAX_MS,
+      waitForQuota: e.SOPWORKS_WAIT_FOR_QUOTA === 'true' || e.SOPWORKS_WAIT_FOR_QUOTA === '1',
       maxContinuations: e.SOPWORKS_MAX_CONTINUATIONS,
       // Unset: three whole replies' worth, at least one (src/capabilities/model/cut-off-allowance.ts).
       maxCutOffTokens: Math.max(e.SOPWORKS_MAX_CUT_OFF_TOKENS || 3 * e.SOPWORKS_MAX_OUTPUT_TOKENS, e.SOPWORKS_MAX_OUTPUT_TOKENS),

@@ -5,7 +5,8 @@
  * The order in which outcomes win is the heart of "never a hang":
  *   1. a commit that failed              → failed
  *   2. a role whose step failed          → budget-exhausted or failed (the first such role in org-chart order;
- *                                          a step stopped by a gentle stop is not a failure)
+ *                                          a step stopped by a gentle stop is not a failure); paused when the
+ *                                          endpoint's limit stopped it and said when it resets (`resumeAt`)
  *   3. an approval or a question waits, nothing in flight → awaiting-approval
  *   3b. a stop point reached (`--until`), nothing in flight → paused
  *   —  a role is at work                 → no outcome yet
@@ -24,6 +25,8 @@ export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 export interface RunConclusion {
   outcome: RunOutcome;
   reason: string;
+  /** When the run can go on: the reset of the limit that paused it (ISO 8601). */
+  resumeAt?: string;
 }
 
 /** What the decision looks at of a hired role. */
@@ -67,6 +70,10 @@ export function decideOutcome(company: CompanySnapshot): RunConclusion | null {
     // A step that stopped part-way because the user asked to stop (eachFile's files under way are done):
     // the role has stopped, not failed; resumed, the step carries on.
     if (company.stopping === 'soft' && hasCode(status.error, 'INTERRUPTED')) continue;
+    if (hasCode(status.error, 'MODEL_QUOTA') && (status.error as SopworksError).resumeAt) {
+      const error = status.error as SopworksError;
+      return { outcome: 'paused', reason: `${role.id} paused in step "${status.state}": ${describeError(error)}`, resumeAt: error.resumeAt! };
+    }
     if (hasCode(status.error, 'BUDGET_EXHAUSTED')) {
       return { outcome: 'budget-exhausted', reason: `${role.id} stopped before step "${status.state}": ${(status.error as Error).message}` };
     }

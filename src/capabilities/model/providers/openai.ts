@@ -24,12 +24,14 @@ import type { ModelSettings } from '../settings.ts';
 import { describeCall, type CallMeta, type ChatMessage, type Completion, type CompletionRequest, type Provider, type Usage } from '../provider.ts';
 import { decideRetry, type RetryDecision } from '../retry-decision.ts';
 import { isContextOverflow } from '../fallback-reason.ts';
-import { withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
+import { type QuotaWait, withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
+import { quotaError, quotaWaitNotice } from '../quota-error.ts';
 import { countTextTokens } from '../token-count.ts';
 import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
 import { schemaSent } from './schema-sent.ts';
 import { textOf, usageOf } from './openai-reply.ts';
+import { refused, serverText } from './error-text.ts';
 import type { SchemaCaps } from '../schema-caps.ts';
 import type { ContextPlan } from '../context-plan.ts';
 import { reachHint } from '../endpoint/reach-hint.ts';
@@ -49,6 +51,8 @@ export interface OpenAIProviderHooks {
   onNotice?: (message: string) => void;
   /** Each retry as it is decided, with the wait before it. */
   onRetry?: (call: CallMeta, event: RetryEvent) => void;
+  /** A limit's reset waited out (SOPWORKS_WAIT_FOR_QUOTA), as the wait begins. */
+  onQuotaWait?: (call: CallMeta, wait: QuotaWait) => void;
 }
 
 /** Sent after a reply cut off at the output limit; the answer is appended to what came before. */
@@ -178,6 +182,7 @@ export class OpenAIProvider implements Provider {
         signal,
         onRetry: (event) => this.hooks.onRetry?.(request.call, event),
         decide: (error) => (error instanceof StructuredOutputRejected ? { retry: false, reason: 'response_format rejected' } : decideRetry(error)),
+        ...(this.settings.waitForQuota ? { longWaits: { max: 3, onWait: (wait: QuotaWait) => this.quotaWait(request.call, wait) } } : {}),
       },
     );
     counts.retries += outcome.retries;
@@ -239,6 +244,12 @@ export class OpenAIProvider implements Provider {
     (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(message);
   }
 
+  private quotaWait(call: CallMeta, wait: QuotaWait): void {
+    this.hooks.onQuotaWait?.(call, wait);
+    const notice = quotaWaitNotice(this.where, describeCall(call), wait.reason, wait.until, wait.reset);
+    (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(notice);
+  }
+
   private get where(): string {
     return this.settings.baseUrl ?? 'https://api.openai.com/v1';
   }
@@ -285,6 +296,9 @@ export class OpenAIProvider implements Provider {
           resume,
         cause: error,
       });
+    }
+    if (decision.retry && decision.reset && stop !== 'permanent') {
+      return quotaError(where, during, decision.reason, serverText(error) ?? message, Date.now() + decision.retryAfterMs!, decision.reset, error);
     }
     if (stop === 'wait-too-long' && decision.retry) {
       return new SopworksError(
@@ -345,32 +359,6 @@ export class OpenAIProvider implements Provider {
       },
     );
   }
-}
-
-/** A connection that was never made (refused, no such host), as opposed to one the server broke off. */
-function refused(error: unknown): boolean {
-  const e = error as { message?: string; code?: string; cause?: { code?: string; message?: string; cause?: { code?: string } } };
-  return /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH/.test(
-    `${e?.message ?? ''} ${e?.code ?? ''} ${e?.cause?.code ?? ''} ${e?.cause?.message ?? ''} ${e?.cause?.cause?.code ?? ''}`,
-  );
-}
-
-/** The server's own error text from an error answer (its JSON message, or its text), on one short line; null when none. */
-function serverText(error: unknown): string | null {
-  const e = error as { error?: unknown; message?: string; status?: number };
-  const body = e?.error;
-  const raw =
-    typeof body === 'string'
-      ? body
-      : typeof (body as { message?: unknown })?.message === 'string'
-        ? (body as { message: string }).message
-        : typeof body === 'object' && body !== null
-          ? JSON.stringify(body)
-          : (e?.message ?? '').replace(/^\d{3}\s*/, '').replace(/^status code \(no body\)$/, '');
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1];
-  const line = (title ?? raw.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
-  if (line === '') return null;
-  return `"${line.length > 160 ? `${line.slice(0, 157)}…` : line}"`;
 }
 
 /**
