@@ -8,11 +8,12 @@
  *   documents/     what the roles pass each other: the artifacts' schemas, shared by every capability
  *   capabilities/  one folder per capability; none imports another (only the tiers below)
  *   company/       the composition root: assembles the vocabulary and the ports
+ *   session/       one typed way into a run (start, change, resume) below every front end
  *   apps/          cli, queue, eval, review, tracing — ordered among themselves below
  */
-const TIERS = ['ground', 'host', 'engine', 'documents', 'capabilities', 'company', 'apps'];
-// Apps may use the apps listed before them (cli hands run and resume down to eval and the queue).
-const APPS = [['tracing', 'review'], ['eval'], ['queue'], ['cli']];
+const TIERS = ['ground', 'host', 'engine', 'documents', 'capabilities', 'company', 'session', 'apps'];
+// Apps may use the apps listed before them: console tells a run to a person or a script, for eval's logs and the cli.
+const APPS = [['tracing', 'review'], ['console'], ['eval'], ['queue'], ['cli']];
 
 const tierRules = TIERS.map((tier, index) => ({
   name: `tier:${tier}`,
@@ -40,9 +41,9 @@ const appRules = APPS.flatMap((layer, index) =>
   })),
 );
 
-// A unit is a folder of a tier (src/<tier>/<name>/) or a flat tier (company, documents); a loose file in a
+// A unit is a folder of a tier (src/<tier>/<name>/) or a flat tier (company, documents, session); a loose file in a
 // tier (src/ground/errors.ts) is a unit of one file, its own face. Other units are used through their face.
-const UNIT = '(?:ground|host|engine|capabilities|apps)/[^/]+|company|documents';
+const UNIT = '(?:ground|host|engine|capabilities|apps)/[^/]+|company|documents|session';
 const notThroughFace = (from, own) => ({
   name: 'through-the-face',
   comment: 'Another folder is used through its public face (its index.ts): export what you need there.',

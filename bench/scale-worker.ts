@@ -12,7 +12,6 @@
  */
 import { readSettings } from '../src/capabilities/model/settings.ts';
 import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
-import { installProviderMiddleware } from '../src/capabilities/model/provider-middleware.ts';
 import { withRetries, type RetryEvent } from '../src/capabilities/model/retry.ts';
 import { workerCommand } from '../src/apps/cli/worker-command.ts';
 import { consoleOutput } from '../src/apps/cli/output.ts';
@@ -56,14 +55,18 @@ const rates = rateLimitSettings();
 const redis = rates.rpm === null && rates.tpm === null ? null : await connectRedis(redisUrl());
 const pauser = redis && new SharedRateLimits(redis, rateLimitKey(readSettings()), rates);
 let retries = 0;
-// Installed before the worker's rate limits, so they wrap it: every request to the endpoint is counted.
-installProviderMiddleware({
-  wrap: (provider) =>
+// Inside the worker's rate limits, so they wrap it: every request to the endpoint is counted.
+const gate = {
+  wrap: (provider: Provider) =>
     new EndpointGate(provider, process.env.BENCH_ENDPOINT!, (event) => {
       retries += 1;
       if (/^429/.test(event.reason)) void pauser?.pause(event.waitMs).catch(() => {});
     }),
-});
-process.exitCode = await workerCommand({ concurrency, lockMs: process.env.BENCH_LOCK_MS ?? '30000', runsRoot: [process.env.BENCH_RUNS_ROOT!] }, consoleOutput);
+};
+process.exitCode = await workerCommand(
+  { concurrency, lockMs: process.env.BENCH_LOCK_MS ?? '30000', runsRoot: [process.env.BENCH_RUNS_ROOT!] },
+  consoleOutput,
+  gate,
+);
 await redis?.quit();
 process.stdout.write(JSON.stringify({ retries }) + '\n');

@@ -6,7 +6,7 @@ import type { Provider } from '../capabilities/model/index.ts';
 import type { Policy } from '../capabilities/policy/index.ts';
 import type { SandboxSettings } from '../host/sandbox/index.ts';
 import type { Company } from './load-company.ts';
-import type { StopSignals } from '../engine/run/index.ts';
+import type { RunLease, StopSignals } from '../engine/run/index.ts';
 import type { LlmRecord, RunRecord } from './run-record.ts';
 import type { RunEvent } from './run-events.ts';
 
@@ -31,6 +31,8 @@ export interface CommonRequest {
   answerPerson?: AnswerPerson | null;
   /** A person's guidance for the step that failed (`resume --hint`), shown when it is asked again. */
   guidance?: string | null;
+  /** A queued run's lease, which its lock is taken under (src/engine/run/run-lock.ts); none for a run started by hand. */
+  lease?: RunLease | null;
 }
 
 export interface StartRequest extends CommonRequest {

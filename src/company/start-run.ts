@@ -95,7 +95,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
   const policy = request.policy ?? (await loadPolicy(company.sopsDir));
   workspace.guardWrites((role, paths) => writeRefusals(policy, role, paths));
   const store: RunStore = FileRunStore.of(workspace.root);
-  const lock = await store.lock();
+  const lock = await store.lock(request.lease ?? null);
   const onLost = () => emit({ kind: 'notice', text: `Stopping at once: ${String(lock.lost.reason)}; another worker resumes the run from its folder.` });
   lock.lost.addEventListener('abort', onLost, { once: true });
   try {

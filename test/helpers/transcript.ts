@@ -34,8 +34,10 @@ export function lookup(transcript: Map<string, string>, messages: Sent): { key: 
 
 /** Wraps a provider and keeps, for every prompt, the reply it gave. */
 export class TranscriptRecorder implements Provider {
-  readonly replies = new Map<string, string>();
-  constructor(private readonly inner: Provider) {}
+  constructor(
+    private readonly inner: Provider,
+    readonly replies = new Map<string, string>(),
+  ) {}
   get label() {
     return this.inner.label;
   }

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { JsonLine, jsonLinesSchemaText } from '../../src/apps/cli/json-lines-schema.ts';
-import { readSpecInput } from '../../src/apps/cli/spec-input.ts';
+import { JsonLine, jsonLinesSchemaText } from '../../src/apps/console/index.ts';
+import { readSpecInput } from '../../src/session/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
 import { cleanEnv } from '../helpers/run-cli.ts';
@@ -168,29 +168,30 @@ describe('the spec from a file or standard input (readSpecInput)', () => {
   const refused = (code: string, pattern: RegExp) => (error: unknown) => SopworksError.isInstance(error) && error.code === code && pattern.test(error.message);
 
   it('takes words, a file, or standard input for -; none given is null', async () => {
-    assert.equal(await readSpecInput({ words: ['a', 'todo', 'app'] }), 'a todo app');
+    assert.equal(await readSpecInput({ given: 'a todo app' }), 'a todo app');
     const file = path.join(dir, 'spec.md');
     await fs.writeFile(file, 'a todo app\nwith due dates\n');
-    assert.equal(await readSpecInput({ words: [], file }), 'a todo app\nwith due dates\n');
-    assert.equal(await readSpecInput({ words: ['-'], readStdin: stdin('счётчик слов') }), 'счётчик слов');
-    assert.equal(await readSpecInput({ words: [] }), null);
+    assert.equal(await readSpecInput({ given: undefined, file }), 'a todo app\nwith due dates\n');
+    assert.equal(await readSpecInput({ given: '-', readStdin: stdin('счётчик слов') }), 'счётчик слов');
+    assert.equal(await readSpecInput({ given: undefined }), null);
     // "-" among other words is a word.
-    assert.equal(await readSpecInput({ words: ['a', '-', 'b'] }), 'a - b');
+    assert.equal(await readSpecInput({ given: 'a - b' }), 'a - b');
+    await assert.rejects(readSpecInput({ given: '-' }), refused('USAGE', /standard input/), 'no standard input here to read');
   });
 
   it('refuses what is not a spec, saying why', async () => {
     const file = path.join(dir, 'x.txt');
     await fs.writeFile(file, 'x');
-    await assert.rejects(readSpecInput({ words: ['a'], file }), refused('USAGE', /Both/));
-    await assert.rejects(readSpecInput({ words: [], file: path.join(dir, 'absent.txt') }), refused('SPEC_INVALID', /does not exist/));
-    await assert.rejects(readSpecInput({ words: [], file: dir }), refused('SPEC_INVALID', /is a folder/));
+    await assert.rejects(readSpecInput({ given: 'a', file }), refused('USAGE', /Both/));
+    await assert.rejects(readSpecInput({ given: undefined, file: path.join(dir, 'absent.txt') }), refused('SPEC_INVALID', /does not exist/));
+    await assert.rejects(readSpecInput({ given: undefined, file: dir }), refused('SPEC_INVALID', /is a folder/));
     const binary = path.join(dir, 'bin');
     await fs.writeFile(binary, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1]));
-    await assert.rejects(readSpecInput({ words: [], file: binary }), refused('SPEC_INVALID', /NUL bytes/));
-    await assert.rejects(readSpecInput({ words: ['-'], readStdin: stdin(Buffer.from([0x61, 0xff, 0xfe])) }), refused('SPEC_INVALID', /not UTF-8/));
+    await assert.rejects(readSpecInput({ given: undefined, file: binary }), refused('SPEC_INVALID', /NUL bytes/));
+    await assert.rejects(readSpecInput({ given: '-', readStdin: stdin(Buffer.from([0x61, 0xff, 0xfe])) }), refused('SPEC_INVALID', /not UTF-8/));
     const large = path.join(dir, 'large.txt');
     await fs.writeFile(large, 'a'.repeat(70 * 1024));
-    await assert.rejects(readSpecInput({ words: [], file: large }), refused('SPEC_INVALID', /bytes: not a spec/));
-    await assert.rejects(readSpecInput({ words: ['-'], readStdin: stdin('b'.repeat(70 * 1024)) }), refused('SPEC_INVALID', /bytes: not a spec/));
+    await assert.rejects(readSpecInput({ given: undefined, file: large }), refused('SPEC_INVALID', /bytes: not a spec/));
+    await assert.rejects(readSpecInput({ given: '-', readStdin: stdin('b'.repeat(70 * 1024)) }), refused('SPEC_INVALID', /bytes: not a spec/));
   });
 });

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { createProvider } from '../../src/capabilities/model/select-provider.ts';
 import { requestWindow, SharedRateLimits } from '../../src/apps/queue/rate-limits.ts';
-import { installWorkerRateLimits, rateLimitKey } from '../../src/apps/queue/worker-rate-limits.ts';
+import { rateLimitKey, workerRateLimits } from '../../src/apps/queue/worker-rate-limits.ts';
 import { startFakeOpenAI } from '../helpers/openai-server.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
@@ -67,21 +67,17 @@ describe('shared rate limits on a real Redis', function () {
     });
     try {
       const settings = readSettings({ OPENAI_BASE_URL: `${endpoint.url}/v1`, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'm', SOPWORKS_RETRY_MAX_MS: '5000' });
-      const installed = installWorkerRateLimits(connect(), settings, { rpm: 6000, tpm: null });
-      try {
-        const provider = await createProvider({ kind: 'openai' }, null, settings, undefined);
-        const other = new SharedRateLimits(connect(), rateLimitKey(settings), { rpm: 6000, tpm: null });
-        const call = provider.complete({ call: { role: 'r', action: 'a', key: null }, messages: [{ role: 'user', content: 'hi' }], jsonSchema: null });
-        while (endpoint.chatRequests().length < 1) await new Promise((r) => setTimeout(r, 20));
-        await new Promise((r) => setTimeout(r, 150));
-        const waited = Date.now();
-        await other.acquire(0);
-        assert.ok(Date.now() - waited >= 1500, `the other worker waited ${Date.now() - waited} ms`);
-        assert.equal((await call).text, 'hello');
-        assert.equal(endpoint.chatRequests().length, 2, 'one retry, no storm');
-      } finally {
-        installed?.uninstall();
-      }
+      const limits = workerRateLimits(connect(), settings, { rpm: 6000, tpm: null });
+      const provider = await createProvider({ kind: 'openai' }, null, settings, undefined, limits!.provider);
+      const other = new SharedRateLimits(connect(), rateLimitKey(settings), { rpm: 6000, tpm: null });
+      const call = provider.complete({ call: { role: 'r', action: 'a', key: null }, messages: [{ role: 'user', content: 'hi' }], jsonSchema: null });
+      while (endpoint.chatRequests().length < 1) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 150));
+      const waited = Date.now();
+      await other.acquire(0);
+      assert.ok(Date.now() - waited >= 1500, `the other worker waited ${Date.now() - waited} ms`);
+      assert.equal((await call).text, 'hello');
+      assert.equal(endpoint.chatRequests().length, 2, 'one retry, no storm');
     } finally {
       await endpoint.close();
     }
@@ -99,24 +95,20 @@ describe('shared rate limits on a real Redis', function () {
         SOPWORKS_RETRY_MAX_MS: '500',
         SOPWORKS_WAIT_FOR_QUOTA: 'true',
       });
-      const installed = installWorkerRateLimits(connect(), settings, { rpm: null, tpm: null });
-      assert.ok(installed, 'installed for the reset alone');
-      try {
-        const provider = await createProvider({ kind: 'openai' }, null, settings, undefined, { onNotice: () => {} });
-        const other = new SharedRateLimits(connect(), rateLimitKey(settings), { rpm: null, tpm: null });
-        const asked = Date.now();
-        const call = provider.complete({ call: { role: 'r', action: 'a', key: null }, messages: [{ role: 'user', content: 'hi' }], jsonSchema: null });
-        while (endpoint.chatRequests().length < 1) await new Promise((r) => setTimeout(r, 20));
-        await new Promise((r) => setTimeout(r, 300));
-        const until = await other.pausedUntil();
-        assert.ok(until !== null && until >= asked + 3000, `the other worker sees the pause until the reset: ${until === null ? 'none' : until - asked}`);
-        await other.acquire(0);
-        assert.ok(Date.now() - asked >= 3000, `the other worker waited until the reset: ${Date.now() - asked} ms`);
-        assert.equal((await call).text, 'after the reset');
-        assert.equal(endpoint.chatRequests().length, 2, 'nothing was sent before the reset');
-      } finally {
-        installed?.uninstall();
-      }
+      const limits = workerRateLimits(connect(), settings, { rpm: null, tpm: null });
+      assert.ok(limits, 'made for the reset alone');
+      const provider = await createProvider({ kind: 'openai' }, null, settings, undefined, { ...limits.provider, onNotice: () => {} });
+      const other = new SharedRateLimits(connect(), rateLimitKey(settings), { rpm: null, tpm: null });
+      const asked = Date.now();
+      const call = provider.complete({ call: { role: 'r', action: 'a', key: null }, messages: [{ role: 'user', content: 'hi' }], jsonSchema: null });
+      while (endpoint.chatRequests().length < 1) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
+      const until = await other.pausedUntil();
+      assert.ok(until !== null && until >= asked + 3000, `the other worker sees the pause until the reset: ${until === null ? 'none' : until - asked}`);
+      await other.acquire(0);
+      assert.ok(Date.now() - asked >= 3000, `the other worker waited until the reset: ${Date.now() - asked} ms`);
+      assert.equal((await call).text, 'after the reset');
+      assert.equal(endpoint.chatRequests().length, 2, 'nothing was sent before the reset');
     } finally {
       await endpoint.close();
     }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { progressReporter, type ProgressReport } from '../../src/capabilities/model/call-progress.ts';
-import { describeProgress, LiveStatus } from '../../src/apps/cli/live-status.ts';
+import { describeProgress, LiveStatus } from '../../src/apps/console/index.ts';
 
 /** A terminal stream that keeps what was written. */
 function terminal(columns = 80): NodeJS.WriteStream & { written: () => string } {

@@ -22,7 +22,7 @@ import { readLocalSettings } from '../../src/capabilities/model/providers/local/
 import { chooseContextSize, chooseThreads, memoryShortfall } from '../../src/capabilities/model/providers/local/machine-fit.ts';
 import { modelsDir } from '../../src/capabilities/model/local-models/models-dir.ts';
 import { resolveLocalModel } from '../../src/capabilities/model/local-models/resolve-local-model.ts';
-import { priceOf, worstReplyTokens } from '../../src/apps/cli/price-of.ts';
+import { priceOf, worstReplyTokens } from '../../src/session/model-choice.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -11,7 +11,7 @@ import { ROOT } from '../helpers/paths.ts';
 const exec = promisify(execFile);
 
 const PRINT = `
-import { progressPrinter } from './src/apps/cli/progress.ts';
+import { progressPrinter } from './src/apps/console/progress.ts';
 const print = progressPrinter((line) => console.log(line));
 print({ kind: 'tests-end', role: 'qa', detail: 'round 3: failed (1 passed, 2 failed)', passed: false });
 print({ kind: 'tests-end', role: 'qa', detail: 'round 4: 3 of 3 tests green', passed: true });

@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { acquireRunLock, lockOwner, underLease, type RunLease } from '../../src/engine/run/run-lock.ts';
+import { acquireRunLock, lockOwner } from '../../src/engine/run/run-lock.ts';
+import type { RunLease } from '../../src/engine/run/run-store.ts';
+import { fenceWrites } from '../../src/ground/files/write-fence.ts';
 import { AppendLog } from '../../src/ground/files/append-log.ts';
 import { pidScope } from '../../src/ground/pid-scope.ts';
 import { FileRunStore } from '../../src/engine/run/file-run-store.ts';
@@ -84,44 +86,35 @@ describe('the run lock', () => {
     const released = await stateDir();
     await writeLock(released, { pid: 1, scope: ELSEWHERE, lease: 'token-old', owner: 'host-b:1:cd34' });
     const held = lease({ graceMs: 5000 });
-    const unregister = underLease(path.dirname(released), held);
     setTimeout(() => void fs.rm(path.join(released, 'lock')), 300);
     const started = Date.now();
-    const lock = await acquireRunLock(released);
+    const lock = await acquireRunLock(released, held);
     assert.ok(Date.now() - started >= 250 && Date.now() - started < 4000, `waited ${Date.now() - started} ms`);
     assert.equal(lock.tookOver, null, 'the earlier holder released it');
     assert.equal((await readLock(released)).lease, 'token-new');
     held.stop.abort('its lease was taken by host-c:1:ef56');
     assert.equal(lock.lost.aborted, true, "the lease's loss reaches the run");
     await lock.release();
-    unregister();
 
     const abandoned = await stateDir();
     await writeLock(abandoned, { pid: 1, scope: ELSEWHERE, lease: 'token-old', owner: 'host-b:1:cd34' });
-    const unregisterToo = underLease(path.dirname(abandoned), lease());
     const since = Date.now();
-    const taken = await acquireRunLock(abandoned);
+    const taken = await acquireRunLock(abandoned, lease());
     assert.ok(Date.now() - since >= 350, 'the grace was waited out');
     assert.equal(taken.tookOver, 'host-b:1:cd34, whose lease on the run ended');
     await taken.release();
-    unregisterToo();
   });
 
   it("under a lease, is busy with a lock another machine's process took by hand", async () => {
     const dir = await stateDir();
     await writeLock(dir, { pid: 7, scope: ELSEWHERE, lease: null, owner: 'process 7' });
-    const unregister = underLease(path.dirname(dir), lease());
-    try {
-      await assert.rejects(acquireRunLock(dir), /in use by process 7 on other-host/);
-    } finally {
-      unregister();
-    }
+    await assert.rejects(acquireRunLock(dir, lease()), /in use by process 7 on other-host/);
   });
 
   it('refuses every write of a run whose lease says stop, before the write touches the file', async () => {
     const dir = await stateDir();
     let reason: string | null = null;
-    const unregister = underLease(path.dirname(dir), lease({ check: () => reason }));
+    const unregister = fenceWrites(path.dirname(dir), lease({ check: () => reason }).check);
     const board = path.join(dir, 'board.jsonl');
     const log = await AppendLog.open(board, { flush: 'each' });
     await log.append({ n: 1 });

@@ -1,7 +1,7 @@
 /**
  * Asks the person at the terminal: to approve an artifact (shows it, then reads y, or n and a line of
- * feedback), or to answer a role's questions (`--clarify`: each question, then a line each). Null when
- * there is no terminal — the run then stops with awaiting-approval.
+ * feedback), or to answer a role's questions (`--clarify`: each question, then a line each). Nobody
+ * when there is no person at the terminal — the run then stops with awaiting-approval.
  */
 import readline from 'node:readline/promises';
 import pc from 'picocolors';
@@ -9,8 +9,6 @@ import type { AnswerPerson, AskPerson } from '../../capabilities/approvals/index
 import { SopworksError } from '../../ground/errors.ts';
 import { cleanBlock, cleanLine, terminalSafe } from '../../ground/terminal-text.ts';
 import { relayCtrlC } from './stop-signals.ts';
-
-const atTerminal = (): boolean => Boolean(process.stdin.isTTY && process.stdout.isTTY);
 
 /** What a prompt's questions take: the interface, and the signal that ends them at Ctrl-C. */
 type Prompt = { rl: readline.Interface; signal: AbortSignal };
@@ -37,8 +35,7 @@ async function withTerminal<T>(ask: (prompt: Prompt) => Promise<T>): Promise<T> 
   }
 }
 
-export function terminalAnswerer(): AnswerPerson | null {
-  if (!atTerminal()) return null;
+function terminalAnswerer(): AnswerPerson {
   return (request) =>
     withTerminal(async ({ rl, signal }) => {
       const count = request.questions.length;
@@ -58,8 +55,7 @@ export function terminalAnswerer(): AnswerPerson | null {
     });
 }
 
-export function terminalApprover(): AskPerson | null {
-  if (!atTerminal()) return null;
+function terminalApprover(): AskPerson {
   return (request) =>
     withTerminal(async ({ rl, signal }) => {
       // The artifact is a model's text: shown with its layout, never with its control characters.
@@ -81,8 +77,10 @@ export function terminalApprover(): AskPerson | null {
 
 /**
  * Who is asked at this terminal: decisions, and questions unless the command was given `--yes` (nobody
- * is expected there then: the questions wait for the workbench, or for a resume without it).
+ * is expected there then: the questions wait for the workbench, or for a resume without it). Nobody
+ * without a person at the terminal (`person`: standard input and output both a terminal).
  */
-export function terminalPerson(yes: boolean): { askPerson: AskPerson | null; answerPerson: AnswerPerson | null } {
+export function terminalPerson(person: boolean, yes: boolean): { askPerson: AskPerson | null; answerPerson: AnswerPerson | null } {
+  if (!person) return { askPerson: null, answerPerson: null };
   return { askPerson: terminalApprover(), answerPerson: yes ? null : terminalAnswerer() };
 }

@@ -8,12 +8,12 @@ import { describeRequest, recordDecision } from '../../capabilities/approvals/in
 import { readRunRecord } from '../../company/index.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
 import type { Output } from './output.ts';
-import { parseOptions } from './parse-options.ts';
+import { parseRequest } from '../../session/index.ts';
 
 const ApproveOptions = z.object({ reject: z.string().trim().min(1, 'give the feedback the role should act on').optional() });
 
 export async function approveCommand(project: string, rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(ApproveOptions, rawOptions, 'approve');
+  const options = parseRequest(ApproveOptions, rawOptions, 'approve');
   const projectDir = path.resolve(project);
   const stateDir = path.join(projectDir, STATE_DIR);
   await readRunRecord(stateDir);

@@ -12,7 +12,7 @@ import { describeError } from '../../ground/errors.ts';
 import { checkModel, type CheckStatus, type ModelOrigin, type ModelReport } from '../../capabilities/model/index.ts';
 import { parseModelFor, type ResolvedModel, resolveRoleModels } from '../../capabilities/model/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseOptions } from './parse-options.ts';
+import { parseRequest } from '../../session/index.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';
 
 const DoctorOptions = z.object({
@@ -31,7 +31,7 @@ const DoctorOptions = z.object({
 const DOCTOR_TIMEOUT_MS = 30_000;
 
 export async function doctorCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(DoctorOptions, rawOptions, 'doctor');
+  const options = parseRequest(DoctorOptions, rawOptions, 'doctor');
   const settings = readSettings();
   const problems: string[] = [];
   const reports: ModelReport[] = [];

@@ -4,12 +4,10 @@
  */
 import { CommanderError } from 'commander';
 import pc from 'picocolors';
-import { SopworksError, userCanFix } from '../../ground/errors.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { exitCodeOfError } from '../../session/index.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import { EXIT, type Output } from './output.ts';
-
-/** The exit code of an error a command threw: 2 for input the user can fix, else 1. */
-export const exitCodeOfError = (error: unknown): number => (userCanFix(error) ? EXIT.usage : EXIT.failed);
 
 /** An error as a JSON line: its message may quote a model or a path, so no control but newline and tab. */
 const jsonLine = (line: Record<string, unknown>): string => JSON.stringify(cleanStrings(line, cleanBlock));

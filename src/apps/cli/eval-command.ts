@@ -13,13 +13,10 @@ import { sandboxSettings } from '../../host/sandbox/index.ts';
 import { loadSuite } from '../eval/index.ts';
 import { resultsFiles, runSuite, type SpecRunner } from '../eval/index.ts';
 import { runSpec } from '../eval/index.ts';
-import { handRunCommandsDown } from './run-commands.ts';
 import { aggregateTable, compareTables, renderText, specTable } from '../eval/index.ts';
 import { SuiteResults } from '../eval/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { requestProcessStop } from './stop-signals.ts';
-import { parseOptions, wholeNumberIn } from './parse-options.ts';
-import { ChaosOptions, chaosOf } from './chaos-option.ts';
+import { chaosOf, chaosRate, chaosSeed, parseRequest, wholeNumberIn } from '../../session/index.ts';
 import { robustnessTable } from '../eval/index.ts';
 import { planRuns } from '../eval/index.ts';
 
@@ -34,13 +31,13 @@ const EvalOptions = z.object({
   sops: z.string().min(1),
   roles: z.string().min(1),
   repeat: wholeNumberIn(1, 100),
-  ...ChaosOptions,
+  chaos: chaosRate(),
+  seed: chaosSeed(),
 });
 
 export async function evalCommand(suiteFile: string | undefined, rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(EvalOptions, rawOptions, 'eval');
+  const options = parseRequest(EvalOptions, rawOptions, 'eval');
   if (options.compare) return compare(options.compare[0]!, options.compare[1]!, io);
-  await handRunCommandsDown();
   if (!suiteFile)
     throw new SopworksError('USAGE', 'Name a suite file, or two results files with --compare.', { hint: 'sopworks eval examples/eval/suite.yaml' });
   const suite = await loadSuite(suiteFile);
@@ -49,7 +46,7 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
       hint: 'Run this suite without --queue (--concurrency sets how many at once).',
     });
   }
-  const asked = { repeat: options.repeat ?? 1, chaos: chaosOf(options) };
+  const asked = { repeat: options.repeat ?? 1, chaos: await chaosOf(options) };
   if (asked.chaos && suite.specs.every((s) => s.scenario === null)) {
     throw new SopworksError('USAGE', `--chaos spoils scripted scenarios' replies, and no spec of ${suiteFile} has a scenario.`, {
       hint: 'Give the specs a `scenario:` (docs/eval.md), or drop --chaos and use --repeat alone.',
@@ -61,17 +58,18 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
   const planned = planRuns(suite, asked, out).length;
   const concurrency = options.queue ? planned : (options.concurrency ?? suite.concurrency);
   const stop = new AbortController();
+  const stopNow = new AbortController();
   let runner: SpecRunner = runSpec;
   let close = async () => {};
   if (options.queue) {
     const { queueRunner } = await import('../queue/index.ts');
     ({ runner, close } = await queueRunner(io, stop.signal));
   }
+  // The first signal: no further spec starts and the runs under way stop after their steps in flight; the second stops them at once.
   const onSigint = () => {
-    if (!stop.signal.aborted)
-      io.err('notice: stopping: no further spec starts; the runs under way stop after their steps in flight. Run the same eval again to resume.');
+    if (stop.signal.aborted) return stopNow.abort();
+    io.err('notice: stopping: no further spec starts; the runs under way stop after their steps in flight. Run the same eval again to resume.');
     stop.abort();
-    requestProcessStop();
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
@@ -93,6 +91,7 @@ export async function evalCommand(suiteFile: string | undefined, rawOptions: unk
       asked,
       onProgress: (line) => io.out(line),
       stop: stop.signal,
+      stopNow: stopNow.signal,
     });
     io.out('');
     io.out(renderText(specTable(results.specs)));

@@ -11,7 +11,7 @@ import { SopworksError } from '../../ground/errors.ts';
 import { checkModel, type ModelOrigin } from '../../capabilities/model/index.ts';
 import { readUserConfig, userConfigFile, writeUserConfig, type UserConfig } from './user-config.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseOptions } from './parse-options.ts';
+import { parseRequest } from '../../session/index.ts';
 import { renderDoctor } from './doctor-command.ts';
 
 const InitOptions = z.object({
@@ -59,7 +59,7 @@ function asker(io: Output): { ask: (question: string, fallback?: string) => Prom
 }
 
 export async function initCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(InitOptions, rawOptions, 'init');
+  const options = parseRequest(InitOptions, rawOptions, 'init');
   const file = userConfigFile();
   const { ask, close } = asker(io);
   try {

@@ -14,7 +14,7 @@ import { QUEUE_SECRET_ENV, verifyJob } from '../queue/index.ts';
 import { renderText } from '../eval/index.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseOptions, wholeNumberIn } from './parse-options.ts';
+import { parseRequest, wholeNumberIn } from '../../session/index.ts';
 
 const JobsOptions = z.object({ limit: wholeNumberIn(1, 10_000), json: z.boolean().default(false) });
 
@@ -32,7 +32,7 @@ type BullState = keyof typeof SHOWN;
 const STATES = Object.keys(SHOWN) as BullState[];
 
 export async function jobsCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(JobsOptions, rawOptions, 'jobs');
+  const options = parseRequest(JobsOptions, rawOptions, 'jobs');
   const secret = process.env[QUEUE_SECRET_ENV]?.trim() || null;
   const url = redisUrl();
   const redis = await connectRedis(url, { notice: (line) => io.err(line) });

@@ -22,6 +22,19 @@ async function loadSettings(): Promise<void> {
 }
 
 export async function main(argv: string[], io: Output = consoleOutput): Promise<number> {
+  try {
+    await loadSettings();
+  } catch (error) {
+    return reportError(error, argv, io);
+  }
+  return commandLine(argv, io);
+}
+
+/**
+ * The command line with the settings as the process has them: parsed, dispatched, its errors turned into
+ * exit codes. The test suite runs it in its own process (test/helpers/in-process.ts).
+ */
+export async function commandLine(argv: string[], io: Output): Promise<number> {
   let exitCode: number = EXIT.done;
   const program = new Command()
     .name('sopworks')
@@ -33,7 +46,6 @@ export async function main(argv: string[], io: Output = consoleOutput): Promise<
   // start-up of the others stays short.
   declareCommands(program, COMMANDS, io, (code) => (exitCode = code));
   try {
-    await loadSettings();
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {

@@ -17,7 +17,7 @@ import { detectGpu } from '../../capabilities/model/index.ts';
 import { setUpEngine } from '../../capabilities/model/index.ts';
 import { installedIn } from '../../capabilities/model/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseOptions } from './parse-options.ts';
+import { parseRequest } from '../../session/index.ts';
 
 const NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
 
@@ -36,7 +36,7 @@ const SetupOptions = z.object({
 
 /** `models setup`: the local engine for this machine, into the engine folder (SOPWORKS_ENGINE_DIR). */
 export async function setup(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(SetupOptions, rawOptions, 'models setup');
+  const options = parseRequest(SetupOptions, rawOptions, 'models setup');
   const dir = engineDir();
   if (installedIn(dir) && !options.force) {
     io.out(`The local engine is already installed in ${dir} (--force installs it again).`);
@@ -57,7 +57,7 @@ async function folderBytes(dir: string): Promise<number> {
 }
 
 export async function pull(what: string, rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(PullOptions, rawOptions, 'models pull');
+  const options = parseRequest(PullOptions, rawOptions, 'models pull');
   const source = sourceOf(what, options);
   const dir = modelsDir();
   const file = modelFile(dir, source.name);

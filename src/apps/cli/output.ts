@@ -4,25 +4,27 @@
  * character but its newlines, tabs and sopworks' own colours reaches the terminal.
  */
 import { terminalSafe } from '../../ground/terminal-text.ts';
+import { readAllStdin } from './standard-input.ts';
+
+/** What the process's terminal offers a command that tells a run. */
+export interface Terminal {
+  /** A person is there (standard input and output are a terminal): approvals and questions are asked. */
+  person: boolean;
+  /** Standard output is a terminal: a status line shows the calls under way. */
+  statusLine: boolean;
+  /** Standard input, read whole (a spec given as `-`). */
+  readStdin(): Promise<Buffer>;
+}
 
 export interface Output {
   out(line: string): void;
   err(line: string): void;
+  /** The terminal behind the lines, when they go to the process's own; none: nobody is there to ask, nothing to read. */
+  terminal?: Terminal;
 }
 
-export const EXIT = {
-  done: 0,
-  failed: 1,
-  usage: 2,
-  budgetExhausted: 3,
-  awaitingApproval: 4,
-  paused: 5,
-  /** Delivered, but a P0 acceptance criterion has no passing test (or accepted check): the spec is not met. */
-  criteriaUnmet: 6,
-  /** The time limit (`--max-time`) was reached; as GNU timeout says it. */
-  timedOut: 124,
-  interrupted: 130,
-} as const;
+/** The exit codes are the session's (src/session/exit-code.ts): a run's outcome and an error's code decide them. */
+export { EXIT } from '../../session/index.ts';
 
 const closing = new AbortController();
 
@@ -47,7 +49,18 @@ function writeLine(stream: NodeJS.WriteStream, line: string): void {
   if (!stream.destroyed) stream.write(terminalSafe(line) + '\n');
 }
 
+const processTerminal: Terminal = {
+  get person() {
+    return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  },
+  get statusLine() {
+    return Boolean(process.stdout.isTTY);
+  },
+  readStdin: readAllStdin,
+};
+
 export const consoleOutput: Output = {
   out: (line) => writeLine(process.stdout, line),
   err: (line) => writeLine(process.stderr, line),
+  terminal: processTerminal,
 };

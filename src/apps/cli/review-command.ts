@@ -7,7 +7,7 @@ import { renderReportText } from '../review/index.ts';
 import { EXIT, type Output } from './output.ts';
 import { changeSummary } from '../../capabilities/change/index.ts';
 import type { RunReport } from '../review/index.ts';
-import { summaryLine } from './json-lines-schema.ts';
+import { summaryLine } from '../console/index.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */

@@ -16,7 +16,7 @@ import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/index.ts';
 import { securityViolations } from '../../host/sandbox/index.ts';
 import { sandboxSettings } from '../../host/sandbox/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseOptions, positiveInteger } from './parse-options.ts';
+import { parseRequest, positiveInteger } from '../../session/index.ts';
 import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
 
 const ExecOptions = z.object({
@@ -28,7 +28,7 @@ const ExecOptions = z.object({
 });
 
 export async function sandboxExec(argv: string[], rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(ExecOptions, rawOptions, 'sandbox exec');
+  const options = parseRequest(ExecOptions, rawOptions, 'sandbox exec');
   const settings = readSettings();
   const policy = await loadPolicy(options.sops);
   const refusal = commandRefusal(policy, options.role, argv);

@@ -14,7 +14,7 @@ import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../../e
 import { initCompanyFolder, type CompanyFolders } from '../../engine/sop/index.ts';
 import { vocabularyReference } from '../../engine/sop/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseOptions } from './parse-options.ts';
+import { parseRequest } from '../../session/index.ts';
 
 const Folders = z.object({ sops: z.string().min(1), roles: z.string().min(1) });
 const GraphOptions = Folders.extend({ role: z.string().min(1).optional(), out: z.string().min(1).optional() });
@@ -33,7 +33,7 @@ function printDiagnostic(d: Diagnostic, io: Output): void {
 }
 
 export async function validateSops(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(Folders, rawOptions, 'sop validate');
+  const options = parseRequest(Folders, rawOptions, 'sop validate');
   const { company, diagnostics, files } = await validateCompany(options.sops, options.roles);
   diagnostics.forEach((d) => printDiagnostic(d, io));
   const errors = errorsIn(diagnostics).length;
@@ -49,7 +49,7 @@ export async function validateSops(rawOptions: unknown, io: Output): Promise<num
 }
 
 export async function graphSops(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(GraphOptions, rawOptions, 'sop graph');
+  const options = parseRequest(GraphOptions, rawOptions, 'sop graph');
   const company = await loadCompany(options.sops, options.roles);
   const graphed = { name: company.name, roles: company.roles.map((r) => ({ ...r, sopFile: shown(r.sopFile) })), vocabulary: company.vocabulary };
   const text = options.role ? roleGraph(graphed, options.role) : companyGraph(graphed);
@@ -70,7 +70,7 @@ export async function graphSops(rawOptions: unknown, io: Output): Promise<number
 }
 
 export async function initSops(dir: string, rawOptions: unknown, defaults: CompanyFolders, io: Output): Promise<number> {
-  const options = parseOptions(InitOptions, rawOptions, 'sop init');
+  const options = parseRequest(InitOptions, rawOptions, 'sop init');
   const result = await initCompanyFolder(defaults, dir, options);
   if (result.overwritten.length > 0) io.err(`Overwrote ${plural(result.overwritten.length, 'file')} (--force): ${result.overwritten.join(', ')}`);
   const { sops, roles } = result.target;

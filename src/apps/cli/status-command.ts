@@ -14,8 +14,7 @@ import { describeQuestions, describeRequest } from '../../capabilities/approvals
 import type { Output } from './output.ts';
 import { describeFindings, inspectProject } from '../../host/git/index.ts';
 import { formatUsd } from '../../capabilities/model/index.ts';
-import { commandOutput } from './command-output.ts';
-import { summaryLine, type JsonLine } from './json-lines-schema.ts';
+import { commandOutput, type JsonLine, summaryLine } from '../console/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 
 type RunLine = Extract<JsonLine, { type: 'run' }>;

@@ -6,19 +6,9 @@
 import type { StopSignals } from '../../engine/run/index.ts';
 import { consoleOutput, outputClosed } from './output.ts';
 
-/**
- * Set once the whole process is asked to stop (a queue worker's SIGTERM): every run stops as at a first
- * Ctrl-C — also one still starting, whose own handlers were not installed when the signal came.
- */
-const processStopping = new AbortController();
-export const requestProcessStop = (): void => processStopping.abort();
-
 export function installStopSignals(): { signals: StopSignals; dispose: () => void } {
   const soft = new AbortController();
   const hard = new AbortController();
-  const onProcessStop = () => soft.abort();
-  if (processStopping.signal.aborted) soft.abort();
-  else processStopping.signal.addEventListener('abort', onProcessStop, { once: true });
   const onSigint = () => {
     if (!soft.signal.aborted) soft.abort();
     else hard.abort();
@@ -40,7 +30,6 @@ export function installStopSignals(): { signals: StopSignals; dispose: () => voi
       process.off('SIGINT', onSigint);
       process.off('SIGTERM', onSigint);
       outputClosed.removeEventListener('abort', onOutputClosed);
-      processStopping.signal.removeEventListener('abort', onProcessStop);
     },
   };
 }

@@ -17,8 +17,8 @@ import { submitRun } from '../queue/index.ts';
 import { queueSecret } from '../queue/index.ts';
 import { formatDiagnostic } from '../../engine/sop/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseOptions } from './parse-options.ts';
-import { checkSpec } from './spec-input.ts';
+import { parseRequest } from '../../session/index.ts';
+import { checkSpec } from '../../session/index.ts';
 import { readInstructionsFile } from '../../company/index.ts';
 import { MAX_JOB_INSTRUCTIONS } from '../queue/index.ts';
 
@@ -34,7 +34,7 @@ const SubmitOptions = z.object({
 });
 
 export async function submitCommand(specWords: string[], rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(SubmitOptions, rawOptions, 'submit');
+  const options = parseRequest(SubmitOptions, rawOptions, 'submit');
   const secret = queueSecret();
   const settings = readSettings();
   const choice = parseLlmFlag(options.llm, settings);

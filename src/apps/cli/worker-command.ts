@@ -5,21 +5,19 @@
  * signed with SOPWORKS_QUEUE_SECRET, within its own limits (--runs-root, --company-root, …). A Redis it
  * cannot reach is waited for, at start-up as later: a restart of Redis is ordinary (docs/scaling.md).
  */
-import { PACKAGE_ROOT } from './package-root.ts';
+import { PACKAGE_ROOT } from '../../ground/package-root.ts';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { queueSecret } from '../queue/index.ts';
 import { resolveWorkerLimits } from '../queue/index.ts';
 import { connectRedis, redisUrl, shownUrl } from '../queue/index.ts';
 import { startWorker } from '../queue/index.ts';
-import { handRunCommandsDown } from './run-commands.ts';
 import { rateLimitSettings } from '../queue/index.ts';
-import { installWorkerRateLimits, rateLimitKey } from '../queue/index.ts';
-import { readSettings } from '../../capabilities/model/index.ts';
+import { rateLimitKey, workerRateLimits } from '../queue/index.ts';
+import { type ProviderHooks, readSettings } from '../../capabilities/model/index.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { EXIT, type Output } from './output.ts';
-import { requestProcessStop } from './stop-signals.ts';
-import { parseOptions, wholeNumberIn } from './parse-options.ts';
+import { parseRequest, wholeNumberIn } from '../../session/index.ts';
 
 const WorkerOptions = z.object({
   concurrency: wholeNumberIn(1, 64),
@@ -33,9 +31,12 @@ const WorkerOptions = z.object({
 
 /** The package's folder (its sops/, roles/, examples/): a worker's company root unless told others. */
 
-export async function workerCommand(rawOptions: unknown, io: Output): Promise<number> {
-  const options = parseOptions(WorkerOptions, rawOptions, 'worker');
-  await handRunCommandsDown();
+/**
+ * `inner`: what wraps every run's provider inside the shared rate limits, and hears its retries (the
+ * scale benchmark's rate-limited endpoint, bench/scale-worker.ts).
+ */
+export async function workerCommand(rawOptions: unknown, io: Output, inner: ProviderHooks = {}): Promise<number> {
+  const options = parseRequest(WorkerOptions, rawOptions, 'worker');
   const url = redisUrl();
   const secret = queueSecret();
   const settings = readSettings();
@@ -70,8 +71,9 @@ export async function workerCommand(rawOptions: unknown, io: Output): Promise<nu
       io.out('Stopped before Redis could be reached; nothing was run.');
       return EXIT.done;
     }
-    const limits = installWorkerRateLimits(redis, settings, rates);
-    const worker = startWorker(redis, { concurrency, lockMs, log: (line) => io.out(line), secret, limits: jobLimits });
+    const limits = workerRateLimits(redis, settings, rates);
+    const provider = withinLimits(inner, limits?.provider ?? {});
+    const worker = startWorker(redis, { concurrency, lockMs, log: (line) => io.out(line), secret, limits: jobLimits, provider });
     const quiet = reportConnection(redis, url, lockMs, io);
     io.out(
       `Worker ${worker.id} (sopworks ${SOPWORKS_VERSION}): up to ${concurrency} runs at once from ${shownUrl(url)}. SIGTERM or Ctrl-C hands the runs under way back.`,
@@ -85,10 +87,9 @@ export async function workerCommand(rawOptions: unknown, io: Output): Promise<nu
       );
     onSignal = () => {
       io.out('Stopping: no new job; the runs under way stop after their steps in flight and go back to the queue (again to stop at once).');
-      process.off('SIGTERM', signal);
-      process.off('SIGINT', signal);
-      requestProcessStop();
+      worker.stopRuns(false);
       void worker.close();
+      onSignal = () => worker.stopRuns(true);
     };
     if (stopping.signal.aborted) onSignal();
     // Closed by a signal, or from inside on a job of another version.
@@ -110,6 +111,24 @@ export async function workerCommand(rawOptions: unknown, io: Output): Promise<nu
     process.off('SIGTERM', signal);
     process.off('SIGINT', signal);
   }
+}
+
+/** `inner`'s wrapper inside `outer`'s, and both told of every retry. */
+function withinLimits(inner: ProviderHooks, outer: ProviderHooks): ProviderHooks {
+  return {
+    wrap: (provider) => {
+      const within = inner.wrap ? inner.wrap(provider) : provider;
+      return outer.wrap ? outer.wrap(within) : within;
+    },
+    onRetry: (call, event) => {
+      inner.onRetry?.(call, event);
+      outer.onRetry?.(call, event);
+    },
+    onQuotaWait: (call, wait) => {
+      inner.onQuotaWait?.(call, wait);
+      outer.onQuotaWait?.(call, wait);
+    },
+  };
 }
 
 /** One line when the connection to Redis is lost, one when it is back: not one per reconnection attempt. */

@@ -1,9 +1,8 @@
 /** apps/eval: its public face — what other folders may use of it. */
 export { robustnessTable } from './render-robustness.ts';
 export { aggregateTable, compareTables, renderText, specTable } from './render-table.ts';
-export { type GivenText, type Lines, useRunCommands } from './run-commands.ts';
 export { planRuns } from './run-plan.ts';
-export { runSpec, runState } from './run-spec.ts';
+export { runSpec, runState, type SpecRunHooks } from './run-spec.ts';
 export { resultsFiles, runSuite, type SpecRunner } from './run-suite.ts';
 export { SuiteResults } from './spec-result.ts';
 export { loadSuite } from './suite-file.ts';

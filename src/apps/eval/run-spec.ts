@@ -1,17 +1,23 @@
 /**
- * Runs one spec to an outcome through the CLI's own entry points — `run` for a new project, `change` for
- * a change task (on its repository, change-repository.ts), `resume` for one that stopped before its
- * outcome — in this process, with the run's output going to a log file.
- * Used by `sopworks eval` and by the queue's workers alike, so a run made either way is the same run.
+ * Runs one spec to an outcome through the session (src/session/) — a start for a new project, a change
+ * for a change task (on its repository, change-repository.ts), a resume for one that stopped before its
+ * outcome — in this process, with the run's progress and summary going to a log file as `sopworks run`
+ * would print them. Used by `sopworks eval` and by the queue's workers alike (which hand in their lease,
+ * their stop signals and their rate limits as hooks), so a run made either way is the same run.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { readRunRecord, type RunOutcome } from '../../company/index.ts';
-import { describeError, type ErrorCode, SopworksError, userCanFix } from '../../ground/errors.ts';
-import { runCommands, type Lines } from './run-commands.ts';
+import { describeError, type ErrorCode, SopworksError } from '../../ground/errors.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { execute, exitCodeOfError, type Lines, type PreparedRun, prepareChange, prepareResume, prepareStart, type SessionHooks } from '../../session/index.ts';
+import { commandOutput, reportRun } from '../console/index.ts';
+import { tracedRun } from '../tracing/index.ts';
 import { changeRepository } from './change-repository.ts';
+
+/** What the front end running the spec hands its run: when to stop, a queued run's lease, what wraps the provider. */
+export type SpecRunHooks = Pick<SessionHooks, 'stop' | 'lease' | 'provider'>;
 
 export interface SpecRunRequest {
   name: string;
@@ -74,52 +80,51 @@ export interface SpecRunOutcome {
   action: 'started' | 'resumed' | 'kept';
 }
 
-export async function runSpec(request: SpecRunRequest): Promise<SpecRunOutcome> {
+export async function runSpec(request: SpecRunRequest, front: SpecRunHooks = {}): Promise<SpecRunOutcome> {
   const projectDir = path.join(request.out, request.name);
   const state = await runState(projectDir);
   if (state.kind === 'finished') return { exitCode: state.outcome === 'done' ? 0 : 1, error: null, errorCode: null, action: 'kept' };
   await fsp.mkdir(path.dirname(request.logFile), { recursive: true });
   const log = fs.createWriteStream(request.logFile, { flags: 'a' });
   const io: Lines = { out: (line) => log.write(line + '\n'), err: (line) => log.write(line + '\n') };
-  const llm = request.scenario ? `scripted:${request.scenario}` : request.llm;
+  const output = commandOutput(io, false, state.kind === 'resumable' ? 'resume' : 'run');
+  const hooks: SessionHooks = { ...front, lines: output.human };
+  const action = state.kind === 'resumable' ? 'resumed' : 'started';
   try {
-    if (state.kind === 'resumable') {
-      const exitCode = await runCommands().resume(projectDir, { allowUnsandboxed: request.allowUnsandboxed, yes: false }, io);
-      return { exitCode, error: null, errorCode: null, action: 'resumed' };
-    }
-    const options = {
-      name: request.name,
-      out: request.out,
-      llm,
-      model: request.model,
-      // A folder without a run record holds nothing a run made: it is started again.
-      force: state.kind === 'unstarted',
-      allowUnsandboxed: request.allowUnsandboxed,
-      sops: request.sops,
-      roles: request.roles,
-      yes: false,
-      ...(request.chaos ? { chaos: String(request.chaos.rate), seed: String(request.chaos.seed) } : {}),
-    };
-    if (request.change) {
-      // A change task: the change company beside the suite's company (<sops>/change/), on the task's repository.
-      const repo = await changeRepository(request.out, request.name, request.change);
-      const exitCode = await runCommands().change(repo, [request.spec], { ...options, sops: path.join(request.sops, 'change') }, io);
-      return { exitCode, error: null, errorCode: null, action: 'started' };
-    }
-    const exitCode = await runCommands().run([request.spec], { ...options, concurrency: '4', engineers: '1' }, io, {
-      instructions: request.instructions ?? null,
-    });
-    return { exitCode, error: null, errorCode: null, action: 'started' };
+    const prepared = await prepareSpec(request, state, projectDir, hooks);
+    const result = await tracedRun(prepared.command === 'resume' ? 'resume' : 'run', io.err, output.progress, (onEvent) =>
+      execute(prepared, { ...hooks, onEvent }),
+    );
+    await reportRun(result, prepared.provider.label, output);
+    return { exitCode: result.exitCode, error: null, errorCode: null, action };
   } catch (error) {
     io.err(`error ${describeError(error)}`);
-    // The exit code the command line would give it (main.ts), by its code.
-    return {
-      exitCode: userCanFix(error) ? 2 : 1,
-      error: describeError(error),
-      errorCode: SopworksError.isInstance(error) ? error.code : 'UNEXPECTED',
-      action: state.kind === 'resumable' ? 'resumed' : 'started',
-    };
+    // The exit code the command line would give it, by its code.
+    return { exitCode: exitCodeOfError(error), error: describeError(error), errorCode: SopworksError.isInstance(error) ? error.code : 'UNEXPECTED', action };
   } finally {
     await new Promise<void>((resolve) => log.end(resolve));
   }
+}
+
+/** The spec's run as the session takes it: resumed, a change of the task's repository, or started. */
+async function prepareSpec(request: SpecRunRequest, state: RunState, projectDir: string, hooks: SessionHooks): Promise<PreparedRun> {
+  if (state.kind === 'resumable') return prepareResume({ project: projectDir, allowUnsandboxed: request.allowUnsandboxed }, hooks);
+  const common = {
+    name: request.name,
+    out: request.out,
+    llm: request.scenario ? `scripted:${request.scenario}` : request.llm,
+    model: request.model,
+    // A folder without a run record holds nothing a run made: it is started again.
+    force: state.kind === 'unstarted',
+    allowUnsandboxed: request.allowUnsandboxed,
+    roles: request.roles,
+    chaos: request.chaos?.rate,
+    seed: request.chaos?.seed,
+  };
+  if (request.change) {
+    // A change task: the change company beside the suite's company (<sops>/change/), on the task's repository.
+    const repo = await changeRepository(request.out, request.name, request.change);
+    return prepareChange({ ...common, repo, request: request.spec, sops: path.join(request.sops, 'change') }, hooks);
+  }
+  return prepareStart({ ...common, spec: request.spec, sops: request.sops, instructionsText: request.instructions ?? null }, hooks);
 }

@@ -15,15 +15,18 @@ import { aggregate } from './aggregate.ts';
 import { measureRun } from './measure-run.ts';
 import { aggregateTable, renderMarkdown, specTable } from './render-table.ts';
 import { robustnessTable } from './render-robustness.ts';
-import { runState, type SpecRunRequest } from './run-spec.ts';
+import { runState, type SpecRunHooks, type SpecRunRequest } from './run-spec.ts';
 import type { SpecResult, SuiteResults } from './spec-result.ts';
 import type { SpecDefinition, Suite } from './suite-file.ts';
 import { isReference, planRuns, type PlannedRun, type RunsAsked } from './run-plan.ts';
 import { runFacts } from './run-facts.ts';
 import { robustness, type RunResult } from './robustness.ts';
 
-/** Brings one spec's run to an outcome (in this process, or through the queue); returns an error that kept it from starting. */
-export type SpecRunner = (request: SpecRunRequest) => Promise<{ error: string | null }>;
+/**
+ * Brings one spec's run to an outcome (in this process, or through the queue); returns an error that kept
+ * it from starting. `hooks`: when a run in this process stops.
+ */
+export type SpecRunner = (request: SpecRunRequest, hooks: SpecRunHooks) => Promise<{ error: string | null }>;
 
 export interface SuiteOptions {
   out: string;
@@ -38,8 +41,10 @@ export interface SuiteOptions {
   asked?: RunsAsked;
   /** One line per run as it ends. */
   onProgress?: (line: string) => void;
-  /** Once aborted (Ctrl-C), no further run starts; the runs under way stop as `run` does, resumable. */
+  /** Once aborted (Ctrl-C), no further run starts; the runs under way stop after their steps in flight, resumable. */
   stop?: AbortSignal;
+  /** Once aborted (a second Ctrl-C), the runs under way stop at once, resumable. */
+  stopNow?: AbortSignal;
 }
 
 export const resultsFiles = (out: string) => ({ json: path.join(out, 'eval.json'), markdown: path.join(out, 'eval.md') });
@@ -100,7 +105,10 @@ async function bringToOutcome(run: PlannedRun, options: SuiteOptions): Promise<{
     chaos: run.chaos,
     change: definition.change ?? null,
   };
-  const { error } = before.kind === 'finished' ? { error: null } : await options.runner(request).catch((e: unknown) => ({ error: describeError(e) }));
+  const { error } =
+    before.kind === 'finished'
+      ? { error: null }
+      : await options.runner(request, { stop: { soft: options.stop, hard: options.stopNow } }).catch((e: unknown) => ({ error: describeError(e) }));
   const spec = await measure(definition, run.projectDir, options.sandbox, error);
   const facts = await runFacts(run.projectDir);
   const how = before.kind === 'finished' ? 'kept (finished earlier)' : before.kind === 'resumable' ? 'resumed' : 'run';

@@ -7,5 +7,5 @@ export { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from '.
 export { openQueue } from './run-queue.ts';
 export { submitRun } from './submit-run.ts';
 export { resolveWorkerLimits } from './worker-limits.ts';
-export { installWorkerRateLimits, rateLimitKey } from './worker-rate-limits.ts';
+export { rateLimitKey, workerRateLimits } from './worker-rate-limits.ts';
 export { startWorker } from './worker.ts';

@@ -19,12 +19,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { underLease } from '../../engine/run/index.ts';
 import { readRunRecord } from '../../company/index.ts';
 import { runSpec, runState } from '../eval/index.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
-import { readAppendLog } from '../../ground/files/index.ts';
+import { fenceWrites, readAppendLog } from '../../ground/files/index.ts';
+import type { ProviderHooks } from '../../capabilities/model/index.ts';
 import { idleTakeUps, type JobData, JobProgress, MAX_IDLE_TAKE_UPS, projectDirOf, type JobResult } from './job-data.ts';
 import type { HeldLease, RunLeases } from './run-lease.ts';
 import { verifyJob } from './job-signature.ts';
@@ -39,6 +39,10 @@ export interface WorkerContext {
   /** A job of another sopworks version was seen: the worker hands it back and stops. */
   onVersionMismatch: (job: Job, submitted: string) => void;
   leases: RunLeases;
+  /** When the worker's runs stop: after their steps in flight (its first signal), or at once (its second). */
+  stop: { soft: AbortSignal; hard: AbortSignal };
+  /** What wraps every run's provider (the shared rate limits); none: the run's own. */
+  provider?: ProviderHooks | undefined;
   log: (line: string) => void;
   /** The secret jobs are signed with, and what this worker lets a job do. */
   secret: string;
@@ -78,11 +82,12 @@ export async function processJob(job: Job, token: string | undefined, context: W
     await job.moveToDelayed(Date.now() + waitMs, token);
     throw new DelayedError();
   }
-  const unregister = underLease(projectDir, lease);
+  // Every write under the run's folder asks the lease first: a worker paused past its lease writes nothing.
+  const unfence = fenceWrites(projectDir, lease.check);
   try {
     return await runUnderLease(job, token, data, lease, context);
   } finally {
-    unregister();
+    unfence();
     await lease.release();
   }
 }
@@ -100,20 +105,23 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
   await countTakeUp(job, projectDir, progress.success ? progress.data : null, context.id);
   context.log(`${job.id} ${data.name}: ${state.kind === 'resumable' ? 'resuming' : state.kind === 'finished' ? 'already finished' : 'starting'} ${projectDir}`);
 
-  const { error, errorCode } = await runSpec({
-    name: data.name,
-    spec: data.spec,
-    scenario: data.scenario,
-    out: data.out,
-    llm: data.llm ?? undefined,
-    model: data.model ?? undefined,
-    sops: data.sops,
-    roles: data.roles,
-    allowUnsandboxed: data.allowUnsandboxed,
-    logFile: path.join(data.out, 'logs', `${data.name}.log`),
-    chaos: data.chaos ?? null,
-    instructions: data.instructions ?? null,
-  });
+  const { error, errorCode } = await runSpec(
+    {
+      name: data.name,
+      spec: data.spec,
+      scenario: data.scenario,
+      out: data.out,
+      llm: data.llm ?? undefined,
+      model: data.model ?? undefined,
+      sops: data.sops,
+      roles: data.roles,
+      allowUnsandboxed: data.allowUnsandboxed,
+      logFile: path.join(data.out, 'logs', `${data.name}.log`),
+      chaos: data.chaos ?? null,
+      instructions: data.instructions ?? null,
+    },
+    { stop: context.stop, lease, provider: context.provider },
+  );
   if (lease.lost.aborted) {
     context.log(`${job.id} ${data.name}: handed back (${String(lease.lost.reason)})`);
     await handBack(job, token);

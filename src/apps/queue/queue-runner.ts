@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeError } from '../../ground/errors.ts';
-import type { Lines as Output } from '../eval/index.ts';
+import type { Lines as Output } from '../../session/index.ts';
 import type { SpecRunner } from '../eval/index.ts';
 import { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from './redis-connection.ts';
 import { openQueue, openQueueEvents, type RunQueue } from './run-queue.ts';

@@ -16,6 +16,7 @@ import { QUEUE_NAME, type JobData, type JobResult } from './job-data.ts';
 import { processJob, type WorkerContext } from './process-job.ts';
 import { RunLeases } from './run-lease.ts';
 import type { WorkerLimits } from './job-admission.ts';
+import type { ProviderHooks } from '../../capabilities/model/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import { BULLMQ_CONNECTION } from './run-queue.ts';
 
@@ -31,12 +32,16 @@ export interface WorkerOptions {
   /** The queue's secret (job-signature.ts) and what a job may do here (job-admission.ts). */
   secret: string;
   limits: WorkerLimits;
+  /** What wraps every run's provider, and hears its retries: the shared rate limits (worker-rate-limits.ts). */
+  provider?: ProviderHooks;
 }
 
 export interface RunningWorker {
   id: string;
-  /** Stops taking jobs; runs under way finish or are handed back (their own SIGTERM handling); resolves when all are settled. */
+  /** Stops taking jobs; runs under way finish, or are handed back once stopped (`stopRuns`); resolves when all are settled. */
   close(): Promise<void>;
+  /** Stops the runs under way: after their steps in flight, or at once (`now`); each is handed back to the queue. */
+  stopRuns(now: boolean): void;
   /** Resolves once the worker closed, whoever closed it. */
   done: Promise<void>;
   /** Set when a job of another sopworks version was met. */
@@ -60,9 +65,13 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
   let settle: () => void = () => {};
   const done = new Promise<void>((resolve) => (settle = resolve));
   const runs = new Set<Promise<unknown>>();
+  const soft = new AbortController();
+  const hard = new AbortController();
   const context: WorkerContext = {
     id,
     closing: () => closing,
+    stop: { soft: soft.signal, hard: hard.signal },
+    provider: options.provider,
     leases,
     log: options.log,
     secret: options.secret,
@@ -124,7 +133,8 @@ export function startWorker(connection: Redis, options: WorkerOptions): RunningW
     })();
     return closed;
   };
-  return { id, close, done, versionMismatch: () => mismatch };
+  const stopRuns = (now: boolean) => (now ? hard : soft).abort();
+  return { id, close, stopRuns, done, versionMismatch: () => mismatch };
 }
 
 /** A BullMQ worker that takes runs from the queue with the worker's settings. */

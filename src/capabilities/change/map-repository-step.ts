@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import * as C from '../../documents/index.ts';
 import type { Requirement } from '../../documents/index.ts';
+import { slugOf } from '../../ground/files/index.ts';
 import { git } from '../../host/git/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { mapRepository as mapAt } from './repository-map.ts';
@@ -20,13 +21,7 @@ export const mapRepository = defineStep({
     if (earlier) return earlier.payload;
     const [head, branch] = await Promise.all([git(root, ['rev-parse', 'HEAD']), git(root, ['symbolic-ref', '--short', 'HEAD'])]);
     const name = branch.stdout.trim();
-    const slug =
-      name
-        .split('/')
-        .at(-1)!
-        .toLowerCase()
-        .replace(/[^a-z0-9._-]+/g, '-')
-        .replace(/^-+|-+$/g, '') || 'change';
+    const slug = slugOf(name.split('/').at(-1)!, 'change');
     const request = ports.board.latest<Requirement>('Requirement')?.payload.spec ?? '';
     return mapAt({ root, base: head.stdout.trim(), branch: name, slug, request, tokens: params.tokens });
   },

@@ -2,7 +2,7 @@
  * Progress of one model request, as the user sees it: the phase, the tokens written so far, their rate,
  * the prompt being read, and the time since the request was sent — at most one report a second (and at
  * every change of phase), whatever rate the provider tells at. On a CPU one reply can take many minutes;
- * the progress line (src/apps/cli/progress.ts) and `--json`'s event stream show it while it lasts.
+ * the progress line (src/apps/console/progress.ts) and `--json`'s event stream show it while it lasts.
  */
 import type { CallProgress } from './provider.ts';
 

@@ -16,7 +16,6 @@ export { resolveLocalModel } from './local-models/resolve-local-model.ts';
 export { openGateway } from './open-gateway.ts';
 export { formatUsd, type Price, priceFor } from './prices.ts';
 export { PromptRenderer } from './prompt-renderer.ts';
-export { installProviderMiddleware } from './provider-middleware.ts';
 export type { CallMeta, Completion, CompletionRequest, Provider } from './provider.ts';
 export { detectGpu } from './providers/local/detect-gpu.ts';
 export { engineDir } from './providers/local/engine-dir.ts';

@@ -15,7 +15,6 @@ import { ScriptedProvider } from './providers/scripted.ts';
 import { modelIdentity } from './model-identity.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { preflight } from './endpoint/preflight.ts';
-import { applyProviderMiddleware, withMiddlewareHooks } from './provider-middleware.ts';
 import { ChaosProvider } from './chaos/chaos-provider.ts';
 import type { ChaosSettings } from './chaos/chaos-settings.ts';
 import { describePlan, planContext, plannedSteps, type SopPrompt } from './context-plan.ts';
@@ -55,11 +54,15 @@ export function parseLlmFlag(value: string | undefined, settings: Settings): Llm
 export interface ProviderHooks {
   /** Something the user should know (e.g. a fallback from structured output). */
   onNotice?: (text: string) => void;
-  /** A transport retry is about to happen. */
+  /** A transport retry is about to happen (a 429 says how long the endpoint asked to wait). */
   onRetry?: (call: CallMeta, event: RetryEvent) => void;
   /** A limit's reset is about to be waited out (SOPWORKS_WAIT_FOR_QUOTA). */
   onQuotaWait?: (call: CallMeta, wait: QuotaWait) => void;
+  /** Wraps every provider made for the run (a queue worker's shared rate limits, src/apps/queue/rate-limited-provider.ts). */
+  wrap?: (provider: Provider) => Provider;
 }
+
+const wrapped = (provider: Provider, hooks: ProviderHooks): Provider => (hooks.wrap ? hooks.wrap(provider) : provider);
 
 export async function createProvider(
   choice: LlmChoice,
@@ -69,8 +72,7 @@ export async function createProvider(
   hooks: ProviderHooks = {},
   prompts: readonly SopPrompt[] = [],
 ): Promise<Provider> {
-  // A process may wrap every provider it makes (provider-middleware.ts: a queue worker's shared rate limits).
-  return applyProviderMiddleware(await createBareProvider(choice, scenario, settings, model, withMiddlewareHooks(hooks), prompts));
+  return wrapped(await createBareProvider(choice, scenario, settings, model, hooks, prompts), hooks);
 }
 
 async function createBareProvider(
@@ -205,7 +207,7 @@ export async function createProviderForRoles(
     let route = clients.get(key);
     if (!route) {
       route = checked.get(endpoint)!.then(async () => {
-        const provider = applyProviderMiddleware(await OpenAIProvider.create(s, withMiddlewareHooks(hooks)));
+        const provider = wrapped(await OpenAIProvider.create(s, hooks), hooks);
         const price = resolved.price ? { inputPerMTok: resolved.price.input, outputPerMTok: resolved.price.output } : priceFor(s.model, settings.price);
         return { label: provider.label, provider, price, maxOutputTokens: s.maxOutputTokens * (1 + s.maxContinuations) };
       });

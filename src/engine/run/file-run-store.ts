@@ -12,7 +12,7 @@ import { assertMayWrite } from '../../ground/files/index.ts';
 import type { CrashPointName } from '../../ground/crash-point.ts';
 import { RoleStore } from './role-store.ts';
 import { acquireRunLock } from './run-lock.ts';
-import type { OpenedLog, RunLock, RunStore } from './run-store.ts';
+import type { OpenedLog, RunLease, RunLock, RunStore } from './run-store.ts';
 import { STATE_DIR } from './state-dir.ts';
 
 /** Written whole to a temporary file and renamed, so a crash never leaves half of it. */
@@ -63,8 +63,8 @@ export class FileRunStore implements RunStore {
     return path.join(this.where, name);
   }
 
-  lock(): Promise<RunLock> {
-    return acquireRunLock(this.where);
+  lock(lease: RunLease | null = null): Promise<RunLock> {
+    return acquireRunLock(this.where, lease);
   }
 
   openBoard(): Promise<OpenedLog> {

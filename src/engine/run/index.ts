@@ -2,13 +2,13 @@
 export { RUN_OUTCOMES, type RunConclusion, type RunOutcome } from './decide-outcome.ts';
 export { FileRunStore } from './file-run-store.ts';
 export { type CompanyDefinition, loadCompany } from './load-company.ts';
-export { prepareProjectDir } from './prepare-project.ts';
+export { type CheckedProjectDir, checkProjectDir, makeWayForProject } from './prepare-project.ts';
 export { publishOnce } from './publish-once.ts';
 export { checkContinuable, checkHintApplies, insteadFor, startAfresh, whyNotContinuable } from './run-continuation.ts';
 export type { LoopEvent } from './run-events.ts';
-export { lockOwner, type RunLease, underLease } from './run-lock.ts';
+export { lockOwner } from './run-lock.ts';
 export { type CommitFault, type RunApprovals, RunLoop, type SharedPorts, type StopSignals } from './run-loop.ts';
-export type { OpenedLog, RunStore } from './run-store.ts';
+export type { OpenedLog, RunLease, RunStore } from './run-store.ts';
 export { STATE_DIR } from './state-dir.ts';
 export { checkClarify, checkUntil } from './until-check.ts';
 export { WorkInFlight } from './work-in-flight.ts';

@@ -6,34 +6,19 @@
  *   one this process holds (two runs of one project in one worker, say) is not, though the pid is its own.
  * - A lock of another machine (or container, or PID namespace) cannot be checked from here: the project is
  *   busy, and the message says where the lock came from.
- * - A queued run is owned through a lease (src/apps/queue/run-lease.ts) that its worker registers here
- *   before the run starts (`underLease`). Whoever holds the lease may take over a lock written under an
- *   earlier lease — that lease has expired, so its holder is gone or has stopped — once the earlier
- *   holder has released it or the grace for finishing its last writes has passed. The lease's loss
- *   stops the run at once (`lost`), and its writes are fenced (ground/files/write-fence.ts).
+ * - A queued run is owned through a lease (src/apps/queue/run-lease.ts) that its worker hands to the run
+ *   (the session's hooks) and the run to its lock. Whoever holds the lease may take over a lock written
+ *   under an earlier lease — that lease has expired, so its holder is gone or has stopped — once the
+ *   earlier holder has released it or the grace for finishing its last writes has passed. The lease's
+ *   loss stops the run at once (`lost`); its writes are fenced by its worker (ground/files/write-fence.ts).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { fenceWrites, type FenceCheck } from '../../ground/files/index.ts';
 import { pidScope } from '../../ground/pid-scope.ts';
-import type { RunLock } from './run-store.ts';
-
-/** A lease on a run held by this process (in Redis, by a queue worker). */
-export interface RunLease {
-  /** Who holds it, for messages (the worker's id). */
-  owner: string;
-  /** Unique to this holding: a lock file written under it names it. */
-  token: string;
-  /** How long an earlier holder may still be finishing its last writes after its lease expired. */
-  graceMs: number;
-  /** Aborted once the lease is lost: the run stops at once. */
-  lost: AbortSignal;
-  /** Synchronous: why the run must not write any more (its lease ran out or was lost), or null. */
-  check: FenceCheck;
-}
+import type { RunLease, RunLock } from './run-store.ts';
 
 const LockFile = z.object({
   pid: z.number().int().positive(),
@@ -43,19 +28,6 @@ const LockFile = z.object({
   owner: z.string(),
 });
 type LockFile = z.infer<typeof LockFile>;
-
-const leases = new Map<string, RunLease>();
-
-/** Registers the lease this process holds on a project; the returned function ends the registration. */
-export function underLease(projectDir: string, lease: RunLease): () => void {
-  const key = path.resolve(projectDir);
-  leases.set(key, lease);
-  const unfence = fenceWrites(key, lease.check);
-  return () => {
-    unfence();
-    if (leases.get(key) === lease) leases.delete(key);
-  };
-}
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -93,14 +65,14 @@ export async function lockOwner(stateDir: string): Promise<number | null> {
   return lock && mayBeAlive(lock) ? lock.pid : null;
 }
 
-export async function acquireRunLock(stateDir: string): Promise<RunLock> {
+/** `lease`: the lease a queued run is worked on under, null for a run started by hand. */
+export async function acquireRunLock(stateDir: string, lease: RunLease | null = null): Promise<RunLock> {
   const file = path.join(stateDir, 'lock');
   if (heldHere.has(path.resolve(file))) {
     throw new SopworksError('PROJECT_BUSY', `${path.dirname(stateDir)} is in use by another run of this process (pid ${process.pid}).`, {
       hint: 'Wait for it to finish, or stop it (Ctrl-C) and then `sopworks resume` this project.',
     });
   }
-  const lease = leases.get(path.resolve(path.dirname(stateDir))) ?? null;
   const mine: LockFile = { pid: process.pid, scope: pidScope(), lease: lease?.token ?? null, owner: lease?.owner ?? `process ${process.pid}` };
   let tookOver: string | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {

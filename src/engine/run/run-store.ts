@@ -5,7 +5,7 @@
  * `.sopworks/` (file-run-store.ts) and memory (memory-run-store.ts), on which the run loop is tested
  * without a disk.
  */
-import type { RecordLog } from '../../ground/files/index.ts';
+import type { FenceCheck, RecordLog } from '../../ground/files/index.ts';
 import type { RoleProgress } from '../roles/index.ts';
 
 /** A log as it was found: its records, and a torn last line that was dropped (a crash mid-write), if any. */
@@ -37,6 +37,20 @@ export interface RoleStates {
   settled(): Promise<void>;
 }
 
+/** A lease on a run held by this process (in Redis, by a queue worker). */
+export interface RunLease {
+  /** Who holds it, for messages (the worker's id). */
+  owner: string;
+  /** Unique to this holding: a lock file written under it names it. */
+  token: string;
+  /** How long an earlier holder may still be finishing its last writes after its lease expired. */
+  graceMs: number;
+  /** Aborted once the lease is lost: the run stops at once. */
+  lost: AbortSignal;
+  /** Synchronous: why the run must not write any more (its lease ran out or was lost), or null. */
+  check: FenceCheck;
+}
+
 export interface RunLock {
   /** Whom a stale lock was taken over from and why, if anyone ("process 12, which is no longer running"). */
   tookOver: string | null;
@@ -48,8 +62,8 @@ export interface RunLock {
 export interface RunStore {
   /** Where the state is, for a person: the `.sopworks/` folder, or "memory". */
   readonly where: string;
-  /** Takes the run's lock, or fails with PROJECT_BUSY while another process holds it. */
-  lock(): Promise<RunLock>;
+  /** Takes the run's lock, or fails with PROJECT_BUSY while another process holds it; `lease`: a queued run's (run-lock.ts). */
+  lock(lease?: RunLease | null): Promise<RunLock>;
   /** The board's log, repaired of a torn last line; its records are checked by the board. */
   openBoard(): Promise<OpenedLog>;
   /** The exchange log of every model call, repaired of a torn last line. */

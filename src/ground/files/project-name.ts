@@ -19,6 +19,22 @@ export function projectNameFromSpec(spec: string): string {
   return words.slice(0, 4).join('-').slice(0, 48).replace(/-+$/, '') || 'project';
 }
 
+/**
+ * A name made of any text (a folder's, a branch's, a project name with doubled dashes): lower case, every
+ * run of other characters than letters, digits, dots, dashes and underscores one dash, no dash or dot at
+ * the start and no dash at the end; `fallback` when nothing is left.
+ */
+export function slugOf(text: string, fallback: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/-{2,}/g, '-')
+      .replace(/^[^a-z0-9]+/, '')
+      .replace(/-+$/, '') || fallback
+  );
+}
+
 export function checkProjectName(name: string): string {
   if (!PROJECT_NAME.test(name)) {
     throw new SopworksError('USAGE', `Invalid project name "${name}".`, {

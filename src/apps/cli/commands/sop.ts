@@ -3,7 +3,7 @@
  * runs (the SOP machinery is not needed for `--help`).
  */
 import type { CommandEntry } from '../command-table.ts';
-import { DEFAULT_ROLES, DEFAULT_SOPS } from '../package-root.ts';
+import { DEFAULT_ROLES, DEFAULT_SOPS } from '../../../ground/package-root.ts';
 import { rolesFlag, sopsFlag } from './shared-flags.ts';
 
 const actions = () => import('../sop-command.ts');

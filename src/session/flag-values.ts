@@ -1,33 +1,26 @@
-/** Validates a command's options with zod; a bad flag is a usage error that names the flag. */
+/**
+ * The kinds of value a flag takes, checked with zod: numbers within bounds, a duration, the gates to
+ * hold. A command line gives them as text, eval and the queue as values; either way a bad one is refused
+ * with the flag's name and what it takes (parse-request.ts).
+ */
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 
-const flag = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-
-/** `command`: the command whose help the hint names (`run`, `sop validate`). */
-export function parseOptions<S extends z.ZodType>(schema: S, raw: unknown, command: string): z.infer<S> {
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => `${i.path.length > 0 ? flag(String(i.path[0])) : 'options'}: ${i.message}`);
-  throw new SopworksError('USAGE', issues.join('\n'), { hint: `See \`sopworks help ${command}\`.` });
-}
-
-/** A flag given as text that must be a number `valid` takes (it sees the text too); null when the flag is absent. */
+/** A number given as text or as a number, that `valid` takes (it sees the text too); null when absent. */
 export const numberFlag = (valid: (n: number, text: string) => boolean, expected: string) =>
   z
-    .string()
+    .union([z.string(), z.number()])
     .optional()
     .transform((v, ctx) => {
       if (v === undefined) return null;
       const n = Number(v);
-      if (!valid(n, v)) {
+      if (!valid(n, String(v))) {
         ctx.addIssue({ code: 'custom', message: `${expected}, got "${v}"` });
         return z.NEVER;
       }
       return n;
     });
 
-/** A flag given as text that must be a positive number. */
+/** A positive number. */
 export const positiveNumber = (what: string) => numberFlag((n) => Number.isFinite(n) && n > 0, `must be ${what} greater than 0`);
 
 /** A whole number from `min` to `max`, or null when the flag is absent. */
@@ -37,11 +30,11 @@ export const wholeNumberIn = (min: number, max: number) =>
 export const positiveInteger = (what: string) =>
   positiveNumber(what).refine((n) => n === null || Number.isInteger(n), { message: `must be a whole number of ${what}` });
 
-/** Units a duration flag takes, in milliseconds. */
+/** Units a duration takes, in milliseconds. */
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
- * A duration flag (`--max-time`): `90s`, `15m`, `1h30m`, `500ms`, or a bare number of seconds; null when
+ * A duration (`--max-time`): `90s`, `15m`, `1h30m`, `500ms`, or a bare number of seconds; null when
  * absent. Kept with the text it was given, which the outcome quotes.
  */
 export const duration = () =>
@@ -59,3 +52,23 @@ export const duration = () =>
       }
       return { ms: Math.round(ms), text };
     });
+
+/**
+ * `--approve prd,design`: the gates to hold, as a comma list or a list; null when not given. Which gates there are is the
+ * approvals' to say: checked when the run is prepared (prepare-company.ts), which names an unknown one.
+ */
+export const gateList = () =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .transform((v) => (v === undefined ? null : (typeof v === 'string' ? v.split(',') : v).map((g) => g.trim()).filter(Boolean)));
+
+/** `--chaos <rate>`: the share of a scenario's replies to spoil. */
+export const chaosRate = () =>
+  numberFlag(
+    (rate, text) => text.trim() !== '' && Number.isFinite(rate) && rate >= 0 && rate <= 1,
+    'must be the share of replies to spoil, from 0 to 1 (e.g. 0.3)',
+  );
+
+/** `--seed <n>`: which replies chaos spoils. */
+export const chaosSeed = () => numberFlag((seed, text) => text.trim() !== '' && Number.isSafeInteger(seed) && seed >= 0, 'must be a whole number from 0');

@@ -5,12 +5,10 @@
 import type { RunEvent } from '../../company/index.ts';
 import { summarizeMessage } from '../review/index.ts';
 import type { JsonLine } from './json-lines-schema.ts';
-import type { Output } from './output.ts';
+import type { Lines as Output, SessionCommand } from '../../session/index.ts';
 import { progressPrinter } from './progress.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import type { LiveStatus } from './live-status.ts';
-
-export type RunCommandName = 'run' | 'resume' | 'change';
 
 export interface CommandOutput {
   /** Lines for a person: stdout, or stderr when stdout carries JSON. */
@@ -22,7 +20,7 @@ export interface CommandOutput {
 }
 
 /** `live`: the terminal's status line for a call's progress (live-status.ts), when there is one and no --json. */
-export function commandOutput(io: Output, json: boolean, command: RunCommandName | 'status' | 'review' = 'run', live: LiveStatus | null = null): CommandOutput {
+export function commandOutput(io: Output, json: boolean, command: SessionCommand | 'status' | 'review' = 'run', live: LiveStatus | null = null): CommandOutput {
   if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(line), live) };
   // Every field may quote a model or a repository: no control but newline and tab in any of them.
   const write = (line: JsonLine) => io.out(JSON.stringify(cleanStrings(line, cleanBlock)));
@@ -34,7 +32,7 @@ export function commandOutput(io: Output, json: boolean, command: RunCommandName
 }
 
 /** A run event as its JSON line. */
-export function jsonOfEvent(event: RunEvent, command: RunCommandName): JsonLine {
+export function jsonOfEvent(event: RunEvent, command: SessionCommand): JsonLine {
   switch (event.kind) {
     case 'start':
       return { type: 'start', command, project: event.project, projectDir: event.projectDir, model: event.model, roles: event.roles };

@@ -1,32 +1,37 @@
 /**
- * Where a spec (or a change request) comes from: the command line's words, a file (`--spec-file`), or
- * standard input (`-` as the only word). Text only: a file that is not UTF-8, holds NUL bytes or is far
- * larger than any spec is refused, saying which — before anything is written.
+ * Where a spec (or a change request) comes from: the text given (the command line's words), a file
+ * (`--spec-file`), or standard input (`-` as the only word). Text only: a file that is not UTF-8, holds
+ * NUL bytes or is far larger than any spec is refused, saying which — before anything is written.
  */
 import fs from 'node:fs/promises';
-import { SopworksError } from '../../ground/errors.ts';
+import { SopworksError } from '../ground/errors.ts';
 
 /** Far above any spec's limit: a file this large is not a spec (a binary, a log, a wrong path). */
 const MAX_BYTES = 64 * 1024;
 
 export interface SpecSources {
-  words: string[];
+  /** The text given; `-` stands for standard input. */
+  given: string | undefined;
   file?: string | undefined;
-  /** Reads standard input whole (replaced in tests). */
-  readStdin?: () => Promise<Buffer>;
+  /** Reads standard input whole; none: standard input cannot be read here. */
+  readStdin?: (() => Promise<Buffer>) | undefined;
 }
 
 /** The spec's text as given, or null when none was given (a scenario may supply it). */
-export async function readSpecInput({ words, file, readStdin = readAllStdin }: SpecSources, what = 'spec'): Promise<string | null> {
-  const fromStdin = words.length === 1 && words[0] === '-';
-  if (file !== undefined && words.length > 0) {
+export async function readSpecInput({ given, file, readStdin }: SpecSources, what = 'spec'): Promise<string | null> {
+  const fromStdin = given === '-';
+  if (file !== undefined && given !== undefined) {
     throw new SopworksError('USAGE', `Both a ${what} on the command line and --spec-file were given.`, {
       hint: `Give the ${what} one way: words, --spec-file <file>, or - to read standard input.`,
     });
   }
   if (file !== undefined) return decode(await readFile(file, what), `the file ${file}`, what);
-  if (fromStdin) return decode(await readStdin(), 'standard input', what);
-  return words.length > 0 ? words.join(' ') : null;
+  if (fromStdin) {
+    if (!readStdin)
+      throw new SopworksError('USAGE', `The ${what} is \`-\` (standard input), which nothing here can read.`, { hint: `Give the ${what} as text.` });
+    return decode(await readStdin(), 'standard input', what);
+  }
+  return given ?? null;
 }
 
 async function readFile(file: string, what: string): Promise<Buffer> {
@@ -60,18 +65,6 @@ function decode(bytes: Buffer, source: string, what: string): string {
   } catch {
     throw new SopworksError('SPEC_INVALID', `${source} is not UTF-8 text.`, { hint: `Save the ${what} as UTF-8.` });
   }
-}
-
-async function readAllStdin(): Promise<Buffer> {
-  if (process.stdin.isTTY) process.stderr.write('Reading standard input; end it with Ctrl-D.\n');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-    if (size > MAX_BYTES) break;
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The most characters of a spec: one line is enough (the Product Manager writes the details into the PRD). */

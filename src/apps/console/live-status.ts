@@ -8,7 +8,7 @@
 import pc from 'picocolors';
 import type { ProgressReport } from '../../capabilities/model/index.ts';
 import type { CallMeta } from '../../capabilities/model/index.ts';
-import type { Output } from './output.ts';
+import type { Lines as Output } from '../../session/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 
 const REDRAW_MS = 1000;

@@ -1,8 +1,0 @@
-/** The folder sopworks is installed in (or cloned to): the default SOPs and roles are there. */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-export const DEFAULT_SOPS = path.join(PACKAGE_ROOT, 'sops');
-export const DEFAULT_ROLES = path.join(PACKAGE_ROOT, 'roles');

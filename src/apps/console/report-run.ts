@@ -1,0 +1,35 @@
+/** The end of `run`, `change` and `resume`: the summary (or its JSON line) and what to do next; the result's exit code stands. */
+import type { SessionResult } from '../../session/index.ts';
+import { Workspace } from '../../capabilities/repository/index.ts';
+import type { CommandOutput } from './command-output.ts';
+import { summaryLine } from './json-lines-schema.ts';
+import { renderSummary } from './summary.ts';
+
+export async function reportRun(session: SessionResult, model: string, output: CommandOutput): Promise<void> {
+  const { run: result } = session;
+  const workspace = await Workspace.open(result.projectDir);
+  const [files, history] = await Promise.all([workspace.trackedFiles(), workspace.history()]);
+  const io = output.human;
+  if (output.json) {
+    const t = result.lastTestReport;
+    const counts = t?.counts ? `${t.counts.passed} passed, ${t.counts.failed} failed` : t ? `exit code ${t.exitCode}` : '';
+    output.json(
+      summaryLine({
+        command: session.command,
+        outcome: result.outcome,
+        reason: result.reason,
+        exitCode: session.exitCode,
+        projectDir: result.projectDir,
+        files: files.length,
+        commits: history.length,
+        tests: t ? { round: t.round, passed: t.passed, detail: counts } : null,
+        usage: result.usage.total(),
+        wallMs: result.wallMs,
+        next: session.next,
+      }),
+    );
+  } else {
+    io.out(renderSummary(result, { files, commits: history.length, model }));
+  }
+  for (const line of session.lines) io.out(line);
+}

@@ -1,0 +1,27 @@
+/** Runs a run or a resume with its OpenTelemetry traces when an endpoint is set (run-tracing.ts). */
+import type { RunEvent } from '../../company/index.ts';
+import type { SessionResult } from '../../session/index.ts';
+import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import { startRunTracing, tracingSettings } from './run-tracing.ts';
+
+export async function tracedRun(
+  kind: 'run' | 'resume',
+  warn: (line: string) => void,
+  onEvent: (event: RunEvent) => void,
+  go: (onEvent: (event: RunEvent) => void) => Promise<SessionResult>,
+): Promise<SessionResult> {
+  const tracing = startRunTracing(tracingSettings(), SOPWORKS_VERSION, warn, kind);
+  if (!tracing) return go(onEvent);
+  let result: SessionResult;
+  try {
+    result = await go((event) => {
+      onEvent(event);
+      tracing.onEvent(event);
+    });
+  } catch (error) {
+    await tracing.finish({ error });
+    throw error;
+  }
+  await tracing.finish(result.run);
+  return result;
+}

@@ -1,0 +1,86 @@
+/**
+ * What a run came to, for whoever started it: the outcome and its exit code, and what to do next — as
+ * lines for a person and as the commands among them (`sopworks resume …`, `sopworks approve …`).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { approvalsOf, parseWaiting, questionsOf } from '../capabilities/approvals/index.ts';
+import type { RunResult } from '../company/index.ts';
+import { insteadFor, whyNotContinuable } from '../engine/run/index.ts';
+import { cleanLine } from '../ground/terminal-text.ts';
+import { exitCodeOfOutcome } from './exit-code.ts';
+
+export type SessionCommand = 'run' | 'change' | 'resume';
+
+export interface SessionResult {
+  command: SessionCommand;
+  run: RunResult;
+  exitCode: number;
+  /** What to do next, as lines for a person. */
+  lines: string[];
+  /** The commands among them, and those the request adds (a change's diff). */
+  next: string[];
+}
+
+export function sessionResult(command: SessionCommand, run: RunResult, extraNext: readonly string[]): SessionResult {
+  const shown = path.relative(process.cwd(), run.projectDir) || run.projectDir;
+  const { lines, next } = whatNext(run, shown);
+  return { command, run, exitCode: exitCodeOfOutcome(run.outcome), lines, next: [...next, ...extraNext] };
+}
+
+/** The lines that say what to do next, and the commands among them. */
+function whatNext(result: RunResult, shown: string): { lines: string[]; next: string[] } {
+  if (result.outcome === 'done') return { lines: [`\nNext: cd ${shown} && git log --stat`], next: [`cd ${shown} && git log --stat`] };
+  if (result.outcome === 'criteria-unmet') return criteriaUnmet(shown);
+  const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
+  if (why) return { lines: [`\n${cleanLine(why)}\n${insteadFor(runRecordOf(result.projectDir))}`], next: [] };
+  const lines = [`\nContinue it with: sopworks resume ${shown}`];
+  const next = [`sopworks resume ${shown}`];
+  if (result.outcome === 'budget-exhausted') lines.push('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');
+  if (result.outcome === 'timed-out') lines.push('It stopped at its time limit: give resume a new --max-time (or none) to go on.');
+  if (result.outcome === 'awaiting-approval') {
+    const waiting = waitingOf(result.projectDir);
+    if (waiting.questions > 0) {
+      lines.push(`Answer first: on the run's page (sopworks serve ${shown}), or resume it at a terminal, which asks them.`);
+      next.unshift(`sopworks serve ${shown}`);
+    }
+    if (waiting.questions === 0 || waiting.approvals > 0) {
+      lines.push(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
+      next.unshift(`sopworks approve ${shown}`);
+    }
+  }
+  if (result.outcome === 'paused') {
+    lines[0] = result.resumeAt
+      ? `\nPaused at the endpoint's limit. Go on after ${result.resumeAt} with: sopworks resume ${shown}  (SOPWORKS_WAIT_FOR_QUOTA=true waits instead)`
+      : `\nStopped early, as asked. Go on to the end with: sopworks resume ${shown}`;
+  }
+  return { lines, next };
+}
+
+/**
+ * A run delivered with a P0 criterion unproven: the reason named them; what is left is a change that
+ * meets them (its own branch), since a resumed run would end the same way.
+ */
+function criteriaUnmet(shown: string): { lines: string[]; next: string[] } {
+  const change = `sopworks change ${shown} "<what the unmet criteria need>"`;
+  return { lines: [`\nThe criteria and the tests that prove them: sopworks review ${shown}`, `Ask for the rest with: ${change}`], next: [change] };
+}
+
+/** How many approvals and questions a stopped run waits on (.sopworks/approvals.json); none when it cannot be read. */
+function waitingOf(projectDir: string): { approvals: number; questions: number } {
+  try {
+    const waiting = parseWaiting(JSON.parse(readFileSync(path.join(projectDir, '.sopworks', 'approvals.json'), 'utf8')));
+    return { approvals: approvalsOf(waiting).length, questions: questionsOf(waiting).length };
+  } catch {
+    return { approvals: 0, questions: 0 };
+  }
+}
+
+/** run.json, for what it says of a change run (its repository and branch); null when it cannot be read. */
+function runRecordOf(projectDir: string): object | null {
+  try {
+    return JSON.parse(readFileSync(path.join(projectDir, '.sopworks', 'run.json'), 'utf8')) as object;
+  } catch {
+    return null;
+  }
+}
