@@ -413,6 +413,15 @@ describe('codeInterface: what a file that depends on another is shown of it', ()
       }
     });
 
+    it('shows the public attributes a constructor sets, not its other statements', async () => {
+      const source =
+        'class CsvError(Exception):\n    """A bad input."""\n\n    def __init__(self, message: str, line: int | None = None) -> None:\n        super().__init__(message)\n        self.message = message\n        self.line: int | None = line\n        self._seen = set()\n        self.rows = [\n            1,\n        ]\n';
+      assert.equal(
+        await codeInterface('errors.py', source),
+        'class CsvError(Exception):\n    """A bad input."""\n    def __init__(self, message: str, line: int | None = None) -> None:\n        self.message = message\n        self.line: int | None = line\n        self.rows = ...',
+      );
+    });
+
     it('keeps to the names __all__ lists, when it lists them', async () => {
       const shown = await codeInterface('m.py', '__all__ = ["shown"]\n\ndef shown(a):\n    return a\n\ndef other(b):\n    return b\n');
       assert.equal(shown, 'def shown(a): ...');

@@ -46,12 +46,31 @@ function member(node: SyntaxNode, source: string, isPublic: (name: string) => bo
   return textWith(source, node.startIndex, node.endIndex, cuts);
 }
 
-/** A function's decorators and signature, then its docstring's first line, or `...`. */
+/**
+ * A function's decorators and signature, then its docstring's first line, or `...`. A constructor
+ * (`__init__`) keeps the public attributes it sets (`self.name = …`): they are the instance's interface.
+ */
 function functionOf(node: SyntaxNode, definition: SyntaxNode, source: string): string {
   const body = definition.childForFieldName('body')!;
   const header = source.slice(node.startIndex, body.startIndex).trimEnd();
+  const indent = indentAt(source, body.startIndex);
   const docstring = docstringOf(body);
-  return docstring === null ? `${header} ...` : `${header}\n${indentAt(source, body.startIndex)}${docstring}`;
+  const attributes = definition.childForFieldName('name')?.text === '__init__' ? attributesSet(body, source) : [];
+  const lines = [...(docstring === null ? [] : [docstring]), ...attributes];
+  return lines.length === 0 ? `${header} ...` : `${header}\n${lines.map((line) => indent + line).join('\n')}`;
+}
+
+/** The public attributes a body sets at its top level (`self.name = value`, `self.name: T = value`), a long value as `...`. */
+function attributesSet(body: SyntaxNode, source: string): string[] {
+  return body.namedChildren.flatMap((statement) => {
+    const assignment = statement?.type === 'expression_statement' ? statement.namedChildren[0] : null;
+    const target = assignment?.type === 'assignment' ? assignment.childForFieldName('left') : null;
+    const name = target?.type === 'attribute' && target.childForFieldName('object')?.text === 'self' ? target.childForFieldName('attribute')?.text : undefined;
+    if (!assignment || !name || name.startsWith('_')) return [];
+    const value = assignment.childForFieldName('right');
+    const short = value && !value.text.includes('\n') && value.text.length <= 60;
+    return [textWith(source, assignment.startIndex, assignment.endIndex, value && !short ? [cutOf(value, '...')] : [])];
+  });
 }
 
 /** A class's decorators and header, its docstring's first line, then its public members, each at its indentation. */
