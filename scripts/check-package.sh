@@ -7,7 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 max_mb="${MAX_MB:-250}"
 # The tree `npm run demo` gives (README: "Set up"); the installed package must give the same.
-expected_tree=155aba6583dcfa36e8d4f47753fbab23369af4b7
+expected_tree=1214bbc04eea686f49ea2594b8af605346960770
 work="$(mktemp -d "${TMPDIR:-/tmp}/sopworks-package-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 

@@ -15,6 +15,9 @@ export async function demoScenario(): Promise<Scenario> {
   return Scenario.parse(parse(await fs.readFile(DEMO, 'utf8')));
 }
 
+/** A demo reply asked for only with --clarify or after a person's rejection (its note says "only …"): a plain run leaves it. */
+export const onlyWhenAsked = (reply: { note?: string | undefined }): boolean => /^only /.test(reply.note ?? '');
+
 export interface CompanyRun {
   result: RunResult;
   project: string;

@@ -6,13 +6,13 @@
  * (test/fixtures/clarify/), up to the PRD (`--until prd`). The workbench's form is in review-browser.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { changeSetUp } from '../helpers/change-repo.ts';
-import { BIN, ROOT, SOPS } from '../helpers/paths.ts';
+import { BIN, DEMO, DEMO_CHANGE, ROOT, SOPS } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -130,6 +130,28 @@ describe('--clarify: questions before the PRD or the change request', function (
     );
     assert.match(prd!.messages[1]!.content, /Which output format do you want: a table, or JSON\?\n {2}Answer: no preference/);
     assert.match(await fs.readFile(path.join(project, 'docs', 'prd.md'), 'utf8'), /Read standard input when no file is given/);
+  });
+
+  it('the shipped scenarios show it: the demo asks two questions at a terminal and builds its repository, its change asks one', async () => {
+    const out = await tempDir();
+    const plain = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'plain'], { cwd: out });
+    assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+    const asked = await atTerminal(['run', '--llm', `scripted:${DEMO}`, '--clarify', '--out', out], out, answering(['yes, one word', '']));
+    assert.equal(asked.code, 0, asked.screen);
+    assert.match(asked.screen, /1\. Should 'The', 'the' and 'the,' count as one word\?\s+decides how words are normalised/);
+    assert.match(asked.screen, /Outcome\s+done/);
+    const project = path.join(out, 'wordfreq');
+    assert.deepEqual(
+      (await boardOf(project)).filter((m) => m.type === 'Answers').map((m) => m.payload.answers.map((a) => a.answer)),
+      [['yes, one word', '']],
+    );
+    const tree = (dir: string) => execFileSync('git', ['rev-parse', 'HEAD^{tree}'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(tree(project), tree(path.join(out, 'plain')), 'the scripted PRD is the same: the answers went into its prompt');
+
+    const change = await atTerminal(['change', project, '--llm', `scripted:${DEMO_CHANGE}`, '--clarify', '--out', out], out, answering(['yes']));
+    assert.equal(change.code, 0, change.screen);
+    assert.match(change.screen, /1\. With --json, should --top still limit the entries\?/);
+    assert.match(change.screen, /Outcome\s+done/);
   });
 
   it('with --yes at a terminal, asks nothing there and stops awaiting the answers', async () => {

@@ -13,7 +13,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const LATENCY = { SOPWORKS_SCRIPTED_LATENCY_MS: '40' };
-const DEMO_TREE = '155aba6583dcfa36e8d4f47753fbab23369af4b7';
+const DEMO_TREE = '1214bbc04eea686f49ea2594b8af605346960770';
 
 /** Runs the demo, sends SIGINT once `trigger` shows in its output, and gives the exit code and output. */
 function interruptAt(out: string, trigger: RegExp): Promise<{ code: number | null; stdout: string }> {

@@ -16,7 +16,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 /** The tree `npm run demo` gives (README), in 15 commits. */
-const DEMO_TREE = '155aba6583dcfa36e8d4f47753fbab23369af4b7';
+const DEMO_TREE = '1214bbc04eea686f49ea2594b8af605346960770';
 
 const git = (project: string, ...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' }).trim();
 const boardOf = async (project: string): Promise<{ type: string; payload: any }[]> =>
