@@ -43,7 +43,7 @@ describe('install sources: npm', () => {
       ['~/x', /local folder/],
       ['./pkg.tgz', /file of the project/],
       ['link:../x', /Unsupported URL Type "link:"/],
-      ['workspace:*', /Unsupported URL Type/],
+      ['workspace:*', /no workspace called a/],
       ['github:u/r', /git repository/],
       ['u/r', /git repository/],
       ['git+ssh://git@h/r.git', /git repository/],

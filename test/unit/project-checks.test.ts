@@ -12,6 +12,7 @@ import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const whys = (file: string, content: string) => placeholdersIn(file, content).map((p) => `${p.line}: ${p.why}`);
+const OPTIONS = { scripts: false, frozen: false, workspaces: false };
 
 describe('completeness', () => {
   it('finds TODOs, "not implemented" errors and Python functions that only pass', () => {
@@ -86,12 +87,16 @@ describe('install plans', () => {
   };
 
   it('installs nothing for a project that declares no dependencies', async () => {
-    assert.equal(await planInstall(await projectWith({ 'package.json': '{ "name": "x", "type": "module" }' }), registries, false), null);
-    assert.equal(await planInstall(await projectWith({ 'requirements.txt': '# none yet\n' }), registries, false), null);
+    assert.equal(await planInstall(await projectWith({ 'package.json': '{ "name": "x", "type": "module" }' }), registries, OPTIONS), null);
+    assert.equal(await planInstall(await projectWith({ 'requirements.txt': '# none yet\n' }), registries, OPTIONS), null);
   });
 
   it('reads pyproject.toml dependencies, from the default index, wheels only', async () => {
-    const plan = (await planInstall(await projectWith({ 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.31"]\n' }), registries, false))!;
+    const plan = (await planInstall(
+      await projectWith({ 'pyproject.toml': '[project]\nname = "x"\ndependencies = ["requests>=2.31"]\n' }),
+      registries,
+      OPTIONS,
+    ))!;
     assert.equal(plan.ecosystem, 'python');
     assert.deepEqual(plan.shown.slice(-3), ['--index-url', 'https://pypi.org/simple', 'requests>=2.31']);
     assert.ok(plan.shown.includes('--only-binary'), 'no source builds: they run setup code');
@@ -99,11 +104,11 @@ describe('install plans', () => {
 
   it('says what is wrong with a manifest it cannot read', async () => {
     await assert.rejects(
-      planInstall(await projectWith({ 'package.json': '{ "dependencies": ["mini-slug"] }' }), registries, false),
+      planInstall(await projectWith({ 'package.json': '{ "dependencies": ["mini-slug"] }' }), registries, OPTIONS),
       (error: unknown) => error instanceof ManifestProblem && /^package\.json: dependencies: /.test(error.message),
     );
     await assert.rejects(
-      planInstall(await projectWith({ 'pyproject.toml': '[project\n' }), registries, false),
+      planInstall(await projectWith({ 'pyproject.toml': '[project\n' }), registries, OPTIONS),
       (error: unknown) => error instanceof ManifestProblem && /^pyproject\.toml is not valid TOML/.test(error.message),
     );
   });

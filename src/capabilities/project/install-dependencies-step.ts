@@ -28,10 +28,12 @@ export const installDependencies = defineStep({
     'to that registry (dependencies.network), install scripts are off unless dependencies.scripts allows them, packages ' +
     "come from SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS, the policy's registries or the " +
     "user's own, Python gets a .venv in the project (`keepNewLockfile: false`, a change run: a lockfile the project had none of is removed " +
-    'after the install). The output is a test round of kind `install` whose `lockfile` ' +
+    "after the install; `workspaces: true`, a change run: the repository's workspaces are installed and linked, where a new project manifest declaring them is refused). The output is a test round of kind `install` whose `lockfile` " +
     '(package-lock.json, requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a ' +
     'TestReport when it failed.',
-  params: z.object({ timeoutMs: z.number().int().min(1000).default(300_000), keepNewLockfile: z.boolean().default(true) }).strict(),
+  params: z
+    .object({ timeoutMs: z.number().int().min(1000).default(300_000), keepNewLockfile: z.boolean().default(true), workspaces: z.boolean().default(false) })
+    .strict(),
   output: S.DependencyInstall,
   async run({ params }, ports) {
     const { policy, sandbox, repository } = ports;
@@ -45,7 +47,12 @@ export const installDependencies = defineStep({
     const progress = (detail: string) => report({ kind: 'tests-start', detail: `round ${round}: ${detail}` });
     const ended = (detail: string, passed: boolean) => report({ kind: 'tests-end', detail: `round ${round}: ${detail}`, passed });
 
-    const check = await checkInstall({ projectDir, registries: dependencyRegistries(policy), scripts: policy.dependencies.scripts });
+    const check = await checkInstall({
+      projectDir,
+      registries: dependencyRegistries(policy),
+      scripts: policy.dependencies.scripts,
+      workspaces: params.workspaces,
+    });
     const { plan } = check;
     const notes = [...check.notes];
     if (check.refusals.length > 0) {
@@ -80,6 +87,7 @@ export const installDependencies = defineStep({
             projectDir,
             registries: dependencyRegistries(policy),
             scripts: policy.dependencies.scripts,
+            workspaces: params.workspaces,
             network: policy.dependencies.network,
             sandbox,
             wallSeconds: Math.ceil(params.timeoutMs / 1000),

@@ -43,6 +43,8 @@ export interface InstallRequest {
   wallSeconds: number;
   /** Exactly as the lockfile says (`npm ci`): a repository's base. */
   frozen?: boolean;
+  /** Install a repository's workspaces with it (a change run); otherwise a manifest declaring them is refused. */
+  workspaces?: boolean;
   /** The user's environment, whose registry settings the proxy carries; default: this process's. */
   env?: NodeJS.ProcessEnv;
   onNotice?: (notice: string) => void;
@@ -74,12 +76,18 @@ export interface InstallRun {
 }
 
 /** Reads the manifest and checks every source it names; runs nothing. */
-export async function checkInstall(request: Pick<InstallRequest, 'projectDir' | 'registries' | 'scripts' | 'frozen' | 'env'>): Promise<InstallCheck> {
+export async function checkInstall(
+  request: Pick<InstallRequest, 'projectDir' | 'registries' | 'scripts' | 'frozen' | 'workspaces' | 'env'>,
+): Promise<InstallCheck> {
   const user = readUserRegistrySettings(request.env ?? process.env);
   const registries = resolveRegistries(request.registries, user);
   let plan: InstallPlan | null;
   try {
-    plan = await planInstall(request.projectDir, registries, request.scripts, request.frozen ?? false);
+    plan = await planInstall(request.projectDir, registries, {
+      scripts: request.scripts,
+      frozen: request.frozen ?? false,
+      workspaces: request.workspaces ?? false,
+    });
   } catch (error) {
     if (!(error instanceof ManifestProblem)) throw error;
     const file = /^(\S+?)(:| is)/.exec(error.message)?.[1] ?? 'the manifest';
@@ -91,7 +99,7 @@ export async function checkInstall(request: Pick<InstallRequest, 'projectDir' | 
   const other = plan.ecosystem === 'npm' ? 'pip ' : 'npm ';
   return {
     plan,
-    refusals: await manifestRefusals(request.projectDir, plan, registries),
+    refusals: await manifestRefusals(request.projectDir, plan, registries, { workspaces: request.workspaces ?? false }),
     ignored,
     notes: [...plan.settings.map(describeSetting), ...ignored, ...user.notes.filter((note) => !note.startsWith(other))],
     registries,

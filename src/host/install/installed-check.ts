@@ -15,7 +15,17 @@ export interface UnmetDependency {
   why: string;
 }
 
-const Reported = z.array(z.object({ name: z.string().max(300), declared: z.string().max(1000), found: z.string().max(300).nullable() })).max(10_000);
+const Reported = z
+  .array(
+    z.object({
+      name: z.string().max(600),
+      declared: z.string().max(1000),
+      found: z.string().max(300).nullable(),
+      /** The manifest that declares it, when not the project's own (a workspace's). */
+      manifest: z.string().max(1000).optional(),
+    }),
+  )
+  .max(10_000);
 
 export interface InstalledCheck {
   /** The output without the check's line. */
@@ -41,8 +51,8 @@ export function readInstalledCheck(output: string, manifest: string): InstalledC
       name: entry.name,
       why:
         entry.found === null
-          ? `${entry.declared} (${manifest}) is not installed`
-          : `${entry.declared} (${manifest}) is installed at ${entry.found}, which does not satisfy it`,
+          ? `${entry.declared} (${entry.manifest ?? manifest}) is not installed`
+          : `${entry.declared} (${entry.manifest ?? manifest}) is installed at ${entry.found}, which does not satisfy it`,
     })),
   };
 }

@@ -13,7 +13,13 @@ import type { ResolvedRegistries } from './registries.ts';
 
 const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'node_modules/.package-lock.json'];
 
-export async function manifestRefusals(projectDir: string, plan: InstallPlan, registries: ResolvedRegistries): Promise<Refusal[]> {
+/** `options.workspaces`: the repository's workspaces are linked (a change run); otherwise declaring them is refused. */
+export async function manifestRefusals(
+  projectDir: string,
+  plan: InstallPlan,
+  registries: ResolvedRegistries,
+  options: { workspaces: boolean },
+): Promise<Refusal[]> {
   const refusals: Refusal[] = [];
   const read = (file: string): string | null => {
     try {
@@ -25,11 +31,20 @@ export async function manifestRefusals(projectDir: string, plan: InstallPlan, re
     }
   };
   if (plan.ecosystem === 'npm') {
+    const byName = new Map(plan.workspaces.flatMap((w) => (w.name === null ? [] : [[w.name, w.folder] as const])));
+    const links = (from: string) => (options.workspaces ? { byName, from } : undefined);
     const text = read('package.json');
-    if (text !== null) refusals.push(...packageJsonRefusals(text, JSON.parse(text) as Record<string, unknown>));
+    if (text !== null) refusals.push(...packageJsonRefusals(text, JSON.parse(text) as Record<string, unknown>, 'package.json', links('')));
+    // Each workspace's manifest names sources too; the install links the workspaces to each other.
+    for (const workspace of plan.workspaces) {
+      const file = `${workspace.folder}/package.json`;
+      const manifest = read(file);
+      if (manifest !== null) refusals.push(...packageJsonRefusals(manifest, JSON.parse(manifest) as Record<string, unknown>, file, links(workspace.folder)));
+    }
+    const folders = plan.workspaces.map((w) => w.folder);
     for (const lockfile of NPM_LOCKFILES) {
       const lock = read(lockfile);
-      if (lock !== null) refusals.push(...lockfileRefusals(lock, lockfile, registries.npm));
+      if (lock !== null) refusals.push(...lockfileRefusals(lock, lockfile, registries.npm, folders));
     }
     // A project .npmrc is read as data (npmrc-settings.ts); only a link out of the project is refused.
     read('.npmrc');

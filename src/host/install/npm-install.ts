@@ -2,8 +2,8 @@
  * What the sandbox runs for an npm install: the Node that runs sopworks starts the host's npm (both by
  * absolute path, resolved before the sandbox starts), and once npm succeeded asks the same npm what it
  * installed (`npm ls --depth=0 --json`: npm's own reading of node_modules against package.json —
- * ranges, tags, `npm:` aliases, optional dependencies), then prints the declared dependencies that are
- * missing or at a version outside their range on INSTALLED_CHECK_LINE. npm's exit status is the
+ * ranges, tags, `npm:` aliases, optional dependencies; each workspace's own, one level down), then prints
+ * the declared dependencies that are missing or at a version outside their range on INSTALLED_CHECK_LINE. npm's exit status is the
  * install's. Plain JavaScript in a string: it runs as `node -e` inside the sandbox.
  */
 import { INSTALLED_CHECK_LINE } from './python-install.ts';
@@ -28,6 +28,9 @@ const [npm, ...args] = process.argv.slice(1);
 ${NPM_OVERRIDES}
 const installed = spawnSync(process.execPath, [npm, ...args], { stdio: 'inherit', env });
 if (installed.status !== 0) process.exit(installed.status ?? 1);
+// npm ls trusts its hidden lockfile over the folders when their times say nothing changed: a package.json
+// rewritten after the install (by a postinstall) would go unseen. The folders are read instead.
+fs.rmSync('node_modules/.package-lock.json', { force: true });
 const ls = spawnSync(process.execPath, [npm, 'ls', '--depth=0', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env });
 let tree;
 try {
@@ -36,10 +39,22 @@ try {
   console.error('sopworks: npm ls did not say what npm installed: ' + String(ls.stderr || ls.error || '').trim().split('\\n')[0]);
   process.exit(1);
 }
-const manifest = JSON.parse(fs.readFileSync('package.json', 'utf8'));
-const declared = { ...manifest.optionalDependencies, ...manifest.devDependencies, ...manifest.dependencies };
-const unmet = Object.entries(tree.dependencies || {})
-  .filter(([, dep]) => dep.missing || dep.invalid)
-  .map(([name, dep]) => ({ name, declared: name + '@' + (declared[name] ?? '?'), found: dep.missing ? null : dep.version || null }));
+const path = require('node:path');
+const declaredIn = (m) => ({ ...m.optionalDependencies, ...m.devDependencies, ...m.dependencies });
+const unmet = [];
+const check = (deps, declared, manifest, prefix) => {
+  for (const [name, dep] of Object.entries(deps || {}))
+    if (dep.missing || dep.invalid) unmet.push({ name: prefix + name, declared: name + '@' + (declared[name] ?? '?'), found: dep.missing ? null : dep.version || null, manifest });
+};
+const tops = tree.dependencies || {};
+check(tops, declaredIn(JSON.parse(fs.readFileSync('package.json', 'utf8'))), 'package.json', '');
+// A workspace is a link to a folder of the project: its own dependencies are checked against its manifest.
+for (const [name, dep] of Object.entries(tops)) {
+  if (!String(dep.resolved || '').startsWith('file:')) continue;
+  let folder;
+  try { folder = path.relative(process.cwd(), fs.realpathSync(path.join('node_modules', name))); } catch { continue; }
+  if (folder === '' || folder.startsWith('..') || path.isAbsolute(folder)) continue;
+  check(dep.dependencies, declaredIn(JSON.parse(fs.readFileSync(path.join(folder, 'package.json'), 'utf8'))), folder + '/package.json', name + ' > ');
+}
 console.log(${JSON.stringify(INSTALLED_CHECK_LINE)} + JSON.stringify(unmet));
 `;

@@ -5,6 +5,7 @@
  * alias of one too); workspaces are local folders; a lockfile's entries must resolve from the
  * configured registry and link nothing. (A project `.npmrc` is read as data: npmrc-settings.ts.)
  */
+import path from 'node:path';
 import npa from 'npm-package-arg';
 import { originOf, sameOrigin, type Origin } from '../egress/index.ts';
 import { jsonString, lineOf, type Refusal } from './refusal.ts';
@@ -14,8 +15,27 @@ const REGISTRY_TYPES = new Set(['version', 'range', 'tag']);
 /** Enough to act on; a lockfile of a hundred bad entries says the rest in one line. */
 const MAX_PER_FILE = 12;
 
-/** Why a spec does not install from the registry, or null when it does. */
-export function specProblem(name: string, spec: string): string | null {
+/**
+ * A repository's workspaces, when its install may link them (a change run): a dependency on one of
+ * them installs that folder of the project, and nothing else local.
+ */
+export interface WorkspaceLinks {
+  /** Each workspace's folder (relative to the project), by package name. */
+  byName: Map<string, string>;
+  /** The folder of the manifest being read, relative to the project ('' for the root). */
+  from: string;
+}
+
+/** Why a spec does not install from the registry, or null when it does (or names a workspace of the repository). */
+export function specProblem(name: string, spec: string, workspaces?: WorkspaceLinks): string | null {
+  const sibling = workspaces?.byName.get(name);
+  if (spec.startsWith('workspace:')) {
+    return sibling !== undefined ? null : `it names a workspace, and the repository has no workspace called ${name}`;
+  }
+  if (sibling !== undefined && /^(file|link):/.test(spec)) {
+    const target = path.posix.normalize(path.posix.join(workspaces!.from, spec.replace(/^(file|link):/, '')));
+    return target === sibling ? null : `it links a folder that is not the workspace ${name} (${sibling})`;
+  }
   let parsed: npa.Result;
   try {
     parsed = npa.resolve(name, spec, '/');
@@ -33,7 +53,11 @@ export function specProblem(name: string, spec: string): string | null {
   return kinds[type] ?? `npm reads it as a ${type}, not a registry version`;
 }
 
-export function packageJsonRefusals(text: string, manifest: Record<string, unknown>, file = 'package.json'): Refusal[] {
+/**
+ * `workspaces`: absent, a manifest that declares workspaces is refused (a new project is one package);
+ * given, the repository's workspaces are linked, and a dependency may name one of them.
+ */
+export function packageJsonRefusals(text: string, manifest: Record<string, unknown>, file = 'package.json', workspaces?: WorkspaceLinks): Refusal[] {
   const refusals: Refusal[] = [];
   const fix = (name: string) => `name a version range from the registry instead (e.g. ${jsonString(name)}: "^1.0.0")`;
   for (const field of DEPENDENCY_FIELDS) {
@@ -41,7 +65,7 @@ export function packageJsonRefusals(text: string, manifest: Record<string, unkno
     if (!deps || typeof deps !== 'object') continue;
     const fieldLine = lineOf(text, jsonString(field)) ?? 1;
     for (const [name, spec] of Object.entries(deps as Record<string, unknown>)) {
-      const problem = typeof spec === 'string' ? specProblem(name, spec) : 'it is not a string';
+      const problem = typeof spec === 'string' ? specProblem(name, spec, workspaces) : 'it is not a string';
       if (problem)
         refusals.push({
           file,
@@ -58,7 +82,7 @@ export function packageJsonRefusals(text: string, manifest: Record<string, unkno
       const key = trail.at(-1) === '.' ? (trail.at(-2) ?? '.') : (trail.at(-1) ?? '');
       const name = key.replace(/(.)@.*$/, '$1');
       // "$name" refers to the spec the project gives that dependency, which is checked above.
-      const problem = value.startsWith('$') ? null : specProblem(name, value);
+      const problem = value.startsWith('$') ? null : specProblem(name, value, workspaces);
       if (problem)
         refusals.push({
           file,
@@ -72,13 +96,13 @@ export function packageJsonRefusals(text: string, manifest: Record<string, unkno
     }
   };
   walkOverrides(manifest.overrides, []);
-  if (manifest.workspaces !== undefined) {
+  if (manifest.workspaces !== undefined && !workspaces) {
     refusals.push({
       file,
       line: lineOf(text, '"workspaces"'),
       found: `workspaces: ${JSON.stringify(manifest.workspaces)}`,
       why: 'workspaces are local folders that npm links and installs from',
-      fix: 'remove "workspaces": one package per project, its dependencies from the registry',
+      fix: 'remove "workspaces": a new project is one package, its dependencies from the registry',
     });
   }
   return refusals;
@@ -91,8 +115,12 @@ interface LockEntry {
   dependencies?: unknown;
 }
 
-/** A lockfile's entries: each resolves from the configured registry, and none is a link or a local folder. */
-export function lockfileRefusals(text: string, file: string, registry: string): Refusal[] {
+/**
+ * A lockfile's entries: each resolves from the configured registry, and none is a link or a local
+ * folder — but for the repository's workspaces (`folders`, when its install may link them): a
+ * workspace's own entry, what is installed under it, and a link to it.
+ */
+export function lockfileRefusals(text: string, file: string, registry: string, folders: readonly string[] = []): Refusal[] {
   let lock: { packages?: Record<string, LockEntry>; dependencies?: Record<string, LockEntry> };
   const fix = `delete ${file}: the install writes it afresh from the configured registry`;
   try {
@@ -102,9 +130,13 @@ export function lockfileRefusals(text: string, file: string, registry: string): 
   }
   const home = originOf(registry);
   const refusals: Refusal[] = [];
+  const workspace = new Set(folders);
+  const underWorkspace = (where: string) => folders.some((folder) => where.startsWith(`${folder}/node_modules/`));
   const check = (where: string, entry: LockEntry, folderKey: boolean) => {
+    if (folderKey && workspace.has(where)) return;
+    if (entry.link === true && typeof entry.resolved === 'string' && workspace.has(entry.resolved)) return;
     const problem =
-      folderKey && !where.startsWith('node_modules/')
+      folderKey && !where.startsWith('node_modules/') && !underWorkspace(where)
         ? { found: 'a package at a folder of the project', why: 'it installs a local folder, not a registry package' }
         : lockEntryProblem(entry, home);
     if (problem) refusals.push({ file, line: lineOf(text, jsonString(where)), found: `${where}: ${problem.found}`, why: problem.why, fix });
