@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { ExchangeRecord } from '../src/capabilities/model/exchange-log.ts';
+import { ExchangeRecord } from '../src/capabilities/model/exchange-record.ts';
 import { parseJsonReply } from '../src/capabilities/model/parse/json-reply.ts';
 import { Review } from '../src/documents/schemas.ts';
 import { readAppendLog } from '../src/ground/files/append-log.ts';

@@ -3,8 +3,8 @@
  * prompt templates the steps render (src/capabilities/model/check-templates.ts), the policy beside
  * company.yaml, and each role's model settings.
  */
-import { loadCompany as loadWith, type CompanyDefinition } from '../engine/run/index.ts';
-import { validateCompany as validateWith, type CompanyChecks, type Validation } from '../engine/sop/index.ts';
+import { type CompanyDefinition, loadCompanyDefinition } from '../engine/run/index.ts';
+import { type CompanyChecks, type Validation, validateCompany as validateCompanyWith } from '../engine/sop/index.ts';
 import { checkTemplates } from '../capabilities/model/index.ts';
 import { RoleModelSchema, type RoleModel } from '../capabilities/model/index.ts';
 import { roleModelProblems } from '../capabilities/model/index.ts';
@@ -24,10 +24,10 @@ export type Company = Omit<CompanyDefinition, 'roles'> & { roles: Role[] };
 
 /** Loads sops/ and roles/, refusing a company with any error (`sopworks sop validate` lists them). */
 export async function loadCompany(sopsDir: string, rolesDir: string): Promise<Company> {
-  return (await loadWith(sopsDir, rolesDir, vocabulary, companyChecks)) as Company;
+  return (await loadCompanyDefinition(sopsDir, rolesDir, vocabulary, companyChecks)) as Company;
 }
 
 /** Every problem of sops/ and roles/ a run would trip on, for `sopworks sop validate`. */
 export function validateCompany(sopsDir: string, rolesDir: string): Promise<Validation> {
-  return validateWith(sopsDir, rolesDir, vocabulary, companyChecks);
+  return validateCompanyWith(sopsDir, rolesDir, vocabulary, companyChecks);
 }

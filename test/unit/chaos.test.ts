@@ -16,7 +16,7 @@ import { ScriptedProvider } from '../../src/capabilities/model/providers/scripte
 import { ChaosProvider } from '../../src/capabilities/model/chaos/chaos-provider.ts';
 import { FAULT_CLASSES, type FaultClass } from '../../src/capabilities/model/chaos/fault-classes.ts';
 import { replyText, Scenario, type ScriptedReply } from '../../src/capabilities/model/scenario.ts';
-import type { ExchangeRecord } from '../../src/capabilities/model/exchange-log.ts';
+import type { ExchangeRecord } from '../../src/capabilities/model/exchange-record.ts';
 import { ExchangeReplay } from '../../src/capabilities/model/exchange-log.ts';
 import { UsageMeter } from '../../src/capabilities/model/usage.ts';
 import { loadRoleProfile, type RoleProfile } from '../../src/engine/roles/role-profile.ts';

@@ -4,7 +4,8 @@
  * carried on, so nothing is paid for twice.
  */
 import assert from 'node:assert/strict';
-import { ExchangeReplay, type ExchangeRecord } from '../../src/capabilities/model/exchange-log.ts';
+import { ExchangeReplay } from '../../src/capabilities/model/exchange-log.ts';
+import type { ExchangeRecord } from '../../src/capabilities/model/exchange-record.ts';
 
 const call = { role: 'product-manager', action: 'write_prd', key: null };
 const attempt = (n: number, ok: boolean, reply = ok ? '{}' : 'not json', occurrence = 0): ExchangeRecord => ({

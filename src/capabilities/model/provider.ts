@@ -1,6 +1,8 @@
 /** What the gateway needs from a model provider — nothing more. */
 import type { z } from 'zod';
 import type { CallMeta } from '../../engine/steps/index.ts';
+import type { ExchangeRecord } from './exchange-record.ts';
+import type { Price } from './prices.ts';
 
 export type { CallMeta };
 
@@ -84,7 +86,7 @@ export interface ModelRoute {
   label: string;
   provider: Provider;
   /** Its price in US dollars per million tokens; null when unknown. */
-  price: import('./prices.ts').Price | null;
+  price: Price | null;
   /** The largest reply one call may produce with it (the budget check assumes it). */
   maxOutputTokens: number;
 }
@@ -101,7 +103,7 @@ export interface Provider {
   /** For providers that follow a script: skip what an earlier process of this run already used. */
   skipUsed?(used: Map<string, number>): void;
   /** For providers that keep state across a call's attempts: pick it up from an earlier process's exchanges. */
-  resumeFrom?(records: readonly import('./exchange-log.ts').ExchangeRecord[]): void;
+  resumeFrom?(records: readonly ExchangeRecord[]): void;
   /** How much a step may spend on replies cut off at the output limit; none: the provider never cuts off. */
   readonly cutOffLimits?: { perStep: number; perRequest: number };
   /**

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { ExchangeRecord } from './exchange-log.ts';
+import type { ExchangeRecord } from './exchange-record.ts';
 import type { Scenario } from './scenario.ts';
 
 export function scenarioFromExchanges(meta: { spec: string; name: string }, exchanges: readonly ExchangeRecord[]): Scenario {

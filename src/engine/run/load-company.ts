@@ -15,7 +15,8 @@ export interface CompanyDefinition extends ValidatedCompany {
   warnings: Diagnostic[];
 }
 
-export async function loadCompany(sopsDir: string, rolesDir: string, vocabulary: Vocabulary, checks: CompanyChecks = {}): Promise<CompanyDefinition> {
+/** The company of sops/ and roles/ with the vocabulary and checks given (src/company/load-company.ts gives the house's), refused with every error it has. */
+export async function loadCompanyDefinition(sopsDir: string, rolesDir: string, vocabulary: Vocabulary, checks: CompanyChecks = {}): Promise<CompanyDefinition> {
   const validation = await validateCompany(sopsDir, rolesDir, vocabulary, checks);
   const errors = errorsIn(validation.diagnostics);
   if (errors.length > 0 || !validation.company) {

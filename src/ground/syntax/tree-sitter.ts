@@ -5,21 +5,22 @@
  * loaded grammar is not. Each language has one parser: a parse runs to its end before another starts.
  */
 import { createRequire } from 'node:module';
+import type * as TreeSitterModule from '@vscode/tree-sitter-wasm';
 import path from 'node:path';
 import type { SyntaxLanguage } from './languages.ts';
 
 const require = createRequire(import.meta.url);
 // A UMD bundle: Node's ESM import cannot see its names, so it is required.
-const TreeSitter = require('@vscode/tree-sitter-wasm') as typeof import('@vscode/tree-sitter-wasm');
+const TreeSitter = require('@vscode/tree-sitter-wasm') as typeof TreeSitterModule;
 const WASM_DIR = path.dirname(require.resolve('@vscode/tree-sitter-wasm'));
 
-export type SyntaxNode = import('@vscode/tree-sitter-wasm').Node;
-export type SyntaxTree = import('@vscode/tree-sitter-wasm').Tree;
-export type SyntaxQuery = import('@vscode/tree-sitter-wasm').Query;
+export type SyntaxNode = TreeSitterModule.Node;
+export type SyntaxTree = TreeSitterModule.Tree;
+export type SyntaxQuery = TreeSitterModule.Query;
 
 export interface Grammar {
-  language: import('@vscode/tree-sitter-wasm').Language;
-  parser: import('@vscode/tree-sitter-wasm').Parser;
+  language: TreeSitterModule.Language;
+  parser: TreeSitterModule.Parser;
   /** Compiles a query (tree-sitter's S-expression patterns) for this grammar. */
   query(source: string): SyntaxQuery;
 }

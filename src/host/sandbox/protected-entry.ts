@@ -5,7 +5,7 @@
  * entries are read with lstat and opened with O_NOFOLLOW, links are recorded as links, files are
  * written fresh and renamed into place.
  */
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import { writeNewFile } from '../../ground/files/index.ts';
 
@@ -39,7 +39,7 @@ export interface EntryOptions {
   budget?: ReadBudget;
 }
 
-const identity = (stat: import('node:fs').Stats): Entry => ({
+const identity = (stat: Stats): Entry => ({
   kind: 'stat',
   ino: stat.ino,
   size: stat.size,

@@ -9,6 +9,7 @@
  * named — by the copy-back (what is in it was not copied back) and by the measure of the work tree
  * (which then counts as over the disk limit) — never passed over in silence.
  */
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +34,7 @@ const unlistedLine = (relative: string, error: unknown) =>
   `${shownPath(relative) || '.'} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
 
 /** Visits every file of the work tree (not `.git/`, `.sopworks/`); returns the folders that could not be listed. */
-async function walkFiles(root: string, visit: (relative: string, stat: import('node:fs').Stats) => Promise<void>): Promise<string[]> {
+async function walkFiles(root: string, visit: (relative: string, stat: Stats) => Promise<void>): Promise<string[]> {
   const unlisted: string[] = [];
   const walk = async (relative: string): Promise<void> => {
     try {

@@ -5,6 +5,7 @@
  * dependency, there).
  */
 import path from 'node:path';
+import type * as Esbuild from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
 
@@ -12,7 +13,7 @@ import { describeError, SopworksError } from '../../../ground/errors.ts';
 export const CLIENT_ENTRY = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'web', 'client', 'main.ts');
 
 export async function bundleClient(entry: string = CLIENT_ENTRY): Promise<string> {
-  let esbuild: typeof import('esbuild');
+  let esbuild: typeof Esbuild;
   try {
     esbuild = await import('esbuild');
   } catch (error) {

@@ -11,7 +11,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callIdentity } from '../../../engine/effect-identity.ts';
 import type { CallMeta, Completion, CompletionRequest, Provider } from '../provider.ts';
-import type { ExchangeRecord } from '../exchange-log.ts';
+import type { ExchangeRecord } from '../exchange-record.ts';
 import type { ScriptedProvider } from '../providers/scripted.ts';
 import { decideRetry } from '../retry-decision.ts';
 import { withRetries, type RetryEvent, type RetryPolicy } from '../retry.ts';

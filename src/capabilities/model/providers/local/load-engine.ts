@@ -8,13 +8,14 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type * as NodeLlamaCpp from 'node-llama-cpp';
 import { pathToFileURL } from 'node:url';
 import { SopworksError } from '../../../../ground/errors.ts';
 import { ENGINE_PACKAGE, ENGINE_VERSION } from './engine-packages.ts';
 
 export { ENGINE_PACKAGE } from './engine-packages.ts';
 
-export type Engine = typeof import('node-llama-cpp');
+export type Engine = typeof NodeLlamaCpp;
 
 export interface EngineSources {
   /** The package as this process resolves it. */

@@ -3,7 +3,7 @@
  * and, replaying a recorded round on resume, whether it used up the role's chain of models.
  */
 import type { AskRequest } from '../../engine/steps/index.ts';
-import type { ExchangeRecord } from './exchange-log.ts';
+import type { ExchangeRecord } from './exchange-record.ts';
 import type { ChatMessage, ModelRoute } from './provider.ts';
 
 /**
