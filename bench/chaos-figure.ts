@@ -18,9 +18,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { drawsFor } from '../src/capabilities/model/chaos/draws.ts';
 import { SuiteResults } from '../src/apps/eval/spec-result.ts';
 import { loadSuite } from '../src/apps/eval/suite-file.ts';
+import { drawsFor } from '../src/capabilities/model/chaos/draws.ts';
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

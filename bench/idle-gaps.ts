@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { makeGraph, SHAPES } from './graphs.ts';
 import { syntheticScenario } from './scenario.ts';
 import { runSynthetic } from './synthetic-run.ts';
+
 const Args = z.tuple([z.enum(SHAPES), z.coerce.number().int().min(3), z.coerce.number().int().min(1).default(4)]);
 
 async function main(): Promise<void> {

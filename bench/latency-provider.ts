@@ -10,9 +10,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
 import { ScriptedProvider } from '../src/capabilities/model/providers/scripted.ts';
-import { countPromptTokens, countTextTokens } from '../src/capabilities/model/token-count.ts';
 import type { Scenario } from '../src/capabilities/model/scenario.ts';
 import { replyText } from '../src/capabilities/model/scenario.ts';
+import { countPromptTokens, countTextTokens } from '../src/capabilities/model/token-count.ts';
 
 export interface Latency {
   fixedMs: number;

@@ -3,12 +3,13 @@
  * runs from a real Redis until every run has ended; what the phase measured, and why any run failed —
  * a run that fails is a finding, never a figure (the phase's throughput would count failures as runs).
  */
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import type { Queue } from 'bullmq';
 import { type JobData, type JobFields, QUEUE_NAME } from '../src/apps/queue/job-data.ts';
 import { signJob } from '../src/apps/queue/job-signature.ts';

@@ -10,14 +10,15 @@
  *
  * Prints the worker's own lines, then one JSON line: the endpoint retries it made.
  */
-import { readSettings } from '../src/capabilities/model/settings.ts';
-import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
-import { withRetries, type RetryEvent } from '../src/capabilities/model/retry.ts';
-import { workerCommand } from '../src/apps/cli/worker-command.ts';
+
 import { consoleOutput } from '../src/apps/cli/output.ts';
-import { connectRedis, redisUrl } from '../src/apps/queue/redis-connection.ts';
+import { workerCommand } from '../src/apps/cli/worker-command.ts';
 import { rateLimitSettings, SharedRateLimits } from '../src/apps/queue/rate-limits.ts';
+import { connectRedis, redisUrl } from '../src/apps/queue/redis-connection.ts';
 import { rateLimitKey } from '../src/apps/queue/worker-rate-limits.ts';
+import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
+import { type RetryEvent, withRetries } from '../src/capabilities/model/retry.ts';
+import { readSettings } from '../src/capabilities/model/settings.ts';
 
 class EndpointGate implements Provider {
   readonly label: string;

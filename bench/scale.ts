@@ -29,7 +29,7 @@ import { startRedis } from '../test/helpers/redis-server.ts';
 import { watchSteal } from './cpu-steal.ts';
 import { makeGraph, width } from './graphs.ts';
 import { startRpmEndpoint } from './rpm-endpoint.ts';
-import { QUEUE_NAME, ROOT, round, runPhase, type PhaseResult } from './scale-phase.ts';
+import { type PhaseResult, QUEUE_NAME, ROOT, round, runPhase } from './scale-phase.ts';
 import { syntheticScenario } from './scenario.ts';
 import { runSynthetic } from './synthetic-run.ts';
 

@@ -6,8 +6,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { RunQueue } from '../src/apps/queue/run-queue.ts';
 import { leaseKey } from '../src/apps/queue/run-lease.ts';
+import type { RunQueue } from '../src/apps/queue/run-queue.ts';
 import { gone, howEnded, lastLines, type WorkerSlot } from './soak-workers.ts';
 
 export interface SubmittedRun {

@@ -3,9 +3,10 @@
  * again in the same slot; slot 0 reaches Redis through the soak's TCP proxy, so its line can be cut.
  * Every line each process printed is kept, across restarts, for the soak's counts.
  */
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT } from './scale-phase.ts';

@@ -24,8 +24,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs, promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs, promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { openQueue, type RunQueue } from '../src/apps/queue/run-queue.ts';
@@ -36,7 +36,7 @@ import { startTcpProxy } from '../test/helpers/tcp-proxy.ts';
 import { watchSteal } from './cpu-steal.ts';
 import { ROOT } from './scale-phase.ts';
 import { type Faults, injectFaults, missingFaults } from './soak-faults.ts';
-import { printSummary, type Summary, stallReport, type SubmittedRun, type Verdict } from './soak-report.ts';
+import { printSummary, type SubmittedRun, type Summary, stallReport, type Verdict } from './soak-report.ts';
 import { killSlot, SOAK_SECRET, type Stopped, startSlot, stopSlot, type WorkerSlot } from './soak-workers.ts';
 
 const exec = promisify(execFile);

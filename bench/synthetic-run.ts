@@ -6,13 +6,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCompany } from '../src/company/load-company.ts';
-import { startRun } from '../src/company/start-run.ts';
-import type { RunResult } from '../src/company/finish-run.ts';
-import type { RunEvent } from '../src/company/run-events.ts';
-import { loadPolicy } from '../src/capabilities/policy/load-policy.ts';
 import type { Scenario } from '../src/capabilities/model/scenario.ts';
-import { LatencyProvider, type Latency } from './latency-provider.ts';
+import { loadPolicy } from '../src/capabilities/policy/load-policy.ts';
+import type { RunResult } from '../src/company/finish-run.ts';
+import { loadCompany } from '../src/company/load-company.ts';
+import type { RunEvent } from '../src/company/run-events.ts';
+import { startRun } from '../src/company/start-run.ts';
+import { type Latency, LatencyProvider } from './latency-provider.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

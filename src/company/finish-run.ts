@@ -3,14 +3,14 @@
  * (run.json) with its usage, and the recorded scenario when asked for. A commit that fails after the
  * last step still fails the run.
  */
+
+import type { UsageMeter } from '../capabilities/model/index.ts';
+import { usageFromExchanges, writeRecordedScenario } from '../capabilities/model/index.ts';
 import { runFigures } from '../capabilities/project/index.ts';
 import type { TestReport } from '../documents/index.ts';
 import type { Message } from '../engine/board/index.ts';
-import { describeError } from '../ground/errors.ts';
-import { writeRecordedScenario } from '../capabilities/model/index.ts';
-import { usageFromExchanges } from '../capabilities/model/index.ts';
-import type { UsageMeter } from '../capabilities/model/index.ts';
 import type { RunConclusion } from '../engine/run/index.ts';
+import { describeError } from '../ground/errors.ts';
 import type { OpenRun } from './open-run.ts';
 import type { RunOutcome, RunRecord } from './run-record.ts';
 

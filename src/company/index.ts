@@ -3,7 +3,7 @@ export type { RunResult } from './finish-run.ts';
 export { type Company, loadCompany, validateCompany } from './load-company.ts';
 export { readInstructionsFile } from './project-instructions.ts';
 export type { RunEvent } from './run-events.ts';
-export { type LlmRecord, readRunRecord, RUN_OUTCOMES, type RunOutcome, type RunRecord } from './run-record.ts';
+export { type LlmRecord, RUN_OUTCOMES, type RunOutcome, type RunRecord, readRunRecord } from './run-record.ts';
 export type { CommonRequest, StartRequest } from './run-request.ts';
 export { sopPrompts } from './sop-prompts.ts';
 export { resumableRecord, resumeRun, startRun } from './start-run.ts';

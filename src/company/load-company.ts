@@ -3,12 +3,11 @@
  * prompt templates the steps render (src/capabilities/model/check-templates.ts), the policy beside
  * company.yaml, and each role's model settings.
  */
+
+import { checkTemplates, type RoleModel, RoleModelSchema, roleModelProblems } from '../capabilities/model/index.ts';
+import { policyDiagnostics } from '../capabilities/policy/index.ts';
 import { type CompanyDefinition, loadCompanyDefinition } from '../engine/run/index.ts';
 import { type CompanyChecks, type Validation, validateCompany as validateCompanyWith } from '../engine/sop/index.ts';
-import { checkTemplates } from '../capabilities/model/index.ts';
-import { RoleModelSchema, type RoleModel } from '../capabilities/model/index.ts';
-import { roleModelProblems } from '../capabilities/model/index.ts';
-import { policyDiagnostics } from '../capabilities/policy/index.ts';
 import { markdownRenderers, vocabulary } from './vocabulary.ts';
 
 export const companyChecks: CompanyChecks = {

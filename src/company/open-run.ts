@@ -4,27 +4,20 @@
  * steps use. On resume it also repairs what a crash left: a torn last line of the board, a git index
  * lock, artifacts posted but not committed.
  */
-import { MessageBoard } from '../engine/board/index.ts';
-import { describeError } from '../ground/errors.ts';
-import type { CommitFault, SharedPorts } from '../engine/run/index.ts';
-import type { RunStore } from '../engine/run/index.ts';
-import { WorkInFlight } from '../engine/run/index.ts';
-import { publishOnce } from '../engine/run/index.ts';
+
 import { type AnswerPerson, ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../capabilities/approvals/index.ts';
-import { documentMarkdown } from '../capabilities/artifacts/index.ts';
-import { documentLine } from '../capabilities/artifacts/index.ts';
-import type { ExchangeJournal } from '../capabilities/model/index.ts';
-import type { Gateway } from '../capabilities/model/index.ts';
-import { replyParsingWarmUpTasks, schemaWarmUpTask } from '../capabilities/model/index.ts';
-import { openGateway } from '../capabilities/model/index.ts';
-import type { PromptRenderer } from '../capabilities/model/index.ts';
-import type { WarmUp } from '../capabilities/model/index.ts';
-import { policyWarmUpTasks } from '../capabilities/policy/index.ts';
+import { documentLine, documentMarkdown } from '../capabilities/artifacts/index.ts';
+import type { ExchangeJournal, Gateway, PromptRenderer, WarmUp } from '../capabilities/model/index.ts';
+import { openGateway, replyParsingWarmUpTasks, schemaWarmUpTask } from '../capabilities/model/index.ts';
 import type { Policy } from '../capabilities/policy/index.ts';
-import { policyPort } from '../capabilities/policy/index.ts';
-import { Materializer } from '../capabilities/repository/index.ts';
+import { policyPort, policyWarmUpTasks } from '../capabilities/policy/index.ts';
 import type { Workspace } from '../capabilities/repository/index.ts';
+import { Materializer } from '../capabilities/repository/index.ts';
 import { stopOnSecurityFindings } from '../capabilities/test-round/index.ts';
+import { MessageBoard } from '../engine/board/index.ts';
+import type { CommitFault, RunStore, SharedPorts } from '../engine/run/index.ts';
+import { publishOnce, WorkInFlight } from '../engine/run/index.ts';
+import { describeError } from '../ground/errors.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../host/sandbox/index.ts';
 import type { Company } from './load-company.ts';
 import type { RunEvent } from './run-events.ts';

@@ -4,13 +4,12 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { SopworksError } from '../ground/errors.ts';
 import { GATES } from '../capabilities/approvals/index.ts';
 import { RoleModelRecord } from '../capabilities/model/index.ts';
 import { RunFigures } from '../capabilities/project/index.ts';
-import { RUN_OUTCOMES, type RunOutcome } from '../engine/run/index.ts';
-import { FileRunStore } from '../engine/run/index.ts';
 import type { RunStore } from '../engine/run/index.ts';
+import { FileRunStore, RUN_OUTCOMES, type RunOutcome } from '../engine/run/index.ts';
+import { SopworksError } from '../ground/errors.ts';
 
 export { RUN_OUTCOMES, type RunOutcome };
 

@@ -1,14 +1,12 @@
 /** What a run is started or resumed with. */
 import type { AnswerPerson, ApprovalPolicy, AskPerson } from '../capabilities/approvals/index.ts';
-import type { Price } from '../capabilities/model/index.ts';
-import type { BudgetLimits } from '../capabilities/model/index.ts';
-import type { Provider } from '../capabilities/model/index.ts';
+import type { BudgetLimits, Price, Provider } from '../capabilities/model/index.ts';
 import type { Policy } from '../capabilities/policy/index.ts';
+import type { RunLease, StopSignals } from '../engine/run/index.ts';
 import type { SandboxSettings } from '../host/sandbox/index.ts';
 import type { Company } from './load-company.ts';
-import type { RunLease, StopSignals } from '../engine/run/index.ts';
-import type { LlmRecord, RunRecord } from './run-record.ts';
 import type { RunEvent } from './run-events.ts';
+import type { LlmRecord, RunRecord } from './run-record.ts';
 
 export interface CommonRequest {
   company: Company;

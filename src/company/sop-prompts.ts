@@ -5,13 +5,11 @@
  * SOP is refused before anything is written.
  */
 import type { z } from 'zod';
-import type { OutputSpec } from '../capabilities/model/index.ts';
-import { formatOf } from '../capabilities/model/index.ts';
-import type { SopPrompt } from '../capabilities/model/index.ts';
-import { PromptRenderer } from '../capabilities/model/index.ts';
-import type { Company } from './load-company.ts';
-import type { SopFile } from '../engine/steps/index.ts';
+import type { OutputSpec, SopPrompt } from '../capabilities/model/index.ts';
+import { formatOf, PromptRenderer } from '../capabilities/model/index.ts';
 import { stepsOf } from '../engine/sop/index.ts';
+import type { SopFile } from '../engine/steps/index.ts';
+import type { Company } from './load-company.ts';
 import { askOutputs, markdownRenderers, vocabulary } from './vocabulary.ts';
 
 /** Views that carry one reply per file: the files QA tests, a file's dependencies, the sources a change reads. (Tests are one reply.) */

@@ -8,25 +8,19 @@
  * machines and re-runs in-flight steps without doing anything twice.
  */
 import path from 'node:path';
-import { SopworksError } from '../ground/errors.ts';
-import { startAfresh } from '../engine/run/index.ts';
-import { schemaWarmUpTask } from '../capabilities/model/index.ts';
-import { PromptRenderer } from '../capabilities/model/index.ts';
-import { WarmUp, type WarmUpTask } from '../capabilities/model/index.ts';
-import { loadPolicy } from '../capabilities/policy/index.ts';
-import { writeRefusals } from '../capabilities/policy/index.ts';
-import { stepsOf } from '../engine/sop/index.ts';
-import { askOutputs, markdownRenderers } from './vocabulary.ts';
+import { PromptRenderer, schemaWarmUpTask, WarmUp, type WarmUpTask } from '../capabilities/model/index.ts';
+import { loadPolicy, writeRefusals } from '../capabilities/policy/index.ts';
 import { Workspace } from '../capabilities/repository/index.ts';
+import type { CompanyDefinition, RunStore } from '../engine/run/index.ts';
+import { FileRunStore, RunLoop, startAfresh } from '../engine/run/index.ts';
+import { stepsOf } from '../engine/sop/index.ts';
+import { SopworksError } from '../ground/errors.ts';
 import { finishRun, type RunResult } from './finish-run.ts';
-import type { CompanyDefinition } from '../engine/run/index.ts';
 import { openRun } from './open-run.ts';
-import { RunLoop } from '../engine/run/index.ts';
-import { FileRunStore } from '../engine/run/index.ts';
-import type { RunStore } from '../engine/run/index.ts';
-import { readRecordOf, type RunRecord } from './run-record.ts';
 import { projectInstructions } from './project-instructions.ts';
+import { type RunRecord, readRecordOf } from './run-record.ts';
 import type { CommonRequest, ResumeRequest, StartRequest } from './run-request.ts';
+import { askOutputs, markdownRenderers } from './vocabulary.ts';
 
 export const DEFAULT_CONCURRENCY = 4;
 

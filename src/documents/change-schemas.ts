@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { RelativePath } from '../ground/files/index.ts';
-import { Design, taskGraphOf, taskWork, TestReport } from './schemas.ts';
+import { Design, TestReport, taskGraphOf, taskWork } from './schemas.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 

@@ -1,9 +1,9 @@
 /** documents: its public face — what other folders may use of it. */
 export * from './change-schemas.ts';
-export * from './schemas.ts';
 export { codeInterface } from './code-interface.ts';
 export { commandsList, diagramSections, filesList } from './design-sections.ts';
 export { documentsDir } from './documents-dir.ts';
-export { CRITERION_ID, CriterionId, citedCriteria, TestCase } from './test-citations.ts';
 export type { EditsReply, SearchReplace } from './edits.ts';
+export * from './schemas.ts';
 export { topologicalOrder, validateTaskGraph } from './task-graph.ts';
+export { CRITERION_ID, CriterionId, citedCriteria, TestCase } from './test-citations.ts';

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import { RelativePath } from '../ground/files/index.ts';
-import { SandboxReport } from '../host/sandbox/index.ts';
 import { keywordPattern } from '../ground/text/index.ts';
+import { SandboxReport } from '../host/sandbox/index.ts';
 import { TestCase } from './test-citations.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);

@@ -3,7 +3,7 @@
  * names only known files, and has no cycle. The order is topological with a stable tie-break
  * (the design's file order), so the same graph always yields the same commit history.
  */
-import type { Design, TaskGraph, Task } from './schemas.ts';
+import type { Design, Task, TaskGraph } from './schemas.ts';
 
 export function validateTaskGraph(graph: TaskGraph, design: Pick<Design, 'files'>): string[] {
   const problems: string[] = [];

@@ -2,8 +2,9 @@
  * The exit codes of a run (documented in the README): an outcome's, and an error's by its code — never by
  * its message's text. The CLI returns them; eval and the queue read a run's the same way.
  */
-import { userCanFix } from '../ground/errors.ts';
+
 import type { RunOutcome } from '../company/index.ts';
+import { userCanFix } from '../ground/errors.ts';
 
 export const EXIT = {
   done: 0,

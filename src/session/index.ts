@@ -12,8 +12,8 @@ import type { SessionResult } from './session-result.ts';
 import type { StartAsk } from './start-ask.ts';
 
 export { ChangeAsk, type CheckedChangeAsk } from './change-ask.ts';
-export { EXIT, exitCodeOfError, exitCodeOfOutcome } from './exit-code.ts';
 export type { PreparedRun } from './execute.ts';
+export { EXIT, exitCodeOfError, exitCodeOfOutcome } from './exit-code.ts';
 export { type FlagLine, flagName, flagsOf } from './flag.ts';
 export { chaosRate, chaosSeed, duration, numberFlag, positiveInteger, positiveNumber, wholeNumberIn } from './flag-values.ts';
 export type { Lines, SessionHooks } from './hooks.ts';

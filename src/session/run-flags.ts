@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { DEFAULT_ROLES } from '../ground/package-root.ts';
 import { flag, flagWithDefault } from './flag.ts';
-import { gateList, chaosRate, chaosSeed, duration, positiveInteger, positiveNumber } from './flag-values.ts';
+import { chaosRate, chaosSeed, duration, gateList, positiveInteger, positiveNumber } from './flag-values.ts';
 
 export const maxTimeFlag = () =>
   flag(duration(), {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_SOPS } from '../ground/package-root.ts';
 import { flag, flagWithDefault } from './flag.ts';
-import { wholeNumberIn, positiveInteger } from './flag-values.ts';
+import { positiveInteger, wholeNumberIn } from './flag-values.ts';
 import {
   allowUnsandboxedFlag,
   approveFlag,

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { ROOT } from './paths.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';

@@ -6,8 +6,8 @@
  * anywhere: a tunnel to a public host goes no further than here.
  */
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import net from 'node:net';
 
 export interface LoggingProxy {
   url: string;

@@ -5,8 +5,8 @@
  * to another. The run folders are shared as they would be on NFS: the same path everywhere.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { promisify } from 'node:util';
 
 const exec = promisify(execFile);

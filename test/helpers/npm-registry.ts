@@ -4,7 +4,7 @@
  * internet: an unknown package is a 404). Packages are published into it with the real `npm publish`.
  * One registry serves a whole suite: start it in `before`, stop it in `after`.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';

@@ -3,7 +3,7 @@
  * other machines) whose lines a test waits on, a run's facts (tree, commit subjects, board), and each
  * scenario's single-process reference run — made once per test process and shared by the suites.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';

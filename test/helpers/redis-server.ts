@@ -4,7 +4,7 @@
  * with `appendOnly`, its append-only file lives in `dir` and `restart` brings it back with its data —
  * after a clean shutdown (SIGTERM) or a crash (SIGKILL, losing what was not yet written to the file).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';

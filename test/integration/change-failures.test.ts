@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { GREETINGS_BRANCH as BRANCH, changeSetUp, git, type Reply } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
-import { changeSetUp, git, GREETINGS_BRANCH as BRANCH, type Reply } from '../helpers/change-repo.ts';
 
 const setUp = (edit: (replies: Reply[]) => Reply[], extra: Record<string, string> = {}) => changeSetUp(edit, { extra });
 

@@ -11,8 +11,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { GREETINGS_BRANCH as BRANCH, CHANGE_FIXTURE, GREETINGS_SCENARIO, type Reply } from '../helpers/change-repo.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
-import { CHANGE_FIXTURE, GREETINGS_BRANCH as BRANCH, GREETINGS_SCENARIO, type Reply } from '../helpers/change-repo.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { GREETINGS_BRANCH as BRANCH, changeSetUp, git } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
-import { changeSetUp, git, GREETINGS_BRANCH as BRANCH } from '../helpers/change-repo.ts';
 
 describe('sopworks change: what every run has', function () {
   this.timeout(180_000);

@@ -10,11 +10,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { changeSetUp, GREETINGS_SCENARIO, git } from '../helpers/change-repo.ts';
-import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';
+import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { SOPS } from '../helpers/paths.ts';
 import { inSession } from '../helpers/session.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { lookup, TranscriptRecorder, type Sent } from '../helpers/transcript.ts';
+import { lookup, type Sent, TranscriptRecorder } from '../helpers/transcript.ts';
 
 const ARCHITECT_MODEL = 'change-architect-model';
 

@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { main } from '../../src/apps/cli/main.ts';
+import { CHANGE_FIXTURE, GREETINGS_SCENARIO, git } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { main } from '../../src/apps/cli/main.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
-import { CHANGE_FIXTURE, git, GREETINGS_SCENARIO } from '../helpers/change-repo.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const FIXTURE = CHANGE_FIXTURE;
 const PY_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-py');

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { changeSetUp, git, GREETINGS_BRANCH as BRANCH, type Reply } from '../helpers/change-repo.ts';
-import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
+import { GREETINGS_BRANCH as BRANCH, changeSetUp, git, type Reply } from '../helpers/change-repo.ts';
+import { type NpmRegistry, startNpmRegistry } from '../helpers/npm-registry.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 

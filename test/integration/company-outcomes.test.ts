@@ -3,10 +3,10 @@
  * with a diagnosis, and a company with nothing left to do never hangs.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { execFile } from 'node:child_process';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';

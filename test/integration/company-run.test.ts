@@ -8,11 +8,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { messageTypes } from '../../src/company/vocabulary.ts';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import { MessageBoard } from '../../src/engine/board/message-board.ts';
 import type { Message } from '../../src/engine/board/message.ts';
+import { MessageBoard } from '../../src/engine/board/message-board.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { DEMO } from '../helpers/paths.ts';
-import { runCli, type CliResult } from '../helpers/run-cli.ts';
+import { type CliResult, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);

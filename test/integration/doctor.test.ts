@@ -5,9 +5,9 @@
  * base URL without /v1, a model that ignores the schema, a server that never answers, and none at all.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';

@@ -9,10 +9,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import type { Scenario } from '../../src/capabilities/model/scenario.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { SOPS } from '../helpers/paths.ts';
-import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';
+import { type CompanyRun, demoScenario, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);

@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
 import { git } from '../helpers/change-repo.ts';
-import { packInstalled, startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
+import { type NpmRegistry, packInstalled, startNpmRegistry } from '../helpers/npm-registry.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { BUBBLEWRAP, GO, PYTHON, requireSystem } from '../helpers/system-requirements.ts';

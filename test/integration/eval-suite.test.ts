@@ -8,10 +8,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
 
 const exec = promisify(execFile);
 const SUITE = path.join(ROOT, 'examples', 'eval', 'suite.yaml');

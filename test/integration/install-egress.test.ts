@@ -19,8 +19,8 @@ import { createEgressCa } from '../../src/host/egress/egress-ca.ts';
 import { describeInstallFailure } from '../../src/host/install/install-failures.ts';
 import { checkInstall, runInstall } from '../../src/host/install/install-project.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/sandbox-settings.ts';
-import { startNpmRegistry, type NpmRegistry } from '../helpers/npm-registry.ts';
-import { startPythonIndex, type PythonIndex } from '../helpers/python-index.ts';
+import { type NpmRegistry, startNpmRegistry } from '../helpers/npm-registry.ts';
+import { type PythonIndex, startPythonIndex } from '../helpers/python-index.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

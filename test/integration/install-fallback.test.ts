@@ -12,7 +12,7 @@ import { checkInstall, runInstall } from '../../src/host/install/install-project
 import type { DependencyRegistries } from '../../src/host/install/registries.ts';
 import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../src/host/sandbox/sandbox-settings.ts';
-import { startPythonIndex, type PythonIndex } from '../helpers/python-index.ts';
+import { type PythonIndex, startPythonIndex } from '../helpers/python-index.ts';
 import { NETWORK_NAMESPACE, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -6,19 +6,19 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { z } from 'zod';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
-import { askOutputs } from '../../src/company/vocabulary.ts';
-import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import { parseCodeReply } from '../../src/capabilities/model/parse/code-reply.ts';
+import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import type { CallProgress, CompletionRequest } from '../../src/capabilities/model/provider.ts';
-import { LocalProvider } from '../../src/capabilities/model/providers/local/local-provider.ts';
 import { artifactGrammar } from '../../src/capabilities/model/providers/local/artifact-grammar.ts';
 import { jsonGrammar } from '../../src/capabilities/model/providers/local/json-grammar.ts';
+import { LocalProvider } from '../../src/capabilities/model/providers/local/local-provider.ts';
 import { chooseThreads } from '../../src/capabilities/model/providers/local/machine-fit.ts';
-import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
-import { sopPrompts } from '../../src/company/sop-prompts.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
+import { sopPrompts } from '../../src/company/sop-prompts.ts';
+import { askOutputs } from '../../src/company/vocabulary.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 
 const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
 const MAX_OUTPUT = 800;

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { readRunRecord } from '../../src/company/run-record.ts';
-import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { type CompanyRun, demoScenario, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
-import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
 import { withoutMachinePaths } from '../../src/host/sandbox/machine-paths.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';

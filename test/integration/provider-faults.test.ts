@@ -8,20 +8,20 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { PRD } from '../../src/documents/schemas.ts';
-import { readSettings } from '../../src/capabilities/model/settings.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import { CONTINUE_PROMPT, OpenAIProvider } from '../../src/capabilities/model/providers/openai.ts';
 import type { RetryEvent } from '../../src/capabilities/model/retry.ts';
+import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { UsageMeter } from '../../src/capabilities/model/usage.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import { PRD } from '../../src/documents/schemas.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
-import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
+import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const validPrd = {
   projectName: 'todo',

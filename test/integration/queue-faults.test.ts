@@ -7,12 +7,12 @@
  * waits for it.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
-import { QUEUE_NAME, jobIdFor } from '../../src/apps/queue/job-data.ts';
+import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
 import {
   facts,
@@ -22,8 +22,8 @@ import {
   stopWorker,
   submit,
   TEST_QUEUE_SECRET,
-  waitUntil,
   type WorkerProcess,
+  waitUntil,
 } from '../helpers/queue-workers.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';

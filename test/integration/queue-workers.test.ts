@@ -9,23 +9,23 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { QUEUE_NAME, jobIdFor, type JobData, type JobFields } from '../../src/apps/queue/job-data.ts';
+import { type JobData, type JobFields, jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
 import { signJob } from '../../src/apps/queue/job-signature.ts';
 import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import {
   facts,
+  type RunFacts,
   referenceFacts,
   scenario,
   startWorker as startWorkerAt,
   stopWorker,
   submit as submitAt,
   TEST_QUEUE_SECRET,
-  waitUntil,
-  type RunFacts,
   type WorkerProcess,
+  waitUntil,
 } from '../helpers/queue-workers.ts';
-import { startRedis, freePort, type TestRedis } from '../helpers/redis-server.ts';
+import { freePort, startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { OpenAIProvider } from '../../src/capabilities/model/providers/openai.ts';
 import type { QuotaWait } from '../../src/capabilities/model/retry.ts';
+import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';
+import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../src/capabilities/model/provider.ts';
+import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
+import type { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
 import { resumableRecord, resumeRun } from '../../src/company/start-run.ts';
 import { checkContinuable } from '../../src/engine/run/run-continuation.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../src/capabilities/model/provider.ts';
-import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
-import type { Scenario } from '../../src/capabilities/model/scenario.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';

@@ -4,19 +4,19 @@
  * on-demand views, and a live run whose new messages appear in the open page without a reload.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { startReviewServer, type ReviewServer } from '../../src/apps/review/server/review-server.ts';
+import type { Browser, Page } from 'playwright-core';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { artifactPath, launchBrowser } from '../helpers/browser.ts';
+import { overflowing as overflowingOf } from '../helpers/page-overflow.ts';
 import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
-import { overflowing as overflowingOf } from '../helpers/page-overflow.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 /** Everything a page did that a reviewer should never see: script errors, failed loads, requests elsewhere. */
 function watchPage(page: Page, server: ReviewServer): string[] {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { startReviewServer, type ReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { DEMO, ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startReviewServer, type ReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

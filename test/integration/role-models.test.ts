@@ -10,15 +10,15 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
-import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
-import { startFakeOpenAI, type FakeOpenAI, type FakeReply } from '../helpers/openai-server.ts';
+import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { demoScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { lookup, TranscriptRecorder, type Sent } from '../helpers/transcript.ts';
+import { lookup, type Sent, TranscriptRecorder } from '../helpers/transcript.ts';
 
 const run = promisify(execFile);
 const treeOf = async (dir: string) => (await run('git', ['rev-parse', 'HEAD^{tree}'], { cwd: dir })).stdout.trim();

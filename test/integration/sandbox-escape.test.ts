@@ -13,8 +13,8 @@ import { bubblewrapAvailability } from '../../src/host/sandbox/bubblewrap.ts';
 import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
 import type { SandboxLimits } from '../../src/host/sandbox/limits.ts';
 import { runSandboxed, type SandboxOutcome } from '../../src/host/sandbox/run-sandboxed.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const LIMITS: SandboxLimits = { wallSeconds: 4, cpuSeconds: 2, memoryMb: 256, maxProcesses: 64, outputKb: 64 };
 const API_KEY = `sk-escape-suite-${process.pid}-do-not-leak`;

@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import type { TestReport } from '../../src/documents/schemas.ts';
 import type { Scenario } from '../../src/capabilities/model/scenario.ts';
+import type { TestReport } from '../../src/documents/schemas.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 type Exchange = { role: string; action: string; ok: boolean; error: string | null; messages: { content: string }[] };
 

@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { SopworksError } from '../../src/ground/errors.ts';
 import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../../src/host/sandbox/limits.ts';
 import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 import { runCli } from '../helpers/run-cli.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const LIMITS: SandboxLimits = { ...DEFAULT_LIMITS, wallSeconds: 30 };
 

@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { makeGraph } from '../../bench/graphs.ts';
 import { moduleSource, syntheticScenario } from '../../bench/scenario.ts';
-import { demoScenario, runScenario, type CompanyRun } from '../helpers/run-company.ts';
+import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { ROOT } from '../helpers/paths.ts';
+import { type CompanyRun, demoScenario, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 interface Exchange {

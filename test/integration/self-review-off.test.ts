@@ -9,7 +9,7 @@ import { parse } from 'yaml';
 import { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { ROOT, SOPS } from '../helpers/paths.ts';
-import { runScenario, type CompanyRun } from '../helpers/run-company.ts';
+import { type CompanyRun, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const records = async (run: CompanyRun, file: string) => (await readAppendLog(path.join(run.project, '.sopworks', file))).records as Record<string, unknown>[];

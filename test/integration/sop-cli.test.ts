@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { DEMO, ROLES, SOPS } from '../helpers/paths.ts';
-import { runCli, type CliResult } from '../helpers/run-cli.ts';
+import { type CliResult, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const noStackTrace = (result: CliResult) => assert.doesNotMatch(result.stdout + result.stderr, /^\s+at .+:\d+:\d+\)?$/m, 'no stack trace');

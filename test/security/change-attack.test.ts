@@ -19,7 +19,7 @@ import { startReviewServer } from '../../src/apps/review/server/review-server.ts
 import { changeSetUp, git } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCliInPty, shownLines, terminalControls } from '../helpers/pty.ts';
-import { cleanEnv, runCli, type CliResult } from '../helpers/run-cli.ts';
+import { type CliResult, cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { signedCommit } from '../helpers/signed-commit.ts';
 import { requireSystem, SCRIPT } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

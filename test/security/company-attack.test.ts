@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { runCli } from '../helpers/run-cli.ts';
 import { DEMO, ROOT } from '../helpers/paths.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import PQueue from 'p-queue';
 import { readCommitDiff } from '../../src/apps/review/git-history.ts';
 import { checkRepository } from '../../src/capabilities/change/check-repository.ts';
 import { openWorktree } from '../../src/capabilities/change/open-worktree.ts';
@@ -24,7 +25,6 @@ import { NO_DIFF_PROGRAMS } from '../../src/host/git/git-hardening.ts';
 import { git } from '../../src/host/git/git-process.ts';
 import { isOldGit, parseGitVersion } from '../../src/host/git/git-version.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import PQueue from 'p-queue';
 
 const plain = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=u', '-c', 'user.email=u@x', '-c', 'protocol.file.allow=always', ...args], {

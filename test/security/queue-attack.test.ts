@@ -11,21 +11,21 @@
  * Redis is tried in the sandbox's modes; and Redis with a password, an ACL user and TLS.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Queue, type Job } from 'bullmq';
-import { QUEUE_NAME, jobIdFor, type JobData, type JobFields } from '../../src/apps/queue/job-data.ts';
+import { type Job, Queue } from 'bullmq';
+import { type JobData, type JobFields, jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
 import { signJob } from '../../src/apps/queue/job-signature.ts';
 import { connectRedis } from '../../src/apps/queue/redis-connection.ts';
 import { openQueue } from '../../src/apps/queue/run-queue.ts';
 import { startWorker } from '../../src/apps/queue/worker.ts';
 import { resolveWorkerLimits } from '../../src/apps/queue/worker-limits.ts';
-import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
-import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
 import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
+import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
+import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
 import { BIN, ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { startRedis, startRedisWith, type TestRedis } from '../helpers/redis-server.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCliInPty, shownLines, terminalControls, type PtyResult } from '../helpers/pty.ts';
+import { type PtyResult, runCliInPty, shownLines, terminalControls } from '../helpers/pty.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem, SCRIPT } from '../helpers/system-requirements.ts';

@@ -14,10 +14,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
+import { QUARANTINE } from '../../src/host/sandbox/git-dir-guard.ts';
 import type { SandboxLimits } from '../../src/host/sandbox/limits.ts';
 import { runSandboxed, type SandboxOutcome } from '../../src/host/sandbox/run-sandboxed.ts';
 import type { SandboxMode } from '../../src/host/sandbox/sandbox-report.ts';
-import { QUARANTINE } from '../../src/host/sandbox/git-dir-guard.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppendLog, readAppendLog, repairAppendLog } from '../../src/ground/files/append-log.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 describe('append log', () => {
   after(removeTempDirs);

@@ -3,13 +3,13 @@
  * show a model's text as written: a `|`, a line break, a backtick or a fence inside it garbles nothing.
  */
 import assert from 'node:assert/strict';
+import { markdownToHtml } from '../../src/apps/review/markdown-html.ts';
 import { documentMarkdown } from '../../src/capabilities/artifacts/document-markdown.ts';
 import { renderDesign } from '../../src/capabilities/artifacts/render/design.ts';
 import { renderPrd } from '../../src/capabilities/artifacts/render/prd.ts';
 import { renderTasks } from '../../src/capabilities/artifacts/render/tasks.ts';
 import type { Design, PRD } from '../../src/documents/schemas.ts';
 import { codeSpan, fence } from '../../src/ground/markdown.ts';
-import { markdownToHtml } from '../../src/apps/review/markdown-html.ts';
 
 const PIPES = 'Align columns with `|:---|---:|` markers; a cell may hold `a | b` (escaped as `\\|`)';
 const TWO_LINES = 'Read the CSV from a file or stdin.\nAn empty input prints nothing and exits 0.';

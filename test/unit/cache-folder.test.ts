@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
-import { cacheFolder } from '../../src/ground/files/cache-folder.ts';
+import { cacheDir } from '../../src/capabilities/change/map/tag-cache.ts';
 import { modelsDir } from '../../src/capabilities/model/local-models/models-dir.ts';
 import { engineDir } from '../../src/capabilities/model/providers/local/engine-dir.ts';
-import { cacheDir } from '../../src/capabilities/change/map/tag-cache.ts';
+import { cacheFolder } from '../../src/ground/files/cache-folder.ts';
 
 describe('cacheFolder', () => {
   it('takes the setting when set — resolved, a leading ~ read as the home folder, blank read as unset', () => {

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { progressReporter, type ProgressReport } from '../../src/capabilities/model/call-progress.ts';
 import { describeProgress, LiveStatus } from '../../src/apps/console/index.ts';
+import { type ProgressReport, progressReporter } from '../../src/capabilities/model/call-progress.ts';
 
 /** A terminal stream that keeps what was written. */
 function terminal(columns = 80): NodeJS.WriteStream & { written: () => string } {

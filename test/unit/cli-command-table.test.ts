@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { CommanderError } from 'commander';
-import { COMMANDS } from '../../src/apps/cli/commands/index.ts';
 import type { CommandEntry } from '../../src/apps/cli/command-table.ts';
+import { COMMANDS } from '../../src/apps/cli/commands/index.ts';
 import { reportError } from '../../src/apps/cli/error-exit.ts';
 import { main } from '../../src/apps/cli/main.ts';
 import type { Output } from '../../src/apps/cli/output.ts';

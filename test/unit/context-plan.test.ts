@@ -7,14 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
-import { markdownRenderers as renderers } from '../../src/company/vocabulary.ts';
 import { planContext, plannedSteps, promptBound, RENDERING, stringSlots } from '../../src/capabilities/model/context-plan.ts';
 import { serverJsonSchema } from '../../src/capabilities/model/strict-json-schema.ts';
 import { countPromptTokens, countTextTokens } from '../../src/capabilities/model/token-count.ts';
-import { sopPrompts } from '../../src/company/sop-prompts.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
+import { sopPrompts } from '../../src/company/sop-prompts.ts';
+import { markdownRenderers as renderers } from '../../src/company/vocabulary.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 
 /** A value of the schema with every list at `items` and every free string at `chars` characters of `fill`. */

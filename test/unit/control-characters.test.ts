@@ -5,9 +5,9 @@
  * does too — but for the invisible marks, which only metadata drops (a terminal shows them as they are).
  */
 import assert from 'node:assert/strict';
-import { oneLine } from '../../src/ground/text/one-line.ts';
-import { CONTROL, INVISIBLE, LAYOUT } from '../../src/ground/text/control-characters.ts';
 import { cleanBlock, cleanLine, hasControls } from '../../src/ground/terminal-text.ts';
+import { CONTROL, INVISIBLE, LAYOUT } from '../../src/ground/text/control-characters.ts';
+import { oneLine } from '../../src/ground/text/one-line.ts';
 
 const invisible = new RegExp(`^[${INVISIBLE}]$`, 'u');
 const control = new RegExp(`^[${LAYOUT}${CONTROL}]$`, 'u');

@@ -3,9 +3,9 @@
  * which they win when several apply at once.
  */
 import assert from 'node:assert/strict';
-import { decideOutcome, type CompanySnapshot, type RoleSnapshot } from '../../src/engine/run/decide-outcome.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
+import { type CompanySnapshot, decideOutcome, type RoleSnapshot } from '../../src/engine/run/decide-outcome.ts';
 import { WorkInFlight } from '../../src/engine/run/work-in-flight.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 
 const idle = (id: string, waiting: RoleSnapshot['waiting'] = []): RoleSnapshot => ({ id, status: { kind: 'idle' }, state: 'waiting', waiting });
 const working = (id: string): RoleSnapshot => ({ id, status: { kind: 'working' }, state: 'writing', waiting: [] });

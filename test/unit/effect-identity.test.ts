@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ApprovalDesk, type ApprovalRequest, parseWaiting, questionsOf } from '../../src/capabilities/approvals/approval-desk.ts';
+import { messageTypes } from '../../src/company/vocabulary.ts';
 import { MessageBoard } from '../../src/engine/board/message-board.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 import {
   approvalCounter,
   askCounter,
@@ -18,9 +18,9 @@ import {
   sameApproval,
   seriesIdentity,
 } from '../../src/engine/effect-identity.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { messageTypes } from '../../src/company/vocabulary.ts';
 import { MemoryRunStore } from '../../src/engine/run/memory-run-store.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 describe('effect identity', () => {
   after(removeTempDirs);

@@ -1,7 +1,7 @@
 /** `eval --repeat`/`--chaos`: which runs a suite makes, and the figures drawn from them. Pure. */
 import assert from 'node:assert/strict';
+import { type RunResult, robustness } from '../../src/apps/eval/robustness.ts';
 import { planRuns } from '../../src/apps/eval/run-plan.ts';
-import { robustness, type RunResult } from '../../src/apps/eval/robustness.ts';
 import type { Suite } from '../../src/apps/eval/suite-file.ts';
 
 const spec = (name: string, scenario: string | null) => ({ name, spec: name, scenario, entry: null, checks: [] });

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { Design } from '../../src/documents/schemas.ts';
-import { askOutputs } from '../../src/company/vocabulary.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
 import { artifactGrammar } from '../../src/capabilities/model/providers/local/artifact-grammar.ts';
 import { jsonGrammar } from '../../src/capabilities/model/providers/local/json-grammar.ts';
 import { serverJsonSchema, strictJsonSchema } from '../../src/capabilities/model/strict-json-schema.ts';
+import { askOutputs } from '../../src/company/vocabulary.ts';
+import { Design } from '../../src/documents/schemas.ts';
 import { keywordOfPattern, keywordPattern } from '../../src/ground/text/keyword-pattern.ts';
 
 const design = {

@@ -2,18 +2,18 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { Review } from '../../src/documents/schemas.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway, type GatewayEvent, type OutputSpec } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import type { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { UsageMeter } from '../../src/capabilities/model/usage.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import { Review } from '../../src/documents/schemas.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const call = { role: 'engineer', action: 'review_file', key: 'src/a.js' };
 

@@ -1,8 +1,8 @@
 /** jsonAs, and the model list read through it: a server's body is data; what is not the shape asked for reads as null. */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { jsonAs } from '../../src/ground/json-as.ts';
 import { contextWindowIn } from '../../src/capabilities/model/endpoint/context-window.ts';
+import { jsonAs } from '../../src/ground/json-as.ts';
 
 describe('jsonAs', () => {
   const Shape = z.object({ data: z.array(z.object({ id: z.string() })) });

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Message } from '../../src/engine/board/message.ts';
 import { MessageBoard } from '../../src/engine/board/message-board.ts';
 import { runMessages } from '../../src/engine/board/run-messages.ts';
-import type { Message } from '../../src/engine/board/message.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const requirement = (spec = 'a word counter') => ({ type: 'Requirement', from: 'user', payload: { spec, project: 'wordfreq' } });
 const outcome = (reason: string) => ({ type: 'Outcome', from: 'qa', payload: { outcome: 'done', reason } });

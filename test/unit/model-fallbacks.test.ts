@@ -6,9 +6,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
-import { Review } from '../../src/documents/schemas.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 import { ExchangeReplay } from '../../src/capabilities/model/exchange-log.ts';
 import { fallbackReason, isContextOverflow } from '../../src/capabilities/model/fallback-reason.ts';
 import { Gateway, type GatewayEvent } from '../../src/capabilities/model/gateway.ts';
@@ -18,10 +15,13 @@ import { RoutedProvider } from '../../src/capabilities/model/providers/routed.ts
 import { parseModelFor, resolveRoleModels, roleModelsFromRecord, roleModelsRecord } from '../../src/capabilities/model/role-model.ts';
 import { readSettings } from '../../src/capabilities/model/settings.ts';
 import { UsageMeter } from '../../src/capabilities/model/usage.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import { Review } from '../../src/documents/schemas.ts';
 import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { AppendLog, readAppendLog } from '../../src/ground/files/append-log.ts';
 import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { markdownRenderers } from '../../src/company/vocabulary.ts';
 
 const overflowWordings = [
   "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", // OpenAI

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { modelIdentity } from '../../src/capabilities/model/model-identity.ts';
-import { UsageMeter, type CallRecord } from '../../src/capabilities/model/usage.ts';
+import { type CallRecord, UsageMeter } from '../../src/capabilities/model/usage.ts';
 
 const call = (model: string | undefined, promptTokens = 10): CallRecord => ({
   role: 'qa',

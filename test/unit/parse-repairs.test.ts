@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { candidateShapes } from '../../src/capabilities/model/parse/align-to-schema.ts';
 import type { JsonSchemaNode } from '../../src/capabilities/model/json-schema-node.ts';
+import { candidateShapes } from '../../src/capabilities/model/parse/align-to-schema.ts';
 import { unclosedFence } from '../../src/capabilities/model/parse/fenced-blocks.ts';
 import { balancedSpans, jsonCandidates } from '../../src/capabilities/model/parse/json-candidates.ts';
 import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { failureSignature, parseTestOutput } from '../../src/capabilities/test-round/parse-test-output.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const NODE_TESTS = `import { test } from 'node:test';
 import assert from 'node:assert/strict';

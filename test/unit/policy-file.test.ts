@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { SopworksError } from '../../src/ground/errors.ts';
 import { loadPolicy, policyProblems } from '../../src/capabilities/policy/load-policy.ts';
 import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { SOPS } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -1,14 +1,14 @@
 /** What makes a generated project run: placeholders found (completeness), the smoke command, install plans and failures. */
 import assert from 'node:assert/strict';
-import { placeholdersIn } from '../../src/capabilities/project/completeness.ts';
-import { smokeCommandOf } from '../../src/capabilities/project/smoke-run.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ManifestProblem, planInstall } from '../../src/host/install/install-plan.ts';
-import { installFailures } from '../../src/host/install/install-failures.ts';
-import { resolveRegistries } from '../../src/host/install/registries.ts';
-import { dependencyRegistries } from '../../src/capabilities/project/dependency-registries.ts';
 import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
+import { placeholdersIn } from '../../src/capabilities/project/completeness.ts';
+import { dependencyRegistries } from '../../src/capabilities/project/dependency-registries.ts';
+import { smokeCommandOf } from '../../src/capabilities/project/smoke-run.ts';
+import { installFailures } from '../../src/host/install/install-failures.ts';
+import { ManifestProblem, planInstall } from '../../src/host/install/install-plan.ts';
+import { resolveRegistries } from '../../src/host/install/registries.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const whys = (file: string, content: string) => placeholdersIn(file, content).map((p) => `${p.line}: ${p.why}`);

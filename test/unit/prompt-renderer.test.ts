@@ -3,12 +3,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
+import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import type { PRD } from '../../src/documents/schemas.ts';
 import { loadRoleProfile, type RoleProfile } from '../../src/engine/roles/role-profile.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import type { PRD } from '../../src/documents/schemas.ts';
 import { ROLES } from '../helpers/paths.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
-import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const SCHEMA = JSON.stringify({ type: 'object', properties: { projectName: { type: 'string' } }, required: ['projectName'] }, null, 2);
 

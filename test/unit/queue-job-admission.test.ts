@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { admitJob, JobRefused, type WorkerLimits } from '../../src/apps/queue/job-admission.ts';
-import { JobFields, type JobData } from '../../src/apps/queue/job-data.ts';
+import { type JobData, JobFields } from '../../src/apps/queue/job-data.ts';
 import { queueSecret, signJob, verifyJob } from '../../src/apps/queue/job-signature.ts';
 import { resolveWorkerLimits } from '../../src/apps/queue/worker-limits.ts';
 import { SopworksError } from '../../src/ground/errors.ts';

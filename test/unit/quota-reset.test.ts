@@ -3,9 +3,9 @@
  * the retry decision makes of it: a wait until then, even for a used-up quota that names its reset.
  */
 import assert from 'node:assert/strict';
+import { lapse, whenItResets } from '../../src/capabilities/model/quota-error.ts';
 import { nextMidnightUtc, parseDuration, quotaResetOf } from '../../src/capabilities/model/quota-reset.ts';
 import { decideRetry } from '../../src/capabilities/model/retry-decision.ts';
-import { lapse, whenItResets } from '../../src/capabilities/model/quota-error.ts';
 
 const NOW = Date.parse('2026-11-27T13:55:00Z');
 

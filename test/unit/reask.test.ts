@@ -7,17 +7,17 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PRD } from '../../src/documents/schemas.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 import { Gateway } from '../../src/capabilities/model/gateway.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../src/capabilities/model/provider.ts';
 import { anchorOf, REASK_LIMITS, reaskOf } from '../../src/capabilities/model/reask.ts';
 import { countPromptTokens, countTextTokens } from '../../src/capabilities/model/token-count.ts';
 import { UsageMeter } from '../../src/capabilities/model/usage.ts';
-import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
-import { ROLES } from '../helpers/paths.ts';
 import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import { PRD } from '../../src/documents/schemas.ts';
+import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
+import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 /** A model that answers from a list and records every request it was sent. */

@@ -8,14 +8,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
-import { mapRepository } from '../../src/capabilities/change/repository-map.ts';
-import { readRequestedFiles } from '../../src/capabilities/change/read-files.ts';
-import { readTree, renderTree } from '../../src/capabilities/change/map/render-tree.ts';
 import { listFiles } from '../../src/capabilities/change/map/list-files.ts';
-import { tagFiles } from '../../src/capabilities/change/map/tag-files.ts';
-import { languageOf } from '../../src/ground/syntax/index.ts';
 import { parseFiles, parseInWorkers } from '../../src/capabilities/change/map/parse-pool.ts';
 import { parseWorkerEntry } from '../../src/capabilities/change/map/parse-worker-entry.ts';
+import { readTree, renderTree } from '../../src/capabilities/change/map/render-tree.ts';
+import { tagFiles } from '../../src/capabilities/change/map/tag-files.ts';
+import { readRequestedFiles } from '../../src/capabilities/change/read-files.ts';
+import { mapRepository } from '../../src/capabilities/change/repository-map.ts';
+import { languageOf } from '../../src/ground/syntax/index.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const gitIn =

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { pageDelta, pageIdentity } from '../../src/apps/review/server/page-delta.ts';
 import type { RunPage } from '../../src/apps/review/run-page.ts';
+import { pageDelta, pageIdentity } from '../../src/apps/review/server/page-delta.ts';
 
 const page = (messages: number, documents: unknown[] = []): RunPage =>
   ({

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readRun } from '../../src/apps/review/read-run.ts';
 import { parseJsonLines } from '../../src/apps/review/json-lines.ts';
+import { readRun } from '../../src/apps/review/read-run.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -1,14 +1,14 @@
 /** The run report: timeline summaries, artifacts and their commits, QA rounds, usage and cost, text. */
 import assert from 'node:assert/strict';
-import type { Message } from '../../src/engine/board/message.ts';
+import type { Commit } from '../../src/apps/review/git-history.ts';
 import { summarizeMessage } from '../../src/apps/review/message-summary.ts';
+import type { RunRecord } from '../../src/apps/review/read-run.ts';
+import { renderReportText } from '../../src/apps/review/report-text.ts';
+import { Exchange, RunInfo } from '../../src/apps/review/run-files.ts';
+import { buildRunReport } from '../../src/apps/review/run-report.ts';
 import { testRoundsOf } from '../../src/apps/review/test-rounds.ts';
 import { usageSummary } from '../../src/apps/review/usage-summary.ts';
-import { buildRunReport } from '../../src/apps/review/run-report.ts';
-import { renderReportText } from '../../src/apps/review/report-text.ts';
-import type { RunRecord } from '../../src/apps/review/read-run.ts';
-import type { Commit } from '../../src/apps/review/git-history.ts';
-import { Exchange, RunInfo } from '../../src/apps/review/run-files.ts';
+import type { Message } from '../../src/engine/board/message.ts';
 
 /** The report without colours (picocolors colours it when the tests run in a terminal). */
 const plain = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');

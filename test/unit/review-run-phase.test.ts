@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { runPhase } from '../../src/apps/review/run-phase.ts';
 import { describeStep } from '../../src/apps/review/state-step.ts';
-import type { SopFile } from '../../src/engine/steps/sop-file.ts';
 import { humanTime, shortModel } from '../../src/apps/review/web/client/format.ts';
+import type { SopFile } from '../../src/engine/steps/sop-file.ts';
 
 const concluded = { type: 'Outcome', from: 'qa', payload: { outcome: 'failed', reason: 'QA rounds used up' } };
 

@@ -9,12 +9,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { FileRunStore } from '../../src/engine/run/file-run-store.ts';
 import { acquireRunLock, lockOwner } from '../../src/engine/run/run-lock.ts';
 import type { RunLease } from '../../src/engine/run/run-store.ts';
-import { fenceWrites } from '../../src/ground/files/write-fence.ts';
 import { AppendLog } from '../../src/ground/files/append-log.ts';
+import { fenceWrites } from '../../src/ground/files/write-fence.ts';
 import { pidScope } from '../../src/ground/pid-scope.ts';
-import { FileRunStore } from '../../src/engine/run/file-run-store.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const ELSEWHERE = 'other-host/pid:[4026531836]';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkRelativePath, RelativePath, resolveInside } from '../../src/ground/files/safe-path.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { checkRelativePath, RelativePath, resolveInside } from '../../src/ground/files/safe-path.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const refusedWith = (candidate: string, reason: RegExp): void => {
   const result = checkRelativePath(candidate);

@@ -1,7 +1,7 @@
 /** Reading a run's output for what the sandbox stopped: violations, limits hit, leftovers, secrets. */
 import assert from 'node:assert/strict';
-import { limitsInOutput, violationsInOutput, type EvidenceContext } from '../../src/host/sandbox/read-evidence.ts';
 import { describeLeftovers, takeLeftoverLines } from '../../src/host/sandbox/outlived.ts';
+import { type EvidenceContext, limitsInOutput, violationsInOutput } from '../../src/host/sandbox/read-evidence.ts';
 import { redactSecrets, secretsOf } from '../../src/host/sandbox/secrets.ts';
 
 const onHost = new Set(['/root/.ssh/id_rsa', '/root/.ssh', '/srv/data']);

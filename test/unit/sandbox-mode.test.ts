@@ -1,10 +1,10 @@
 /** Which sandbox a run gets, what the bubblewrap and Node-permission layers are made of. */
 import assert from 'node:assert/strict';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { bubblewrapArgs } from '../../src/host/sandbox/bubblewrap.ts';
 import { chooseMode, type ModeInput } from '../../src/host/sandbox/choose-mode.ts';
 import { nodePermissionOptions } from '../../src/host/sandbox/node-permissions.ts';
 import { prlimitArgs } from '../../src/host/sandbox/rlimits.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
 
 const works = { available: true, version: 'bubblewrap 0.8.0' } as const;
 const missing = { available: false, reason: 'bubblewrap (bwrap) is not installed' } as const;

@@ -3,7 +3,7 @@
  * messages go out in the given order whatever order the jobs finish in.
  */
 import assert from 'node:assert/strict';
-import { runOverDag, type JobHandle } from '../../src/capabilities/artifacts/dag-scheduler.ts';
+import { type JobHandle, runOverDag } from '../../src/capabilities/artifacts/dag-scheduler.ts';
 
 /** A job whose steps the test releases by hand, so the order of events is the test's, not the clock's. */
 class Gate {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { CallMeta, CompletionRequest } from '../../src/capabilities/model/provider.ts';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { loadScenario, replyText, type Scenario } from '../../src/capabilities/model/scenario.ts';
-import type { CallMeta, CompletionRequest } from '../../src/capabilities/model/provider.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { DEMO } from '../helpers/paths.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const request = (role: string, action: string, key: string | null = null): CompletionRequest => ({
   call: { role, action, key } satisfies CallMeta,

@@ -4,12 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { loadCompany } from '../../src/company/load-company.ts';
-import { SopworksError } from '../../src/ground/errors.ts';
+import { vocabulary } from '../../src/company/vocabulary.ts';
 import { companyFlowchart } from '../../src/engine/sop/company-flowchart.ts';
 import { companyGraph, roleGraph } from '../../src/engine/sop/company-graph.ts';
 import { SopFile } from '../../src/engine/steps/sop-file.ts';
+import { SopworksError } from '../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
-import { vocabulary } from '../../src/company/vocabulary.ts';
 
 describe('sop graph', () => {
   it('draws who sends what to whom in the shipped company', async () => {

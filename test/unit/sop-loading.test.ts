@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadCompany } from '../../src/company/load-company.ts';
+import { vocabulary } from '../../src/company/vocabulary.ts';
 import { resolveSop } from '../../src/engine/sop/build-machine.ts';
 import { SopFile } from '../../src/engine/steps/sop-file.ts';
-import { SopworksError, type ErrorCode } from '../../src/ground/errors.ts';
+import { type ErrorCode, SopworksError } from '../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
-import { vocabulary } from '../../src/company/vocabulary.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 interface Copy {
   sops: string;

@@ -6,11 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import { SOPWORKS_HELPERS } from '../../src/capabilities/model/check-templates.ts';
+import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
 import { analyseTemplate, type TemplateUse } from '../../src/capabilities/model/template-analysis.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const HELPERS = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { topologicalOrder, validateTaskGraph } from '../../src/documents/task-graph.ts';
 import type { TaskGraph } from '../../src/documents/schemas.ts';
+import { topologicalOrder, validateTaskGraph } from '../../src/documents/task-graph.ts';
 
 const task = (file: string, dependsOn: string[] = []) => ({ file, description: `write ${file}`, dependsOn });
 const design = (...paths: string[]) => ({ files: paths.map((p) => ({ path: p, purpose: `the ${p} file` })) });

@@ -8,12 +8,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { citedCriteria } from '../../src/documents/index.ts';
 import { parseTestOutput } from '../../src/capabilities/test-round/parse-test-output.ts';
 import { readTestCases } from '../../src/capabilities/test-round/test-cases/read-test-cases.ts';
+import { citedCriteria } from '../../src/documents/index.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { GO, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-import { ROOT } from '../helpers/paths.ts';
 
 const fixture = (name: string) => fs.readFileSync(path.join(ROOT, 'test/fixtures/test-output', name), 'utf8');
 const listed = (output: string) => readTestCases(output).map((c) => `${c.outcome} ${c.name}`);

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { WarmUp } from '../../src/capabilities/model/warm-up.ts';
 import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
-import type { RoleProfile } from '../../src/engine/roles/role-profile.ts';
-import { tempDir, removeTempDirs } from '../helpers/temp-dir.ts';
+import { WarmUp } from '../../src/capabilities/model/warm-up.ts';
 import { markdownRenderers } from '../../src/company/vocabulary.ts';
+import type { RoleProfile } from '../../src/engine/roles/role-profile.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const settle = async () => {
   for (let i = 0; i < 20; i++) await nextTurn();

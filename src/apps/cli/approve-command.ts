@@ -5,10 +5,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { describeRequest, recordDecision } from '../../capabilities/approvals/index.ts';
-import { readRunRecord } from '../../company/index.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
-import type { Output } from './output.ts';
+import { readRunRecord } from '../../company/index.ts';
 import { parseRequest } from '../../session/index.ts';
+import type { Output } from './output.ts';
 
 const ApproveOptions = z.object({ reject: z.string().trim().min(1, 'give the feedback the role should act on').optional() });
 

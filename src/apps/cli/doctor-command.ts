@@ -6,14 +6,21 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import { z } from 'zod';
-import { readSettings } from '../../capabilities/model/index.ts';
+import {
+  type CheckStatus,
+  checkModel,
+  type ModelOrigin,
+  type ModelReport,
+  parseModelFor,
+  type ResolvedModel,
+  readSettings,
+  resolveRoleModels,
+} from '../../capabilities/model/index.ts';
 import { loadCompany } from '../../company/index.ts';
 import { describeError } from '../../ground/errors.ts';
-import { checkModel, type CheckStatus, type ModelOrigin, type ModelReport } from '../../capabilities/model/index.ts';
-import { parseModelFor, type ResolvedModel, resolveRoleModels } from '../../capabilities/model/index.ts';
-import { EXIT, type Output } from './output.ts';
-import { parseRequest } from '../../session/index.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';
+import { parseRequest } from '../../session/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 const DoctorOptions = z.object({
   llm: z

@@ -4,12 +4,8 @@
  * machine, and a short real generation with its latency. Reported in doctor's own shape.
  */
 import type { Check, ModelReport } from '../../capabilities/model/index.ts';
+import { type Engine, engineDir, LocalProvider, loadEngine, readLocalSettings, resolveLocalModel } from '../../capabilities/model/index.ts';
 import { describeError } from '../../ground/errors.ts';
-import { resolveLocalModel } from '../../capabilities/model/index.ts';
-import { engineDir } from '../../capabilities/model/index.ts';
-import { loadEngine, type Engine } from '../../capabilities/model/index.ts';
-import { readLocalSettings } from '../../capabilities/model/index.ts';
-import { LocalProvider } from '../../capabilities/model/index.ts';
 
 const ROLES = ['all roles'];
 

@@ -5,8 +5,8 @@
 import { CommanderError } from 'commander';
 import pc from 'picocolors';
 import { SopworksError } from '../../ground/errors.ts';
-import { exitCodeOfError } from '../../session/index.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
+import { exitCodeOfError } from '../../session/index.ts';
 import { EXIT, type Output } from './output.ts';
 
 /** An error as a JSON line: its message may quote a model or a path, so no control but newline and tab. */

@@ -7,18 +7,25 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { sandboxSettings } from '../../host/sandbox/index.ts';
-import { loadSuite } from '../eval/index.ts';
-import { resultsFiles, runSuite, type SpecRunner } from '../eval/index.ts';
-import { runSpec } from '../eval/index.ts';
-import { aggregateTable, compareTables, renderText, specTable } from '../eval/index.ts';
-import { SuiteResults } from '../eval/index.ts';
-import { EXIT, type Output } from './output.ts';
 import { chaosOf, chaosRate, chaosSeed, parseRequest, wholeNumberIn } from '../../session/index.ts';
-import { robustnessTable } from '../eval/index.ts';
-import { planRuns } from '../eval/index.ts';
+import {
+  aggregateTable,
+  compareTables,
+  loadSuite,
+  planRuns,
+  renderText,
+  resultsFiles,
+  robustnessTable,
+  runSpec,
+  runSuite,
+  type SpecRunner,
+  SuiteResults,
+  specTable,
+} from '../eval/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 const EvalOptions = z.object({
   out: z.string().min(1).optional(),

@@ -7,12 +7,12 @@
  */
 import readline from 'node:readline/promises';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import { checkModel, type ModelOrigin } from '../../capabilities/model/index.ts';
-import { readUserConfig, userConfigFile, writeUserConfig, type UserConfig } from './user-config.ts';
-import { EXIT, type Output } from './output.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { parseRequest } from '../../session/index.ts';
 import { renderDoctor } from './doctor-command.ts';
+import { EXIT, type Output } from './output.ts';
+import { readUserConfig, type UserConfig, userConfigFile, writeUserConfig } from './user-config.ts';
 
 const InitOptions = z.object({
   baseUrl: z.string().trim().min(1).optional(),

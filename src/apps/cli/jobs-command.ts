@@ -5,16 +5,24 @@
  * signed) says so.
  */
 import path from 'node:path';
-import { z } from 'zod';
 import type { Job } from 'bullmq';
-import { connectRedis, queueErrorLine, redisUrl, shownUrl } from '../queue/index.ts';
-import { openQueue } from '../queue/index.ts';
-import { JobProgress, type JobData, type JobResult } from '../queue/index.ts';
-import { QUEUE_SECRET_ENV, verifyJob } from '../queue/index.ts';
-import { renderText } from '../eval/index.ts';
+import { z } from 'zod';
 import { cleanStrings } from '../../ground/terminal-text.ts';
-import { EXIT, type Output } from './output.ts';
 import { parseRequest, wholeNumberIn } from '../../session/index.ts';
+import { renderText } from '../eval/index.ts';
+import {
+  connectRedis,
+  type JobData,
+  JobProgress,
+  type JobResult,
+  openQueue,
+  QUEUE_SECRET_ENV,
+  queueErrorLine,
+  redisUrl,
+  shownUrl,
+  verifyJob,
+} from '../queue/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 const JobsOptions = z.object({ limit: wholeNumberIn(1, 10_000), json: z.boolean().default(false) });
 

@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
-import { applyUserConfig } from './user-config.ts';
 import { useEnvironmentProxy } from '../../host/net/index.ts';
 import { declareCommands } from './command-table.ts';
 import { COMMANDS } from './commands/index.ts';
 import { reportError } from './error-exit.ts';
 import { consoleOutput, EXIT, type Output } from './output.ts';
+import { applyUserConfig } from './user-config.ts';
 
 /**
  * Settings in their order: the environment, then the project's .env, then the user's config — each fills

@@ -6,18 +6,25 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
+import {
+  CATALOG,
+  catalogEntry,
+  detectGpu,
+  downloadModel,
+  engineDir,
+  formatBytes,
+  installedIn,
+  listCachedModels,
+  modelFile,
+  modelsDir,
+  type Progress,
+  removeCachedModel,
+  setUpEngine,
+  writeNote,
+} from '../../capabilities/model/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { CATALOG, catalogEntry } from '../../capabilities/model/index.ts';
-import { downloadModel, type Progress } from '../../capabilities/model/index.ts';
-import { listCachedModels, modelFile, removeCachedModel, writeNote } from '../../capabilities/model/index.ts';
-import { modelsDir } from '../../capabilities/model/index.ts';
-import { formatBytes } from '../../capabilities/model/index.ts';
-import { engineDir } from '../../capabilities/model/index.ts';
-import { detectGpu } from '../../capabilities/model/index.ts';
-import { setUpEngine } from '../../capabilities/model/index.ts';
-import { installedIn } from '../../capabilities/model/index.ts';
-import { EXIT, type Output } from './output.ts';
 import { parseRequest } from '../../session/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 const NAME = /^[a-zA-Z0-9][a-zA-Z0-9._-]*$/;
 

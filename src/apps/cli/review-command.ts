@@ -1,14 +1,12 @@
 /** `sopworks review <project folder>`: the run report in the terminal. */
 import path from 'node:path';
 import { z } from 'zod';
-import { loadRun } from '../review/index.ts';
-import { buildRunReport } from '../review/index.ts';
-import { renderReportText } from '../review/index.ts';
-import { EXIT, type Output } from './output.ts';
 import { changeSummary } from '../../capabilities/change/index.ts';
-import type { RunReport } from '../review/index.ts';
-import { summaryLine } from '../console/index.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
+import { summaryLine } from '../console/index.ts';
+import type { RunReport } from '../review/index.ts';
+import { buildRunReport, loadRun, renderReportText } from '../review/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */
 function terminalWidth(): number | undefined {

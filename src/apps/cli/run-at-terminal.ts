@@ -5,8 +5,7 @@
  * questions, standard input), Ctrl-C and an output closed early as stop signals, the run's traces — and
  * the report whose outcome gives the exit code.
  */
-import { commandOutput, LiveStatus, reportRun } from '../console/index.ts';
-import { tracedRun } from '../tracing/index.ts';
+
 import {
   type ChangeAsk,
   execute,
@@ -19,6 +18,8 @@ import {
   type SessionHooks,
   type StartAsk,
 } from '../../session/index.ts';
+import { commandOutput, LiveStatus, reportRun } from '../console/index.ts';
+import { tracedRun } from '../tracing/index.ts';
 import { terminalPerson } from './approval-prompt.ts';
 import type { Output } from './output.ts';
 import { installStopSignals } from './stop-signals.ts';

@@ -7,17 +7,13 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import { readSettings } from '../../capabilities/model/index.ts';
-import { loadPolicy } from '../../capabilities/policy/index.ts';
-import { commandRefusal } from '../../capabilities/policy/index.ts';
-import { describeLimits } from '../../host/sandbox/index.ts';
-import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/index.ts';
-import { securityViolations } from '../../host/sandbox/index.ts';
-import { sandboxSettings } from '../../host/sandbox/index.ts';
-import { EXIT, type Output } from './output.ts';
-import { parseRequest, positiveInteger } from '../../session/index.ts';
+import { commandRefusal, loadPolicy } from '../../capabilities/policy/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
+import { describeLimits, runSandboxed, type SandboxOutcome, sandboxSettings, securityViolations } from '../../host/sandbox/index.ts';
+import { parseRequest, positiveInteger } from '../../session/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 const ExecOptions = z.object({
   dir: z.string().min(1),

@@ -1,8 +1,7 @@
 /** `sopworks serve [dir]`: the local web viewer of the runs in a folder, until Ctrl-C. */
 import { z } from 'zod';
 import { describeError, SopworksError } from '../../ground/errors.ts';
-import { startReviewServer } from '../review/index.ts';
-import { isLoopback } from '../review/index.ts';
+import { isLoopback, startReviewServer } from '../review/index.ts';
 import { EXIT, type Output } from './output.ts';
 
 export const ServeOptions = z.object({

@@ -6,15 +6,21 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
 import { z } from 'zod';
+import { loadCompany, validateCompany, vocabulary } from '../../company/index.ts';
+import {
+  type CompanyFolders,
+  companyGraph,
+  type Diagnostic,
+  errorsIn,
+  formatDiagnostic,
+  initCompanyFolder,
+  roleGraph,
+  vocabularyReference,
+  warningsIn,
+} from '../../engine/sop/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { loadCompany, validateCompany } from '../../company/index.ts';
-import { vocabulary } from '../../company/index.ts';
-import { companyGraph, roleGraph } from '../../engine/sop/index.ts';
-import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../../engine/sop/index.ts';
-import { initCompanyFolder, type CompanyFolders } from '../../engine/sop/index.ts';
-import { vocabularyReference } from '../../engine/sop/index.ts';
-import { EXIT, type Output } from './output.ts';
 import { parseRequest } from '../../session/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 const Folders = z.object({ sops: z.string().min(1), roles: z.string().min(1) });
 const GraphOptions = Folders.extend({ role: z.string().min(1).optional(), out: z.string().min(1).optional() });

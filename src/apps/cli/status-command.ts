@@ -4,18 +4,17 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readAppendLog } from '../../ground/files/index.ts';
-import { Envelope } from '../../engine/board/index.ts';
-import { readRunRecord, type RunRecord } from '../../company/index.ts';
-import { lockOwner } from '../../engine/run/index.ts';
-import { STATE_DIR } from '../../capabilities/repository/index.ts';
-import { readOpenQuestions, readPending } from '../../capabilities/approvals/index.ts';
-import { describeQuestions, describeRequest } from '../../capabilities/approvals/index.ts';
-import type { Output } from './output.ts';
-import { describeFindings, inspectProject } from '../../host/git/index.ts';
+import { describeQuestions, describeRequest, readOpenQuestions, readPending } from '../../capabilities/approvals/index.ts';
 import { formatUsd } from '../../capabilities/model/index.ts';
-import { commandOutput, type JsonLine, summaryLine } from '../console/index.ts';
+import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { type RunRecord, readRunRecord } from '../../company/index.ts';
+import { Envelope } from '../../engine/board/index.ts';
+import { lockOwner } from '../../engine/run/index.ts';
+import { readAppendLog } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import { describeFindings, inspectProject } from '../../host/git/index.ts';
+import { commandOutput, type JsonLine, summaryLine } from '../console/index.ts';
+import type { Output } from './output.ts';
 
 type RunLine = Extract<JsonLine, { type: 'run' }>;
 

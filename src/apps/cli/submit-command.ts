@@ -4,23 +4,15 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
-import { readSettings } from '../../capabilities/model/index.ts';
-import { loadCompany } from '../../company/index.ts';
-import { checkProjectName, projectNameFromSpec } from '../../ground/files/index.ts';
-import { parseLlmFlag } from '../../capabilities/model/index.ts';
-import { loadScenario } from '../../capabilities/model/index.ts';
-import { runState } from '../eval/index.ts';
-import { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from '../queue/index.ts';
-import { openQueue } from '../queue/index.ts';
-import { submitRun } from '../queue/index.ts';
-import { queueSecret } from '../queue/index.ts';
+import { loadScenario, parseLlmFlag, readSettings } from '../../capabilities/model/index.ts';
+import { loadCompany, readInstructionsFile } from '../../company/index.ts';
 import { formatDiagnostic } from '../../engine/sop/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { checkProjectName, projectNameFromSpec } from '../../ground/files/index.ts';
+import { checkSpec, parseRequest } from '../../session/index.ts';
+import { runState } from '../eval/index.ts';
+import { connectRedis, MAX_JOB_INSTRUCTIONS, openQueue, queueErrorLine, queueSecret, redisUrl, redisWaitMs, shownUrl, submitRun } from '../queue/index.ts';
 import { EXIT, type Output } from './output.ts';
-import { parseRequest } from '../../session/index.ts';
-import { checkSpec } from '../../session/index.ts';
-import { readInstructionsFile } from '../../company/index.ts';
-import { MAX_JOB_INSTRUCTIONS } from '../queue/index.ts';
 
 const SubmitOptions = z.object({
   name: z.string().optional(),

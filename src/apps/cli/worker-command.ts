@@ -5,19 +5,25 @@
  * signed with SOPWORKS_QUEUE_SECRET, within its own limits (--runs-root, --company-root, …). A Redis it
  * cannot reach is waited for, at start-up as later: a restart of Redis is ordinary (docs/scaling.md).
  */
-import { PACKAGE_ROOT } from '../../ground/package-root.ts';
+
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import { queueSecret } from '../queue/index.ts';
-import { resolveWorkerLimits } from '../queue/index.ts';
-import { connectRedis, redisUrl, shownUrl } from '../queue/index.ts';
-import { startWorker } from '../queue/index.ts';
-import { rateLimitSettings } from '../queue/index.ts';
-import { rateLimitKey, workerRateLimits } from '../queue/index.ts';
 import { type ProviderHooks, readSettings } from '../../capabilities/model/index.ts';
+import { PACKAGE_ROOT } from '../../ground/package-root.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
-import { EXIT, type Output } from './output.ts';
 import { parseRequest, wholeNumberIn } from '../../session/index.ts';
+import {
+  connectRedis,
+  queueSecret,
+  rateLimitKey,
+  rateLimitSettings,
+  redisUrl,
+  resolveWorkerLimits,
+  shownUrl,
+  startWorker,
+  workerRateLimits,
+} from '../queue/index.ts';
+import { EXIT, type Output } from './output.ts';
 
 const WorkerOptions = z.object({
   concurrency: wholeNumberIn(1, 64),

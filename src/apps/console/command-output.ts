@@ -3,12 +3,12 @@
  * (json-lines-schema.ts) and the lines for a person on stderr, so a script reads stdout alone.
  */
 import type { RunEvent } from '../../company/index.ts';
+import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
+import type { Lines as Output, SessionCommand } from '../../session/index.ts';
 import { summarizeMessage } from '../review/index.ts';
 import type { JsonLine } from './json-lines-schema.ts';
-import type { Lines as Output, SessionCommand } from '../../session/index.ts';
-import { progressPrinter } from './progress.ts';
-import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import type { LiveStatus } from './live-status.ts';
+import { progressPrinter } from './progress.ts';
 
 export interface CommandOutput {
   /** Lines for a person: stdout, or stderr when stdout carries JSON. */

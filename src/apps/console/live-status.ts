@@ -6,10 +6,9 @@
  * the events). Every line written while it shows clears it first and draws it again after.
  */
 import pc from 'picocolors';
-import type { ProgressReport } from '../../capabilities/model/index.ts';
-import type { CallMeta } from '../../capabilities/model/index.ts';
-import type { Lines as Output } from '../../session/index.ts';
+import type { CallMeta, ProgressReport } from '../../capabilities/model/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import type { Lines as Output } from '../../session/index.ts';
 
 const REDRAW_MS = 1000;
 

@@ -1,6 +1,7 @@
 /** The end of `run`, `change` and `resume`: the summary (or its JSON line) and what to do next; the result's exit code stands. */
-import type { SessionResult } from '../../session/index.ts';
+
 import { Workspace } from '../../capabilities/repository/index.ts';
+import type { SessionResult } from '../../session/index.ts';
 import type { CommandOutput } from './command-output.ts';
 import { summaryLine } from './json-lines-schema.ts';
 import { renderSummary } from './summary.ts';

@@ -4,10 +4,10 @@
  */
 import path from 'node:path';
 import pc from 'picocolors';
-import type { RunResult } from '../../company/index.ts';
 import type { UsageTotals } from '../../capabilities/model/index.ts';
 import { formatUsd } from '../../capabilities/model/index.ts';
 import { describeFigures, runFigures } from '../../capabilities/project/index.ts';
+import type { RunResult } from '../../company/index.ts';
 import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
 
 export interface SummaryFacts {

@@ -4,10 +4,9 @@
  */
 import path from 'node:path';
 import { ChangeRecord } from '../../capabilities/change/index.ts';
-import { readTextIfExists } from '../../ground/files/index.ts';
-import { git } from '../../host/git/index.ts';
-import { NO_DIFF_PROGRAMS } from '../../host/git/index.ts';
 import { STATE_DIR } from '../../engine/run/index.ts';
+import { readTextIfExists } from '../../ground/files/index.ts';
+import { git, NO_DIFF_PROGRAMS } from '../../host/git/index.ts';
 
 export interface ChangedCode {
   files: string[];

@@ -6,15 +6,15 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readRunRecord } from '../../company/index.ts';
-import { parseJsonLines } from '../review/index.ts';
-import { runSandboxed } from '../../host/sandbox/index.ts';
-import type { SandboxSettings } from '../../host/sandbox/index.ts';
-import { STATE_DIR, Workspace } from '../../capabilities/repository/index.ts';
-import type { SpecDefinition } from './suite-file.ts';
-import type { SpecResult } from './spec-result.ts';
-import { changedCode } from './changed-code.ts';
 import { placeholdersIn } from '../../capabilities/project/index.ts';
+import { STATE_DIR, Workspace } from '../../capabilities/repository/index.ts';
+import { readRunRecord } from '../../company/index.ts';
+import type { SandboxSettings } from '../../host/sandbox/index.ts';
+import { runSandboxed } from '../../host/sandbox/index.ts';
+import { parseJsonLines } from '../review/index.ts';
+import { changedCode } from './changed-code.ts';
+import type { SpecResult } from './spec-result.ts';
+import type { SpecDefinition } from './suite-file.ts';
 
 /** How long an entry point or a check may take: they are smoke tests, not workloads. */
 const COMMAND_SECONDS = 30;

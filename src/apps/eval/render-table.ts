@@ -3,8 +3,9 @@
  * table for eval.md. Also the aggregates, in MetaGPT's and ChatDev's terms, and a side-by-side
  * comparison of two suites' results (`eval --compare`).
  */
-import type { Aggregates, SpecResult, SuiteResults } from './spec-result.ts';
+
 import { cleanStrings } from '../../ground/terminal-text.ts';
+import type { Aggregates, SpecResult, SuiteResults } from './spec-result.ts';
 
 export type Table = { header: string[]; rows: string[][] };
 

@@ -7,9 +7,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { git } from '../../host/git/index.ts';
-import { readRunRecord } from '../../company/index.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { readRunRecord } from '../../company/index.ts';
+import { git } from '../../host/git/index.ts';
 import { parseJsonLines } from '../review/index.ts';
 import type { InjectedFaultRecord } from './robustness.ts';
 

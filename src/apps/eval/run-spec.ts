@@ -8,9 +8,9 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { readRunRecord, type RunOutcome } from '../../company/index.ts';
-import { describeError, type ErrorCode, SopworksError } from '../../ground/errors.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { type RunOutcome, readRunRecord } from '../../company/index.ts';
+import { describeError, type ErrorCode, SopworksError } from '../../ground/errors.ts';
 import { execute, exitCodeOfError, type Lines, type PreparedRun, prepareChange, prepareResume, prepareStart, type SessionHooks } from '../../session/index.ts';
 import { commandOutput, reportRun } from '../console/index.ts';
 import { tracedRun } from '../tracing/index.ts';

@@ -9,18 +9,18 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { describeError } from '../../ground/errors.ts';
-import type { SandboxSettings } from '../../host/sandbox/index.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import type { SandboxSettings } from '../../host/sandbox/index.ts';
 import { aggregate } from './aggregate.ts';
 import { measureRun } from './measure-run.ts';
-import { aggregateTable, renderMarkdown, specTable } from './render-table.ts';
 import { robustnessTable } from './render-robustness.ts';
+import { aggregateTable, renderMarkdown, specTable } from './render-table.ts';
+import { type RunResult, robustness } from './robustness.ts';
+import { runFacts } from './run-facts.ts';
+import { isReference, type PlannedRun, planRuns, type RunsAsked } from './run-plan.ts';
 import { runState, type SpecRunHooks, type SpecRunRequest } from './run-spec.ts';
 import type { SpecResult, SuiteResults } from './spec-result.ts';
 import type { SpecDefinition, Suite } from './suite-file.ts';
-import { isReference, planRuns, type PlannedRun, type RunsAsked } from './run-plan.ts';
-import { runFacts } from './run-facts.ts';
-import { robustness, type RunResult } from './robustness.ts';
 
 /**
  * Brings one spec's run to an outcome (in this process, or through the queue); returns an error that kept

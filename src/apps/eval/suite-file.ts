@@ -8,11 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { loadScenario, type Scenario } from '../../capabilities/model/index.ts';
+import { type Diagnostic, formatDiagnostic, loadYamlChecked, locatorOf, sopError } from '../../engine/sop/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { PROJECT_NAME } from '../../ground/files/index.ts';
-import { loadScenario, type Scenario } from '../../capabilities/model/index.ts';
-import { loadYamlChecked, locatorOf } from '../../engine/sop/index.ts';
-import { formatDiagnostic, sopError, type Diagnostic } from '../../engine/sop/index.ts';
 
 const Command = z.array(z.string().min(1)).min(1, 'give the command as a list: [node, src/cli.js, --help]');
 

@@ -6,6 +6,6 @@ export { rateLimitSettings } from './rate-limits.ts';
 export { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from './redis-connection.ts';
 export { openQueue } from './run-queue.ts';
 export { submitRun } from './submit-run.ts';
+export { startWorker } from './worker.ts';
 export { resolveWorkerLimits } from './worker-limits.ts';
 export { rateLimitKey, workerRateLimits } from './worker-rate-limits.ts';
-export { startWorker } from './worker.ts';

@@ -11,11 +11,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { companyFileSchema } from '../../engine/steps/index.ts';
-import { readRunRecord } from '../../company/index.ts';
-import { RoleModelSchema, roleModelsFromRecord, type RoleModel } from '../../capabilities/model/index.ts';
-import { checkProjectName } from '../../ground/files/index.ts';
+import { type RoleModel, RoleModelSchema, roleModelsFromRecord } from '../../capabilities/model/index.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { readRunRecord } from '../../company/index.ts';
+import { companyFileSchema } from '../../engine/steps/index.ts';
+import { checkProjectName } from '../../ground/files/index.ts';
 import type { JobData } from './job-data.ts';
 import { QUEUE_SECRET_ENV } from './job-signature.ts';
 

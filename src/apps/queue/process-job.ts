@@ -18,18 +18,18 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
-import { readRunRecord } from '../../company/index.ts';
-import { runSpec, runState } from '../eval/index.ts';
-import { SOPWORKS_VERSION } from '../../ground/version.ts';
-import { STATE_DIR } from '../../capabilities/repository/index.ts';
-import { fenceWrites, readAppendLog } from '../../ground/files/index.ts';
+import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq';
 import type { ProviderHooks } from '../../capabilities/model/index.ts';
-import { idleTakeUps, type JobData, JobProgress, MAX_IDLE_TAKE_UPS, projectDirOf, type JobResult } from './job-data.ts';
-import type { HeldLease, RunLeases } from './run-lease.ts';
-import { verifyJob } from './job-signature.ts';
-import { admitJob, JobRefused, type WorkerLimits } from './job-admission.ts';
+import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { readRunRecord } from '../../company/index.ts';
+import { fenceWrites, readAppendLog } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import { runSpec, runState } from '../eval/index.ts';
+import { admitJob, JobRefused, type WorkerLimits } from './job-admission.ts';
+import { idleTakeUps, type JobData, JobProgress, type JobResult, MAX_IDLE_TAKE_UPS, projectDirOf } from './job-data.ts';
+import { verifyJob } from './job-signature.ts';
+import type { HeldLease, RunLeases } from './run-lease.ts';
 
 export interface WorkerContext {
   /** Names this worker in job progress, results and leases: host:pid:tag. */

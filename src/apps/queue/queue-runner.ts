@@ -3,16 +3,16 @@
  * run folders are on the storage the eval and the workers share, so the eval measures them as its own.
  * Every spec is queued at once: the workers' concurrency is the limit.
  */
+
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeError } from '../../ground/errors.ts';
+import { describeError, SopworksError } from '../../ground/errors.ts';
 import type { Lines as Output } from '../../session/index.ts';
 import type { SpecRunner } from '../eval/index.ts';
+import { queueSecret } from './job-signature.ts';
 import { connectRedis, queueErrorLine, redisUrl, redisWaitMs, shownUrl } from './redis-connection.ts';
 import { openQueue, openQueueEvents, type RunQueue } from './run-queue.ts';
 import { submitRun } from './submit-run.ts';
-import { queueSecret } from './job-signature.ts';
-import { SopworksError } from '../../ground/errors.ts';
-import path from 'node:path';
 
 /** A queued run asks the workers' own endpoint or a scenario file (a path a worker checks against its roots); nothing else. */
 function queuedModel(scenario: string | null, llm: string | undefined): { scenario: string | null; llm: 'openai' | null } {

@@ -12,8 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import { numberSetting } from '../../ground/env-settings.ts';
+import { SopworksError } from '../../ground/errors.ts';
 
 export interface RateLimitSettings {
   /** Requests per minute of the endpoint and model; null: not limited. */

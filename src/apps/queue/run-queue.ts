@@ -1,7 +1,7 @@
 /** The BullMQ queue of runs on a checked Redis connection, with the job options every run gets. */
-import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { type JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUE_NAME, type JobData, type JobResult } from './job-data.ts';
+import { type JobData, type JobResult, QUEUE_NAME } from './job-data.ts';
 
 /**
  * A run that failed for a reason a retry may fix (a model endpoint down, a project another process

@@ -6,7 +6,7 @@
  */
 import type { Job } from 'bullmq';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
-import { jobIdFor, type JobData, type JobFields, type JobResult } from './job-data.ts';
+import { type JobData, type JobFields, type JobResult, jobIdFor } from './job-data.ts';
 import { signJob } from './job-signature.ts';
 import type { RunQueue } from './run-queue.ts';
 

@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import type { ProviderHooks, Settings } from '../../capabilities/model/index.ts';
 import { RateLimitedProvider } from './rate-limited-provider.ts';
-import { SharedRateLimits, type RateLimitSettings } from './rate-limits.ts';
+import { type RateLimitSettings, SharedRateLimits } from './rate-limits.ts';
 
 export const rateLimitKey = (settings: Settings): string => `${settings.model.baseUrl ?? 'https://api.openai.com/v1'}|${settings.model.model}`;
 

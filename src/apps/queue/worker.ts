@@ -10,14 +10,14 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Worker, type Processor } from 'bullmq';
+import { type Processor, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUE_NAME, type JobData, type JobResult } from './job-data.ts';
-import { processJob, type WorkerContext } from './process-job.ts';
-import { RunLeases } from './run-lease.ts';
-import type { WorkerLimits } from './job-admission.ts';
 import type { ProviderHooks } from '../../capabilities/model/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import type { WorkerLimits } from './job-admission.ts';
+import { type JobData, type JobResult, QUEUE_NAME } from './job-data.ts';
+import { processJob, type WorkerContext } from './process-job.ts';
+import { RunLeases } from './run-lease.ts';
 import { BULLMQ_CONNECTION } from './run-queue.ts';
 
 export interface WorkerOptions {

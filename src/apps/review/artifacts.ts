@@ -2,9 +2,9 @@
  * The artifacts of a run — what each message added to the repository — recomputed from the board
  * with the same renderers that wrote them, so the review shows exactly what was committed. Pure.
  */
-import type { Message } from '../../engine/board/index.ts';
-import type { ProjectFile } from '../../engine/board/index.ts';
+
 import { messageTypes } from '../../company/index.ts';
+import type { Message, ProjectFile } from '../../engine/board/index.ts';
 import { boardBefore } from './board-replay.ts';
 
 export interface Artifact {

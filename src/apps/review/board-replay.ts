@@ -1,6 +1,5 @@
 /** Read access to a recorded board as it stood before a given message: what renderers combine. */
-import type { BoardReader } from '../../engine/board/index.ts';
-import type { Message } from '../../engine/board/index.ts';
+import type { BoardReader, Message } from '../../engine/board/index.ts';
 
 export function boardBefore(messages: readonly Message[], seq: number): BoardReader {
   const earlier = messages.filter((m) => m.seq < seq);

@@ -7,10 +7,10 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { z } from 'zod';
-import type { Message } from '../../engine/board/index.ts';
 import type { Approval, BugReport, Code } from '../../documents/index.ts';
-import type { IndexedExchange } from './read-run.ts';
+import type { Message } from '../../engine/board/index.ts';
 import { summarizeMessage } from './message-summary.ts';
+import type { IndexedExchange } from './read-run.ts';
 
 export type ThreadEntryKind = 'draft' | 'review' | 'revision' | 'fix' | 'published' | 'bug' | 'decision';
 

@@ -2,8 +2,9 @@
  * The generated repository's history, read with git: one commit per artifact, authored by its role,
  * with a `Sopworks-Message:` trailer naming the board message it came from.
  */
-import { git } from '../../host/git/index.ts';
+
 import { SopworksError } from '../../ground/errors.ts';
+import { git } from '../../host/git/index.ts';
 
 export interface Commit {
   hash: string;

@@ -1,8 +1,8 @@
 /** Reads a run folder and its git history: the effects behind a review, in one place. */
 import { describeError } from '../../ground/errors.ts';
 import { describeFindings, inspectProject } from '../../host/git/index.ts';
-import { readCommits, type Commit } from './git-history.ts';
-import { readRun, type RunRecord } from './read-run.ts';
+import { type Commit, readCommits } from './git-history.ts';
+import { type RunRecord, readRun } from './read-run.ts';
 
 export interface LoadedRun {
   record: RunRecord;

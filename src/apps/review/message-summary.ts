@@ -1,7 +1,8 @@
 /** One line that says what a board message carries, for timelines. Pure. */
-import type { Message } from '../../engine/board/index.ts';
+
 import type * as S from '../../documents/index.ts';
 import type * as C from '../../documents/index.ts';
+import type { Message } from '../../engine/board/index.ts';
 import { shellCommand } from '../../ground/markdown.ts';
 
 const MAX = 120;

@@ -5,14 +5,14 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { SopworksError } from '../../ground/errors.ts';
-import { Envelope, type Message } from '../../engine/board/index.ts';
-import { messageTypes } from '../../company/index.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
+import { messageTypes } from '../../company/index.ts';
+import { Envelope, type Message } from '../../engine/board/index.ts';
 import { lockOwner } from '../../engine/run/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { readTextIfExists } from '../../ground/files/index.ts';
 import { readJsonLines } from './json-lines.ts';
 import { Exchange, RoleState, RunInfo } from './run-files.ts';
-import { readTextIfExists } from '../../ground/files/index.ts';
 
 export interface IndexedExchange {
   /** Position in exchanges.jsonl (0-based): how the viewer asks for one exchange. */

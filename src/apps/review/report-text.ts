@@ -4,13 +4,13 @@
  * test names): every string of the report is made one clean line first (src/ground/terminal-text.ts).
  */
 import pc from 'picocolors';
+import { describeFigures } from '../../capabilities/project/index.ts';
 import { shellCommand } from '../../ground/markdown.ts';
+import { cleanStrings } from '../../ground/terminal-text.ts';
+import { labelOf, shownValue, thousands } from './human-labels.ts';
 import { oneLine, testCounts } from './message-summary.ts';
 import type { RunReport } from './run-report.ts';
-import { describeFigures } from '../../capabilities/project/index.ts';
 import type { UsageRow } from './usage-summary.ts';
-import { labelOf, thousands, shownValue } from './human-labels.ts';
-import { cleanStrings } from '../../ground/terminal-text.ts';
 
 const heading = (text: string): string => `\n${pc.bold(text)}`;
 

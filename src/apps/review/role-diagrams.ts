@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { CompanyDefinition } from '../../engine/run/index.ts';
 import { loadCompany } from '../../company/index.ts';
-import { describeError } from '../../ground/errors.ts';
-import type { SopFile, StateNodeConfig } from '../../engine/steps/index.ts';
+import type { CompanyDefinition } from '../../engine/run/index.ts';
 import { sopStateDiagram } from '../../engine/sop/index.ts';
+import type { SopFile, StateNodeConfig } from '../../engine/steps/index.ts';
+import { describeError } from '../../ground/errors.ts';
 import type { RoleState, RunInfo } from './run-files.ts';
 import { visitedStates } from './sop-path.ts';
 import { describeStep } from './state-step.ts';

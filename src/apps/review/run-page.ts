@@ -3,20 +3,21 @@
  * HTML, the code with its review notes, the QA rounds, usage charts, the roles' SOP diagrams and a
  * summary of each model exchange (its prompt and reply are fetched on demand).
  */
-import type { Message } from '../../engine/board/index.ts';
-import type { Code, Review, TestFiles } from '../../documents/index.ts';
-import { artifactsOf } from './artifacts.ts';
-import type { LoadedRun } from './load-run.ts';
-import { runFiles, type RunRecord } from './read-run.ts';
+
 import { pendingFile, readOpenQuestions, readPending } from '../../capabilities/approvals/index.ts';
+import type { Code, Review, TestFiles } from '../../documents/index.ts';
+import type { Message } from '../../engine/board/index.ts';
 import { describeError } from '../../ground/errors.ts';
-import { escapeHtml, markdownToHtml } from './markdown-html.ts';
-import { buildRunReport, type RunReport, type TimelineEntry } from './run-report.ts';
-import { roleViewsOf, type RoleView } from './role-diagrams.ts';
-import { usageChartSvg } from './usage-chart.ts';
-import { testCounts } from './message-summary.ts';
 import { shellCommand } from '../../ground/markdown.ts';
-import { conversationsOf, unifiedDiff, type Thread } from './conversation.ts';
+import { artifactsOf } from './artifacts.ts';
+import { conversationsOf, type Thread, unifiedDiff } from './conversation.ts';
+import type { LoadedRun } from './load-run.ts';
+import { escapeHtml, markdownToHtml } from './markdown-html.ts';
+import { testCounts } from './message-summary.ts';
+import { type RunRecord, runFiles } from './read-run.ts';
+import { type RoleView, roleViewsOf } from './role-diagrams.ts';
+import { buildRunReport, type RunReport, type TimelineEntry } from './run-report.ts';
+import { usageChartSvg } from './usage-chart.ts';
 
 export interface RenderedFile {
   path: string;

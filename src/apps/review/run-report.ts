@@ -3,17 +3,17 @@
  * its outcome, the timeline of messages, the artifacts and where they landed, the QA rounds, the
  * model usage and the git history. Pure: built from what read-run and git-history read.
  */
-import { runFigures, type RunFigures } from '../../capabilities/project/index.ts';
+import { type RunFigures, runFigures } from '../../capabilities/project/index.ts';
 import type { Outcome } from '../../documents/index.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { Commit } from './git-history.ts';
+import { labelOf, shownValue } from './human-labels.ts';
 import { summarizeMessage } from './message-summary.ts';
 import type { RunRecord } from './read-run.ts';
 import type { RunInfo } from './run-files.ts';
-import { testRoundsOf, type TestRound } from './test-rounds.ts';
-import { usageSummary, type UsageSummary } from './usage-summary.ts';
-import { labelOf, shownValue } from './human-labels.ts';
-import { runPhase, type Phase } from './run-phase.ts';
+import { type Phase, runPhase } from './run-phase.ts';
+import { type TestRound, testRoundsOf } from './test-rounds.ts';
+import { type UsageSummary, usageSummary } from './usage-summary.ts';
 
 export interface RunStatus {
   /** Finished runs have their outcome in run.json. */

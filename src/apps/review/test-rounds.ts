@@ -1,6 +1,7 @@
 /** The QA rounds of a run: each test report, with the bug report QA wrote from it. Pure. */
-import type { Message } from '../../engine/board/index.ts';
+
 import type { BugReport, TestReport } from '../../documents/index.ts';
+import type { Message } from '../../engine/board/index.ts';
 
 export interface TestRound {
   message: Message<TestReport>;

@@ -8,13 +8,13 @@
  * text only with `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true`. An endpoint that does not answer
  * is warned about once and the run goes on.
  */
-import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import type { RunEvent } from '../../company/index.ts';
 import type { UsageMeter } from '../../capabilities/model/index.ts';
+import type { RunEvent } from '../../company/index.ts';
 
 export interface TracingSettings {
   /** The OTLP/HTTP traces URL, or null when tracing is off. */

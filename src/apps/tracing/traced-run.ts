@@ -1,7 +1,7 @@
 /** Runs a run or a resume with its OpenTelemetry traces when an endpoint is set (run-tracing.ts). */
 import type { RunEvent } from '../../company/index.ts';
-import type { SessionResult } from '../../session/index.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
+import type { SessionResult } from '../../session/index.ts';
 import { startRunTracing, tracingSettings } from './run-tracing.ts';
 
 export async function tracedRun(

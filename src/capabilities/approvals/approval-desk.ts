@@ -11,13 +11,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import type { MessageBoard } from '../../engine/board/index.ts';
 import { type Answers, type Approval, ClarifyingQuestion } from '../../documents/index.ts';
+import type { MessageBoard } from '../../engine/board/index.ts';
 import { sameApproval } from '../../engine/effect-identity.ts';
-import { SopworksError } from '../../ground/errors.ts';
-import type { RunApprovals } from '../../engine/run/index.ts';
+import type { RunApprovals, RunStore } from '../../engine/run/index.ts';
 import type { QuestionsRequest as AskedQuestions } from '../../engine/steps/index.ts';
-import type { RunStore } from '../../engine/run/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 
 export const GATES = ['prd', 'design', 'code', 'tests'] as const;
 export type Gate = (typeof GATES)[number];

@@ -1,8 +1,8 @@
 /** `awaitApproval`: hold an artifact back until a person approves it, when the run gates it. */
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import { approvalCounter, countOf } from '../../engine/effect-identity.ts';
 import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 
 export const awaitApproval = defineStep({
   description:

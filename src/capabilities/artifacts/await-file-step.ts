@@ -1,8 +1,8 @@
 /** `awaitFile`: wait until the current file's Code is on the board (or the run ends first). */
 import { z } from 'zod';
 import type * as S from '../../documents/index.ts';
-import { SopworksError } from '../../ground/errors.ts';
 import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 
 export const awaitFile = defineStep({
   description:

@@ -2,9 +2,8 @@
 import { z } from 'zod';
 import * as S from '../../documents/index.ts';
 import { validateTaskGraph } from '../../documents/index.ts';
+import { defineStep, planRefusals } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { planRefusals } from '../../engine/steps/index.ts';
-import { defineStep } from '../../engine/steps/index.ts';
 
 export const check = defineStep({
   description:

@@ -1,7 +1,7 @@
 /** A document (an artifact held back for approval, say) as markdown for a person to read; anything else as it is. */
 import { z } from 'zod';
-import { fence } from '../../ground/markdown.ts';
 import * as S from '../../documents/index.ts';
+import { fence } from '../../ground/markdown.ts';
 import { renderDesign } from './render/design.ts';
 import { renderPrd } from './render/prd.ts';
 

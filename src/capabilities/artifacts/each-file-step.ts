@@ -2,17 +2,17 @@
  * `eachFile`: every queued file worked on by a per-file SOP of its own, up to --concurrency at once, in
  * dependency order (dag-scheduler.ts); the files' messages go out in queue order whatever order they finish in.
  */
-import { Removal } from '../../documents/index.ts';
-import { createActor, type AnyStateMachine } from 'xstate';
+
+import { type AnyStateMachine, createActor } from 'xstate';
 import { z } from 'zod';
 import * as S from '../../documents/index.ts';
-import { SopworksError } from '../../ground/errors.ts';
+import { Removal } from '../../documents/index.ts';
 import type { RoleProfile } from '../../engine/roles/index.ts';
-import { runOverDag, type JobHandle } from './dag-scheduler.ts';
-import { EachFileOutput, type RoleContext } from '../../engine/steps/index.ts';
 import { stateName } from '../../engine/roles/index.ts';
 import type { Ports, Publish } from '../../engine/steps/index.ts';
-import { defineStep } from '../../engine/steps/index.ts';
+import { defineStep, EachFileOutput, type RoleContext } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { type JobHandle, runOverDag } from './dag-scheduler.ts';
 
 export const eachFile = defineStep({
   description:

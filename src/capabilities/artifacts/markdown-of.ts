@@ -1,8 +1,9 @@
 /** Markdown renderings of the planning artifacts by name, for templates ({{markdown "PRD" prd}}). */
-import { renderPrd } from './render/prd.ts';
-import { renderDesign } from './render/design.ts';
-import { renderTasks } from './render/tasks.ts';
+
 import type { Design, PRD, TaskGraph } from '../../documents/index.ts';
+import { renderDesign } from './render/design.ts';
+import { renderPrd } from './render/prd.ts';
+import { renderTasks } from './render/tasks.ts';
 
 export const planningMarkdown: Record<string, (value: unknown) => string> = {
   PRD: (v) => renderPrd(v as PRD),

@@ -3,11 +3,11 @@
  * the tests and documents — the files each becomes in the repository and its commit's subject.
  */
 import * as S from '../../documents/index.ts';
-import { defineMessage, oneDocument, type BoardReader } from '../../engine/board/index.ts';
-import { renderPrd } from './render/prd.ts';
+import { type BoardReader, defineMessage, oneDocument } from '../../engine/board/index.ts';
 import { renderDesign } from './render/design.ts';
-import { renderTasks } from './render/tasks.ts';
+import { renderPrd } from './render/prd.ts';
 import { renderReadme } from './render/readme.ts';
+import { renderTasks } from './render/tasks.ts';
 
 function latestPayload<T>(board: BoardReader, type: string, needed: string): T {
   const message = board.latest<T>(type);

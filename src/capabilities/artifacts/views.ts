@@ -3,12 +3,12 @@
  * task graph, tests and reports, and what a per-file step reads of the current file — its task, its
  * dependencies' interfaces, its part of the design, its content.
  */
-import { SopworksError } from '../../ground/errors.ts';
+
+import type { Code, Design, PRD, TaskGraph } from '../../documents/index.ts';
+import { codeInterface, topologicalOrder } from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View, type ViewScope } from '../../engine/steps/index.ts';
-import type { Code, Design, PRD, TaskGraph } from '../../documents/index.ts';
-import { topologicalOrder } from '../../documents/index.ts';
-import { codeInterface } from '../../documents/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { designExcerpt } from './design-excerpt.ts';
 
 /** The newest Code message per path, in task order. */

@@ -2,10 +2,11 @@
  * The change documents as Markdown, committed under the change's folder (docs/changes/<n>-<slug>/).
  * Pure.
  */
-import { bullets, codeSpan, document, fence, item, shellCommand } from '../../ground/markdown.ts';
-import type { RepositoryMap, BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta } from '../../documents/index.ts';
-import { oneLine } from '../../ground/text/index.ts';
+
+import type { BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta, RepositoryMap } from '../../documents/index.ts';
 import { commandsList, diagramSections, filesList } from '../../documents/index.ts';
+import { bullets, codeSpan, document, fence, item, shellCommand } from '../../ground/markdown.ts';
+import { oneLine } from '../../ground/text/index.ts';
 
 export function renderChangeRequest(request: ChangeRequest): string {
   return document(

@@ -4,8 +4,8 @@
  */
 import * as C from '../../documents/index.ts';
 import { documentsDir } from '../../documents/index.ts';
-import { defineMessage as define, oneDocument, type BoardReader } from '../../engine/board/index.ts';
-import { renderRepositoryMap, renderBaselineTests, renderChangeRequest, renderChangeTasks, renderDesignDelta } from './change-documents.ts';
+import { type BoardReader, defineMessage as define, oneDocument } from '../../engine/board/index.ts';
+import { renderBaselineTests, renderChangeRequest, renderChangeTasks, renderDesignDelta, renderRepositoryMap } from './change-documents.ts';
 
 /** A document of the change, at `<changeDir>/<name>`. */
 const at =

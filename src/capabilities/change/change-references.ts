@@ -1,7 +1,7 @@
 /** The actions and guards of a change run: queue its task graph's files, ask what the current task does, and judge its tests against the base's. */
 import { z } from 'zod';
-import * as C from '../../documents/index.ts';
 import type { TestReport } from '../../documents/index.ts';
+import * as C from '../../documents/index.ts';
 import { topologicalOrder } from '../../documents/index.ts';
 import { defineAction, defineGuard } from '../../engine/steps/index.ts';
 import { currentChangeTask } from './change-views.ts';

@@ -4,11 +4,10 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { readTextIfExists } from '../../ground/files/index.ts';
-import { git } from '../../host/git/index.ts';
-import { NO_DIFF_PROGRAMS } from '../../host/git/index.ts';
-import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
 import { STATE_DIR } from '../../engine/run/index.ts';
+import { readTextIfExists } from '../../ground/files/index.ts';
+import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
+import { git, NO_DIFF_PROGRAMS } from '../../host/git/index.ts';
 
 /** What run.json keeps of a change run (`change`, written by `sopworks change`). */
 // run.json is read back from a folder anyone may have handed over: the base must be a commit id, never

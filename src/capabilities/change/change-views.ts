@@ -2,10 +2,11 @@
  * The views of a change run (src/engine/steps/views.ts says what a view is): its documents on the board,
  * and the current file's change task.
  */
-import { SopworksError } from '../../ground/errors.ts';
+
 import type { ChangeTask, ChangeTaskGraph, Removal } from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 
 /** The current file's change task; a file a bug report names outside the tasks is a modification. */
 export function currentChangeTask(board: Pick<BoardReader, 'latest'>, current: string | null): ChangeTask {

@@ -1,9 +1,8 @@
 /** `checkChangeTasks`: a change task graph checked against the work tree and the policy; fails with the problems found. */
 import { z } from 'zod';
 import * as C from '../../documents/index.ts';
+import { defineStep, planRefusals } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { planRefusals } from '../../engine/steps/index.ts';
-import { defineStep } from '../../engine/steps/index.ts';
 import { changeTaskProblems } from './check-change-tasks.ts';
 
 export const checkChangeTasks = defineStep({

@@ -5,9 +5,9 @@
  * path that does not exist is answered with the repository's nearest one, when one is near.
  */
 import fs from 'node:fs/promises';
-import { resolveInside } from '../../ground/files/index.ts';
-import { validateTaskGraph } from '../../documents/index.ts';
 import type { ChangeTaskGraph } from '../../documents/index.ts';
+import { validateTaskGraph } from '../../documents/index.ts';
+import { resolveInside } from '../../ground/files/index.ts';
 import { nearestPath, trackedFiles } from './nearest-path.ts';
 
 /** Files larger than this are not edited (their content would not fit a prompt); the map shows their interface. */

@@ -7,8 +7,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { git } from '../../host/git/index.ts';
 import { projectNameFromSpec, slugOf } from '../../ground/files/index.ts';
+import { git } from '../../host/git/index.ts';
 
 export interface ChangeTarget {
   /** The repository's top folder (absolute). */

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type * as C from '../../documents/index.ts';
 import { TestReport } from '../../documents/index.ts';
-import { SopworksError } from '../../ground/errors.ts';
 import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { compareWithBase as compare } from './compare-with-base.ts';
 
 export const compareWithBase = defineStep({

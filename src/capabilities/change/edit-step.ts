@@ -3,17 +3,14 @@
  * to the file as it is (apply-edits.ts); a block that does not fit is re-asked, nothing is applied in part.
  */
 import { z } from 'zod';
-import type { Code } from '../../documents/index.ts';
-import type { EditsReply } from '../../documents/index.ts';
-import { SopworksError } from '../../ground/errors.ts';
+import type { Code, EditsReply, RepositoryMap } from '../../documents/index.ts';
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
-import type { RoleContext } from '../../engine/steps/index.ts';
-import type { Ports } from '../../engine/steps/index.ts';
+import type { Ports, RoleContext } from '../../engine/steps/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { applyEdits } from './apply-edits.ts';
 import { currentChangeTask } from './change-views.ts';
 import { originalContent } from './original-content.ts';
-import type { RepositoryMap } from '../../documents/index.ts';
 import { unifiedDiff } from './render-diff.ts';
 
 export const edit = defineStep({

@@ -1,8 +1,9 @@
 /** capabilities/change: its public face — what other folders may use of it. */
-export * from './change-views.ts';
+
 export { changeMessageTypes } from './change-message-types.ts';
 export { baseRunnerStarted, noNewFailures, queueChangeTasks, taskOp } from './change-references.ts';
 export { ChangeRecord, changeSummary } from './change-summary.ts';
+export * from './change-views.ts';
 export { checkChangeTasks } from './check-change-tasks-step.ts';
 export { checkRepository } from './check-repository.ts';
 export { checkToolchains } from './check-toolchains.ts';

@@ -1,10 +1,10 @@
 /** `mapRepository`: a change run's bounded map of the repository as it is at the base (repository-map.ts). */
 import { z } from 'zod';
-import * as C from '../../documents/index.ts';
 import type { Requirement } from '../../documents/index.ts';
+import * as C from '../../documents/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
 import { slugOf } from '../../ground/files/index.ts';
 import { git } from '../../host/git/index.ts';
-import { defineStep } from '../../engine/steps/index.ts';
 import { mapRepository as mapAt } from './repository-map.ts';
 
 export const mapRepository = defineStep({

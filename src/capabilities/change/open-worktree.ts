@@ -8,9 +8,9 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { STATE_DIR } from '../../engine/run/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { git } from '../../host/git/index.ts';
-import { STATE_DIR } from '../../engine/run/index.ts';
 import type { ChangeTarget } from './check-repository.ts';
 
 /**

@@ -4,8 +4,8 @@
  * next prompt shows — the model is told, never left guessing.
  */
 import fs from 'node:fs/promises';
-import { resolveInside } from '../../ground/files/index.ts';
 import type { ReadFiles, ReadRequest } from '../../documents/index.ts';
+import { resolveInside } from '../../ground/files/index.ts';
 
 export interface ReadBounds {
   maxFiles: number;

@@ -8,14 +8,14 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { git } from '../../host/git/index.ts';
 import type { RepositoryMap } from '../../documents/index.ts';
 import { hasControls } from '../../ground/terminal-text.ts';
+import { git } from '../../host/git/index.ts';
 import { fillBudget } from './map/fill-budget.ts';
 import { listFiles, type TreeFile } from './map/list-files.ts';
 import { rankFiles } from './map/rank-files.ts';
-import { renderTree } from './map/render-tree.ts';
 import { relevance } from './map/relevance.ts';
+import { renderTree } from './map/render-tree.ts';
 import { requestTerms } from './map/request-terms.ts';
 import { tagFiles } from './map/tag-files.ts';
 import { testCommands } from './map/test-commands.ts';

@@ -9,8 +9,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { attributeDrivers, describeFindings, inspectProject } from '../../host/git/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import { attributeDrivers, describeFindings, inspectProject } from '../../host/git/index.ts';
 
 /** The warnings to show; throws when the repository cannot be used at all. */
 export async function repositoryTampering(repo: string, base: string): Promise<string[]> {

@@ -1,11 +1,11 @@
 /** `ask`: one model call through the gateway, its reply validated as the step's output. */
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
-import { checkRelativePath } from '../../ground/files/index.ts';
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
 import { resolveCallKey } from '../../engine/sop/index.ts';
 import type { OutputSpec, Ports } from '../../engine/steps/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { checkRelativePath } from '../../ground/files/index.ts';
 
 /** An `ask` step's key: `current` (the current file), or a fixed project path, normalised. */
 const CallKey = z.string().transform((value, ctx) => {

@@ -4,8 +4,8 @@
  * cross the line — never more than one call over.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { describeCall, type CallMeta } from './provider.ts';
 import { costOf, formatUsd, type Price } from './prices.ts';
+import { type CallMeta, describeCall } from './provider.ts';
 
 export interface BudgetLimits {
   usd: number | null;

@@ -8,11 +8,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { RoleProfile } from '../../engine/roles/index.ts';
-import { templateError, type Diagnostic } from '../../engine/sop/index.ts';
-import { stepsOf } from '../../engine/sop/index.ts';
 import type { TemplateRole } from '../../engine/sop/index.ts';
-import type { StepPrompt } from '../../engine/steps/index.ts';
-import type { Vocabulary } from '../../engine/steps/index.ts';
+import { type Diagnostic, stepsOf, templateError } from '../../engine/sop/index.ts';
+import type { StepPrompt, Vocabulary } from '../../engine/steps/index.ts';
 import { analyseTemplate, type Position, type TemplateAnalysis, type TemplateUse } from './template-analysis.ts';
 
 /** The helpers PromptRenderer (src/capabilities/model/prompt-renderer.ts) registers besides Handlebars' built-in ones. */

@@ -3,7 +3,7 @@
  * that cannot be answered within the window is never sent, and the step fails saying by how much.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { describeCall, type CallMeta, type ChatMessage, type ModelRoute } from './provider.ts';
+import { type CallMeta, type ChatMessage, describeCall, type ModelRoute } from './provider.ts';
 import { countPromptTokens } from './token-count.ts';
 
 /**

@@ -7,7 +7,7 @@
  * cut-off replies past it, so the bound holds whatever the model does.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { describeCall, type CallMeta, type Completion } from './provider.ts';
+import { type CallMeta, type Completion, describeCall } from './provider.ts';
 
 export interface CutOffLimits {
   /** Completion tokens one step may spend on cut-off replies (SOPWORKS_MAX_CUT_OFF_TOKENS). */

@@ -5,12 +5,13 @@
  * line by line: a killed process loses none of it, and what a power cut loses costs at most those
  * calls again on resume, never a wrong result (the board, flushed line by line, is the source of truth).
  */
-import type { RecordLog } from '../../ground/files/index.ts';
-import type { CallMeta } from './provider.ts';
-import { UsageMeter } from './usage.ts';
+
 import { callIdentity, seriesIdentity } from '../../engine/effect-identity.ts';
+import type { RecordLog } from '../../ground/files/index.ts';
 import { CutOffAllowance, type CutOffLimits } from './cut-off-allowance.ts';
 import { ExchangeRecord } from './exchange-record.ts';
+import type { CallMeta } from './provider.ts';
+import { UsageMeter } from './usage.ts';
 
 /**
  * Recorded attempts of each call. A call's attempts form rounds: a round starts at attempt 1, and a

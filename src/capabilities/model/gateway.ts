@@ -2,26 +2,27 @@
  * The one way to the model. In order: render the prompt → call the provider → parse → validate →
  * on failure re-ask with the validation errors (bounded) → meter tokens → record the exchange.
  */
-import { SopworksError } from '../../ground/errors.ts';
+
+import { callIdentity } from '../../engine/effect-identity.ts';
 import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/index.ts';
-import { describeCall, type CallMeta, type ChatMessage, type Completion, type ModelRoute, type Provider } from './provider.ts';
-import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
-import type { PromptRenderer } from './prompt-renderer.ts';
-import type { WarmUp, WarmUpTask } from './warm-up.ts';
-import { formatOf, judgeReply, strictSchemaOf } from './reply-format.ts';
-import { chainHas, exchangeOf, usedUp } from './gateway-records.ts';
-import type { ParseResult } from './parse/result.ts';
-import { countPromptTokens, countTextTokens } from './token-count.ts';
-import type { CallRecord, UsageMeter } from './usage.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import type { Budget } from './budget.ts';
+import { type ProgressReport, progressReporter } from './call-progress.ts';
+import { checkFits } from './context-fit.ts';
+import { CutOffAllowance } from './cut-off-allowance.ts';
 import type { ExchangeReplay } from './exchange-log.ts';
 import type { ExchangeRecord } from './exchange-record.ts';
-import type { Budget } from './budget.ts';
+import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
+import { chainHas, exchangeOf, usedUp } from './gateway-records.ts';
+import type { ParseResult } from './parse/result.ts';
 import { costOf, type Price } from './prices.ts';
-import { callIdentity } from '../../engine/effect-identity.ts';
-import { CutOffAllowance } from './cut-off-allowance.ts';
+import type { PromptRenderer } from './prompt-renderer.ts';
+import { type CallMeta, type ChatMessage, type Completion, describeCall, type ModelRoute, type Provider } from './provider.ts';
 import { reaskOf } from './reask.ts';
-import { checkFits } from './context-fit.ts';
-import { progressReporter, type ProgressReport } from './call-progress.ts';
+import { formatOf, judgeReply, strictSchemaOf } from './reply-format.ts';
+import { countPromptTokens, countTextTokens } from './token-count.ts';
+import type { CallRecord, UsageMeter } from './usage.ts';
+import type { WarmUp, WarmUpTask } from './warm-up.ts';
 
 export type { AskRequest, OutputSpec };
 

@@ -12,9 +12,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
+import type { RoleProfile } from '../../engine/roles/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { fence } from '../../ground/markdown.ts';
-import type { RoleProfile } from '../../engine/roles/index.ts';
 import type { WarmUpTask } from './warm-up.ts';
 
 /** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */

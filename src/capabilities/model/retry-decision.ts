@@ -7,7 +7,7 @@
  * the same request would fail the same way — and a request the run itself aborted. A 429's wait is when
  * its limit resets, in any shape quota-reset.ts reads.
  */
-import { quotaResetOf, type QuotaReset } from './quota-reset.ts';
+import { type QuotaReset, quotaResetOf } from './quota-reset.ts';
 
 /**
  * `status`: the endpoint's HTTP status, when it answered with one (a 429 pauses a worker's shared rate

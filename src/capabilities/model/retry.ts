@@ -9,8 +9,8 @@
  * `max` times per request, each at most a day and an hour, a second past the reset.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decideRetry, type RetryDecision } from './retry-decision.ts';
 import type { QuotaReset } from './quota-reset.ts';
+import { decideRetry, type RetryDecision } from './retry-decision.ts';
 
 /** The longest reset waited out: a daily limit's, with an hour to spare. */
 export const LONGEST_QUOTA_WAIT_MS = 25 * 3_600_000;

@@ -2,7 +2,7 @@
  * What a role's model settings in company.yaml would trip on at run time, beyond their shape: a key
  * variable that is not set here, the same model listed twice in one chain. Warnings: a run may still work.
  */
-import { sopWarning, type Diagnostic } from '../../engine/sop/index.ts';
+import { type Diagnostic, sopWarning } from '../../engine/sop/index.ts';
 import type { RoleModel } from './role-model.ts';
 
 export function roleModelProblems(settings: unknown, where: (at: (string | number)[]) => string): Diagnostic[] {

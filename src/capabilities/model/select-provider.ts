@@ -5,19 +5,19 @@
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
-import type { Settings } from './settings.ts';
-import type { CallMeta, ModelRoute, Provider } from './provider.ts';
-import { priceFor } from './prices.ts';
-import { RoutedProvider } from './providers/routed.ts';
-import { modelLabel, resolveRoleModels, roleModelsRecord, type ResolvedModel, type RoleModel, type RoleModelRecord } from './role-model.ts';
-import type { QuotaWait, RetryEvent } from './retry.ts';
-import { ScriptedProvider } from './providers/scripted.ts';
-import { modelIdentity } from './model-identity.ts';
-import { loadScenario, type Scenario } from './scenario.ts';
-import { preflight } from './endpoint/preflight.ts';
 import { ChaosProvider } from './chaos/chaos-provider.ts';
 import type { ChaosSettings } from './chaos/chaos-settings.ts';
 import { describePlan, planContext, plannedSteps, type SopPrompt } from './context-plan.ts';
+import { preflight } from './endpoint/preflight.ts';
+import { modelIdentity } from './model-identity.ts';
+import { priceFor } from './prices.ts';
+import type { CallMeta, ModelRoute, Provider } from './provider.ts';
+import { RoutedProvider } from './providers/routed.ts';
+import { ScriptedProvider } from './providers/scripted.ts';
+import type { QuotaWait, RetryEvent } from './retry.ts';
+import { modelLabel, type ResolvedModel, type RoleModel, type RoleModelRecord, resolveRoleModels, roleModelsRecord } from './role-model.ts';
+import { loadScenario, type Scenario } from './scenario.ts';
+import type { Settings } from './settings.ts';
 import { countPromptTokens } from './token-count.ts';
 
 export type LlmChoice =

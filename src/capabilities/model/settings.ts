@@ -3,9 +3,8 @@
  */
 import { z } from 'zod';
 import { blankAsUnset, numberSetting, parseEnvironment } from '../../ground/env-settings.ts';
+import { DEFAULT_LIMITS, MODE_SETTINGS, type ModeSetting, type SandboxLimits } from '../../host/sandbox/index.ts';
 import type { Price } from './prices.ts';
-import { MODE_SETTINGS, type ModeSetting } from '../../host/sandbox/index.ts';
-import { DEFAULT_LIMITS, type SandboxLimits } from '../../host/sandbox/index.ts';
 
 const intFrom = (fallback: number) => numberSetting(fallback, (n) => Number.isInteger(n) && n >= 0, 'a whole number ≥ 0');
 

@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Diagnostic, sopError } from '../../engine/sop/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { readYaml, validateYaml } from '../../ground/files/index.ts';
-import { sopError, type Diagnostic } from '../../engine/sop/index.ts';
-import { DEFAULT_POLICY, PolicyFile, type Policy } from './policy-file.ts';
+import { DEFAULT_POLICY, type Policy, PolicyFile } from './policy-file.ts';
 
 export const POLICY_FILE = 'policy.yaml';
 

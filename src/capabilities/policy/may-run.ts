@@ -4,8 +4,8 @@
  * project's manifest, in a step of their own, when the policy allows it (src/host/install/install-project.ts).
  */
 import path from 'node:path';
-import type { Policy } from './policy-file.ts';
 import { rulesOf } from './may-write.ts';
+import type { Policy } from './policy-file.ts';
 
 /** Package-manager subcommands that fetch and install packages. */
 const INSTALLS: [RegExp, RegExp][] = [

@@ -5,11 +5,11 @@
  * check the file failed so far, which its Code message keeps: each failure is a model review saved.
  */
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import * as S from '../../documents/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { describePlaceholders, placeholdersIn } from './completeness.ts';
 import { runFastChecks } from './fast-checks.ts';
-import { defineStep } from '../../engine/steps/index.ts';
 
 export const fastCheck = defineStep({
   description:

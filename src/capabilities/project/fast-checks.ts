@@ -11,11 +11,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { SopworksError } from '../../ground/errors.ts';
 import type { FastCheck } from '../../documents/index.ts';
-import { SANDBOX_PROJECT } from '../../host/sandbox/index.ts';
-import { runSandboxed } from '../../host/sandbox/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import type { SandboxSettings } from '../../host/sandbox/index.ts';
+import { runSandboxed, SANDBOX_PROJECT } from '../../host/sandbox/index.ts';
 
 const exec = promisify(execFile);
 

@@ -9,12 +9,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import * as S from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
-import { installedAlready, markInstalled, packagesWithInstallScripts } from '../../host/install/index.ts';
-import { checkInstall, runInstall } from '../../host/install/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { checkInstall, installedAlready, markInstalled, packagesWithInstallScripts, runInstall } from '../../host/install/index.ts';
 import { dependencyRegistries } from './dependency-registries.ts';
 import { installReport } from './install-report.ts';
 

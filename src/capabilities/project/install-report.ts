@@ -3,11 +3,10 @@
  * — a refused manifest, an installer that failed — goes to the Engineer as a bug report like a failing
  * test, quoting what was refused and where, or the installer's own error lines.
  */
-import { describeInstallFailure } from '../../host/install/index.ts';
+
 import type { InstallPlan, UnmetDependency } from '../../host/install/index.ts';
-import { describeRefusal, type Refusal } from '../../host/install/index.ts';
-import type { SandboxOutcome } from '../../host/sandbox/index.ts';
-import type { SandboxReport } from '../../host/sandbox/index.ts';
+import { describeInstallFailure, describeRefusal, type Refusal } from '../../host/install/index.ts';
+import type { SandboxOutcome, SandboxReport } from '../../host/sandbox/index.ts';
 
 /** The DependencyInstall message's payload (artifacts/schemas.ts), which the step publishes. */
 export interface InstallRound {

@@ -9,9 +9,9 @@
  * Pure.
  */
 import { z } from 'zod';
+import * as S from '../../documents/index.ts';
 import type { Message } from '../../engine/board/index.ts';
 import { isSourceFile, placeholdersIn } from './completeness.ts';
-import * as S from '../../documents/index.ts';
 
 export const RunFigures = z.object({
   completeness: z.object({

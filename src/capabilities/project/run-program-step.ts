@@ -5,12 +5,11 @@
  * command): check it with the `isSet` guard before publishing it.
  */
 import { z } from 'zod';
-import { SopworksError } from '../../ground/errors.ts';
 import * as S from '../../documents/index.ts';
-import { runSandboxed } from '../../host/sandbox/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { runSandboxed, withoutMachinePaths } from '../../host/sandbox/index.ts';
 import { smokeCommandOf, smokeReport } from './smoke-run.ts';
-import { withoutMachinePaths } from '../../host/sandbox/index.ts';
 
 export const runProgram = defineStep({
   description:

@@ -2,10 +2,9 @@
  * Derives the repository from the board: each artifact message becomes one commit, in board order,
  * authored by the role that posted it, with a trailer naming the message.
  */
-import type { MessageBoard } from '../../engine/board/index.ts';
-import type { Message } from '../../engine/board/index.ts';
-import type { Author, Workspace } from './workspace.ts';
+import type { Message, MessageBoard } from '../../engine/board/index.ts';
 import { commitSubject } from '../../ground/text/index.ts';
+import type { Author, Workspace } from './workspace.ts';
 
 export const MESSAGE_TRAILER = 'Sopworks-Message';
 

@@ -11,21 +11,18 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { SopworksError } from '../../ground/errors.ts';
-import { resolveInside } from '../../ground/files/index.ts';
-import { noFollowRefusal, writeNoFollow } from '../../ground/files/index.ts';
-import { crashPoint } from '../../ground/crash-point.ts';
 import type { ProjectFile } from '../../engine/board/index.ts';
 import { STATE_DIR } from '../../engine/run/index.ts';
-import { findOnPath, git } from '../../host/git/index.ts';
-import type { Identity } from '../../host/git/index.ts';
-import { GitImporter } from '../../host/git/index.ts';
-import { readTextIfExists } from '../../ground/files/index.ts';
+import { crashPoint } from '../../ground/crash-point.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { assertMayWrite, noFollowRefusal, readTextIfExists, resolveInside, writeNoFollow } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
-import { assertMayWrite } from '../../ground/files/index.ts';
+import type { Identity } from '../../host/git/index.ts';
+import { findOnPath, GitImporter, git } from '../../host/git/index.ts';
 import { COMMITTER, exists, gitDirOf, startRepository } from './repository-folder.ts';
 
 export { STATE_DIR };
+
 const GITIGNORE = `${STATE_DIR}/\nnode_modules/\n__pycache__/\n*.pyc\n.venv/\n`;
 
 export type Author = Identity;

@@ -5,12 +5,12 @@
  * before the change is known — and not blamed on it — and a runner that could not start at all is said
  * with the line that explains it (runner-start.ts), so the run can stop before it writes code.
  */
-import type { AcceptLine } from '../../host/sandbox/index.ts';
-import type { SandboxSettings } from '../../host/sandbox/index.ts';
+
 import type { BaselineTests } from '../../documents/index.ts';
+import type { Progress } from '../../engine/steps/index.ts';
+import type { AcceptLine, SandboxSettings } from '../../host/sandbox/index.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { runnerStart } from './runner-start.ts';
-import type { Progress } from '../../engine/steps/index.ts';
 import { runTestRound } from './test-round.ts';
 
 /** The install before the base tests, as the installDependencies step reported it. */

@@ -1,7 +1,7 @@
 /** A test round's report and the bug report that sends failures back, as board messages: committed under docs/ (a change run: its folder). */
 import * as S from '../../documents/index.ts';
 import { documentsDir } from '../../documents/index.ts';
-import { defineMessage, oneDocument, type BoardReader } from '../../engine/board/index.ts';
+import { type BoardReader, defineMessage, oneDocument } from '../../engine/board/index.ts';
 import { renderBugReport, renderTestReport } from './render-test-report.ts';
 
 /** Under docs/, or under the change's folder in a change run (src/documents/documents-dir.ts). */

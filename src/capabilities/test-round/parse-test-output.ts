@@ -7,9 +7,10 @@
  * (test-cases/read-test-cases.ts). Pure. Anything it does not recognise leaves counts null and the
  * exit code decides.
  */
-import { escapeRegExp } from '../../ground/files/index.ts';
+
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
+import { escapeRegExp } from '../../ground/files/index.ts';
 import { listedOnlyCases } from './test-cases/read-test-cases.ts';
 
 export interface ParsedTestOutput {

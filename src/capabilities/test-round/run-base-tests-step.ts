@@ -1,10 +1,10 @@
 /** `runBaseTests`: a change run's first test round, of the repository's existing tests on the base, before any change (base-tests.ts). */
 import { z } from 'zod';
 import * as C from '../../documents/index.ts';
-import { SopworksError } from '../../ground/errors.ts';
-import { defineStep } from '../../engine/steps/index.ts';
 import { ownRecordLine } from '../../engine/board/index.ts';
-import { runBaseTests as runOnBase, type InstallFacts } from './base-tests.ts';
+import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { type InstallFacts, runBaseTests as runOnBase } from './base-tests.ts';
 
 export const runBaseTests = defineStep({
   description:

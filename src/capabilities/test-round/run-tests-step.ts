@@ -1,9 +1,9 @@
 /** `runTests`: a test round (test-round.ts) of the design's test command, if the policy lets the role run it. */
 import { z } from 'zod';
 import * as S from '../../documents/index.ts';
-import { SopworksError } from '../../ground/errors.ts';
 import { ownRecordLine } from '../../engine/board/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { runTestRound } from './test-round.ts';
 
 export const runTests = defineStep({

@@ -7,11 +7,9 @@
  *   then, before the engineering and QA calls are paid for.
  * Both end the run the way a failed commit does: a first reason, then a nudge to the run's watcher.
  */
-import type { MessageBoard } from '../../engine/board/index.ts';
-import type { Message } from '../../engine/board/index.ts';
-import { sandboxFacts, sandboxRefusal, sandboxRefusalNow, type SandboxFacts } from '../../host/sandbox/index.ts';
+import type { Message, MessageBoard } from '../../engine/board/index.ts';
 import type { SandboxSettings } from '../../host/sandbox/index.ts';
-import { securityStopReason } from '../../host/sandbox/index.ts';
+import { type SandboxFacts, sandboxFacts, sandboxRefusal, sandboxRefusalNow, securityStopReason } from '../../host/sandbox/index.ts';
 
 export interface RunStopper {
   first: string | null;

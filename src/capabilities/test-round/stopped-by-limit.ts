@@ -3,9 +3,9 @@
  * its value, and — where the runner's output shows it — which test was running. Without it, a run
  * killed at the time limit reads as "failed" with no failing test, and the bug report has nothing to say.
  */
+
+import type { LimitKind, SandboxLimits } from '../../host/sandbox/index.ts';
 import type { ParsedTestOutput } from './parse-test-output.ts';
-import type { SandboxLimits } from '../../host/sandbox/index.ts';
-import type { LimitKind } from '../../host/sandbox/index.ts';
 
 export interface StoppedRun {
   limitsHit: readonly LimitKind[];

@@ -5,17 +5,15 @@
  * the work tree outside the committed files (a `__pycache__/`, a cache, coverage) is removed after it.
  * Progress goes to `progress` as lines a person reads.
  */
-import type { SandboxReport } from '../../host/sandbox/index.ts';
-import type { SandboxSettings } from '../../host/sandbox/index.ts';
-import { failureSignature, parseTestOutput, type ParsedTestOutput } from './parse-test-output.ts';
-import { stoppedByLimit } from './stopped-by-limit.ts';
-import { readTestCases } from './test-cases/read-test-cases.ts';
+
 import { citedCriteria, type TestCase } from '../../documents/index.ts';
-import { withoutMachinePaths } from '../../host/sandbox/index.ts';
-import { runSandboxed, type SandboxOutcome } from '../../host/sandbox/index.ts';
-import type { AcceptLine } from '../../host/sandbox/index.ts';
 import type { Progress } from '../../engine/steps/index.ts';
 import { looseEntries, removeNewEntries } from '../../host/git/index.ts';
+import type { AcceptLine, SandboxReport, SandboxSettings } from '../../host/sandbox/index.ts';
+import { runSandboxed, type SandboxOutcome, withoutMachinePaths } from '../../host/sandbox/index.ts';
+import { failureSignature, type ParsedTestOutput, parseTestOutput } from './parse-test-output.ts';
+import { stoppedByLimit } from './stopped-by-limit.ts';
+import { readTestCases } from './test-cases/read-test-cases.ts';
 
 export interface TestRoundRequest {
   /** The round's number in the run (1-based). */

@@ -5,7 +5,7 @@
  * constants and variables (a value too long to show is `…`). Doc comments right above stay.
  */
 import type { SyntaxNode } from '../../ground/syntax/index.ts';
-import { commentsAbove, type Cut, cutOf, indentAt, textWith, tooLong } from './source-text.ts';
+import { type Cut, commentsAbove, cutOf, indentAt, textWith, tooLong } from './source-text.ts';
 
 const isComment = (node: SyntaxNode): boolean => node.type === 'comment';
 const exported = (name: string | undefined): boolean => name !== undefined && /^\p{Lu}/u.test(name);

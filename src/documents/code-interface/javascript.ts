@@ -7,7 +7,7 @@
  * an export stay; nothing else of the file does.
  */
 import type { SyntaxNode } from '../../ground/syntax/index.ts';
-import { commentsAbove, type Cut, cutOf, indentAt, textWith, tooLong } from './source-text.ts';
+import { type Cut, commentsAbove, cutOf, indentAt, textWith, tooLong } from './source-text.ts';
 
 const FUNCTIONS = new Set([
   'function_declaration',

@@ -3,9 +3,9 @@
  * It is the run's source of truth — files, commits and prompts are all derived from it.
  */
 import { SopworksError } from '../../ground/errors.ts';
+import { AppendLog, type RecordLog, repairAppendLog } from '../../ground/files/index.ts';
+import { type Draft, Envelope, type Message, messageId } from './message.ts';
 import type { BoardReader, MessageTypes } from './message-type.ts';
-import { AppendLog, repairAppendLog, type RecordLog } from '../../ground/files/index.ts';
-import { Envelope, messageId, type Draft, type Message } from './message.ts';
 
 export type Subscriber = (message: Message) => void;
 

@@ -5,8 +5,9 @@
  * a moment later before it drops a line). The exchange log cannot be told apart this way (its lines are written by the model gateway as
  * replies arrive); its lines are accepted, a gap the docs list for the modes in which code can reach it.
  */
-import type { MessageBoard } from './message-board.ts';
+
 import type { AcceptLine } from '../../host/sandbox/index.ts';
+import type { MessageBoard } from './message-board.ts';
 
 export function ownRecordLine(board: Pick<MessageBoard, 'list'>): AcceptLine {
   return (relative, line) => {

@@ -4,7 +4,7 @@
  * waits in the mailbox, so nothing is lost while the role is busy. The runtime remembers which messages
  * it delivered, so a restored role is given exactly the ones it had not taken yet.
  */
-import { createActor, type AnyActor, type AnyStateMachine, type Snapshot } from 'xstate';
+import { type AnyActor, type AnyStateMachine, createActor, type Snapshot } from 'xstate';
 import type { Message } from '../board/index.ts';
 import { stateName } from './state-name.ts';
 

@@ -15,8 +15,9 @@
  *                                          criteria-unmet (delivered, a P0 criterion not proven)
  *   6. otherwise                         → failed: the company stalled, and says where
  */
-import type { Outcome } from '../board/index.ts';
+
 import { describeError, SopworksError } from '../../ground/errors.ts';
+import type { Outcome } from '../board/index.ts';
 import type { RoleStatus } from '../roles/index.ts';
 
 export const RUN_OUTCOMES = ['done', 'failed', 'criteria-unmet', 'budget-exhausted', 'awaiting-approval', 'interrupted', 'timed-out', 'paused'] as const;

@@ -6,10 +6,9 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { SopworksError } from '../../ground/errors.ts';
-import { AppendLog, repairAppendLog, type Flush } from '../../ground/files/index.ts';
-import { assertMayWrite } from '../../ground/files/index.ts';
 import type { CrashPointName } from '../../ground/crash-point.ts';
+import { SopworksError } from '../../ground/errors.ts';
+import { AppendLog, assertMayWrite, type Flush, repairAppendLog } from '../../ground/files/index.ts';
 import { RoleStore } from './role-store.ts';
 import { acquireRunLock } from './run-lock.ts';
 import type { OpenedLog, RunLease, RunLock, RunStore } from './run-store.ts';

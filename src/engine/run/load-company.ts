@@ -4,8 +4,16 @@
  * `sopworks sop validate` — so a bad file stops a run before anyone is hired, never halfway.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { errorsIn, formatDiagnostic, warningsIn, type Diagnostic } from '../sop/index.ts';
-import { validateCompany, type CompanyChecks, type ValidatedCompany, type ValidatedRole } from '../sop/index.ts';
+import {
+  type CompanyChecks,
+  type Diagnostic,
+  errorsIn,
+  formatDiagnostic,
+  type ValidatedCompany,
+  type ValidatedRole,
+  validateCompany,
+  warningsIn,
+} from '../sop/index.ts';
 import type { Vocabulary } from '../steps/index.ts';
 
 export type HiredRole = ValidatedRole;

@@ -3,8 +3,7 @@
  * (src/engine/effect-identity.ts). The step goes on once the message is on the board (durable); its
  * commit follows in the background, and is made on resume if a crash comes first.
  */
-import type { MessageBoard } from '../board/index.ts';
-import type { Message } from '../board/index.ts';
+import type { Message, MessageBoard } from '../board/index.ts';
 import { earlierMessage } from '../effect-identity.ts';
 import type { Publish } from '../steps/index.ts';
 import type { WorkInFlight } from './work-in-flight.ts';

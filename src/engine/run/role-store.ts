@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { RoleProgress } from '../roles/index.ts';
-import { savedRole, type RoleStates, type SavedRole } from './run-store.ts';
+import { type RoleStates, type SavedRole, savedRole } from './run-store.ts';
 
 export const RoleStateFile = z.object({
   role: z.string(),

@@ -8,10 +8,10 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { readAppendLog } from '../../ground/files/index.ts';
-import { Outcome, type Message } from '../board/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
+import { readAppendLog } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
+import { type Message, Outcome } from '../board/index.ts';
 import { STATE_DIR } from './state-dir.ts';
 
 const PostedOutcome = z.object({

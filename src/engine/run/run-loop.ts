@@ -4,20 +4,16 @@
  * Stop signals (Ctrl-C) and a failed commit feed the same decision.
  */
 import path from 'node:path';
-import type { MessageBoard } from '../board/index.ts';
-import type { Message } from '../board/index.ts';
-import type { Outcome } from '../board/index.ts';
 import { describeError, SopworksError } from '../../ground/errors.ts';
-import { RoleRuntime } from '../roles/index.ts';
-import { seatsOf } from '../roles/index.ts';
-import { buildMachine } from '../sop/index.ts';
-import { CLIENT } from '../sop/index.ts';
+import type { Message, MessageBoard, Outcome } from '../board/index.ts';
+import { RoleRuntime, seatsOf } from '../roles/index.ts';
+import { buildMachine, CLIENT } from '../sop/index.ts';
 import type { ApprovalPort, Ports } from '../steps/index.ts';
-import { decideOutcome, type CompanySnapshot, type RunConclusion } from './decide-outcome.ts';
-import { StopPoints } from './stop-points.ts';
+import { type CompanySnapshot, decideOutcome, type RunConclusion } from './decide-outcome.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
-import type { RoleStates } from './run-store.ts';
 import type { LoopEvent } from './run-events.ts';
+import type { RoleStates } from './run-store.ts';
+import { StopPoints } from './stop-points.ts';
 import type { WorkInFlight } from './work-in-flight.ts';
 
 /**

@@ -4,17 +4,13 @@
  * file:line:col. Invoked steps get their parameters plus the role's context as input, and the role's
  * ports; their output is validated against the step's output schema before the SOP sees it.
  */
-import { assign, fromPromise, setup, type AnyStateMachine } from 'xstate';
+import { type AnyStateMachine, assign, fromPromise, setup } from 'xstate';
 import { SopworksError } from '../../ground/errors.ts';
-import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts';
-import type { Ports } from '../steps/index.ts';
-import type { StepEffect } from '../steps/index.ts';
-import { resolveView } from '../steps/index.ts';
-import { entriesOf, type Kind, type Vocabulary } from '../steps/index.ts';
-import { EachFileOutput, initialContext, type RoleContext } from '../steps/index.ts';
-import { resolveCallKey } from './call-key.ts';
-import type { SopFile, StateNodeConfig } from '../steps/index.ts';
 import { locate, type YamlSource } from '../../ground/files/index.ts';
+import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts';
+import type { Ports, SopFile, StateNodeConfig, StepEffect } from '../steps/index.ts';
+import { EachFileOutput, entriesOf, initialContext, type Kind, type RoleContext, resolveView, type Vocabulary } from '../steps/index.ts';
+import { resolveCallKey } from './call-key.ts';
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';

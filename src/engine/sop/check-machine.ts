@@ -6,11 +6,10 @@
  * is sent for the whole run. The graph ignores guards, so a path that exists only on paper is still a
  * path: the checks never report a problem that is not there.
  */
-import { fromPromise, setup, type AnyStateNode } from 'xstate';
-import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
-import type { SopFile, StateNodeConfig } from '../steps/index.ts';
-import { eachTransition, invokeOutcomes, statesOf, stepsOf, type StateEntry, type YamlPath } from './sop-walk.ts';
-import type { Vocabulary } from '../steps/index.ts';
+import { type AnyStateNode, fromPromise, setup } from 'xstate';
+import type { SopFile, StateNodeConfig, Vocabulary } from '../steps/index.ts';
+import { type Diagnostic, sopError, sopWarning } from './diagnostic.ts';
+import { eachTransition, invokeOutcomes, type StateEntry, statesOf, stepsOf, type YamlPath } from './sop-walk.ts';
 import type { Locator } from './yaml-diagnostics.ts';
 
 const key = (path: string[]): string => path.join('.');

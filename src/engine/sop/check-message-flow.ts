@@ -3,12 +3,12 @@
  * message a SOP takes (`on: Type`) is one it is sent, every message it watches is one it takes, and
  * every message published goes somewhere. Unknown message types are reported by the caller.
  */
-import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
-import { messageFlow, OUTCOME, type FlowRole, type MessageFlow } from './message-flow.ts';
-import type { SopFile } from '../steps/index.ts';
-import { stepsNamed, statesOf, type YamlPath } from './sop-walk.ts';
+
+import type { SopFile, Vocabulary } from '../steps/index.ts';
+import { type Diagnostic, sopError, sopWarning } from './diagnostic.ts';
+import { type FlowRole, type MessageFlow, messageFlow, OUTCOME } from './message-flow.ts';
+import { statesOf, stepsNamed, type YamlPath } from './sop-walk.ts';
 import type { Locator } from './yaml-diagnostics.ts';
-import type { Vocabulary } from '../steps/index.ts';
 
 export interface CheckedRole extends FlowRole {
   /** Locates a path in the role's SOP file (null when the SOP could not be read). */

@@ -5,10 +5,10 @@
  * read one that is kept; a message type named is one the board knows. Which parameters name what, each
  * vocabulary entry says (its `names`).
  */
-import { sopError, sopWarning, type Diagnostic } from './diagnostic.ts';
-import type { SopFile } from '../steps/index.ts';
+
+import type { SopFile, Vocabulary } from '../steps/index.ts';
+import { type Diagnostic, sopError, sopWarning } from './diagnostic.ts';
 import { keptSlots, referencesOf, stepsOf, type YamlPath } from './sop-walk.ts';
-import type { Vocabulary } from '../steps/index.ts';
 
 /** The names a parameter holds (one, a list, or a map of them), each with where it is. */
 function namesIn(value: unknown, at: YamlPath): { name: string; at: YamlPath }[] {

@@ -3,8 +3,9 @@
  * guard (any guard whose `names.readsSetting` says so) of its SOP or per-file SOPs asks about. A setting
  * nothing reads — a typo, or a SOP that lost the switch — would silently do nothing, so it is an error.
  */
-import { sopError, type Diagnostic } from './diagnostic.ts';
+
 import type { RoleSettings, SopFile, Vocabulary } from '../steps/index.ts';
+import { type Diagnostic, sopError } from './diagnostic.ts';
 import { referencesOf, type YamlPath } from './sop-walk.ts';
 
 export function checkSettings(settings: RoleSettings, sops: readonly SopFile[], where: (at: YamlPath) => string, vocabulary: Vocabulary): Diagnostic[] {

@@ -3,8 +3,9 @@
  * deliveries (a role watches the type and the message is addressed to it); a message no role reads
  * goes, dashed, to the repository when it commits files, or to "no one" when it does not. Pure.
  */
-import { CLIENT, COMPANY, messageFlow, type FlowRole } from './message-flow.ts';
+
 import type { Vocabulary } from '../steps/index.ts';
+import { CLIENT, COMPANY, type FlowRole, messageFlow } from './message-flow.ts';
 
 /** Role ids are lower-case, so the capitalised ids of the other nodes never clash with a role's. */
 const REPOSITORY = 'Repository';

@@ -4,9 +4,8 @@
  * wherever mermaid blocks do (GitHub, most editors). Pure.
  */
 import { SopworksError } from '../../ground/errors.ts';
+import type { SopFile, Vocabulary } from '../steps/index.ts';
 import { companyFlowchart } from './company-flowchart.ts';
-import type { SopFile } from '../steps/index.ts';
-import type { Vocabulary } from '../steps/index.ts';
 import { sopStateDiagram } from './state-diagram.ts';
 
 export interface GraphedCompany {

@@ -7,6 +7,6 @@ export { type CompanyFolders, initCompanyFolder } from './init-company-folder.ts
 export { CLIENT } from './message-flow.ts';
 export { stepsNamed, stepsOf } from './sop-walk.ts';
 export { sopStateDiagram } from './state-diagram.ts';
-export { type CompanyChecks, type TemplateRole, validateCompany, type ValidatedCompany, type ValidatedRole, type Validation } from './validate-company.ts';
+export { type CompanyChecks, type TemplateRole, type ValidatedCompany, type ValidatedRole, type Validation, validateCompany } from './validate-company.ts';
 export { vocabularyReference } from './vocabulary-reference.ts';
 export { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';

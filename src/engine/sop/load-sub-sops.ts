@@ -6,15 +6,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { YamlSource } from '../../ground/files/index.ts';
+import type { Vocabulary } from '../steps/index.ts';
+import { SopFile } from '../steps/index.ts';
 import { resolveSopReferences } from './build-machine.ts';
 import { checkMachine } from './check-machine.ts';
 import { checkNames } from './check-names.ts';
-import { sopError, type Diagnostic } from './diagnostic.ts';
-import { SopFile } from '../steps/index.ts';
-import { statesOf, stepsNamed, stepsOf, type StepEntry } from './sop-walk.ts';
+import { type Diagnostic, sopError } from './diagnostic.ts';
+import { type StepEntry, statesOf, stepsNamed, stepsOf } from './sop-walk.ts';
 import { loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
-import type { YamlSource } from '../../ground/files/index.ts';
-import type { Vocabulary } from '../steps/index.ts';
 
 export interface LoadedSubSop {
   name: string;

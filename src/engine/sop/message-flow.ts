@@ -4,9 +4,8 @@
  * its type when it is addressed to all or to that role, and never its own sender — the rule the
  * company applies when it delivers board messages. Pure.
  */
-import type { SopFile } from '../steps/index.ts';
+import type { SopFile, Vocabulary } from '../steps/index.ts';
 import { stepsNamed, type YamlPath } from './sop-walk.ts';
-import type { Vocabulary } from '../steps/index.ts';
 
 /** The requirement is posted by the client; the company itself reads the Outcome that ends a run. */
 export const CLIENT = 'client';

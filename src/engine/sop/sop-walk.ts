@@ -5,8 +5,7 @@
  * reported by resolveSopReferences and left out here (params: null).
  */
 import type { z } from 'zod';
-import type { SopFile, StateNodeConfig } from '../steps/index.ts';
-import type { Vocabulary } from '../steps/index.ts';
+import type { SopFile, StateNodeConfig, Vocabulary } from '../steps/index.ts';
 
 export type YamlPath = (string | number)[];
 

@@ -8,21 +8,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { RoleProfile } from '../roles/index.ts';
+import type { YamlSource } from '../../ground/files/index.ts';
 import type { RoleProfile as Profile } from '../roles/index.ts';
+import { RoleProfile } from '../roles/index.ts';
 import type { Vocabulary } from '../steps/index.ts';
+import { type CompanyFile, companyFileSchema, type RoleSettings, SopFile } from '../steps/index.ts';
 import { resolveSopReferences } from './build-machine.ts';
 import { checkMachine } from './check-machine.ts';
-import { checkMessageFlow, type CheckedRole } from './check-message-flow.ts';
-import { CLIENT } from './message-flow.ts';
+import { type CheckedRole, checkMessageFlow } from './check-message-flow.ts';
 import { checkNames } from './check-names.ts';
-import { errorsIn, sopError, uniqueDiagnostics, type Diagnostic } from './diagnostic.ts';
-import { companyFileSchema, type CompanyFile, type RoleSettings, SopFile } from '../steps/index.ts';
 import { checkSettings } from './check-settings.ts';
+import { type Diagnostic, errorsIn, sopError, uniqueDiagnostics } from './diagnostic.ts';
+import { type LoadedSubSop, loadSubSops } from './load-sub-sops.ts';
+import { CLIENT } from './message-flow.ts';
 import type { YamlPath } from './sop-walk.ts';
-import { loadYamlChecked, locatorOf, type Locator } from './yaml-diagnostics.ts';
-import { loadSubSops, type LoadedSubSop } from './load-sub-sops.ts';
-import type { YamlSource } from '../../ground/files/index.ts';
+import { type Locator, loadYamlChecked, locatorOf } from './yaml-diagnostics.ts';
 
 export interface ValidatedRole {
   id: string;

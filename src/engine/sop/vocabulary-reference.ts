@@ -5,8 +5,7 @@
  * two identical). Pure.
  */
 import { z } from 'zod';
-import type { Entry } from '../steps/index.ts';
-import type { Vocabulary } from '../steps/index.ts';
+import type { Entry, Vocabulary } from '../steps/index.ts';
 
 type JsonSchema = {
   type?: string | string[];

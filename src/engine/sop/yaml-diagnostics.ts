@@ -5,9 +5,9 @@
 import fs from 'node:fs/promises';
 import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import type { YamlPath } from './sop-walk.ts';
-import { sopError, type Diagnostic } from './diagnostic.ts';
 import { locate, type YamlSource } from '../../ground/files/index.ts';
+import { type Diagnostic, sopError } from './diagnostic.ts';
+import type { YamlPath } from './sop-walk.ts';
 
 export interface ParsedYaml<T> {
   source: YamlSource | null;

@@ -1,7 +1,7 @@
 /** `conclude`: post the run's outcome (done, failed, or criteria-unmet) with its reason. */
 import { z } from 'zod';
-import { defineStep } from './step.ts';
 import { Outcome } from '../board/index.ts';
+import { defineStep } from './step.ts';
 
 export const conclude = defineStep({
   description:

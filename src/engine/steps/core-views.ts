@@ -1,7 +1,6 @@
 /** The engine's own views: the run's requirement and the role's context. Capabilities add theirs. */
 import { SopworksError } from '../../ground/errors.ts';
-import type { BoardReader } from '../board/index.ts';
-import type { Requirement } from '../board/index.ts';
+import type { BoardReader, Requirement } from '../board/index.ts';
 import type { View } from './views.ts';
 
 const requirement = (board: BoardReader): Requirement => {

@@ -1,8 +1,8 @@
 /** engine/steps: its public face — what other folders may use of it. */
 export * from './actions.ts';
+export { conclude } from './conclude.ts';
 export * from './core-views.ts';
 export * from './guards.ts';
-export { conclude } from './conclude.ts';
 export { planRefusals } from './plan-refusals.ts';
 export type { ApprovalPort, AskRequest, CallMeta, ModelPort, OutputSpec, PolicyPort, Ports, Progress, Publish, QuestionsRequest } from './ports.ts';
 export { publish } from './publish.ts';

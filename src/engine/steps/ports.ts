@@ -6,8 +6,7 @@
 import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
 import type { SandboxSettings } from '../../host/sandbox/index.ts';
-import type { BoardReader, MessageTypes } from '../board/index.ts';
-import type { Draft, Message } from '../board/index.ts';
+import type { BoardReader, Draft, Message, MessageTypes } from '../board/index.ts';
 import type { RoleProfile } from '../roles/index.ts';
 import type { RoleContext } from './role-context.ts';
 import type { RoleSettings, SopFile } from './sop-file.ts';

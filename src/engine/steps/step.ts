@@ -8,8 +8,8 @@
  */
 import type { z } from 'zod';
 import type { BoardReader } from '../board/index.ts';
-import type { RoleContext } from './role-context.ts';
 import type { Ports } from './ports.ts';
+import type { RoleContext } from './role-context.ts';
 import type { RoleSettings } from './sop-file.ts';
 
 /** What a step is invoked with: its parameters (parsed from the SOP file), the role's context, and how to read a view. */

@@ -5,7 +5,7 @@
  * detected on open, dropped and cut from the file; damage anywhere else is an error.
  */
 import fs from 'node:fs/promises';
-import { crashPoint, type CrashPointName } from '../crash-point.ts';
+import { type CrashPointName, crashPoint } from '../crash-point.ts';
 import { readTextIfExists } from './read-text-if-exists.ts';
 import { assertMayWrite } from './write-fence.ts';
 

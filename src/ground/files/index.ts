@@ -1,5 +1,5 @@
 /** ground/files: its public face — what other folders may use of it. */
-export { AppendLog, type Flush, readAppendLog, type RecordLog, repairAppendLog } from './append-log.ts';
+export { AppendLog, type Flush, type RecordLog, readAppendLog, repairAppendLog } from './append-log.ts';
 export { cacheFolder, expandHome } from './cache-folder.ts';
 export { escapeRegExp } from './escape-reg-exp.ts';
 export { noFollowRefusal, writeNewFile, writeNoFollow } from './no-follow-write.ts';

@@ -2,8 +2,9 @@
  * Paths proposed by agents are untrusted. A path is accepted only as a normalised, relative,
  * forward-slash path that stays inside the project and out of its machinery folders.
  */
-import path from 'node:path';
+
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 import { hasControls } from '../terminal-text.ts';

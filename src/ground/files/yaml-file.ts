@@ -2,7 +2,7 @@
  * Reads a YAML file and validates it with zod; every error names file:line:column.
  */
 import fs from 'node:fs/promises';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { type Document, isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { SopworksError } from '../errors.ts';
 

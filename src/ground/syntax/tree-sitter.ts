@@ -5,8 +5,8 @@
  * loaded grammar is not. Each language has one parser: a parse runs to its end before another starts.
  */
 import { createRequire } from 'node:module';
-import type * as TreeSitterModule from '@vscode/tree-sitter-wasm';
 import path from 'node:path';
+import type * as TreeSitterModule from '@vscode/tree-sitter-wasm';
 import type { SyntaxLanguage } from './languages.ts';
 
 const require = createRequire(import.meta.url);

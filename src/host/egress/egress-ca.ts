@@ -6,8 +6,8 @@
  * certificate (public) is written for the sandbox; its key stays in this process's memory.
  */
 import { generateKeyPair, randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
 import net from 'node:net';
+import { promisify } from 'node:util';
 import forge from 'node-forge';
 
 export interface SiteCertificate {

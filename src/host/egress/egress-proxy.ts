@@ -23,7 +23,7 @@ import { allowed, authorityOf, describeOrigin, normalHost, type Origin, originOf
 import { createEgressCa, type EgressCa } from './egress-ca.ts';
 import type { EgressRegistry } from './registry-paths.ts';
 import { DEFAULT_EGRESS_BOUNDS, type EgressBounds, type EgressRequest, type RelayContext, refuse, relay } from './relay.ts';
-import { upstream as upstreamOf, type UpstreamSettings } from './upstream.ts';
+import { type UpstreamSettings, upstream as upstreamOf } from './upstream.ts';
 
 export type { EgressRequest } from './relay.ts';
 

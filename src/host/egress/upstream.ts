@@ -7,7 +7,7 @@
  */
 import tls from 'node:tls';
 import { Agent, type Dispatcher, ProxyAgent } from 'undici';
-import { proxyFor, type ProxySettings } from '../net/index.ts';
+import { type ProxySettings, proxyFor } from '../net/index.ts';
 
 export interface Credential {
   /** `//host[:port]/path/` (npm's "nerf dart"): every URL under it gets the header. */

@@ -18,7 +18,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gitStdout, readConfigFile, type ConfigEntry } from './read-config-file.ts';
+import { type ConfigEntry, gitStdout, readConfigFile } from './read-config-file.ts';
 
 export interface DefinedKey {
   key: string;

@@ -13,10 +13,10 @@
  * cleanly, so closing the stream also brings the index up to the branch — the end of a run waits for
  * one process to exit instead of starting another.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { SopworksError } from '../../ground/errors.ts';
-import { gitEnv } from './git-process.ts';
 import { commitCommand, END_OF_STREAM, type StreamCommit } from './fast-import-stream.ts';
+import { gitEnv } from './git-process.ts';
 
 interface OutstandingBatch {
   label: string;

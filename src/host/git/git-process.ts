@@ -13,8 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
-import { configOverrides, hardenedGitEnv, MAX_OVERRIDES } from './git-hardening.ts';
 import { definedConfig } from './defined-config.ts';
+import { configOverrides, hardenedGitEnv, MAX_OVERRIDES } from './git-hardening.ts';
 import { checkGitVersion } from './git-version.ts';
 
 export interface GitResult {

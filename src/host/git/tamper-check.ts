@@ -9,10 +9,10 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { cleanLine } from '../../ground/terminal-text.ts';
 import { git } from './git-process.ts';
 import { programKeyClass } from './program-keys.ts';
 import { readConfigFile } from './read-config-file.ts';
-import { cleanLine } from '../../ground/terminal-text.ts';
 
 export interface TamperFindings {
   refusals: string[];

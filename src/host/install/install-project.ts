@@ -17,14 +17,13 @@
  *    missing, or at a version outside its range, fails the install, naming the package;
  * 6. outside bubblewrap, a Python venv's links are made again in the project (venv-relink.ts).
  */
-import { describeOrigin } from '../egress/index.ts';
-import { type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/index.ts';
-import { runSandboxed, type SandboxOutcome } from '../sandbox/index.ts';
+import { describeOrigin, type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/index.ts';
 import type { SandboxSettings } from '../sandbox/index.ts';
+import { runSandboxed, type SandboxOutcome } from '../sandbox/index.ts';
 import { ignoredConfigs } from './ignored-configs.ts';
+import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
 import { readInstalledCheck, UNCHECKED, type UnmetDependency } from './installed-check.ts';
 import { installerCommand } from './installer-programs.ts';
-import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
 import { manifestRefusals } from './manifest-refusals.ts';
 import { describeSetting } from './npmrc-settings.ts';
 import type { Refusal } from './refusal.ts';

@@ -4,8 +4,9 @@
  * node_modules/.package-lock.json) — a project .npmrc only when it is a link out of the project; for Python the requirements file and the
  * files it includes, the constraints lockfile, or pyproject.toml's dependencies.
  */
-import { packageJsonRefusals, lockfileRefusals } from './npm-sources.ts';
+
 import type { InstallPlan } from './install-plan.ts';
+import { lockfileRefusals, packageJsonRefusals } from './npm-sources.ts';
 import { OutsideProject, readProjectFile } from './project-file.ts';
 import { pyprojectRefusals, requirementsRefusals } from './python-sources.ts';
 import type { Refusal } from './refusal.ts';

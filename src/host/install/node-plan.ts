@@ -5,8 +5,8 @@
  * repository's workspaces are installed with it when the plan may link them (workspaces.ts).
  */
 import { z } from 'zod';
-import { fingerprint, type InstallPlan, ManifestProblem, NPM_LOCKFILE, type PlanOptions, type PlanReader } from './plan-types.ts';
 import { npmrcSettings, registryScopes } from './npmrc-settings.ts';
+import { fingerprint, type InstallPlan, ManifestProblem, NPM_LOCKFILE, type PlanOptions, type PlanReader } from './plan-types.ts';
 import type { ResolvedRegistries } from './registries.ts';
 import { declaredWorkspaces, findWorkspaces, type Workspace } from './workspaces.ts';
 

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import npa from 'npm-package-arg';
-import { originOf, sameOrigin, type Origin } from '../egress/index.ts';
+import { type Origin, originOf, sameOrigin } from '../egress/index.ts';
 import { jsonString, lineOf, type Refusal } from './refusal.ts';
 
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'] as const;

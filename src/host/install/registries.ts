@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import { type EgressRegistry, originOf, type Origin } from '../egress/index.ts';
 import type { Credential } from '../egress/index.ts';
+import { type EgressRegistry, type Origin, originOf } from '../egress/index.ts';
 import { type UserRegistrySettings, withoutCredentials } from './user-registry-settings.ts';
 
 export const DEFAULT_NPM_REGISTRY = 'https://registry.npmjs.org/';

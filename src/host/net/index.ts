@@ -1,2 +1,2 @@
 /** host/net: its public face — what other folders may use of it. */
-export { proxyFor, proxySettings, type ProxySettings, useEnvironmentProxy } from './proxy.ts';
+export { type ProxySettings, proxyFor, proxySettings, useEnvironmentProxy } from './proxy.ts';

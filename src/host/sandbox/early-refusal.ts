@@ -6,7 +6,7 @@
  * makes later (choose-mode.ts), made early so a run is refused before its model calls are paid for.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { bubblewrapAvailability, type Availability } from './bubblewrap.ts';
+import { type Availability, bubblewrapAvailability } from './bubblewrap.ts';
 import { chooseMode } from './choose-mode.ts';
 import { findCommand, runtimeByName } from './find-command.ts';
 import { nodePermissionAvailability } from './probe-node-permissions.ts';

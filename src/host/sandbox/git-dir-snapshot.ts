@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
 import { SopworksError } from '../../ground/errors.ts';
-import { roleOf, type Role } from './git-dir-layout.ts';
+import { type Role, roleOf } from './git-dir-layout.ts';
 import { type Entry, entryOf, type ReadBudget } from './protected-entry.ts';
 
 /** Entries kept in memory for one git dir (a few hundred bytes each); `git gc` packs loose objects and refs below it. */

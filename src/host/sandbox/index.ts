@@ -1,7 +1,7 @@
 /** host/sandbox: its public face — what other folders may use of it. */
 export { SANDBOX_PROJECT } from './bubblewrap.ts';
 export { MODE_SETTINGS, type ModeSetting } from './choose-mode.ts';
-export { refuseUnsandboxableAtStart, sandboxFacts, type SandboxFacts, sandboxRefusal, sandboxRefusalNow } from './early-refusal.ts';
+export { refuseUnsandboxableAtStart, type SandboxFacts, sandboxFacts, sandboxRefusal, sandboxRefusalNow } from './early-refusal.ts';
 export { findCommand } from './find-command.ts';
 export type { AcceptLine } from './integrity.ts';
 export { DEFAULT_LIMITS, describeLimits, type SandboxLimits } from './limits.ts';
@@ -9,5 +9,5 @@ export { withoutMachinePaths } from './machine-paths.ts';
 export { inside } from './path-inside.ts';
 export { runSandboxed, type SandboxOutcome } from './run-sandboxed.ts';
 export { type LimitKind, SandboxReport } from './sandbox-report.ts';
-export { DEFAULT_SANDBOX_SETTINGS, sandboxSettings, type SandboxSettings } from './sandbox-settings.ts';
+export { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings, sandboxSettings } from './sandbox-settings.ts';
 export { securityStopReason, securityViolations } from './security-violation.ts';

@@ -10,9 +10,10 @@
  *   `.`, the user's home `~`. The real folder tells the model nothing it can use, and tells the endpoint
  *   where the user keeps their work.
  */
-import { escapeRegExp } from '../../ground/files/index.ts';
+
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { escapeRegExp } from '../../ground/files/index.ts';
 import { SANDBOX_HOME, SANDBOX_PROJECT, SANDBOX_TMP } from './bubblewrap.ts';
 
 /** Only a whole path: not inside a longer one (`/home/ann` is not in `/home/anna` nor in `/x/home/ann`). */

@@ -6,8 +6,7 @@
  * and it trusts only the proxy's one-step CA.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { throughForwarder, trustEnvironment } from '../egress/index.ts';
-import { networkNamespaceAvailability } from '../egress/index.ts';
+import { networkNamespaceAvailability, throughForwarder, trustEnvironment } from '../egress/index.ts';
 import { ownNode } from './find-command.ts';
 import type { SandboxMode } from './sandbox-report.ts';
 

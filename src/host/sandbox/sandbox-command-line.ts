@@ -11,11 +11,11 @@ import { diskLimits } from './limits.ts';
 import { nodePermissionOptions } from './node-permissions.ts';
 import { RUN_MARKER } from './outlived.ts';
 import { ownNetworkLayer } from './own-network.ts';
-import { projectVenv } from './project-venv.ts';
 import { inside } from './path-inside.ts';
+import { projectVenv } from './project-venv.ts';
 import { prlimitArgs } from './rlimits.ts';
-import type { SandboxSetup } from './sandbox-request.ts';
 import type { SandboxMode } from './sandbox-report.ts';
+import type { SandboxSetup } from './sandbox-request.ts';
 
 export interface CommandLine {
   argv: string[];

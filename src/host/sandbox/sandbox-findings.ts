@@ -7,18 +7,18 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
-import { restoreProtected } from './integrity.ts';
+import { SANDBOX_PROJECT } from './bubblewrap.ts';
 import { restoreGitDir } from './git-dir-guard.ts';
+import { restoreProtected } from './integrity.ts';
 import { diskLimits, type SandboxLimits } from './limits.ts';
-import { sandboxView, type HostPlaces } from './machine-paths.ts';
+import { type HostPlaces, sandboxView } from './machine-paths.ts';
 import { describeLeftovers, takeLeftoverLines } from './outlived.ts';
 import { limitsInOutput, violationsInOutput } from './read-evidence.ts';
 import type { ProcessResult } from './run-process.ts';
 import { runningTest } from './running-test.ts';
-import { SANDBOX_PROJECT } from './bubblewrap.ts';
-import { copyBack, measureTree } from './scratch-copy.ts';
-import type { SandboxOutcome, SandboxSetup } from './sandbox-request.ts';
 import type { LimitKind, SandboxMode, Violation } from './sandbox-report.ts';
+import type { SandboxOutcome, SandboxSetup } from './sandbox-request.ts';
+import { copyBack, measureTree } from './scratch-copy.ts';
 import { redactSecrets, secretsOf } from './secrets.ts';
 import { linksOutside } from './symlinks-outside.ts';
 

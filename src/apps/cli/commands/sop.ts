@@ -2,8 +2,9 @@
  * `sopworks sop validate | graph | init | vocabulary`; sop-command.ts does each, loaded only when one
  * runs (the SOP machinery is not needed for `--help`).
  */
-import type { CommandEntry } from '../command-table.ts';
+
 import { DEFAULT_ROLES, DEFAULT_SOPS } from '../../../ground/package-root.ts';
+import type { CommandEntry } from '../command-table.ts';
 import { rolesFlag, sopsFlag } from './shared-flags.ts';
 
 const actions = () => import('../sop-command.ts');

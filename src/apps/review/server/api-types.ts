@@ -3,21 +3,22 @@
  * the web client (web/client/), which imports these types only — nothing of the server reaches the
  * browser's bundle.
  */
-import type { ExchangeSummary, RunPage } from '../run-page.ts';
+
 import type { Thread } from '../conversation.ts';
+import type { ExchangeSummary, RunPage } from '../run-page.ts';
 import type { SearchResult } from '../run-search.ts';
-import type { RunListing } from './run-catalog.ts';
 import type { PageDelta } from './page-delta.ts';
+import type { RunListing } from './run-catalog.ts';
 import type { LaunchView } from './run-launcher.ts';
 
-export type { CodeFileView, CodeVersion, DocumentView, ExchangeSummary, OpenQuestions, PendingDecision, RunPage, TestRoundView } from '../run-page.ts';
 export type { Thread, ThreadEntry } from '../conversation.ts';
-export type { SearchHit, SearchResult } from '../run-search.ts';
-export type { RunListing } from './run-catalog.ts';
-export type { RoleView } from '../role-diagrams.ts';
-export type { RunStatus, TimelineEntry } from '../run-report.ts';
-export type { UsageRow, UsageSummary } from '../usage-summary.ts';
 export type { Commit } from '../git-history.ts';
+export type { RoleView } from '../role-diagrams.ts';
+export type { CodeFileView, CodeVersion, DocumentView, ExchangeSummary, OpenQuestions, PendingDecision, RunPage, TestRoundView } from '../run-page.ts';
+export type { RunStatus, TimelineEntry } from '../run-report.ts';
+export type { SearchHit, SearchResult } from '../run-search.ts';
+export type { UsageRow, UsageSummary } from '../usage-summary.ts';
+export type { RunListing } from './run-catalog.ts';
 export type { LaunchView } from './run-launcher.ts';
 
 /** GET /api/runs */

@@ -5,8 +5,8 @@
  * dependency, there).
  */
 import path from 'node:path';
-import type * as Esbuild from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import type * as Esbuild from 'esbuild';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
 
 /** The client's entry module, in a clone. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { readCommitDiff, readCommits } from '../git-history.ts';
 import { exchangeSummaries, runConversations } from '../run-page.ts';
 import { searchRun } from '../run-search.ts';
-import { HttpError, sendAsset, sendJson, SECURITY_HEADERS } from './http-kit.ts';
+import { HttpError, SECURITY_HEADERS, sendAsset, sendJson } from './http-kit.ts';
 import { pageDelta } from './page-delta.ts';
 import type { Route } from './route-table.ts';
 import { watchCatalog } from './run-watcher.ts';

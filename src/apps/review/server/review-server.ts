@@ -11,17 +11,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
-import { EventStreams } from './event-streams.ts';
-import { HttpError, sendJson, SECURITY_HEADERS } from './http-kit.ts';
-import { READ_ROUTES } from './read-routes.ts';
-import { routeTable, type Found } from './route-table.ts';
 import { allowedHostsFor, isLoopback } from './allowed-hosts.ts';
+import { EventStreams } from './event-streams.ts';
+import { HttpError, SECURITY_HEADERS, sendJson } from './http-kit.ts';
+import { READ_ROUTES } from './read-routes.ts';
+import { type Found, routeTable } from './route-table.ts';
 import { RunCache } from './run-cache.ts';
 import { RunCatalog, RunNotFound } from './run-catalog.ts';
-import { RunLauncher, type LauncherSettings } from './run-launcher.ts';
+import { type LauncherSettings, RunLauncher } from './run-launcher.ts';
 import { watchRun } from './run-watcher.ts';
 import type { Handler, ServerContext } from './server-context.ts';
-import { Refusal, writeGuard, type WriteGuard } from './write-guard.ts';
+import { Refusal, type WriteGuard, writeGuard } from './write-guard.ts';
 import { WRITE_ROUTES } from './write-routes.ts';
 
 export interface ReviewServerOptions {

@@ -3,7 +3,7 @@
  * path-to-regexp, each parameter percent-decoded once) and a handler. Finding a route says which
  * route answers, or which methods the path does take (a 405), or nothing (a 404).
  */
-import { match, type MatchFunction } from 'path-to-regexp';
+import { type MatchFunction, match } from 'path-to-regexp';
 import { HttpError } from './http-kit.ts';
 
 export type Method = 'GET' | 'POST';

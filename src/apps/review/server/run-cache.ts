@@ -4,7 +4,7 @@
  * and a run of thousands of exchanges takes a while to parse. The key is the run watcher's signature
  * (sizes and times of the run's files, its lock owner), so any change on disk is read afresh.
  */
-import { loadRun, type LoadedRun } from '../load-run.ts';
+import { type LoadedRun, loadRun } from '../load-run.ts';
 import { buildRunPage, type RunPage } from '../run-page.ts';
 import { runSignature } from './run-watcher.ts';
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
 import { isRunFolder, readRun } from '../read-run.ts';
-import { runStatus, type RunStatus } from '../run-report.ts';
 import type { RunInfo } from '../run-files.ts';
+import { type RunStatus, runStatus } from '../run-report.ts';
 
 /** A run name as it may appear in a URL: one path segment, nothing that climbs or hides a separator. */
 export const RunName = z

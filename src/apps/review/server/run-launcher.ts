@@ -6,10 +6,10 @@
  * Ctrl-C at the viewer's terminal does not reach it twice; closing the viewer interrupts it once
  * (outcome `interrupted`, which `resume` continues).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { parseLaunchLine, progressText, type LaunchLine } from './launch-lines.ts';
+import { type LaunchLine, parseLaunchLine, progressText } from './launch-lines.ts';
 
 export type LaunchCommand = 'resume' | 'change';
 

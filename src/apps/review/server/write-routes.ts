@@ -6,9 +6,7 @@
  * (`sopworks resume`), and a change requested of a finished run (`sopworks change`).
  */
 import { z } from 'zod';
-import { readOpenQuestions, readPending } from '../../../capabilities/approvals/index.ts';
-import { describeQuestions, describeRequest, recordDecision } from '../../../capabilities/approvals/index.ts';
-import { recordAnswers } from '../../../capabilities/approvals/index.ts';
+import { describeQuestions, describeRequest, readOpenQuestions, readPending, recordAnswers, recordDecision } from '../../../capabilities/approvals/index.ts';
 import { MAX_CLARIFYING_QUESTIONS } from '../../../documents/index.ts';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
 import { runFiles } from '../read-run.ts';

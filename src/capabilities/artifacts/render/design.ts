@@ -1,7 +1,7 @@
 import type { Design } from '../../../documents/index.ts';
+import { commandsList, diagramSections, filesList } from '../../../documents/index.ts';
 import { codeSpan, document, item, shellCommand } from '../../../ground/markdown.ts';
 import { oneLine } from '../../../ground/text/index.ts';
-import { commandsList, diagramSections, filesList } from '../../../documents/index.ts';
 
 export function renderDesign(design: Design, projectName: string): string {
   return document(

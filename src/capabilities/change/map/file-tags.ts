@@ -4,8 +4,9 @@
  * function's body are left out (a local helper is no part of the file's interface); a class's members
  * stay. This is what the map caches per blob (tag-cache.ts) and ranks (rank-files.ts).
  */
-import { languageTools, type SyntaxNode } from './tree-sitter.ts';
+
 import type { MapLanguage } from './tag-queries.ts';
+import { languageTools, type SyntaxNode } from './tree-sitter.ts';
 
 // Plain types here (their schema, for the cache: tag-cache.ts): this module runs in the parse workers,
 // which load nothing they do not need.

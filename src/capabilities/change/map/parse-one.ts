@@ -1,5 +1,5 @@
 /** One file's part of a cold map: read it (read-source.ts) and, when it is hand-written source, tag it (file-tags.ts). */
-import { fileTags, type FileTags } from './file-tags.ts';
+import { type FileTags, fileTags } from './file-tags.ts';
 import { readSource } from './read-source.ts';
 import type { MapLanguage } from './tag-queries.ts';
 

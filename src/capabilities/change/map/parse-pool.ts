@@ -7,10 +7,10 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { parseOne, type ParseJob, type Parsed } from './parse-one.ts';
+import { type Parsed, type ParseJob, parseOne } from './parse-one.ts';
 import { parseWorkerEntry } from './parse-worker-entry.ts';
 
-export type { ParseJob, Parsed };
+export type { Parsed, ParseJob };
 
 /** Fewer files than this are parsed in this thread: starting a worker (its modules, the grammars) costs more. */
 const IN_THREAD = 150;

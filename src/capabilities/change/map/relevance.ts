@@ -5,8 +5,8 @@
  * themselves (1 for the rarest) also tell the ranking how much a name that contains one matters.
  */
 import type { FileTags } from './file-tags.ts';
-import type { TaggedFile } from './tag-files.ts';
 import { termUses, wordSet } from './request-terms.ts';
+import type { TaggedFile } from './tag-files.ts';
 import { isTestPath } from './test-layout.ts';
 
 export interface RankedFile {

@@ -5,11 +5,11 @@
  * vendor/, or not plain files are not parsed: they stay in the tree.
  */
 import path from 'node:path';
-import type { FileTags } from './file-tags.ts';
 import { languageOf } from '../../../ground/syntax/index.ts';
+import type { FileTags } from './file-tags.ts';
+import type { TreeFile } from './list-files.ts';
 import { parseFiles } from './parse-pool.ts';
 import { PARSE_BYTES } from './read-source.ts';
-import type { TreeFile } from './list-files.ts';
 import { TagCache, type TagEntries } from './tag-cache.ts';
 import { isTestPath } from './test-layout.ts';
 

@@ -4,7 +4,7 @@
  * per query (the walk is most of a query's cost).
  */
 import { type Grammar, grammarOf, type SyntaxNode, type SyntaxQuery } from '../../../ground/syntax/index.ts';
-import { TAG_QUERIES, type MapLanguage } from './tag-queries.ts';
+import { type MapLanguage, TAG_QUERIES } from './tag-queries.ts';
 
 export type { SyntaxNode };
 

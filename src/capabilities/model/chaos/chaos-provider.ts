@@ -10,15 +10,15 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callIdentity } from '../../../engine/effect-identity.ts';
-import type { CallMeta, Completion, CompletionRequest, Provider } from '../provider.ts';
 import type { ExchangeRecord } from '../exchange-record.ts';
+import type { CallMeta, Completion, CompletionRequest, Provider } from '../provider.ts';
 import type { ScriptedProvider } from '../providers/scripted.ts';
+import { type RetryEvent, type RetryPolicy, withRetries } from '../retry.ts';
 import { decideRetry } from '../retry-decision.ts';
-import { withRetries, type RetryEvent, type RetryPolicy } from '../retry.ts';
-import { drawsFor, type Draws } from './draws.ts';
-import { readCleanReply } from './clean-reply.ts';
-import { FAULT_CLASSES, type FaultClass } from './fault-classes.ts';
 import type { ChaosSettings } from './chaos-settings.ts';
+import { readCleanReply } from './clean-reply.ts';
+import { type Draws, drawsFor } from './draws.ts';
+import { FAULT_CLASSES, type FaultClass } from './fault-classes.ts';
 
 export class ChaosProvider implements Provider {
   readonly label: string;

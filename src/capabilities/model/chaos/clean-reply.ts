@@ -4,11 +4,11 @@
  * reply, say) is left alone — it already tests the repair it was written for.
  */
 import type { z } from 'zod';
-import type { CompletionRequest } from '../provider.ts';
-import { parseJsonReply } from '../parse/json-reply.ts';
 import { parseCodeReply, parseFilesReply } from '../parse/code-reply.ts';
 import { parseEditsReply } from '../parse/edits-reply.ts';
 import { scanFences } from '../parse/fenced-blocks.ts';
+import { parseJsonReply } from '../parse/json-reply.ts';
+import type { CompletionRequest } from '../provider.ts';
 
 /** A file as the parsers read it out of a reply. */
 interface CodeFile {

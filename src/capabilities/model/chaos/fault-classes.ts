@@ -4,13 +4,14 @@
  * model must be asked again) or `retried` (a server fault the transport sends the request again for).
  * The classes are those the parsers and the repair code know, from real replies (docs/eval.md, Chaos).
  */
-import type { Draws } from './draws.ts';
+
 import type { CleanReply } from './clean-reply.ts';
-import * as json from './spoil-json.ts';
-import * as code from './spoil-code.ts';
-import * as any from './spoil-any.ts';
-import * as transport from './transport-faults.ts';
+import type { Draws } from './draws.ts';
 import type { SpoiledText } from './spoil-any.ts';
+import * as any from './spoil-any.ts';
+import * as code from './spoil-code.ts';
+import * as json from './spoil-json.ts';
+import * as transport from './transport-faults.ts';
 
 type Kind = CleanReply['kind'];
 

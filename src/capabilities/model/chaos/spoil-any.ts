@@ -3,8 +3,9 @@
  * a cut at the output limit, a refusal, nothing at all (all re-asked). Refusals and reasoning are worded
  * as real models word them.
  */
-import type { Draws } from './draws.ts';
+
 import type { CleanReply } from './clean-reply.ts';
+import type { Draws } from './draws.ts';
 
 export interface SpoiledText {
   text: string;

@@ -6,8 +6,8 @@
  * a block never closed — each must be re-asked. Null where a spoiling cannot apply.
  */
 import path from 'node:path';
+import { type CleanReply, codeBlock, filesReplyText } from './clean-reply.ts';
 import type { Draws } from './draws.ts';
-import { codeBlock, filesReplyText, type CleanReply } from './clean-reply.ts';
 
 type Code = Extract<CleanReply, { kind: 'code' | 'files' }>;
 type File = { path: string; content: string; lang: string };

@@ -5,10 +5,11 @@
  * must be re-asked. Each takes the artifact's data and returns the spoiled text, or null where it cannot
  * apply (a spoiling that would not change what it claims to).
  */
-import { strictJsonSchema } from '../strict-json-schema.ts';
+
 import type { JsonSchemaNode } from '../json-schema-node.ts';
-import type { Draws } from './draws.ts';
+import { strictJsonSchema } from '../strict-json-schema.ts';
 import type { CleanReply } from './clean-reply.ts';
+import type { Draws } from './draws.ts';
 
 type Json = Extract<CleanReply, { kind: 'json' }>;
 export type JsonSpoiler = (reply: Json, draws: Draws) => string | null;

@@ -4,14 +4,15 @@
  * reported), structured output as `json_schema` and as `json_object`, and whether the model returns JSON
  * matching a schema it was given. The result says whether a run would work and what to set.
  */
-import { reachHint } from '../endpoint/reach-hint.ts';
+
 import { closest } from 'fastest-levenshtein';
 import { z } from 'zod';
-import { parseJsonReply } from '../parse/json-reply.ts';
-import { strictJsonSchema } from '../strict-json-schema.ts';
 import { contextWindowOf } from '../endpoint/context-window.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
-import { describeNotJson, errorText, probe, type HttpOutcome, type ProbeTarget } from './http-probe.ts';
+import { reachHint } from '../endpoint/reach-hint.ts';
+import { parseJsonReply } from '../parse/json-reply.ts';
+import { strictJsonSchema } from '../strict-json-schema.ts';
+import { describeNotJson, errorText, type HttpOutcome, type ProbeTarget, probe } from './http-probe.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'info';
 export interface Check {

@@ -6,8 +6,8 @@
  * model loading, say), not unreachable.
  */
 import { SopworksError } from '../../../ground/errors.ts';
-import { describeNonCompletion, lacksV1, sayNotACompletion } from './not-a-completion.ts';
 import { contextWindowIn } from './context-window.ts';
+import { describeNonCompletion, lacksV1, sayNotACompletion } from './not-a-completion.ts';
 import { reachHint } from './reach-hint.ts';
 
 export interface PreflightTarget {

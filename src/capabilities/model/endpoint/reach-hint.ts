@@ -3,7 +3,7 @@
  * (the network or a proxy), a server on this machine or the local network (start it), and a request
  * that went through a proxy (the proxy itself, or NO_PROXY for a local server).
  */
-import { proxyFor, proxySettings, type ProxySettings } from '../../../host/net/index.ts';
+import { type ProxySettings, proxyFor, proxySettings } from '../../../host/net/index.ts';
 
 const LOCAL_HOST =
   /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|[^.]+|.*\.local)$/i;

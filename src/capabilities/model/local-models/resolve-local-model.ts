@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { SopworksError } from '../../../ground/errors.ts';
+import { expandHome } from '../../../ground/files/index.ts';
 import { CATALOG, catalogEntry, DEFAULT_PULL } from './catalog.ts';
 import { listCachedModels } from './model-cache.ts';
-import { expandHome } from '../../../ground/files/index.ts';
 import { modelsDir } from './models-dir.ts';
 
 export interface ResolvedModel {

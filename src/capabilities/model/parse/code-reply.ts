@@ -7,14 +7,14 @@
  * (a shell command, a usage example: non-file-blocks.ts) are set aside beside blocks that are.
  */
 import path from 'node:path';
-import { checkRelativePath } from '../../../ground/files/index.ts';
 import type { CodeFile } from '../../../documents/index.ts';
-import { scanFences, type FencedBlock, type ScannedBlock } from './fenced-blocks.ts';
-import { isNonFileBlock } from './non-file-blocks.ts';
+import { checkRelativePath } from '../../../ground/files/index.ts';
 import { elidedLine } from './elided-code.ts';
+import { type FencedBlock, type ScannedBlock, scanFences } from './fenced-blocks.ts';
 import { languagesOf } from './languages.ts';
+import { isNonFileBlock } from './non-file-blocks.ts';
 import { isRefusal, refusalError } from './refusal.ts';
-import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
+import { emptyReplyError, fail, ok, type ParseResult, stripThinking } from './result.ts';
 
 export function parseCodeReply(raw: string, filePath: string): ParseResult<CodeFile> {
   const chosen = chooseCodeBlock(raw, filePath);

@@ -10,10 +10,11 @@
  * (inside a fence or not), or, for a small file, its whole new content in one fenced block. Pure: the
  * blocks are applied to the file by src/capabilities/change/apply-edits.ts, which says why when one does not fit.
  */
+
+import type { EditsReply, SearchReplace } from '../../../documents/index.ts';
 import { parseCodeReply } from './code-reply.ts';
 import { isRefusal, refusalError } from './refusal.ts';
-import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
-import type { EditsReply, SearchReplace } from '../../../documents/index.ts';
+import { emptyReplyError, fail, ok, type ParseResult, stripThinking } from './result.ts';
 
 const START = /^\s*<{5,9} ?SEARCH\s*$/;
 const MIDDLE = /^\s*={5,9}\s*$/;

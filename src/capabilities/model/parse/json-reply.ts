@@ -7,12 +7,12 @@
  */
 import { jsonrepair } from 'jsonrepair';
 import type { z } from 'zod';
+import type { JsonSchemaNode } from '../json-schema-node.ts';
 import { strictJsonSchema } from '../strict-json-schema.ts';
 import { candidateShapes } from './align-to-schema.ts';
-import type { JsonSchemaNode } from '../json-schema-node.ts';
 import { elidesContent, jsonCandidates } from './json-candidates.ts';
 import { isRefusal, refusalError } from './refusal.ts';
-import { emptyReplyError, fail, ok, stripThinking, type ParseResult } from './result.ts';
+import { emptyReplyError, fail, ok, type ParseResult, stripThinking } from './result.ts';
 
 const WANTED = 'the JSON object';
 

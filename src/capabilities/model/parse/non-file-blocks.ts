@@ -4,8 +4,9 @@
  * than made a reason to re-ask — it has no path and nothing would be committed from it anyway. A block
  * without a path that is none of these (a helper module, say) still is: it may be a file left unnamed.
  */
-import { SNIPPET_LEAD_IN } from './file-labels.ts';
+
 import type { ScannedBlock } from './fenced-blocks.ts';
+import { SNIPPET_LEAD_IN } from './file-labels.ts';
 
 const NOT_SOURCE = new Set(['sh', 'bash', 'shell', 'zsh', 'console', 'shell-session', 'terminal', 'powershell', 'ps1', 'cmd', 'bat', 'output', 'log']);
 

@@ -16,26 +16,27 @@
  * - A 5xx: retried; if it keeps coming, the error quotes the server's own text.
  * Whatever still fails is mapped to an error that says what to fix.
  */
-import { initChatModel } from 'langchain';
+
 import type { BaseMessageLike } from '@langchain/core/messages';
 import type { ChatOpenAICallOptions } from '@langchain/openai';
+import { initChatModel } from 'langchain';
 import { SopworksError } from '../../../ground/errors.ts';
-import type { ModelSettings } from '../settings.ts';
-import { describeCall, type CallMeta, type ChatMessage, type Completion, type CompletionRequest, type Provider, type Usage } from '../provider.ts';
-import { decideRetry, type RetryDecision } from '../retry-decision.ts';
-import { isContextOverflow } from '../fallback-reason.ts';
-import { type QuotaWait, withRetries, type RetryEvent, type RetryOutcome } from '../retry.ts';
-import { quotaError, quotaWaitNotice } from '../quota-error.ts';
-import { countTextTokens } from '../token-count.ts';
+import { cleanLine } from '../../../ground/terminal-text.ts';
+import type { ContextPlan } from '../context-plan.ts';
 import { checkedFetch, notACompletionMessage } from '../endpoint/checked-fetch.ts';
 import { lacksV1 } from '../endpoint/not-a-completion.ts';
-import { schemaSent } from './schema-sent.ts';
-import { textOf, usageOf } from './openai-reply.ts';
-import { refused, serverText } from './error-text.ts';
-import type { SchemaCaps } from '../schema-caps.ts';
-import type { ContextPlan } from '../context-plan.ts';
 import { reachHint } from '../endpoint/reach-hint.ts';
-import { cleanLine } from '../../../ground/terminal-text.ts';
+import { isContextOverflow } from '../fallback-reason.ts';
+import { type CallMeta, type ChatMessage, type Completion, type CompletionRequest, describeCall, type Provider, type Usage } from '../provider.ts';
+import { quotaError, quotaWaitNotice } from '../quota-error.ts';
+import { type QuotaWait, type RetryEvent, type RetryOutcome, withRetries } from '../retry.ts';
+import { decideRetry, type RetryDecision } from '../retry-decision.ts';
+import type { SchemaCaps } from '../schema-caps.ts';
+import type { ModelSettings } from '../settings.ts';
+import { countTextTokens } from '../token-count.ts';
+import { refused, serverText } from './error-text.ts';
+import { textOf, usageOf } from './openai-reply.ts';
+import { schemaSent } from './schema-sent.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
 /** One request's answer. */

@@ -3,7 +3,7 @@
  * It only routes — each route is an ordinary provider (one ChatOpenAI client per distinct endpoint and
  * model); the gateway walks a role's chain when a call fails for a reason another model could avoid.
  */
-import type { CompletionRequest, Completion, ModelRoute, Provider } from '../provider.ts';
+import type { Completion, CompletionRequest, ModelRoute, Provider } from '../provider.ts';
 
 export class RoutedProvider implements Provider {
   constructor(

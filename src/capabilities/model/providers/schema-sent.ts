@@ -5,7 +5,7 @@
  */
 import type { CompletionRequest } from '../provider.ts';
 import type { SchemaCaps } from '../schema-caps.ts';
-import { serverJsonSchema, type SchemaDialect } from '../strict-json-schema.ts';
+import { type SchemaDialect, serverJsonSchema } from '../strict-json-schema.ts';
 
 /** Who reads the schema: OpenAI's own API, or another server (`OPENAI_BASE_URL`). */
 export const dialectOf = (baseUrl: string | null): SchemaDialect =>

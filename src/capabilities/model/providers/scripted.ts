@@ -3,9 +3,9 @@
  * order. It is a test double and the offline demo — it generates nothing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SopworksError } from '../../../ground/errors.ts';
-import { describeCall, type CallMeta, type Completion, type CompletionRequest, type Provider } from '../provider.ts';
 import { seriesIdentity } from '../../../engine/effect-identity.ts';
+import { SopworksError } from '../../../ground/errors.ts';
+import { type CallMeta, type Completion, type CompletionRequest, describeCall, type Provider } from '../provider.ts';
 import { replyText, type Scenario, type ScriptedReply } from '../scenario.ts';
 
 export class ScriptedProvider implements Provider {

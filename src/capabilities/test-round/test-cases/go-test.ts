@@ -2,7 +2,7 @@
  * go test -v: `--- PASS: TestX (0.00s)`, `--- FAIL:`, `--- SKIP:`, subtests indented as `TestX/case_name`.
  * A test with subtests is their parent, not a test of its own. Without -v only failures are printed.
  */
-import { type CaseReader, type TestCase, gathered } from './cases.ts';
+import { type CaseReader, gathered, type TestCase } from './cases.ts';
 
 const RESULT = /^\s*--- (PASS|FAIL|SKIP): (\S+) \([\d.]+s\)$/;
 

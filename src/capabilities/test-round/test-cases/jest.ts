@@ -3,7 +3,7 @@
  * suites as plain lines and tests as `✓ name (2 ms)`, `✕ name`, `○ skipped name`, `○ todo name`, two
  * spaces a level; a file's `● suite › test` details are not read.
  */
-import { type CaseReader, type TestCase, gathered, joined, SuiteStack } from './cases.ts';
+import { type CaseReader, gathered, joined, SuiteStack, type TestCase } from './cases.ts';
 
 const TEST = /^(✓|√|✕|×|○ skipped|○ todo) (.+?)(?: \(\d+(?:\.\d+)? m?s\))?$/;
 

@@ -3,7 +3,7 @@
  * `3) name` when failed and `- name` when pending, two spaces a level from two; the failures' details
  * after the "N passing" line are not read. Lines a test printed at the left margin are not its suites.
  */
-import { type CaseReader, type TestCase, gathered, joined, SuiteStack } from './cases.ts';
+import { type CaseReader, gathered, joined, SuiteStack, type TestCase } from './cases.ts';
 
 const PASSED = /^(?:✔|✓) (.+?)(?: \(\d+m?s\))?$/;
 const FAILED = /^\d+\) (.+)$/;

@@ -3,7 +3,7 @@
  * suites opened by `▶ name` and closed by a line of their own name, two spaces a level; the list under
  * "✖ failing tests:" repeats failures and is not read.
  */
-import { type CaseReader, type Outcome, type TestCase, gathered, joined, SuiteStack } from './cases.ts';
+import { type CaseReader, gathered, joined, type Outcome, SuiteStack, type TestCase } from './cases.ts';
 
 const LINE = /^( *)(▶|✔|✖|﹣) (.+?)(?: \([\d.]+m?s\))?(?: # .*)?$/;
 const MARK: Record<string, Outcome> = { '✔': 'passed', '✖': 'failed', '﹣': 'skipped' };

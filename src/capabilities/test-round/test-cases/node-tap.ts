@@ -3,7 +3,7 @@
  * a parent's line after its children's) and as mocha's tap reporter does (`ok 3 full title`, flat).
  * Only the leaves are tests: a line whose children came just before it is their suite.
  */
-import { type CaseReader, type Outcome, type TestCase, gathered, joined, SuiteStack } from './cases.ts';
+import { type CaseReader, gathered, joined, type Outcome, SuiteStack, type TestCase } from './cases.ts';
 
 const RESULT = /^( *)(not ok|ok) \d+(?: - | )(.*?)(?: # (SKIP|TODO)\b.*)?$/;
 const SUBTEST = /^( *)# Subtest: (.*)$/;

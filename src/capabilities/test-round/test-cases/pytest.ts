@@ -3,7 +3,7 @@
  * (-rA, or `FAILED …` whatever the flags). Its -q dots name no test. ERROR (at setup or teardown) and an
  * unexpected XPASS are failures; XFAIL is an expected failure, passed.
  */
-import { type CaseReader, type Outcome, type TestCase, gathered } from './cases.ts';
+import { type CaseReader, gathered, type Outcome, type TestCase } from './cases.ts';
 
 const STATUS: Record<string, Outcome> = { PASSED: 'passed', FAILED: 'failed', ERROR: 'failed', SKIPPED: 'skipped', XFAIL: 'passed', XPASS: 'failed' };
 const VERBOSE = /^(\S[^\s:]*::.+?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b.*?(?:\[\s*\d+%\])?$/;

@@ -4,7 +4,7 @@
  * the line after the name, before ` ... ok`, is part of the test's title; a failed subtest
  * (`  test_x (…) (i=1) ... FAIL`) fails its test. Without -v it names only the failures.
  */
-import { type CaseReader, type Outcome, type TestCase, gathered } from './cases.ts';
+import { type CaseReader, gathered, type Outcome, type TestCase } from './cases.ts';
 
 const HEAD = /^ *(\w+) \(([\w.]+)\)(?: \(.*\))?(?: \.\.\. (.*))?$/;
 const STATUS = /^(ok|FAIL|ERROR|skipped\b.*|expected failure|unexpected success)$/;

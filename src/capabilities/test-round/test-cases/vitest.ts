@@ -3,7 +3,7 @@
  * failed)` line `✓ suite > test 1ms` (its default one, which lists the tests of a failing file only);
  * `×` failed, `↓` skipped or todo. A file's own line (`✓ file (3 tests) 2ms`) is not a test.
  */
-import { type CaseReader, type TestCase, gathered } from './cases.ts';
+import { type CaseReader, gathered, type TestCase } from './cases.ts';
 
 const LINE = /^ +(✓|√|×|✗|↓) (.+?)(?: \[skipped\])?(?: \d+(?:\.\d+)?m?s)?$/;
 const FILE_LINE = / \(\d+ tests?(?: \| [^)]*)?\)(?: \d+(?:\.\d+)?m?s)?$/;

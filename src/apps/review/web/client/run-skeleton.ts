@@ -1,7 +1,7 @@
 /** The run page's frame: its header, decision area, search, and one section per part of the run. */
 import { fill, h } from './dom.ts';
 import { searchBox } from './search-box.ts';
-import { timelineToolbar, type TimelineToolbar } from './timeline.ts';
+import { type TimelineToolbar, timelineToolbar } from './timeline.ts';
 
 const SECTIONS = [
   ['timeline', 'Timeline'],

@@ -5,17 +5,17 @@
  * heavy sections load when opened; a link to one thing opens it.
  */
 import type { ExchangeSummary, ExchangesAnswer, LaunchView, RunPage, RunPageAnswer, RunStatus, SessionAnswer, Thread } from '../../server/api-types.ts';
-import { getJson, runUrl, ServerError } from './api.ts';
-import { liveText, showError } from './badges.ts';
 import { renderActivity } from './activity-view.ts';
+import { getJson, runUrl, ServerError } from './api.ts';
 import { renderCode, renderDocuments, renderTests } from './artifacts-view.ts';
+import { liveText, showError } from './badges.ts';
 import { appendCommits, renderConversations } from './conversations-view.ts';
 import { renderDecision } from './decision.ts';
 import { drawDiagrams } from './diagrams.ts';
 import { fill, focusableScrollers, h, messageOf, oneAtATime, renderIfChanged } from './dom.ts';
 import { exchangeItem } from './exchanges-view.ts';
 import { renderRoles } from './roles-view.ts';
-import { runSkeleton, type RunSkeleton } from './run-skeleton.ts';
+import { type RunSkeleton, runSkeleton } from './run-skeleton.ts';
 import { renderSummary, renderWarnings } from './summary.ts';
 import { PAGE_SIZE, pagedList, timelineEntry } from './timeline.ts';
 import { renderUsage } from './usage-view.ts';

@@ -2,7 +2,7 @@
 import type { RunListing, RunsAnswer } from '../../server/api-types.ts';
 import { getJson } from './api.ts';
 import { showError, statusBadge } from './badges.ts';
-import { fill, h, oneAtATime, type Attrs, type Child } from './dom.ts';
+import { type Attrs, type Child, fill, h, oneAtATime } from './dom.ts';
 import { count, duration, humanTime, isoTitle, money, shortModel } from './format.ts';
 
 /** A run's state in one word, for filtering: its outcome, or whether it is at work or stopped. */

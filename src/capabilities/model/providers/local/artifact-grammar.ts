@@ -10,10 +10,10 @@
  * - several files: a path line, then a fenced block, per file.
  */
 import type { z } from 'zod';
-import { serverJsonSchema } from '../../strict-json-schema.ts';
-import type { SchemaCaps } from '../../schema-caps.ts';
-import { jsonGrammar } from './json-grammar.ts';
 import type { JsonSchemaNode } from '../../json-schema-node.ts';
+import type { SchemaCaps } from '../../schema-caps.ts';
+import { serverJsonSchema } from '../../strict-json-schema.ts';
+import { jsonGrammar } from './json-grammar.ts';
 
 /** The caps a grammar puts on strings and arrays whose schema sets none (schema-caps.ts). */
 export type GrammarLimits = SchemaCaps;

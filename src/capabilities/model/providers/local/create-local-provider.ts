@@ -1,14 +1,15 @@
 /** `--llm local[:<name or path>]` → a loaded LocalProvider, or a clear error before anything is written. */
-import type { Settings } from '../../settings.ts';
-import { resolveLocalModel } from '../../local-models/resolve-local-model.ts';
-import { readLocalSettings } from './local-settings.ts';
-import { LocalProvider } from './local-provider.ts';
-import type { SopPrompt } from '../../context-plan.ts';
-import { loadEngine } from './load-engine.ts';
-import { engineDir } from './engine-dir.ts';
-import { detectGpu } from './detect-gpu.ts';
-import { setUpEngine } from './install-engine.ts';
+
 import { cleanLine } from '../../../../ground/terminal-text.ts';
+import type { SopPrompt } from '../../context-plan.ts';
+import { resolveLocalModel } from '../../local-models/resolve-local-model.ts';
+import type { Settings } from '../../settings.ts';
+import { detectGpu } from './detect-gpu.ts';
+import { engineDir } from './engine-dir.ts';
+import { setUpEngine } from './install-engine.ts';
+import { loadEngine } from './load-engine.ts';
+import { LocalProvider } from './local-provider.ts';
+import { readLocalSettings } from './local-settings.ts';
 
 export async function createLocalProvider(
   model: string | null,

@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type * as NodeLlamaCpp from 'node-llama-cpp';
 import { pathToFileURL } from 'node:url';
+import type * as NodeLlamaCpp from 'node-llama-cpp';
 import { SopworksError } from '../../../../ground/errors.ts';
 import { ENGINE_PACKAGE, ENGINE_VERSION } from './engine-packages.ts';
 

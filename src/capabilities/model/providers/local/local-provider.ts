@@ -16,13 +16,13 @@ import os from 'node:os';
 import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel, Token } from 'node-llama-cpp';
 import type { z } from 'zod';
 import { SopworksError } from '../../../../ground/errors.ts';
+import { describePlan, planContext, plannedSteps, type SopPrompt } from '../../context-plan.ts';
 import { checkGgufFile } from '../../local-models/gguf-file.ts';
-import { describeCall, type ChatMessage, type Completion, type CompletionRequest, type Provider } from '../../provider.ts';
+import { type ChatMessage, type Completion, type CompletionRequest, describeCall, type Provider } from '../../provider.ts';
 import { artifactGrammar, CODE_BLOCK_GRAMMAR, FILES_GRAMMAR } from './artifact-grammar.ts';
-import { loadEngine, type Engine } from './load-engine.ts';
+import { type Engine, loadEngine } from './load-engine.ts';
 import type { LocalSettings } from './local-settings.ts';
 import { chooseContextSize, chooseThreads, formatBytes, memoryShortfall } from './machine-fit.ts';
-import { describePlan, planContext, plannedSteps, type SopPrompt } from '../../context-plan.ts';
 
 /** The limits a local model works within. */
 export interface LocalLimits {
