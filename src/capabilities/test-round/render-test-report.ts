@@ -20,7 +20,23 @@ export function renderTestReport(report: TestReport): string {
       : null,
     report.failures.length > 0 ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}` : null,
     report.sandbox ? renderStopped(report.sandbox) : null,
+    report.sandbox ? renderEnvironment(report.sandbox) : null,
   );
+}
+
+/**
+ * What sopworks set for the command, so a reader knows the code ran as it would on their machine. The
+ * page says what is the same on every machine; what this machine decides (the locale kept from the
+ * user's environment, pyenv's root, the fallback sandbox's Node options) stays on the board.
+ */
+export function renderEnvironment(sandbox: SandboxReport): string | null {
+  if (!sandbox.environment) return null;
+  const same = sandbox.environment.filter((line) => !/^(LANG|LC_ALL|LC_CTYPE|TZ|PYENV_ROOT|PYENV_VERSION|NODE_OPTIONS)\b/.test(line));
+  return [
+    '## Environment',
+    'What sopworks set for the command; nothing else of its own environment reached it (no NO_COLOR, no CI: the code ran as it would on your machine). The locale and time zone (LANG, LC_ALL, LC_CTYPE, TZ) are yours when set.',
+    bullets(same.map((line) => `\`${line.replace(/:.*/, '')}\`${line.slice(line.replace(/:.*/, '').length)}`)),
+  ].join('\n\n');
 }
 
 const BY_TEXT = {

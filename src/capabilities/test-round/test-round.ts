@@ -6,6 +6,7 @@
  * Progress goes to `progress` as lines a person reads.
  */
 
+import { stripVTControlCharacters } from 'node:util';
 import { citedCriteria, type TestCase } from '../../documents/index.ts';
 import type { Progress } from '../../engine/steps/index.ts';
 import { looseEntries, removeNewEntries } from '../../host/git/index.ts';
@@ -87,8 +88,9 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   const command = testCommand;
   progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}` });
   outcome ??= await run(testCommand);
-  // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project.
-  outcome = { ...outcome, output: withoutMachinePaths(outcome.output, request.projectDir) };
+  // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project. A
+  // runner that colours its output when it likes (FORCE_COLOR in the repository's script) is read plain.
+  outcome = { ...outcome, output: withoutMachinePaths(stripVTControlCharacters(outcome.output), request.projectDir) };
 
   const read = parseTestOutput(outcome.output);
   // A run stopped at a limit is a failure of its own: which limit, and the test that was running.
@@ -117,6 +119,7 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
       violations: outcome.violations,
       gaps: outcome.gaps,
       ...(outcome.limitNotes ? { limitNotes: outcome.limitNotes } : {}),
+      ...(outcome.environment ? { environment: outcome.environment } : {}),
     },
   };
 }

@@ -106,7 +106,7 @@ async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs
       sizeBefore,
     };
     const line = await buildCommandLine(setup);
-    return await readFindings(setup, await runCommandLine(setup, line));
+    return { ...(await readFindings(setup, await runCommandLine(setup, line))), environment: line.environment };
   } finally {
     await cgroup?.killAll();
     await cgroup?.remove();

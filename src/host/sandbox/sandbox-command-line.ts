@@ -1,26 +1,27 @@
 /**
  * The command line a sandboxed run spawns, outermost layer first: a shell that joins the pids cgroup →
  * prlimit → bubblewrap (with a reporter of leftover processes inside) or the network layer's prefix →
- * the command; and the clean environment it runs with.
+ * the command; with the clean environment of sandbox-environment.ts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bubblewrapArgs, etcFiles, SANDBOX_HOME, SANDBOX_PROJECT, SANDBOX_TMP, systemLayout } from './bubblewrap.ts';
+import { bubblewrapArgs, etcFiles, SANDBOX_PROJECT, systemLayout } from './bubblewrap.ts';
 import { insideProject } from './git-dir-guard.ts';
 import { diskLimits } from './limits.ts';
 import { nodePermissionOptions } from './node-permissions.ts';
-import { RUN_MARKER } from './outlived.ts';
 import { ownNetworkLayer } from './own-network.ts';
 import { inside } from './path-inside.ts';
 import { projectVenv } from './project-venv.ts';
 import { prlimitArgs } from './rlimits.ts';
-import type { SandboxMode } from './sandbox-report.ts';
+import { describeEnvironment, sandboxEnvironment } from './sandbox-environment.ts';
 import type { SandboxSetup } from './sandbox-request.ts';
 
 export interface CommandLine {
   argv: string[];
   /** The environment the outermost process is spawned with. */
   env: Record<string, string>;
+  /** What sopworks set for the command, as a report lists it (sandbox-environment.ts). */
+  environment: string[];
 }
 
 /** What the wrapper prints, with exit code 125, when it cannot join the pids cgroup. */
@@ -51,7 +52,7 @@ const REPORT_LEFTOVERS = [
 
 export async function buildCommandLine(setup: SandboxSetup): Promise<CommandLine> {
   const { request, mode, projectDir, found, runId, hostTmp, cgroup } = setup;
-  const env = sandboxEnvironment(mode, runId, hostTmp, found.binDirs);
+  const env = sandboxEnvironment({ mode, runId, hostTmp, binDirs: found.binDirs, installer: request.installer === true });
   if (request.installer) {
     // The host's installer: nothing of the project (or of its scratch copy) on its PATH.
     env.PATH = withoutFoldersOf(env.PATH!, [projectDir, setup.workDir, SANDBOX_PROJECT]);
@@ -88,19 +89,7 @@ export async function buildCommandLine(setup: SandboxSetup): Promise<CommandLine
   if (cgroup) argv = ['/bin/sh', '-c', JOIN_CGROUP, 'sopworks-sandbox', cgroup.procsFile, ...argv];
   // bubblewrap itself gets no marker: its own processes outlive the command by design while they
   // tear the namespace down; the command's processes get it from --setenv.
-  return { argv, env: mode === 'bubblewrap' ? { PATH: process.env.PATH ?? '/usr/bin:/bin' } : env };
-}
-
-/**
- * The host's PATH for a run outside bubblewrap, without the folders npm and npx put first when sopworks
- * itself runs from a script (`…/node_modules/.bin`, npx's cache): the project's commands are the project's,
- * and a tool sopworks happens to have installed (its own mocha) must not stand in for a missing one.
- */
-export function pathWithoutPackageBins(hostPath: string): string {
-  return hostPath
-    .split(':')
-    .filter((dir) => path.isAbsolute(dir) && !dir.split(path.sep).includes('node_modules'))
-    .join(':');
+  return { argv, env: mode === 'bubblewrap' ? { PATH: process.env.PATH ?? '/usr/bin:/bin' } : env, environment: describeEnvironment(env) };
 }
 
 /** A PATH without the folders inside any of `places` — links resolved, so a link into the project counts as in it. */
@@ -116,35 +105,4 @@ export function withoutFoldersOf(searchPath: string, places: readonly string[]):
     .split(':')
     .filter((dir) => ![dir, real(dir)].some((form) => places.some((place) => inside(form, place))))
     .join(':');
-}
-
-/** Only what a test runner needs; nothing from sopworks' environment that could carry a secret. */
-function sandboxEnvironment(mode: SandboxMode, runId: string, hostTmp: string | null, binDirs: string[]): Record<string, string> {
-  const home = hostTmp ? path.join(hostTmp, 'home') : SANDBOX_HOME;
-  const tmp = hostTmp ? path.join(hostTmp, 'tmp') : SANDBOX_TMP;
-  if (hostTmp) {
-    fs.mkdirSync(home);
-    fs.mkdirSync(tmp);
-  }
-  const hostPath = pathWithoutPackageBins(process.env.PATH ?? '');
-  const sandboxPath = [...binDirs, '/usr/local/bin', '/usr/bin', '/bin', '/usr/local/sbin', '/usr/sbin', '/sbin'].join(':');
-  const env: Record<string, string> = {
-    PATH: mode === 'bubblewrap' ? sandboxPath : hostPath,
-    HOME: home,
-    TMPDIR: tmp,
-    LANG: process.env.LANG ?? 'C.UTF-8',
-    NO_COLOR: '1',
-    CI: 'true',
-    // No registry tokens or CA files from the host's npm and pip configuration.
-    npm_config_globalconfig: '/dev/null',
-    npm_config_userconfig: path.join(home, '.npmrc'),
-    npm_config_update_notifier: 'false',
-    PIP_CONFIG_FILE: '/dev/null',
-    PIP_DISABLE_PIP_VERSION_CHECK: '1',
-    [RUN_MARKER]: runId,
-  };
-  for (const name of ['LC_ALL', 'TZ']) if (process.env[name]) env[name] = process.env[name]!;
-  // Outside bubblewrap, pyenv's shims (on the host PATH) need to know where pyenv is.
-  if (mode !== 'bubblewrap') for (const name of ['PYENV_ROOT', 'PYENV_VERSION']) if (process.env[name]) env[name] = process.env[name]!;
-  return env;
 }

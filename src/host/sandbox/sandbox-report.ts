@@ -44,5 +44,10 @@ export const SandboxReport = z.object({
   gaps: z.array(z.string()),
   /** Which limit ended the run and, where the runner said, the test that was running (absent: none). */
   limitNotes: z.array(z.string()).optional(),
+  /**
+   * The variables sopworks set for the command, `NAME=value` or `NAME: what it is` (sandbox-environment.ts):
+   * nothing else of sopworks' environment reaches it. Absent in reports from before it was listed.
+   */
+  environment: z.array(z.string()).optional(),
 });
 export type SandboxReport = z.infer<typeof SandboxReport>;
