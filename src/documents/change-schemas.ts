@@ -27,10 +27,17 @@ export const RepositoryMap = z.object({
   /** Whether a test file was seen, and the source files with definitions whose signatures are not shown. */
   hasTests: z.boolean(),
   omitted: z.number().int().min(0),
-  /** The repository's test files, and the commands its files say run them (map/test-commands.ts). */
+  /**
+   * The repository's test files (how many, and a few of them: where new ones go and how they are
+   * named), and the commands its files say run them, each with where it was read (map/test-commands.ts).
+   */
   tests: z
-    .object({ files: z.number().int().min(0), commands: z.array(z.object({ argv: z.array(z.string()).min(1), source: z.string() })) })
-    .default({ files: 0, commands: [] }),
+    .object({
+      files: z.number().int().min(0),
+      commands: z.array(z.object({ argv: z.array(z.string()).min(1), source: z.string() })),
+      examples: z.array(z.string()).default([]),
+    })
+    .default({ files: 0, commands: [], examples: [] }),
   /** Tokens the signatures take. */
   signatureTokens: z.number().int().min(0).default(0),
 });

@@ -112,7 +112,10 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       'the map carries the signatures',
     );
     assert.match(sent('write_change_request'), /^export function ledgerTotal\(rows\) \{$/m);
-    assert.match(sent('write_change_request'), /Test files: 1\. Its tests run with: `npm test` \(package\.json scripts\.test: node --test\)/);
+    assert.match(
+      sent('write_change_request'),
+      /Test files: 1 \(such as `test\/greet\.test\.js`\)\. The repository runs them with \(its own command first; where each was read\):\n- `npm test` — package\.json scripts\.test: node --test\n/,
+    );
     assert.doesNotMatch(exchanges.map((e) => JSON.stringify(e.messages)).join('\n'), /LEDGER_BODY_MARKER/, 'a file nobody asked for is never sent whole');
     assert.match(sent('write_design_delta'), /### src\/greet\.js\n```\n\/\/ Greetings for people\./, 'the requested file is sent');
     assert.match(sent('write_design_delta'), /Not read: `assets\/logo\.png`: a binary file/);
@@ -246,7 +249,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
         await refused(
           repo,
           [REQUEST],
-          /`go test \.\/\.\.\.` \(Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/,
+          /`go test \.\/\.\.\.` \(go\.mod: Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/,
         );
       } finally {
         process.env.PATH = saved;

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { GREETINGS_BRANCH as BRANCH, changeSetUp, git, type Reply } from '../helpers/change-repo.ts';
+import { parse } from 'yaml';
+import { GREETINGS_BRANCH as BRANCH, changeSetUp, GREETINGS_SCENARIO, git, type Reply } from '../helpers/change-repo.ts';
 import { type NpmRegistry, startNpmRegistry } from '../helpers/npm-registry.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
@@ -17,10 +18,15 @@ import { removeTempDirs } from '../helpers/temp-dir.ts';
 const RUNNER_BIN =
   "#!/usr/bin/env node\nconst { spawnSync } = require('node:child_process');\nprocess.exit(spawnSync(process.execPath, ['--test'], { stdio: 'inherit' }).status ?? 1);\n";
 
-const withNpmTest = (replies: Reply[]): Reply[] =>
-  replies.map((r) =>
-    r.role === 'architect' && r.action === 'write_design_delta' ? { ...r, json: { ...(r.json as object), testCommand: ['npm', 'test'] } } : r,
-  );
+const withTestCommand =
+  (testCommand: string[]) =>
+  (replies: Reply[]): Reply[] =>
+    replies.map((r) => (r.role === 'architect' && r.action === 'write_design_delta' ? { ...r, json: { ...(r.json as object), testCommand } } : r));
+const withNpmTest = withTestCommand(['npm', 'test']);
+
+/** The greetings scenario's design delta, which a correction repeats with another test command. */
+let GREETINGS_DESIGN: Reply;
+const designOf = (reply: Reply) => reply.json as Record<string, unknown>;
 
 const manifest = (devDependencies: Record<string, string>, test: string) =>
   `${JSON.stringify({ name: 'greetings', version: '0.3.0', type: 'module', scripts: { test }, devDependencies }, null, 2)}\n`;
@@ -29,6 +35,8 @@ describe("sopworks change: the repository's own test runner", function () {
   this.timeout(300_000);
   let npm: NpmRegistry;
   before(async () => {
+    const scenario = parse(await fs.readFile(GREETINGS_SCENARIO, 'utf8')) as { replies: Reply[] };
+    GREETINGS_DESIGN = scenario.replies.find((r) => r.action === 'write_design_delta')!;
     npm = await startNpmRegistry();
     await npm.publishFiles({
       'package.json': JSON.stringify({ name: 'tiny-runner', version: '1.0.0', bin: { 'tiny-runner': 'bin.js' } }),
@@ -55,6 +63,44 @@ describe("sopworks change: the repository's own test runner", function () {
     await assert.rejects(fs.stat(path.join(run.worktree, 'package-lock.json')), 'nor in the work tree');
     assert.equal(git(run.worktree, 'status', '--porcelain'), '', 'the work tree is clean');
     run.untouched();
+  });
+
+  it('runs a devDependency runner behind npx from node_modules/.bin, fetching nothing at test time', async function () {
+    requireSystem(this, BUBBLEWRAP);
+    const run = await changeSetUp(withTestCommand(['npx', 'tiny-runner']), {
+      extra: { 'package.json': manifest({ 'tiny-runner': '^1.0.0' }, 'node --test'), '.gitignore': 'node_modules/\n' },
+    });
+    const result = await run.change([], { SOPWORKS_NPM_REGISTRY: npm.url });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests base: npx tiny-runner \(run as node_modules\/\.bin\/tiny-runner\)/);
+    assert.match(result.stdout, /tests base: passed \(4 passed, 0 failed\)/);
+    assert.match(result.stdout, /tests round 1: passed/);
+    run.untouched();
+  });
+
+  it('sends a refused test command back to the design step, each correction shown every refusal of the loop', async function () {
+    requireSystem(this, BUBBLEWRAP);
+    const fix = (testCommand: string[]): Reply => ({ role: 'architect', action: 'fix_design_delta', json: { ...designOf(GREETINGS_DESIGN), testCommand } });
+    const loop = (replies: Reply[]) =>
+      withTestCommand(['tox'])(replies).flatMap((r) => (r.action === 'write_design_delta' ? [r, fix(['npx', 'jest']), fix(['npx', 'tiny-runner'])] : [r]));
+    const run = await changeSetUp(loop, { extra: { 'package.json': manifest({ 'tiny-runner': '^1.0.0' }, 'node --test'), '.gitignore': 'node_modules/\n' } });
+    const result = await run.change([], { SOPWORKS_NPM_REGISTRY: npm.url });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const exchanges = (await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { action: string; messages: { content: string }[] });
+    const fixes = exchanges.filter((e) => e.action === 'fix_design_delta').map((e) => e.messages.at(-1)!.content);
+    assert.equal(fixes.length, 2);
+    assert.match(fixes[0]!, /`tox` is refused: qa may not run "tox": tox makes its own environments/);
+    assert.match(fixes[0]!, /Allowed by the policy: .*its tools, nothing fetched: npx <bin> for a binary of its dependencies \(tiny-runner\)/);
+    // The second correction sees both refusals: tox's, and then jest's.
+    assert.match(
+      fixes[1]!,
+      /Refused first[^\n]*\n[^\n]*`tox` is refused[\s\S]*And now, after your last correction:\n[^\n]*`npx jest` is refused: "npx jest" runs "jest", which no dependency the repository declares provides/,
+    );
+    assert.ok(!exchanges.some((e) => e.action === 'fix_change_tasks'), 'the task graph was never asked to change the test command');
+    assert.match(result.stdout, /tests base: npx tiny-runner \(run as node_modules\/\.bin\/tiny-runner\)/);
   });
 
   for (const [what, devDependencies] of [

@@ -1,7 +1,7 @@
 /**
  * The shipped change suite (examples/eval/change/suite.yaml) runs as a user runs it: `sopworks eval`
- * brings each of its six change tasks — JavaScript (ES modules, CommonJS), TypeScript, Python (two) and
- * Go — to `done` on its scripted scenario, offline (TypeScript's compiler from a registry on this
+ * brings each of its change tasks — JavaScript (ES modules, CommonJS), TypeScript, Python (three: one
+ * declaring `*_test.py` in tox.ini) and Go — to `done` on its scripted scenario, offline (TypeScript's compiler from a registry on this
  * machine), and the suite's checks pass in each changed repository. Each task's repository is made from
  * its fixture folder without touching it, the change lands on a branch of that copy, and the table counts
  * what the change wrote, not the repository it was given.
@@ -46,7 +46,7 @@ describe('eval: the shipped change suite', function () {
     await removeTempDirs();
   });
 
-  it('brings its six change tasks to done offline, each checked in its changed repository', async () => {
+  it('brings its change tasks to done offline, each checked in its changed repository', async () => {
     const fixtures = await fixtureFiles();
     const out = path.join(await tempDir('sopworks-eval-change-'), 'eval');
     const run = await runCli(['eval', SUITE, '--out', out, '--concurrency', '3'], { cwd: ROOT, env: { SOPWORKS_NPM_REGISTRY: npm.url } });
@@ -55,7 +55,7 @@ describe('eval: the shipped change suite', function () {
     const results = SuiteResults.parse(JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')));
     assert.deepEqual(
       results.specs.map((s) => [s.name, s.outcome, s.checks.map((c) => (c.passed ? 'pass' : c.output))]),
-      ['greetings-js', 'slugify-cjs', 'units-ts', 'textstats-py', 'tempconv-py', 'homedir-go'].map((name) => [name, 'done', ['pass', 'pass']]),
+      ['greetings-js', 'slugify-cjs', 'units-ts', 'textstats-py', 'tempconv-py', 'colours-py', 'homedir-go'].map((name) => [name, 'done', ['pass', 'pass']]),
     );
     for (const spec of results.specs) {
       assert.equal(spec.tests?.allPassed, true, `${spec.name}: its last test round passed`);

@@ -72,9 +72,9 @@ describe('policy rules', () => {
     }
     assert.match(
       commandRefusal(policy, 'qa', ['sh', '-c', 'node --test'])!,
-      /^qa may not run "sh -c node --test": .* allows only commands starting with: node; npm test;/,
+      /^qa may not run "sh -c node --test"\. Allowed by the policy: commands starting with: node; npm test;/,
     );
-    assert.match(commandRefusal(policy, 'engineer', ['node', '--test'])!, /^engineer may not run "node --test": .* allows no commands$/);
+    assert.match(commandRefusal(policy, 'engineer', ['node', '--test'])!, /^engineer may not run "node --test"\. The policy lets engineer run no commands\.$/);
     const notInstalling: Policy = { ...policy, dependencies: { ...policy.dependencies, install: false } };
     assert.match(
       commandRefusal(notInstalling, 'qa', ['python3', '-m', 'pip', 'install', 'requests'])!,

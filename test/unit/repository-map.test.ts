@@ -216,7 +216,7 @@ describe('repository map', function () {
     assert.deepEqual(readTree(result.tree).sort(), ['ok.js', 'src/\u001b[2Jclear.js', 'src/forged\nsrc/evil.js', 'src/two words.js'].sort());
   });
 
-  it('reads the files asked for, refusing missing, binary, folder and over-the-bound ones with the reason', async () => {
+  it('reads the files asked for, refusing missing, binary and folder ones with the reason, and showing an over-the-bound one in part', async () => {
     const { root } = await repository(synthetic(3));
     const read = await readRequestedFiles(
       root,
@@ -244,7 +244,15 @@ describe('repository map', function () {
         'a folder, not a file: name the files in it (the map lists them)',
       ],
     );
-    const big = await readRequestedFiles(root, { files: [{ path: 'src/area1/mod1.js', why: 'test' }] }, { maxFiles: 8, maxChars: 40 });
-    assert.match(big.refused[0]!.reason, /^too large \(\d+ characters; the limit is 40\)/);
+    const big = await readRequestedFiles(root, { files: [{ path: 'src/area1/mod1.js', why: 'test' }] }, { maxFiles: 8, maxChars: 60 });
+    assert.deepEqual(big.refused, []);
+    const whole = await fs.readFile(path.join(root, 'src/area1/mod1.js'), 'utf8');
+    const [shown, said] = [big.files[0]!.content.slice(0, big.files[0]!.content.lastIndexOf('…')), big.files[0]!.content.split('\n').at(-2)!];
+    assert.ok(whole.startsWith(shown) && shown.length <= 60 && shown.endsWith('\n'), 'whole lines from the start, within the bound');
+    const lines = whole.trimEnd().split('\n').length;
+    assert.equal(
+      said,
+      `… (${whole.length - shown.length} characters not shown: lines ${shown.split('\n').length}–${lines} of ${lines} — a file is shown up to 60 characters)`,
+    );
   });
 });

@@ -114,15 +114,20 @@ describe('template analysis', () => {
       markdown: '{{markdown "BugReport" bug}}',
       join: '{{join list "+"}}',
       fence: '{{fence bug.summary "txt"}}',
+      includes: '{{#if (includes list "b")}}has b{{/if}}',
+      paths: '{{join (paths files) "|"}}',
     };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
     const renderer = new PromptRenderer(roles, markdownRenderers);
     const profile = { id: 'qa', email: 'qa@sopworks.local', name: 'Dave', title: 'QA', goal: 'g', constraints: [] };
     const bug = { summary: 'broken', failingTests: ['t'], files: [{ path: 'src/a.js', problem: 'p' }] };
-    const { user } = renderer.render(profile, 'helpers', { list: ['a', 'b'], bug }, { kind: 'files' });
+    const files = [{ path: 'x.js' }, { path: 'y.js' }];
+    const { user } = renderer.render(profile, 'helpers', { list: ['a', 'b'], bug, files }, { kind: 'files' });
     assert.match(user, /^\[\n {2}"a",\n {2}"b"\n\]\n/);
     assert.match(user, /broken/);
     assert.match(user, /^a\+b$/m);
     assert.match(user, /^```txt\nbroken\n```$/m);
+    assert.match(user, /^has b$/m);
+    assert.match(user, /^x\.js\|y\.js$/m);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Before a change run asks any model anything: the programs its repository's tests need (read from its
- * files at the base: map/test-commands.ts) must be on this machine. A Go repository's tests on a machine
+ * files at the base: map/test-commands.ts) must be on this machine — for each suite, one of the commands
+ * that run it. A Go repository's tests on a machine
  * without `go` would otherwise be found out at QA's first round, after every model call was paid for.
  */
 import { SopworksError } from '../../ground/errors.ts';
@@ -17,9 +18,13 @@ export async function checkToolchains(repo: string, base: string, onPath: (progr
     const blob = await git(repo, ['cat-file', 'blob', `${base}:${file}`], { okCodes: [128] });
     return blob.code === 0 ? blob.stdout : null;
   };
-  const missing = (await testCommands(paths, read)).flatMap((command) =>
-    command.needs.filter((need) => onPath(need.program) === null).map((need) => ({ command, need })),
-  );
+  const commands = await testCommands(paths, read);
+  const runnableHere = (command: (typeof commands)[number]) => command.needs.every((need) => onPath(need.program) !== null);
+  // A suite runs when one of its commands can (tox.ini's python3 without the Makefile's make, say).
+  const stuck = [...new Set(commands.map((c) => c.suite))].filter((suite) => !commands.some((c) => c.suite === suite && runnableHere(c)));
+  const missing = commands
+    .filter((c) => stuck.includes(c.suite))
+    .flatMap((command) => command.needs.filter((need) => onPath(need.program) === null).map((need) => ({ command, need })));
   if (missing.length === 0) return;
   const lines = missing.map(
     ({ command, need }) => `\`${command.argv.join(' ')}\` (${command.source}) needs \`${need.program}\`, which is not on this machine's PATH`,

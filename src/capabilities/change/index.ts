@@ -6,6 +6,7 @@ export { ChangeRecord, changeSummary } from './change-summary.ts';
 export * from './change-views.ts';
 export { checkChangeTasks } from './check-change-tasks-step.ts';
 export { checkRepository } from './check-repository.ts';
+export { checkTestCommand } from './check-test-command-step.ts';
 export { checkToolchains } from './check-toolchains.ts';
 export { compareWithBase } from './compare-with-base-step.ts';
 export { edit } from './edit-step.ts';

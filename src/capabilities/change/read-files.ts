@@ -1,7 +1,9 @@
 /**
- * The `read` step's effect: the content of the files a role asked for, bounded in count and size. A
- * file that is missing, binary, too large or not a plain file is refused with the reason, which the
- * next prompt shows — the model is told, never left guessing.
+ * The `read` step's effect: the content of the files a role asked for, whole while the budget allows —
+ * `maxChars` a file, `totalChars` for all of them together — and, past it, the file's first lines with a
+ * line that says how much is missing and where (which lines, how many characters): never a refusal, and
+ * never cut without saying so. A file that is missing, binary or not a plain file is refused with the
+ * reason, which the next prompt shows — the model is told, never left guessing.
  */
 import fs from 'node:fs/promises';
 import type { ReadFiles, ReadRequest } from '../../documents/index.ts';
@@ -9,13 +11,19 @@ import { resolveInside } from '../../ground/files/index.ts';
 
 export interface ReadBounds {
   maxFiles: number;
-  /** Characters of one file; a larger file is refused (ask for another, or work from the map). */
+  /** Characters of one file shown; the rest of a larger one is said, not shown. */
   maxChars: number;
+  /** Characters of all the files together (default: maxFiles × maxChars). */
+  totalChars?: number;
 }
+
+/** A file many times the bound is not read into memory at all: what it holds past this is said by its size. */
+const READ_AT_MOST_BYTES = 4 * 1024 * 1024;
 
 export async function readRequestedFiles(root: string, request: ReadRequest, bounds: ReadBounds): Promise<ReadFiles> {
   const result: ReadFiles = { files: [], refused: [] };
   const seen = new Set<string>();
+  let left = bounds.totalChars ?? bounds.maxFiles * bounds.maxChars;
   for (const { path: file } of request.files) {
     if (seen.has(file)) continue;
     seen.add(file);
@@ -23,14 +31,19 @@ export async function readRequestedFiles(root: string, request: ReadRequest, bou
       result.refused.push({ path: file, reason: `only ${bounds.maxFiles} files are read per request` });
       continue;
     }
-    const refusal = await readOne(root, file, bounds.maxChars);
-    if (typeof refusal === 'string') result.refused.push({ path: file, reason: refusal });
-    else result.files.push({ path: file, content: refusal.content });
+    const read = await readOne(root, file);
+    if (typeof read === 'string') {
+      result.refused.push({ path: file, reason: read });
+      continue;
+    }
+    const shown = inPart(read.content, Math.min(bounds.maxChars, Math.max(left, 0)), read.bytes);
+    left -= shown.length;
+    result.files.push({ path: file, content: shown });
   }
   return result;
 }
 
-async function readOne(root: string, file: string, maxChars: number): Promise<string | { content: string }> {
+async function readOne(root: string, file: string): Promise<string | { content: string; bytes: number }> {
   let target: string;
   try {
     target = await resolveInside(root, file);
@@ -40,11 +53,30 @@ async function readOne(root: string, file: string, maxChars: number): Promise<st
   const stat = await fs.lstat(target).catch(() => null);
   if (!stat) return 'no such file in the repository';
   if (!stat.isFile()) return stat.isDirectory() ? 'a folder, not a file: name the files in it (the map lists them)' : 'not a plain file';
-  // Bytes first: a file many times the bound is not read into memory at all.
-  if (stat.size > maxChars * 4) return `too large (${stat.size} bytes; the limit is ${maxChars} characters): work from its interface in the map`;
-  const bytes = await fs.readFile(target);
-  if (bytes.subarray(0, 8000).includes(0)) return 'a binary file: it cannot be read or edited as text';
-  const content = bytes.toString('utf8');
-  if (content.length > maxChars) return `too large (${content.length} characters; the limit is ${maxChars}): work from its interface in the map`;
-  return { content };
+  const handle = await fs.open(target, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(stat.size, READ_AT_MOST_BYTES)), 0, Math.min(stat.size, READ_AT_MOST_BYTES), 0);
+    const bytes = buffer.subarray(0, bytesRead);
+    if (bytes.subarray(0, 8000).includes(0)) return 'a binary file: it cannot be read or edited as text';
+    return { content: bytes.toString('utf8'), bytes: stat.size };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The file whole when it fits `limit`, else its first whole lines within it and a last line saying what
+ * is not shown: which lines, and how many characters (bytes, for a file too large to read at all).
+ */
+export function inPart(content: string, limit: number, bytes: number = Buffer.byteLength(content)): string {
+  const complete = bytes <= Buffer.byteLength(content);
+  if (complete && content.length <= limit) return content;
+  const lineCount = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  const cut = limit > 0 ? content.lastIndexOf('\n', limit - 1) : -1;
+  const kept = cut < 0 ? '' : content.slice(0, cut + 1);
+  const from = kept.split('\n').length;
+  const missing = complete ? `${content.length - kept.length} characters` : `about ${bytes - Buffer.byteLength(kept)} bytes`;
+  const where = complete ? `lines ${from}–${lineCount} of ${lineCount}` : `line ${from} to the end of a ${bytes}-byte file`;
+  const why = limit <= 0 ? "the prompt's budget for files read went to the files before it" : `a file is shown up to ${limit} characters`;
+  return `${kept}… (${missing} not shown: ${where} — ${why})\n`;
 }

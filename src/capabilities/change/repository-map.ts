@@ -25,6 +25,7 @@ export const MAP_BOUNDS = {
   manifests: 4,
   manifestChars: 2500,
   readmeChars: 2500,
+  testExamples: 3,
   /** The signatures' token budget unless the step says otherwise (the mapRepository step's `tokens`). */
   tokens: 1536,
 };
@@ -89,7 +90,11 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
     ),
     interfaces: signatures.interfaces,
     hasTests: testFiles.length > 0,
-    tests: { files: testFiles.length, commands: (await testCommands(paths, read)).map(({ argv, source }) => ({ argv, source })) },
+    tests: {
+      files: testFiles.length,
+      commands: (await testCommands(paths, read)).map(({ argv, source }) => ({ argv, source })),
+      examples: testExamples(testFiles),
+    },
     omitted: tagging.files.filter((f) => f.tags.definitions.length > 0).length - signatures.interfaces.length,
     signatureTokens: signatures.tokens,
   };
@@ -122,6 +127,14 @@ export async function readSmallText(file: string, maxBytes: number): Promise<str
   const bytes = await fs.readFile(file);
   if (bytes.subarray(0, 8000).includes(0)) return null;
   return bytes.toString('utf8');
+}
+
+/** A few test files from as many folders as there are: where new tests go, and how they are named. */
+function testExamples(testFiles: readonly string[]): string[] {
+  const byFolder = new Map<string, string>();
+  for (const file of testFiles)
+    if (!byFolder.has(path.posix.dirname(file)) && !/(^|\/)(__init__|conftest)\.py$/.test(file)) byFolder.set(path.posix.dirname(file), file);
+  return [...byFolder.values()].slice(0, MAP_BOUNDS.testExamples);
 }
 
 const clip = (text: string, limit: number): string => (text.length <= limit ? text : `${text.slice(0, limit)}\n… (${text.length - limit} more characters)`);

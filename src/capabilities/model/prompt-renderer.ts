@@ -81,6 +81,11 @@ export class PromptRenderer {
     this.handlebars.registerHelper('join', (items: unknown, separator: unknown) =>
       Array.isArray(items) ? items.join(typeof separator === 'string' ? separator : ', ') : '',
     );
+    // `(includes list item)` and `(paths files)`: a partial leaves out what the prompt shows whole elsewhere.
+    this.handlebars.registerHelper('includes', (items: unknown, item: unknown) => Array.isArray(items) && items.includes(item));
+    this.handlebars.registerHelper('paths', (items: unknown) =>
+      Array.isArray(items) ? items.map((entry) => (entry && typeof entry === 'object' ? (entry as { path?: unknown }).path : undefined)) : [],
+    );
     const shared = path.join(rolesDir, '_shared');
     if (fs.existsSync(shared)) {
       for (const entry of fs.readdirSync(shared)) {

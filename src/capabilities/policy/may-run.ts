@@ -1,11 +1,21 @@
 /**
  * Whether a role may run a command in the sandbox — pure. The command must start with the words of
- * one of the role's `run` entries, and must not install dependencies: those come only from the
- * project's manifest, in a step of their own, when the policy allows it (src/host/install/install-project.ts).
+ * one of the role's `run` entries — or, where the role may run the repository's own tools
+ * (`runInstalled`), be a runner of its package.json scripts or of its installed binaries (`npx vitest
+ * run`, src/host/runners/) — and must not install dependencies: those come only from the project's
+ * manifest, in a step of their own, when the policy allows it (src/host/install/install-project.ts). A
+ * refusal names the forms that are allowed, the repository's own declared commands first.
  */
 import path from 'node:path';
+import { type ProjectRunners, runnerForm } from '../../host/runners/index.ts';
 import { rulesOf } from './may-write.ts';
-import type { Policy } from './policy-file.ts';
+import type { Policy, RolePolicy } from './policy-file.ts';
+
+/** What a command is judged against besides the policy: the repository's tools and the commands it declares (its map's). */
+export interface RunContext {
+  runners?: ProjectRunners;
+  declared?: readonly { argv: readonly string[]; source: string }[];
+}
 
 /** Package-manager subcommands that fetch and install packages. */
 const INSTALLS: [RegExp, RegExp][] = [
@@ -20,6 +30,9 @@ const INSTALLS: [RegExp, RegExp][] = [
   [/^(gem|bundle|composer)$/, /^(install|add|update|require)$/],
 ];
 
+/** Runners that make their own environments and install into them at test time. */
+const ENVIRONMENT_MAKERS = /^(tox|nox|hatch|pipenv|poetry|pdm|uvx|pipx)$/;
+
 export function isInstallCommand(argv: readonly string[]): boolean {
   const words = [...argv];
   // `python -m pip install …` is pip.
@@ -30,18 +43,52 @@ export function isInstallCommand(argv: readonly string[]): boolean {
 }
 
 /** Why `role` may not run `argv`, or null when it may. */
-export function commandRefusal(policy: Policy, role: string, argv: readonly string[]): string | null {
+export function commandRefusal(policy: Policy, role: string, argv: readonly string[], context: RunContext = {}): string | null {
   const command = argv.join(' ');
+  const rules = rulesOf(policy, role);
+  const own = ownTool(rules, argv, context.runners);
+  if (own === 'allowed') return null;
+  const allowed = allowedForms(role, rules, context);
+  if (own) return `${own}. ${allowed}`;
   if (isInstallCommand(argv)) {
     return policy.dependencies.install
-      ? `"${command}" installs dependencies; ${policy.source} lets them come only from the project's manifest, installed by the installDependencies step before the tests (dependencies.install: true)`
-      : `"${command}" installs dependencies, and ${policy.source} does not allow installing them (dependencies.install: false)`;
+      ? `"${command}" installs dependencies; ${policy.source} lets them come only from the project's manifest, installed by the installDependencies step before the tests (dependencies.install: true). ${allowed}`
+      : `"${command}" installs dependencies, and ${policy.source} does not allow installing them (dependencies.install: false). ${allowed}`;
   }
-  const rules = rulesOf(policy, role);
-  const allowed = rules.run.some((entry) => {
-    const words = entry.split(/\s+/);
-    return words.length <= argv.length && words.every((word, i) => word === argv[i]);
-  });
-  if (allowed) return null;
-  return `${policy.roles[role] ? role : `${role} (under otherRoles)`} may not run "${command}": ${policy.source} allows ${rules.run.length > 0 ? `only commands starting with: ${rules.run.join('; ')}` : 'no commands'}`;
+  if (rules.run.some((entry) => startsWith(argv, entry))) return null;
+  const maker = ENVIRONMENT_MAKERS.test(path.basename(argv[0] ?? ''));
+  const whose = policy.roles[role] ? role : `${role} (under otherRoles)`;
+  return `${whose} may not run "${command}"${maker ? `: ${argv[0]} makes its own environments and installs into them at test time` : ''}. ${allowed}`;
+}
+
+/** 'allowed' for a runner of the repository's own tools the role may run; why not, for one it may not; null for another command. */
+function ownTool(rules: RolePolicy, argv: readonly string[], runners: ProjectRunners | undefined): 'allowed' | string | null {
+  const form = runnerForm(argv, runners?.scripts ?? []);
+  if (!form || !rules.runInstalled) return null;
+  if (form.kind === 'script') {
+    return runners?.scripts.includes(form.script) ? 'allowed' : `"${argv.join(' ')}" runs the script "${form.script}", which package.json does not have`;
+  }
+  if (runners?.bins.includes(form.bin)) return 'allowed';
+  return `"${argv.join(' ')}" runs "${form.bin}", which no dependency the repository ${runners?.installed ? 'installed' : 'declares'} provides: sopworks fetches nothing at test time`;
+}
+
+const startsWith = (argv: readonly string[], entry: string): boolean => {
+  const words = entry.split(/\s+/);
+  return words.length <= argv.length && words.every((word, i) => word === argv[i]);
+};
+
+/** The forms a role may run, in words: the repository's declared commands it may run, its own tools, and the policy's prefixes. */
+function allowedForms(role: string, rules: RolePolicy, context: RunContext): string {
+  const mayRun = (argv: readonly string[]) => ownTool(rules, argv, context.runners) === 'allowed' || rules.run.some((entry) => startsWith(argv, entry));
+  const declared = (context.declared ?? []).filter((c) => mayRun(c.argv)).map((c) => `\`${c.argv.join(' ')}\` (${c.source})`);
+  const parts = [
+    declared.length > 0 ? `The repository's own: ${declared.join('; ')}` : null,
+    rules.runInstalled
+      ? `its tools, nothing fetched: npx <bin> for a binary of its dependencies${context.runners?.bins.length ? ` (${context.runners.bins.slice(0, 8).join(', ')})` : ''}, npm run <script> for a package.json script${context.runners?.scripts.length ? ` (${context.runners.scripts.slice(0, 8).join(', ')})` : ''}`
+      : null,
+    rules.run.length > 0 ? `commands starting with: ${rules.run.join('; ')}` : null,
+  ].filter((part): part is string => part !== null);
+  // Said to a model: the policy by name, never by a path of this machine.
+  if (parts.length === 0) return `The policy lets ${role} run no commands.`;
+  return `Allowed by the policy: ${parts.join('; ')}.`;
 }

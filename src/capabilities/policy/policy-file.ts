@@ -30,6 +30,12 @@ export const RolePolicy = z
     except: z.array(Glob).default([]),
     /** Commands the role may run in the sandbox, as word prefixes. */
     run: z.array(CommandPrefix).default([]),
+    /**
+     * Also the repository's own tools, nothing fetched: a package.json script (`npm run <script>`, `pnpm
+     * <script>`, `yarn <script>`) and a binary its installed dependencies provide (`npx <bin>`, `pnpm exec
+     * <bin>`, `yarn <bin>`), started from node_modules/.bin (src/host/runners/).
+     */
+    runInstalled: z.boolean().optional(),
   })
   .strict();
 

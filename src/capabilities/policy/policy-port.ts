@@ -8,7 +8,7 @@ export function policyPort(policy: Policy): PolicyPort {
   return {
     source: policy.source,
     writeRefusals: (role, paths) => writeRefusals(policy, role, paths),
-    commandRefusal: (role, command) => commandRefusal(policy, role, command),
+    commandRefusal: (role, command, context) => commandRefusal(policy, role, command, context),
     dependencies: policy.dependencies,
   };
 }

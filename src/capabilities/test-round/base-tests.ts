@@ -8,10 +8,11 @@
 
 import type { BaselineTests } from '../../documents/index.ts';
 import type { Progress } from '../../engine/steps/index.ts';
+import { localCommand, NO_RUNNERS, type ProjectRunners } from '../../host/runners/index.ts';
 import type { AcceptLine, SandboxSettings } from '../../host/sandbox/index.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { runnerStart } from './runner-start.ts';
-import { runTestRound } from './test-round.ts';
+import { NO_TESTS_RAN, runTestRound } from './test-round.ts';
 
 /** The install before the base tests, as the installDependencies step reported it. */
 export interface InstallFacts {
@@ -31,6 +32,8 @@ export interface BaseTestsRequest {
   sandbox: SandboxSettings;
   /** The dependency install that ran before (null: none ran). A failed one is why the tests cannot start. */
   install: InstallFacts | null;
+  /** The repository's scripts and installed binaries, which a runner form (`npx vitest run`) runs from (src/host/runners/). */
+  runners?: ProjectRunners;
   progress(event: Progress): void;
   acceptRecordLine?: AcceptLine;
   holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
@@ -38,10 +41,13 @@ export interface BaseTestsRequest {
 
 export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineTests> {
   if (request.install && !request.install.passed) return installFailed(request.install);
+  const local = localCommand(request.command, request.runners ?? NO_RUNNERS);
+  if ('refused' in local) return notStarted(request.command, `the test command could not start: ${local.refused}`);
   const round = await runTestRound({
     round: 1,
     removeLeftovers: true,
     testCommand: [...request.command],
+    runAs: local.argv,
     projectDir: request.root,
     timeoutMs: request.timeoutSeconds * 1000,
     sandbox: request.sandbox,
@@ -50,12 +56,36 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
     ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
     ...(request.holdCommits ? { holdCommits: request.holdCommits } : {}),
   });
-  const runner = round.passed ? { started: true, line: null } : runnerStart(parseTestOutput(round.output), round.exitCode, round.output);
+  const none = round.failures.find((f) => f.name === NO_TESTS_RAN);
+  // Tests the repository has, and a command that ran none of them: the command is wrong, and nothing the change does could be judged by it.
+  const runner = round.passed
+    ? { started: true, line: null }
+    : none
+      ? { started: false, line: `no tests ran: ${none.message}` }
+      : runnerStart(parseTestOutput(round.output), round.exitCode, round.output);
   return { ...round, ran: true, runner };
 }
 
 const INSTALLER_ERROR =
   /\b404\b|not found|no such package|No matching (version|distribution)|ERESOLVE|ETARGET|E?CONNREFUSED|ENOTFOUND|^npm (ERR!|error) |^ERROR: /i;
+
+/** Tests that never ran, and why. */
+function notStarted(command: readonly string[], line: string): BaselineTests {
+  return {
+    ran: true,
+    round: 1,
+    command: [...command],
+    passed: false,
+    exitCode: null,
+    timedOut: false,
+    counts: null,
+    failures: [],
+    signature: 'not started',
+    output: line,
+    sandbox: null,
+    runner: { started: false, line },
+  };
+}
 
 /** A failed install: the tests never ran, and the install's own words say why. */
 function installFailed(install: InstallFacts): BaselineTests {

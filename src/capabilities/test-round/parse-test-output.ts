@@ -1,9 +1,10 @@
 /**
  * Reads a test runner's output: counts and failing tests, for node:test (its tap, spec and dot
  * reporters), pytest (default, -q, -v; with or without its short summary) and unittest (verbose or
- * not) — and, for a run cut short, the test that was running when the output stops, where the runner
- * prints a test's name before its result (pytest -v, unittest -v, TAP). A runner without a summary
- * line it knows (mocha, Jest, Vitest, go test -v) is counted from the tests it lists
+ * not), the summaries of vitest, jest, mocha, `go test` and `cargo test` (runner-counts.ts: "no tests"
+ * said as 0 of each) — and, for a run cut short, the test that was running when the output stops, where
+ * the runner prints a test's name before its result (pytest -v, unittest -v, TAP). A runner without a
+ * summary line it knows (mocha, Jest, Vitest, go test -v) is counted from the tests it lists
  * (test-cases/read-test-cases.ts). Pure. Anything it does not recognise leaves counts null and the
  * exit code decides.
  */
@@ -11,11 +12,14 @@
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { escapeRegExp } from '../../ground/files/index.ts';
+import { cargoCounts, goCounts, jestCounts, mochaCounts, vitestCounts } from './runner-counts.ts';
 import { listedOnlyCases } from './test-cases/read-test-cases.ts';
 
 export interface ParsedTestOutput {
   counts: { passed: number; failed: number } | null;
   failures: { name: string; message: string }[];
+  /** Tests the runner skipped (pytest's skipped and xfailed, mocha's pending …): a run of skips alone still ran its tests. */
+  skipped?: number;
   /** The test whose name was printed but not its result: the one running when the output stopped. */
   running?: string | null;
 }
@@ -55,6 +59,7 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
   if (pytest) {
     const summary = pytest[1]!;
     const listed = [...text.matchAll(/^(?:FAILED|ERROR) (\S+)(?: - (.*))?$/gm)].map((m) => ({ name: m[1]!, message: m[2] ?? '' }));
+    const skipped = (num(summary, /(\d+) skipped/) ?? 0) + (num(summary, /(\d+) xfailed/) ?? 0) + (num(summary, /(\d+) xpassed/) ?? 0);
     return {
       counts: {
         passed: num(summary, /(\d+) passed/) ?? 0,
@@ -62,9 +67,10 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
       },
       // Without its short summary (-rN, old versions), the FAILURES section's headers name the tests.
       failures: listed.length > 0 ? listed : pytestSections(text),
+      ...(skipped > 0 ? { skipped } : {}),
     };
   }
-  if (/^no tests ran in [\d.]+s/m.test(text)) return { counts: { passed: 0, failed: 0 }, failures: [] };
+  if (/^(?:=+ )?no tests ran in [\d.]+s/m.test(text)) return { counts: { passed: 0, failed: 0 }, failures: [] };
   // unittest — "Ran 5 tests" then "OK" or "FAILED (failures=1, errors=1)"
   const ran = num(text, /^Ran (\d+) tests? in/m);
   if (ran !== null) {
@@ -76,6 +82,8 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
     }));
     return { counts: { passed: ran - failed, failed }, failures };
   }
+  const other = vitestCounts(text) ?? jestCounts(text) ?? mochaCounts(text) ?? cargoCounts(text) ?? goCounts(text);
+  if (other) return other;
   // node:test's dot reporter — a line of "." and "X", then "Failed tests:" with each failure
   // (its first line, or followed by its "Failed tests:" list — a "..." printed by a program is not it)
   const dots = /^[.X]+$/m.exec(text);

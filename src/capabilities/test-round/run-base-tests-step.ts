@@ -4,6 +4,7 @@ import * as C from '../../documents/index.ts';
 import { ownRecordLine } from '../../engine/board/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
+import { readProjectRunners } from '../../host/runners/index.ts';
 import { type InstallFacts, runBaseTests as runOnBase } from './base-tests.ts';
 
 export const runBaseTests = defineStep({
@@ -29,20 +30,22 @@ export const runBaseTests = defineStep({
       report({ kind: 'tests-start', detail: 'base: the repository has no tests; QA writes the first ones' });
       return noTests(design.testCommand);
     }
-    const refusal = ports.policy.commandRefusal(ports.role.profile.id, design.testCommand);
-    if (refusal) {
-      throw new SopworksError('TEST_RUN_FAILED', `Refused to run the design's test command on the base: ${refusal}.`, {
-        hint: `Change the design's test command, or edit ${ports.policy.source} if this command is safe to run.`,
-      });
-    }
     const install = params.install ? (context.slots[params.install] as InstallFacts | undefined) : undefined;
     const { repository } = ports;
     // The documents committed so far are in the work tree before the tests look at it.
     await repository.filesOnDisk();
+    const runners = await readProjectRunners(repository.root);
+    const refusal = ports.policy.commandRefusal(ports.role.profile.id, design.testCommand, { runners, declared: map.tests.commands });
+    if (refusal) {
+      throw new SopworksError('TEST_RUN_FAILED', `Refused to run the design's test command on the base: ${refusal}`, {
+        hint: `Change the design's test command, or edit ${ports.policy.source} if this command is safe to run.`,
+      });
+    }
     const baseline = await ports.run.trackWork(() =>
       runOnBase({
         root: repository.root,
         command: design.testCommand,
+        runners,
         timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
         sandbox: ports.sandbox,
         install: install ?? null,

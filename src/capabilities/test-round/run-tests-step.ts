@@ -4,6 +4,7 @@ import * as S from '../../documents/index.ts';
 import { ownRecordLine } from '../../engine/board/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
+import { localCommand, readProjectRunners } from '../../host/runners/index.ts';
 import { runTestRound } from './test-round.ts';
 
 export const runTests = defineStep({
@@ -23,20 +24,27 @@ export const runTests = defineStep({
   async run({ params, view }, ports) {
     const design = S.Design.parse(await view(params.design));
     const round = ports.board.all('TestReport').length + 1;
-    const refusal = ports.policy.commandRefusal(ports.role.profile.id, design.testCommand);
-    if (refusal) {
-      throw new SopworksError('TEST_RUN_FAILED', `Refused to run the design's test command: ${refusal}.`, {
-        hint: `Change the design's test command, or edit ${ports.policy.source} if this command is safe to run.`,
-      });
-    }
     const { repository } = ports;
     // The code and tests just posted may still be on their way into the repository.
     await repository.filesOnDisk();
+    const runners = await readProjectRunners(repository.root);
+    const refusal = ports.policy.commandRefusal(ports.role.profile.id, design.testCommand, { runners });
+    const local = refusal ? null : localCommand(design.testCommand, runners);
+    if (refusal || !local || 'refused' in local) {
+      throw new SopworksError(
+        'TEST_RUN_FAILED',
+        `Refused to run the design's test command: ${refusal ?? (local && 'refused' in local ? local.refused : '')}.`,
+        {
+          hint: `Change the design's test command, or edit ${ports.policy.source} if this command is safe to run.`,
+        },
+      );
+    }
     // Counted as a whole: its progress lines (an install, notices, a sandbox line) are not one start and one end.
     return ports.run.trackWork(() =>
       runTestRound({
         round,
         testCommand: design.testCommand,
+        runAs: local.argv,
         projectDir: repository.root,
         timeoutMs: params.timeoutMs,
         sandbox: ports.sandbox,

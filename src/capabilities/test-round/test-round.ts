@@ -20,6 +20,8 @@ export interface TestRoundRequest {
   /** The round's number in the run (1-based). */
   round: number;
   testCommand: string[];
+  /** How the sandbox runs it when that differs (`npx vitest run` from node_modules/.bin: src/host/runners/); the report keeps `testCommand`. */
+  runAs?: string[];
   projectDir: string;
   timeoutMs: number;
   sandbox: SandboxSettings;
@@ -86,8 +88,9 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
   let outcome: SandboxOutcome | null = null;
   const command = testCommand;
-  progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}` });
-  outcome ??= await run(testCommand);
+  const runAs = request.runAs && request.runAs.join('\0') !== testCommand.join('\0') ? request.runAs : null;
+  progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}${runAs ? ` (run as ${runAs.join(' ')})` : ''}` });
+  outcome ??= await run(runAs ?? testCommand);
   // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project. A
   // runner that colours its output when it likes (FORCE_COLOR in the repository's script) is read plain.
   outcome = { ...outcome, output: withoutMachinePaths(stripVTControlCharacters(outcome.output), request.projectDir) };
@@ -95,10 +98,13 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   const read = parseTestOutput(outcome.output);
   // A run stopped at a limit is a failure of its own: which limit, and the test that was running.
   const stopped = stoppedByLimit(outcome, read);
-  const parsed = stopped ? { ...read, failures: [...read.failures, stopped] } : read;
-  const passed = command === testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0;
+  // A run that ran no test proves nothing: it is "no tests ran", never a pass, whatever its exit code.
+  const none = noTestsRan(read, testCommand, outcome.exitCode);
+  const parsed = stopped || none ? { ...read, failures: [...read.failures, ...(stopped ? [stopped] : []), ...(none ? [none] : [])] } : read;
+  const passed = command === testCommand && outcome.exitCode === 0 && !outcome.timedOut && (parsed.counts?.failed ?? 0) === 0 && !none;
   const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
-  progress({ kind: 'tests-end', detail: `round ${round}: ${passed ? 'passed' : outcome.timedOut ? 'timed out' : 'failed'}${counts}`, passed });
+  const verdict = passed ? 'passed' : outcome.timedOut ? 'timed out' : none ? 'NO TESTS RAN' : 'failed';
+  progress({ kind: 'tests-end', detail: `round ${round}: ${verdict}${counts}`, passed });
   const seen = sandboxSeen(outcome);
   if (seen) progress({ kind: 'tests-end', detail: `round ${round}: sandbox ${outcome.mode}: ${seen}`, passed });
   return {
@@ -121,6 +127,17 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
       ...(outcome.limitNotes ? { limitNotes: outcome.limitNotes } : {}),
       ...(outcome.environment ? { environment: outcome.environment } : {}),
     },
+  };
+}
+
+/** The name a run that ran no test is reported under (a failure of its own, and the round's first cause). */
+export const NO_TESTS_RAN = 'no tests ran';
+
+function noTestsRan(read: ParsedTestOutput, command: readonly string[], exitCode: number | null): { name: string; message: string } | null {
+  if (!read.counts || read.counts.passed + read.counts.failed > 0 || (read.skipped ?? 0) > 0 || read.running) return null;
+  return {
+    name: NO_TESTS_RAN,
+    message: `\`${command.join(' ')}\` ran 0 tests (exit code ${exitCode ?? 'none'}): it found no test where it looked — a different pattern or folder than the repository's tests use`,
   };
 }
 

@@ -59,12 +59,16 @@ export const resetCount = defineAction({
 });
 
 export const noteError = defineAction({
-  description: "Remember the failed step's error message (visible to templates as `error`).",
+  description:
+    "Remember the failed step's error message (visible to templates as `error`, and with the ones noted before it since the last `clearError` as `errors`).",
   params: none,
-  update: ({ event }) => ({ error: describeError(event.error) }),
+  update: ({ context, event }) => {
+    const error = describeError(event.error);
+    return { error, errors: [...(context.errors ?? []), error] };
+  },
 });
 
-export const clearError = defineAction({ description: 'Forget the last noted error.', params: none, update: () => ({ error: null }) });
+export const clearError = defineAction({ description: 'Forget the noted errors.', params: none, update: () => ({ error: null, errors: [] }) });
 
 export const nextTask = defineAction({
   description: 'Take the next queued file as the current one.',

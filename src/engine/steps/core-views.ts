@@ -12,5 +12,9 @@ const requirement = (board: BoardReader): Requirement => {
 export const spec: View = { description: "The client's one-line spec (from the Requirement).", read: ({ board }) => requirement(board).spec };
 export const project: View = { description: 'The project name (from the Requirement).', read: ({ board }) => requirement(board).project };
 export const error: View = { description: 'The last error noted by `noteError` (empty when none).', read: ({ context }) => context.error ?? '' };
+export const errors: View = {
+  description: 'Every error noted by `noteError` since the last `clearError`, oldest first: each round of a correction loop (empty when none).',
+  read: ({ context }) => context.errors ?? (context.error ? [context.error] : []),
+};
 export const done: View = { description: 'The files finished since the queue was last filled.', read: ({ context }) => context.done };
 export const current: View = { description: 'The path of the current file (null when none).', read: ({ context }) => context.current };

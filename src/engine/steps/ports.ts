@@ -5,6 +5,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
+import type { ProjectRunners } from '../../host/runners/index.ts';
 import type { SandboxSettings } from '../../host/sandbox/index.ts';
 import type { BoardReader, Draft, Message, MessageTypes } from '../board/index.ts';
 import type { RoleProfile } from '../roles/index.ts';
@@ -86,14 +87,23 @@ export interface RepositoryPort {
   filesOnDisk(): Promise<void>;
 }
 
+/** What a command is judged against besides the policy: the repository's own tools, and the test commands it declares. */
+export interface CommandContext {
+  runners?: ProjectRunners;
+  declared?: readonly { argv: readonly string[]; source: string }[];
+}
+
 /** What each role may write and run (sops/policy.yaml). */
 export interface PolicyPort {
   /** Where the policy comes from, for a hint that says what to edit. */
   source: string;
   /** Why `role` may not write each of these paths refused; empty when it may write them all. */
   writeRefusals(role: string, paths: readonly string[]): string[];
-  /** Why `role` may not run this command, or null when it may. */
-  commandRefusal(role: string, command: readonly string[]): string | null;
+  /**
+   * Why `role` may not run this command, or null when it may; `context`: the repository's own tools and
+   * declared commands, which a role with `runInstalled` may run and a refusal names.
+   */
+  commandRefusal(role: string, command: readonly string[], context?: CommandContext): string | null;
   dependencies: {
     install: boolean;
     network: boolean;

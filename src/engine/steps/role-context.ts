@@ -15,6 +15,11 @@ export interface RoleContext {
   trigger: string | null;
   /** The last error noted by `noteError` (e.g. why a task graph was rejected). */
   error: string | null;
+  /**
+   * Every error noted by `noteError` since the last `clearError`, oldest first: a correction loop shows
+   * each of its rounds' errors, not only the last. Absent in a context saved before it was kept.
+   */
+  errors?: string[];
   /** Failure signatures of test reports, oldest first. */
   failures: string[];
   /**

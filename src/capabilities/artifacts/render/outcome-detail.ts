@@ -1,10 +1,18 @@
-/** A document (a view) in one line appended to an outcome's reason: a test report as its failing tests, else the value. */
+/**
+ * A document (a view) in one line appended to an outcome's reason, saying the first cause: tests that
+ * could not start on the base by the line that says why (a failed install, a missing runner, no tests
+ * ran), a test report by its failing tests, else the value.
+ */
 import * as S from '../../../documents/index.ts';
 
 export function documentLine(value: unknown): string {
+  const baseline = S.BaselineTests.safeParse(value);
+  if (baseline.success && !baseline.data.runner.started && baseline.data.runner.line) return baseline.data.runner.line;
   const report = S.TestReport.safeParse(value);
   if (report.success) {
     const names = report.data.failures.map((f) => f.name);
+    const none = report.data.failures.find((f) => f.name === 'no tests ran');
+    if (none) return `no tests ran: ${none.message}`;
     return names.length > 0 ? `failing tests: ${names.join('; ')}` : `exit code ${report.data.exitCode}${report.data.timedOut ? ' (timed out)' : ''}`;
   }
   return typeof value === 'string' ? value : JSON.stringify(value);

@@ -1,25 +1,35 @@
 /**
- * How a repository's tests are run, read from its files before anything is asked of a model: the test
- * script of package.json, `go test ./...` for Go test files, `cargo test` for Cargo.toml, Maven or
- * Gradle for Java, pytest or unittest for Python, a Makefile's `test` target. Each command names the
- * program it needs, and what to install when this machine lacks it (checkToolchains in
- * ../check-toolchains.ts refuses the change then, before its first model call).
+ * How a repository's tests are run, read from its files before anything is asked of a model: first what
+ * it declares — package.json scripts, tox.ini, noxfile.py, pyproject.toml's hatch/poe/pdm/tox settings,
+ * a Makefile's `test` target, a justfile's `test` recipe (declared/) — then what its files imply: `go
+ * test ./...` for Go test files, `cargo test` for Cargo.toml, Maven or Gradle for Java, pytest or
+ * unittest for Python. Each command says where it came from and which programs it needs, and what to
+ * install when this machine lacks them (checkToolchains in ../check-toolchains.ts refuses the change
+ * when no command of a suite can run here, before its first model call).
  */
-import { z } from 'zod';
+import path from 'node:path';
+import type { DeclaredCommand, ReadFile } from './declared/declared-command.ts';
+import { justCommands, makeCommands } from './declared/make-declared.ts';
+import { packageCommands, scriptsOf } from './declared/package-declared.ts';
+import { pythonDeclared, pythonImplied } from './declared/python-declared.ts';
+import { type Suite, suiteOf, withoutPackageRunner } from './declared/runnable.ts';
 import { isTestPath, testLanguageOf } from './test-layout.ts';
+
+export type { ReadFile } from './declared/declared-command.ts';
 
 export interface TestCommand {
   argv: string[];
-  /** Where it comes from, as the Architect is told ("package.json scripts.test: mocha"). */
+  /** Where it comes from, as the Architect is told ("tox.ini [testenv] commands: python -m unittest …"). */
   source: string;
+  /** The tests it runs, by language: a suite is refused only when none of its commands can run here. */
+  suite: Suite;
   /** The programs it needs on this machine, and how to get each. */
   needs: { program: string; install: string }[];
 }
 
-export type ReadFile = (file: string) => Promise<string | null>;
-
 const INSTALL: Record<string, string> = {
   npm: 'Node.js with npm (Debian: apt-get install nodejs npm)',
+  node: 'Node.js (Debian: apt-get install nodejs)',
   go: 'Go (Debian: apt-get install golang-go; or https://go.dev/dl/)',
   cargo: "Rust's cargo (Debian: apt-get install cargo; or rustup)",
   mvn: 'Maven and a JDK (Debian: apt-get install maven default-jdk)',
@@ -27,61 +37,65 @@ const INSTALL: Record<string, string> = {
   java: 'a JDK (Debian: apt-get install default-jdk)',
   python3: 'Python 3 (Debian: apt-get install python3)',
   make: 'make (Debian: apt-get install make)',
+  just: 'just (https://just.systems)',
+  pnpm: 'pnpm (corepack enable pnpm, or npm install -g pnpm)',
+  yarn: 'yarn (corepack enable yarn, or npm install -g yarn)',
 };
 
-const need = (program: string) => ({ program, install: INSTALL[program] ?? program });
-
-const PackageJson = z.object({ scripts: z.record(z.string(), z.string()).optional() }).passthrough();
-const NO_TEST_SCRIPT = /no test specified/;
+/** The programs of this machine a command needs: a runner of installed binaries needs npm's Node, a project's own `./x` nothing. */
+function needsOf(argv: readonly string[]): TestCommand['needs'] {
+  const program = argv[0] ?? '';
+  if (program.startsWith('./')) return [];
+  // A runner of installed binaries (npx, pnpm exec, yarn vitest) runs the project's own: Node with npm is all it needs.
+  const throughRunner = argv.length > 1 && withoutPackageRunner(argv)?.[0] !== program;
+  const name = program === 'npx' || throughRunner ? 'npm' : path.posix.basename(program);
+  if (name === 'pytest' || name === 'py.test') return [{ program: 'python3', install: INSTALL.python3! }];
+  return [{ program: name, install: INSTALL[name] ?? name }];
+}
 
 /** The test commands a repository declares or implies, most specific first; empty when it has no tests to run. */
 export async function testCommands(files: readonly string[], read: ReadFile): Promise<TestCommand[]> {
   const at = new Set(files);
-  const tested = new Set(files.filter(isTestPath).map(testLanguageOf));
-  const commands: TestCommand[] = [];
-  const script = await npmTestScript(at, read);
-  if (script) commands.push({ argv: ['npm', 'test'], source: `package.json scripts.test: ${script}`, needs: [need('npm')] });
-  if (tested.has('go') || (at.has('go.mod') && files.some((f) => f.endsWith('_test.go')))) {
-    commands.push({ argv: ['go', 'test', './...'], source: 'Go test files (*_test.go)', needs: [need('go')] });
-  }
-  if (at.has('Cargo.toml')) commands.push({ argv: ['cargo', 'test'], source: 'Cargo.toml', needs: [need('cargo')] });
-  if (at.has('pom.xml')) commands.push({ argv: ['mvn', '-q', 'test'], source: 'pom.xml', needs: [need('mvn')] });
+  const tests = files.filter(isTestPath);
+  const tested = new Set(tests.map(testLanguageOf));
+  const declared: DeclaredCommand[] = [];
+  const scripts = at.has('package.json') ? scriptsOf(await read('package.json')) : null;
+  if (scripts) declared.push(...packageCommands(scripts));
+  const python = await pythonDeclared(at, read);
+  declared.push(...python);
+  if (at.has('Makefile')) declared.push(...makeCommands((await read('Makefile')) ?? ''));
+  if (at.has('justfile')) declared.push(...justCommands((await read('justfile')) ?? ''));
+  if (tested.has('go') || (at.has('go.mod') && files.some((f) => f.endsWith('_test.go'))))
+    declared.push({ argv: ['go', 'test', './...'], source: 'go.mod: Go test files (*_test.go)' });
+  if (at.has('Cargo.toml')) declared.push({ argv: ['cargo', 'test'], source: 'Cargo.toml' });
+  if (at.has('pom.xml')) declared.push({ argv: ['mvn', '-q', 'test'], source: 'pom.xml' });
   else if (at.has('build.gradle') || at.has('build.gradle.kts')) {
-    const wrapper = at.has('gradlew');
-    commands.push({
-      argv: wrapper ? ['./gradlew', 'test'] : ['gradle', 'test'],
-      source: wrapper ? 'gradlew' : 'build.gradle',
-      needs: [need(wrapper ? 'java' : 'gradle')],
-    });
+    declared.push(at.has('gradlew') ? { argv: ['./gradlew', 'test'], source: 'gradlew' } : { argv: ['gradle', 'test'], source: 'build.gradle' });
   }
-  if (tested.has('python')) commands.push(await pythonTests(at, read));
-  if (commands.length === 0 && at.has('Makefile') && /^test\s*:/m.test((await read('Makefile')) ?? '')) {
-    commands.push({ argv: ['make', 'test'], source: 'Makefile target test', needs: [need('make')] });
-  }
-  return commands;
+  const pythonDeclares = declared.some((c) => suiteOf(c.argv) === 'python');
+  if (tested.has('python') && !pythonDeclares) declared.push(await pythonImplied(files, tests, read));
+  return merged(declared).map((command) => ({
+    ...command,
+    suite: command.argv[0] === 'make' ? suiteOfMake(command, declared) : suiteOf(command.argv),
+    needs: [...needsOf(command.argv), ...(command.needs ?? []).flatMap((program) => needsOf([program]))].filter(
+      (need, i, all) => all.findIndex((other) => other.program === need.program) === i,
+    ),
+  }));
 }
 
-async function npmTestScript(at: ReadonlySet<string>, read: ReadFile): Promise<string | null> {
-  if (!at.has('package.json')) return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse((await read('package.json')) ?? '');
-  } catch {
-    return null;
+/** One entry per command: the same words read from two files say both places. */
+function merged(commands: readonly DeclaredCommand[]): DeclaredCommand[] {
+  const byWords = new Map<string, DeclaredCommand>();
+  for (const command of commands) {
+    const key = JSON.stringify(command.argv);
+    const seen = byWords.get(key);
+    byWords.set(key, seen ? { ...seen, source: `${seen.source}; also ${command.source}` } : { ...command });
   }
-  const test = PackageJson.safeParse(parsed).data?.scripts?.test;
-  return test && !NO_TEST_SCRIPT.test(test) ? test : null;
+  return [...byWords.values()];
 }
 
-/** pytest when the repository is set up for it (its configuration, conftest.py, or a dependency on it); unittest otherwise. */
-async function pythonTests(at: ReadonlySet<string>, read: ReadFile): Promise<TestCommand> {
-  const configs = ['pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'requirements-dev.txt', 'requirements.txt'];
-  let pytest = [...at].some((f) => f === 'conftest.py' || f.endsWith('/conftest.py'));
-  for (const file of configs) {
-    if (pytest || !at.has(file)) continue;
-    pytest = /\[tool\.pytest|\[tool:pytest\]|\[pytest\]|^\s*["']?pytest\b/m.test((await read(file)) ?? '');
-  }
-  return pytest
-    ? { argv: ['python3', '-m', 'pytest'], source: 'pytest (the repository is set up for it)', needs: [need('python3')] }
-    : { argv: ['python3', '-m', 'unittest'], source: 'Python test files (unittest)', needs: [need('python3')] };
+/** `make test` runs the suite its recipe runs (its other commands say which), else a suite of its own. */
+function suiteOfMake(command: DeclaredCommand, all: readonly DeclaredCommand[]): Suite {
+  const recipe = all.find((c) => c.argv[0] !== 'make' && c.source.startsWith(`Makefile target ${command.argv[1]}:`));
+  return recipe ? suiteOf(recipe.argv) : 'other';
 }

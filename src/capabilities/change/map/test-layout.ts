@@ -1,8 +1,11 @@
 /**
- * Which files of a repository are tests, in each language the map reads: JavaScript and TypeScript
- * (`test/`, `__tests__/`, `*.test.js`, `*.spec.ts`), Python (`test_*.py`, `*_test.py`, `tests/`,
- * `conftest.py`), Go (`*_test.go`), Rust (`tests/*.rs`, and a source file with a `#[cfg(test)] mod tests`),
- * Java (`src/test/java/`, `*Test.java`, `*Tests.java`, `*IT.java`).
+ * Which files of a repository are tests, by the runners' own default patterns, in each language the map
+ * reads: JavaScript and TypeScript (`test/`, `__tests__/`, `*.test.js`, `*.spec.ts`; and node --test's
+ * `test.js`, `test-*.js`, `*-test.js`, `*_test.js`, a root `test.js` included), Python (pytest's
+ * `test_*.py` and `*_test.py`, unittest's `tests.py` and `test.py`, `tests/`, `conftest.py`), Go
+ * (`*_test.go`), Rust (`tests/*.rs`, and a source file with a `#[cfg(test)] mod tests`), Java
+ * (`src/test/java/`, `*Test.java`, `*Tests.java`, `*IT.java`). sops/change/policy.yaml lets QA write the
+ * same places (test/unit/test-layout-policy.test.ts holds them together).
  */
 import path from 'node:path';
 import type { FileTags } from './file-tags.ts';
@@ -10,8 +13,12 @@ import type { FileTags } from './file-tags.ts';
 const BY_PATH = [
   /(^|\/)(test|tests|__tests__|spec|specs)\//,
   /\.(test|spec)\.[cm]?[jt]sx?$/,
+  /(^|\/)test\.[cm]?[jt]sx?$/,
+  /(^|\/)test-[^/]+\.[cm]?[jt]sx?$/,
+  /[^/][-_]test\.[cm]?[jt]sx?$/,
   /(^|\/)test_[^/]+\.py$/,
   /_test\.py$/,
+  /(^|\/)tests?\.py$/,
   /(^|\/)conftest\.py$/,
   /_test\.go$/,
   /(^|\/)src\/test\/java\//,

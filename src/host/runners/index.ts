@@ -1,0 +1,4 @@
+/** host/runners: its public face — what a JavaScript project provides to run, and how the sandbox runs it. */
+export { type LocalCommand, localCommand } from './local-command.ts';
+export { NO_RUNNERS, type ProjectRunners, readProjectRunners } from './project-runners.ts';
+export { type RunnerForm, runnerForm } from './runner-form.ts';

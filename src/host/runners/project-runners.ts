@@ -1,0 +1,58 @@
+/**
+ * What a JavaScript project provides to run, read from its work tree: its package.json scripts, and the
+ * binaries of its dependencies — node_modules/.bin's once they are installed; before that (a design is
+ * checked before the install) the binaries its lockfile names and its declared dependencies' own names
+ * (vitest's binary is vitest), which the install then proves or not.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+
+export interface ProjectRunners {
+  /** package.json's scripts, by name. */
+  scripts: string[];
+  /** The binaries its dependencies provide. */
+  bins: string[];
+  /** Whether `bins` are node_modules/.bin's (installed), or read from the manifests before an install. */
+  installed: boolean;
+}
+
+export const NO_RUNNERS: ProjectRunners = { scripts: [], bins: [], installed: false };
+
+const Manifest = z
+  .object({
+    scripts: z.record(z.string(), z.string()).optional(),
+    dependencies: z.record(z.string(), z.unknown()).optional(),
+    devDependencies: z.record(z.string(), z.unknown()).optional(),
+    optionalDependencies: z.record(z.string(), z.unknown()).optional(),
+  })
+  .passthrough();
+
+/** package-lock.json (v2, v3): each package's entry may list its binaries. */
+const Lockfile = z
+  .object({ packages: z.record(z.string(), z.object({ bin: z.union([z.string(), z.record(z.string(), z.string())]).optional() }).passthrough()) })
+  .passthrough();
+
+export async function readProjectRunners(root: string): Promise<ProjectRunners> {
+  const manifest = Manifest.safeParse(await readJson(path.join(root, 'package.json'))).data;
+  if (!manifest) return NO_RUNNERS;
+  const scripts = Object.keys(manifest.scripts ?? {});
+  const installed = await fs.readdir(path.join(root, 'node_modules', '.bin')).catch(() => null);
+  if (installed) return { scripts, bins: installed.sort(), installed: true };
+  const declared = [manifest.dependencies, manifest.devDependencies, manifest.optionalDependencies].flatMap((deps) => Object.keys(deps ?? {}));
+  const lock = Lockfile.safeParse(await readJson(path.join(root, 'package-lock.json'))).data;
+  const locked = Object.entries(lock?.packages ?? {}).flatMap(([where, entry]) =>
+    typeof entry.bin === 'string' ? [path.posix.basename(where)] : Object.keys(entry.bin ?? {}),
+  );
+  // A scoped package's binary is named without its scope (@scope/tool → tool), as npm links it by default.
+  const own = declared.map((name) => name.replace(/^@[^/]+\//, ''));
+  return { scripts, bins: [...new Set([...locked, ...own])].sort(), installed: false };
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
