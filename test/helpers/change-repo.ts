@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { sopworks } from './in-process.ts';
 import { ROOT } from './paths.ts';
-import { runCli } from './run-cli.ts';
 import { tempDir } from './temp-dir.ts';
 
 export const CHANGE_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-js');
@@ -59,7 +59,7 @@ export async function changeSetUp(edit: (replies: Reply[]) => Reply[] = (r) => r
     scenarioFile,
     worktree: path.join(dir, 'out', 'greetings-let-greet-take-language'),
     change: (args: string[] = [], env: Record<string, string> = {}) =>
-      runCli(['change', repo, '--llm', `scripted:${scenarioFile}`, '--out', path.join(dir, 'out'), ...args], { cwd: ROOT, env }),
+      sopworks(['change', repo, '--llm', `scripted:${scenarioFile}`, '--out', path.join(dir, 'out'), ...args], { cwd: ROOT, env }),
     untouched: () => {
       assert.equal(git(repo, 'rev-parse', 'HEAD').trim(), head);
       assert.equal(git(repo, 'symbolic-ref', 'HEAD').trim(), 'refs/heads/main');

@@ -10,9 +10,11 @@
  */
 import process from 'node:process';
 import { commandLine } from '../../src/apps/cli/main.ts';
-import { type CliResult, cleanEnv } from './run-cli.ts';
+import { type CliResult, cleanEnv, runCli } from './run-cli.ts';
 
 export async function sopworks(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+  // A crash point ends the process it is reached in (src/ground/crash-point.ts): that run has one of its own.
+  if (options.env?.SOPWORKS_CRASH_AT) return runCli(args, options);
   let stdout = '';
   let stderr = '';
   const io = { out: (line: string) => (stdout += `${line}\n`), err: (line: string) => (stderr += `${line}\n`) };

@@ -16,7 +16,11 @@ export interface SystemRequirement {
   missing(): string | null;
 }
 
-/** Shared with the summary reporter (same process): each missing requirement and the suites it skipped. */
+/**
+ * Shared with the summary reporter: each missing requirement and the suites it skipped — in memory when
+ * the suite runs in the reporter's process, and a line each in the file it names (SOPWORKS_SKIPPED_FILE)
+ * when files run in mocha's worker processes (--parallel).
+ */
 const SKIPPED_KEY = Symbol.for('sopworks.skippedSystemSuites');
 type Skipped = Map<string, { install: string; reason: string; suites: string[] }>;
 function skippedRegistry(): Skipped {
@@ -79,10 +83,13 @@ export function requireSystem(context: Mocha.Context, ...requirements: SystemReq
     throw new Error(missing.map(({ requirement, reason }) => `${requirement.name} is required under CI=true (${reason}): ${requirement.install}`).join('; '));
   }
   const registry = skippedRegistry();
+  const suite = context.test?.parent?.fullTitle() ?? 'a suite';
   for (const { requirement, reason } of missing) {
     const entry = registry.get(requirement.name) ?? { install: requirement.install, reason: reason!, suites: [] };
-    entry.suites.push(context.test?.parent?.fullTitle() ?? 'a suite');
+    entry.suites.push(suite);
     registry.set(requirement.name, entry);
+    const file = process.env.SOPWORKS_SKIPPED_FILE;
+    if (file) fs.appendFileSync(file, `${JSON.stringify({ name: requirement.name, install: requirement.install, reason, suite })}\n`);
   }
   context.skip();
 }

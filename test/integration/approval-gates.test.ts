@@ -10,8 +10,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -42,21 +43,21 @@ describe('approval gates', function () {
 
   it('stops with awaiting-approval (exit 4) until a person approves, and resumes to the same repository', async () => {
     const reference = await tempDir();
-    assert.equal((await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', reference], { cwd: reference })).code, 0);
+    assert.equal((await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', reference], { cwd: reference })).code, 0);
 
     const out = await tempDir();
     const project = path.join(out, 'wordfreq');
-    const first = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design'], { cwd: out });
+    const first = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design'], { cwd: out });
     assert.equal(first.code, 4, first.stdout + first.stderr);
     assert.match(first.stdout, /Outcome\s+awaiting-approval — waiting for a person to approve prd from product-manager/);
     assert.match(first.stdout, /Decide first: sopworks approve /);
     assert.doesNotMatch(await git(project, 'log', '--format=%s'), /product requirements/, 'the PRD is held back');
 
     for (const gate of ['prd', 'design']) {
-      const approved = await runCli(['approve', project], { cwd: out });
+      const approved = await sopworks(['approve', project], { cwd: out });
       assert.equal(approved.code, 0, approved.stderr);
       assert.match(approved.stdout, new RegExp(`Approved the ${gate} of `));
-      const resumed = await runCli(['resume', project], { cwd: out });
+      const resumed = await sopworks(['resume', project], { cwd: out });
       assert.equal(resumed.code, gate === 'prd' ? 4 : 0, resumed.stdout + resumed.stderr);
     }
     assert.equal(await git(project, 'rev-parse', 'HEAD^{tree}'), await git(path.join(reference, 'wordfreq'), 'rev-parse', 'HEAD^{tree}'));
@@ -68,12 +69,12 @@ describe('approval gates', function () {
     // examples/wordfreq.yaml holds the revision a person's rejection asks for (README, "The demo").
     const out = await tempDir();
     const project = path.join(out, 'wordfreq');
-    assert.equal((await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd'], { cwd: out })).code, 4);
+    assert.equal((await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd'], { cwd: out })).code, 4);
 
-    const rejected = await runCli(['approve', project, '--reject', 'Say what happens with an empty file'], { cwd: out });
+    const rejected = await sopworks(['approve', project, '--reject', 'Say what happens with an empty file'], { cwd: out });
     assert.equal(rejected.code, 0, rejected.stderr);
     assert.match(rejected.stdout, /Rejected the prd of product-manager/);
-    const again = await runCli(['resume', project], { cwd: out });
+    const again = await sopworks(['resume', project], { cwd: out });
     assert.equal(again.code, 4, again.stdout + again.stderr);
 
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'exchanges.jsonl'));
@@ -81,8 +82,8 @@ describe('approval gates', function () {
     assert.equal(revisions.length, 2);
     assert.match(revisions[1]!.messages[1]!.content, /A person rejected it: Say what happens with an empty file/);
 
-    assert.equal((await runCli(['approve', project], { cwd: out })).code, 0);
-    const done = await runCli(['resume', project], { cwd: out });
+    assert.equal((await sopworks(['approve', project], { cwd: out })).code, 0);
+    const done = await sopworks(['resume', project], { cwd: out });
     assert.equal(done.code, 0, done.stdout + done.stderr);
     assert.match(await fs.readFile(path.join(project, 'docs', 'prd.md'), 'utf8'), /An empty file counts no words and is not an error/);
   });
@@ -122,7 +123,7 @@ describe('approval gates', function () {
 
   it('approves everything with --yes, recording each decision on the board', async () => {
     const out = await tempDir();
-    const result = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design,code,tests', '--yes'], { cwd: out });
+    const result = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,design,code,tests', '--yes'], { cwd: out });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const gates = (await boardOf(path.join(out, 'wordfreq'))).filter((m) => m.type === 'Approval').map((m) => m.payload.gate);
     assert.deepEqual([...new Set(gates)].sort(), ['code', 'design', 'prd', 'tests']);
@@ -131,11 +132,11 @@ describe('approval gates', function () {
 
   it('names an unknown gate, and refuses to approve a run that waits for nothing', async () => {
     const out = await tempDir();
-    const bad = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,deploy'], { cwd: out });
+    const bad = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--approve', 'prd,deploy'], { cwd: out });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--approve: unknown gate "deploy"; use a comma list of prd, design, code, tests/);
-    assert.equal((await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out })).code, 0);
-    const nothing = await runCli(['approve', path.join(out, 'wordfreq')], { cwd: out });
+    assert.equal((await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out })).code, 0);
+    const nothing = await sopworks(['approve', path.join(out, 'wordfreq')], { cwd: out });
     assert.equal(nothing.code, 2);
     assert.match(nothing.stderr, /Nothing in .* is waiting for approval/);
   });

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { Scenario } from '../../src/capabilities/model/scenario.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { startFakeOpenAI } from '../helpers/openai-server.ts';
 import { DEMO } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { onlyWhenAsked } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -26,11 +26,11 @@ describe('budgets', function () {
 
   it('stops before the budget is crossed (exit 3), keeps what was made, and resumes with a higher budget', async () => {
     const reference = await tempDir();
-    assert.equal((await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', reference], { cwd: reference })).code, 0);
+    assert.equal((await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', reference], { cwd: reference })).code, 0);
 
     const out = await tempDir();
     const project = path.join(out, 'wordfreq');
-    const first = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--budget', '0.02'], { cwd: out, env: PRICES });
+    const first = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--budget', '0.02'], { cwd: out, env: PRICES });
     assert.equal(first.code, 3, first.stdout + first.stderr);
     // It names the file and the file's step that the budget stopped (several files are under way at once).
     assert.match(
@@ -42,10 +42,10 @@ describe('budgets', function () {
     const { stdout: log } = await exec('git', ['log', '--format=%s'], { cwd: project });
     assert.match(log, /docs: task graph of 6 files/, 'everything before the stop is committed');
 
-    const again = await runCli(['resume', project], { cwd: out, env: PRICES });
+    const again = await sopworks(['resume', project], { cwd: out, env: PRICES });
     assert.equal(again.code, 3, 'the same budget stops it again at once');
 
-    const resumed = await runCli(['resume', project, '--budget', '1'], { cwd: out, env: PRICES });
+    const resumed = await sopworks(['resume', project, '--budget', '1'], { cwd: out, env: PRICES });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.equal(await tree(project), await tree(path.join(reference, 'wordfreq')));
     const record = await runRecord(project);
@@ -56,7 +56,7 @@ describe('budgets', function () {
 
   it('bounds the tokens of a run with --max-tokens, for models without a price', async () => {
     const out = await tempDir();
-    const result = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--max-tokens', '6000'], { cwd: out });
+    const result = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--max-tokens', '6000'], { cwd: out });
     assert.equal(result.code, 3, result.stdout + result.stderr);
     assert.match(result.stdout, /The token budget is spent: \d+ of 6000 tokens used/);
     const total = (await runRecord(path.join(out, 'wordfreq'))).usage.total;
@@ -65,7 +65,7 @@ describe('budgets', function () {
 
   it('refuses a dollar budget when the model has no known price, before writing anything', async () => {
     const out = await tempDir();
-    const result = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--budget', '5'], { cwd: out });
+    const result = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--budget', '5'], { cwd: out });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--budget needs the price of the model/);
     assert.match(result.stderr, /SOPWORKS_PRICE_INPUT/);
@@ -74,7 +74,7 @@ describe('budgets', function () {
 
   it('names a bad --budget', async () => {
     const out = await tempDir();
-    const result = await runCli(['run', '--llm', `scripted:${DEMO}`, '--budget', 'lots'], { cwd: out });
+    const result = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--budget', 'lots'], { cwd: out });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--budget: must be US dollars greater than 0, got "lots"/);
   });
@@ -90,7 +90,7 @@ describe('record and replay', function () {
     const seed = await tempDir();
     const seedRecording = path.join(seed, 'seed.yaml');
     // One file at a time, so the company asks in the same order in both runs (the fake server answers in order).
-    assert.equal((await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', seed, '--record', seedRecording, '--concurrency', '1'], { cwd: seed })).code, 0);
+    assert.equal((await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', seed, '--record', seedRecording, '--concurrency', '1'], { cwd: seed })).code, 0);
     const inCallOrder = Scenario.parse(parse(await fs.readFile(seedRecording, 'utf8'))).replies.map((r) => r.reply!);
     assert.equal(inCallOrder.length, scripted.replies.filter((r) => !onlyWhenAsked(r)).length);
 
@@ -98,7 +98,7 @@ describe('record and replay', function () {
     try {
       const out = await tempDir();
       const recording = path.join(out, 'recorded.yaml');
-      const live = await runCli(['run', scripted.spec!, '--name', 'wordfreq', '--out', out, '--record', recording, '--concurrency', '1'], {
+      const live = await sopworks(['run', scripted.spec!, '--name', 'wordfreq', '--out', out, '--record', recording, '--concurrency', '1'], {
         cwd: out,
         env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model' },
       });
@@ -110,7 +110,7 @@ describe('record and replay', function () {
       assert.equal(recorded.replies.length, 25);
 
       const replayDir = await tempDir();
-      const replayed = await runCli(['run', '--llm', `scripted:${recording}`, '--out', replayDir], { cwd: replayDir });
+      const replayed = await sopworks(['run', '--llm', `scripted:${recording}`, '--out', replayDir], { cwd: replayDir });
       assert.equal(replayed.code, 0, replayed.stdout + replayed.stderr);
       assert.equal(await tree(path.join(replayDir, 'wordfreq')), await tree(path.join(out, 'wordfreq')));
     } finally {

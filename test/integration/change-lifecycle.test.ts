@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { GREETINGS_BRANCH as BRANCH, changeSetUp, git } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 describe('sopworks change: what every run has', function () {
@@ -32,9 +32,9 @@ describe('sopworks change: what every run has', function () {
     const held = await run.change(['--approve', 'code']);
     assert.equal(held.code, 4, held.stdout + held.stderr);
     assert.match(held.stdout, /Outcome\s+awaiting-approval — waiting for a person to approve code src\/greet\.js from engineer/);
-    const approved = await runCli(['approve', run.worktree], { cwd: ROOT });
+    const approved = await sopworks(['approve', run.worktree], { cwd: ROOT });
     assert.equal(approved.code, 0, approved.stdout + approved.stderr);
-    const resumed = await runCli(['resume', run.worktree], { cwd: ROOT });
+    const resumed = await sopworks(['resume', run.worktree], { cwd: ROOT });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /Outcome\s+done/);
     run.untouched();
@@ -45,7 +45,7 @@ describe('sopworks change: what every run has', function () {
     const recording = path.join(first.dir, 'recorded.yaml');
     assert.equal((await first.change(['--record', recording])).code, 0);
     const second = await changeSetUp();
-    const replay = await runCli(['change', second.repo, '--llm', `scripted:${recording}`, '--out', path.join(second.dir, 'out')], { cwd: ROOT });
+    const replay = await sopworks(['change', second.repo, '--llm', `scripted:${recording}`, '--out', path.join(second.dir, 'out')], { cwd: ROOT });
     assert.equal(replay.code, 0, replay.stdout + replay.stderr);
     assert.equal(git(second.repo, 'show', `${BRANCH}:src/greet.js`), git(first.repo, 'show', `${BRANCH}:src/greet.js`));
     assert.equal(git(second.repo, 'show', `${BRANCH}:test/greet-lang.test.js`), git(first.repo, 'show', `${BRANCH}:test/greet-lang.test.js`));
@@ -93,7 +93,7 @@ describe('sopworks change: what every run has', function () {
     const killed = await run.change([], { SOPWORKS_CRASH_AT: 'git.commit:4' });
     assert.notEqual(killed.code, 0);
     assert.doesNotMatch(killed.stdout, /Outcome/);
-    const resumed = await runCli(['resume', run.worktree], { cwd: ROOT });
+    const resumed = await sopworks(['resume', run.worktree], { cwd: ROOT });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /Outcome\s+done/);
     const subjects = git(run.repo, 'log', '--format=%s', `main..${BRANCH}`).trim().split('\n');

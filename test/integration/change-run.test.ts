@@ -11,8 +11,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { main } from '../../src/apps/cli/main.ts';
 import { CHANGE_FIXTURE, GREETINGS_SCENARIO, git } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -49,7 +49,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     const base = before.head;
     const out = path.join(path.dirname(repo), 'out');
 
-    const result = await runCli(['change', repo, REQUEST, '--llm', `scripted:${SCENARIO}`, '--out', out], { cwd: ROOT });
+    const result = await sopworks(['change', repo, REQUEST, '--llm', `scripted:${SCENARIO}`, '--out', out], { cwd: ROOT });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /Outcome\s+done — the existing tests and the change's tests pass/);
 
@@ -130,7 +130,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     }
 
     // `review` shows the change against its base.
-    const review = await runCli(['review', worktree], { cwd: ROOT });
+    const review = await sopworks(['review', worktree], { cwd: ROOT });
     assert.equal(review.code, 0, review.stderr);
     assert.match(
       review.stdout,
@@ -153,7 +153,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     const repo = await userRepository(PY_FIXTURE, 'textstats');
     const before = stateOf(repo);
     const out = path.join(path.dirname(repo), 'out');
-    const result = await runCli(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'change-textstats.yaml')}`, '--out', out], { cwd: ROOT });
+    const result = await sopworks(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'change-textstats.yaml')}`, '--out', out], { cwd: ROOT });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /tests base: passed \(3 passed, 0 failed\)/);
     assert.match(result.stdout, /tests round 1: passed \(6 passed, 0 failed\)/);
@@ -170,11 +170,11 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
 
   it("changes the demo's repository: npm run demo, then npm run demo:change", async () => {
     const out = await tempDir('sopworks-demo-change-');
-    const demo = await runCli(['run', '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq.yaml')}`, '--out', out], { cwd: ROOT });
+    const demo = await sopworks(['run', '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq.yaml')}`, '--out', out], { cwd: ROOT });
     assert.equal(demo.code, 0, demo.stdout + demo.stderr);
     const repo = path.join(out, 'wordfreq');
     const before = stateOf(repo);
-    const change = await runCli(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq-change.yaml')}`, '--out', out], { cwd: ROOT });
+    const change = await sopworks(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq-change.yaml')}`, '--out', out], { cwd: ROOT });
     assert.equal(change.code, 0, change.stdout + change.stderr);
     assert.match(change.stdout, /tests base: passed \(8 passed, 0 failed\)/);
     assert.match(change.stdout, /tests round 1: passed \(12 passed, 0 failed\)/);

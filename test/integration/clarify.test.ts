@@ -12,8 +12,9 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { changeSetUp } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO, DEMO_CHANGE, ROOT, SOPS } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const SCENARIO = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
@@ -80,14 +81,14 @@ describe('--clarify: questions before the PRD or the change request', function (
   it('stops awaiting the answers without a terminal; killed while asking, then answered at a terminal, the PRD takes them in', async () => {
     const out = await tempDir();
     const project = path.join(out, 'wordfreq');
-    const first = await runCli(['run', ...CLARIFY, '--out', out], { cwd: out });
+    const first = await sopworks(['run', ...CLARIFY, '--out', out], { cwd: out });
     assert.equal(first.code, 4, first.stdout + first.stderr);
     assert.match(first.stdout, /awaiting-approval — waiting for a person to answer 2 questions from product-manager/);
     assert.match(first.stdout, /Answer first: on the run's page \(sopworks serve wordfreq\), or resume it at a terminal/);
     assert.doesNotMatch(first.stdout, /sopworks approve/, 'nothing to approve');
-    const status = await runCli(['status', project], { cwd: out });
+    const status = await sopworks(['status', project], { cwd: out });
     assert.match(status.stdout, /waits on: answers to 2 questions of product-manager — answer them on its page/);
-    const approve = await runCli(['approve', project], { cwd: out });
+    const approve = await sopworks(['approve', project], { cwd: out });
     assert.equal(approve.code, 2);
     assert.match(approve.stderr, /waits for answers to questions: answer them on its page in the workbench/);
 
@@ -134,7 +135,7 @@ describe('--clarify: questions before the PRD or the change request', function (
 
   it('the shipped scenarios show it: the demo asks two questions at a terminal and builds its repository, its change asks one', async () => {
     const out = await tempDir();
-    const plain = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'plain'], { cwd: out });
+    const plain = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'plain'], { cwd: out });
     assert.equal(plain.code, 0, plain.stdout + plain.stderr);
     const asked = await atTerminal(['run', '--llm', `scripted:${DEMO}`, '--clarify', '--out', out], out, answering(['yes, one word', '']));
     assert.equal(asked.code, 0, asked.screen);
@@ -167,11 +168,11 @@ describe('--clarify: questions before the PRD or the change request', function (
     scenario.replies[0]!.json = { questions: [] };
     const out = await tempDir();
     await fs.writeFile(path.join(out, 'clear.yaml'), stringify(scenario));
-    const clear = await runCli(['run', '--llm', 'scripted:clear.yaml', '--clarify', '--until', 'prd', '--out', out], { cwd: out });
+    const clear = await sopworks(['run', '--llm', 'scripted:clear.yaml', '--clarify', '--until', 'prd', '--out', out], { cwd: out });
     assert.equal(clear.code, 5, clear.stdout + clear.stderr);
     assert.equal((await boardOf(path.join(out, 'wordfreq'))).filter((m) => m.type === 'Answers').length, 0);
 
-    const plain = await runCli(['run', '--llm', `scripted:${SCENARIO}`, '--until', 'prd', '--out', out, '--name', 'plain'], { cwd: out });
+    const plain = await sopworks(['run', '--llm', `scripted:${SCENARIO}`, '--until', 'prd', '--out', out, '--name', 'plain'], { cwd: out });
     assert.equal(plain.code, 5, plain.stdout + plain.stderr);
     assert.deepEqual(
       (await exchangesOf(path.join(out, 'plain'))).map((r) => r.action),
@@ -189,7 +190,7 @@ describe('--clarify: questions before the PRD or the change request', function (
         'src: stopAt\n      input: { point: asked }',
       ),
     );
-    const refused = await runCli(['run', ...CLARIFY, '--sops', sops, '--out', out, '--name', 'refused'], { cwd: out });
+    const refused = await sopworks(['run', ...CLARIFY, '--sops', sops, '--out', out, '--name', 'refused'], { cwd: out });
     assert.equal(refused.code, 2, refused.stdout + refused.stderr);
     assert.match(refused.stderr, /--clarify: no SOP of this company asks the person questions \(it has no clarify step\)/);
     await assert.rejects(fs.access(path.join(out, 'refused')));

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -108,7 +109,7 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
       url = server.url;
       requests = server.requests;
     }
-    const result = await runCli(['doctor', ...args], {
+    const result = await sopworks(['doctor', ...args], {
       cwd: ROOT,
       env: { OPENAI_BASE_URL: `${url}${suffix}`, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'gpt-4o-mini', ...env },
     });
@@ -275,7 +276,7 @@ describe('sopworks doctor (local servers answering as real endpoints do)', funct
   });
 
   it('with no endpoint configured: exit 1 and the settings to set', async () => {
-    const result = await runCli(['doctor'], { cwd: ROOT });
+    const result = await sopworks(['doctor'], { cwd: ROOT });
     assert.equal(result.code, 1);
     assert.match(result.stdout, /No model endpoint is configured: run `sopworks init`, or set OPENAI_API_KEY \(OpenAI\) or OPENAI_BASE_URL/);
     assert.match(result.stdout, /sopworks doctor --llm local/);

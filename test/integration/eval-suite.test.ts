@@ -9,8 +9,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -27,7 +27,7 @@ describe('sopworks eval', function () {
   before(async () => {
     const cwd = await tempDir();
     const out = path.join(cwd, 'eval');
-    const result = await runCli(['eval', SUITE, '--out', out, '--concurrency', '4'], { cwd });
+    const result = await sopworks(['eval', SUITE, '--out', out, '--concurrency', '4'], { cwd });
     shipped = { out, stdout: result.stdout, code: result.code };
     assert.equal(result.code, 0, result.stdout + result.stderr);
   });
@@ -79,13 +79,13 @@ describe('sopworks eval', function () {
     );
     const out = path.join(cwd, 'out');
     // The 13th commit of the process falls in the second run (each run makes about ten): the whole eval is SIGKILLed.
-    const killed = await runCli(['eval', suite, '--out', out], { cwd, env: { SOPWORKS_CRASH_AT: 'git.commit:13' } });
+    const killed = await sopworks(['eval', suite, '--out', out], { cwd, env: { SOPWORKS_CRASH_AT: 'git.commit:13' } });
     assert.equal(killed.code, null, killed.stdout + killed.stderr);
     const first = await runJson(path.join(out, 'roman'));
     assert.equal(first.outcome, 'done');
     assert.equal((await runJson(path.join(out, 'caesar'))).outcome, undefined);
 
-    const resumed = await runCli(['eval', suite, '--out', out], { cwd });
+    const resumed = await sopworks(['eval', suite, '--out', out], { cwd });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /roman: done — kept \(finished earlier\)/);
     assert.match(resumed.stdout, /caesar: done — resumed/);
@@ -125,7 +125,7 @@ describe('sopworks eval', function () {
       ].join('\n'),
     );
     const out = path.join(cwd, 'out');
-    const result = await runCli(['eval', suite, '--out', out], { cwd });
+    const result = await sopworks(['eval', suite, '--out', out], { cwd });
     assert.equal(result.code, 2, result.stdout + result.stderr);
     assert.match(result.stderr, new RegExp(`${suite.replace(/[.]/g, '\\.')}:3:\\d+: error: specs\\.0\\.name: must be lower-case`));
     assert.match(result.stderr, /bad\.yaml:9:\d+: error: .*colour/);
@@ -134,7 +134,7 @@ describe('sopworks eval', function () {
       ['name: bad', 'specs:', '  - name: one', '    scenario: missing.yaml', '  - name: one', '    spec: y', ''].join('\n'),
     );
     assert.equal(again, undefined);
-    const second = await runCli(['eval', suite, '--out', out], { cwd });
+    const second = await sopworks(['eval', suite, '--out', out], { cwd });
     assert.equal(second.code, 2);
     assert.match(second.stderr, /bad\.yaml:4:\d+: error: specs\.0\.scenario: Cannot read scenario file .*missing\.yaml: ENOENT/);
     assert.match(second.stderr, /bad\.yaml:5:\d+: error: specs\.1\.name: "one" is used by an earlier spec/);
@@ -144,14 +144,14 @@ describe('sopworks eval', function () {
   it('compares two results files side by side, and refuses a file that is not one', async () => {
     const cwd = await tempDir();
     const a = path.join(shipped.out, 'eval.json');
-    const compared = await runCli(['eval', '--compare', a, a], { cwd });
+    const compared = await sopworks(['eval', '--compare', a, a], { cwd });
     assert.equal(compared.code, 0, compared.stderr);
     // The same run on both sides: the same tokens (whatever the prompts weigh today), a ratio of 1.
     assert.match(compared.stdout, /^wordfreq\s+done\s+8\/8\s+(\d+)\s+[\d.]+s\s+done\s+8\/8\s+\1\s+[\d.]+s\s+1\.00$/m);
     assert.match(compared.stdout, /MetaGPT · tokens per line\s+[\d.]+\s+[\d.]+/);
     const bogus = path.join(cwd, 'bogus.json');
     await fs.writeFile(bogus, '{"suite": 3}');
-    const refused = await runCli(['eval', '--compare', a, bogus], { cwd });
+    const refused = await sopworks(['eval', '--compare', a, bogus], { cwd });
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /bogus\.json is not an eval's results/);
   });

@@ -9,8 +9,8 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const MODEL = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
@@ -71,7 +71,7 @@ describe('sopworks models pull|list|rm (local HTTP server)', function () {
     const env = { SOPWORKS_MODELS_DIR: cache };
 
     cutAfter = 700_000;
-    const first = await runCli(['models', 'pull', `${base}/tiny.gguf`, '--sha256', MODEL_SHA256], { cwd, env });
+    const first = await sopworks(['models', 'pull', `${base}/tiny.gguf`, '--sha256', MODEL_SHA256], { cwd, env });
     assert.equal(first.code, 2, first.stderr);
     assert.match(first.stderr, /stopped at \d+ of 1750560 bytes/);
     assert.match(first.stderr, /Run the same command again: it resumes where it stopped/);
@@ -79,10 +79,10 @@ describe('sopworks models pull|list|rm (local HTTP server)', function () {
     assert.ok(part.size > 100_000 && part.size < bytes.length, `the part keeps what arrived (${part.size} bytes)`);
     await assert.rejects(fs.stat(path.join(cache, 'tiny.gguf')), "nothing incomplete under the model's name");
 
-    const listedPartial = await runCli(['models', 'list'], { cwd, env });
+    const listedPartial = await sopworks(['models', 'list'], { cwd, env });
     assert.match(listedPartial.stdout, /tiny\s+partial download/);
 
-    const second = await runCli(['models', 'pull', `${base}/tiny.gguf`, '--sha256', MODEL_SHA256], { cwd, env });
+    const second = await sopworks(['models', 'pull', `${base}/tiny.gguf`, '--sha256', MODEL_SHA256], { cwd, env });
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(ranges, ['', `bytes=${part.size}-`], 'the second request asked only for the rest');
     assert.match(second.stderr, /resumed from/);
@@ -93,17 +93,17 @@ describe('sopworks models pull|list|rm (local HTTP server)', function () {
     assert.equal(createHash('sha256').update(landed).digest('hex'), MODEL_SHA256);
     await assert.rejects(fs.stat(path.join(cache, 'tiny.gguf.part')));
 
-    const again = await runCli(['models', 'pull', `${base}/tiny.gguf`], { cwd, env });
+    const again = await sopworks(['models', 'pull', `${base}/tiny.gguf`], { cwd, env });
     assert.equal(again.code, 0);
     assert.match(again.stdout, /already in the cache/);
     assert.equal(ranges.length, 2, 'a model already pulled is not downloaded again');
 
-    const listed = await runCli(['models', 'list'], { cwd, env });
+    const listed = await sopworks(['models', 'list'], { cwd, env });
     assert.equal(listed.code, 0);
     assert.match(listed.stdout, new RegExp(`tiny\\s+2 MB\\s+from ${base}/tiny.gguf`));
     assert.match(listed.stdout, /qwen2\.5-coder-7b\s+4\.7 GB, needs ~6\.0 GB of memory/);
 
-    const removed = await runCli(['models', 'rm', 'tiny'], { cwd, env });
+    const removed = await sopworks(['models', 'rm', 'tiny'], { cwd, env });
     assert.equal(removed.code, 0);
     assert.deepEqual(await fs.readdir(cache), []);
   });
@@ -113,25 +113,25 @@ describe('sopworks models pull|list|rm (local HTTP server)', function () {
     const cache = path.join(cwd, 'models');
     const env = { SOPWORKS_MODELS_DIR: cache };
 
-    const wrongSha = await runCli(['models', 'pull', `${base}/tiny.gguf`, '--sha256', '0'.repeat(64)], { cwd, env });
+    const wrongSha = await sopworks(['models', 'pull', `${base}/tiny.gguf`, '--sha256', '0'.repeat(64)], { cwd, env });
     assert.equal(wrongSha.code, 2);
     assert.match(wrongSha.stderr, new RegExp(`has sha256 ${MODEL_SHA256}, not the expected 0{64}; it was removed`));
 
-    const html = await runCli(['models', 'pull', `${base}/not-a-model.gguf`], { cwd, env });
+    const html = await sopworks(['models', 'pull', `${base}/not-a-model.gguf`], { cwd, env });
     assert.equal(html.code, 2);
     assert.match(html.stderr, /did not give a GGUF model file/);
 
-    const missing = await runCli(['models', 'pull', `${base}/nothing-here.gguf`], { cwd, env });
+    const missing = await sopworks(['models', 'pull', `${base}/nothing-here.gguf`], { cwd, env });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /answered 404/);
     assert.deepEqual(await fs.readdir(cache), [], 'nothing is kept from any of them');
 
-    const unknown = await runCli(['models', 'pull', 'qwen-does-not-exist'], { cwd, env });
+    const unknown = await sopworks(['models', 'pull', 'qwen-does-not-exist'], { cwd, env });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /Unknown model "qwen-does-not-exist"/);
     assert.match(unknown.stderr, /qwen2\.5-coder-7b/);
 
-    const rm = await runCli(['models', 'rm', 'nothing'], { cwd, env });
+    const rm = await sopworks(['models', 'rm', 'nothing'], { cwd, env });
     assert.equal(rm.code, 2);
     assert.match(rm.stderr, /No model "nothing" in the model cache/);
     assert.deepEqual(

@@ -4,8 +4,9 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -26,14 +27,14 @@ describe('sopworks review', function () {
 
   before(async () => {
     root = await tempDir('sopworks-review-cli-');
-    const made = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', root, '--name', 'wordfreq'], { cwd: root });
+    const made = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', root, '--name', 'wordfreq'], { cwd: root });
     assert.equal(made.code, 0, made.stderr);
     project = path.join(root, 'wordfreq');
   });
   after(removeTempDirs);
 
   it('reports outcome, timeline, artifacts, QA rounds, usage and the git log of a run', async () => {
-    const result = await runCli(['review', project], { cwd: root });
+    const result = await sopworks(['review', project], { cwd: root });
     assert.equal(result.code, 0, result.stderr);
     const report = result.stdout;
     assert.match(report, /^wordfreq — a CLI that counts word frequencies in text files$/m);
@@ -101,13 +102,13 @@ describe('sopworks review', function () {
   });
 
   it('fits the terminal width ($COLUMNS), cutting free text rather than wrapping tables', async () => {
-    const result = await runCli(['review', project], { cwd: root, env: { COLUMNS: '64' } });
+    const result = await sopworks(['review', project], { cwd: root, env: { COLUMNS: '64' } });
     assert.equal(result.code, 0, result.stderr);
     const long = result.stdout.split('\n').filter((l) => [...l].length > 64);
     assert.deepEqual(long, []);
     // The elapsed column's width varies with the machine's speed (+7.1s, +12.3s), so the cut moves with it.
     assert.match(result.stdout, /^ {2}14 {2}\+\d+\.\ds +qa → engineer +BugReport +tokenize s.*…$/m, 'a long summary is cut with an ellipsis');
-    const wide = await runCli(['review', project], { cwd: root });
+    const wide = await sopworks(['review', project], { cwd: root });
     assert.match(wide.stdout, /tokenize splits on whitespace only, so words keep their case and punctuation/, 'a pipe gets every word');
   });
 
@@ -123,7 +124,7 @@ describe('sopworks review', function () {
     assert.ok(finishedAt && outcome && reason && usage && wallMs !== undefined);
     await fs.writeFile(runFile, JSON.stringify(started));
 
-    const result = await runCli(['review', cut], { cwd: root });
+    const result = await sopworks(['review', cut], { cwd: root });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^Outcome {2}stopped before an outcome — no sopworks process is at work on it; `sopworks resume .*cut` continues it$/m);
     assert.equal(section(result.stdout, /^Timeline \(6 messages\)$/).length, 6);
@@ -143,11 +144,11 @@ describe('sopworks review', function () {
   });
 
   it('refuses a folder that is not a run (exit 2), saying what to give instead', async () => {
-    const result = await runCli(['review', root], { cwd: root });
+    const result = await sopworks(['review', root], { cwd: root });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /is not a sopworks run: it has no \.sopworks\/board\.jsonl or \.sopworks\/run\.json/);
     assert.match(result.stderr, /output\/<project>/);
-    const missing = await runCli(['review', path.join(root, 'nope')], { cwd: root });
+    const missing = await sopworks(['review', path.join(root, 'nope')], { cwd: root });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /is not a folder/);
   });

@@ -13,9 +13,9 @@ import { promisify } from 'node:util';
 import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
 import { startRun } from '../../src/company/start-run.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { demoScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 import { lookup, type Sent, TranscriptRecorder } from '../helpers/transcript.ts';
@@ -130,7 +130,7 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
 
   it('asks each role its own model, falls back when one cannot answer, and says so', async () => {
     const out = await tempDir();
-    const cli = await runCli(
+    const cli = await sopworks(
       ['run', '--llm', 'openai', '--sops', sops, '--out', out, '--name', 'wordfreq', '--model-for', 'qa=qa-model', (await demoScenario()).spec!],
       {
         cwd: ROOT,
@@ -184,7 +184,7 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
   it('keeps each role on its models when a run stopped by its budget is resumed', async () => {
     const out = await tempDir();
     const project = path.join(out, 'wordfreq');
-    const first = await runCli(
+    const first = await sopworks(
       [
         'run',
         '--llm',
@@ -208,7 +208,7 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
     );
     assert.equal(first.code, 3, first.stdout + first.stderr);
     const before = (await exchangesOf(project)).length;
-    const resumed = await runCli(['resume', project, '--max-tokens', '10000000'], { cwd: ROOT, env: env() });
+    const resumed = await sopworks(['resume', project, '--max-tokens', '10000000'], { cwd: ROOT, env: env() });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.equal(await treeOf(project), baselineTree);
     const after = (await exchangesOf(project)).slice(before).filter((x) => !x.unavailable);
@@ -226,7 +226,7 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
       ],
       ['gpt-4o', /--model-for "gpt-4o" is not <role>=<model>/],
     ] as const) {
-      const cli = await runCli(['run', '--llm', 'openai', '--sops', sops, '--out', out, '--model-for', flag, 'a spec'], { cwd: ROOT, env: env() });
+      const cli = await sopworks(['run', '--llm', 'openai', '--sops', sops, '--out', out, '--model-for', flag, 'a spec'], { cwd: ROOT, env: env() });
       assert.equal(cli.code, 2, cli.stderr);
       assert.match(cli.stderr, message);
     }
@@ -238,11 +238,11 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
     const keyed = path.join(await tempDir(), 'sops');
     await fs.cp(sops, keyed, { recursive: true });
     await fs.writeFile(path.join(keyed, 'company.yaml'), COMPANY_YAML.replace('temperature: 0.1', 'temperature: 0.1\n      apiKeyEnv: ARCHITECT_API_KEY'));
-    const cli = await runCli(['run', '--llm', 'openai', '--sops', keyed, '--out', out, 'a spec'], { cwd: ROOT, env: env() });
+    const cli = await sopworks(['run', '--llm', 'openai', '--sops', keyed, '--out', out, 'a spec'], { cwd: ROOT, env: env() });
     assert.equal(cli.code, 2, cli.stderr);
     assert.match(cli.stderr, /The role "architect" takes its API key from ARCHITECT_API_KEY \(sops\/company\.yaml\), and ARCHITECT_API_KEY is not set/);
     assert.deepEqual(await fs.readdir(out), []);
-    const validate = await runCli(['sop', 'validate', '--sops', keyed], { cwd: ROOT, env: env() });
+    const validate = await sopworks(['sop', 'validate', '--sops', keyed], { cwd: ROOT, env: env() });
     assert.match(validate.stdout + validate.stderr, /company\.yaml:\d+:\d+.*ARCHITECT_API_KEY is not set in this environment/);
   });
 });

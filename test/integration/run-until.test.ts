@@ -11,8 +11,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import YAML from 'yaml';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 /** The tree `npm run demo` gives (README), in 15 commits. */
@@ -39,8 +40,8 @@ describe('sopworks run --until: stop after an artifact, resume to the end', func
   this.timeout(240_000);
   let root: string;
   let out: string;
-  const run = (name: string, ...extra: string[]) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], { cwd: root });
-  const resume = (name: string, ...extra: string[]) => runCli(['resume', path.join(out, name), ...extra], { cwd: root });
+  const run = (name: string, ...extra: string[]) => sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], { cwd: root });
+  const resume = (name: string, ...extra: string[]) => sopworks(['resume', path.join(out, name), ...extra], { cwd: root });
 
   before(async () => {
     root = await tempDir('sopworks-until-');
@@ -81,7 +82,7 @@ describe('sopworks run --until: stop after an artifact, resume to the end', func
     // Resumed from another folder, or with the scenario spelt another way: still one model.
     const respelt = `scripted:${ROOT}/./examples//${path.basename(DEMO)}`;
     const resumed = await Promise.all([
-      runCli(['resume', path.join(out, 'until-prd')], { cwd: out }),
+      sopworks(['resume', path.join(out, 'until-prd')], { cwd: out }),
       resume('until-design', '--llm', respelt),
       resume('until-tasks'),
     ]);

@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sopworks } from '../helpers/in-process.ts';
 import { DEMO, ROLES, SOPS } from '../helpers/paths.ts';
-import { type CliResult, runCli } from '../helpers/run-cli.ts';
+import type { CliResult } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const noStackTrace = (result: CliResult) => assert.doesNotMatch(result.stdout + result.stderr, /^\s+at .+:\d+:\d+\)?$/m, 'no stack trace');
@@ -28,21 +29,21 @@ describe('sopworks sop', function () {
 
   describe('validate', () => {
     it('exits 0 on the shipped defaults, saying what it checked', async () => {
-      const result = await runCli(['sop', 'validate'], { cwd });
+      const result = await sopworks(['sop', 'validate'], { cwd });
       assert.equal(result.code, 0, result.stderr + result.stdout);
       assert.match(result.stdout, /^✔ .*sops and .*roles: 4 roles, \d+ files checked, no errors$/m);
       assert.equal(result.stdout.trim().split('\n').length, 1);
     });
 
     it('exits 1 on errors, printing each at file:line:column; warnings alone do not fail it', async () => {
-      await runCli(['sop', 'init', 'copy'], { cwd });
+      await sopworks(['sop', 'init', 'copy'], { cwd });
       const qa = path.join(cwd, 'copy', 'sops', 'qa.yaml');
       await fs.writeFile(
         qa,
         (await fs.readFile(qa, 'utf8')).replace('src: runTests', 'src: runTestz').replace('  finished:\n', '  forgotten:\n    type: final\n  finished:\n'),
       );
       await fs.appendFile(path.join(cwd, 'copy', 'roles', 'qa', 'write_tests.hbs'), '\n{{#if design}}\n');
-      const broken = await runCli(['sop', 'validate', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
+      const broken = await sopworks(['sop', 'validate', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
       assert.equal(broken.code, 1);
       noStackTrace(broken);
       const line = (await fs.readFile(qa, 'utf8')).split('\n').findIndex((l) => l.includes('src: runTestz')) + 1;
@@ -53,13 +54,13 @@ describe('sopworks sop', function () {
 
       await fs.writeFile(qa, (await fs.readFile(qa, 'utf8')).replace('src: runTestz', 'src: runTests'));
       await fs.copyFile(path.join(ROLES, 'qa', 'write_tests.hbs'), path.join(cwd, 'copy', 'roles', 'qa', 'write_tests.hbs'));
-      const warned = await runCli(['sop', 'validate', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
+      const warned = await sopworks(['sop', 'validate', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
       assert.equal(warned.code, 0, warned.stdout);
       assert.match(warned.stdout, /no errors, 1 warning$/m);
     });
 
     it('reports a folder without company.yaml as an error at that file', async () => {
-      const result = await runCli(['sop', 'validate', '--sops', 'nowhere', '--roles', 'nowhere'], { cwd });
+      const result = await sopworks(['sop', 'validate', '--sops', 'nowhere', '--roles', 'nowhere'], { cwd });
       assert.equal(result.code, 1);
       assert.match(
         result.stdout,
@@ -70,31 +71,31 @@ describe('sopworks sop', function () {
 
   describe('graph', () => {
     it('prints the company flowchart and every state diagram, or writes them with --out', async () => {
-      const printed = await runCli(['sop', 'graph'], { cwd });
+      const printed = await sopworks(['sop', 'graph'], { cwd });
       assert.equal(printed.code, 0, printed.stderr);
       assert.match(printed.stdout, /^# sopworks default company$/m);
       assert.match(printed.stdout, /^ {2}qa -->\|BugReport\| engineer$/m);
       assert.equal(printed.stdout.match(/^stateDiagram-v2$/gm)?.length, 4);
 
-      const written = await runCli(['sop', 'graph', '--out', 'graphs/company.md'], { cwd });
+      const written = await sopworks(['sop', 'graph', '--out', 'graphs/company.md'], { cwd });
       assert.equal(written.code, 0, written.stderr);
       assert.equal(written.stdout.trim(), 'Wrote graphs/company.md');
       assert.equal(await fs.readFile(path.join(cwd, 'graphs', 'company.md'), 'utf8'), printed.stdout);
     });
 
     it('draws one role with --role, and names the roles there are when it is not one', async () => {
-      const qa = await runCli(['sop', 'graph', '--role', 'qa'], { cwd });
+      const qa = await sopworks(['sop', 'graph', '--role', 'qa'], { cwd });
       assert.equal(qa.code, 0, qa.stderr);
       assert.match(qa.stdout, /^stateDiagram-v2\n {2}\[\*\] --> idle\n/);
       assert.match(qa.stdout, /^ {2}finished --> \[\*\]$/m);
 
-      const unknown = await runCli(['sop', 'graph', '--role', 'designer'], { cwd });
+      const unknown = await sopworks(['sop', 'graph', '--role', 'designer'], { cwd });
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /No role "designer" is hired in this company\.\n {2}Use one of: product-manager, architect, engineer, qa/);
     });
 
     it('refuses to draw SOPs with errors, listing them (exit 2)', async () => {
-      await runCli(['sop', 'init', 'copy'], { cwd });
+      await sopworks(['sop', 'init', 'copy'], { cwd });
       const pm = path.join(cwd, 'copy', 'sops', 'product-manager.yaml');
       await fs.writeFile(
         pm,
@@ -103,7 +104,7 @@ describe('sopworks sop', function () {
           'input: { type: PRD, payload: prd }\n      onDone: idel',
         ),
       );
-      const result = await runCli(['sop', 'graph', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
+      const result = await sopworks(['sop', 'graph', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });
       assert.equal(result.code, 2);
       noStackTrace(result);
       assert.match(result.stderr, /copy\/sops\/product-manager\.yaml:\d+:\d+: error: transition target "idel" of state "publishing" is not a state/);
@@ -113,7 +114,7 @@ describe('sopworks sop', function () {
 
   describe('init', () => {
     it('writes a copy of the defaults that a run accepts', async () => {
-      const init = await runCli(['sop', 'init', 'mine'], { cwd });
+      const init = await sopworks(['sop', 'init', 'mine'], { cwd });
       assert.equal(init.code, 0, init.stderr);
       assert.match(init.stdout, /^Wrote \d+ files: mine\/sops\/ \(company\.yaml and the SOPs\) and mine\/roles\/ \(profiles and prompt templates\)\.$/m);
       assert.match(init.stdout, /^ {2}sopworks run --sops mine\/sops --roles mine\/roles "<spec>"$/m);
@@ -124,7 +125,7 @@ describe('sopworks sop', function () {
         await fs.readFile(path.join(ROLES, 'qa', 'write_tests.hbs'), 'utf8'),
       );
 
-      const run = await runCli(['run', '--llm', `scripted:${DEMO}`, '--sops', 'mine/sops', '--roles', 'mine/roles', '--out', 'out'], { cwd });
+      const run = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--sops', 'mine/sops', '--roles', 'mine/roles', '--out', 'out'], { cwd });
       assert.equal(run.code, 0, run.stderr + run.stdout);
       assert.match(run.stdout, /Outcome\s+done — all tests pass/);
     });
@@ -134,7 +135,7 @@ describe('sopworks sop', function () {
       await fs.mkdir(path.dirname(company), { recursive: true });
       await fs.writeFile(company, 'name: my own\n');
 
-      const refused = await runCli(['sop', 'init', 'mine'], { cwd });
+      const refused = await sopworks(['sop', 'init', 'mine'], { cwd });
       assert.equal(refused.code, 2);
       assert.match(
         refused.stderr,
@@ -143,7 +144,7 @@ describe('sopworks sop', function () {
       assert.equal(await fs.readFile(company, 'utf8'), 'name: my own\n');
       assert.deepEqual(await filesUnder(path.join(cwd, 'mine')), ['sops/company.yaml']);
 
-      const forced = await runCli(['sop', 'init', 'mine', '--force'], { cwd });
+      const forced = await sopworks(['sop', 'init', 'mine', '--force'], { cwd });
       assert.equal(forced.code, 0, forced.stderr);
       assert.match(forced.stderr, /^Overwrote 1 file \(--force\): sops\/company\.yaml$/m);
       assert.equal(await fs.readFile(company, 'utf8'), await fs.readFile(path.join(SOPS, 'company.yaml'), 'utf8'));
@@ -151,9 +152,9 @@ describe('sopworks sop', function () {
   });
 
   it('run validates before hiring anyone: a bad SOP folder creates nothing (exit 2)', async () => {
-    await runCli(['sop', 'init', 'bad'], { cwd });
+    await sopworks(['sop', 'init', 'bad'], { cwd });
     await fs.writeFile(path.join(cwd, 'bad', 'roles', 'architect', 'write_design.hbs'), 'Design {{prd}\n');
-    const run = await runCli(['run', '--llm', `scripted:${DEMO}`, '--sops', 'bad/sops', '--roles', 'bad/roles', '--out', 'out'], { cwd });
+    const run = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--sops', 'bad/sops', '--roles', 'bad/roles', '--out', 'out'], { cwd });
     assert.equal(run.code, 2);
     noStackTrace(run);
     assert.match(run.stderr, /bad\/roles\/architect\/write_design\.hbs:1:\d+: error: the template does not compile/);
@@ -162,7 +163,7 @@ describe('sopworks sop', function () {
   });
 
   it('prints the vocabulary', async () => {
-    const result = await runCli(['sop', 'vocabulary'], { cwd });
+    const result = await sopworks(['sop', 'vocabulary'], { cwd });
     assert.equal(result.code, 0);
     assert.match(result.stdout, /^\| `below` \| `counter`: string<br>`max`: integer ≥ 0 \| A named counter is below a bound/m);
   });

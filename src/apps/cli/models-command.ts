@@ -120,7 +120,7 @@ function sourceOf(what: string, options: z.infer<typeof PullOptions>): Source {
 
 /** Progress on stderr: one line redrawn on a terminal, a line per tenth otherwise (logs, CI). */
 function progressLine(io: Output): (p: Progress) => void {
-  const tty = process.stderr.isTTY === true;
+  const tty = io.terminal?.progressLine === true;
   let lastTenth = -1;
   let lastDraw = 0;
   return (p) => {

@@ -12,6 +12,10 @@ export interface Terminal {
   person: boolean;
   /** Standard output is a terminal: a status line shows the calls under way. */
   statusLine: boolean;
+  /** Standard error is a terminal: a download's progress is one line redrawn there. */
+  progressLine: boolean;
+  /** The width of standard output, when it is a terminal. */
+  columns: number | undefined;
   /** Standard input, read whole (a spec given as `-`). */
   readStdin(): Promise<Buffer>;
 }
@@ -55,6 +59,12 @@ const processTerminal: Terminal = {
   },
   get statusLine() {
     return Boolean(process.stdout.isTTY);
+  },
+  get progressLine() {
+    return Boolean(process.stderr.isTTY);
+  },
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns : undefined;
   },
   readStdin: readAllStdin,
 };

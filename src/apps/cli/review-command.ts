@@ -9,10 +9,10 @@ import { buildRunReport, loadRun, renderReportText } from '../review/index.ts';
 import { EXIT, type Output } from './output.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */
-function terminalWidth(): number | undefined {
+function terminalWidth(io: Output): number | undefined {
   const fromEnv = Number(process.env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv >= 40) return fromEnv;
-  return process.stdout.isTTY ? process.stdout.columns : undefined;
+  return io.terminal?.columns;
 }
 
 export const ReviewArgs = z.object({ dir: z.string().trim().min(1, 'give the folder of a run, e.g. output/<project>') });
@@ -25,7 +25,7 @@ export async function reviewCommand(rawDir: unknown, io: Output, json = false): 
     printJson(report, io);
     return EXIT.done;
   }
-  io.out(renderReportText(report, { width: terminalWidth() }));
+  io.out(renderReportText(report, { width: terminalWidth(io) }));
   // A change run (sopworks change): the change against its base.
   const change = await changeSummary(path.resolve(dir));
   if (change) io.out(`\n${change}`);
