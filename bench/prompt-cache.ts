@@ -1,24 +1,28 @@
 /**
- * `npm run bench:cache`: how much of a run's prompts a cache can serve (issue 29, Must 6).
+ * `npm run bench:cache`: how much of a run's prompts each provider's prompt cache could serve, and what
+ * the prompts then cost (issue 42; issue 29 before it).
  *
- * 1. A provider's prefix cache (OpenAI's, vLLM's, llama.cpp's server's): the prompts of the offline demo
- *    and of the 40-file synthetic project (`npm run bench`'s "mix"), in the order they were sent; each
- *    request's longest prefix shared with an earlier one, counted as OpenAI serves it — from 1,024
- *    tokens on, in steps of 128 — over all prompt tokens.
- * 2. The local engine: the demo's prompts, in order, through node-llama-cpp on one context sequence,
- *    with the prefix a call shares with the call before reused, and with every prompt read whole (as
- *    without a cache). The tokens each way are counted by the engine (the test model's llama tokenizer,
- *    which the real-shaped models share); their time is taken on a real-shaped model of random weights
- *    (make-shape-gguf.py) for the first calls — ratios in one run, the machine being shared.
+ *   npm run bench:cache -- RUN... [--json FILE]
+ *   npm run bench:cache -- [--local] [--shape-model FILE] [--timed-calls 6] [--roles DIR]
  *
- *   npm run bench:cache -- [--shape-model .cache/bench-models/smollm2-135m-shape.gguf] [--timed-calls 6] [--roles DIR]
+ * With RUNs (a project folder, a change run's work tree, an exchanges.jsonl, or a scenario replayed with
+ * this version's prompts: run-exchanges.ts): each run's requests as they were sent — in order, at their
+ * times — through each provider's rules (cache-rules.ts): the prompt tokens read from the cache, those
+ * written, the cacheable share and the effective input tokens (uncached + cached × the provider's factor,
+ * + written × its write factor), beside what the endpoint itself reported as cached. Tokens are counted
+ * with the bundled tokenizer (OpenAI's o200k).
+ *
+ * Without: the same for the offline demo and the 40-file synthetic project (`npm run bench`'s "mix"); with
+ * `--local`, also the demo's prompts through the local engine (node-llama-cpp) on one context sequence,
+ * reusing what a call shares with the call before, against reading every prompt whole — the tokens as the
+ * engine counts them (the test model's llama tokenizer), the time on a real-shaped model of random weights
+ * (make-shape-gguf.py) for the first calls.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { encode } from 'gpt-tokenizer';
 import { parse } from 'yaml';
 import type { ChatMessage } from '../src/capabilities/model/provider.ts';
 import { LocalProvider } from '../src/capabilities/model/providers/local/local-provider.ts';
@@ -27,21 +31,75 @@ import { Scenario } from '../src/capabilities/model/scenario.ts';
 import { loadCompany } from '../src/company/load-company.ts';
 import type { RunEvent } from '../src/company/run-events.ts';
 import { startRun } from '../src/company/start-run.ts';
+import { cacheRequests, cacheRequestsOf, type SentRequest } from './cache-requests.ts';
+import { CACHE_RULES, type CacheFigures, type CacheRequest, cacheFigures } from './cache-rules.ts';
 import { makeGraph } from './graphs.ts';
+import { runExchanges } from './run-exchanges.ts';
 import { syntheticScenario } from './scenario.ts';
 import { runSynthetic } from './synthetic-run.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TINY = path.join(ROOT, 'test', 'fixtures', 'models', 'llama-2-tiny-random.gguf');
-/** OpenAI's prompt caching: prefixes of 1,024 tokens or more, served in steps of 128. */
-const MIN_PREFIX = 1024;
-const STEP = 128;
 
-/** The prompts of a run as sent, in order (a call's first attempt: re-asks keep its prefix). */
-const promptsOf = (events: RunEvent[]): ChatMessage[][] =>
-  events.flatMap((e) => (e.kind === 'model' && e.event.kind === 'call-end' && e.event.text ? [e.event.text.prompt as ChatMessage[]] : []));
+export interface RunCacheFigures {
+  run: string;
+  outcome: string | null;
+  /** Requests sent (re-asks included). */
+  requests: number;
+  /** The prompt tokens as the endpoint reported them, and of those the cached ones it reported. */
+  reported: { promptTokens: number; cachedPromptTokens: number };
+  rules: CacheFigures[];
+}
 
-async function demoPrompts(rolesDir: string): Promise<ChatMessage[][]> {
+/** Each rule's figures over a run's requests. */
+export function runCacheFigures(
+  run: string,
+  outcome: string | null,
+  requests: readonly CacheRequest[],
+  reported: RunCacheFigures['reported'],
+): RunCacheFigures {
+  return { run, outcome, requests: requests.length, reported, rules: CACHE_RULES.map((rule) => cacheFigures(rule, requests)) };
+}
+
+async function figuresOfRun(arg: string): Promise<RunCacheFigures> {
+  const { name, outcome, records } = await runExchanges(arg);
+  const reported = {
+    promptTokens: records.reduce((n, r) => n + r.usage.promptTokens, 0),
+    cachedPromptTokens: records.reduce((n, r) => n + (r.usage.cachedPromptTokens ?? 0), 0),
+  };
+  return runCacheFigures(name, outcome, cacheRequests(records), reported);
+}
+
+const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
+/** Effective input tokens against the prompt tokens read whole: "−26.6%", "+24.4%", "0.0%". */
+const versus = (effective: number, none: number): string =>
+  none === 0 || effective === none ? '0.0%' : `${effective < none ? '−' : '+'}${pct(Math.abs(1 - effective / none))}`;
+
+export function cacheTable(figures: RunCacheFigures): string {
+  const none = figures.rules[0]?.promptTokens ?? 0;
+  const head =
+    `${figures.run} (${figures.outcome ?? 'no outcome'}): ${figures.requests} requests, ${none} prompt tokens counted here ` +
+    `(${figures.reported.promptTokens} as reported, ${figures.reported.cachedPromptTokens} of them cached)`;
+  return [
+    head,
+    '',
+    '| cache | read | written | cacheable share | effective input tokens | vs no cache |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...figures.rules.map((r) => `| ${r.label} | ${r.read} | ${r.written} | ${pct(r.share)} | ${r.effective} | ${versus(r.effective, none)} |`),
+  ].join('\n');
+}
+
+/** The requests of a run replayed in this process, from its events (their order stands for their times). */
+function requestsOfEvents(events: readonly RunEvent[]): CacheRequest[] {
+  const sent: SentRequest[] = events.flatMap((e, index) =>
+    e.kind === 'model' && e.event.kind === 'call-end' && e.event.text
+      ? [{ role: e.event.call.role, messages: e.event.text.prompt, reply: e.event.text.reply, sentAt: index, doneAt: index + 0.5 }]
+      : [],
+  );
+  return cacheRequestsOf(sent);
+}
+
+async function demoEvents(rolesDir: string): Promise<RunEvent[]> {
   const scenario = Scenario.parse(parse(await fs.readFile(path.join(ROOT, 'examples', 'wordfreq.yaml'), 'utf8')));
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-bench-cache-'));
   const events: RunEvent[] = [];
@@ -59,10 +117,10 @@ async function demoPrompts(rolesDir: string): Promise<ChatMessage[][]> {
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
-  return promptsOf(events);
+  return events;
 }
 
-async function syntheticPrompts(files: number, rolesDir: string): Promise<ChatMessage[][]> {
+async function syntheticEvents(files: number, rolesDir: string): Promise<RunEvent[]> {
   const events: RunEvent[] = [];
   await runSynthetic(syntheticScenario(makeGraph('mix', files), 'mix'), {
     latency: { fixedMs: 0, perTokenMs: 0 },
@@ -70,40 +128,11 @@ async function syntheticPrompts(files: number, rolesDir: string): Promise<ChatMe
     onEvent: (e) => events.push(e),
     rolesDir,
   });
-  return promptsOf(events);
+  return events;
 }
 
-/** A chat prompt as one token sequence: each message's role, then its content (the chat format's shape). */
-const tokensOf = (messages: readonly ChatMessage[]): number[] => encode(messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join(''));
-
-/**
- * The share of prompt tokens a prefix cache could serve: each prompt's longest prefix shared with an
- * earlier one, from `minPrefix` tokens on, in steps of `step` (OpenAI: 1,024 and 128; vLLM's automatic
- * prefix caching: any length, in blocks of 16).
- */
-export function prefixCacheShare(
-  prompts: readonly ChatMessage[][],
-  minPrefix = MIN_PREFIX,
-  step = STEP,
-): { promptTokens: number; served: number; share: number } {
-  const seen: number[][] = [];
-  let promptTokens = 0;
-  let served = 0;
-  for (const prompt of prompts) {
-    const tokens = tokensOf(prompt);
-    let longest = 0;
-    for (const earlier of seen) {
-      let n = 0;
-      const max = Math.min(earlier.length, tokens.length);
-      while (n < max && earlier[n] === tokens[n]) n++;
-      longest = Math.max(longest, n);
-    }
-    promptTokens += tokens.length;
-    if (longest >= minPrefix) served += Math.floor(longest / step) * step;
-    seen.push(tokens);
-  }
-  return { promptTokens, served, share: promptTokens === 0 ? 0 : served / promptTokens };
-}
+const promptsOf = (events: readonly RunEvent[]): ChatMessage[][] =>
+  events.flatMap((e) => (e.kind === 'model' && e.event.kind === 'call-end' && e.event.text ? [e.event.text.prompt as ChatMessage[]] : []));
 
 /** The demo's prompts through the local engine: prompt tokens read, and seconds, with and without reuse. */
 async function localReuse(modelFile: string, prompts: readonly ChatMessage[][], reusePrefix: boolean) {
@@ -131,53 +160,52 @@ async function localReuse(modelFile: string, prompts: readonly ChatMessage[][], 
   return { promptTokens, read, seconds: (Date.now() - started) / 1000 };
 }
 
-const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      'shape-model': { type: 'string', default: path.join(ROOT, '.cache', 'bench-models', 'smollm2-135m-shape.gguf') },
-      'timed-calls': { type: 'string', default: '6' },
-      // Another roles folder (templates), to compare orderings of the prompts.
-      roles: { type: 'string', default: path.join(ROOT, 'roles') },
-    },
-  });
-  const rolesDir = path.resolve(values.roles!);
-  const demo = await demoPrompts(rolesDir);
-  const forty = await syntheticPrompts(40, rolesDir);
-  console.log("Prefix cache of a provider (OpenAI's: prefixes of 1,024 tokens or more, in steps of 128; vLLM's: blocks of 16):");
-  for (const [name, prompts] of [
-    ['demo (wordfreq)', demo],
-    ['40-file project (mix)', forty],
-  ] as const) {
-    const { promptTokens, served, share } = prefixCacheShare(prompts);
-    const blocks = prefixCacheShare(prompts, 16, 16);
-    console.log(
-      `  ${name.padEnd(22)} ${String(prompts.length).padStart(4)} calls  ${String(promptTokens).padStart(7)} prompt tokens  ` +
-        `${String(served).padStart(7)} servable from 1,024 tokens on (${pct(share)}), ${String(blocks.served).padStart(7)} in blocks of 16 (${pct(blocks.share)})`,
-    );
-  }
-
+async function localEngine(demo: readonly ChatMessage[][], shape: string, timedCalls: number): Promise<void> {
   console.log("\nLocal engine, the demo's prompts in order (tokens counted by the engine):");
   const withReuse = await localReuse(TINY, demo, true);
   const without = await localReuse(TINY, demo, false);
   console.log(
     `  prompt tokens read with reuse ${withReuse.read} of ${withReuse.promptTokens}; without reuse ${without.read} (${(without.read / withReuse.read).toFixed(2)}× as many)`,
   );
-
-  const shape = values['shape-model']!;
-  const timed = demo.slice(0, Number(values['timed-calls']));
+  const timed = demo.slice(0, timedCalls);
   if (timed.length === 0) return;
-  if (await fs.stat(shape).catch(() => null)) {
-    const fast = await localReuse(shape, timed, true);
-    const slow = await localReuse(shape, timed, false);
-    console.log(
-      `  on ${path.basename(shape)}, the first ${timed.length} calls: ${fast.read} tokens read in ${fast.seconds.toFixed(1)} s with reuse, ` +
-        `${slow.read} in ${slow.seconds.toFixed(1)} s without (${(slow.seconds / fast.seconds).toFixed(2)}× the time); load ${os.loadavg()[0]!.toFixed(1)}`,
-    );
-  } else {
+  if (!(await fs.stat(shape).catch(() => null))) {
     console.log(`  (no ${shape}: make it with python3 make-shape-gguf.py <tiny model> smollm2-135m ${shape} to time the reuse)`);
+    return;
   }
+  const fast = await localReuse(shape, timed, true);
+  const slow = await localReuse(shape, timed, false);
+  console.log(
+    `  on ${path.basename(shape)}, the first ${timed.length} calls: ${fast.read} tokens read in ${fast.seconds.toFixed(1)} s with reuse, ` +
+      `${slow.read} in ${slow.seconds.toFixed(1)} s without (${(slow.seconds / fast.seconds).toFixed(2)}× the time); load ${os.loadavg()[0]!.toFixed(1)}`,
+  );
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      json: { type: 'string' },
+      local: { type: 'boolean', default: false },
+      'shape-model': { type: 'string', default: path.join(ROOT, '.cache', 'bench-models', 'smollm2-135m-shape.gguf') },
+      'timed-calls': { type: 'string', default: '6' },
+      // Another roles folder (templates), to compare layouts of the prompts on the demo and the synthetic project.
+      roles: { type: 'string', default: path.join(ROOT, 'roles') },
+    },
+  });
+  const figures: RunCacheFigures[] = [];
+  if (positionals.length > 0) {
+    for (const arg of positionals) figures.push(await figuresOfRun(arg));
+  } else {
+    const rolesDir = path.resolve(values.roles!);
+    const demo = await demoEvents(rolesDir);
+    const reportedOf = () => ({ promptTokens: 0, cachedPromptTokens: 0 });
+    figures.push(runCacheFigures('demo (wordfreq)', 'done', requestsOfEvents(demo), reportedOf()));
+    figures.push(runCacheFigures('40-file project (mix)', 'done', requestsOfEvents(await syntheticEvents(40, rolesDir)), reportedOf()));
+    if (values.local) await localEngine(promptsOf(demo), values['shape-model']!, Number(values['timed-calls']));
+  }
+  process.stdout.write(`${figures.map(cacheTable).join('\n\n')}\n`);
+  if (values.json) await fs.writeFile(values.json, `${JSON.stringify(figures, null, 2)}\n`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

@@ -11,19 +11,14 @@
  * (`--record` output, examples/*.yaml) of a new project, replayed first into a temporary folder with the
  * scripted model — a recorded run's replies, sent this version's prompts.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
-import { ExchangeRecord } from '../src/capabilities/model/exchange-record.ts';
+import { parseArgs } from 'node:util';
+import type { ExchangeRecord } from '../src/capabilities/model/exchange-record.ts';
 import { parseJsonReply } from '../src/capabilities/model/parse/json-reply.ts';
 import { Review } from '../src/documents/schemas.ts';
-import { readAppendLog } from '../src/ground/files/append-log.ts';
-
-const exec = promisify(execFile);
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { runExchanges } from './run-exchanges.ts';
 
 interface Tokens {
   calls: number;
@@ -78,44 +73,10 @@ export function reviewFigures(run: string, records: readonly ExchangeRecord[], o
 
 const zero = (): Tokens => ({ calls: 0, prompt: 0, completion: 0 });
 
-/** The figures of a RUN argument: a project folder, an exchanges.jsonl, or a scenario replayed (its folder removed after). */
+/** The figures of a RUN argument: a project folder, an exchanges.jsonl, or a scenario replayed (run-exchanges.ts). */
 async function figuresOf(arg: string): Promise<ReviewFigures> {
-  const name = path.basename(arg).replace(/\.(ya?ml|json|jsonl)$/, '');
-  if (/\.(ya?ml|json)$/.test(arg)) {
-    const out = await fs.mkdtemp(path.join(os.tmpdir(), 'sopworks-reviews-'));
-    try {
-      return await figuresOfProject(name, await replay(arg, out));
-    } finally {
-      await fs.rm(out, { recursive: true, force: true });
-    }
-  }
-  if ((await fs.stat(arg)).isDirectory()) return figuresOfProject(name, arg);
-  return reviewFigures(name, await exchanges(arg));
-}
-
-async function figuresOfProject(name: string, project: string): Promise<ReviewFigures> {
-  const state = path.join(project, '.sopworks');
-  const run = await fs.readFile(path.join(state, 'run.json'), 'utf8').then(
-    (text) => JSON.parse(text) as { outcome?: string },
-    () => null,
-  );
-  return reviewFigures(name, await exchanges(path.join(state, 'exchanges.jsonl')), run?.outcome ?? null);
-}
-
-async function exchanges(log: string): Promise<ExchangeRecord[]> {
-  const { records } = await readAppendLog(log);
-  return records.map((r) => ExchangeRecord.parse(r));
-}
-
-/** Replays a scenario into `out` with the scripted model; the project it made. A run that ends failed still has its exchanges. */
-async function replay(scenario: string, out: string): Promise<string> {
-  await exec(process.execPath, [path.join(ROOT, 'bin', 'sopworks.js'), 'run', '--llm', `scripted:${path.resolve(scenario)}`, '--out', out, '--json'], {
-    cwd: out,
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch(() => undefined);
-  const [project] = await fs.readdir(out);
-  if (!project) throw new Error(`replaying ${scenario} made no project`);
-  return path.join(out, project);
+  const run = await runExchanges(arg);
+  return reviewFigures(run.name, run.records, run.outcome);
 }
 
 const share = (part: number, whole: number): string => (whole === 0 ? '—' : `${Math.round((part / whole) * 100)}%`);

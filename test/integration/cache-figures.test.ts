@@ -1,0 +1,94 @@
+/**
+ * `npm run bench:cache -- RUN...`: a run's requests through each provider's cache rules, read from its
+ * exchange log — a capable model's recorded run replayed with this version's prompts, and a project folder
+ * whose log says what the endpoint reported as cached.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { RunCacheFigures } from '../../bench/prompt-cache.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
+const bench = (args: string[]) => exec(process.execPath, ['--import', 'tsx', 'bench/prompt-cache.ts', ...args], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+
+describe('the prompt cache figures', function () {
+  this.timeout(300_000);
+  after(removeTempDirs);
+
+  it("gives every provider's cacheable share and effective input tokens for a recorded run", async () => {
+    const json = path.join(await tempDir(), 'figures.json');
+    const { stdout } = await bench(['test/fixtures/recorded/csv2md-py.yaml', '--json', json]);
+    const [run] = JSON.parse(await fs.readFile(json, 'utf8')) as RunCacheFigures[];
+    assert.equal(run!.run, 'csv2md-py');
+    assert.equal(run!.outcome, 'done');
+    assert.equal(run!.requests, 15);
+    assert.deepEqual(
+      run!.rules.map((r) => r.rule),
+      [
+        'openai-gpt-4o',
+        'openai-gpt-4.1',
+        'openai-gpt-5',
+        'anthropic-automatic',
+        'anthropic-breakpoints',
+        'gemini',
+        'deepseek',
+        'vllm',
+        'llama.cpp-1',
+        'llama.cpp-4',
+        'local-per-role',
+      ],
+    );
+    for (const rule of run!.rules) {
+      assert.ok(rule.read >= 0 && rule.read <= rule.promptTokens, `${rule.rule} reads within the prompts`);
+      assert.equal(rule.share, rule.read / rule.promptTokens);
+    }
+    const byId = new Map(run!.rules.map((r) => [r.rule, r]));
+    // One OpenAI cache, three prices: the share is the same, the cheaper the cached token the fewer effective tokens.
+    assert.equal(byId.get('openai-gpt-4o')!.share, byId.get('openai-gpt-5')!.share);
+    assert.ok(byId.get('openai-gpt-5')!.effective <= byId.get('openai-gpt-4o')!.effective);
+    // A server of one's own caches without a minimum: some of a run's prompts are always shared (the system prompt).
+    assert.ok(byId.get('vllm')!.read > 0);
+    assert.ok(byId.get('vllm')!.effective === byId.get('vllm')!.promptTokens - byId.get('vllm')!.read, 'a free cache costs the uncached tokens');
+    assert.match(stdout, /^csv2md-py \(done\): 15 requests, \d+ prompt tokens counted here \(\d+ as reported, 0 of them cached\)$/m);
+    assert.match(stdout, /^\| OpenAI, gpt-5 \(0\.1×\) \| \d+ \| 0 \| \d+\.\d% \| \d+ \| (0\.0%|−\d+\.\d%) \|$/m);
+    assert.match(stdout, /^\| Anthropic, automatic \(0\.1×, writes 1\.25×\) \| \d+ \| \d+ \|/m);
+  });
+
+  it("reads a project folder's exchange log, with the cached tokens its endpoint reported", async () => {
+    const project = path.join(await tempDir(), 'run');
+    await fs.mkdir(path.join(project, '.sopworks'), { recursive: true });
+    const messages = (step: string) => [
+      { role: 'system', content: 'You are Carol, the Engineer.' },
+      { role: 'user', content: `${'The design, shared by every step. '.repeat(400)}\n\n${step}` },
+    ];
+    const record = (n: number, step: string, cached: number) => ({
+      role: 'engineer',
+      action: 'write_file',
+      key: `f${n}.py`,
+      occurrence: 0,
+      attempt: 1,
+      messages: messages(step),
+      reply: 'print(1)',
+      usage: { promptTokens: 3000, completionTokens: 5, cachedPromptTokens: cached },
+      usageCounted: false,
+      ok: true,
+      ms: 1000,
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, n * 10)).toISOString(),
+    });
+    const log = [record(0, 'Write f0.py.', 0), record(1, 'Write f1.py.', 2816)].map((r) => JSON.stringify(r)).join('\n');
+    await fs.writeFile(path.join(project, '.sopworks', 'exchanges.jsonl'), `${log}\n`);
+    await fs.writeFile(path.join(project, '.sopworks', 'run.json'), JSON.stringify({ outcome: 'done' }));
+    const json = path.join(await tempDir(), 'figures.json');
+    await bench([project, '--json', json]);
+    const [run] = JSON.parse(await fs.readFile(json, 'utf8')) as RunCacheFigures[];
+    assert.deepEqual(run!.reported, { promptTokens: 6000, cachedPromptTokens: 2816 });
+    const openai = run!.rules.find((r) => r.rule === 'openai-gpt-4o')!;
+    // The second request shares the system prompt and the design (some 2,800 tokens) with the first, sent 10 s before.
+    assert.ok(openai.read >= 2048 && openai.read % 128 === 0, `read ${openai.read}`);
+    assert.equal(openai.effective, Math.round(openai.promptTokens - openai.read / 2));
+  });
+});
