@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import * as approvals from '../capabilities/approvals/index.ts';
 import * as artifacts from '../capabilities/artifacts/index.ts';
 import * as change from '../capabilities/change/index.ts';
+import * as coverage from '../capabilities/coverage/index.ts';
 import * as model from '../capabilities/model/index.ts';
 import * as project from '../capabilities/project/index.ts';
 import * as testRound from '../capabilities/test-round/index.ts';
@@ -26,6 +27,7 @@ export const messageTypes: steps.Vocabulary['messages'] = {
   CodeComplete: artifacts.CodeComplete,
   Tests: artifacts.Tests,
   TestReport: testRound.TestReport,
+  Coverage: coverage.Coverage,
   Dependencies: project.Dependencies,
   BugReport: testRound.BugReport,
   Document: artifacts.Document,
@@ -52,6 +54,7 @@ export const askOutputs: Readonly<Record<string, z.ZodType>> = {
 export const markdownRenderers: Readonly<Record<string, (value: unknown) => string>> = {
   ...artifacts.planningMarkdown,
   TestReport: (v) => testRound.renderTestReport(v as documents.TestReport),
+  Coverage: (v) => coverage.renderCoverage(v as documents.Coverage),
   BugReport: (v) => testRound.renderBugReport(v as documents.BugReport, 1),
 };
 
@@ -77,6 +80,7 @@ export const vocabulary: steps.Vocabulary = {
     checkTestCommand: change.checkTestCommand,
     runBaseTests: testRound.runBaseTests,
     compareWithBase: change.compareWithBase,
+    coverage: coverage.coverage,
   },
   actions: {
     receive: steps.receive,
@@ -130,6 +134,7 @@ export const vocabulary: steps.Vocabulary = {
     tasks: artifacts.tasks,
     tests: artifacts.tests,
     testReport: artifacts.testReport,
+    coverage: coverage.coverageView,
     bug: artifacts.bug,
     repoMap: change.repoMap,
     changeRequest: change.changeRequest,

@@ -1,6 +1,8 @@
 /** documents: its public face — what other folders may use of it. */
 export * from './change-schemas.ts';
 export { codeInterface } from './code-interface.ts';
+export { Coverage, type CoverageSummary, CriterionCoverage, CriterionStatus, coverageSummary, describeCoverage } from './coverage.ts';
+export { type Criterion, changeCriteria, criteriaOf, prdCriteria } from './criteria.ts';
 export { commandsList, diagramSections, filesList } from './design-sections.ts';
 export { documentsDir } from './documents-dir.ts';
 export type { EditsReply, SearchReplace } from './edits.ts';

@@ -70,6 +70,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       'Engineer|feat: change src/greet.js',
       'QA Engineer|test: add test/greet-lang.test.js',
       'QA Engineer|test: round 1 passed (7 passed, 0 failed)',
+      'QA Engineer|test: coverage after round 1, 0 of 4 criteria proven (P0: 0 of 3)',
     ]);
     assert.equal(git(repo, 'merge-base', base, branch).trim(), base);
     const changed = git(repo, 'diff', '--name-status', `${base}...${branch}`).trim().split('\n').sort();
@@ -79,6 +80,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       'A\tdocs/changes/1-let-greet-take-language/design.md',
       'A\tdocs/changes/1-let-greet-take-language/repository-map.md',
       'A\tdocs/changes/1-let-greet-take-language/tasks.md',
+      'A\tdocs/changes/1-let-greet-take-language/test-reports/coverage.md',
       'A\tdocs/changes/1-let-greet-take-language/test-reports/round-1.md',
       'A\ttest/greet-lang.test.js',
       'M\tsrc/greet.js',

@@ -78,9 +78,9 @@ describe('--json and the spec from a file or standard input', function () {
     assert.ok(summary.type === 'summary');
     assert.equal(summary.outcome, 'done');
     assert.equal(summary.exitCode, 0);
-    // The demo's 15 commits: each board message's, and the first ("chore: start the repository"), which is no message's.
-    assert.equal(summary.commits, 15);
-    assert.equal(lines.filter((l) => l.type === 'commit').length, 14);
+    // The demo's 17 commits: each board message's, and the first ("chore: start the repository"), which is no message's.
+    assert.equal(summary.commits, 17);
+    assert.equal(lines.filter((l) => l.type === 'commit').length, 16);
     assert.equal(summary.usage!.calls, lines.filter((l) => l.type === 'call-end').length);
     const requirement = lines.find((l) => l.type === 'message' && l.messageType === 'Requirement');
     assert.ok(requirement?.type === 'message');

@@ -45,6 +45,7 @@ describe('the company on the demo scenario', function () {
       'docs/design.md',
       'docs/prd.md',
       'docs/tasks.md',
+      'docs/test-reports/coverage.md',
       'docs/test-reports/round-1.md',
       'docs/test-reports/round-2.md',
       'package.json',
@@ -84,9 +85,11 @@ describe('the company on the demo scenario', function () {
         'Engineer <engineer@sopworks.local> feat: add src/cli.js',
         'QA Engineer <qa@sopworks.local> test: add test/wordfreq.test.js',
         'QA Engineer <qa@sopworks.local> test: round 1 failed (4 passed, 4 failed)',
+        'QA Engineer <qa@sopworks.local> test: coverage after round 1, 0 of 5 criteria proven (P0: 0 of 5)',
         'QA Engineer <qa@sopworks.local> docs: bug report for src/tokenize.js',
         'Engineer <engineer@sopworks.local> fix: src/tokenize.js',
         'QA Engineer <qa@sopworks.local> test: round 2 passed (8 passed, 0 failed)',
+        'QA Engineer <qa@sopworks.local> test: coverage after round 2, 0 of 5 criteria proven (P0: 0 of 5)',
       ],
     );
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
@@ -144,10 +147,12 @@ describe('the company on the demo scenario', function () {
       'engineer>all:CodeComplete',
       'qa>all:Tests',
       'qa>all:TestReport',
+      'qa>all:Coverage',
       'qa>engineer:BugReport',
       'engineer>all:Code',
       'engineer>all:CodeComplete',
       'qa>all:TestReport',
+      'qa>all:Coverage',
       'qa>all:Outcome',
     ]);
   });

@@ -118,7 +118,7 @@ describe('sopworks serve: the viewer server', function () {
     const { runs } = await getJson(server, '/api/runs');
     assert.deepEqual(
       runs.map((r: any) => [r.name, r.status.outcome, r.messages]),
-      [['wordfreq', 'done', 18]],
+      [['wordfreq', 'done', 20]],
     );
     assert.equal(runs[0].spec, 'a CLI that counts word frequencies in text files');
   });
@@ -336,7 +336,7 @@ describe('sopworks serve: the viewer server', function () {
         runs.map((r: any) => r.name),
         ['wordfreq'],
       );
-      assert.equal((await getJson(single, '/api/runs/wordfreq')).timeline.length, 18);
+      assert.equal((await getJson(single, '/api/runs/wordfreq')).timeline.length, 20);
       assert.equal((await rawRequest(single, '/api/runs/output')).status, 404);
       assert.equal((await rawRequest(single, '/api/runs/..%2fwordfreq')).status, 404);
     } finally {

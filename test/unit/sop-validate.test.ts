@@ -257,8 +257,8 @@ describe('sop validation', () => {
     });
 
     it('names a transition target that is not a state', async () => {
-      const where = await edit(file('qa.yaml'), 'onDone: judging', 'onDone: jugding', 'onDone: '.length);
-      expectAt(await diagnosticsOf(copy), 'error', where, /^transition target "jugding" of state "reporting" is not a state; use a sibling \(.*judging/);
+      const where = await edit(file('qa.yaml'), 'onDone: covering', 'onDone: jugding', 'onDone: '.length);
+      expectAt(await diagnosticsOf(copy), 'error', where, /^transition target "jugding" of state "reporting" is not a state; use a sibling \(.*covering/);
     });
 
     it('refuses a state with no way out', async () => {

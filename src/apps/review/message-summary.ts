@@ -2,6 +2,7 @@
 
 import type * as S from '../../documents/index.ts';
 import type * as C from '../../documents/index.ts';
+import { describeCoverage } from '../../documents/index.ts';
 import type { Message } from '../../engine/board/index.ts';
 import { shellCommand } from '../../ground/markdown.ts';
 
@@ -48,6 +49,7 @@ const ARTIFACTS: Record<string, Describer> = {
   CodeComplete: (p: S.CodeComplete) => `${plural(p.files.length, 'file')} ready for testing`,
   Tests: (p: S.TestFiles) => p.files.map((f) => f.path).join(', '),
   TestReport: (p: S.TestReport) => `round ${p.round} ${testCounts(p)}`,
+  Coverage: (p: S.Coverage) => `after round ${p.round}: ${describeCoverage(p)}`,
   BugReport: (p: S.BugReport) => p.summary,
   Document: (p: { path: string }) => p.path,
   Outcome: (p: S.Outcome) => `${p.outcome}: ${p.reason}`,

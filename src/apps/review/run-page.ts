@@ -139,7 +139,7 @@ export function exchangeSummaries(record: RunRecord): ExchangeSummary[] {
 }
 
 /** Artifact types shown with their QA round or as code, not among the documents. */
-const NOT_DOCUMENTS = new Set(['Code', 'Tests', 'TestReport', 'BugReport']);
+const NOT_DOCUMENTS = new Set(['Code', 'Tests', 'TestReport', 'Coverage', 'BugReport']);
 
 const renderFile = (path: string, content: string): string =>
   /\.(md|markdown)$/i.test(path) ? markdownToHtml(content) : `<pre><code>${escapeHtml(content)}</code></pre>`;
