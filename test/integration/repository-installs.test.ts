@@ -1,16 +1,22 @@
 /**
  * Repositories as people keep them, installed by the install step of `sopworks change` against a real
  * registry on this machine (verdaccio): fixture repositories of our own in the shapes real ones have —
- * an npm-workspaces monorepo — each installed for real in the sandbox, through the egress proxy, and
- * checked against every manifest it declares.
+ * an npm-workspaces monorepo, a pnpm monorepo with catalogs pinned by packageManager — each installed
+ * for real in the sandbox, through the egress proxy, and checked against every manifest it declares.
+ * The package managers are this repository's own devDependencies, published into the registry by the
+ * test: sopworks fetches the one a repository names as it would from npmjs.org.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { checkInstall, runInstall } from '../../src/host/install/install-project.ts';
+import { ManagerUnavailable } from '../../src/host/install/provision-manager.ts';
 import type { DependencyRegistries } from '../../src/host/install/registries.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/sandbox-settings.ts';
-import { type NpmRegistry, startNpmRegistry } from '../helpers/npm-registry.ts';
+import { type NpmRegistry, packInstalled, startNpmRegistry } from '../helpers/npm-registry.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -26,11 +32,15 @@ async function repository(files: Record<string, unknown>): Promise<string> {
 describe("a repository's own install: its layout and its package manager", function () {
   this.timeout(300_000);
   let npm: NpmRegistry;
+  /** sopworks' cache of package managers, this suite's own; PATH without any pnpm or yarn. */
+  let env: NodeJS.ProcessEnv;
+  let pnpmSha512: string;
+  const PNPM = (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', 'pnpm', 'package.json'), 'utf8')) as { version: string }).version;
   const registries = (): DependencyRegistries => ({ npm: npm.url, pipIndex: null, pipFindLinks: null });
 
   /** The install step of a change run: workspaces linked, the base's scripts as the policy says. */
   async function install(projectDir: string, scripts = false) {
-    const check = await checkInstall({ projectDir, registries: registries(), scripts, workspaces: true });
+    const check = await checkInstall({ projectDir, registries: registries(), scripts, workspaces: true, env });
     assert.deepEqual(check.refusals, []);
     const run = await runInstall(
       { ...check, plan: check.plan! },
@@ -42,6 +52,7 @@ describe("a repository's own install: its layout and its package manager", funct
         network: true,
         sandbox: { ...DEFAULT_SANDBOX_SETTINGS, mode: 'bubblewrap' },
         wallSeconds: 240,
+        env,
       },
     );
     return { check, ...run };
@@ -50,6 +61,13 @@ describe("a repository's own install: its layout and its package manager", funct
   before(async function () {
     requireSystem(this, BUBBLEWRAP);
     npm = await startNpmRegistry();
+    env = { ...process.env, SOPWORKS_PACKAGE_MANAGERS: await tempDir('sopworks-managers-') };
+    const packs = await tempDir();
+    const pnpmTarball = await packInstalled(path.join(ROOT, 'node_modules', 'pnpm'), packs);
+    pnpmSha512 = createHash('sha512')
+      .update(await fs.readFile(pnpmTarball))
+      .digest('hex');
+    await npm.publish(pnpmTarball);
     for (const [name, version] of [
       ['mini-slug', '1.0.2'],
       ['tiny-dep', '1.0.0'],
@@ -104,5 +122,54 @@ describe("a repository's own install: its layout and its package manager", funct
       unmet.map((u) => `${u.name}: ${u.why}`),
       ['@fx/core > tiny-dep: tiny-dep@^2.0.0 (packages/core/package.json) is installed at 1.0.0, which does not satisfy it'],
     );
+  });
+
+  const PNPM_MONOREPO = {
+    'package.json': { name: 'fx-root', private: true, devDependencies: { 'mini-slug': '^1.0.0' } },
+    'pnpm-workspace.yaml': 'packages:\n  - packages/*\ncatalog:\n  tiny-dep: ^2.0.0\nonlyBuiltDependencies:\n  - esbuild\n',
+    'packages/core/package.json': { name: '@fx/core', version: '1.0.0', dependencies: { 'tiny-dep': 'catalog:' } },
+    'packages/cli/package.json': { name: '@fx/cli', version: '1.0.0', dependencies: { '@fx/core': 'workspace:^' } },
+  };
+
+  it('a pnpm monorepo (packageManager with its hash, catalogs, workspace: links) installs with the pnpm it names, fetched once through the egress proxy and kept', async () => {
+    const manifest = { ...PNPM_MONOREPO['package.json'], packageManager: `pnpm@${PNPM}+sha512.${pnpmSha512}` };
+    const dir = await repository({ ...PNPM_MONOREPO, 'package.json': manifest });
+    const { check, outcome, unmet, installer } = await install(dir);
+    assert.equal(check.plan!.manager!.manager, 'pnpm');
+    assert.match(check.plan!.shown.join(' '), /^pnpm install --no-frozen-lockfile --ignore-scripts --ignore-pnpmfile --registry=/);
+    assert.match(check.notes.join('\n'), /^pnpm-workspace\.yaml:5: onlyBuiltDependencies: \["esbuild"\] — honoured$/m);
+    assert.equal(outcome.exitCode, 0, outcome.output);
+    assert.deepEqual(unmet, []);
+    assert.equal(installer, `pnpm ${PNPM}, fetched by sopworks from ${npm.url}, its sha512 as packageManager says`);
+    assert.equal(await fs.realpath(path.join(dir, 'packages', 'cli', 'node_modules', '@fx', 'core')), await fs.realpath(path.join(dir, 'packages', 'core')));
+    const tiny = JSON.parse(await fs.readFile(path.join(dir, 'packages', 'core', 'node_modules', 'tiny-dep', 'package.json'), 'utf8'));
+    assert.equal(tiny.version, '2.0.0', "the catalog's range");
+    assert.match(await fs.readFile(path.join(dir, 'pnpm-lock.yaml'), 'utf8'), /^lockfileVersion: '9\.0'/);
+
+    // The next repository gets the same pnpm from sopworks' cache: nothing fetched for it.
+    const again = await repository({ ...PNPM_MONOREPO, 'package.json': { ...manifest, packageManager: `pnpm@${PNPM}` } });
+    const second = await install(again);
+    assert.equal(second.outcome.exitCode, 0, second.outcome.output);
+    assert.equal(second.installer, `pnpm ${PNPM}, from sopworks' cache of package managers`);
+  });
+
+  it('a pnpm the registry does not have, or whose tarball is not the hash packageManager names: the install cannot run, and says what to do', async () => {
+    const missing = await repository({ ...PNPM_MONOREPO, 'package.json': { ...PNPM_MONOREPO['package.json'], packageManager: 'pnpm@9.99.0' } });
+    await assert.rejects(install(missing), (error: Error) => {
+      assert.ok(error instanceof ManagerUnavailable);
+      assert.match(
+        error.message,
+        /^This repository installs with pnpm \(package\.json packageManager: pnpm@9\.99\.0\)\. No pnpm 9\.99\.0 is on this machine's PATH, and sopworks could not fetch pnpm@9\.99\.0 from /,
+      );
+      assert.match(error.message, /No matching version found for pnpm@9\.99\.0/);
+      assert.match(error.hint!, /npm install -g pnpm@9\.99\.0/);
+      return true;
+    });
+    const forged = await repository({
+      ...PNPM_MONOREPO,
+      'package.json': { ...PNPM_MONOREPO['package.json'], packageManager: `pnpm@${PNPM}+sha512.${'0'.repeat(128)}` },
+    });
+    await fs.rm(env.SOPWORKS_PACKAGE_MANAGERS!, { recursive: true, force: true });
+    await assert.rejects(install(forged), /is not the one package\.json's packageManager names: its sha512 is [0-9a-f]{128}, the field says 0{128}/);
   });
 });

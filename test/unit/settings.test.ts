@@ -21,7 +21,7 @@ describe('settings', () => {
 
   it('documents in .env.example every setting it reads', () => {
     const documented = Object.keys(parseEnv(fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8')));
-    // Settings read apart from settings.ts: the local engine's (only for --llm local) and the queue's (a single run needs none).
+    // Settings read apart from settings.ts: the local engine's (only for --llm local), the queue's (a single run needs none), the install's.
     const source = [
       'src/capabilities/model/settings.ts',
       'src/capabilities/model/providers/local/local-settings.ts',
@@ -30,6 +30,7 @@ describe('settings', () => {
       'src/apps/queue/redis-connection.ts',
       'src/apps/queue/rate-limits.ts',
       'src/apps/queue/job-signature.ts',
+      'src/host/install/manager-program.ts',
     ]
       .map((file) => fs.readFileSync(path.join(ROOT, file), 'utf8'))
       .join('\n');

@@ -13,7 +13,15 @@ import * as S from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { checkInstall, installedAlready, markInstalled, packagesWithInstallScripts, runInstall } from '../../host/install/index.ts';
+import {
+  checkInstall,
+  type InstallPlan,
+  installedAlready,
+  ManagerUnavailable,
+  markInstalled,
+  packagesWithInstallScripts,
+  runInstall,
+} from '../../host/install/index.ts';
 import { dependencyRegistries } from './dependency-registries.ts';
 import { installReport } from './install-report.ts';
 
@@ -95,10 +103,13 @@ export const installDependencies = defineStep({
         ),
       );
     } catch (error) {
-      ended('dependencies not installed', false);
-      throw error;
+      const couldNotRun = managerMissing(error, plan);
+      ended(`dependencies not installed${couldNotRun ? `: ${couldNotRun.message.split('\n')[0]}` : ''}`, false);
+      if (!couldNotRun) throw error;
+      return installReport({ ...base, plan, outcome: null, notes, skipped: null, couldNotRun });
     }
     const { outcome } = run;
+    if (run.installer) notes.push(`installed with ${run.installer}`);
     if (run.allowed.length > 0) notes.push(`the install could reach only ${run.allowed.join(', ')} (through the egress proxy)`);
     // Installed only once what was installed was checked against the manifest (run.unmet).
     const passed = outcome.exitCode === 0 && !outcome.timedOut && run.unmet.length === 0;
@@ -124,6 +135,12 @@ export const installDependencies = defineStep({
     return install;
   },
 });
+
+/** No package manager to install with: a failed install round that says what to do, not a crash; null for any other error. */
+function managerMissing(error: unknown, plan: InstallPlan): { name: string; message: string } | null {
+  if (!(error instanceof ManagerUnavailable)) return null;
+  return { name: `install: ${plan.manager?.manager ?? 'the package manager'}`, message: `${error.message} ${error.hint ?? ''}`.trim() };
+}
 
 /** The lockfile's content as last committed by a Dependencies message, or null. */
 function lastCommitted(board: BoardReader, lockfile: string): string | null {

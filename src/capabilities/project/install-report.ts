@@ -38,29 +38,35 @@ export interface InstallReportInput {
   skipped: string | null;
   /** Declared dependencies the install did not satisfy though it exited 0: a failed install, each named. */
   unmet?: UnmetDependency[];
+  /** Why the install could not run at all (its package manager neither found nor fetched): a failed install. */
+  couldNotRun?: { name: string; message: string } | null;
 }
 
 export function installReport(input: InstallReportInput): InstallRound {
   const { plan, outcome, refusals } = input;
   const refused = refusals.length > 0;
   const unmet = input.unmet ?? [];
-  const ran = outcome === null || (outcome.exitCode === 0 && !outcome.timedOut);
+  const ran = (outcome === null || (outcome.exitCode === 0 && !outcome.timedOut)) && !input.couldNotRun;
   const passed = !refused && ran && unmet.length === 0;
-  const failures = refused
-    ? refusals.map((refusal) => ({ name: `install: ${refusal.file}${refusal.line === null ? '' : `:${refusal.line}`}`, message: describeRefusal(refusal) }))
-    : !ran
-      ? describeInstallFailure(outcome?.output ?? '', outcome?.exitCode ?? null, outcome?.timedOut ?? false)
-      : unmet.map((dependency) => ({ name: `install: ${dependency.name}`, message: dependency.why }));
+  const failures = input.couldNotRun
+    ? [input.couldNotRun]
+    : refused
+      ? refusals.map((refusal) => ({ name: `install: ${refusal.file}${refusal.line === null ? '' : `:${refusal.line}`}`, message: describeRefusal(refusal) }))
+      : !ran
+        ? describeInstallFailure(outcome?.output ?? '', outcome?.exitCode ?? null, outcome?.timedOut ?? false)
+        : unmet.map((dependency) => ({ name: `install: ${dependency.name}`, message: dependency.why }));
   const said = refused
     ? ['Refused before the install ran — these name a package source other than the configured registry:', ...refusals.map(describeRefusal)].join('\n')
-    : (input.skipped ?? outcome?.output ?? '');
+    : input.couldNotRun
+      ? input.couldNotRun.message
+      : (input.skipped ?? outcome?.output ?? '');
   const notes = input.notes.length > 0 ? `${input.notes.map((note) => `note: ${note}`).join('\n')}\n` : '';
   return {
     round: input.round,
     kind: 'install',
     command: plan?.shown ?? ['(no dependencies declared)'],
     passed,
-    exitCode: outcome?.exitCode ?? (refused ? 1 : 0),
+    exitCode: outcome?.exitCode ?? (refused || input.couldNotRun ? 1 : 0),
     timedOut: outcome?.timedOut ?? false,
     counts: null,
     failures,

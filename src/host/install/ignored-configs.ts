@@ -3,14 +3,18 @@
  * pip runs with PIP_CONFIG_FILE=/dev/null (no pip.conf anywhere, a venv's included) and installs the
  * listed names, never building the project itself (so setup.cfg and pyproject's tool tables are not
  * read); npm reads no yarn or pnpm file. They are not refused: the report says they were ignored, so
- * nobody believes they took effect. (A project .npmrc, which npm does read, is read as data: npmrc-settings.ts.)
+ * nobody believes they took effect. (What the repository's package manager does read is read as data:
+ * npmrc-settings.ts, pnpm-workspace.ts.)
  */
+import type { NodeManager } from './package-manager.ts';
 import { readProjectFile } from './project-file.ts';
 import { lineOf } from './refusal.ts';
 
 interface IgnoredConfig {
   file: string;
   ecosystem: 'npm' | 'python';
+  /** The Node package managers that do read it (read as data then: npmrc-settings.ts, pnpm-workspace.ts). */
+  readBy?: NodeManager[];
   /** What in it names a source; absent: the whole file does. */
   names?: RegExp;
   why: string;
@@ -32,15 +36,31 @@ const CONFIGS: IgnoredConfig[] = [
     names: /^\s*\[\[?tool\.(uv|poetry|pdm|hatch|pixi)[\].](.*\b(index|source|sources|url)\b)?/m,
     why: 'the install passes pip the [project] dependencies alone; tool tables (uv, poetry, pdm indexes and sources) are not read',
   },
-  { file: '.yarnrc', ecosystem: 'npm', why: 'the install uses npm, which reads no yarn configuration' },
-  { file: '.yarnrc.yml', ecosystem: 'npm', why: 'the install uses npm, which reads no yarn configuration' },
-  { file: 'pnpm-workspace.yaml', ecosystem: 'npm', why: 'the install uses npm, which reads no pnpm configuration' },
+  {
+    file: '.yarnrc',
+    ecosystem: 'npm',
+    readBy: ['yarn-classic'],
+    why: 'the repository installs with another package manager, which reads no Yarn 1 configuration',
+  },
+  {
+    file: '.yarnrc.yml',
+    ecosystem: 'npm',
+    readBy: ['yarn-berry'],
+    why: 'the repository installs with another package manager, which reads no Yarn 2+ configuration',
+  },
+  {
+    file: 'pnpm-workspace.yaml',
+    ecosystem: 'npm',
+    readBy: ['pnpm'],
+    why: 'the repository installs with another package manager, which reads no pnpm configuration',
+  },
+  { file: '.npmrc', ecosystem: 'npm', readBy: ['npm', 'pnpm', 'yarn-classic'], why: 'Yarn 2 and later read no .npmrc' },
 ];
 
 /** Each present config file that names sources, as a line for the report: where, and why it had no effect. */
-export function ignoredConfigs(projectDir: string, ecosystem: 'npm' | 'python'): string[] {
+export function ignoredConfigs(projectDir: string, ecosystem: 'npm' | 'python', manager: NodeManager = 'npm'): string[] {
   const notes: string[] = [];
-  for (const config of CONFIGS.filter((c) => c.ecosystem === ecosystem)) {
+  for (const config of CONFIGS.filter((c) => c.ecosystem === ecosystem && !c.readBy?.includes(manager))) {
     let text: string | null;
     try {
       text = readProjectFile(projectDir, config.file);

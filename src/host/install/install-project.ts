@@ -18,15 +18,20 @@
  * 6. outside bubblewrap, a Python venv's links are made again in the project (venv-relink.ts).
  */
 import { describeOrigin, type EgressProxy, type EgressRequest, startEgressProxy } from '../egress/index.ts';
-import type { SandboxSettings } from '../sandbox/index.ts';
-import { runSandboxed, type SandboxOutcome } from '../sandbox/index.ts';
+import { runSandboxed, type SandboxOutcome, type SandboxSettings } from '../sandbox/index.ts';
 import { ignoredConfigs } from './ignored-configs.ts';
+import { describeInstallFailure } from './install-failures.ts';
 import { type InstallPlan, ManifestProblem, planInstall } from './install-plan.ts';
 import { readInstalledCheck, UNCHECKED, type UnmetDependency } from './installed-check.ts';
 import { installerCommand } from './installer-programs.ts';
+import { findManagerProgram, type ManagerProgram } from './manager-program.ts';
 import { manifestRefusals } from './manifest-refusals.ts';
+import { checkNodeInstall } from './node-installed-check.ts';
+import { manifestsOf, nodeContext } from './node-manifests.ts';
 import { describeSetting } from './npmrc-settings.ts';
-import type { Refusal } from './refusal.ts';
+import type { ManagerChoice } from './package-manager.ts';
+import { provisionManager, type ToolInstall } from './provision-manager.ts';
+import { describeRefusal, type Refusal } from './refusal.ts';
 import { allowedOrigins, type DependencyRegistries, egressRegistries, type ResolvedRegistries, resolveRegistries } from './registries.ts';
 import { readUserRegistrySettings, type UserRegistrySettings } from './user-registry-settings.ts';
 import { relinkVenv } from './venv-relink.ts';
@@ -72,6 +77,8 @@ export interface InstallRun {
    * the install passed only when this is empty.
    */
   unmet: UnmetDependency[];
+  /** The package manager that ran and where it came from (pnpm, Yarn), for the report; null for npm and pip. */
+  installer: string | null;
 }
 
 /** Reads the manifest and checks every source it names; runs nothing. */
@@ -93,7 +100,7 @@ export async function checkInstall(
     return { plan: null, refusals: [{ file, line: null, found: file, why: error.message, fix: 'fix the manifest' }], ignored: [], notes: [], registries, user };
   }
   if (!plan) return { plan, refusals: [], ignored: [], notes: [], registries, user };
-  const ignored = ignoredConfigs(request.projectDir, plan.ecosystem);
+  const ignored = ignoredConfigs(request.projectDir, plan.ecosystem, plan.manager?.manager);
   // The user's settings of the other ecosystem say nothing about this install.
   const other = plan.ecosystem === 'npm' ? 'pip ' : 'npm ';
   return {
@@ -109,6 +116,9 @@ export async function checkInstall(
 /** Runs a checked plan (no refusals) in the sandbox, through an egress proxy of its own. */
 export async function runInstall(check: InstallCheck & { plan: InstallPlan }, request: InstallRequest): Promise<InstallRun> {
   const allow = allowedOrigins(check.registries, check.plan.ecosystem);
+  const env = request.env ?? process.env;
+  // Before this install's proxy starts: fetching a package manager is an install of its own.
+  const command = await installerCommand(check.plan, request.projectDir, env.PATH ?? '', (choice) => obtainManager(choice, check, request));
   let proxy: EgressProxy | null = null;
   try {
     if (request.network) {
@@ -117,10 +127,10 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
         upstream: { ...check.user.upstream, credentials: [...check.registries.credentials, ...check.user.upstream.credentials] },
       });
     }
-    const argv = await installerCommand(check.plan, request.projectDir, (request.env ?? process.env).PATH ?? '');
     const outcome = await runSandboxed({
-      argv,
+      argv: command.argv,
       installer: true,
+      programRoots: command.programRoots,
       projectDir: request.projectDir,
       limits: { ...request.sandbox.limits, wallSeconds: request.wallSeconds },
       setting: request.sandbox.mode,
@@ -130,32 +140,62 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
     });
     const egress = proxy?.requests() ?? [];
     const allowed = allow.map(describeOrigin);
-    for (const refused of egress.filter((entry) => !entry.allowed)) {
-      outcome.violations.push({
-        kind: 'network',
-        detail: `refused by the egress proxy: ${refused.request} (${refused.result}; allowed: ${allowed.join(', ')})`,
-      });
-    }
-    // What the proxy saw goes with the installer's output: npm and pip say "502" or "403", not why.
-    const evidence = egress
-      .filter((entry) => !entry.allowed || entry.result.startsWith('failed: '))
-      .slice(0, 10)
-      .map((entry) =>
-        entry.allowed
-          ? `sopworks egress proxy: could not reach ${entry.request}: ${entry.result.slice('failed: '.length)}`
-          : `sopworks egress proxy: refused ${entry.request}: ${entry.result}`,
-      );
+    const evidence = egressEvidence(outcome, egress, allowed);
     const installed = readInstalledCheck(outcome.output, check.plan.manifest);
     outcome.output = installed.output;
     const ran = outcome.exitCode === 0 && !outcome.timedOut;
     // Outside bubblewrap the venv was made in a scratch copy, whose links did not come back.
     if (ran && check.plan.ecosystem === 'python' && outcome.mode !== 'bubblewrap') {
-      for (const problem of await relinkVenv(request.projectDir, argv[0]!)) outcome.violations.push({ kind: 'symlink', detail: problem });
+      for (const problem of await relinkVenv(request.projectDir, command.argv[0]!)) outcome.violations.push({ kind: 'symlink', detail: problem });
     }
-    const unmet = ran ? (installed.unmet ?? [UNCHECKED]) : [];
+    const unmet = !ran
+      ? []
+      : check.plan.wrapper
+        ? checkNodeInstall(await manifestsOf(check.plan, request.projectDir), nodeContext(check.plan, request.projectDir))
+        : (installed.unmet ?? [UNCHECKED]);
     if (evidence.length > 0) outcome.output = `${outcome.output.replace(/\n?$/, '\n')}${evidence.join('\n')}\n`;
-    return { outcome, egress, allowed: request.network ? allowed : [], unmet };
+    return { outcome, egress, allowed: request.network ? allowed : [], unmet, installer: command.note };
   } finally {
     await proxy?.stop();
   }
+}
+
+/**
+ * The proxy's refusals become the outcome's `network` violations, and what it saw goes with the
+ * installer's output: npm and pip say "502" or "403", not why.
+ */
+function egressEvidence(outcome: SandboxOutcome, egress: EgressRequest[], allowed: string[]): string[] {
+  for (const refused of egress.filter((entry) => !entry.allowed)) {
+    outcome.violations.push({ kind: 'network', detail: `refused by the egress proxy: ${refused.request} (${refused.result}; allowed: ${allowed.join(', ')})` });
+  }
+  return egress
+    .filter((entry) => !entry.allowed || entry.result.startsWith('failed: '))
+    .slice(0, 10)
+    .map((entry) =>
+      entry.allowed
+        ? `sopworks egress proxy: could not reach ${entry.request}: ${entry.result.slice('failed: '.length)}`
+        : `sopworks egress proxy: refused ${entry.request}: ${entry.result}`,
+    );
+}
+
+/**
+ * The pnpm or Yarn a plan needs: on PATH or in sopworks' cache, else fetched now — by an install of
+ * its own, through the same step, from the same registry (provision-manager.ts).
+ */
+async function obtainManager(choice: ManagerChoice, check: InstallCheck, request: InstallRequest): Promise<ManagerProgram> {
+  const env = request.env ?? process.env;
+  const found = await findManagerProgram(choice, request.projectDir, env);
+  if (found) return found;
+  const install: ToolInstall = async (projectDir) => {
+    if (!request.network) return { passed: false, said: 'the policy does not let the install reach a registry (dependencies.network: false)' };
+    const tool = await checkInstall({ projectDir, registries: request.registries, scripts: false, env });
+    if (!tool.plan || tool.refusals.length > 0) return { passed: false, said: tool.refusals.map(describeRefusal).join('; ') };
+    const run = await runInstall({ ...tool, plan: tool.plan }, { ...request, projectDir, scripts: false, frozen: false, workspaces: false });
+    const passed = run.outcome.exitCode === 0 && !run.outcome.timedOut && run.unmet.length === 0;
+    const said = describeInstallFailure(run.outcome.output, run.outcome.exitCode, run.outcome.timedOut)
+      .map((f) => f.message.split('\n').join(' '))
+      .join('; ');
+    return { passed, said: passed ? '' : said };
+  };
+  return provisionManager(choice, env, install, check.registries.npm);
 }

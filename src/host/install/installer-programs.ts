@@ -11,7 +11,10 @@ import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
 import { findCommand, inside } from '../sandbox/index.ts';
 import type { InstallPlan } from './install-plan.ts';
+import { MANAGER_INSTALL } from './manager-install.ts';
+import type { ManagerProgram } from './manager-program.ts';
 import { NPM_INSTALL } from './npm-install.ts';
+import { type ManagerChoice, managerName } from './package-manager.ts';
 
 /** What an install runs: npm for package.json, Python (with the pip that came with it) for the rest. */
 export type InstallerProgram = 'npm' | 'python3';
@@ -41,16 +44,40 @@ export async function resolveInstaller(name: InstallerProgram, projectDir: strin
   return program;
 }
 
+export interface InstallerCommand {
+  argv: string[];
+  /** Folders outside the system's the installer's program needs to see (a package manager in sopworks' cache). */
+  programRoots: string[];
+  /** Which installer ran and where it came from, for the report; null for npm and python3. */
+  note: string | null;
+}
+
 /**
  * The command line of a plan, its installer resolved: npm is started by the Node that runs sopworks
- * (npm-install.ts), Python by its own absolute path. For Python, the project's `.venv` is removed
- * first (never through a link): the install makes the venv anew, trusting nothing a repository
- * committed there or an earlier test round changed.
+ * (npm-install.ts), pnpm and Yarn by the same Node through their wrapper (manager-install.ts) from
+ * where `manager` found or fetched them, Python by its own absolute path. For Python, the project's
+ * `.venv` is removed first (never through a link): the install makes the venv anew, trusting nothing
+ * a repository committed there or an earlier test round changed.
  */
-export async function installerCommand(plan: InstallPlan, projectDir: string, hostPath: string): Promise<string[]> {
+export async function installerCommand(
+  plan: InstallPlan,
+  projectDir: string,
+  hostPath: string,
+  manager: (choice: ManagerChoice) => Promise<ManagerProgram>,
+): Promise<InstallerCommand> {
   const [name, ...args] = plan.argv;
+  const node = await fs.realpath(process.execPath);
+  if (plan.manager && plan.manager.manager !== 'npm') {
+    const program = await manager(plan.manager);
+    const settings = JSON.stringify({ ...plan.wrapper, node: program.node });
+    return {
+      argv: [node, '-e', MANAGER_INSTALL, plan.manager.manager, settings, program.entry, ...args],
+      programRoots: [program.root],
+      note: `${managerName(plan.manager.manager)} ${program.version}, ${program.from}`,
+    };
+  }
   const program = await resolveInstaller(name === 'npm' ? 'npm' : 'python3', projectDir, hostPath);
-  if (name === 'npm') return [await fs.realpath(process.execPath), '-e', NPM_INSTALL, program, ...args];
+  if (name === 'npm') return { argv: [node, '-e', NPM_INSTALL, program, ...args], programRoots: [], note: null };
   await fs.rm(path.join(projectDir, '.venv'), { recursive: true, force: true });
-  return [program, ...args];
+  return { argv: [program, ...args], programRoots: [], note: null };
 }

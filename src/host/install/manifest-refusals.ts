@@ -7,9 +7,11 @@
 
 import type { InstallPlan } from './install-plan.ts';
 import { lockfileRefusals, packageJsonRefusals } from './npm-sources.ts';
+import { catalogRefusals, pnpmLockRefusals } from './pnpm-sources.ts';
+import { PNPM_WORKSPACE } from './pnpm-workspace.ts';
 import { OutsideProject, readProjectFile } from './project-file.ts';
 import { pyprojectRefusals, requirementsRefusals } from './python-sources.ts';
-import type { Refusal } from './refusal.ts';
+import { lineOf, type Refusal } from './refusal.ts';
 import type { ResolvedRegistries } from './registries.ts';
 
 const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'node_modules/.package-lock.json'];
@@ -33,7 +35,7 @@ export async function manifestRefusals(
   };
   if (plan.ecosystem === 'npm') {
     const byName = new Map(plan.workspaces.flatMap((w) => (w.name === null ? [] : [[w.name, w.folder] as const])));
-    const links = (from: string) => (options.workspaces ? { byName, from } : undefined);
+    const links = (from: string) => (options.workspaces ? { byName, from, catalogs: plan.catalogs } : undefined);
     const text = read('package.json');
     if (text !== null) refusals.push(...packageJsonRefusals(text, JSON.parse(text) as Record<string, unknown>, 'package.json', links('')));
     // Each workspace's manifest names sources too; the install links the workspaces to each other.
@@ -43,9 +45,12 @@ export async function manifestRefusals(
       if (manifest !== null) refusals.push(...packageJsonRefusals(manifest, JSON.parse(manifest) as Record<string, unknown>, file, links(workspace.folder)));
     }
     const folders = plan.workspaces.map((w) => w.folder);
-    for (const lockfile of NPM_LOCKFILES) {
-      const lock = read(lockfile);
-      if (lock !== null) refusals.push(...lockfileRefusals(lock, lockfile, registries.npm, folders));
+    if (plan.manager?.manager === 'pnpm') refusals.push(...pnpmRefusals(read, plan, registries.npm, options.workspaces));
+    else if (plan.manager?.manager === 'npm' || !plan.manager) {
+      for (const lockfile of NPM_LOCKFILES) {
+        const lock = read(lockfile);
+        if (lock !== null) refusals.push(...lockfileRefusals(lock, lockfile, registries.npm, folders));
+      }
     }
     // A project .npmrc is read as data (npmrc-settings.ts); only a link out of the project is refused.
     read('.npmrc');
@@ -57,5 +62,33 @@ export async function manifestRefusals(
     refusals.push(...requirementsRefusals(projectDir, 'requirements.txt'));
   }
   if (read('requirements.lock') !== null) refusals.push(...requirementsRefusals(projectDir, 'requirements.lock'));
+  return refusals;
+}
+
+/** pnpm-workspace.yaml's workspaces (refused for a new project) and catalogs, and pnpm-lock.yaml. */
+function pnpmRefusals(read: (file: string) => string | null, plan: InstallPlan, registry: string, workspaces: boolean): Refusal[] {
+  const refusals: Refusal[] = [];
+  const yaml = read(PNPM_WORKSPACE);
+  if (yaml !== null) {
+    refusals.push(...catalogRefusals(yaml, plan.catalogs));
+    if (!workspaces && /^packages\s*:/m.test(yaml)) {
+      refusals.push({
+        file: PNPM_WORKSPACE,
+        line: lineOf(yaml, 'packages'),
+        found: 'packages: (workspaces)',
+        why: 'workspaces are local folders that pnpm links and installs from',
+        fix: `remove the packages list from ${PNPM_WORKSPACE}: a new project is one package, its dependencies from the registry`,
+      });
+    }
+  }
+  const lock = read('pnpm-lock.yaml');
+  if (lock !== null)
+    refusals.push(
+      ...pnpmLockRefusals(
+        lock,
+        registry,
+        plan.workspaces.map((w) => w.folder),
+      ),
+    );
   return refusals;
 }

@@ -1,12 +1,19 @@
 /**
- * The install plan of a Node project: `npm install` (or `npm ci` for a repository's base) from
- * package.json, scripts off unless the policy allows them, from the configured registry — and the
- * scopes a project .npmrc gives registries of their own pointed at it too (npmrc-settings.ts). A
- * repository's workspaces are installed with it when the plan may link them (workspaces.ts).
+ * The install plan of a Node project, with the package manager its repository installs with
+ * (package-manager.ts: npm, pnpm, Yarn 1 or Yarn 2+; manager-commands.ts builds the command), scripts
+ * off unless the policy allows them, from the configured registry; the repository's own settings
+ * (.npmrc, pnpm-workspace.yaml) read as data (npmrc-settings.ts, pnpm-workspace.ts). A repository's
+ * workspaces — package.json's `workspaces`, or pnpm-workspace.yaml's `packages` — are installed with
+ * it when the plan may link them (workspaces.ts).
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
-import { npmrcSettings, registryScopes } from './npmrc-settings.ts';
-import { fingerprint, type InstallPlan, ManifestProblem, NPM_LOCKFILE, type PlanOptions, type PlanReader } from './plan-types.ts';
+import { managerCommand } from './manager-commands.ts';
+import { type ConfigSetting, npmrcSettings, registryScopes } from './npmrc-settings.ts';
+import { chooseManager } from './package-manager.ts';
+import { fingerprint, type InstallPlan, ManifestProblem, type PlanOptions, type PlanReader } from './plan-types.ts';
+import { PNPM_WORKSPACE, type PnpmWorkspace, readPnpmWorkspace } from './pnpm-workspace.ts';
 import type { ResolvedRegistries } from './registries.ts';
 import { declaredWorkspaces, findWorkspaces, type Workspace } from './workspaces.ts';
 
@@ -39,8 +46,24 @@ export async function planNodeInstall(projectDir: string, read: PlanReader, regi
   const packageJson = await read('package.json');
   if (packageJson === null) return null;
   const manifest = parseManifest(packageJson, 'package.json');
-  const patterns = options.workspaces ? declaredWorkspaces(manifest) : null;
-  const workspaces: Workspace[] = patterns ? findWorkspaces(projectDir, patterns) : [];
+  const texts = new Map<string, string | null>();
+  const readOnce = async (file: string) => {
+    if (!texts.has(file)) texts.set(file, await read(file));
+    return texts.get(file)!;
+  };
+  // The files that choose the manager, read once: bun's binary lockfile only for whether it is there.
+  for (const file of ['pnpm-lock.yaml', 'yarn.lock', 'package-lock.json', 'npm-shrinkwrap.json', 'bun.lock', '.yarnrc.yml', PNPM_WORKSPACE])
+    await readOnce(file);
+  texts.set('bun.lockb', (await exists(projectDir, 'bun.lockb')) ? '' : null);
+  const chosen = chooseManager({
+    packageManager: manifest.packageManager,
+    has: (file) => texts.get(file) !== null,
+    head: (file) => texts.get(file)?.slice(0, 4096) ?? null,
+  });
+  const pnpmText = chosen.manager === 'pnpm' ? texts.get(PNPM_WORKSPACE)! : null;
+  const pnpm: PnpmWorkspace | null = pnpmText !== null ? readPnpmWorkspace(pnpmText, options.scripts) : null;
+  const declaredPatterns = chosen.manager === 'pnpm' ? (pnpm?.packages ?? null) : declaredWorkspaces(manifest);
+  const workspaces: Workspace[] = options.workspaces && declaredPatterns ? findWorkspaces(projectDir, declaredPatterns) : [];
   const workspaceManifests: (string | null)[] = [];
   let declares = hasDependencies(manifest);
   for (const workspace of workspaces) {
@@ -50,32 +73,28 @@ export async function planNodeInstall(projectDir: string, read: PlanReader, regi
     if (text !== null && hasDependencies(parseManifest(text, file))) declares = true;
   }
   // A manifest that declares workspaces the plan may not link is planned all the same: its refusal says why.
-  if (!declares && !(manifest.workspaces !== undefined && !options.workspaces)) return null;
-  const npmrc = await read('.npmrc');
-  const argv = [
-    'npm',
-    options.frozen ? 'ci' : 'install',
-    ...(options.scripts ? [] : ['--ignore-scripts']),
-    '--no-audit',
-    '--no-fund',
-    '--no-update-notifier',
-    '--registry',
-    registries.npm,
-    ...registryScopes(npmrc ?? '').map((scope) => `--${scope}:registry=${registries.npm}`),
-    '--fetch-retries=1',
-    '--fetch-retry-mintimeout=1000',
-    '--fetch-retry-maxtimeout=5000',
-    '--fetch-timeout=30000',
-  ];
+  if (!declares && !(declaredPatterns !== null && !options.workspaces)) return null;
+  const npmrc = chosen.manager === 'yarn-berry' ? null : await readOnce('.npmrc');
+  const command = managerCommand(chosen.manager, registries.npm, registryScopes(npmrc ?? ''), options);
+  const settings: ConfigSetting[] = [...(npmrc === null ? [] : npmrcSettings(npmrc, options.scripts)), ...(pnpm?.settings ?? [])];
   return {
     ecosystem: 'npm',
     manifest: 'package.json',
     declared: [],
-    argv,
-    shown: argv,
-    lockfile: NPM_LOCKFILE,
-    fingerprint: fingerprint([packageJson, await read(NPM_LOCKFILE), npmrc, ...workspaceManifests]),
-    settings: npmrc === null ? [] : npmrcSettings(npmrc, options.scripts),
+    argv: command.argv,
+    shown: command.argv,
+    lockfile: chosen.lockfile,
+    fingerprint: fingerprint([packageJson, texts.get(chosen.lockfile) ?? null, npmrc, pnpmText, texts.get('.yarnrc.yml') ?? null, ...workspaceManifests]),
+    settings,
     workspaces,
+    manager: chosen,
+    wrapper: chosen.manager === 'npm' ? null : { env: command.env, yarnrc: null },
+    catalogs: pnpm?.catalogs ?? {},
   };
 }
+
+const exists = (projectDir: string, file: string) =>
+  fs
+    .lstat(path.join(projectDir, file))
+    .then(() => true)
+    .catch(() => false);

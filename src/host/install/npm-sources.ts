@@ -24,11 +24,17 @@ export interface WorkspaceLinks {
   byName: Map<string, string>;
   /** The folder of the manifest being read, relative to the project ('' for the root). */
   from: string;
+  /** pnpm's catalogs: a `catalog:` dependency takes its range from one (checked where they are written). */
+  catalogs?: Record<string, Record<string, string>>;
 }
 
 /** Why a spec does not install from the registry, or null when it does (or names a workspace of the repository). */
 export function specProblem(name: string, spec: string, workspaces?: WorkspaceLinks): string | null {
   const sibling = workspaces?.byName.get(name);
+  if (spec.startsWith('catalog:')) {
+    const catalog = spec.slice('catalog:'.length) || 'default';
+    return workspaces?.catalogs?.[catalog]?.[name] !== undefined ? null : `it names a pnpm catalog (${catalog}) that has no entry for ${name}`;
+  }
   if (spec.startsWith('workspace:')) {
     return sibling !== undefined ? null : `it names a workspace, and the repository has no workspace called ${name}`;
   }

@@ -30,11 +30,11 @@ const WAY_OUT = "the install's only way out is the egress proxy";
 const TRUST = "the install trusts only the egress proxy's certificate (your own certificates are carried by the proxy)";
 const CREDENTIAL = 'not sent: the egress proxy drops every credential the install sends and adds your own for the configured registry';
 const PLACES = 'sopworks chooses where the installer keeps its files, inside the sandbox';
-const CODE = 'a pnpmfile is code of the repository, which the install does not load';
+const CODE = 'a pnpmfile is code of the repository (a config dependency carries one), which the install does not load';
 
-/** What overriding a key means, or null when the setting is honoured. */
-function overrideOf(key: string, value: unknown, scripts: boolean): string | null {
-  if (key === 'registry' || /^@[^:]+:registry$/.test(key) || key === 'replace-registry-host') return TRAFFIC;
+/** What overriding a key (npm's and pnpm's kebab-case names) means, or null when the setting is honoured. */
+export function overrideOf(key: string, value: unknown, scripts: boolean): string | null {
+  if (/^(registry|registries|replace-registry-host)$/.test(key) || /^@[^:]+:registry$/.test(key)) return TRAFFIC;
   if (/^(https?-proxy|proxy|no-?proxy)$/.test(key)) return WAY_OUT;
   if (/^(cafile|ca|cert|key|strict-ssl)$/.test(key) || /^\/\/.*:(certfile|keyfile|cafile)$/.test(key)) return TRUST;
   if (key.startsWith('//') || /^(_auth|_authToken|_password|username|email|always-auth|otp)$/.test(key)) return CREDENTIAL;
@@ -42,8 +42,11 @@ function overrideOf(key: string, value: unknown, scripts: boolean): string | nul
     return PLACES;
   if (/^(manage-package-manager-versions|package-manager-strict|package-manager-strict-version)$/.test(key))
     return 'sopworks chooses the package manager (its version from the packageManager field)';
-  if (/^(pnpmfile|global-pnpmfile|ignore-pnpmfile)$/.test(key)) return CODE;
+  if (/^(pnpmfile|global-pnpmfile|ignore-pnpmfile|config-dependencies)$/.test(key)) return CODE;
+  if (/^(use-node-version|execution-env)$/.test(key)) return 'sopworks runs the install with its own Node, and fetches no other';
   if (key === 'ignore-scripts' && !scripts && String(value) !== 'true') return "install scripts stay off: the policy's dependencies.scripts";
+  if (/^(dangerously-allow-all-builds|enable-scripts)$/.test(key) && !scripts && ![false, 'false'].includes(value as string | boolean))
+    return "install scripts stay off: the policy's dependencies.scripts";
   return null;
 }
 

@@ -1,6 +1,7 @@
 /** What an install plan is, shared by the plans of each ecosystem (node-plan.ts, python-plan.ts). */
 import { createHash } from 'node:crypto';
 import type { ConfigSetting } from './npmrc-settings.ts';
+import type { ManagerChoice } from './package-manager.ts';
 import type { Workspace } from './workspaces.ts';
 
 export const NPM_LOCKFILE = 'package-lock.json';
@@ -21,6 +22,16 @@ export interface InstallPlan {
   settings: ConfigSetting[];
   /** The repository's workspaces, installed and linked with it (a change run); empty: one package. */
   workspaces: Workspace[];
+  /** The Node package manager the repository installs with (package-manager.ts); null for Python. */
+  manager: ManagerChoice | null;
+  /**
+   * For pnpm and Yarn: the environment their wrapper starts them with (manager-install.ts), on top of
+   * the egress-controlled settings every install gets, and a Yarn configuration to read instead of the
+   * repository's .yarnrc.yml (its honoured settings only); null for npm and Python.
+   */
+  wrapper: { env: Record<string, string>; yarnrc: Record<string, unknown> | null } | null;
+  /** pnpm's catalogs (pnpm-workspace.yaml), which a `catalog:` dependency takes its range from. */
+  catalogs: Record<string, Record<string, string>>;
 }
 
 export interface PlanOptions {
@@ -35,7 +46,6 @@ export interface PlanOptions {
 /** Reads a file of the project for a plan: null when missing; a link out of it is a ManifestProblem. */
 export type PlanReader = (file: string) => Promise<string | null>;
 
-/** A manifest sopworks cannot read: the install fails with this, and the Engineer gets it as a bug. */
-export class ManifestProblem extends Error {}
+export { ManifestProblem } from './manifest-problem.ts';
 
 export const fingerprint = (parts: (string | null)[]): string => createHash('sha256').update(JSON.stringify(parts)).digest('hex');

@@ -73,5 +73,8 @@ export async function planPythonInstall(
     fingerprint: fingerprint([requirementsTxt, pyproject, lock]),
     settings: [],
     workspaces: [],
+    manager: null,
+    wrapper: null,
+    catalogs: {},
   };
 }

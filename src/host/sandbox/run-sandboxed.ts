@@ -52,7 +52,8 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
 /** Sets the run up (mode, snapshots, bounds, places), builds its command line, runs it, reads its findings, and cleans up whatever happens. */
 async function runInSandbox(request: SandboxRequest, projectDir: string, gitDirs: string[]): Promise<SandboxOutcome> {
   const found = await findCommand(request.argv, { cwd: projectDir, env: process.env });
-  if (request.installer && (!path.isAbsolute(request.argv[0]!) || inside(found.program, projectDir))) {
+  const rootInProject = (request.programRoots ?? []).some((root) => !path.isAbsolute(root) || inside(root, projectDir) || inside(projectDir, root));
+  if (request.installer && (!path.isAbsolute(request.argv[0]!) || inside(found.program, projectDir) || rootInProject)) {
     throw new SopworksError(
       'TEST_RUN_FAILED',
       `Refused to run "${request.argv[0]}" as the installer: it must be a program of this machine, outside the project.`,

@@ -76,7 +76,8 @@ export async function buildCommandLine(setup: SandboxSetup): Promise<CommandLine
               roots: [...found.roots, ...network.roots],
               env,
               readOnly,
-              binds: network.binds,
+              // After the private /tmp is mounted, so a folder under the host's /tmp shows too.
+              binds: [...network.binds, ...(request.programRoots ?? []).map((root) => ({ source: root, target: root, readOnly: true }))],
               tmpBytes: diskLimits(request.limits).diskMb * 1024 * 1024,
               argv: ['/bin/sh', '-c', REPORT_LEFTOVERS, 'sopworks-sandbox', runId, ...network.argv],
             },

@@ -28,6 +28,11 @@ export interface SandboxRequest {
    */
   installer?: boolean;
   /**
+   * Folders of this machine the installer's program lives in beyond the system's (a package manager
+   * sopworks keeps in its cache): shown read-only under bubblewrap. Each must lie outside the project.
+   */
+  programRoots?: readonly string[];
+  /**
    * Whether a line appended to the run's board or exchange log while the command ran is sopworks' own
    * (a run goes on posting meanwhile); absent: none may be appended (integrity.ts).
    */
