@@ -36,6 +36,7 @@ const Totals = z.object({
   promptTokens: z.number(),
   completionTokens: z.number(),
   cachedPromptTokens: z.number().default(0),
+  cacheReportedTokens: z.number().default(0),
   repairs: z.number(),
   retries: z.number().default(0),
   costUsd: z.number().nullable().default(null),

@@ -22,8 +22,11 @@ export interface FakeReply {
   /** The error body's message and code for a status other than 200. */
   error?: { message: string; code?: string; type?: string };
   content?: string;
-  /** `prompt_tokens_details.cached_tokens`: the prompt tokens the server's prefix cache served (OpenAI, vLLM, llama.cpp). */
-  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | null;
+  /**
+   * `prompt_tokens_details.cached_tokens`: the prompt tokens the server's prefix cache served (OpenAI, vLLM, llama.cpp);
+   * `prompt_cache_hit_tokens`: the same as DeepSeek says it.
+   */
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number }; prompt_cache_hit_tokens?: number } | null;
   headers?: Record<string, string>;
   /** `reasoning_content` of the message, as reasoning models on vLLM, LM Studio or llama.cpp send it. */
   reasoningContent?: string;

@@ -161,7 +161,11 @@ describe('the company on the demo scenario', function () {
     assert.match(run.stdout, /^engineer\s+… write_file src\/count\.js$/m);
     assert.match(run.stdout, /^qa\s+■ tests round 1: failed \(4 passed, 4 failed\)$/m);
     assert.match(run.stdout, /^Tests\s+round 2 passed \(8 passed, 0 failed\)$/m);
-    assert.match(run.stdout, /^\s+engineer\s+16\s+\d+\s+\d+\s+0\s+0\s+unknown$/m, 'calls, tokens, re-asks, retries, cost (no price for a scripted model)');
+    assert.match(
+      run.stdout,
+      /^\s+engineer\s+16\s+\d+\s+—\s+—\s+\d+\s+0\s+0\s+unknown$/m,
+      'calls, tokens, no cached tokens nor hit rate (a scripted model says nothing of a cache), re-asks, retries, cost (no price for a scripted model)',
+    );
     assert.match(run.stdout, /^\s+total\s+25\s+\d+/m);
   });
 

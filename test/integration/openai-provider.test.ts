@@ -104,7 +104,16 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     assert.match(second!.body.messages[1].content, /"goals":\[\]/);
 
     // 680 prompt tokens at $1/M and 100 completion tokens at $2/M.
-    assert.deepEqual(meter.total(), { calls: 1, promptTokens: 680, completionTokens: 100, cachedPromptTokens: 0, repairs: 1, retries: 0, costUsd: 0.00088 });
+    assert.deepEqual(meter.total(), {
+      calls: 1,
+      promptTokens: 680,
+      completionTokens: 100,
+      cachedPromptTokens: 0,
+      cacheReportedTokens: 0,
+      repairs: 1,
+      retries: 0,
+      costUsd: 0.00088,
+    });
     assert.equal(meter.records[0]!.counted, false);
     const { records } = await readAppendLog(logFile);
     assert.deepEqual(
@@ -132,6 +141,7 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     await exchanges.close();
     assert.equal(meter.total().cachedPromptTokens, 1920);
     assert.equal(meter.total().promptTokens, 4100);
+    assert.equal(meter.total().cacheReportedTokens, 4100, 'both requests said what the cache served, the first none');
     const { records } = await readAppendLog(logFile);
     assert.deepEqual(
       records.map((r) => (r as { usage: { cachedPromptTokens?: number } }).usage.cachedPromptTokens ?? 0),
@@ -139,6 +149,17 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     );
     // $1/M for input read, $0.1/M for input the cache served, $2/M for output.
     assert.ok(Math.abs(meter.total().costUsd! - ((4100 - 1920) * 1 + 1920 * 0.1 + 100 * 2) / 1e6) < 1e-12);
+  });
+
+  it("reads DeepSeek's count of the prompt tokens its cache served", async () => {
+    server = await startFakeOpenAI({
+      replies: [{ content: JSON.stringify(validPrd), usage: { prompt_tokens: 3000, completion_tokens: 60, prompt_cache_hit_tokens: 2944 } }],
+    });
+    const { meter, exchanges, askPrd } = await gatewayFor(server);
+    await askPrd();
+    await exchanges.close();
+    assert.equal(meter.total().cachedPromptTokens, 2944);
+    assert.equal(meter.total().cacheReportedTokens, 3000);
   });
 
   it('hands a reply wrapped in prose to the gateway to repair, without a second request', async () => {

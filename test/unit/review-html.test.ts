@@ -35,7 +35,16 @@ describe('review: HTML for the viewer', () => {
   });
 
   it('draws usage as stacked bars scaled to the largest row, with escaped labels', () => {
-    const row = (name: string, promptTokens: number, completionTokens: number) => ({ name, calls: 1, promptTokens, completionTokens, repairs: 0, costs: {} });
+    const row = (name: string, promptTokens: number, completionTokens: number) => ({
+      name,
+      calls: 1,
+      promptTokens,
+      completionTokens,
+      cachedPromptTokens: 0,
+      cacheHitRate: null,
+      repairs: 0,
+      costs: {},
+    });
     const svg = usageChartSvg([row('<pm>', 300, 100), row('qa', 100, 100)], 'Tokens per role');
     assert.match(svg, /^<svg class="usage-chart"/);
     assert.match(svg, /&lt;pm&gt;/);

@@ -114,7 +114,16 @@ describe('review: the run report', () => {
       exchange('qa', 'write_tests', 1, 50, 5),
     ]);
     assert.equal(usage.source, 'exchanges');
-    assert.deepEqual(usage.total, { name: 'total', calls: 2, promptTokens: 270, completionTokens: 27, repairs: 1, costs: {} });
+    assert.deepEqual(usage.total, {
+      name: 'total',
+      calls: 2,
+      promptTokens: 270,
+      completionTokens: 27,
+      cachedPromptTokens: 0,
+      cacheHitRate: null,
+      repairs: 1,
+      costs: {},
+    });
     assert.deepEqual(
       usage.byRole.map((r) => [r.name, r.calls, r.repairs]),
       [
@@ -150,9 +159,39 @@ describe('review: the run report', () => {
     const text = plain(renderReportText(buildRunReport(record([], { info: { ...finished, costUsd: 0.25, budget: { usd: 1, tokens: null } } }), [])));
     assert.match(text, /^Cost {5}\$0\.2500\n/m, 'labels and units as a person writes them');
     assert.match(text, /^Budget {3}\$1\.00\n/m);
-    assert.match(text, /role\s+calls\s+prompt tokens\s+completion tokens\s+re-asks\s+cost\n/);
-    assert.match(text, /qa\s+2\s+20\s+2\s+0\s+unknown/);
-    assert.match(text, /total\s+3\s+30\s+3\s+0\s+\$0\.2500/);
+    assert.match(text, /role\s+calls\s+prompt tokens\s+cached\s+hit rate\s+completion tokens\s+re-asks\s+cost\n/);
+    assert.match(text, /qa\s+2\s+20\s+—\s+—\s+2\s+0\s+unknown/, 'a provider that said nothing of its cache: no hit rate');
+    assert.match(text, /total\s+3\s+30\s+—\s+—\s+3\s+0\s+\$0\.2500/);
+  });
+
+  it('shows the prompt tokens a cache served and the hit rate per role, as the provider reported them', () => {
+    const cachedExchange = (role: string, prompt: number, cached: number | undefined) =>
+      Exchange.parse({ role, action: 'a', attempt: 1, reply: '', usage: { promptTokens: prompt, completionTokens: 1, cachedPromptTokens: cached }, ok: true });
+    const live = usageSummary(null, [cachedExchange('engineer', 2000, 0), cachedExchange('engineer', 2000, 1536), cachedExchange('qa', 500, undefined)]);
+    assert.deepEqual(
+      live.byRole.map((r) => [r.name, r.cachedPromptTokens, r.cacheHitRate]),
+      [
+        ['engineer', 1536, 0.384],
+        ['qa', 0, null],
+      ],
+    );
+    assert.equal(live.total.cacheHitRate, 1536 / 4000, 'the whole is the prompt tokens of the calls whose provider said');
+
+    const totals = (prompt: number, cached: number, reported: number) => ({
+      calls: 1,
+      promptTokens: prompt,
+      completionTokens: 1,
+      repairs: 0,
+      cachedPromptTokens: cached,
+      cacheReportedTokens: reported,
+    });
+    const finished = info({
+      finishedAt: 'x',
+      outcome: 'done',
+      usage: { total: totals(4000, 3000, 4000), byRole: { engineer: totals(4000, 3000, 4000) }, byAction: { 'engineer/a': totals(4000, 3000, 4000) } },
+    });
+    const text = plain(renderReportText(buildRunReport(record([], { info: finished }), [])));
+    assert.match(text, /engineer\s+1\s+4,000\s+3,000\s+75\.0%\s+1\s+0/);
   });
 
   it('lists each artifact with the files it became and the commit that added them', () => {

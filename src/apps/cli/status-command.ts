@@ -13,7 +13,7 @@ import { lockOwner } from '../../engine/run/index.ts';
 import { readAppendLog } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import { describeFindings, inspectProject } from '../../host/git/index.ts';
-import { commandOutput, type JsonLine, summaryLine } from '../console/index.ts';
+import { commandOutput, type JsonLine, summaryLine, usageJson } from '../console/index.ts';
 import type { Output } from './output.ts';
 
 type RunLine = Extract<JsonLine, { type: 'run' }>;
@@ -47,7 +47,7 @@ async function statusOf(projectDir: string): Promise<RunLine | null> {
         : 'the run stopped before its outcome (a crash or a kill); `sopworks resume` continues it',
     gate: gates.length > 0 ? gates.join('; ') : null,
     lastStep: last?.success ? `${last.data.from} → ${last.data.type} (${last.data.id})` : null,
-    usage: total ?? null,
+    usage: total ? usageJson(total) : null,
   };
 }
 

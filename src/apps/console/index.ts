@@ -4,3 +4,4 @@ export { JsonLine, jsonLinesSchemaText, summaryLine } from './json-lines-schema.
 export { describeProgress, LiveStatus } from './live-status.ts';
 export { progressPrinter } from './progress.ts';
 export { reportRun } from './report-run.ts';
+export { usageJson } from './usage-json.ts';

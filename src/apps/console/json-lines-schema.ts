@@ -12,6 +12,11 @@ import { z } from 'zod';
 const Usage = z.object({
   calls: z.number().int(),
   promptTokens: z.number().int(),
+  cachedPromptTokens: z.number().int().describe('of the prompt tokens, those a cache served, as the provider reported them'),
+  cacheHitRate: z
+    .number()
+    .nullable()
+    .describe('of the prompt tokens of the calls whose provider said what its cache served, the share it served; null when none said'),
   completionTokens: z.number().int(),
   repairs: z.number().int(),
   retries: z.number().int().nullable().describe('transport retries; null where the record does not keep them (review)'),
@@ -103,6 +108,10 @@ export const JsonLine = z.discriminatedUnion('type', [
     commits: z.number().int().nullable(),
     tests: z.object({ round: z.number().int(), passed: z.boolean(), detail: z.string() }).nullable(),
     usage: Usage.nullable(),
+    usageByRole: z
+      .array(Usage.extend({ role: z.string() }))
+      .nullable()
+      .describe('the usage of each role, in the order roles first asked'),
     wallMs: z.number().nullable(),
     runs: z.number().int().nullable().describe('status: how many runs were listed'),
     next: z.array(z.string()).describe('what to do next, as commands'),
@@ -123,6 +132,7 @@ export const summaryLine = (fields: Partial<SummaryLine> & Pick<SummaryLine, 'co
   commits: null,
   tests: null,
   usage: null,
+  usageByRole: null,
   wallMs: null,
   runs: null,
   next: [],

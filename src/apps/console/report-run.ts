@@ -5,6 +5,7 @@ import type { SessionResult } from '../../session/index.ts';
 import type { CommandOutput } from './command-output.ts';
 import { summaryLine } from './json-lines-schema.ts';
 import { renderSummary } from './summary.ts';
+import { usageJson } from './usage-json.ts';
 
 export async function reportRun(session: SessionResult, model: string, output: CommandOutput): Promise<void> {
   const { run: result } = session;
@@ -24,7 +25,8 @@ export async function reportRun(session: SessionResult, model: string, output: C
         files: files.length,
         commits: history.length,
         tests: t ? { round: t.round, passed: t.passed, detail: counts } : null,
-        usage: result.usage.total(),
+        usage: usageJson(result.usage.total()),
+        usageByRole: [...result.usage.byRole()].map(([role, u]) => ({ role, ...usageJson(u) })),
         wallMs: result.wallMs,
         next: session.next,
       }),

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import pc from 'picocolors';
 import type { UsageTotals } from '../../capabilities/model/index.ts';
-import { formatUsd } from '../../capabilities/model/index.ts';
+import { cacheHitRate, formatUsd } from '../../capabilities/model/index.ts';
 import { describeFigures, runFigures } from '../../capabilities/project/index.ts';
 import type { RunResult } from '../../company/index.ts';
 import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
@@ -47,11 +47,20 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   return lines.join('\n');
 }
 
+/** The prompt tokens a cache served and the hit rate, as the provider reported them; "—" where it said nothing. */
+export const cachedCells = (u: UsageTotals): [string, string] => {
+  const rate = cacheHitRate(u);
+  return rate === null ? ['—', '—'] : [String(u.cachedPromptTokens), `${(100 * rate).toFixed(1)}%`];
+};
+
 function usageTable(by: string, byRole: Map<string, UsageTotals>, total: UsageTotals): string {
-  const header = [by, 'calls', 'prompt tokens', 'completion tokens', 're-asks', 'retries', 'cost'];
+  const header = [by, 'calls', 'prompt tokens', 'cached', 'hit rate', 'completion tokens', 're-asks', 'retries', 'cost'];
   const row = (name: string, u: UsageTotals) => [
     cleanLine(name),
-    ...[u.calls, u.promptTokens, u.completionTokens, u.repairs, u.retries].map(String),
+    String(u.calls),
+    String(u.promptTokens),
+    ...cachedCells(u),
+    ...[u.completionTokens, u.repairs, u.retries].map(String),
     formatUsd(u.costUsd),
   ];
   const rows = [...byRole.entries()].map(([role, u]) => row(role, u));

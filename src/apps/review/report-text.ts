@@ -66,20 +66,26 @@ function statusLine(report: RunReport): string {
   return `${pc.yellow(pc.bold('stopped before an outcome'))}${posted} — no sopworks process is at work on it; \`sopworks resume ${report.dir}\` continues it`;
 }
 
+/** The prompt tokens a cache served and the hit rate, as the provider reported them; "—" where it said nothing. */
+const cachedCells = (r: UsageRow): [string, string] =>
+  r.cacheHitRate === null ? ['—', '—'] : [thousands(r.cachedPromptTokens), `${(100 * r.cacheHitRate).toFixed(1)}%`];
+
 /** A usage table, per role or per role and action, as the run summary shows it: counts, tokens, cost in dollars. */
 function usageRows(report: RunReport, by: 'byRole' | 'byAction', width: number | undefined): string[] {
   const { usage } = report;
   const costs = usage.costFields;
+  // On a narrow terminal the headings shrink before the names do, and the hit rate stands for the cached tokens.
+  const narrow = width !== undefined && width < 100;
   const cells = (r: UsageRow) => [
     r.name,
     thousands(r.calls),
     thousands(r.promptTokens),
+    ...(narrow ? cachedCells(r).slice(1) : cachedCells(r)),
     thousands(r.completionTokens),
     thousands(r.repairs),
     ...costs.map((c) => (r.costs[c] === undefined ? '' : r.costs[c] === null ? 'unknown' : shownValue(c, r.costs[c]))),
   ];
-  // On a narrow terminal the headings shrink before the names do.
-  const tokens = width !== undefined && width < 100 ? ['prompt', 'completion'] : ['prompt tokens', 'completion tokens'];
+  const tokens = narrow ? ['prompt', 'hit', 'reply'] : ['prompt tokens', 'cached', 'hit rate', 'completion tokens'];
   const header = [by === 'byRole' ? 'role' : 'role/action', 'calls', ...tokens, 're-asks', ...costs.map((c) => labelOf(c).toLowerCase())];
   const numeric = new Set(header.map((_, i) => i).filter((i) => i > 0));
   return columns([header.map((h) => pc.dim(h)), ...usage[by].map(cells), cells(usage.total)], numeric, { width, flex: 0 });

@@ -9,6 +9,9 @@ export const UsageTotals = z.looseObject({
   promptTokens: z.number(),
   completionTokens: z.number(),
   repairs: z.number().default(0),
+  /** Of the prompt tokens, those a cache served, and the prompt tokens of the calls whose provider said so (absent before issue 42). */
+  cachedPromptTokens: z.number().default(0),
+  cacheReportedTokens: z.number().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
@@ -45,7 +48,7 @@ export const Exchange = z.looseObject({
   messages: z.array(z.looseObject({ role: z.string(), content: z.string() })).default([]),
   reply: z.string(),
   finishReason: z.string().nullable().optional(),
-  usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }),
+  usage: z.object({ promptTokens: z.number(), completionTokens: z.number(), cachedPromptTokens: z.number().optional() }),
   usageCounted: z.boolean().optional(),
   ok: z.boolean(),
   error: z.string().nullable().optional(),

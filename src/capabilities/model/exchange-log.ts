@@ -129,6 +129,9 @@ export function usageFromExchanges(records: readonly ExchangeRecord[]): UsageMet
       key: first.key,
       promptTokens: attempts.reduce((n, a) => n + a.usage.promptTokens, 0),
       completionTokens: attempts.reduce((n, a) => n + a.usage.completionTokens, 0),
+      ...(attempts.some((a) => a.usage.cachedPromptTokens !== undefined)
+        ? { cachedPromptTokens: attempts.reduce((n, a) => n + (a.usage.cachedPromptTokens ?? 0), 0) }
+        : {}),
       counted: attempts.some((a) => a.usageCounted),
       repairs: repairsIn(attempts),
       retries: attempts.reduce((n, a) => n + a.retries, 0),

@@ -93,7 +93,7 @@ export class Gateway implements ModelPort {
     ];
     const jsonSchema = request.output.kind === 'json' ? { name: request.output.name, schema: strictSchemaOf(request.output.schema).schema } : null;
     const started = Date.now();
-    const tokens: Tally = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, counted: false, costUsd: 0, retries: 0 };
+    const tokens: Tally = { promptTokens: 0, completionTokens: 0, counted: false, costUsd: 0, retries: 0 };
     onEvent?.({ kind: 'call-start', call: request.call, ...(request.profile.seat ? { seat: request.profile.title } : {}) });
 
     // Attempts are numbered across the chain, so a resumed run finds each one, whichever model made it.
@@ -183,7 +183,7 @@ export class Gateway implements ModelPort {
         text = recorded.reply;
         tokens.promptTokens += recorded.usage.promptTokens;
         tokens.completionTokens += recorded.usage.completionTokens;
-        tokens.cachedPromptTokens += recorded.usage.cachedPromptTokens ?? 0;
+        addCached(tokens, recorded.usage.cachedPromptTokens);
         tokens.costUsd = addCost(tokens.costUsd, recorded.costUsd ?? null);
       } else {
         const live = await this.callLive(route, turn, { attempt, sentAt, cutOff });
@@ -265,7 +265,7 @@ export class Gateway implements ModelPort {
     const costUsd = costOf(usage, route.price);
     tokens.promptTokens += usage.promptTokens;
     tokens.completionTokens += usage.completionTokens;
-    tokens.cachedPromptTokens += usage.cachedPromptTokens ?? 0;
+    addCached(tokens, usage.cachedPromptTokens);
     tokens.counted ||= completion.usage === null;
     tokens.costUsd = addCost(tokens.costUsd, costUsd);
     tokens.retries += completion.retries ?? 0;
@@ -351,10 +351,16 @@ export class Gateway implements ModelPort {
   }
 }
 
+/** An attempt's cached tokens, when its provider said them. */
+function addCached(tokens: Tally, cached: number | undefined): void {
+  if (cached !== undefined) tokens.cachedPromptTokens = (tokens.cachedPromptTokens ?? 0) + cached;
+}
+
 interface Tally {
   promptTokens: number;
   completionTokens: number;
-  cachedPromptTokens: number;
+  /** Said by the provider for an attempt or more; absent while none said. */
+  cachedPromptTokens?: number;
   counted: boolean;
   costUsd: number | null;
   retries: number;

@@ -33,5 +33,5 @@ export { loadScenario, type Scenario } from './scenario.ts';
 export { createProvider, createProviderForRoles, type LlmChoice, type ProviderHooks, parseLlmFlag } from './select-provider.ts';
 export { readSettings, type Settings } from './settings.ts';
 export { countPromptTokens, countTextTokens } from './token-count.ts';
-export type { UsageMeter, UsageTotals } from './usage.ts';
+export { cacheHitRate, type UsageMeter, type UsageTotals } from './usage.ts';
 export { WarmUp, type WarmUpTask } from './warm-up.ts';

@@ -57,7 +57,8 @@ export interface Usage {
   completionTokens: number;
   /**
    * Of the prompt tokens, those served from a cache instead of read again: a server's prefix cache
-   * (`prompt_tokens_details.cached_tokens`), the local engine's reused state. Absent: not reported.
+   * (`prompt_tokens_details.cached_tokens`, DeepSeek's `prompt_cache_hit_tokens`), the local engine's
+   * reused state. Absent: the provider did not say (0: it said none).
    */
   cachedPromptTokens?: number;
 }

@@ -7,7 +7,7 @@ export interface CallRecord {
   key: string | null;
   promptTokens: number;
   completionTokens: number;
-  /** Of the prompt tokens, those a cache served (a provider's prefix cache, the local engine's reused state). */
+  /** Of the prompt tokens, those a cache served (a provider's prefix cache, the local engine's reused state); absent: the provider did not say. */
   cachedPromptTokens?: number;
   /** Whether the counts came from the provider or from the bundled tokenizer. */
   counted: boolean;
@@ -29,19 +29,38 @@ export interface UsageTotals {
   completionTokens: number;
   /** Of the prompt tokens, those a cache served. */
   cachedPromptTokens: number;
+  /** The prompt tokens of the calls whose provider said what its cache served: the hit rate's whole. */
+  cacheReportedTokens: number;
   repairs: number;
   retries: number;
   /** US dollars; null when any call's price is unknown. */
   costUsd: number | null;
 }
 
-const empty = (): UsageTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, repairs: 0, retries: 0, costUsd: 0 });
+const empty = (): UsageTotals => ({
+  calls: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  cachedPromptTokens: 0,
+  cacheReportedTokens: 0,
+  repairs: 0,
+  retries: 0,
+  costUsd: 0,
+});
+
+/**
+ * Of the prompt tokens of the calls whose provider said what its cache served, the share it served, as the
+ * provider reported it; null when none said (a scripted model, a server without the count).
+ */
+export const cacheHitRate = (u: { cachedPromptTokens: number; cacheReportedTokens: number }): number | null =>
+  u.cacheReportedTokens > 0 ? u.cachedPromptTokens / u.cacheReportedTokens : null;
 
 function add(into: UsageTotals, record: CallRecord): void {
   into.calls += 1;
   into.promptTokens += record.promptTokens;
   into.completionTokens += record.completionTokens;
   into.cachedPromptTokens += record.cachedPromptTokens ?? 0;
+  if (record.cachedPromptTokens !== undefined) into.cacheReportedTokens += record.promptTokens;
   into.repairs += record.repairs;
   into.retries += record.retries;
   into.costUsd = into.costUsd === null || record.costUsd === null ? null : into.costUsd + record.costUsd;

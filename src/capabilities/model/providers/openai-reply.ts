@@ -29,7 +29,11 @@ export function usageOf(reply: Reply): Usage | null {
   const usage = reply.usage_metadata;
   // LangChain leaves the counts undefined (or 0) when the server sent no usage; then the gateway counts.
   if (!usage?.input_tokens || usage.output_tokens === undefined) return null;
-  // `prompt_tokens_details.cached_tokens` (OpenAI, vLLM, llama.cpp's server), as LangChain carries it.
-  const cached = usage.input_token_details?.cache_read;
-  return { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, ...(cached ? { cachedPromptTokens: cached } : {}) };
+  // `prompt_tokens_details.cached_tokens` (OpenAI, vLLM, llama.cpp's server), as LangChain carries it, or
+  // DeepSeek's own `prompt_cache_hit_tokens`, which it does not; a server that says 0 said something.
+  const cached = usage.input_token_details?.cache_read ?? RawUsage.safeParse(reply.additional_kwargs?.__raw_response).data?.usage.prompt_cache_hit_tokens;
+  return { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, ...(typeof cached === 'number' ? { cachedPromptTokens: cached } : {}) };
 }
+
+/** DeepSeek's count of the prompt tokens its context cache served, in the raw reply's usage. */
+const RawUsage = z.object({ usage: z.object({ prompt_cache_hit_tokens: z.number().int().min(0) }) });

@@ -60,6 +60,9 @@ export interface OpenAIProviderHooks {
 export const CONTINUE_PROMPT =
   'Your reply was cut off at the output limit. Continue exactly where it stopped — do not repeat anything already written, add no preamble and no closing remarks; send only the rest.';
 
+/** Cached tokens over a reply's requests: said when any request said them. */
+const addCached = (a: number | undefined, b: number | undefined) => (a === undefined && b === undefined ? {} : { cachedPromptTokens: (a ?? 0) + (b ?? 0) });
+
 /** An endpoint's error that names the response_format it cannot take (vLLM, LM Studio, older llama.cpp). */
 const REJECTS_FORMAT = /response_format|json_schema|json_object|structured output|guided_json/i;
 
@@ -131,7 +134,7 @@ export class OpenAIProvider implements Provider {
           ? {
               promptTokens: usage.promptTokens + answer.usage.promptTokens,
               completionTokens: usage.completionTokens + answer.usage.completionTokens,
-              cachedPromptTokens: (usage.cachedPromptTokens ?? 0) + (answer.usage.cachedPromptTokens ?? 0),
+              ...addCached(usage.cachedPromptTokens, answer.usage.cachedPromptTokens),
             }
           : null;
       finishReason = answer.finishReason;

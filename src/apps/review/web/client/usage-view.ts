@@ -3,9 +3,21 @@ import type { RunPage, UsageRow } from '../../server/api-types.ts';
 import { fill, h } from './dom.ts';
 import { count, money } from './format.ts';
 
+/** The column of the cached tokens: a phone shows the hit rate beside it alone (style.css). */
+const CACHED = 3;
+
 function usageTable(rows: UsageRow[], total: UsageRow, costFields: string[], first: string): HTMLTableElement {
   // Cost fields are recorded in US dollars (costUsd): shown as money, headed as a person would.
-  const header = [first, 'calls', 'prompt tokens', 'completion tokens', 're-asks', ...costFields.map((c) => c.replace(/Usd$/, '').toLowerCase())];
+  const header = [
+    first,
+    'calls',
+    'prompt tokens',
+    'cached',
+    'hit rate',
+    'completion tokens',
+    're-asks',
+    ...costFields.map((c) => c.replace(/Usd$/, '').toLowerCase()),
+  ];
   const cost = (r: UsageRow, c: string) => {
     const value = r.costs[c];
     return value === undefined ? '' : value === null ? 'unknown' : money(value);
@@ -14,6 +26,9 @@ function usageTable(rows: UsageRow[], total: UsageRow, costFields: string[], fir
     r.name,
     count(r.calls),
     count(r.promptTokens),
+    // As the provider reported them: "—" where it said nothing of its cache.
+    r.cacheHitRate === null ? '—' : count(r.cachedPromptTokens),
+    r.cacheHitRate === null ? '—' : `${(100 * r.cacheHitRate).toFixed(1)}%`,
     count(r.completionTokens),
     count(r.repairs),
     ...costFields.map((c) => cost(r, c)),
@@ -27,7 +42,7 @@ function usageTable(rows: UsageRow[], total: UsageRow, costFields: string[], fir
       h(
         'tr',
         {},
-        header.map((c) => h('th', {}, c)),
+        header.map((c, i) => h('th', { class: i === CACHED ? 'cached' : '' }, c)),
       ),
     ),
     h(
@@ -37,7 +52,7 @@ function usageTable(rows: UsageRow[], total: UsageRow, costFields: string[], fir
         h(
           'tr',
           { class: r === total ? 'total' : '' },
-          cells(r).map((c, i) => h('td', { class: i ? 'num' : '' }, c)),
+          cells(r).map((c, i) => h('td', { class: i === CACHED ? 'num cached' : i ? 'num' : '' }, c)),
         ),
       ),
     ),

@@ -1,0 +1,132 @@
+/**
+ * The prompt tokens a provider's cache served, as it reported them, shown where usage is: the run's
+ * summary, `--json` and `review`, per role with the hit rate — and counted at their price by `--budget`.
+ * The demo's replies come from an OpenAI-compatible server that says how many prompt tokens its cache
+ * served.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { Scenario } from '../../src/capabilities/model/scenario.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { sopworks } from '../helpers/in-process.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../helpers/openai-server.ts';
+import { DEMO } from '../helpers/paths.ts';
+import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+/** $1/M input, $2/M output, $0.1/M cached input. */
+const PRICES = { SOPWORKS_PRICE_INPUT: '1', SOPWORKS_PRICE_OUTPUT: '2', SOPWORKS_PRICE_CACHED_INPUT: '0.1', SOPWORKS_MAX_OUTPUT_TOKENS: '200' };
+const PROMPT = 2000;
+const CACHED = 1900;
+const COMPLETION = 40;
+
+describe('cached prompt tokens where usage is shown', function () {
+  this.timeout(240_000);
+  after(removeTempDirs);
+
+  /** The demo's replies in the order a one-at-a-time run asks for them. */
+  let replies: string[];
+  /** The folder of the run made against the server by the first test. */
+  let made: string | null = null;
+  before(async () => {
+    const seed = await tempDir();
+    const recording = path.join(seed, 'seed.yaml');
+    const made = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', seed, '--record', recording, '--concurrency', '1'], { cwd: seed });
+    assert.equal(made.code, 0, made.stdout + made.stderr);
+    replies = Scenario.parse(parse(await fs.readFile(recording, 'utf8'))).replies.map((r) => r.reply!);
+  });
+
+  /** A server answering with the demo's replies; every request after the first says 1,900 of its 2,000 prompt tokens were cached. */
+  const server = (): Promise<FakeOpenAI> =>
+    startFakeOpenAI({
+      replies: replies.map((content, i) => ({
+        content,
+        usage: { prompt_tokens: PROMPT, completion_tokens: COMPLETION, prompt_tokens_details: { cached_tokens: i === 0 ? 0 : CACHED } },
+      })),
+    });
+
+  const run = async (out: string, url: string, extra: string[]) => {
+    const scripted = Scenario.parse(parse(await fs.readFile(DEMO, 'utf8')));
+    return sopworks(['run', scripted.spec!, '--name', 'wordfreq', '--out', out, '--concurrency', '1', ...extra], {
+      cwd: out,
+      env: { OPENAI_BASE_URL: url, SOPWORKS_MODEL: 'test-model', ...PRICES },
+    });
+  };
+
+  it('shows cached tokens and the hit rate per role in the summary, --json and review, and --budget pays them at their price', async () => {
+    const fake = await server();
+    try {
+      const out = await tempDir();
+      // 25 calls cost $0.052 with every prompt token at the input price, $0.0096 with the cached ones at theirs.
+      const result = await run(out, fake.url, ['--budget', '0.03', '--json']);
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      const calls = fake.chatRequests().length;
+      assert.equal(calls, 25);
+      const summary = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+        .find((line) => line.type === 'summary');
+      assert.equal(summary.outcome, 'done');
+      assert.equal(summary.usage.promptTokens, calls * PROMPT);
+      assert.equal(summary.usage.cachedPromptTokens, (calls - 1) * CACHED);
+      assert.equal(summary.usage.cacheHitRate, ((calls - 1) * CACHED) / (calls * PROMPT));
+      const expected = ((calls * PROMPT - (calls - 1) * CACHED) * 1 + (calls - 1) * CACHED * 0.1 + calls * COMPLETION * 2) / 1e6;
+      assert.ok(Math.abs(summary.usage.costUsd - expected) < 1e-9, `cost ${summary.usage.costUsd}, expected ${expected}`);
+      assert.deepEqual(
+        summary.usageByRole.map((r: { role: string }) => r.role),
+        ['product-manager', 'architect', 'engineer', 'qa'],
+      );
+      const engineer = summary.usageByRole.find((r: { role: string }) => r.role === 'engineer');
+      assert.equal(engineer.cacheHitRate, CACHED / PROMPT, 'every Engineer call was served 1,900 of its 2,000 tokens');
+
+      made = out;
+      const project = path.join(out, 'wordfreq');
+      const review = await sopworks(['review', project], { cwd: out, env: { COLUMNS: '160' } });
+      assert.equal(review.code, 0, review.stderr);
+      assert.match(review.stdout, /role\s+calls\s+prompt tokens\s+cached\s+hit rate\s+completion tokens/);
+      assert.match(review.stdout, /^\s*engineer\s+\d+\s+[\d,]+\s+[\d,]+\s+95\.0%\s/m);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("prints the cached tokens and hit rate per role in the run's summary table", async () => {
+    const fake = await server();
+    try {
+      const out = await tempDir();
+      const result = await run(out, fake.url, []);
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      assert.match(result.stdout, /^\s+role\s+calls\s+prompt tokens\s+cached\s+hit rate\s+completion tokens\s+re-asks\s+retries\s+cost$/m);
+      assert.match(result.stdout, /^\s+qa\s+\d+\s+\d+\s+\d+\s+95\.0%\s/m);
+      assert.match(result.stdout, /^\s+product-manager\s+\d+\s+\d+\s+\d+\s+\d+\.\d%\s/m);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('shows them per role in the workbench', async function () {
+    requireSystem(this, CHROMIUM);
+    assert.ok(made, 'the run of the first test');
+    const [server, browser] = await Promise.all([startReviewServer({ dir: made, port: 0, host: '127.0.0.1' }), launchBrowser()]);
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${server.url}runs/wordfreq`);
+      await page.waitForSelector('table.usage tbody tr');
+      const rows: string[][] = await page.evaluate(() =>
+        [...(globalThis as any).document.querySelector('table.usage').querySelectorAll('tr')].map((tr: any) =>
+          [...tr.children].map((cell: any) => cell.textContent),
+        ),
+      );
+      assert.deepEqual(rows[0]!.slice(0, 5), ['role', 'calls', 'prompt tokens', 'cached', 'hit rate']);
+      const engineer = rows.find((r) => r[0] === 'engineer');
+      assert.equal(engineer?.[4], '95.0%');
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+});
