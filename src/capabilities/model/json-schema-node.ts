@@ -16,4 +16,6 @@ export interface JsonSchemaNode {
   minItems?: number;
   maxItems?: number;
   pattern?: string;
+  /** An integer's or number's least value (kept by the grammar for integers at 0 and 1: counts and numbers from 1). */
+  minimum?: number;
 }

@@ -24,6 +24,9 @@ const LEAD = String.raw`lead ::= [^"\\\x7F\x00-\x20] | "\\" ["\\/] | "\\u" [0-9a
 /** The character after a keyword: one that cannot continue the word. */
 const AFTER_KEYWORD = String.raw`after-keyword ::= [^"\\\x7F\x00-\x1FA-Za-z0-9_] | "\\" ["\\/bfnrt] | "\\u" [0-9a-fA-F]{4}`;
 const INTEGER = 'integer ::= "-"? ("0" | [1-9] [0-9]{0,15})';
+/** Integers a schema bounds below at 0 or 1 (a count, a number from 1): no sign, and no 0 for the latter. */
+const NATURAL = 'natural ::= "0" | [1-9] [0-9]{0,15}';
+const POSITIVE = 'positive ::= [1-9] [0-9]{0,15}';
 const NUMBER = 'number ::= integer ("." [0-9]{1,16})? ([eE] [-+]? [0-9]{1,3})?';
 /** Any JSON value, for a part of a schema that says nothing (zod's "unrepresentable"). */
 const ANY = [
@@ -43,7 +46,7 @@ class RuleBuilder {
   private readonly shared = new Set<string>();
 
   rules(): string[] {
-    const shared = [CHAR, LEAD, AFTER_KEYWORD, INTEGER, NUMBER, ANY].filter((rule) => this.shared.has(rule.split(' ')[0]!));
+    const shared = [CHAR, LEAD, AFTER_KEYWORD, INTEGER, NATURAL, POSITIVE, NUMBER, ANY].filter((rule) => this.shared.has(rule.split(' ')[0]!));
     return [...[...this.byBody].map(([body, name]) => `${name} ::= ${body}`), ...shared];
   }
 
@@ -57,7 +60,7 @@ class RuleBuilder {
     return name;
   }
 
-  private use(name: 'char' | 'lead' | 'after-keyword' | 'integer' | 'number' | 'any'): string {
+  private use(name: 'char' | 'lead' | 'after-keyword' | 'integer' | 'natural' | 'positive' | 'number' | 'any'): string {
     this.shared.add(name);
     if (name === 'number' || name === 'any') this.shared.add('integer');
     if (name === 'any') this.shared.add('number').add('char');
@@ -78,7 +81,7 @@ class RuleBuilder {
       case 'string':
         return this.string(node);
       case 'integer':
-        return this.use('integer');
+        return this.use(node.minimum === undefined || node.minimum < 0 ? 'integer' : node.minimum < 1 ? 'natural' : 'positive');
       case 'number':
         return this.use('number');
       case 'boolean':
