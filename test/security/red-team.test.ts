@@ -662,14 +662,21 @@ for (const modeCase of MODES) {
       });
 
       it('disk: a tree too deep to list is counted as over the limit and named, and leaves nothing behind in /tmp', async () => {
-        const sandboxFolders = async () => (await fs.readdir('/tmp')).filter((n) => n.startsWith('sopworks-sandbox-') || n.startsWith('sopworks-work-'));
+        // The temp folder of this attempt alone (other runs on the machine, parallel suites, make and remove theirs in /tmp).
+        const ownTmp = await tempDir('sopworks-red-team-tmp-');
+        const hostTmp = process.env.TMPDIR;
+        process.env.TMPDIR = ownTmp;
+        const sandboxFolders = async () => (await fs.readdir(ownTmp)).filter((n) => n.startsWith('sopworks-sandbox-') || n.startsWith('sopworks-work-'));
         const before = await sandboxFolders();
         // Deeper than a path can name (PATH_MAX), made a folder at a time; by a node not confined by the fallback.
         const deep = `for (let i = 0; i < 24; i++) { fs.mkdirSync('d'.repeat(200)); process.chdir('d'.repeat(200)); } fs.writeFileSync('x', ''); require('node:child_process').execFileSync('ln', ['-s', '/etc/passwd', 'link']);`;
         const a = await attempt(
           'deep-tree',
           `fs.mkdirSync('deep'); cp.execFileSync(process.execPath, ['-e', "const fs = require('node:fs'); " + ${JSON.stringify(deep)}], { cwd: 'deep', env: {}, stdio: 'inherit' });`,
-        );
+        ).finally(() => {
+          if (hostTmp === undefined) delete process.env.TMPDIR;
+          else process.env.TMPDIR = hostTmp;
+        });
         try {
           assert.ok(a.outcome.limitsHit.includes('disk'), describeOutcome(a.outcome));
           assert.ok(
