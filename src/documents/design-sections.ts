@@ -19,7 +19,7 @@ export function commandsList(design: Design, more: string[][] = []): string {
 }
 
 export function filesList(design: Design): string {
-  return design.files.map((f) => item(`${codeSpan(f.path)}: ${f.purpose}`)).join('\n');
+  return design.files.map((f) => item(`${codeSpan(f.path)}${f.executable ? ' (executable)' : ''}: ${f.purpose}`)).join('\n');
 }
 
 /** The class diagram and the main flow, as Mermaid sections. */

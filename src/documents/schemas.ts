@@ -43,6 +43,8 @@ export const Review = z.object({
 export const DesignFile = z.object({
   path: RelativePath,
   purpose: text('purpose'),
+  /** Run directly (a bin script): committed with mode 100755. Optional so that older designs still parse (false). */
+  executable: z.boolean().optional().describe('true for a file run directly as a program (a bin script): it is committed executable and starts with a #! line'),
 });
 
 /** A third-party package the project needs: installed by QA before the tests (docs/sandbox.md). */

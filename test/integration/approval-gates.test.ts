@@ -127,7 +127,7 @@ describe('approval gates', function () {
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const gates = (await boardOf(path.join(out, 'wordfreq'))).filter((m) => m.type === 'Approval').map((m) => m.payload.gate);
     assert.deepEqual([...new Set(gates)].sort(), ['code', 'design', 'prd', 'tests']);
-    assert.equal(gates.filter((g) => g === 'code').length, 6, 'one decision per file');
+    assert.equal(gates.filter((g) => g === 'code').length, 7, 'one decision per file');
   });
 
   it('names an unknown gate, and refuses to approve a run that waits for nothing', async () => {

@@ -40,7 +40,7 @@ describe('budgets', function () {
     const spent = (await runRecord(project)).usage.total.costUsd;
     assert.ok(spent <= 0.02, `spent ${spent} of 0.02: never over`);
     const { stdout: log } = await exec('git', ['log', '--format=%s'], { cwd: project });
-    assert.match(log, /docs: task graph of 6 files/, 'everything before the stop is committed');
+    assert.match(log, /docs: task graph of 7 files/, 'everything before the stop is committed');
 
     const again = await sopworks(['resume', project], { cwd: out, env: PRICES });
     assert.equal(again.code, 3, 'the same budget stops it again at once');
@@ -51,7 +51,7 @@ describe('budgets', function () {
     const record = await runRecord(project);
     assert.equal(record.outcome, 'done');
     assert.deepEqual(record.budget, { usd: 1, tokens: null });
-    assert.equal(record.usage.total.calls, 25, 'no call was paid twice');
+    assert.equal(record.usage.total.calls, 27, 'no call was paid twice');
   });
 
   it('bounds the tokens of a run with --max-tokens, for models without a price', async () => {
@@ -103,11 +103,11 @@ describe('record and replay', function () {
         env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model' },
       });
       assert.equal(live.code, 0, live.stdout + live.stderr);
-      assert.equal(server.chatRequests().length, 25);
+      assert.equal(server.chatRequests().length, 27);
 
       const recorded = Scenario.parse(parse(await fs.readFile(recording, 'utf8')));
       assert.equal(recorded.spec, scripted.spec);
-      assert.equal(recorded.replies.length, 25);
+      assert.equal(recorded.replies.length, 27);
 
       const replayDir = await tempDir();
       const replayed = await sopworks(['run', '--llm', `scripted:${recording}`, '--out', replayDir], { cwd: replayDir });

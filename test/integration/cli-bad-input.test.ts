@@ -85,7 +85,7 @@ describe('sopworks run with bad input', function () {
       /Outcome\s+failed — engineer failed in step "\w+": src\/(count|files|format)\.js, step "\w+": The scenario has no reply left for \{role: engineer, action: write_file, key: src\/\1\.js\}/,
     );
     const { stdout } = await exec('git', ['log', '--format=%s'], { cwd: path.join(cwd, 'wordfreq') });
-    assert.match(stdout, /docs: task graph of 6 files/, 'what was made before the failure is committed');
+    assert.match(stdout, /docs: task graph of 7 files/, 'what was made before the failure is committed');
 
     // With the missing replies restored, resume finishes the run.
     const resumed = await sopworks(['resume', path.join(cwd, 'wordfreq'), '--llm', `scripted:${DEMO}`], { cwd });

@@ -59,9 +59,14 @@ describe('the company on the demo scenario', function () {
     const design = await fs.readFile(path.join(project, 'docs/design.md'), 'utf8');
     assert.match(design, /```mermaid\nclassDiagram/);
     assert.match(design, /```mermaid\nsequenceDiagram/);
+    // README.md is a file of the design, written by the Engineer (its examples fenced inside the reply's ```` block).
     const readme = await fs.readFile(path.join(project, 'README.md'), 'utf8');
-    assert.match(readme, /## Run[\s\S]*node src\/cli\.js/);
-    assert.match(readme, /## Tests[\s\S]*node --test/);
+    assert.match(readme, /^# wordfreq\n/);
+    assert.match(readme, /## Usage[\s\S]*\$ wordfreq --top 2 notes\.txt\n3 the\n1 cat\n```/);
+    assert.match(readme, /## Tests\n\n```sh\nnpm test\n```\n$/);
+    // Declared executable in the design: committed with mode 100755, and so on disk.
+    assert.match(await git(project, 'ls-files', '-s', 'src/cli.js', 'src/count.js'), /^100755 \w+ 0\tsrc\/cli\.js\n100644 \w+ 0\tsrc\/count\.js\n$/);
+    assert.equal((await fs.stat(path.join(project, 'src/cli.js'))).mode & 0o111, 0o111);
   });
 
   it('authors each commit by its role, in order, with a trailer naming the board message', async () => {
@@ -75,14 +80,15 @@ describe('the company on the demo scenario', function () {
       [
         'sopworks <sopworks@sopworks.local> chore: start the repository',
         'Product Manager <product-manager@sopworks.local> docs: product requirements for wordfreq',
-        'Architect <architect@sopworks.local> docs: system design and README',
-        'Architect <architect@sopworks.local> docs: task graph of 6 files',
+        'Architect <architect@sopworks.local> docs: system design',
+        'Architect <architect@sopworks.local> docs: task graph of 7 files',
         'Engineer <engineer@sopworks.local> feat: add package.json',
         'Engineer <engineer@sopworks.local> feat: add src/tokenize.js',
         'Engineer <engineer@sopworks.local> feat: add src/count.js',
         'Engineer <engineer@sopworks.local> feat: add src/files.js',
         'Engineer <engineer@sopworks.local> feat: add src/format.js',
         'Engineer <engineer@sopworks.local> feat: add src/cli.js',
+        'Engineer <engineer@sopworks.local> feat: add README.md',
         'QA Engineer <qa@sopworks.local> test: add test/wordfreq.test.js',
         'QA Engineer <qa@sopworks.local> test: round 1 failed (4 passed, 4 failed)',
         'QA Engineer <qa@sopworks.local> test: coverage after round 1, 0 of 5 criteria proven (P0: 0 of 5)',
@@ -124,7 +130,7 @@ describe('the company on the demo scenario', function () {
     for (const file of ['board.jsonl', 'exchanges.jsonl', 'run.json']) await fs.access(path.join(project, '.sopworks', file));
     const runInfo = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'));
     assert.equal(runInfo.outcome, 'done');
-    assert.equal(runInfo.usage.total.calls, 25);
+    assert.equal(runInfo.usage.total.calls, 27);
   });
 
   it('produces a project whose own tests pass when run by hand', async () => {
@@ -143,7 +149,7 @@ describe('the company on the demo scenario', function () {
       'product-manager>all:PRD',
       'architect>all:Design',
       'architect>all:TaskGraph',
-      ...['package.json', 'tokenize', 'count', 'files', 'format', 'cli'].map(() => 'engineer>all:Code'),
+      ...['package.json', 'tokenize', 'count', 'files', 'format', 'cli', 'README.md'].map(() => 'engineer>all:Code'),
       'engineer>all:CodeComplete',
       'qa>all:Tests',
       'qa>all:TestReport',
@@ -163,10 +169,10 @@ describe('the company on the demo scenario', function () {
     assert.match(run.stdout, /^Tests\s+round 2 passed \(8 passed, 0 failed\)$/m);
     assert.match(
       run.stdout,
-      /^\s+engineer\s+16\s+\d+\s+—\s+—\s+\d+\s+0\s+0\s+unknown$/m,
+      /^\s+engineer\s+18\s+\d+\s+—\s+—\s+\d+\s+0\s+0\s+unknown$/m,
       'calls, tokens, no cached tokens nor hit rate (a scripted model says nothing of a cache), re-asks, retries, cost (no price for a scripted model)',
     );
-    assert.match(run.stdout, /^\s+total\s+25\s+\d+/m);
+    assert.match(run.stdout, /^\s+total\s+27\s+\d+/m);
   });
 
   it('yields the same tree every time the scenario is replayed', async () => {

@@ -51,11 +51,11 @@ describe('sopworks run --until: stop after an artifact, resume to the end', func
 
   const points = [
     { point: 'prd', last: 'PRD', commits: ['docs: product requirements for wordfreq'] },
-    { point: 'design', last: 'Design', commits: ['docs: product requirements for wordfreq', 'docs: system design and README'] },
+    { point: 'design', last: 'Design', commits: ['docs: product requirements for wordfreq', 'docs: system design'] },
     {
       point: 'tasks',
       last: 'TaskGraph',
-      commits: ['docs: product requirements for wordfreq', 'docs: system design and README', 'docs: task graph of 6 files'],
+      commits: ['docs: product requirements for wordfreq', 'docs: system design', 'docs: task graph of 7 files'],
     },
   ];
 

@@ -99,7 +99,7 @@ describe('the authorization policy in a run', function () {
       writes.map((e) => e.ok),
       [false, true],
     );
-    assert.match(writes[0]!.error!, /^"\.github\/workflows\/ci\.yml" is protected: no role may write \.github\//);
+    assert.match(writes[0]!.error!, /^"\.github\/workflows\/ci\.yml" is protected: the policy lets no role write \.github\//);
     await assert.rejects(fs.access(path.join(project, '.github')), 'nothing was written there');
   });
 });

@@ -49,7 +49,7 @@ describe('the design excerpt of a file', () => {
     const excerpt = designExcerpt(design, 'src/format.js', []);
     assert.equal(excerpt.classDiagram, ['classDiagram', '  class Format {', '    +formatTable(entries) string', '  }', '  Cli ..> Format'].join('\n'));
     assert.equal(excerpt.sequenceDiagram, ['sequenceDiagram', '  Cli->>Format: formatTable(entries)'].join('\n'));
-    assert.deepEqual(excerpt.file, { path: 'src/format.js', purpose: 'formatTable(entries)' });
+    assert.deepEqual(excerpt.file, { path: 'src/format.js', purpose: 'formatTable(entries)', executable: false });
     assert.equal(excerpt.language, 'JavaScript');
   });
 

@@ -116,6 +116,7 @@ describe('template analysis', () => {
       fence: '{{fence bug.summary "txt"}}',
       includes: '{{#if (includes list "b")}}has b{{/if}}',
       paths: '{{join (paths files) "|"}}',
+      isDocument: '{{#if (isDocument "README.md")}}a document{{/if}}{{#if (isDocument "src/a.js")}}code{{/if}}',
     };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
     const renderer = new PromptRenderer(roles, markdownRenderers);
@@ -129,5 +130,6 @@ describe('template analysis', () => {
     assert.match(user, /^```txt\nbroken\n```$/m);
     assert.match(user, /^has b$/m);
     assert.match(user, /^x\.js\|y\.js$/m);
+    assert.match(user, /^a document$/m, 'README.md is a document, src/a.js is not');
   });
 });

@@ -20,7 +20,7 @@ export interface DesignExcerpt {
   runCommand: string[] | null;
   /** Third-party packages the project declares (the manifest's writer needs them; [] when none). */
   packages: { name: string; range: string; kind: 'runtime' | 'dev' }[];
-  file: { path: string; purpose: string };
+  file: { path: string; purpose: string; executable: boolean };
   dependencies: { path: string; purpose: string }[];
   classes: string[];
   /** Mermaid text (a valid classDiagram), or '' when no class belongs to the file. */
@@ -98,6 +98,7 @@ export function designExcerpt(design: Design, file: string, dependsOn: readonly 
 function makeDesignExcerpt(design: Design, file: string, dependsOn: readonly string[]): DesignExcerpt {
   const row = (p: string) => ({ path: p, purpose: design.files.find((f) => f.path === p)?.purpose ?? '(not in the design file list)' });
   const classes = classesOfFile(design, file);
+  const executable = design.files.find((f) => f.path === file)?.executable === true;
   return {
     summary: design.summary,
     approach: design.approach,
@@ -105,7 +106,7 @@ function makeDesignExcerpt(design: Design, file: string, dependsOn: readonly str
     testCommand: design.testCommand,
     runCommand: design.runCommand,
     packages: design.dependencies ?? [],
-    file: row(file),
+    file: { ...row(file), executable },
     dependencies: dependsOn.map(row),
     classes,
     classDiagram: classDiagramExcerpt(design.classDiagram.trim(), classes),

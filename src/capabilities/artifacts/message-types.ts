@@ -6,7 +6,6 @@ import * as S from '../../documents/index.ts';
 import { type BoardReader, defineMessage, oneDocument } from '../../engine/board/index.ts';
 import { renderDesign } from './render/design.ts';
 import { renderPrd } from './render/prd.ts';
-import { renderReadme } from './render/readme.ts';
 import { renderTasks } from './render/tasks.ts';
 
 function latestPayload<T>(board: BoardReader, type: string, needed: string): T {
@@ -17,7 +16,6 @@ function latestPayload<T>(board: BoardReader, type: string, needed: string): T {
 
 const PRD_PATH = 'docs/prd.md';
 const DESIGN_PATH = 'docs/design.md';
-const README_PATH = 'README.md';
 const TASKS_PATH = 'docs/tasks.md';
 
 export const PRD = defineMessage({
@@ -27,18 +25,13 @@ export const PRD = defineMessage({
   subject: (prd) => `docs: product requirements for ${prd.projectName}`,
 });
 
+/** The design becomes docs/design.md; README.md is a file of its list, which the Engineer writes like any other. */
 export const Design = defineMessage({
   schema: S.Design,
-  description: 'System design: language, test and run commands, files, class and sequence diagrams; committed as docs/design.md and README.md.',
-  files: (design, board) => {
-    const prd = latestPayload<S.PRD>(board, 'PRD', 'the Design');
-    return [
-      { path: DESIGN_PATH, content: renderDesign(design, prd.projectName) },
-      { path: README_PATH, content: renderReadme(prd, design) },
-    ];
-  },
-  paths: () => [DESIGN_PATH, README_PATH],
-  subject: () => 'docs: system design and README',
+  description: 'System design: language, test and run commands, files, class and sequence diagrams; committed as docs/design.md.',
+  files: (design, board) => [{ path: DESIGN_PATH, content: renderDesign(design, latestPayload<S.PRD>(board, 'PRD', 'the Design').projectName) }],
+  paths: () => [DESIGN_PATH],
+  subject: () => 'docs: system design',
 });
 
 export const TaskGraph = defineMessage({
@@ -48,10 +41,16 @@ export const TaskGraph = defineMessage({
   subject: (graph) => `docs: task graph of ${graph.tasks.length} files`,
 });
 
+/** Whether the design (a new project's, or a change's delta) declares the file executable. */
+function declaredExecutable(board: BoardReader, file: string): boolean {
+  const design = board.latest<S.Design>('Design') ?? board.latest<S.Design>('DesignDelta');
+  return design?.payload.files.find((f) => f.path === file)?.executable === true;
+}
+
 export const Code = defineMessage({
   schema: S.Code,
-  description: 'One source file (`path`, `content`, `review`); committed at its path.',
-  files: (code) => [{ path: code.path, content: code.content }],
+  description: 'One source file (`path`, `content`, `review`); committed at its path, with mode 100755 when the design declares it `executable`.',
+  files: (code, board) => [{ path: code.path, content: code.content, ...(declaredExecutable(board, code.path) ? { executable: true } : {}) }],
   paths: (code) => [code.path],
   subject: (code, board) => {
     const earlier = board.all<S.Code>('Code').some((m) => m.payload.path === code.path);

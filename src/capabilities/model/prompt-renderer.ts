@@ -86,6 +86,8 @@ export class PromptRenderer {
     this.handlebars.registerHelper('paths', (items: unknown) =>
       Array.isArray(items) ? items.map((entry) => (entry && typeof entry === 'object' ? (entry as { path?: unknown }).path : undefined)) : [],
     );
+    // A file written for people to read (a README, a user guide): its prompt carries what users are promised.
+    this.handlebars.registerHelper('isDocument', (file: unknown) => typeof file === 'string' && /\.(md|markdown|rst|adoc)$/i.test(file));
     const shared = path.join(rolesDir, '_shared');
     if (fs.existsSync(shared)) {
       for (const entry of fs.readdirSync(shared)) {

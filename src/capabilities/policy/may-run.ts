@@ -42,7 +42,7 @@ export function isInstallCommand(argv: readonly string[]): boolean {
   return INSTALLS.some(([programs, subcommands]) => programs.test(program) && subcommands.test(sub));
 }
 
-/** Why `role` may not run `argv`, or null when it may. */
+/** Why `role` may not run `argv`, or null when it may: said as "the policy", never by its file's path (see writeRefusal). */
 export function commandRefusal(policy: Policy, role: string, argv: readonly string[], context: RunContext = {}): string | null {
   const command = argv.join(' ');
   const rules = rulesOf(policy, role);
@@ -52,8 +52,8 @@ export function commandRefusal(policy: Policy, role: string, argv: readonly stri
   if (own) return `${own}. ${allowed}`;
   if (isInstallCommand(argv)) {
     return policy.dependencies.install
-      ? `"${command}" installs dependencies; ${policy.source} lets them come only from the project's manifest, installed by the installDependencies step before the tests (dependencies.install: true). ${allowed}`
-      : `"${command}" installs dependencies, and ${policy.source} does not allow installing them (dependencies.install: false). ${allowed}`;
+      ? `"${command}" installs dependencies; the policy lets them come only from the project's manifest, installed by the installDependencies step before the tests (dependencies.install: true). ${allowed}`
+      : `"${command}" installs dependencies, and the policy does not allow installing them (dependencies.install: false). ${allowed}`;
   }
   if (rules.run.some((entry) => startsWith(argv, entry))) return null;
   const maker = ENVIRONMENT_MAKERS.test(path.basename(argv[0] ?? ''));

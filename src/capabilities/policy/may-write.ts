@@ -34,17 +34,21 @@ export function policyWarmUpTasks(policy: Policy): (() => void)[] {
   return [...new Set(globs)].map((glob) => () => void matches('', glob));
 }
 
-/** Why `role` may not write `file` (a normalised project-relative path), or null when it may. */
+/**
+ * Why `role` may not write `file` (a normalised project-relative path), or null when it may. Said as
+ * "the policy", never by the policy file's path: the reason goes back to a model (a re-ask, a check's
+ * problems), and a path of the user's machine is none of its business; a person's message adds the file.
+ */
 export function writeRefusal(policy: Policy, role: string, file: string): string | null {
   const guarded = policy.protected.find((glob) => matches(file, glob));
-  if (guarded) return `"${file}" is protected: no role may write ${guarded} (${policy.source})`;
+  if (guarded) return `"${file}" is protected: the policy lets no role write ${guarded}`;
   const rules = rulesOf(policy, role);
   const whose = policy.roles[role] ? role : `${role} (not named in the policy, so under otherRoles)`;
   if (!rules.write.some((glob) => matches(file, glob))) {
-    return `${whose} may not write "${file}": ${policy.source} lets it write ${rules.write.length > 0 ? `only ${rules.write.join(', ')}` : 'nothing'}`;
+    return `${whose} may not write "${file}": the policy lets it write ${rules.write.length > 0 ? `only ${rules.write.join(', ')}` : 'nothing'}`;
   }
   const excepted = rules.except.find((glob) => matches(file, glob));
-  if (excepted) return `${whose} may not write "${file}": ${policy.source} excepts ${excepted} from what it may write`;
+  if (excepted) return `${whose} may not write "${file}": the policy excepts ${excepted} from what it may write`;
   return null;
 }
 

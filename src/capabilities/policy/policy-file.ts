@@ -85,8 +85,8 @@ export interface Policy extends PolicyFile {
   source: string;
 }
 
-/** Files sopworks itself writes for each role (docs/prd.md by the Product Manager, and so on). */
-const SOPWORKS_DOCS = ['docs/prd.md', 'docs/design.md', 'docs/tasks.md', 'docs/test-reports/', 'docs/bug-reports/', 'README.md'];
+/** Files sopworks itself writes for each role (docs/prd.md by the Product Manager, and so on). README.md is a file of the design like any other: the Engineer's. */
+const SOPWORKS_DOCS = ['docs/prd.md', 'docs/design.md', 'docs/tasks.md', 'docs/test-reports/', 'docs/bug-reports/'];
 const TEST_FILES = ['test/', 'tests/', '__tests__/', 'spec/', '**/*.test.*', '**/*.spec.*', '**/test_*.py', '**/*_test.py', '**/conftest.py', '**/*_test.go'];
 
 export const DEFAULT_POLICY: Policy = {
@@ -108,7 +108,7 @@ export const DEFAULT_POLICY: Policy = {
   ],
   roles: {
     'product-manager': { write: ['docs/prd.md'], except: [], run: [] },
-    architect: { write: ['README.md', 'docs/design.md', 'docs/tasks.md'], except: [], run: [] },
+    architect: { write: ['docs/design.md', 'docs/tasks.md'], except: [], run: [] },
     engineer: { write: ['**'], except: [...SOPWORKS_DOCS, ...TEST_FILES], run: [] },
     qa: {
       write: [...TEST_FILES, 'docs/test-reports/', 'docs/bug-reports/', 'package-lock.json', 'requirements.lock'],
@@ -130,6 +130,6 @@ export const DEFAULT_POLICY: Policy = {
       ],
     },
   },
-  otherRoles: { write: ['docs/'], except: SOPWORKS_DOCS.filter((p) => p.startsWith('docs/')), run: [] },
+  otherRoles: { write: ['docs/'], except: SOPWORKS_DOCS, run: [] },
   dependencies: { install: true, by: ['qa'], network: true, scripts: false, registries: { npm: null, pip: null } },
 };

@@ -288,7 +288,7 @@ export class Workspace {
       let refusal = refusals.length > 0 ? refusals.map(([file, reason]) => `${file}: ${reason}`).join('; ') : null;
       for (const gone of refusal ? [] : (item.request.removed ?? [])) await fs.rm(await resolveInside(this.root, gone), { force: true });
       for (const file of refusal ? [] : item.request.files) {
-        const refused = await writeNoFollow(this.root, file.path, file.content);
+        const refused = await writeNoFollow(this.root, file.path, file.content, file.executable ? 0o755 : 0o644);
         if (refused) refusal ??= `${file.path}: ${refused}`;
       }
       if (refusal) {

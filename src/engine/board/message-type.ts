@@ -15,6 +15,8 @@ export interface BoardReader {
 export interface ProjectFile {
   path: string;
   content: string;
+  /** Committed with mode 100755 (a file the design declares executable). */
+  executable?: boolean;
 }
 
 export interface MessageType<T> {

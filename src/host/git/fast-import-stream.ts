@@ -10,8 +10,8 @@ export interface Identity {
 }
 
 export interface StreamCommit {
-  /** Path → content; every other path keeps the content it had in the commit before. */
-  files: { path: string; content: string }[];
+  /** Path → content (mode 100755 when executable); every other path keeps the content it had in the commit before. */
+  files: { path: string; content: string; executable?: boolean }[];
   /** Paths the commit removes (a change run's deleted or renamed files). */
   removed?: string[];
   author: Identity;
@@ -34,7 +34,7 @@ export function commitCommand(ref: string, mark: number, commit: StreamCommit, f
     data(commit.message.endsWith('\n') ? commit.message : `${commit.message}\n`),
     from ? `from ${from}\n` : '',
     ...(commit.removed ?? []).map((file) => `D ${quotePath(file)}\n`),
-    ...commit.files.map((file) => `M 100644 inline ${quotePath(file.path)}\n${data(file.content)}`),
+    ...commit.files.map((file) => `M ${file.executable ? '100755' : '100644'} inline ${quotePath(file.path)}\n${data(file.content)}`),
     '\n',
     `get-mark :${mark}\n`,
   ];
