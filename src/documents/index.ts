@@ -7,5 +7,6 @@ export { commandsList, diagramSections, filesList } from './design-sections.ts';
 export { documentsDir } from './documents-dir.ts';
 export type { EditsReply, SearchReplace } from './edits.ts';
 export * from './schemas.ts';
-export { topologicalOrder, validateTaskGraph } from './task-graph.ts';
+export { isPlaceholder, smokeCommandOf } from './smoke-command.ts';
+export { TASK_GRAPH_RULES, topologicalOrder, validateTaskGraph } from './task-graph.ts';
 export { CRITERION_ID, CriterionId, citedCriteria, TestCase } from './test-citations.ts';

@@ -5,6 +5,13 @@
  */
 import type { Design, Task, TaskGraph } from './schemas.ts';
 
+/** What validateTaskGraph checks, as a prompt states it: the same rules, said once. */
+export const TASK_GRAPH_RULES: readonly string[] = [
+  "Exactly one task per file of the design's file list: none missing, none twice, none for a file the list does not have.",
+  "A task's dependsOn names only files of the design's list (the files it imports from), never the task's own file.",
+  'No dependency cycle: a file never depends, directly or through others, on itself.',
+];
+
 export function validateTaskGraph(graph: TaskGraph, design: Pick<Design, 'files'>): string[] {
   const problems: string[] = [];
   const designFiles = new Set(design.files.map((f) => f.path));

@@ -26,6 +26,13 @@ export type ErrorCode =
   | 'OUTPUT_EXISTS'
   | 'OUTPUT_UNWRITABLE'
   | 'TASK_GRAPH_INVALID'
+  /** A design its check refuses (a file its writer may not write, a command its tester may not run): the design step's to fix. */
+  | 'DESIGN_INVALID'
+  /**
+   * Two of sopworks' own checks (or its SOP and policy) that no reply can meet at once: sopworks' fault,
+   * never the model's, so it ends the step instead of going back to the model (src/engine/sop/build-machine.ts).
+   */
+  | 'CHECKS_CONFLICT'
   | 'TEST_RUN_FAILED'
   | 'GIT_FAILED'
   /** A repository whose git configuration sopworks cannot see whole or neutralise: no git runs there. */

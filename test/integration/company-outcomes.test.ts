@@ -59,7 +59,18 @@ describe('run outcomes', function () {
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'exchanges.jsonl'));
     const fixes = (records as { action: string; messages: { content: string }[] }[]).filter((r) => r.action === 'fix_tasks');
     assert.equal(fixes.length, 2);
-    assert.match(fixes[0]!.messages[1]!.content, /Your task graph was rejected:\n\nThe task graph is invalid:\n- missing file "package\.json"/);
+    assert.match(
+      fixes[0]!.messages[1]!.content,
+      /Your task graph was rejected\. [^\n]*\n\n### Your latest answer\nThe task graph is invalid:\n- missing file "package\.json"/,
+    );
+    // What was made before the failure is kept: the design was committed before its task graph was planned.
+    assert.ok(result.messages.some((m) => m.type === 'Design') && !result.messages.some((m) => m.type === 'TaskGraph'));
+    assert.match(await fs.readFile(path.join(project, 'docs', 'design.md'), 'utf8'), /— System design/);
+    // The second correction is shown both answers' problems, not only the last.
+    assert.match(
+      fixes[1]!.messages[1]!.content,
+      /### An earlier answer\nThe task graph is invalid:\n- missing file "package\.json"[\s\S]*### Your latest answer\nThe task graph is invalid:\n- missing file "package\.json"/,
+    );
   });
 
   it('stops when the model gives the same reply to the same call twice in a row, naming the step', async () => {

@@ -43,6 +43,10 @@ const PER_FILE_TESTS: Record<string, string> = {
     'test/format.test.js',
     "import { formatTable } from '../src/format.js';\n\ntest('formatTable right-aligns the counts', () => {\n  assert.equal(formatTable([{ word: 'the', count: 12 }, { word: 'cat', count: 3 }]), '12 the\\n 3 cat');\n});",
   ),
+  'README.md': testFile(
+    'test/readme.test.js',
+    "import { readFile } from 'node:fs/promises';\n\ntest('the README shows how to install, use and test wordfreq', async () => {\n  const readme = await readFile('README.md', 'utf8');\n  for (const section of ['## Install', '## Usage', '## Tests']) assert.ok(readme.includes(section), section);\n});",
+  ),
   'src/cli.js': testFile(
     'test/cli.test.js',
     "import { run } from '../src/cli.js';\n\ntest('run reports usage errors with exit code 2', async () => {\n  const errors = [];\n  assert.equal(await run([], { out: () => {}, err: (s) => errors.push(s) }), 2);\n  assert.match(errors.join('\\n'), /no input files/);\n});",
@@ -139,7 +143,15 @@ describe('QA writing tests while the code is written (qa-early.yaml)', function 
     assert.ok(board.indexOf(tests[0]!) > board.findIndex((m) => m.type === 'CodeComplete'));
     assert.deepEqual(
       tests[0]!.payload.files!.map((f) => f.path),
-      ['test/package.test.js', 'test/tokenize.test.js', 'test/count.test.js', 'test/files.test.js', 'test/format.test.js', 'test/cli.test.js'],
+      [
+        'test/package.test.js',
+        'test/tokenize.test.js',
+        'test/count.test.js',
+        'test/files.test.js',
+        'test/format.test.js',
+        'test/cli.test.js',
+        'test/readme.test.js',
+      ],
     );
   });
 

@@ -116,7 +116,7 @@ describe('parallel engineering', function () {
       }
       assert.deepEqual(new Set(fileCommits.map((line) => line.split('|')[1])).size, 3, 'all three Engineers wrote files');
       // Everyone else's commits are theirs as before.
-      assert.ok(log.some((line) => line === 'docs: system design and README|Architect <architect@sopworks.local>'));
+      assert.ok(log.some((line) => line === 'docs: system design|Architect <architect@sopworks.local>'));
     });
 
     it('has each file reviewed by another Engineer than the one who wrote it: the prompts say who is asked', async () => {

@@ -1,7 +1,8 @@
 /**
- * The authorization policy in a whole run, offline on the demo scenario: a task the Engineer may not
- * write and a test command QA may not run go back to the Architect with the reason; a test file QA
- * may not write goes back to QA; the tests run in the sandbox and the TestReport says how.
+ * The authorization policy in a whole run, offline on the demo scenario: a design file the Engineer may
+ * not write and a test command QA may not run go back to the design step with the reason, every error
+ * of the loop shown; a SOP whose checks cannot both be met fails as the SOP's fault, not the model's; a
+ * test file QA may not write goes back to QA; the tests run in the sandbox and the TestReport says how.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -25,12 +26,23 @@ async function sopsWithPolicy(edit: (policy: string) => string): Promise<{ dir: 
   return { dir, file };
 }
 
-/** The scenario with one more fix_tasks reply, worded differently (the same reply twice is a loop). */
-function withSecondFix(scenario: Scenario): Scenario {
-  const fix = scenario.replies.find((r) => r.action === 'fix_tasks')!;
-  const graph = fix.json as { tasks: { description: string }[] };
-  const reworded = { ...graph, tasks: graph.tasks.map((t, i) => (i === 0 ? { ...t, description: `${t.description} Keep it small.` } : t)) };
-  return { ...scenario, replies: [...scenario.replies, { ...fix, json: reworded }] };
+/** The demo's design, as the JSON its write_design reply wraps in prose. */
+function demoDesign(scenario: Scenario): Record<string, unknown> {
+  const reply = scenario.replies.find((r) => r.action === 'write_design')!.reply!;
+  return JSON.parse(/```json\n([\s\S]*?)\n```/.exec(reply)![1]!);
+}
+
+/** A fix_design reply: the demo's design, changed. */
+const fixDesign = (design: Record<string, unknown>, change: Record<string, unknown> = {}) => ({
+  role: 'architect',
+  action: 'fix_design',
+  json: { ...design, ...change },
+});
+
+/** The scenario with `replies` inserted before the first write_tasks. */
+function withReplies(scenario: Scenario, replies: Scenario['replies']): Scenario {
+  const at = scenario.replies.findIndex((r) => r.action === 'write_tasks');
+  return { ...scenario, replies: [...scenario.replies.slice(0, at), ...replies, ...scenario.replies.slice(at)] };
 }
 
 async function exchangesOf(project: string): Promise<Exchange[]> {
@@ -56,36 +68,85 @@ describe('the authorization policy in a run', function () {
     assert.match(page, /^# Test report — round 2: PASSED\n\nCommand: `node --test`/);
   });
 
-  it('sends a task the Engineer may not write back to the Architect with the reason, and gives up after the bound', async () => {
+  it('sends a design file the Engineer may not write back to the design step, with every error of the loop, and gives up after the bound', async () => {
     const sops = await sopsWithPolicy((policy) => policy.replace('    except:\n      - docs/prd.md', '    except:\n      - src/cli.js\n      - docs/prd.md'));
-    const { result, project } = await runScenario(withSecondFix(await demoScenario()), { sops: sops.dir, roles: ROLES });
+    const scenario = await demoScenario();
+    const design = demoDesign(scenario);
+    const { result, project } = await runScenario(
+      withReplies(scenario, [fixDesign(design, { summary: `${design.summary} Small.` }), fixDesign(design, { summary: `${design.summary} Smaller.` })]),
+      { sops: sops.dir, roles: ROLES },
+    );
     assert.equal(result.outcome, 'failed');
     assert.match(
       result.reason,
-      new RegExp(
-        `the task graph is still invalid after 2 corrections: .*a task the policy refuses: engineer may not write "src/cli\\.js": ${sops.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} excepts src/cli\\.js`,
-        's',
-      ),
+      /the design is still invalid after 2 corrections: .*a file of the design its writer may not write: engineer may not write "src\/cli\.js": the policy excepts src\/cli\.js/s,
     );
-    const fixes = (await exchangesOf(project)).filter((e) => e.action === 'fix_tasks');
+    const exchanges = await exchangesOf(project);
+    assert.ok(!exchanges.some((e) => e.action === 'fix_tasks' || e.action === 'write_tasks'), 'the task step is never asked to fix the design');
+    const fixes = exchanges.filter((e) => e.action === 'fix_design');
     assert.equal(fixes.length, 2);
-    assert.match(fixes[1]!.messages[1]!.content, /a task the policy refuses: engineer may not write "src\/cli\.js"/, 'the reason went back to the Architect');
-    assert.ok(!result.messages.some((m) => m.type === 'TaskGraph'), 'no refused task graph reached the board');
+    // The second correction shows both answers' errors, not only the last; and every prompt states the rule it broke.
+    const second = fixes[1]!.messages[1]!.content;
+    assert.match(
+      second,
+      /### An earlier answer\nThe design is invalid:\n- a file of the design its writer may not write: engineer may not write "src\/cli\.js"/,
+    );
+    assert.match(
+      second,
+      /### Your latest answer\nThe design is invalid:\n- a file of the design its writer may not write: engineer may not write "src\/cli\.js"/,
+    );
+    for (const e of exchanges.filter((x) => x.role === 'architect')) {
+      assert.match(
+        e.messages[1]!.content,
+        /## Rules your reply must meet\n[\s\S]*engineer may write any path, except src\/cli\.js, docs\/prd\.md/,
+        `${e.action} states the rule`,
+      );
+      assert.ok(!e.messages.some((m) => m.content.includes(sops.dir)), `${e.action}: no path of this machine reaches the model`);
+    }
+    assert.ok(!result.messages.some((m) => m.type === 'Design' || m.type === 'TaskGraph'), 'no refused design reached the board');
   });
 
-  it('sends a test command QA may not run back to the Architect, before any code is written', async () => {
+  it('sends a test command QA may not run back to the design step, and goes on once the design is corrected', async () => {
     let scenario = await demoScenario();
     const design = scenario.replies.find((r) => r.action === 'write_design')!;
     const shell = { ...design, reply: design.reply!.replace('"node",\n    "--test"', '"sh",\n    "-c",\n    "node --test"') };
     assert.notEqual(shell.reply, design.reply, 'the scenario names the test command as expected');
     scenario = replaceReply(scenario, { role: 'architect', action: 'write_design' }, shell);
-    const { result } = await runScenario(withSecondFix(scenario));
+    const { result, project } = await runScenario(withReplies(scenario, [fixDesign(demoDesign(scenario), { testCommand: ['node', '--test'] })]));
+    assert.equal(result.outcome, 'done', result.reason);
+    const fix = (await exchangesOf(project)).find((e) => e.action === 'fix_design')!;
+    assert.match(
+      fix.messages[1]!.content,
+      /the test command is refused: qa may not run "sh -c node --test"\. Allowed by the policy: commands starting with: node;/,
+    );
+    assert.match(
+      fix.messages[1]!.content,
+      /`testCommand` is run by qa from the project root: qa runs it as an argv array, no shell, and never one that installs packages/,
+    );
+    assert.match(await fs.readFile(path.join(project, 'docs', 'design.md'), 'utf8'), /`node --test`/);
+    assert.equal(result.messages.filter((m) => m.type === 'Design').length, 1, 'only the corrected design is published');
+  });
+
+  it("ends a SOP whose checks cannot both be met as the SOP's fault, not the model's: no correction is asked, the design is kept", async () => {
+    // A SOP that checks no design: its task graph must have a task per design file, and the policy refuses one.
+    const sops = await sopsWithPolicy((policy) => policy.replace('    except:\n      - docs/prd.md', '    except:\n      - src/cli.js\n      - docs/prd.md'));
+    const architect = path.join(sops.dir, 'architect.yaml');
+    const sop = await fs.readFile(architect, 'utf8');
+    const unchecked = sop.replace(
+      'onDone: { target: checkingDesign, actions: [{ type: keep, params: { slot: design } }] }\n  checkingDesign:',
+      'onDone: { target: approving, actions: [{ type: keep, params: { slot: design } }] }\n  checkingDesign:',
+    );
+    assert.notEqual(unchecked, sop);
+    await fs.writeFile(architect, unchecked);
+    const { result, project } = await runScenario(await demoScenario(), { sops: sops.dir, roles: ROLES });
     assert.equal(result.outcome, 'failed');
     assert.match(
       result.reason,
-      /the design's test command is refused: qa may not run "sh -c node --test"\. Allowed by the policy: commands starting with: node;/s,
+      /^architect failed in step "checking": No task graph can pass: it must have a task for every file of the design, and the policy refuses some of them \(engineer may not write "src\/cli\.js"/,
     );
-    assert.ok(!result.messages.some((m) => m.type === 'Code'), 'nothing was built on a design whose tests cannot run');
+    assert.match(result.reason, /This is a fault of the SOP, not of the model/);
+    assert.ok(!(await exchangesOf(project)).some((e) => e.action === 'fix_tasks'), 'no correction was asked of the model');
+    assert.match(await fs.readFile(path.join(project, 'docs', 'design.md'), 'utf8'), /System design/, 'the design made before the failure is committed');
   });
 
   it('sends a test file QA may not write back to QA with the reason, then accepts its corrected reply', async () => {

@@ -74,18 +74,21 @@ describe('gateway', () => {
       ],
     );
     assert.match(attempts[0]!.error!, /contains no JSON object/);
-    // A re-ask is the first request with the last error and the rejected reply appended — not a growing conversation.
+    // A re-ask is the first request with the last error and the rejected reply appended — not a growing conversation —
+    // and the errors of the attempts before it: shown only the last, a model flips back to the answer refused before.
     const first = attempts[0]!.messages;
     const last = attempts[2]!.messages;
     assert.equal(last.length, 2);
     assert.equal(last[0]!.content, first[0]!.content);
     assert.ok(last[1]!.content.startsWith(first[1]!.content.trimEnd()), 'the re-ask keeps the first prompt as its prefix');
-    assert.doesNotMatch(last[1]!.content, /contains no JSON object/);
     assert.match(
       last[1]!.content,
       /## Your previous reply could not be used\nthe JSON does not match the required schema:\n- approved: Invalid input: expected boolean/,
     );
     assert.match(last[1]!.content, /It was:\n~~~~\n\{\n  "approved": "yes",\n  "issues": \[\]\n\}\n~~~~/);
+    assert.match(last[1]!.content, /Earlier replies were refused for these too; avoid them all:\n- the reply contains no JSON object/);
+    assert.equal(last[1]!.content.split('Looks good to me!').length, 1, 'an earlier reply itself is not sent again, only its error');
+    assert.doesNotMatch(attempts[1]!.messages[1]!.content, /replies before it/, 'the first re-ask has nothing earlier to show');
     assert.equal(meter.total().repairs, 2);
     assert.deepEqual(
       events.map((e) => e.kind),

@@ -28,7 +28,9 @@ describe('policy rules', () => {
 
   it('lets each role of the default company write its own artifacts, and nobody the machinery or CI', () => {
     assert.ok(allowed('product-manager', 'docs/prd.md'));
-    assert.ok(allowed('architect', 'docs/design.md') && allowed('architect', 'README.md') && allowed('architect', 'docs/tasks.md'));
+    assert.ok(allowed('architect', 'docs/design.md') && allowed('architect', 'docs/tasks.md'));
+    // README.md is a file of the design like any other: the Engineer writes it, not sopworks for the Architect.
+    assert.ok(allowed('engineer', 'README.md') && !allowed('architect', 'README.md'));
     for (const file of ['src/count.js', 'package.json', 'wordfreq/__init__.py', 'pyproject.toml', '.eslintrc.json']) assert.ok(allowed('engineer', file), file);
     for (const file of ['test/wordfreq.test.js', 'tests/test_count.py', 'src/count.test.ts', 'docs/test-reports/round-1.md', 'docs/bug-reports/bug-1.md'])
       assert.ok(allowed('qa', file), file);

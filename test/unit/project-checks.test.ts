@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
 import { placeholdersIn } from '../../src/capabilities/project/completeness.ts';
 import { dependencyRegistries } from '../../src/capabilities/project/dependency-registries.ts';
-import { smokeCommandOf } from '../../src/capabilities/project/smoke-run.ts';
+import { smokeCommandOf } from '../../src/documents/smoke-command.ts';
 import { installFailures } from '../../src/host/install/install-failures.ts';
 import { ManifestProblem, planInstall } from '../../src/host/install/install-plan.ts';
 import { resolveRegistries } from '../../src/host/install/registries.ts';

@@ -135,7 +135,8 @@ describe('re-asks within a budget', () => {
   });
 
   it('keeps the shipped repair template within what the budget assumes', async () => {
+    // REASK_TOKENS keeps 150 tokens for the template's own words and the earlier errors' bullets.
     const template = await fs.readFile(path.join(ROLES, '_shared', 'repair.hbs'), 'utf8');
-    assert.ok(countTextTokens(template) < 80);
+    assert.ok(countTextTokens(template) + 2 * 2 < 150, `${countTextTokens(template)} tokens`);
   });
 });

@@ -89,6 +89,8 @@ async function runOnce(
       source: 'test',
       writeRefusals: () => [],
       commandRefusal: () => null,
+      writeRule: () => ({ text: 'any role may write anything', satisfiable: true }),
+      runRule: () => ({ text: 'any role may run anything', satisfiable: true }),
       dependencies: { install: false, network: false, scripts: false, by: [], registries: { npm: null, pip: null } },
     },
     sandbox: DEFAULT_SANDBOX_SETTINGS,

@@ -374,7 +374,7 @@ describe('sop validation', () => {
 
   it('collects every problem of every file at once', async () => {
     await edit(file('qa.yaml'), 'src: runTests', 'src: runTestz');
-    await edit(file('architect.yaml'), 'onDone: publishingTasks', 'onDone: publishingTaskz');
+    await edit(file('architect.yaml'), 'onDone: planning', 'onDone: planninq');
     await edit(file('roles', 'engineer', 'write_file.hbs'), '## Task', '## Task {{nope}}');
     const diagnostics = await diagnosticsOf(copy);
     assert.deepEqual(

@@ -13,6 +13,13 @@ import { nearestPath, trackedFiles } from './nearest-path.ts';
 /** Files larger than this are not edited (their content would not fit a prompt); the map shows their interface. */
 export const MAX_EDIT_BYTES = 96_000;
 
+/** What changeTaskProblems checks, as a prompt states it: the same rules, said once. */
+export const CHANGE_TASK_RULES: readonly string[] = [
+  "One task per file, none twice; a task's dependsOn names only files of other tasks, never its own; no dependency cycle.",
+  `op modify: the file exists in the repository, is text, and is at most ${MAX_EDIT_BYTES} bytes; op add: the file does not exist yet; op delete: the file exists.`,
+  'op rename: `from` is the path the file has now (it exists) and `file` the new path (it does not exist yet); `from` is null for every other op.',
+];
+
 export async function changeTaskProblems(root: string, graph: ChangeTaskGraph): Promise<string[]> {
   // The graph's own shape: validateTaskGraph checks it against a "design" of exactly its files.
   const problems = validateTaskGraph(graph, { files: graph.tasks.map((t) => ({ path: t.file, purpose: t.description })) }).filter(

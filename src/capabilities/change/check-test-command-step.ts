@@ -6,9 +6,15 @@
  */
 import { z } from 'zod';
 import * as C from '../../documents/index.ts';
-import { defineStep } from '../../engine/steps/index.ts';
+import { type CommandContext, defineStep, type Ports } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { readProjectRunners } from '../../host/runners/index.ts';
+
+/** What the command is judged against besides the policy: the repository's tools, and the test commands its map declares. */
+async function contextOf(ports: Ports): Promise<CommandContext> {
+  const map = ports.board.latest<C.RepositoryMap>('RepositoryMap')?.payload;
+  return { runners: await readProjectRunners(ports.repository.root), declared: map?.tests.commands ?? [] };
+}
 
 export const checkTestCommand = defineStep({
   description:
@@ -20,11 +26,13 @@ export const checkTestCommand = defineStep({
     })
     .strict(),
   output: z.void(),
+  // The same forms the refusal names, from the same repository: what the design step is told.
+  rules: async ({ params }, ports) => [
+    `\`testCommand\` is run by ${params.tester} from the repository root: ${ports.policy.runRule(params.tester, await contextOf(ports)).text}`,
+  ],
   async run({ params, view }, ports) {
     const design = C.DesignDelta.pick({ testCommand: true }).parse(await view(params.design));
-    const map = ports.board.latest<C.RepositoryMap>('RepositoryMap')?.payload;
-    const runners = await readProjectRunners(ports.repository.root);
-    const refusal = ports.policy.commandRefusal(params.tester, design.testCommand, { runners, declared: map?.tests.commands ?? [] });
+    const refusal = ports.policy.commandRefusal(params.tester, design.testCommand, await contextOf(ports));
     if (refusal) throw new SopworksError('TEST_RUN_FAILED', `The design's test command \`${design.testCommand.join(' ')}\` is refused: ${refusal}`);
   },
 });

@@ -33,7 +33,7 @@ export const edit = defineStep({
   effect: 'model-call',
   names: { views: ['with'], currentKey: 'key' },
   prompt: (params) => ({ action: params.action, output: 'edits', outputParam: 'action', with: [...params.with, 'original'] }),
-  async run({ params, context, view, signal }, ports) {
+  async run({ params, context, view, signal, judgedBy }, ports) {
     const role = ports.role.profile.id;
     const file = context.current;
     if (!file) throw new SopworksError('SOP_INVALID', `${role}: step ${params.action} needs a current file (run it in a per-file SOP).`);
@@ -51,6 +51,7 @@ export const edit = defineStep({
         const applied = applyEdits(original, value as EditsReply);
         return applied.ok ? null : applied.reason;
       },
+      rules: await judgedBy(),
       signal,
     })) as EditsReply;
     const applied = applyEdits(original, reply);

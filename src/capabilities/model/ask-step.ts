@@ -56,12 +56,13 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
     effect: 'model-call',
     names: { views: ['with'], currentKey: 'key' },
     prompt: (params) => ({ action: params.action, output: params.output, outputParam: 'output', with: params.with }),
-    async run({ params, context, view, signal }, ports) {
+    async run({ params, context, view, signal, judgedBy }, ports) {
       const role = ports.role.profile.id;
       const key = resolveCallKey(params.key, context);
       if (params.key === 'current' && key === null) {
         throw new SopworksError('SOP_INVALID', `${role}: step ${params.action} needs a current file, but none is set (use nextTask first).`);
       }
+      if (params.output === 'code') refuseUnwritableKey(ports, params.action, key!);
       const output: OutputSpec =
         params.output === 'code'
           ? { kind: 'code', path: key! }
@@ -77,9 +78,22 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
         occurrence: countOf(context.asks, askCounter(params.action, key)),
         // A file the role may not write goes back to it with the reason, like any invalid reply.
         accept: output.kind === 'json' ? undefined : (value) => refusalOfFiles(ports, value),
+        rules: [...(output.kind === 'files' ? [`Write only files you may write: ${ports.policy.writeRule(role).text}.`] : []), ...(await judgedBy())],
         signal,
       });
     },
+  });
+}
+
+/**
+ * A `code` step writes the file its key names, whatever the reply: when the role may not write it, no
+ * reply can pass — a conflict between the SOP (which gave it the file) and the policy, not the model's.
+ */
+function refuseUnwritableKey(ports: Ports, action: string, key: string): void {
+  const refused = ports.policy.writeRefusals(ports.role.profile.id, [key]);
+  if (refused.length === 0) return;
+  throw new SopworksError('CHECKS_CONFLICT', `No reply to ${action} can pass: it must be ${key}, and ${refused.join('; ')}.`, {
+    hint: `This is a fault of the SOP and its policy (${ports.policy.source}), not of the model: give the file to a role that may write it, or let this one.`,
   });
 }
 

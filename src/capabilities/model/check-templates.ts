@@ -171,11 +171,14 @@ async function checkSharedTemplates(kinds: Map<Kind, string>, { sharedDir, diagn
     'error',
     'excerpt',
     'partial',
+    'earlier',
     'kind',
     ...(kinds.size === 1 && kinds.has('json') ? ['schema'] : []),
     ...(kinds.size === 1 && kinds.has('code') ? ['path'] : []),
   ];
   await shared('repair', repair, firstStep, 'every re-ask after an invalid reply');
+  // rules.hbs is optional (a roles folder without it gets the rules in plain words).
+  if (await exists(path.join(sharedDir, 'rules.hbs'))) await shared('rules', ['rules'], firstStep, 'every step whose reply a check judges');
 }
 
 function useProblem(use: TemplateUse, scope: Scope, partials: Map<string, string>): string | null {

@@ -82,8 +82,8 @@ export interface ContextPlan {
   tightest: { step: string; promptTokens: number };
 }
 
-/** The most a re-ask adds to a prompt: the error, the excerpt (reask.ts) and the repair template. */
-export const REASK_TOKENS = REASK_LIMITS.errorTokens + REASK_LIMITS.excerptTokens + 120;
+/** The most a re-ask adds to a prompt: the error and the earlier ones, the excerpt (reask.ts) and the repair template. */
+export const REASK_TOKENS = REASK_LIMITS.errorTokens + REASK_LIMITS.earlierErrors * REASK_LIMITS.earlierErrorTokens + REASK_LIMITS.excerptTokens + 150;
 /**
  * How much longer a reply gets as a later prompt shows it (JSON pretty-printed, Markdown labels and
  * tables): at most this, for any artifact at the plan's caps (test/unit/context-plan.test.ts attacks it).

@@ -86,7 +86,7 @@ export class Gateway implements ModelPort {
     const chain = this.chainFor(request.call.role);
     const round = this.recordedRound(request, chain);
     const guidance = round.rejected ? (this.options.guidance ?? null) : null;
-    const prompt = renderer.render(request.profile, request.call.action, request.variables, format, guidance);
+    const prompt = renderer.render(request.profile, request.call.action, request.variables, format, guidance, request.rules ?? []);
     const opening: ChatMessage[] = [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },
@@ -160,6 +160,8 @@ export class Gateway implements ModelPort {
     const opening = [...messages];
     const cutOff = route.provider.cutOffLimits ? new CutOffAllowance(route.provider.cutOffLimits) : null;
     let lastError = '';
+    // Every error of this turn, shown again with the next re-ask: one error at a time, a model flips between two answers.
+    const errors: string[] = [];
     for (let step = 1; step <= maxRepairs + 1; step++) {
       const attempt = ++attempts.made;
       if (step > 1) attempts.repairs++;
@@ -197,7 +199,8 @@ export class Gateway implements ModelPort {
         onEvent?.({ kind: 'call-repair', call: request.call, attempt: step, error: parsed.error });
         // The re-ask is the first request with the error and an excerpt of the reply appended — never the
         // whole reply, which could be thousands of tokens (reask.ts) — so its prompt keeps the first one's prefix.
-        const reask = reaskOf(text, parsed.error, (t) => route.provider.countTextTokens?.(t) ?? countTextTokens(t));
+        const reask = reaskOf(text, parsed.error, (t) => route.provider.countTextTokens?.(t) ?? countTextTokens(t), undefined, errors);
+        errors.push(parsed.error);
         const first = opening.at(-1)!;
         messages.splice(0, messages.length, ...opening.slice(0, -1), {
           ...first,

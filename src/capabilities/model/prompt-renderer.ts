@@ -5,6 +5,7 @@
  *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
  *   roles/_shared/repair.hbs         the re-ask after an invalid reply (error, excerpt, partial)
  *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
+ *   roles/_shared/rules.hbs          the rules the reply must meet (the checks after the step), before the format
  *   roles/_shared/project-instructions.hbs  the project's own instructions (AGENTS.md, --instructions), after the system prompt
  *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
  *   roles/<role>/<action>.hbs        the request of one SOP step
@@ -107,7 +108,8 @@ export class PromptRenderer {
 
   /**
    * Renders one SOP step's request: system prompt from the profile, request plus format instructions —
-   * and, when a person gave guidance for the step (`resume --hint`), that guidance between the two.
+   * with, between the two, the rules the reply must meet (the checks it will face) and, when a person
+   * gave guidance for the step (`resume --hint`), that guidance.
    */
   render(
     profile: RoleProfile,
@@ -115,12 +117,14 @@ export class PromptRenderer {
     variables: Record<string, unknown>,
     format: { kind: OutputKind; schema?: string; path?: string },
     guidance: string | null = null,
+    rules: readonly string[] = [],
   ): RenderedPrompt {
     const system = this.renderSystem(profile);
     const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
     const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    const stated = rules.length === 0 ? '' : `${this.renderRules(rules).trimEnd()}\n\n`;
     const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
-    return { system, user: `${request.trimEnd()}\n\n${said}${instructions.trimEnd()}\n` };
+    return { system, user: `${request.trimEnd()}\n\n${stated}${said}${instructions.trimEnd()}\n` };
   }
 
   /**
@@ -148,6 +152,12 @@ export class PromptRenderer {
       ? this.renderFile(file, { instructions: this.projectInstructions })
       : `## The project's own instructions\n${this.projectInstructions}`;
     return `${system.trimEnd()}\n\n${said.trimEnd()}\n`;
+  }
+
+  /** A roles folder made before rules.hbs existed still states the rules, in these words. */
+  private renderRules(rules: readonly string[]): string {
+    const file = path.join(this.rolesDir, '_shared', 'rules.hbs');
+    return fs.existsSync(file) ? this.renderFile(file, { rules }) : `## Rules your reply must meet\n${rules.map((rule) => `- ${rule}`).join('\n')}`;
   }
 
   /** A roles folder made before guidance.hbs existed still shows the guidance, in these words. */
@@ -188,8 +198,11 @@ export class PromptRenderer {
    * The re-ask after an invalid reply, appended to the first attempt's request (so the prompt keeps its
    * prefix): the validation error and an excerpt of the rejected reply around the problem (reask.ts).
    */
-  renderRepair(reask: { error: string; excerpt: string; partial: boolean }, format: { kind: OutputKind; schema?: string; path?: string }): string {
-    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { ...reask, ...format });
+  renderRepair(
+    reask: { error: string; excerpt: string; partial: boolean; earlier?: readonly string[] },
+    format: { kind: OutputKind; schema?: string; path?: string },
+  ): string {
+    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { earlier: [], ...reask, ...format });
   }
 
   private renderFile(file: string, variables: Record<string, unknown>): string {

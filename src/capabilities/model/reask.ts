@@ -11,9 +11,15 @@ export interface ReaskLimits {
   errorTokens: number;
   /** The most tokens of the rejected reply sent back. */
   excerptTokens: number;
+  /**
+   * The most errors of earlier attempts of the same call shown besides the last, and the most tokens of
+   * each: a model shown only its last error flips back to the answer refused the time before.
+   */
+  earlierErrors: number;
+  earlierErrorTokens: number;
 }
 
-export const REASK_LIMITS: ReaskLimits = { errorTokens: 160, excerptTokens: 200 };
+export const REASK_LIMITS: ReaskLimits = { errorTokens: 160, excerptTokens: 200, earlierErrors: 2, earlierErrorTokens: 60 };
 
 export interface Reask {
   /** The validation error, cut to its first problems when long. */
@@ -22,14 +28,21 @@ export interface Reask {
   excerpt: string;
   /** Whether the excerpt leaves part of the reply out. */
   partial: boolean;
+  /** The errors of the earlier attempts of this call, oldest first (bounded: the most recent ones). */
+  earlier: string[];
 }
 
 type Count = (text: string) => number;
 
-/** The error and excerpt a re-ask sends (see the module comment). */
-export function reaskOf(reply: string, error: string, count: Count, limits: ReaskLimits = REASK_LIMITS): Reask {
+/** The error and excerpt a re-ask sends (see the module comment), with the errors of the attempts before it. */
+export function reaskOf(reply: string, error: string, count: Count, limits: ReaskLimits = REASK_LIMITS, earlier: readonly string[] = []): Reask {
   const excerpt = excerptAround(reply, anchorOf(reply, error), count, limits.excerptTokens);
-  return { error: boundedError(error, count, limits.errorTokens), excerpt, partial: excerpt.length < reply.trim().length };
+  return {
+    error: boundedError(error, count, limits.errorTokens),
+    excerpt,
+    partial: excerpt.length < reply.trim().length,
+    earlier: earlier.slice(-limits.earlierErrors).map((e) => boundedError(e, count, limits.earlierErrorTokens)),
+  };
 }
 
 /**

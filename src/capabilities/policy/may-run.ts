@@ -42,6 +42,20 @@ export function isInstallCommand(argv: readonly string[]): boolean {
   return INSTALLS.some(([programs, subcommands]) => programs.test(program) && subcommands.test(sub));
 }
 
+/**
+ * What `role` may run, in words for a prompt: the forms a refusal names (allowedForms, from the same lists
+ * and context commandRefusal reads), and that nothing installs. Unsatisfiable when the role may run nothing.
+ */
+export function runRule(policy: Policy, role: string, context: RunContext = {}): { text: string; satisfiable: boolean } {
+  const rules = rulesOf(policy, role);
+  const satisfiable = rules.run.length > 0 || rules.runInstalled === true;
+  if (!satisfiable) return { text: `${role} may run no command`, satisfiable };
+  return {
+    text: `${role} runs it as an argv array, no shell, and never one that installs packages (dependencies come from the manifest, installed before the tests). ${allowedForms(role, rules, context)}`,
+    satisfiable,
+  };
+}
+
 /** Why `role` may not run `argv`, or null when it may: said as "the policy", never by its file's path (see writeRefusal). */
 export function commandRefusal(policy: Policy, role: string, argv: readonly string[], context: RunContext = {}): string | null {
   const command = argv.join(' ');

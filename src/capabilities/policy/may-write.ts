@@ -52,6 +52,21 @@ export function writeRefusal(policy: Policy, role: string, file: string): string
   return null;
 }
 
+/**
+ * What `role` may write, in one sentence for a prompt — from the same lists writeRefusal reads, so what a
+ * model is told and what it is refused cannot drift apart.
+ */
+export function writeRule(policy: Policy, role: string): { text: string; satisfiable: boolean } {
+  const rules = rulesOf(policy, role);
+  const may = rules.write.length === 0 ? 'nothing' : rules.write.includes('**') ? 'any path' : `only ${rules.write.join(', ')}`;
+  const except = rules.except.length > 0 ? `, except ${rules.except.join(', ')}` : '';
+  const guarded = policy.protected.length > 0 ? `; no role may write ${policy.protected.join(', ')}` : '';
+  return {
+    text: `${role} may write ${may}${except}${guarded} (paths relative to the project root; a trailing "/" is a whole folder)`,
+    satisfiable: rules.write.length > 0,
+  };
+}
+
 /** The refusals for several paths, one line each (empty when all are allowed). */
 export function writeRefusals(policy: Policy, role: string, files: readonly string[]): string[] {
   return files.map((file) => writeRefusal(policy, role, file)).filter((reason): reason is string => reason !== null);

@@ -1,7 +1,7 @@
 /** The policy as the steps use it (src/engine/steps/ports.ts): what each role may write and run, and how dependencies are installed. */
 import type { PolicyPort } from '../../engine/steps/index.ts';
-import { commandRefusal } from './may-run.ts';
-import { writeRefusals } from './may-write.ts';
+import { commandRefusal, runRule } from './may-run.ts';
+import { writeRefusals, writeRule } from './may-write.ts';
 import type { Policy } from './policy-file.ts';
 
 export function policyPort(policy: Policy): PolicyPort {
@@ -9,6 +9,8 @@ export function policyPort(policy: Policy): PolicyPort {
     source: policy.source,
     writeRefusals: (role, paths) => writeRefusals(policy, role, paths),
     commandRefusal: (role, command, context) => commandRefusal(policy, role, command, context),
+    writeRule: (role) => writeRule(policy, role),
+    runRule: (role, context) => runRule(policy, role, context),
     dependencies: policy.dependencies,
   };
 }

@@ -26,6 +26,13 @@ const LINE_RULES: { pattern: RegExp; why: string }[] = [
   { pattern: /(\/\/|#)\s*(your code here|implement (this|me)|placeholder)\b/i, why: 'a placeholder comment' },
 ];
 
+/** What counts as a placeholder, as a prompt states it: from the rules placeholdersIn applies. */
+export function placeholderRule(file: string): string | null {
+  if (!isSourceFile(file)) return null;
+  const kinds = [...LINE_RULES.map((rule) => rule.why), ...(path.extname(file) === '.py' ? ['a function whose body is only `pass` or `...`'] : [])];
+  return `\`${file}\` is complete: no placeholder is left in it — none of: ${kinds.join('; ')}.`;
+}
+
 /** The placeholders left in a file's content; empty for anything that is not source code. */
 export function placeholdersIn(file: string, content: string): Placeholder[] {
   if (!isSourceFile(file)) return [];

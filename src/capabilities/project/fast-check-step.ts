@@ -8,8 +8,8 @@ import { z } from 'zod';
 import * as S from '../../documents/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { describePlaceholders, placeholdersIn } from './completeness.ts';
-import { runFastChecks } from './fast-checks.ts';
+import { describePlaceholders, placeholderRule, placeholdersIn } from './completeness.ts';
+import { checkersFor, runFastChecks } from './fast-checks.ts';
 
 export const fastCheck = defineStep({
   description:
@@ -27,6 +27,20 @@ export const fastCheck = defineStep({
     })
     .strict(),
   output: S.FastCheckVerdict,
+  // What the writer's prompt states: the checkers this file gets in this project now, and completeness.
+  rules: async ({ params, view }, ports) => {
+    const file = await view('current');
+    if (typeof file !== 'string') return [];
+    const checkers = [
+      ...(file.toLowerCase().endsWith('.json') ? ['JSON.parse'] : []),
+      ...(await checkersFor(file, ports.repository.root)).map((plan) => plan.checker),
+    ];
+    const complete = params.completeness ? placeholderRule(file) : null;
+    return [
+      ...(checkers.length > 0 ? [`\`${file}\` must pass ${checkers.map((c) => `\`${c}\``).join(' and ')}, run on it before any review.`] : []),
+      ...(complete ? [complete] : []),
+    ];
+  },
   async run({ params, context }, ports) {
     const draft = S.CodeFile.safeParse(context.slots[params.slot]);
     if (!draft.success) {

@@ -9,7 +9,7 @@ import * as S from '../../documents/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { runSandboxed, withoutMachinePaths } from '../../host/sandbox/index.ts';
-import { smokeCommandOf, smokeReport } from './smoke-run.ts';
+import { smokeReport } from './smoke-run.ts';
 
 export const runProgram = defineStep({
   description:
@@ -20,7 +20,7 @@ export const runProgram = defineStep({
   output: S.TestReport.nullable(),
   async run({ params, view }, ports) {
     const design = S.Design.parse(await view('design'));
-    const command = smokeCommandOf(design);
+    const command = S.smokeCommandOf(design);
     if (!command) return null;
     const refusal = ports.policy.commandRefusal(ports.role.profile.id, command);
     if (refusal) {

@@ -4,13 +4,14 @@
  * file:line:col. Invoked steps get their parameters plus the role's context as input, and the role's
  * ports; their output is validated against the step's output schema before the SOP sees it.
  */
-import { type AnyStateMachine, assign, fromPromise, setup } from 'xstate';
+import { type AnyStateMachine, and, assign, fromPromise, not, setup } from 'xstate';
 import { SopworksError } from '../../ground/errors.ts';
 import { locate, type YamlSource } from '../../ground/files/index.ts';
 import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts';
 import type { Ports, SopFile, StateNodeConfig, StepEffect } from '../steps/index.ts';
 import { EachFileOutput, entriesOf, initialContext, type Kind, type RoleContext, resolveView, type Vocabulary } from '../steps/index.ts';
 import { resolveCallKey } from './call-key.ts';
+import { type Judge, judgesOf } from './judges.ts';
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';
@@ -136,25 +137,46 @@ function countOnDone(onDone: unknown, action: unknown): unknown {
   });
 }
 
+/** A built-in guard on every onError transition: a conflict of sopworks' own checks is no error for the SOP to handle. */
+const NOT_A_CONFLICT = 'sopworks.notAConflictOfChecks';
+
 /**
- * Turns each invoke's static parameters into an input function that also hands over the context, and
- * counts completed steps that have effects.
+ * Every onError transition, guarded so that a conflict of the checks themselves (CHECKS_CONFLICT: no
+ * reply can pass) is never sent back to the model as a correction: unhandled, it fails the step, and
+ * the run says it was sopworks' fault.
  */
-function withStepInputs(state: StateNodeConfig, vocabulary: Vocabulary): Record<string, unknown> {
+function exceptConflicts(onError: unknown): unknown {
+  if (onError === undefined) return undefined;
+  const transitions = Array.isArray(onError) ? onError : [onError];
+  return transitions.map((t) => {
+    const object: Record<string, unknown> = typeof t === 'string' ? { target: t } : { ...(t as Record<string, unknown>) };
+    return { ...object, guard: object.guard === undefined ? NOT_A_CONFLICT : and([object.guard as never, NOT_A_CONFLICT]) };
+  });
+}
+
+/**
+ * Turns each invoke's static parameters into an input function that also hands over the context and
+ * the steps that judge its output (judges.ts), and counts completed steps that have effects.
+ */
+function withStepInputs(state: StateNodeConfig, vocabulary: Vocabulary, siblings: Readonly<Record<string, StateNodeConfig>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state };
   const wire = (inv: Record<string, unknown>) => {
     const params = (inv.input ?? {}) as Record<string, unknown>;
     const effect = vocabulary.steps[inv.src as string]?.effect;
     const counter = effect ? COUNTED[effect] : undefined;
+    const judges = judgesOf(inv.onDone, siblings, vocabulary);
     const onDone = counter ? countOnDone(inv.onDone, { type: counter, params }) : inv.onDone;
     // A rejected artifact is a decision too: the next request for it is the next round.
-    const onError = effect === 'approval' && inv.onError ? countOnDone(inv.onError, { type: COUNT_APPROVAL, params }) : inv.onError;
-    return { ...inv, onDone, onError, input: ({ context }: { context: RoleContext }) => ({ params, context }) };
+    const onError = exceptConflicts(effect === 'approval' && inv.onError ? countOnDone(inv.onError, { type: COUNT_APPROVAL, params }) : inv.onError);
+    return { ...inv, onDone, onError, input: ({ context }: { context: RoleContext }) => ({ params, context, judges }) };
   };
   if (state.invoke) {
     out.invoke = Array.isArray(state.invoke) ? state.invoke.map((i) => wire(i as Record<string, unknown>)) : wire(state.invoke as Record<string, unknown>);
   }
-  if (state.states) out.states = Object.fromEntries(Object.entries(state.states).map(([id, child]) => [id, withStepInputs(child, vocabulary)]));
+  if (state.states) {
+    const children = state.states;
+    out.states = Object.fromEntries(Object.entries(children).map(([id, child]) => [id, withStepInputs(child, vocabulary, children)]));
+  }
   return out;
 }
 
@@ -182,10 +204,14 @@ function actorsOf(vocabulary: Vocabulary, ports: Ports, options: MachineOptions)
   return Object.fromEntries(
     Object.entries(vocabulary.steps).map(([name, step]) => [
       name,
-      fromPromise<unknown, { params: unknown; context: RoleContext }>(async ({ input: { params, context }, signal }) => {
+      fromPromise<unknown, { params: unknown; context: RoleContext; judges: Judge[] }>(async ({ input: { params, context, judges }, signal }) => {
         if (options.startsNothingOnceWoundDown && ports.run.windDown.aborted) return notStarted(signal);
         const view = (viewName: string) => resolveView(viewName, { context, board: ports.board }, vocabulary.views);
-        const output = await step.run({ params, context, signal, view }, ports);
+        const judgedBy = async () => {
+          const rules = await Promise.all(judges.map((judge) => vocabulary.steps[judge.src]?.rules?.({ params: judge.params, view }, ports) ?? []));
+          return rules.flat();
+        };
+        const output = await step.run({ params, context, signal, view, judgedBy }, ports);
         const checked = step.output.safeParse(output);
         if (checked.success) return checked.data;
         const problem = checked.error.issues[0];
@@ -215,7 +241,11 @@ function referencesOfVocabulary(vocabulary: Vocabulary, ports: Ports) {
       ({ context }: { context: RoleContext }, params: unknown) => guard.test({ context, settings: ports.role.settings ?? {} }, params, ports.board),
     ]),
   );
-  return { actions, guards };
+  const conflict = ({ event }: { event: object }) => {
+    const error = (event as { error?: unknown }).error;
+    return SopworksError.isInstance(error) && error.code === 'CHECKS_CONFLICT';
+  };
+  return { actions, guards: { ...guards, [NOT_A_CONFLICT]: not(conflict) } };
 }
 
 /** `initial`: context the machine starts with besides the defaults (a per-file machine's file, say). */
@@ -226,7 +256,7 @@ export function buildMachine(
   initial: Partial<RoleContext> = {},
   options: MachineOptions = {},
 ): AnyStateMachine {
-  const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state, vocabulary)]));
+  const states = Object.fromEntries(Object.entries(sop.states).map(([id, state]) => [id, withStepInputs(state, vocabulary, sop.states)]));
   const { actions, guards } = referencesOfVocabulary(vocabulary, ports);
   return setup({
     types: {} as { context: RoleContext },

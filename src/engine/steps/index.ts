@@ -3,8 +3,20 @@ export * from './actions.ts';
 export { conclude } from './conclude.ts';
 export * from './core-views.ts';
 export * from './guards.ts';
-export { planRefusals } from './plan-refusals.ts';
-export type { ApprovalPort, AskRequest, CallMeta, ModelPort, OutputSpec, PolicyPort, Ports, Progress, Publish, QuestionsRequest } from './ports.ts';
+export type {
+  ApprovalPort,
+  AskRequest,
+  CallMeta,
+  CommandContext,
+  ModelPort,
+  OutputSpec,
+  PolicyPort,
+  PolicyRule,
+  Ports,
+  Progress,
+  Publish,
+  QuestionsRequest,
+} from './ports.ts';
 export { publish } from './publish.ts';
 export { EachFileOutput, initialContext, type RoleContext } from './role-context.ts';
 export { type CompanyFile, companyFileSchema, RoleSettings, SopFile, type StateNodeConfig } from './sop-file.ts';

@@ -67,6 +67,11 @@ export interface AskRequest {
    * refused, re-asked with like a validation error, or null to accept it.
    */
   accept?: (value: unknown) => string | null;
+  /**
+   * Every rule the reply must meet besides its format — what `accept` and the SOP's checks after the step
+   * refuse — in the words the prompt states them (a check never applies a rule the prompt did not state).
+   */
+  rules?: readonly string[];
   signal?: AbortSignal;
 }
 
@@ -93,6 +98,12 @@ export interface CommandContext {
   declared?: readonly { argv: readonly string[]; source: string }[];
 }
 
+/** A rule of the policy in a prompt's words, and whether any reply can meet it. */
+export interface PolicyRule {
+  text: string;
+  satisfiable: boolean;
+}
+
 /** What each role may write and run (sops/policy.yaml). */
 export interface PolicyPort {
   /** Where the policy comes from, for a hint that says what to edit. */
@@ -104,6 +115,10 @@ export interface PolicyPort {
    * declared commands, which a role with `runInstalled` may run and a refusal names.
    */
   commandRefusal(role: string, command: readonly string[], context?: CommandContext): string | null;
+  /** What `role` may write, as a prompt states it (from the lists `writeRefusals` reads); unsatisfiable when it may write nothing. */
+  writeRule(role: string): PolicyRule;
+  /** What `role` may run, as a prompt states it (from the lists and context `commandRefusal` reads); unsatisfiable when it may run nothing. */
+  runRule(role: string, context?: CommandContext): PolicyRule;
   dependencies: {
     install: boolean;
     network: boolean;

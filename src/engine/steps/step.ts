@@ -20,6 +20,18 @@ export interface StepInput<P> {
   signal: AbortSignal;
   /** A view or a slot the role keeps, by name (./views.ts); a view may take a moment (a parse), so it is awaited. */
   view(name: string): Promise<unknown>;
+  /**
+   * The rules by which the SOP's next step judges what this step gives (a check that can send it back),
+   * in the words its prompt must state: the steps' `rules`, found by the machine builder in the state(s)
+   * this step's onDone leads to. Empty when nothing judges it.
+   */
+  judgedBy(): Promise<string[]>;
+}
+
+/** What a judging step's `rules` read: its parameters, and the role's views (the current file, say). */
+export interface RulesInput<P> {
+  params: P;
+  view(name: string): Promise<unknown>;
 }
 
 /**
@@ -57,6 +69,11 @@ export interface Step<P = unknown, O = unknown> {
   effect?: StepEffect;
   names?: StepNames;
   prompt?: (params: P) => StepPrompt;
+  /**
+   * A step that can refuse what the step before it gave (a check): every rule it applies, in the words
+   * the prompt of that step states them — from the same source the check reads, so they cannot drift.
+   */
+  rules?: (input: RulesInput<P>, ports: Ports) => readonly string[] | Promise<readonly string[]>;
   run(input: StepInput<P>, ports: Ports): Promise<O>;
 }
 
@@ -110,6 +127,7 @@ export const defineStep = <S extends z.ZodType, O extends z.ZodType>(step: {
   effect?: StepEffect;
   names?: StepNames;
   prompt?: (params: z.output<S>) => StepPrompt;
+  rules?: (input: RulesInput<z.output<S>>, ports: Ports) => readonly string[] | Promise<readonly string[]>;
   run(input: StepInput<z.output<S>>, ports: Ports): Promise<z.output<O>>;
 }): Step<z.output<S>, z.output<O>> => step as Step<z.output<S>, z.output<O>>;
 
