@@ -42,12 +42,14 @@ export const knownMessageTypes = (): string[] => Object.keys(messageTypes);
 
 /** Structured outputs an `ask` step may request, besides `code` (one file) and `files` (several). */
 export const askOutputs: Readonly<Record<string, z.ZodType>> = {
-  Review: documents.Review,
+  // A reply is held to what its prompt asks for; the board also keeps what older runs posted.
+  ...Object.fromEntries(Object.entries(messageTypes).map(([name, type]) => [name, type.schema])),
+  PRD: documents.PRD,
+  Review: documents.ReviewVerdict,
   // The questions a role asks the person before it writes (`clarify`).
   ClarifyingQuestions: documents.ClarifyingQuestions,
   // The files a change run's step asks to read.
   ReadRequest: documents.ReadRequest,
-  ...Object.fromEntries(Object.entries(messageTypes).map(([name, type]) => [name, type.schema])),
 };
 
 /** What `{{markdown "Type" value}}` renders in a template. */

@@ -24,6 +24,10 @@ export { Outcome, Requirement } from '../engine/board/index.ts';
 
 export const Priority = z.enum(['P0', 'P1', 'P2']);
 
+/** A question the PRD leaves open, and the assumption it makes for it meanwhile. */
+export const OpenQuestion = z.object({ question: text('a question'), assumption: text('the assumption made for it') });
+
+/** The PRD a model writes: every open question comes with its assumption. */
 export const PRD = z.object({
   projectName: text('projectName'),
   summary: text('summary'),
@@ -31,7 +35,15 @@ export const PRD = z.object({
   userStories: z.array(z.object({ asA: text('asA'), iWant: text('iWant'), soThat: text('soThat') })).min(1),
   requirementPool: z.array(z.object({ id: text('id'), description: text('description'), priority: Priority })).min(1),
   acceptanceCriteria: z.array(text('an acceptance criterion')).min(1),
-  openQuestions: z.array(text('an open question')),
+  openQuestions: z.array(OpenQuestion),
+});
+
+/** What an open question of a PRD posted before they had assumptions (a plain string) reads as. */
+export const UNRECORDED_ASSUMPTION = 'not recorded (a PRD written before open questions had assumptions)';
+
+/** The PRD as the board keeps it: one posted by an older run may hold its open questions as plain strings. */
+export const PostedPRD = PRD.extend({
+  openQuestions: z.array(z.preprocess((value) => (typeof value === 'string' ? { question: value, assumption: UNRECORDED_ASSUMPTION } : value), OpenQuestion)),
 });
 
 /** A verdict from a review step: a boolean decided by the schema, never by a substring of prose. */
@@ -39,6 +51,23 @@ export const Review = z.object({
   approved: z.boolean(),
   issues: z.array(text('an issue')),
 });
+
+/**
+ * The rule a reviewer's reply keeps, said once: the schema's description and its refusal are this text.
+ * A review approves only with nothing left to change — notes on an approved draft reached no one.
+ */
+export const REVIEW_RULE = '`approved` is true only when `issues` is empty; list in `issues` only what must change, and then `approved` is false.';
+
+/** What a review step asks a model for: a Review whose verdict and issues agree (REVIEW_RULE). */
+export const ReviewVerdict = z
+  .object({
+    approved: z.boolean(),
+    issues: z.array(text('an issue')).describe('each thing that must change, said so the writer can act on it; [] when approving'),
+  })
+  .superRefine((review, ctx) => {
+    if (review.approved === review.issues.length > 0) ctx.addIssue({ code: 'custom', path: ['approved'], message: REVIEW_RULE });
+  })
+  .describe(REVIEW_RULE);
 
 export const DesignFile = z.object({
   path: RelativePath,
@@ -236,6 +265,7 @@ export type ClarifyingQuestions = z.infer<typeof ClarifyingQuestions>;
 export type Answers = z.infer<typeof Answers>;
 
 export type PRD = z.infer<typeof PRD>;
+export type OpenQuestion = z.infer<typeof OpenQuestion>;
 export type Review = z.infer<typeof Review>;
 /** As written (the fields added since the first version may be absent from older boards and scenarios). */
 export type Design = z.input<typeof Design>;

@@ -19,7 +19,7 @@ const DESIGN_PATH = 'docs/design.md';
 const TASKS_PATH = 'docs/tasks.md';
 
 export const PRD = defineMessage({
-  schema: S.PRD,
+  schema: S.PostedPRD,
   description: 'Product requirements; committed as docs/prd.md.',
   ...oneDocument(() => PRD_PATH, renderPrd),
   subject: (prd) => `docs: product requirements for ${prd.projectName}`,

@@ -1,4 +1,4 @@
-import type { PRD } from '../../../documents/index.ts';
+import type { OpenQuestion, PRD } from '../../../documents/index.ts';
 import { bullets, document, item } from '../../../ground/markdown.ts';
 import { oneLine } from '../../../ground/text/index.ts';
 
@@ -12,6 +12,9 @@ export function renderPrd(prd: PRD): string {
     `## Requirement pool\n\n${prd.requirementPool.map((r) => item(`${oneLine(r.id)} (${r.priority}): ${r.description}`)).join('\n')}`,
     // Numbered: a task names the criteria its file serves by number.
     `## Acceptance criteria\n\n${prd.acceptanceCriteria.map((c, i) => item(c, `${i + 1}.`)).join('\n')}`,
-    `## Open questions\n\n${bullets(prd.openQuestions)}`,
+    `## Open questions\n\n${bullets(prd.openQuestions.map(openQuestionLine))}`,
   );
 }
+
+/** A question and the assumption made for it; a board restored from an older run may hold the question alone, as a string. */
+const openQuestionLine = (q: OpenQuestion | string): string => (typeof q === 'string' ? q : `${q.question} — assumed meanwhile: ${q.assumption}`);
