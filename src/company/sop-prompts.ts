@@ -12,12 +12,18 @@ import type { SopFile } from '../engine/steps/index.ts';
 import type { Company } from './load-company.ts';
 import { askOutputs, markdownRenderers, vocabulary } from './vocabulary.ts';
 
-/** Views that carry one reply per file: the files QA tests, a file's dependencies, the sources a change reads. (Tests are one reply.) */
-const PER_FILE = new Set(['files', 'dependencies', 'sources']);
+/**
+ * Views that carry a list of files — the files QA tests, the tests themselves, a file's dependencies, the
+ * sources a change reads — which the gateway fits to the room a prompt has left (fit-files.ts).
+ */
+const PER_FILE = new Set(['files', 'dependencies', 'sources', 'tests', 'testFiles']);
 /** Views that carry next to nothing: a name, a path, a count, a flag. */
 const SMALL = new Set(['key', 'current', 'done', 'project']);
 /** Views whose text is known when the run starts (the spec is part of the fixed prompt). */
 const KNOWN = new Set(['spec', 'request']);
+
+/** Limits as long as a planned run's, for measuring a format that states them. */
+const MEASURED_LIMITS = { caps: { maxStringChars: 99_999, maxItems: 99 }, replyTokens: 99_999 };
 
 /** Every model-asking step of the company's SOPs and per-file SOPs, with `spec` written into its fixed text. */
 export function sopPrompts(company: Company, spec: string): SopPrompt[] {
@@ -35,7 +41,8 @@ export function sopPrompts(company: Company, spec: string): SopPrompt[] {
         const name = `${role.id}/${params.action}`;
         if (prompts.has(name)) continue;
         const output = outputOf(step.src === 'edit' ? 'edits' : (params.output ?? 'code'));
-        const fixed = renderer.renderFixed(role.profile, params.action, formatOf(output));
+        // Measured with caps and a reply limit in the format, as a planned run shows them.
+        const fixed = renderer.renderFixed(role.profile, params.action, formatOf(output, MEASURED_LIMITS));
         const views = [...(params.with ?? []), ...(step.src === 'edit' ? ['original'] : [])];
         const given = views.filter((view) => KNOWN.has(view)).length > 0 ? `\n${spec}` : '';
         prompts.set(name, {
@@ -45,6 +52,7 @@ export function sopPrompts(company: Company, spec: string): SopPrompt[] {
           replies: views.filter((v) => !PER_FILE.has(v) && !SMALL.has(v) && !KNOWN.has(v)).length,
           perFile: views.filter((v) => PER_FILE.has(v)).length,
           schema: output.kind === 'json' ? output.schema : null,
+          files: output.kind === 'files',
         });
       }
     }

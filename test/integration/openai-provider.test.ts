@@ -222,7 +222,7 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     });
     assert.equal(result.code, 1, result.stderr);
     const plan =
-      /limits for a context of 4096 tokens: replies up to (\d+) tokens, lists up to (\d+) items?, strings up to (\d+) characters, no continuations .*\(from the server's model list\)/.exec(
+      /limits for a context of 4096 tokens: replies up to (\d+) tokens \(a reply of files continued up to 2 times\), lists up to (\d+) items?, strings up to (\d+) characters, files shown within the room .*\(from the server's model list\)/.exec(
         result.stdout + result.stderr,
       );
     assert.ok(plan, result.stdout + result.stderr);
@@ -232,6 +232,11 @@ describe('the openai provider against a local OpenAI-compatible server', functio
       const schema = request.body.response_format.json_schema.schema;
       assert.equal(schema.properties.goals.maxItems, Number(plan[2]));
       assert.equal(schema.properties.summary.maxLength, Number(plan[3]));
+      // The prompt's own description of the format says the same caps, and the reply's limit.
+      const prompt = request.body.messages.map((m: { content: string }) => m.content).join('\n');
+      assert.match(prompt, new RegExp(`"maxLength": ${plan[3]}`));
+      assert.match(prompt, new RegExp(`"maxItems": ${plan[2]}`));
+      assert.match(prompt, new RegExp(`Your whole reply may be at most ${plan[1]} tokens`));
     }
   });
 

@@ -1,13 +1,15 @@
 /**
- * Defaults that fit the model (issue 29, Must 1): the output limit, the caps on lists and strings and the
- * continuations are planned from the context window and the SOP's own prompts so that no step — nor a
- * re-ask of it — can overflow; a context that cannot hold the SOP is refused saying what to set. The
- * plan's one assumption, that a reply grows by at most RENDERING as later prompts show it, is attacked
- * here with artifacts filled to every cap.
+ * Defaults that fit the model (issue 29, Must 1; issue 36, Must 4): the output limit, the caps on lists
+ * and strings and the continuations are planned from the context window and the SOP's own prompts so that
+ * no step — nor a re-ask of it — can overflow, its lists of files fitted to the room it has left; with a
+ * large context the caps are those of a useful artifact, and a context that cannot hold the SOP is refused
+ * saying what to set. The plan's one assumption, that a reply grows by at most RENDERING as later prompts
+ * show it, is attacked here with artifacts filled to every cap.
  */
 import assert from 'node:assert/strict';
 import type { z } from 'zod';
-import { planContext, plannedSteps, promptBound, RENDERING, stringSlots } from '../../src/capabilities/model/context-plan.ts';
+import { FILE_INTERFACE_TOKENS, planContext, plannedSteps, promptBound, RENDERING, replyRoom } from '../../src/capabilities/model/context-plan.ts';
+import { formatOf } from '../../src/capabilities/model/reply-format.ts';
 import { serverJsonSchema } from '../../src/capabilities/model/strict-json-schema.ts';
 import { countPromptTokens, countTextTokens } from '../../src/capabilities/model/token-count.ts';
 import { loadCompany } from '../../src/company/load-company.ts';
@@ -59,6 +61,7 @@ describe('the context plan', () => {
     for (const name of [
       'product-manager/write_prd',
       'architect/write_design',
+      'architect/fix_design',
       'engineer/write_file',
       'engineer/fix_file',
       'qa/write_tests',
@@ -66,23 +69,54 @@ describe('the context plan', () => {
     ])
       assert.ok(names.includes(name), name);
     const fix = steps.find((s) => s.name === 'engineer/fix_file')!;
-    assert.deepEqual([fix.replies, fix.perFile], [5, 1], 'designExcerpt, task, file, bug, testReport; dependencies per file');
+    assert.deepEqual([fix.replies, fix.perFile], [5, 1], 'designExcerpt, task, file, bug, testReport; dependencies a list of files');
+    const report = steps.find((s) => s.name === 'qa/write_bug_report')!;
+    assert.deepEqual([report.replies, report.perFile], [2, 2], 'design, testReport; the files and the tests, lists of files');
+    assert.equal(steps.find((s) => s.name === 'qa/write_tests')!.files, true, "QA's tests are a reply of files");
   });
 
-  for (const context of [3072, 4096, 8192, 16384, 32768, 131072]) {
-    it(`leaves every step of the SOP, re-asked, within a context of ${context} tokens`, () => {
+  for (const context of [4096, 8192, 16384, 32768, 131072]) {
+    it(`leaves every step of the SOP, re-asked, its reply and room for files within a context of ${context} tokens`, () => {
       const plan = planContext(context, steps, { replyTokens: 4096 });
       assert.ok(plan.replyTokens >= 160 && plan.replyTokens <= 4096);
       assert.ok(plan.maxItems >= 1 && plan.maxStringChars >= 16);
-      assert.equal(plan.maxContinuations, 0, 'a reply later prompts carry is one request');
+      assert.equal(plan.maxContinuations, 0, 'a reply later prompts carry whole is one request');
       for (const step of steps) {
-        const prompt = promptBound(step, plan.replyTokens, plan.maxItems);
-        assert.ok(prompt + plan.replyTokens <= context, `${step.name}: ${prompt} + ${plan.replyTokens} > ${context}`);
+        const prompt = promptBound(step, plan.replyTokens, plan.filesContinuations);
+        const files = step.perFile * FILE_INTERFACE_TOKENS;
+        assert.ok(prompt + files <= context, `${step.name}: ${prompt} + ${files} > ${context}`);
       }
       // More room gives longer replies (or as long: the ceiling).
       if (context < 131072) assert.ok(planContext(context * 2, steps, { replyTokens: 4096 }).replyTokens >= plan.replyTokens);
     });
   }
+
+  it('gives a large context the caps of a useful artifact: prose and diagrams of 2,000 characters and more, 30 files and more', () => {
+    const plan = planContext(128_000, steps, { replyTokens: 4096 });
+    assert.equal(plan.replyTokens, 4096);
+    assert.ok(plan.maxStringChars >= 2000, `strings up to ${plan.maxStringChars} characters`);
+    assert.ok(plan.maxItems >= 30, `lists up to ${plan.maxItems} items`);
+    // QA's reply of tests may be continued: its budget is three requests', kept in its prompt's room.
+    const tests = steps.find((s) => s.name === 'qa/write_tests')!;
+    assert.equal(replyRoom(tests, plan.replyTokens, plan.filesContinuations), 3 * 4096);
+    assert.ok(promptBound(tests, plan.replyTokens, plan.filesContinuations) + FILE_INTERFACE_TOKENS * plan.maxItems <= 128_000);
+  });
+
+  it("says its caps in the format a prompt shows: the schema with every length, and the reply's own limit", () => {
+    const plan = planContext(128_000, steps, { replyTokens: 4096 });
+    const format = formatOf({ kind: 'json', name: 'Design', schema: Design }, { caps: plan, replyTokens: plan.replyTokens });
+    const schema = JSON.parse(format.schema!);
+    assert.equal(schema.properties.approach.maxLength, plan.maxStringChars);
+    assert.equal(schema.properties.classDiagram.maxLength, plan.maxStringChars);
+    assert.equal(schema.properties.files.maxItems, plan.maxItems);
+    assert.equal(schema.properties.files.minItems, 1, "zod's own lengths travel too");
+    assert.deepEqual([format.replyTokens, format.replyChars], [4096, 3 * 4096]);
+    const files = formatOf(
+      { kind: 'files' },
+      { caps: plan, replyTokens: replyRoom({ name: 'qa', fixedTokens: 0, replies: 0, perFile: 0, files: true }, 4096, plan.filesContinuations) },
+    );
+    assert.equal(files.replyTokens, 3 * 4096);
+  });
 
   it('keeps an explicit output limit as the ceiling', () => {
     assert.equal(planContext(131072, steps, { replyTokens: 700 }).replyTokens, 700);
@@ -90,25 +124,15 @@ describe('the context plan', () => {
 
   it('refuses a context that cannot hold the SOP, naming the step and what to set', () => {
     assert.throws(
-      () => planContext(1024, steps, { replyTokens: 4096 }),
+      () => planContext(2048, steps, { replyTokens: 4096 }),
       (error: unknown) => {
         assert.ok(SopworksError.isInstance(error));
         assert.equal(error.code, 'NO_MODEL');
-        assert.match(error.message, /The model's context of 1024 tokens cannot hold the SOP's largest prompt: step [\w-]+\/\w+ is \d+ tokens/);
+        assert.match(error.message, /The model's context of 2048 tokens cannot hold the SOP's largest prompt: step [\w-]+\/\w+ is \d+ tokens/);
         assert.match(error.hint ?? '', /SOPWORKS_LOCAL_CONTEXT to \d+ or more/);
         return true;
       },
     );
-  });
-
-  it('caps strings so an artifact with every list full fits its reply at three characters a token', () => {
-    const plan = planContext(16384, steps, { replyTokens: 4096 });
-    for (const schema of [PRD, Design, TaskGraph, Review, BugReport]) {
-      const json = serverJsonSchema(schema, plan);
-      const value = filled(json, plan.maxItems, plan.maxStringChars, FILLS.prose!);
-      assert.ok(stringSlots(json, plan.maxItems) * plan.maxStringChars <= plan.replyTokens * 3);
-      assert.ok(countTextTokens(JSON.stringify(value)) <= plan.replyTokens, `${JSON.stringify(value).length} characters`);
-    }
   });
 
   describe('a reply grows by at most RENDERING as later prompts show it (attacked)', () => {
@@ -123,8 +147,10 @@ describe('the context plan', () => {
     for (const [what, schema, show] of shown) {
       for (const [fill, char] of Object.entries(FILLS)) {
         it(`${what}, ${fill} text, every list and string at its cap`, () => {
-          for (const context of [3072, 4096, 8192, 16384, 32768]) {
-            const { maxItems: items, maxStringChars: chars } = planContext(context, steps, { replyTokens: 4096 });
+          for (const context of [6144, 8192, 16384]) {
+            const { maxItems, maxStringChars: chars } = planContext(context, steps, { replyTokens: 4096 });
+            // Lists at their cap, or at 8 (the ratio does not grow with their length; the value would).
+            const items = Math.min(maxItems, 8);
             const value = graphFixed(filled(serverJsonSchema(schema, { maxStringChars: chars, maxItems: items }), items, chars, char));
             const reply = countTextTokens(JSON.stringify(value));
             const rendered = countTextTokens(show(value));

@@ -164,7 +164,12 @@ async function checkSharedTemplates(kinds: Map<Kind, string>, { sharedDir, diagn
   await shared('system', ['role'], firstStep, 'every model call, as the system prompt,');
   for (const [kind, at] of kinds) {
     const extra = kind === 'json' ? ['schema'] : kind === 'code' || kind === 'edits' ? ['path'] : [];
-    await shared(`format-${kind}`, ['kind', ...extra], at, `every step with output ${kind === 'json' ? 'of a structured type' : kind}`);
+    await shared(
+      `format-${kind}`,
+      ['kind', 'replyTokens', 'replyChars', ...extra],
+      at,
+      `every step with output ${kind === 'json' ? 'of a structured type' : kind}`,
+    );
   }
   // A re-ask may follow any step, so repair.hbs gets only what every output kind in use provides.
   const repair = [
@@ -173,6 +178,8 @@ async function checkSharedTemplates(kinds: Map<Kind, string>, { sharedDir, diagn
     'partial',
     'earlier',
     'kind',
+    'replyTokens',
+    'replyChars',
     ...(kinds.size === 1 && kinds.has('json') ? ['schema'] : []),
     ...(kinds.size === 1 && kinds.has('code') ? ['path'] : []),
   ];

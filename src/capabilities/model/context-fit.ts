@@ -3,7 +3,14 @@
  * that cannot be answered within the window is never sent, and the step fails saying by how much.
  */
 import { SopworksError } from '../../ground/errors.ts';
-import { type CallMeta, type ChatMessage, describeCall, type ModelRoute } from './provider.ts';
+import { type CallMeta, type ChatMessage, describeCall, type ModelRoute, type ReplyShape } from './provider.ts';
+
+/** The tokens a request keeps for its reply on a route: per shape when the provider says, else one request's. */
+export function replyAllowanceOf(request: { output?: ReplyShape }, route: ModelRoute): number {
+  if (request.output && route.provider.replyAllowanceFor && route.provider.contextWindow !== undefined) return route.provider.replyAllowanceFor(request.output);
+  return route.provider.replyAllowance ?? route.maxOutputTokens;
+}
+
 import { countPromptTokens } from './token-count.ts';
 
 /**
@@ -11,11 +18,11 @@ import { countPromptTokens } from './token-count.ts';
  * when the window is known; otherwise the step fails saying by how much (and a role with fallbacks asks
  * its next model: the words "context length exceeded" make it a fallback reason).
  */
-export function checkFits(request: { call: CallMeta }, route: ModelRoute, messages: readonly ChatMessage[]): void {
+export function checkFits(request: { call: CallMeta; output?: ReplyShape }, route: ModelRoute, messages: readonly ChatMessage[]): void {
   const window = route.provider.contextWindow;
   if (!window) return;
   const prompt = route.provider.countPromptTokens?.(messages) ?? countPromptTokens(messages);
-  const reply = route.provider.replyAllowance ?? route.maxOutputTokens;
+  const reply = replyAllowanceOf(request, route);
   if (prompt + reply <= window) return;
   throw new SopworksError(
     'MODEL_ERROR',

@@ -8,11 +8,12 @@ import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/index
 import { SopworksError } from '../../ground/errors.ts';
 import type { Budget } from './budget.ts';
 import { type ProgressReport, progressReporter } from './call-progress.ts';
-import { checkFits } from './context-fit.ts';
+import { checkFits, replyAllowanceOf } from './context-fit.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
 import type { ExchangeReplay } from './exchange-log.ts';
 import type { ExchangeRecord } from './exchange-record.ts';
 import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
+import { fittedVariables } from './fit-files.ts';
 import { chainHas, exchangeOf, usedUp } from './gateway-records.ts';
 import type { ParseResult } from './parse/result.ts';
 import { costOf, type Price } from './prices.ts';
@@ -82,11 +83,25 @@ export class Gateway implements ModelPort {
 
   async ask(request: AskRequest): Promise<unknown> {
     const { renderer, onEvent } = this.options;
-    const format = formatOf(request.output);
     const chain = this.chainFor(request.call.role);
+    // The format states the limits of the role's first model: its caps, and how long its reply may be.
+    const format = formatOf(request.output, {
+      caps: chain[0]?.provider.schemaCaps ?? null,
+      replyTokens: chain[0] ? replyAllowanceOf(request, chain[0]) : null,
+    });
     const round = this.recordedRound(request, chain);
     const guidance = round.rejected ? (this.options.guidance ?? null) : null;
-    const prompt = renderer.render(request.profile, request.call.action, request.variables, format, guidance, request.rules ?? []);
+    const render = (variables: Record<string, unknown>) =>
+      renderer.render(request.profile, request.call.action, variables, format, guidance, request.rules ?? []);
+    // A list of files more than the model's context holds is shown in part by interface (fit-files.ts).
+    const variables = await fittedVariables(request, chain, (v) => {
+      const { system, user } = render(v);
+      return [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ];
+    });
+    const prompt = render(variables);
     const opening: ChatMessage[] = [
       { role: 'system', content: prompt.system },
       { role: 'user', content: prompt.user },

@@ -49,6 +49,16 @@ function compiledIn(handlebars: typeof Handlebars, source: string): HandlebarsTe
 
 export type OutputKind = 'json' | 'code' | 'files' | 'edits';
 
+/** What the format templates (roles/_shared/format-<kind>.hbs) are given: the kind, the schema or path, the reply's limit. */
+export interface PromptFormat {
+  kind: OutputKind;
+  schema?: string;
+  path?: string;
+  /** The most tokens the whole reply may take, and about as many characters; null or absent: not said. */
+  replyTokens?: number | null;
+  replyChars?: number | null;
+}
+
 export interface RenderedPrompt {
   system: string;
   user: string;
@@ -115,13 +125,13 @@ export class PromptRenderer {
     profile: RoleProfile,
     action: string,
     variables: Record<string, unknown>,
-    format: { kind: OutputKind; schema?: string; path?: string },
+    format: PromptFormat,
     guidance: string | null = null,
     rules: readonly string[] = [],
   ): RenderedPrompt {
     const system = this.renderSystem(profile);
     const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
-    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), { replyTokens: null, replyChars: null, ...format });
     const stated = rules.length === 0 ? '' : `${this.renderRules(rules).trimEnd()}\n\n`;
     const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
     return { system, user: `${request.trimEnd()}\n\n${stated}${said}${instructions.trimEnd()}\n` };
@@ -132,13 +142,13 @@ export class PromptRenderer {
    * prompt, the template's own text (its partials' included, every `{{…}}` left out) and the format
    * instructions with the schema.
    */
-  renderFixed(profile: RoleProfile, action: string, format: { kind: OutputKind; schema?: string; path?: string }): RenderedPrompt {
+  renderFixed(profile: RoleProfile, action: string, format: PromptFormat): RenderedPrompt {
     const system = this.renderSystem(profile);
     const source = (file: string, depth = 0): string =>
       (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(/\{\{>\s*([\w-]+)[^}]*\}\}|\{\{[\s\S]*?\}\}/g, (_tag, partial: string | undefined) =>
         partial && depth < 4 ? source(path.join(this.rolesDir, '_shared', `${partial}.hbs`), depth + 1) : '',
       );
-    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), format);
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), { replyTokens: null, replyChars: null, ...format });
     return { system, user: `${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
   }
 
@@ -198,11 +208,8 @@ export class PromptRenderer {
    * The re-ask after an invalid reply, appended to the first attempt's request (so the prompt keeps its
    * prefix): the validation error and an excerpt of the rejected reply around the problem (reask.ts).
    */
-  renderRepair(
-    reask: { error: string; excerpt: string; partial: boolean; earlier?: readonly string[] },
-    format: { kind: OutputKind; schema?: string; path?: string },
-  ): string {
-    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { earlier: [], ...reask, ...format });
+  renderRepair(reask: { error: string; excerpt: string; partial: boolean; earlier?: readonly string[] }, format: PromptFormat): string {
+    return this.renderFile(path.join(this.rolesDir, '_shared', 'repair.hbs'), { earlier: [], replyTokens: null, replyChars: null, ...reask, ...format });
   }
 
   private renderFile(file: string, variables: Record<string, unknown>): string {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { CallMeta } from '../../engine/steps/index.ts';
 import type { ExchangeRecord } from './exchange-record.ts';
 import type { Price } from './prices.ts';
+import type { SchemaCaps } from './schema-caps.ts';
 
 export type { CallMeta };
 
@@ -11,13 +12,16 @@ export interface ChatMessage {
   content: string;
 }
 
+/** The reply's expected shape, as a provider sees it. */
+export type ReplyShape = { kind: 'json'; schema: z.ZodType } | { kind: 'code'; path: string } | { kind: 'files' } | { kind: 'edits'; path: string };
+
 export interface CompletionRequest {
   call: CallMeta;
   messages: ChatMessage[];
   /** When set, the provider asks for JSON matching this schema where the endpoint supports it. */
   jsonSchema: { name: string; schema: Record<string, unknown> } | null;
   /** The reply's expected shape, for providers that constrain generation to it (the local engine's grammars). */
-  output?: { kind: 'json'; schema: z.ZodType } | { kind: 'code'; path: string } | { kind: 'files' } | { kind: 'edits'; path: string };
+  output?: ReplyShape;
   signal?: AbortSignal;
   /** Completion tokens this request's continuations may spend, at most (cut-off-allowance.ts); none: no bound. */
   continuationTokens?: number;
@@ -114,6 +118,10 @@ export interface Provider {
   readonly contextWindow?: number;
   /** The tokens one request keeps for its reply (its output limit); none: the route's maxOutputTokens. */
   readonly replyAllowance?: number;
+  /** The same for a request of this shape, when it differs by shape (a reply of files continued further). */
+  replyAllowanceFor?(output: ReplyShape): number;
+  /** Caps a planned run puts on strings and lists whose schema sets none (schema-caps.ts); the prompt states them. */
+  readonly schemaCaps?: SchemaCaps | null;
   /** A prompt's length in the model's own tokens; none: the bundled tokenizer's count (token-count.ts). */
   countPromptTokens?(messages: readonly ChatMessage[]): number;
   /** A text's length in the model's own tokens; none: the bundled tokenizer's count. */

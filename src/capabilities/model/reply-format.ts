@@ -10,7 +10,8 @@ import { parseEditsReply } from './parse/edits-reply.ts';
 import { parseJsonReply } from './parse/json-reply.ts';
 import type { ParseResult } from './parse/result.ts';
 import type { OutputKind } from './prompt-renderer.ts';
-import { strictJsonSchema } from './strict-json-schema.ts';
+import type { SchemaCaps } from './schema-caps.ts';
+import { serverJsonSchema, strictJsonSchema } from './strict-json-schema.ts';
 import type { WarmUpTask } from './warm-up.ts';
 
 /**
@@ -76,15 +77,51 @@ export function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]
   return made;
 }
 
-export function formatOf(output: OutputSpec): { kind: OutputKind; schema?: string; path?: string } {
+/** What bounds a reply besides its shape: the caps on its strings and lists, and the tokens it may take. */
+export interface ReplyLimits {
+  caps: SchemaCaps | null;
+  /** The most tokens the whole reply may take (a reply cut off there is refused); null: unknown. */
+  replyTokens: number | null;
+}
+
+/**
+ * The output format a prompt states: for JSON, the schema with every constraint the reply is checked
+ * against — the lengths zod checks and the run's caps, which OpenAI's own structured output does not
+ * carry (response_format gets its strict subset) — and for every kind the reply's own limit.
+ */
+export function formatOf(output: OutputSpec, limits: ReplyLimits = { caps: null, replyTokens: null }): ReplyFormat {
+  const limit = { replyTokens: limits.replyTokens, replyChars: limits.replyTokens === null ? null : limits.replyTokens * CHARS_PER_TOKEN };
   switch (output.kind) {
     case 'json':
-      return { kind: 'json', schema: strictSchemaOf(output.schema).text };
+      return { kind: 'json', schema: promptSchemaText(output.schema, limits.caps), ...limit };
     case 'code':
-      return { kind: 'code', path: output.path };
+      return { kind: 'code', path: output.path, ...limit };
     case 'files':
-      return { kind: 'files' };
+      return { kind: 'files', ...limit };
     case 'edits':
-      return { kind: 'edits', path: output.path };
+      return { kind: 'edits', path: output.path, ...limit };
   }
+}
+
+/** What a format template is given: the kind, the schema or path, and the reply's limit in tokens and about as many characters. */
+export interface ReplyFormat {
+  kind: OutputKind;
+  schema?: string;
+  path?: string;
+  replyTokens: number | null;
+  replyChars: number | null;
+}
+
+/** Characters a token of text holds, about: how a reply's limit is said in characters too. */
+const CHARS_PER_TOKEN = 3;
+
+/** The schema a prompt shows, per schema and caps: every call of an action shows the same. */
+const promptSchemas = new WeakMap<object, Map<string, string>>();
+function promptSchemaText(schema: z.ZodType, caps: SchemaCaps | null): string {
+  let byCaps = promptSchemas.get(schema);
+  if (!byCaps) promptSchemas.set(schema, (byCaps = new Map()));
+  const key = JSON.stringify(caps);
+  let text = byCaps.get(key);
+  if (text === undefined) byCaps.set(key, (text = JSON.stringify(serverJsonSchema(schema, caps), null, 2)));
+  return text;
 }

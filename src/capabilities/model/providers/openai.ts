@@ -36,6 +36,7 @@ import type { ModelSettings } from '../settings.ts';
 import { countTextTokens } from '../token-count.ts';
 import { refused, serverText } from './error-text.ts';
 import { textOf, usageOf } from './openai-reply.ts';
+import { PlannedLimits } from './planned-limits.ts';
 import { schemaSent } from './schema-sent.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
@@ -138,7 +139,7 @@ export class OpenAIProvider implements Provider {
             }
           : null;
       finishReason = answer.finishReason;
-      if (finishReason !== 'length' || counts.continuations >= this.settings.maxContinuations) break;
+      if (finishReason !== 'length' || counts.continuations >= this.planned.continuations(request.output, this.settings.maxContinuations)) break;
       // A continuation may produce a whole reply's worth: sent only while the step's allowance has room.
       const spent = (usage?.completionTokens ?? countTextTokens(text)) + counts.withheldTokens;
       if (request.continuationTokens !== undefined && spent + this.settings.maxOutputTokens > request.continuationTokens) break;
@@ -165,7 +166,7 @@ export class OpenAIProvider implements Provider {
     if (request.jsonSchema && format === 'json_schema') {
       options.response_format = leftUnparsed({
         type: 'json_schema' as const,
-        json_schema: { name: request.jsonSchema.name, schema: schemaSent(request, this.settings.baseUrl, this.caps), strict: true },
+        json_schema: { name: request.jsonSchema.name, schema: schemaSent(request, this.settings.baseUrl, this.planned.caps), strict: true },
       });
     } else if (request.jsonSchema && format === 'json_object') {
       options.response_format = { type: 'json_object' };
@@ -220,20 +221,32 @@ export class OpenAIProvider implements Provider {
     throw this.explain(outcome, request.call);
   }
 
-  /** Caps on strings and arrays whose schema sets none, sent to a server (null: none). */
-  private caps: SchemaCaps | null = null;
+  /** Limits planned for the model's context window, when it is known (planned-limits.ts). */
+  private readonly planned = new PlannedLimits();
+
   /** The model's context window, when known (SOPWORKS_CONTEXT_WINDOW, or the server's model list). */
-  contextWindow?: number;
+  get contextWindow(): number | undefined {
+    return this.planned.contextWindow;
+  }
 
   /** Works within limits planned for the model's context window (context-plan.ts): its caps go in the schema. */
   fitTo(plan: ContextPlan): void {
-    this.contextWindow = plan.contextTokens;
-    this.caps = { maxStringChars: plan.maxStringChars, maxItems: plan.maxItems };
+    this.planned.fit(plan);
   }
 
-  /** One request's reply allowance: the output limit and its continuations. */
+  /** The caps a planned run puts on strings and lists (null: none), which the prompt's format states. */
+  get schemaCaps(): SchemaCaps | null {
+    return this.planned.caps;
+  }
+
+  /** One request's reply allowance once the window is known: the output limit and its continuations. */
   get replyAllowance(): number | undefined {
-    return this.contextWindow === undefined ? undefined : this.settings.maxOutputTokens * (1 + this.settings.maxContinuations);
+    return this.planned.contextWindow === undefined ? undefined : this.planned.allowance(undefined, this.settings);
+  }
+
+  /** The same for a request of this shape: a reply of files may be continued further. */
+  replyAllowanceFor(output: NonNullable<CompletionRequest['output']>): number {
+    return this.planned.allowance(output, this.settings);
   }
 
   private fallBack(format: StructuredOutput, rejection: StructuredOutputRejected): void {

@@ -180,9 +180,8 @@ export class LocalProvider implements Provider {
     const plan = planContext(
       this.contextSize,
       plannedSteps(prompts, (messages) => this.countPromptTokens(messages)),
-      {
-        replyTokens: this.options.maxOutputTokens,
-      },
+      // A reply under a grammar is one generation: none is continued, files neither.
+      { replyTokens: this.options.maxOutputTokens, filesContinuations: 0 },
     );
     Object.assign(this.limits, {
       replyTokens: explicit.maxOutputTokens ? this.options.maxOutputTokens : plan.replyTokens,
