@@ -78,9 +78,9 @@ describe('--json and the spec from a file or standard input', function () {
     assert.ok(summary.type === 'summary');
     assert.equal(summary.outcome, 'done');
     assert.equal(summary.exitCode, 0);
-    // The demo's 17 commits: each board message's, and the first ("chore: start the repository"), which is no message's.
-    assert.equal(summary.commits, 17);
-    assert.equal(lines.filter((l) => l.type === 'commit').length, 16);
+    // The demo's 18 commits: each board message's, and the first ("chore: start the repository"), which is no message's.
+    assert.equal(summary.commits, 18);
+    assert.equal(lines.filter((l) => l.type === 'commit').length, 17);
     assert.equal(summary.usage!.calls, lines.filter((l) => l.type === 'call-end').length);
     const requirement = lines.find((l) => l.type === 'message' && l.messageType === 'Requirement');
     assert.ok(requirement?.type === 'message');

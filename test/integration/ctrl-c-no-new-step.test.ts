@@ -13,7 +13,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const LATENCY = { SOPWORKS_SCRIPTED_LATENCY_MS: '40' };
-const DEMO_TREE = '6f36dde6f67cf9f3473bdf777e16371ac60f9f10';
+const DEMO_TREE = 'dd0c2e502c48649a596d12ed6355a5822c328b83';
 
 /** Runs the demo, sends SIGINT once `trigger` shows in its output, and gives the exit code and output. */
 function interruptAt(out: string, trigger: RegExp): Promise<{ code: number | null; stdout: string }> {

@@ -16,8 +16,8 @@ import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
 import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
-/** The tree `npm run demo` gives (README), in 15 commits. */
-const DEMO_TREE = '6f36dde6f67cf9f3473bdf777e16371ac60f9f10';
+/** The tree `npm run demo` gives, in 18 commits. */
+const DEMO_TREE = 'dd0c2e502c48649a596d12ed6355a5822c328b83';
 
 const git = (project: string, ...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' }).trim();
 const boardOf = async (project: string): Promise<{ type: string; payload: any }[]> =>
@@ -31,7 +31,7 @@ const runJson = async (project: string) => JSON.parse(await fs.readFile(path.joi
 async function finishedAsTheDemo(project: string): Promise<void> {
   assert.equal(git(project, 'rev-parse', 'HEAD^{tree}'), DEMO_TREE);
   const subjects = git(project, 'log', '--format=%s').split('\n');
-  assert.equal(subjects.length, 17);
+  assert.equal(subjects.length, 18);
   assert.equal(new Set(subjects).size, subjects.length, 'no commit twice');
   assert.equal((await runJson(project)).outcome, 'done');
 }

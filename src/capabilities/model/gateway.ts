@@ -3,7 +3,6 @@
  * on failure re-ask with the validation errors (bounded) → meter tokens → record the exchange.
  */
 
-import { callIdentity } from '../../engine/effect-identity.ts';
 import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import type { Budget } from './budget.ts';
@@ -15,6 +14,7 @@ import type { ExchangeRecord } from './exchange-record.ts';
 import { fallbackReason, MODEL_NOT_FOUND } from './fallback-reason.ts';
 import { fittedVariables } from './fit-files.ts';
 import { chainHas, exchangeOf, usedUp } from './gateway-records.ts';
+import { LOOP_RULE, LoopGuard } from './loop-guard.ts';
 import type { ParseResult } from './parse/result.ts';
 import { costOf, type Price } from './prices.ts';
 import type { PromptRenderer } from './prompt-renderer.ts';
@@ -70,11 +70,11 @@ export interface GatewayOptions {
 }
 
 export class Gateway implements ModelPort {
-  /** Valid replies by call and occurrence, to tell a loop (the same reply twice in a row) from progress. */
-  private readonly validReplies = new Map<string, string>();
+  /** Tells a loop (the same reply twice in a row) from progress. */
+  private readonly loops: LoopGuard;
 
   constructor(private readonly options: GatewayOptions) {
-    for (const r of options.replay?.records ?? []) if (r.ok) this.validReplies.set(callIdentity(r, r.occurrence), r.reply);
+    this.loops = new LoopGuard(options.replay?.records ?? []);
   }
 
   get provider(): Provider {
@@ -91,8 +91,8 @@ export class Gateway implements ModelPort {
     });
     const round = this.recordedRound(request, chain);
     const guidance = round.rejected ? (this.options.guidance ?? null) : null;
-    const render = (variables: Record<string, unknown>) =>
-      renderer.render(request.profile, request.call.action, variables, format, guidance, request.rules ?? []);
+    const rules = [...(request.rules ?? []), ...(this.loops.applies(request) ? [LOOP_RULE] : [])];
+    const render = (variables: Record<string, unknown>) => renderer.render(request.profile, request.call.action, variables, format, guidance, rules);
     // A list of files more than the model's context holds is shown in part by interface (fit-files.ts).
     const variables = await fittedVariables(request, chain, (v) => {
       const { system, user } = render(v);
@@ -122,7 +122,7 @@ export class Gateway implements ModelPort {
         const record = { ...request.call, ...tokens, repairs: attempts.repairs, ms: Date.now() - started, ok: true, model: route.label };
         this.options.meter.record(record);
         onEvent?.({ kind: 'call-end', call: request.call, record, text: { prompt: opening, reply: outcome.text } });
-        this.guardAgainstLoop(request, outcome.text);
+        this.loops.check(request, outcome.text);
         return outcome.value;
       }
       const next = chain[index + 1];
@@ -324,15 +324,9 @@ export class Gateway implements ModelPort {
     const everything = replay.recorded(request.call, request.occurrence);
     const round = replay.round(request.call, request.occurrence, Number.POSITIVE_INFINITY, chain[0]?.provider.cutOffLimits ?? null);
     const last = round.at(-1);
-    if (last?.ok && this.isLoop(request, last.reply)) return { attempts: [], rejected: true };
+    if (last?.ok && this.loops.isLoop(request, last.reply)) return { attempts: [], rejected: true };
     if (usedUp(round, chain, this.options.maxRepairs + 1)) return { attempts: [], rejected: true };
     return { attempts: round, rejected: round.length === 0 && everything.length > 0 };
-  }
-
-  private isLoop(request: AskRequest, reply: string): boolean {
-    if (request.output.kind === 'json' && request.output.name === 'Review') return false;
-    const previous = request.occurrence > 0 ? this.validReplies.get(callIdentity(request.call, request.occurrence - 1)) : undefined;
-    return previous !== undefined && previous.trim() === reply.trim();
   }
 
   /**
@@ -347,25 +341,6 @@ export class Gateway implements ModelPort {
 
   private startWarmUp(): void {
     if (this.later.length > 0) this.options.warmUp?.add(this.later.splice(0));
-  }
-
-  /**
-   * The same valid reply to the same call twice in a row is a loop, not progress: stop and say where.
-   * Review verdicts are exempt — "approved, no issues" is rightly the same every time; a review that
-   * keeps coming back to the same issues is the SOP's `repeats` guard's to catch.
-   */
-  private guardAgainstLoop(request: AskRequest, reply: string): void {
-    const loop = this.isLoop(request, reply);
-    this.validReplies.set(callIdentity(request.call, request.occurrence), reply);
-    if (loop) {
-      throw new SopworksError(
-        'LOOP_DETECTED',
-        `The model gave the same reply to ${describeCall(request.call)} twice in a row (calls ${request.occurrence} and ${request.occurrence + 1}): a loop, not progress.`,
-        {
-          hint: 'Look at the two exchanges in .sopworks/exchanges.jsonl; a clearer template or a stronger model usually breaks it. `sopworks resume <project folder>` asks the step again; add --hint "…" to tell the model what to do differently.',
-        },
-      );
-    }
   }
 }
 

@@ -11,7 +11,7 @@ import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts'
 import type { Ports, SopFile, StateNodeConfig, StepEffect } from '../steps/index.ts';
 import { EachFileOutput, entriesOf, initialContext, type Kind, type RoleContext, resolveView, type Vocabulary } from '../steps/index.ts';
 import { resolveCallKey } from './call-key.ts';
-import { type Judge, judgesOf } from './judges.ts';
+import { type Judge, judgesOf, rulesOfJudges } from './judges.ts';
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';
@@ -207,10 +207,7 @@ function actorsOf(vocabulary: Vocabulary, ports: Ports, options: MachineOptions)
       fromPromise<unknown, { params: unknown; context: RoleContext; judges: Judge[] }>(async ({ input: { params, context, judges }, signal }) => {
         if (options.startsNothingOnceWoundDown && ports.run.windDown.aborted) return notStarted(signal);
         const view = (viewName: string) => resolveView(viewName, { context, board: ports.board }, vocabulary.views);
-        const judgedBy = async () => {
-          const rules = await Promise.all(judges.map((judge) => vocabulary.steps[judge.src]?.rules?.({ params: judge.params, view }, ports) ?? []));
-          return rules.flat();
-        };
+        const judgedBy = () => rulesOfJudges(judges, vocabulary, ports, view);
         const output = await step.run({ params, context, signal, view, judgedBy }, ports);
         const checked = step.output.safeParse(output);
         if (checked.success) return checked.data;

@@ -4,6 +4,7 @@ export { resolveCallKey } from './call-key.ts';
 export { companyGraph, roleGraph } from './company-graph.ts';
 export { type Diagnostic, errorsIn, formatDiagnostic, sopError, sopWarning, templateError, warningsIn } from './diagnostic.ts';
 export { type CompanyFolders, initCompanyFolder } from './init-company-folder.ts';
+export { type Judge, judgesOf, rulesOfJudges } from './judges.ts';
 export { CLIENT } from './message-flow.ts';
 export { stepsNamed, stepsOf } from './sop-walk.ts';
 export { sopStateDiagram } from './state-diagram.ts';

@@ -4,7 +4,7 @@
  * state(s) a step's onDone leads to, when they have `rules`. Pure; the machine builder hands each step
  * its judges, and `judgedBy` renders their rules when the step runs.
  */
-import type { StateNodeConfig, Vocabulary } from '../steps/index.ts';
+import type { Ports, StateNodeConfig, Vocabulary } from '../steps/index.ts';
 
 /** A judging step as the SOP invokes it: its name and its (parsed) parameters. */
 export interface Judge {
@@ -24,4 +24,15 @@ export function judgesOf(onDone: unknown, siblings: Readonly<Record<string, Stat
       .filter((invoke) => typeof invoke.src === 'string' && vocabulary.steps[invoke.src]?.rules !== undefined)
       .map((invoke) => ({ src: invoke.src as string, params: invoke.input ?? {} }));
   });
+}
+
+/** The rules the judges state, in order, as the judged step's prompt shows them. */
+export async function rulesOfJudges(
+  judges: readonly Judge[],
+  vocabulary: Vocabulary,
+  ports: Ports,
+  view: (name: string) => Promise<unknown>,
+): Promise<string[]> {
+  const rules = await Promise.all(judges.map((judge) => vocabulary.steps[judge.src]?.rules?.({ params: judge.params, view }, ports) ?? []));
+  return rules.flat();
 }

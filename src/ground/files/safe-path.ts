@@ -33,14 +33,20 @@ export function checkRelativePath(candidate: string): { ok: true; path: string }
 }
 
 /** zod type for a project-relative path: validates and normalises. */
-export const RelativePath = z.string().transform((value, ctx) => {
-  const result = checkRelativePath(value);
-  if (!result.ok) {
-    ctx.addIssue({ code: 'custom', message: `unsafe path "${value}": ${result.reason}` });
-    return z.NEVER;
-  }
-  return result.path;
-});
+/** What checkRelativePath refuses, said where a schema is shown to a model. */
+export const RELATIVE_PATH_RULE = `a file's path relative to the project root, with "/" between folders: not absolute, no ".." leaving the project, not in ${RESERVED.map((r) => `${r}/`).join(' or ')}, no control characters`;
+
+export const RelativePath = z
+  .string()
+  .transform((value, ctx) => {
+    const result = checkRelativePath(value);
+    if (!result.ok) {
+      ctx.addIssue({ code: 'custom', message: `unsafe path "${value}": ${result.reason}` });
+      return z.NEVER;
+    }
+    return result.path;
+  })
+  .describe(RELATIVE_PATH_RULE);
 
 /**
  * Resolves a relative path to an absolute one under `root`, refusing symlink escapes: the deepest
