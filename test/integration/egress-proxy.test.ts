@@ -5,6 +5,8 @@
  * pages, the files a page listed, the find-links page — by GET or HEAD, with only the allowed headers
  * and the user's credential; every other method, path and header is refused or dropped before
  * anything goes upstream, and counted; an answer over its size or time bound is cut off and counted.
+ * Another name of the npm registry (a Yarn 1 lockfile's) is served by the configured registry, and a
+ * CONNECT to an http registry (Yarn 2+ tunnels every request) carries plain HTTP, judged the same.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -201,5 +203,60 @@ describe('the egress proxy lets through only what an installer needs', function 
     assert.match(counted[1]!, /chunked-1\.0\.0\.tgz: the answer is over the bound of 1048576 bytes/);
     assert.match(counted[2]!, /slow-1\.0\.0\.tgz: the answer took longer than 1 s/);
     assert.match(counted[3]!, /trickle-1\.0\.0\.tgz: the answer took longer than 1 s/);
+  });
+
+  /** Requests sent in one CONNECT tunnel to `authority` through the proxy's socket: each answer's status, or what ended it. */
+  function throughTunnel(authority: string, payload: Buffer | string): Promise<string> {
+    return new Promise((resolve) => {
+      const req = http.request({ socketPath: proxy.socketPath, method: 'CONNECT', path: authority, headers: { host: authority } });
+      req.on('connect', (res, socket) => {
+        let said = '';
+        socket.on('data', (chunk: Buffer) => (said += chunk.toString('latin1')));
+        socket.on('close', () => resolve(`${res.statusCode}: ${[...said.matchAll(/^HTTP\/1\.1 (\d+)/gm)].map((m) => m[1]).join(',') || 'closed'}`));
+        socket.on('error', () => undefined);
+        socket.write(payload);
+      });
+      req.on('response', (res) => resolve(`${res.statusCode}`));
+      req.on('error', (error) => resolve(`error ${error.message}`));
+      req.end();
+    });
+  }
+
+  it('a CONNECT to an http registry is a plain-HTTP tunnel, each request judged by its path; TLS in it is cut off', async () => {
+    proxy = await start([{ kind: 'npm', url: registry.url }]);
+    const authority = new URL(registry.url).host;
+    const before = registry.seen.length;
+    const pair = `GET /left-pad HTTP/1.1\r\nhost: ${authority}\r\n\r\nGET /-/whoami HTTP/1.1\r\nhost: ${authority}\r\nconnection: close\r\n\r\n`;
+    assert.equal(await throughTunnel(authority, pair), '200: 200,403');
+    assert.deepEqual(
+      registry.seen.slice(before).map((r) => `${r.method} ${r.url} ${r.headers.authorization}`),
+      [`GET /left-pad ${TOKEN}`],
+      'only the package path went upstream, with the credential',
+    );
+    assert.equal(await throughTunnel(authority, Buffer.from([0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00])), '200: closed');
+    assert.equal(await throughTunnel(authority, 'SET sopworks-pwned 1\r\n'), '200: closed');
+    assert.deepEqual(
+      proxy
+        .requests()
+        .filter((r) => !r.allowed)
+        .map((r) => r.result),
+      ['not a package path of an npm registry (<name>, @scope%2f<name>, <name>/-/<name>-<version>.tgz)', 'TLS to an http registry', 'not an HTTP request'],
+    );
+    assert.equal(registry.seen.length, before + 1, 'nothing else reached the registry');
+  });
+
+  it("another name of the npm registry (a Yarn 1 lockfile's registry.yarnpkg.com) is served by the configured registry, at the same path", async () => {
+    proxy = await start([
+      { kind: 'npm', url: registry.url },
+      { kind: 'npm', url: 'http://registry.yarnpkg.example/', servedBy: registry.url },
+    ]);
+    const before = registry.seen.length;
+    assert.equal((await viaProxy(proxy, 'GET', 'http://registry.yarnpkg.example/mini-slug/-/mini-slug-1.0.2.tgz')).status, 200);
+    assert.equal((await viaProxy(proxy, 'GET', 'http://registry.yarnpkg.example/-/whoami')).status, 403);
+    assert.deepEqual(
+      registry.seen.slice(before).map((r) => `${r.url} ${r.headers.authorization}`),
+      [`/mini-slug/-/mini-slug-1.0.2.tgz ${TOKEN}`],
+    );
+    assert.match(proxy.requests()[0]!.result, new RegExp(`^200 \\(from ${registry.url}mini-slug/-/mini-slug-1\\.0\\.2\\.tgz\\)$`));
   });
 });

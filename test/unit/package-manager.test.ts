@@ -2,14 +2,17 @@
  * Which package manager a repository installs with (its packageManager field, else its lockfile), the
  * versions that read its lockfile when it names none, and what a pnpm repository's own files name as
  * sources and settings: pnpm-lock.yaml's resolutions and links, pnpm-workspace.yaml's catalogs and
- * settings read as data.
+ * settings read as data; yarn.lock's resolutions (Yarn 1 and 2+) and .yarnrc / .yarnrc.yml as data.
  */
 import assert from 'node:assert/strict';
 import { fits } from '../../src/host/install/manager-program.ts';
+import { specProblem } from '../../src/host/install/npm-sources.ts';
 import { describeSetting } from '../../src/host/install/npmrc-settings.ts';
 import { chooseManager, type RepositoryFiles } from '../../src/host/install/package-manager.ts';
 import { catalogRefusals, pnpmLockRefusals } from '../../src/host/install/pnpm-sources.ts';
 import { readPnpmWorkspace } from '../../src/host/install/pnpm-workspace.ts';
+import { berrySettings, yarnrcSettings } from '../../src/host/install/yarn-settings.ts';
+import { yarnLockRefusals } from '../../src/host/install/yarn-sources.ts';
 
 const REGISTRY = 'http://127.0.0.1:4873/';
 
@@ -128,5 +131,95 @@ describe("a pnpm repository's own files", () => {
       catalogRefusals(text, workspace.catalogs).map((r) => `${r.line} ${r.found}`),
       ['5 catalog default: bad: github:u/r'],
     );
+  });
+});
+
+describe("a Yarn repository's own files", () => {
+  it("Yarn 1's yarn.lock: the configured registry and npm's public names pass; git, other hosts and files are refused", () => {
+    const lock = [
+      '# yarn lockfile v1',
+      'a@^1:',
+      `  resolved "${REGISTRY}a/-/a-1.0.0.tgz#00"`,
+      'b@^1:',
+      '  resolved "https://registry.yarnpkg.com/b/-/b-1.0.0.tgz#00"',
+      'c@^1:',
+      '  resolved "https://registry.npmjs.org/c/-/c-1.0.0.tgz#00"',
+      'd@github:u/d:',
+      '  resolved "https://codeload.github.com/u/d/tar.gz/abc"',
+      'e@^1:',
+      '  resolved "https://evil.example/e-1.0.0.tgz"',
+      'f@file:../f:',
+      '  resolved "file:../f"',
+      '',
+    ].join('\n');
+    assert.deepEqual(
+      yarnLockRefusals(lock, REGISTRY, [], false).map((r) => `${r.line} ${r.why}`),
+      [
+        '9 it installs from a git repository',
+        '11 it resolves from another host than the configured registry',
+        '13 it installs a local folder or file, not a registry package',
+      ],
+    );
+  });
+
+  it("Yarn 2+'s yarn.lock: npm:, workspaces and patches of them pass; git, exec:, other hosts and folders are refused", () => {
+    const entry = (key: string, resolution: string) => [`"${key}":`, `  resolution: "${resolution}"`, ''].join('\n');
+    const lock = [
+      '__metadata:\n  version: 8\n',
+      entry('a@npm:^1', 'a@npm:1.0.0'),
+      entry('root@workspace:.', 'root@workspace:.'),
+      entry('@fx/core@workspace:packages/core', '@fx/core@workspace:packages/core'),
+      entry('a@patch:a@npm%3A^1#./p.patch', 'a@patch:a@npm%3A1.0.0#./p.patch::version=1.0.0&hash=x'),
+      entry('g@git+https://h/g.git', 'g@git+https://h/g.git#commit=abc'),
+      entry('x@exec:./gen.js', 'x@exec:./gen.js#./gen.js::hash=x'),
+      entry('t@https://evil.example/t.tgz', 't@https://evil.example/t.tgz'),
+      entry('l@portal:../outside', 'l@portal:../outside::locator=root%40workspace%3A.'),
+      entry('w@workspace:nowhere', 'w@workspace:nowhere'),
+    ].join('\n');
+    assert.deepEqual(
+      yarnLockRefusals(lock, REGISTRY, ['packages/core'], true).map((r) => `${r.found.split('@')[0]}: ${r.why}`),
+      [
+        'resolution g: it installs from a git repository',
+        'resolution x: it makes the package by running a script of the repository',
+        'resolution t: it resolves from another host than the configured registry',
+        'resolution l: it links a local folder that is not a workspace of the repository',
+        'resolution w: it names a workspace the repository does not have',
+      ],
+    );
+  });
+
+  it("package.json's Yarn specs: npm:<range>, a patch of a registry package pass; a patch of a git source does not", () => {
+    assert.equal(specProblem('lodash', 'npm:^4.17.21'), null);
+    assert.equal(specProblem('lodash', 'patch:lodash@npm%3A4.17.21#./patches/lodash.patch'), null);
+    assert.match(specProblem('x', 'patch:x@github:u/x#./p.patch')!, /git repository/);
+  });
+
+  it('.yarnrc and .yarnrc.yml, read as data: a Yarn of its own, plugins, registries and proxies overridden; the rest honoured and kept', () => {
+    const classic = yarnrcSettings(
+      'registry "https://evil.example/"\n"@corp:registry" "https://corp.example/"\nyarn-path ".yarn/releases/yarn-1.cjs"\n--install.frozen-lockfile true\n',
+      false,
+    );
+    assert.deepEqual(classic.scopes, ['@corp']);
+    assert.deepEqual(
+      classic.settings.map((s) => `${s.line} ${s.verdict}`),
+      ['1 overridden', '2 overridden', '3 overridden', '4 honoured'],
+    );
+    const berry = berrySettings(
+      'yarnPath: .yarn/releases/y.cjs\nplugins:\n  - .yarn/plugins/p.cjs\nnpmAuthToken: SECRET\nnodeLinker: pnp\nenableScripts: true\npackageExtensions:\n  "a@*": {}\n',
+      false,
+    );
+    assert.deepEqual(
+      berry.settings.map((s) => `${s.line} ${s.shown.split(':')[0]} ${s.verdict}`),
+      [
+        '1 yarnPath overridden',
+        '2 plugins overridden',
+        '4 npmAuthToken overridden',
+        '5 nodeLinker overridden',
+        '6 enableScripts overridden',
+        '7 packageExtensions honoured',
+      ],
+    );
+    assert.ok(!berry.settings.map(describeSetting).join('\n').includes('SECRET'), 'no token quoted');
+    assert.deepEqual(berry.honoured, { packageExtensions: { 'a@*': {} } }, 'what Yarn is given instead of the repository’s file');
   });
 });

@@ -94,7 +94,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     socket.on('close', () => ctx.sockets.delete(socket));
   });
   front.on('clientError', (_error, socket) => socket.destroy());
-  ctx.inner.on('clientError', (_error, socket) => socket.destroy());
+  // What a tunnel carries that is no HTTP request at all is refused, and counted like any refusal.
+  ctx.inner.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code?.startsWith('HPE_')) ctx.record({ request: 'a request inside a CONNECT tunnel', allowed: false, result: 'not an HTTP request' });
+    socket.destroy();
+  });
 
   await new Promise<void>((resolve, reject) => {
     front.once('error', reject);
@@ -139,11 +143,21 @@ function answerPlain(ctx: ProxyContext, req: http.IncomingMessage, res: http.Ser
   void relay(ctx, origin, req, res, shown);
 }
 
-/** `CONNECT host:port`: to a configured https registry, answered with TLS by the proxy itself. */
+/**
+ * `CONNECT host:port`: to a configured https registry, answered with TLS by the proxy itself; to a
+ * configured http registry (a client that tunnels everything, as Yarn 2+ does), a tunnel that must
+ * speak plain HTTP — a TLS handshake in it is refused. Either way each request inside is judged as
+ * any request to that registry.
+ */
 function answerConnect(ctx: ProxyContext, req: http.IncomingMessage, socket: Duplex, head: Buffer): void {
   const shown = `CONNECT ${req.url}`;
-  const origin = authorityOf(req.url ?? '', 'https');
+  const plain = authorityOf(req.url ?? '', 'http');
   socket.on('error', () => socket.destroy());
+  if (plain && allowed(ctx.allow, plain)) {
+    plainTunnel(ctx, shown, plain, socket, head);
+    return;
+  }
+  const origin = authorityOf(req.url ?? '', 'https');
   if (!origin || !allowed(ctx.allow, origin)) {
     ctx.record({ request: shown, allowed: false, result: origin ? 'not a configured registry' : 'not host:port' });
     socket.end('HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\nsopworks egress proxy: not a configured registry\n');
@@ -159,4 +173,24 @@ function answerConnect(ctx: ProxyContext, req: http.IncomingMessage, socket: Dup
   ctx.sockets.add(secure);
   secure.on('close', () => ctx.sockets.delete(secure));
   ctx.inner.emit('connection', secure);
+}
+
+/** A CONNECT to an http registry: its bytes read as plain HTTP requests to that registry; TLS is refused. */
+function plainTunnel(ctx: ProxyContext, shown: string, origin: Origin, socket: Duplex, head: Buffer): void {
+  socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+  const start = (first: Buffer) => {
+    if (first[0] === 0x16) {
+      ctx.record({ request: shown, allowed: false, result: 'TLS to an http registry' });
+      socket.destroy();
+      return;
+    }
+    ctx.record({ request: shown, allowed: true, result: 'tunnel (plain HTTP to an http registry)' });
+    socket.unshift(first);
+    ctx.targets.set(socket, origin);
+    ctx.sockets.add(socket);
+    socket.on('close', () => ctx.sockets.delete(socket));
+    ctx.inner.emit('connection', socket);
+  };
+  if (head.length > 0) start(head);
+  else socket.once('data', (chunk: Buffer) => start(chunk));
 }

@@ -29,11 +29,18 @@ export type RegistryKind = 'npm' | 'pip-index' | 'pip-find-links' | 'pip-files';
 export interface EgressRegistry {
   kind: RegistryKind;
   url: string;
+  /**
+   * Another name of an npm registry that a lockfile wrote (Yarn 1 fetches `registry.yarnpkg.com/…` as
+   * written): what is asked of `url` is served by this registry, at the same path below it — never
+   * sent to `url` itself.
+   */
+  servedBy?: string;
 }
 
 export type PathVerdict =
   /** page: a pip page whose links the proxy reads, to let those files through (listed-files.ts). */
-  { allowed: true; what: 'metadata' | 'file' | 'page' } | { allowed: false; why: string };
+  | { allowed: true; what: 'metadata' | 'file' | 'page' /** Where it is fetched when not where it was asked. */; upstream?: string }
+  | { allowed: false; why: string };
 
 const NPM_PART = /^[A-Za-z0-9-][A-Za-z0-9._-]*$/;
 const PYTHON_NAME = /^([A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
@@ -53,10 +60,18 @@ export function judgePath(registries: readonly EgressRegistry[], url: URL, liste
     const origin = originOf(registry.url);
     if (!target || !origin || !sameOrigin(origin as Origin, target)) continue;
     const verdict = judgeFor(registry.kind, base, url);
+    if (verdict.allowed && registry.servedBy) return { ...verdict, upstream: servedAt(registry, base, url) };
     if (verdict.allowed) return verdict;
     reasons.push(verdict.why);
   }
   return { allowed: false, why: reasons[0] ?? 'not a registry of this install' };
+}
+
+/** The same path below the registry that serves another's name. */
+function servedAt(registry: EgressRegistry, base: URL, url: URL): string {
+  const prefix = base.pathname.endsWith('/') ? base.pathname : `${base.pathname}/`;
+  const server = registry.servedBy!.endsWith('/') ? registry.servedBy! : `${registry.servedBy}/`;
+  return new URL(url.pathname.slice(prefix.length), server).href;
 }
 
 function judgeFor(kind: RegistryKind, base: URL, url: URL): PathVerdict {

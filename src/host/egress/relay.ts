@@ -73,16 +73,18 @@ export async function relay(ctx: RelayContext, origin: Origin, req: http.Incomin
   const verdict = judgePath(ctx.registries, target, ctx.listed);
   if (!verdict.allowed) return refuse(ctx, res, shown, verdict.why);
   const headers = forwardedHeaders(req.headers, { identity: verdict.what === 'page' });
-  const authorization = authorizationFor(target.href, ctx.credentials);
+  // Another name of the registry (a lockfile's): fetched from the registry itself, with its credential.
+  const fetched = verdict.upstream ?? target.href;
+  const authorization = authorizationFor(fetched, ctx.credentials);
   if (authorization) headers.authorization = authorization;
   const limit = verdict.what === 'file' ? ctx.bounds.fileBytes : ctx.bounds.metadataBytes;
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), ctx.bounds.responseMs);
   try {
-    const upstream = await undiciRequest(target.href, {
+    const upstream = await undiciRequest(fetched, {
       method: method as 'GET' | 'HEAD',
       headers,
-      dispatcher: ctx.upstreams.dispatcherFor(target.href),
+      dispatcher: ctx.upstreams.dispatcherFor(fetched),
       signal: abort.signal,
     });
     // An answer cut off here ends its body with an error nobody else listens for.
@@ -102,7 +104,7 @@ export async function relay(ctx: RelayContext, origin: Origin, req: http.Incomin
       res.writeHead(upstream.statusCode, out).end(body);
       return;
     }
-    ctx.record({ request: shown, allowed: true, result: String(upstream.statusCode) });
+    ctx.record({ request: shown, allowed: true, result: verdict.upstream ? `${upstream.statusCode} (from ${verdict.upstream})` : String(upstream.statusCode) });
     res.writeHead(upstream.statusCode, out);
     await pipeline(upstream.body, new ByteBound(limit), res);
   } catch (error) {

@@ -123,7 +123,7 @@ export async function runInstall(check: InstallCheck & { plan: InstallPlan }, re
   try {
     if (request.network) {
       proxy = await startEgressProxy({
-        registries: egressRegistries(check.registries, check.plan.ecosystem),
+        registries: egressRegistries(check.registries, check.plan.ecosystem, check.plan.manager?.manager ?? null),
         upstream: { ...check.user.upstream, credentials: [...check.registries.credentials, ...check.user.upstream.credentials] },
       });
     }

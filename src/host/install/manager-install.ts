@@ -2,15 +2,12 @@
  * What the sandbox runs for a pnpm or Yarn install: the Node that runs sopworks starts the manager
  * (from its absolute path outside the project: manager-program.ts) with the environment the
  * egress-controlled install needs — the environment outranks a repository's .npmrc and .yarnrc, and
- * a Yarn 2+ reads the configuration sopworks wrote for it instead of the repository's .yarnrc.yml
- * (its honoured settings only, the registry and the way out sopworks' own) — and exits with its
+ * a Yarn 2+ reads the configuration sopworks wrote for it in the sandbox's HOME instead of the
+ * repository's .yarnrc.yml (its honoured settings only, the registry and the way out sopworks' own) — and exits with its
  * status. What it installed is checked by the host afterwards (node-installed-check.ts). Plain
  * JavaScript in a string: it runs as `node -e` inside the sandbox.
  */
 import { NPM_OVERRIDES } from './npm-install.ts';
-
-/** The Yarn configuration file the wrapper writes in the sandbox's HOME and points Yarn at. */
-export const SOPWORKS_YARNRC = '.sopworks-yarnrc.yml';
 
 /** argv: <manager> <settings JSON: { env, yarnrc, node }> <entry> <arguments…>. */
 export const MANAGER_INSTALL = `
@@ -33,11 +30,13 @@ if (manager === 'pnpm') {
   if (manager === 'yarn-berry') {
     Object.assign(env, { YARN_ENABLE_GLOBAL_CACHE: 'true', YARN_GLOBAL_FOLDER: home + '/.yarn-berry', YARN_ENABLE_STRICT_SSL: 'true', YARN_NODE_LINKER: 'node-modules' });
     if (proxy) Object.assign(env, { YARN_HTTP_PROXY: process.env.HTTP_PROXY, YARN_HTTPS_PROXY: proxy });
-    if (process.env.npm_config_cafile) env.YARN_CA_FILE_PATH = process.env.npm_config_cafile;
+    if (process.env.npm_config_cafile) env.YARN_HTTPS_CA_FILE_PATH = process.env.npm_config_cafile;
     const registry = new URL(settings.env.YARN_NPM_REGISTRY_SERVER);
     if (registry.protocol === 'http:') env.YARN_UNSAFE_HTTP_WHITELIST = registry.hostname;
-    fs.writeFileSync(path.join(home, ${JSON.stringify(SOPWORKS_YARNRC)}), JSON.stringify(settings.yarnrc || {}));
-    env.YARN_RC_FILENAME = ${JSON.stringify(SOPWORKS_YARNRC)};
+    // Yarn reads its HOME's .yarnrc.yml (this one, in the sandbox's empty HOME), and looks for YARN_RC_FILENAME
+    // in the project and its parents: a name the repository cannot guess, so none of its files is read.
+    fs.writeFileSync(path.join(home, '.yarnrc.yml'), JSON.stringify(settings.yarnrc || {}));
+    env.YARN_RC_FILENAME = '.sopworks-none-' + require('node:crypto').randomBytes(12).toString('hex') + '.yml';
   }
 }
 Object.assign(env, settings.env);

@@ -13,6 +13,7 @@ import { OutsideProject, readProjectFile } from './project-file.ts';
 import { pyprojectRefusals, requirementsRefusals } from './python-sources.ts';
 import { lineOf, type Refusal } from './refusal.ts';
 import type { ResolvedRegistries } from './registries.ts';
+import { yarnLockRefusals } from './yarn-sources.ts';
 
 const NPM_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'node_modules/.package-lock.json'];
 
@@ -46,7 +47,10 @@ export async function manifestRefusals(
     }
     const folders = plan.workspaces.map((w) => w.folder);
     if (plan.manager?.manager === 'pnpm') refusals.push(...pnpmRefusals(read, plan, registries.npm, options.workspaces));
-    else if (plan.manager?.manager === 'npm' || !plan.manager) {
+    else if (plan.manager?.manager === 'yarn-classic' || plan.manager?.manager === 'yarn-berry') {
+      const lock = read('yarn.lock');
+      if (lock !== null) refusals.push(...yarnLockRefusals(lock, registries.npm, folders, plan.manager.manager === 'yarn-berry'));
+    } else if (plan.manager?.manager === 'npm' || !plan.manager) {
       for (const lockfile of NPM_LOCKFILES) {
         const lock = read(lockfile);
         if (lock !== null) refusals.push(...lockfileRefusals(lock, lockfile, registries.npm, folders));

@@ -11,11 +11,12 @@ import path from 'node:path';
 import { z } from 'zod';
 import { managerCommand } from './manager-commands.ts';
 import { type ConfigSetting, npmrcSettings, registryScopes } from './npmrc-settings.ts';
-import { chooseManager } from './package-manager.ts';
+import { chooseManager, type NodeManager } from './package-manager.ts';
 import { fingerprint, type InstallPlan, ManifestProblem, type PlanOptions, type PlanReader } from './plan-types.ts';
 import { PNPM_WORKSPACE, type PnpmWorkspace, readPnpmWorkspace } from './pnpm-workspace.ts';
 import type { ResolvedRegistries } from './registries.ts';
 import { declaredWorkspaces, findWorkspaces, type Workspace } from './workspaces.ts';
+import { berrySettings, yarnrcSettings } from './yarn-settings.ts';
 
 const PackageJson = z
   .object({
@@ -74,9 +75,8 @@ export async function planNodeInstall(projectDir: string, read: PlanReader, regi
   }
   // A manifest that declares workspaces the plan may not link is planned all the same: its refusal says why.
   if (!declares && !(declaredPatterns !== null && !options.workspaces)) return null;
-  const npmrc = chosen.manager === 'yarn-berry' ? null : await readOnce('.npmrc');
-  const command = managerCommand(chosen.manager, registries.npm, registryScopes(npmrc ?? ''), options);
-  const settings: ConfigSetting[] = [...(npmrc === null ? [] : npmrcSettings(npmrc, options.scripts)), ...(pnpm?.settings ?? [])];
+  const config = await managerConfig(chosen.manager, readOnce, pnpm, options.scripts);
+  const command = managerCommand(chosen.manager, registries.npm, config.scopes, options);
   return {
     ecosystem: 'npm',
     manifest: 'package.json',
@@ -84,12 +84,37 @@ export async function planNodeInstall(projectDir: string, read: PlanReader, regi
     argv: command.argv,
     shown: command.argv,
     lockfile: chosen.lockfile,
-    fingerprint: fingerprint([packageJson, texts.get(chosen.lockfile) ?? null, npmrc, pnpmText, texts.get('.yarnrc.yml') ?? null, ...workspaceManifests]),
-    settings,
+    fingerprint: fingerprint([packageJson, texts.get(chosen.lockfile) ?? null, ...config.files, ...workspaceManifests]),
+    settings: config.settings,
     workspaces,
     manager: chosen,
-    wrapper: chosen.manager === 'npm' ? null : { env: command.env, yarnrc: null },
+    wrapper: chosen.manager === 'npm' ? null : { env: command.env, yarnrc: config.yarnrc },
     catalogs: pnpm?.catalogs ?? {},
+  };
+}
+
+/**
+ * The repository's configuration files this manager reads, each read as data: their settings'
+ * verdicts, the scopes they give registries of their own, the Yarn 2+ configuration Yarn gets
+ * instead of its own, and their texts (the install's fingerprint).
+ */
+async function managerConfig(manager: NodeManager, read: PlanReader, pnpm: PnpmWorkspace | null, scripts: boolean) {
+  const npmrc = manager === 'yarn-berry' ? null : await read('.npmrc');
+  const yarnrc = manager === 'yarn-classic' ? await read('.yarnrc') : null;
+  const yml = manager === 'yarn-berry' ? await read('.yarnrc.yml') : null;
+  const classic = yarnrc === null ? null : yarnrcSettings(yarnrc, scripts);
+  const berry = manager === 'yarn-berry' ? berrySettings(yml ?? '', scripts) : null;
+  const settings: ConfigSetting[] = [
+    ...(npmrc === null ? [] : npmrcSettings(npmrc, scripts)),
+    ...(pnpm?.settings ?? []),
+    ...(classic?.settings ?? []),
+    ...(berry?.settings ?? []),
+  ];
+  return {
+    settings,
+    scopes: [...new Set([...registryScopes(npmrc ?? ''), ...(classic?.scopes ?? [])])],
+    yarnrc: berry?.honoured ?? null,
+    files: [npmrc, yarnrc, yml, await read(PNPM_WORKSPACE)],
   };
 }
 

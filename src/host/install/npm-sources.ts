@@ -31,6 +31,12 @@ export interface WorkspaceLinks {
 /** Why a spec does not install from the registry, or null when it does (or names a workspace of the repository). */
 export function specProblem(name: string, spec: string, workspaces?: WorkspaceLinks): string | null {
   const sibling = workspaces?.byName.get(name);
+  // Yarn 2+: `npm:<range>` (the same name), and a patch of a dependency (the patch is a file, applied as data).
+  if (/^npm:[^@]*$/.test(spec) || /^npm:[\^~<>=*\d]/.test(spec)) return specProblem(name, spec.slice('npm:'.length), workspaces);
+  if (spec.startsWith('patch:')) {
+    const inner = /^((?:@[^/@]+\/)?[^@]+)@(.*)$/.exec(decodeURIComponent(spec.slice('patch:'.length).split('#')[0]!));
+    return inner ? specProblem(inner[1]!, inner[2]!, workspaces) : 'it patches something that is not a registry package';
+  }
   if (spec.startsWith('catalog:')) {
     const catalog = spec.slice('catalog:'.length) || 'default';
     return workspaces?.catalogs?.[catalog]?.[name] !== undefined ? null : `it names a pnpm catalog (${catalog}) that has no entry for ${name}`;
@@ -38,8 +44,8 @@ export function specProblem(name: string, spec: string, workspaces?: WorkspaceLi
   if (spec.startsWith('workspace:')) {
     return sibling !== undefined ? null : `it names a workspace, and the repository has no workspace called ${name}`;
   }
-  if (sibling !== undefined && /^(file|link):/.test(spec)) {
-    const target = path.posix.normalize(path.posix.join(workspaces!.from, spec.replace(/^(file|link):/, '')));
+  if (sibling !== undefined && /^(file|link|portal):/.test(spec)) {
+    const target = path.posix.normalize(path.posix.join(workspaces!.from, spec.replace(/^(file|link|portal):/, '')));
     return target === sibling ? null : `it links a folder that is not the workspace ${name} (${sibling})`;
   }
   let parsed: npa.Result;

@@ -7,8 +7,8 @@
  */
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
-import type { Credential } from '../egress/index.ts';
-import { type EgressRegistry, type Origin, originOf } from '../egress/index.ts';
+import { type Credential, type EgressRegistry, type Origin, originOf, sameOrigin } from '../egress/index.ts';
+import type { NodeManager } from './package-manager.ts';
 import { type UserRegistrySettings, withoutCredentials } from './user-registry-settings.ts';
 
 export const DEFAULT_NPM_REGISTRY = 'https://registry.npmjs.org/';
@@ -95,9 +95,22 @@ export function allowedOrigins(registries: ResolvedRegistries, ecosystem: 'npm' 
     .filter((origin): origin is Origin => origin !== null);
 }
 
-/** The registries of an install as its egress proxy reads them: each with what an installer may ask of it. */
-export function egressRegistries(registries: ResolvedRegistries, ecosystem: 'npm' | 'python'): EgressRegistry[] {
-  if (ecosystem === 'npm') return [{ kind: 'npm', url: registries.npm }];
+/** The npm registry's public names, which a Yarn 1 lockfile writes and Yarn fetches as written. */
+export const NPM_REGISTRY_NAMES = ['https://registry.yarnpkg.com/', DEFAULT_NPM_REGISTRY];
+
+/**
+ * The registries of an install as its egress proxy reads them: each with what an installer may ask of
+ * it. Yarn 1 fetches each package from the URL its lockfile names; the npm registry's public names
+ * there are served by the configured registry (never reached themselves, unless one is it).
+ */
+export function egressRegistries(registries: ResolvedRegistries, ecosystem: 'npm' | 'python', manager: NodeManager | null = null): EgressRegistry[] {
+  if (ecosystem === 'npm') {
+    const own: EgressRegistry = { kind: 'npm', url: registries.npm };
+    if (manager !== 'yarn-classic') return [own];
+    const home = originOf(registries.npm);
+    const others = NPM_REGISTRY_NAMES.filter((name) => !home || !sameOrigin(originOf(name)!, home));
+    return [own, ...others.map((url): EgressRegistry => ({ kind: 'npm', url, servedBy: registries.npm }))];
+  }
   if (registries.pipFindLinks) return [{ kind: 'pip-find-links', url: registries.pipFindLinks }];
   const pypi = originOf(registries.pipIndex)?.host === 'pypi.org';
   return [{ kind: 'pip-index', url: registries.pipIndex }, ...(pypi ? [{ kind: 'pip-files' as const, url: 'https://files.pythonhosted.org/' }] : [])];
