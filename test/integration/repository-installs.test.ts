@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { describeInstallFailure } from '../../src/host/install/install-failures.ts';
 import { checkInstall, runInstall } from '../../src/host/install/install-project.ts';
 import { ManagerUnavailable } from '../../src/host/install/provision-manager.ts';
 import type { DependencyRegistries } from '../../src/host/install/registries.ts';
@@ -83,6 +84,11 @@ describe("a repository's own install: its layout and its package manager", funct
         'package.json': JSON.stringify({ name, version, main: 'index.js' }),
         'index.js': `module.exports = ${JSON.stringify(version)};\n`,
       });
+    for (const v of ['1.0.0', '2.0.0']) await npm.publishFiles({ 'package.json': JSON.stringify({ name: 'peer-host', version: v }), 'index.js': '' });
+    await npm.publishFiles({
+      'package.json': JSON.stringify({ name: 'host-plugin', version: '1.0.0', peerDependencies: { 'peer-host': '^2.0.0' } }),
+      'index.js': '',
+    });
     // A postinstall that puts a workspace's dependency out of its range after npm resolved it.
     await npm.publishFiles({
       'package.json': JSON.stringify({ name: 'downgrade-pkg', version: '1.0.0', scripts: { postinstall: 'node downgrade.js' } }),
@@ -293,5 +299,23 @@ describe("a repository's own install: its layout and its package manager", funct
     await fs.access(path.join(dir, 'node_modules', 'tiny-dep', 'package.json'));
     assert.match(await fs.readFile(path.join(dir, 'yarn.lock'), 'utf8'), /^"@fx\/core@workspace:\^, @fx\/core@workspace:packages\/core":/m);
     await assertNoPlantRan(dir);
+  });
+
+  it("a peer conflict says who needs which peer and what to do; the repository's own legacy-peer-deps=true is honoured", async () => {
+    const manifest = { name: 'peers', version: '1.0.0', dependencies: { 'peer-host': '^1.0.0', 'host-plugin': '^1.0.0' } };
+    const dir = await repository({ 'package.json': manifest });
+    const { outcome } = await install(dir);
+    assert.notEqual(outcome.exitCode, 0);
+    const [first] = describeInstallFailure(outcome.output, outcome.exitCode, outcome.timedOut);
+    assert.equal(first!.name, 'install: peer-host (peer of host-plugin@1.0.0)');
+    assert.match(
+      first!.message,
+      /^npm could not resolve a peer dependency \(ERESOLVE\): host-plugin@1\.0\.0 needs peer-host@"\^2\.0\.0", but peer-host@1\.0\.0 is what the project gets/,
+    );
+    const legacy = await repository({ 'package.json': manifest, '.npmrc': 'legacy-peer-deps=true\n' });
+    const again = await install(legacy);
+    assert.match(again.check.notes.join('\n'), /^\.npmrc:1: legacy-peer-deps=true — honoured$/m);
+    assert.equal(again.outcome.exitCode, 0, again.outcome.output);
+    assert.deepEqual(again.unmet, []);
   });
 });

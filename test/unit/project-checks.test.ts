@@ -143,4 +143,31 @@ describe('install failures', () => {
     assert.equal(weaker?.name, 'install: the sandbox');
     assert.match(weaker!.message, /install bubblewrap/);
   });
+
+  it("a peer conflict (npm's ERESOLVE) names who needs which peer, what the project has instead, and what to do", () => {
+    const output = [
+      'npm error code ERESOLVE',
+      'npm error ERESOLVE unable to resolve dependency tree',
+      'npm error',
+      'npm error While resolving: root@1.0.0',
+      'npm error Found: peer-host@1.0.0',
+      'npm error node_modules/peer-host',
+      'npm error   peer-host@"^1.0.0" from the root project',
+      'npm error',
+      'npm error Could not resolve dependency:',
+      'npm error peer peer-host@"^2.0.0" from host-plugin@1.0.0',
+      'npm error node_modules/host-plugin',
+      'npm error   host-plugin@"^1.0.0" from the root project',
+      'npm error',
+      'npm error Fix the upstream dependency conflict, or retry this command with --force or --legacy-peer-deps to accept an incorrect (and potentially broken) dependency resolution.',
+    ].join('\n');
+    const [conflict] = installFailures(output);
+    assert.equal(conflict!.name, 'install: peer-host (peer of host-plugin@1.0.0)');
+    assert.equal(
+      conflict!.message,
+      'npm could not resolve a peer dependency (ERESOLVE): host-plugin@1.0.0 needs peer-host@"^2.0.0", but peer-host@1.0.0 is what the project gets, for peer-host@"^1.0.0" from the root project. ' +
+        'Make them agree in package.json — a version of host-plugin whose range takes what the project has, or peer-host within "^2.0.0" — ' +
+        'or, if the repository is installed with --legacy-peer-deps, say so in its .npmrc (legacy-peer-deps=true), which sopworks honours',
+    );
+  });
 });

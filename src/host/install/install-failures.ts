@@ -20,11 +20,45 @@ export function installerErrorLines(output: string, max = 8): string[] {
   return unique.length > max ? [...unique.slice(0, max - 1), `… ${unique.length - max + 1} more`] : unique;
 }
 
+/**
+ * npm's ERESOLVE, as a person can act on it: which package needs which peer, what is installed in its
+ * place and who asked for that, and what to do. Null when the output has none.
+ */
+export function peerConflict(output: string): InstallFailure | null {
+  if (!/\bERESOLVE\b/.test(output)) return null;
+  const text = output
+    .split('\n')
+    .map((line) => line.replace(/^npm (error|ERR!) ?/, ''))
+    .join('\n');
+  const found = /^Found: (\S+)\n(?:\S.*\n)?\s+(\S+@"[^"]*") from (.+)$/m.exec(text);
+  const needed = /^Could not resolve dependency:\n(peer )?(\S+@"[^"]*") from (\S+)/m.exec(text);
+  const conflicting = /^Conflicting peer dependency: (\S+)/m.exec(text)?.[1];
+  if (!needed) {
+    return {
+      name: 'install: peer conflict',
+      message:
+        "npm could not resolve the dependency tree (ERESOLVE): two packages ask for versions of a third that no version satisfies (see the installer's lines)",
+    };
+  }
+  const [, peer, wanted = '', dependent = ''] = needed;
+  const wantedName = wanted.replace(/@"[^"]*"$/, '');
+  const have = found ? `${found[1]} is what the project gets, for ${found[2]} from ${found[3]!.trim()}` : `${conflicting ?? wantedName} conflicts with it`;
+  return {
+    name: `install: ${wantedName} (${peer ? 'peer ' : ''}of ${dependent})`,
+    message:
+      `npm could not resolve a ${peer ? 'peer ' : ''}dependency (ERESOLVE): ${dependent} needs ${wanted}, but ${have}. ` +
+      `Make them agree in package.json — a version of ${dependent.replace(/@[^@]*$/, '')} whose range takes what the project has, or ${wantedName} within ${wanted.slice(wantedName.length + 1)} — ` +
+      'or, if the repository is installed with --legacy-peer-deps, say so in its .npmrc (legacy-peer-deps=true), which sopworks honours',
+  };
+}
+
 export function installFailures(output: string): InstallFailure[] {
   const failures: InstallFailure[] = [];
   const add = (name: string, message: string) => {
     if (!failures.some((f) => f.name === name)) failures.push({ name, message });
   };
+  const conflict = peerConflict(output);
+  if (conflict) add(conflict.name, conflict.message);
   for (const m of output.matchAll(/'([^'\s]+)' is not in this registry/g)) add(`install: ${m[1]}`, `the registry has no such package (${m[0]})`);
   for (const m of output.matchAll(/No matching version found for (\S+)\./g)) add(`install: ${m[1]}`, `no version of the package matches the range (${m[0]})`);
   for (const m of output.matchAll(/No matching distribution found for (\S+)/g)) add(`install: ${m[1]}`, `no version of the package matches (${m[0]})`);
