@@ -63,9 +63,12 @@ describe('schemas hold what prompts ask for', () => {
     assert.deepEqual(Object.keys(design.properties!.files!.items!.properties!), ['path', 'purpose', 'executable'], 'no dependencies field in a design file');
     const tasks = strictJsonSchema(askOutputs.TaskGraph!) as Node;
     assert.ok(tasks.properties!.tasks!.items!.required!.includes('dependsOn'));
-    const profile = await fs.readFile(path.join(ROLES, 'architect', 'role.yaml'), 'utf8');
-    assert.doesNotMatch(profile, /dependencies must be listed/);
-    assert.match(profile, /dependencies \(the files it imports from\) are the task graph's to list/);
+    // The Architect's profile is the system prompt of its design steps too, in a new project and in a change.
+    for (const file of ['role.yaml', 'change.yaml']) {
+      const profile = await fs.readFile(path.join(ROLES, 'architect', file), 'utf8');
+      assert.doesNotMatch(profile, /dependencies must be (listed|in)/, file);
+      assert.match(profile, /dependencies \(the files it imports from\) are the task graph's to list/, file);
+    }
     assert.match(await fs.readFile(path.join(ROLES, 'architect', 'write_tasks.hbs'), 'utf8'), /the files it depends on \(imports from/);
   });
 });
