@@ -5,6 +5,7 @@
  * lock, artifacts posted but not committed.
  */
 
+import { createHash } from 'node:crypto';
 import { type AnswerPerson, ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../capabilities/approvals/index.ts';
 import { documentLine, documentMarkdown } from '../capabilities/artifacts/index.ts';
 import type { ExchangeJournal, Gateway, PromptRenderer, WarmUp } from '../capabilities/model/index.ts';
@@ -75,6 +76,8 @@ export async function openRun(workspace: Workspace, store: RunStore, record: Run
     limits: record.budget,
     price: request.price ?? null,
     maxOutputTokens: request.maxOutputTokens,
+    // One key per run and role, the same after a resume: what the run was asked and when it started, hashed.
+    promptCacheScope: createHash('sha256').update(`${record.project}\n${record.startedAt}`).digest('hex').slice(0, 12),
     onEvent: (event) => {
       if (event.kind === 'call-start') workInFlight.begin();
       if (event.kind === 'call-end') workInFlight.end();

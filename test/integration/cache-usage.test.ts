@@ -5,15 +5,12 @@
  * served.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { startReviewServer } from '../../src/apps/review/server/review-server.ts';
-import { Scenario } from '../../src/capabilities/model/scenario.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { demoRepliesInOrder, demoSpec } from '../helpers/demo-replies.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/openai-server.ts';
-import { DEMO } from '../helpers/paths.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -32,11 +29,7 @@ describe('cached prompt tokens where usage is shown', function () {
   /** The folder of the run made against the server by the first test. */
   let made: string | null = null;
   before(async () => {
-    const seed = await tempDir();
-    const recording = path.join(seed, 'seed.yaml');
-    const made = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', seed, '--record', recording, '--concurrency', '1'], { cwd: seed });
-    assert.equal(made.code, 0, made.stdout + made.stderr);
-    replies = Scenario.parse(parse(await fs.readFile(recording, 'utf8'))).replies.map((r) => r.reply!);
+    replies = await demoRepliesInOrder();
   });
 
   /** A server answering with the demo's replies; every request after the first says 1,900 of its 2,000 prompt tokens were cached. */
@@ -48,23 +41,21 @@ describe('cached prompt tokens where usage is shown', function () {
       })),
     });
 
-  const run = async (out: string, url: string, extra: string[]) => {
-    const scripted = Scenario.parse(parse(await fs.readFile(DEMO, 'utf8')));
-    return sopworks(['run', scripted.spec!, '--name', 'wordfreq', '--out', out, '--concurrency', '1', ...extra], {
+  const run = async (out: string, url: string, extra: string[]) =>
+    sopworks(['run', await demoSpec(), '--name', 'wordfreq', '--out', out, '--concurrency', '1', ...extra], {
       cwd: out,
       env: { OPENAI_BASE_URL: url, SOPWORKS_MODEL: 'test-model', ...PRICES },
     });
-  };
 
   it('shows cached tokens and the hit rate per role in the summary, --json and review, and --budget pays them at their price', async () => {
     const fake = await server();
     try {
       const out = await tempDir();
-      // 25 calls cost $0.052 with every prompt token at the input price, $0.0096 with the cached ones at theirs.
+      // The demo's 27 calls cost $0.056 with every prompt token at the input price, $0.012 with the cached ones at theirs.
       const result = await run(out, fake.url, ['--budget', '0.03', '--json']);
       assert.equal(result.code, 0, result.stdout + result.stderr);
       const calls = fake.chatRequests().length;
-      assert.equal(calls, 25);
+      assert.equal(calls, replies.length, 'one request per recorded reply');
       const summary = result.stdout
         .trim()
         .split('\n')

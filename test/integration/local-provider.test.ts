@@ -201,6 +201,40 @@ describe('the local provider (llama.cpp, tiny random model)', function () {
     assert.ok(second.usage!.cachedPromptTokens! < second.usage!.promptTokens);
   });
 
+  it("keeps a sequence per role, so a role's next call reads again only its own new part while another role asked in between", async () => {
+    const perRole: string[] = [];
+    const roles = await LocalProvider.open({
+      modelFile: MODEL,
+      settings: { contextSize: 2048, threads: null, gpu: 'off', maxStringChars: 24, maxItems: 3 },
+      maxOutputTokens: 16,
+      maxContinuations: 0,
+      temperature: null,
+      roles: ['engineer', 'qa'],
+      report: (line) => perRole.push(line),
+    });
+    const design = `${'The design says what each file does. '.repeat(40)}\n`;
+    const tests = `${'QA reads the acceptance criteria and writes tests. '.repeat(30)}\n`;
+    const call = (provider: LocalProvider, role: string, content: string) =>
+      provider.complete({ ...ask('write', content, { kind: 'json', schema: Review }), call: { role, action: 'write', key: null } });
+    try {
+      assert.match(perRole[0]!, /, a sequence per role \(2\)$/);
+      const first = await call(roles, 'engineer', `${design}Write a.js.`);
+      await call(roles, 'qa', `${tests}Write the tests.`);
+      const again = await call(roles, 'engineer', `${design}Write b.js.`);
+      assert.ok(
+        again.usage!.cachedPromptTokens! >= first.usage!.promptTokens - 40,
+        `the engineer's prefix stayed evaluated: ${again.usage!.cachedPromptTokens}`,
+      );
+      // One sequence for all (the suite's provider): QA's call in between took the engineer's prefix away.
+      await call(provider, 'engineer', `${design}Write a.js.`);
+      await call(provider, 'qa', `${tests}Write the tests.`);
+      const shared = await call(provider, 'engineer', `${design}Write b.js.`);
+      assert.ok(shared.usage!.cachedPromptTokens! < 40, `one sequence kept only the chat template's start: ${shared.usage!.cachedPromptTokens}`);
+    } finally {
+      await roles.close();
+    }
+  });
+
   it('refuses a prompt longer than the context, naming the call and by how much', async () => {
     const long = 'word '.repeat(6000);
     await assert.rejects(provider.complete(ask('write_prd', long, { kind: 'json', schema: PRD })), (error: unknown) => {

@@ -19,6 +19,7 @@ import type { ParseResult } from './parse/result.ts';
 import { costOf, type Price } from './prices.ts';
 import type { PromptRenderer } from './prompt-renderer.ts';
 import { type CallMeta, type ChatMessage, type Completion, describeCall, type ModelRoute, type Provider } from './provider.ts';
+import { promptCacheKeyOf } from './providers/prompt-cache-key.ts';
 import { reaskOf } from './reask.ts';
 import { formatOf, judgeReply, strictSchemaOf } from './reply-format.ts';
 import { countPromptTokens, countTextTokens } from './token-count.ts';
@@ -67,6 +68,8 @@ export interface GatewayOptions {
   onEvent?: (event: GatewayEvent) => void;
   /** Where work prepared ahead of need is queued (`prepareWhileWaiting`); none: it is done when needed. */
   warmUp?: WarmUp;
+  /** The run's part of each request's prompt cache key (a key per run and role); none: requests carry none. */
+  promptCacheScope?: string | null;
 }
 
 export class Gateway implements ModelPort {
@@ -251,6 +254,7 @@ export class Gateway implements ModelPort {
         attempt,
         ...(onEvent ? { onProgress: progressReporter((progress) => onEvent({ kind: 'call-progress', call: request.call, progress })) } : {}),
         ...(cutOff ? { continuationTokens: cutOff.remaining } : {}),
+        ...(this.options.promptCacheScope ? { cacheKey: promptCacheKeyOf(this.options.promptCacheScope, request.call.role) } : {}),
       });
       this.startWarmUp();
       completion = await pending;

@@ -33,6 +33,8 @@ export interface CompletionRequest {
   attempt?: number;
   /** Told how the request goes, as often as the provider knows (each token, for the local engine). */
   onProgress?: (progress: CallProgress) => void;
+  /** The run's and the role's key for a provider's prompt cache (OpenAI's prompt_cache_key), where the provider sends one. */
+  cacheKey?: string;
 }
 
 /**

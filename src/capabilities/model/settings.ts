@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { blankAsUnset, numberSetting, parseEnvironment } from '../../ground/env-settings.ts';
 import { DEFAULT_LIMITS, MODE_SETTINGS, type ModeSetting, type SandboxLimits } from '../../host/sandbox/index.ts';
 import type { Price } from './prices.ts';
+import type { PromptCacheKeySetting } from './providers/prompt-cache-key.ts';
 
 const intFrom = (fallback: number) => numberSetting(fallback, (n) => Number.isInteger(n) && n >= 0, 'a whole number ≥ 0');
 
@@ -24,6 +25,7 @@ const EnvSchema = z.object({
   ),
   SOPWORKS_MODEL: z.string().optional(),
   SOPWORKS_STRUCTURED_OUTPUT: blankAsUnset(z.enum(['json_schema', 'json_object', 'off'], { message: 'must be json_schema, json_object or off' }).optional()),
+  SOPWORKS_PROMPT_CACHE_KEY: blankAsUnset(z.enum(['auto', 'on', 'off'], { message: 'must be auto, on or off' }).optional()),
   SOPWORKS_MAX_RETRIES: intFrom(4),
   SOPWORKS_TIMEOUT_MS: intFrom(120_000),
   SOPWORKS_RETRY_BASE_MS: intFrom(1_000),
@@ -70,6 +72,8 @@ export interface ModelSettings {
   apiKey: string | null;
   baseUrl: string | null;
   structuredOutput: 'json_schema' | 'json_object' | 'off';
+  /** Whether requests carry OpenAI's prompt_cache_key, per run and role (providers/prompt-cache-key.ts). */
+  promptCacheKey: PromptCacheKeySetting;
   maxRetries: number;
   /** The first backoff before a retry; it doubles with each retry. */
   retryBaseMs: number;
@@ -118,6 +122,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       apiKey,
       baseUrl,
       structuredOutput: e.SOPWORKS_STRUCTURED_OUTPUT ?? 'json_schema',
+      promptCacheKey: e.SOPWORKS_PROMPT_CACHE_KEY ?? 'auto',
       maxRetries: e.SOPWORKS_MAX_RETRIES,
       retryBaseMs: e.SOPWORKS_RETRY_BASE_MS,
       retryMaxMs: e.SOPWORKS_RETRY_MAX_MS,

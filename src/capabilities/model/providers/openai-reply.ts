@@ -37,3 +37,7 @@ export function usageOf(reply: Reply): Usage | null {
 
 /** DeepSeek's count of the prompt tokens its context cache served, in the raw reply's usage. */
 const RawUsage = z.object({ usage: z.object({ prompt_cache_hit_tokens: z.number().int().min(0) }) });
+
+/** Cached tokens over a reply's requests: said when any request said them. */
+export const addCached = (a: number | undefined, b: number | undefined) =>
+  a === undefined && b === undefined ? {} : { cachedPromptTokens: (a ?? 0) + (b ?? 0) };

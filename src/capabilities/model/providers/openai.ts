@@ -35,8 +35,10 @@ import type { SchemaCaps } from '../schema-caps.ts';
 import type { ModelSettings } from '../settings.ts';
 import { countTextTokens } from '../token-count.ts';
 import { refused, serverText } from './error-text.ts';
-import { textOf, usageOf } from './openai-reply.ts';
+import { rejectsFormat, StructuredOutputRejected } from './format-rejection.ts';
+import { addCached, textOf, usageOf } from './openai-reply.ts';
 import { PlannedLimits } from './planned-limits.ts';
+import { PromptCacheKeyRejected, promptCacheKeyNotice, rejectsPromptCacheKey, sendsPromptCacheKey } from './prompt-cache-key.ts';
 import { schemaSent } from './schema-sent.ts';
 
 type ChatModel = Awaited<ReturnType<typeof initChatModel>>;
@@ -61,24 +63,13 @@ export interface OpenAIProviderHooks {
 export const CONTINUE_PROMPT =
   'Your reply was cut off at the output limit. Continue exactly where it stopped — do not repeat anything already written, add no preamble and no closing remarks; send only the rest.';
 
-/** Cached tokens over a reply's requests: said when any request said them. */
-const addCached = (a: number | undefined, b: number | undefined) => (a === undefined && b === undefined ? {} : { cachedPromptTokens: (a ?? 0) + (b ?? 0) });
-
-/** An endpoint's error that names the response_format it cannot take (vLLM, LM Studio, older llama.cpp). */
-const REJECTS_FORMAT = /response_format|json_schema|json_object|structured output|guided_json/i;
-
-class StructuredOutputRejected extends Error {
-  constructor(readonly original: unknown) {
-    super((original as Error)?.message ?? String(original));
-    this.name = 'StructuredOutputRejected';
-  }
-}
-
 export class OpenAIProvider implements Provider {
   readonly label: string;
   /** Starts as configured; turned to "off" for the rest of the run when the endpoint rejects it. */
   private structuredOutput: StructuredOutput;
   private fallbackAnnounced = false;
+  /** Whether requests carry their prompt_cache_key: where the endpoint takes it, until it refuses it. */
+  private sendsCacheKey: boolean;
 
   private constructor(
     private readonly model: ChatModel,
@@ -87,6 +78,7 @@ export class OpenAIProvider implements Provider {
   ) {
     this.label = `openai:${settings.model}${settings.baseUrl ? ` at ${settings.baseUrl}` : ''}`;
     this.structuredOutput = settings.structuredOutput;
+    this.sendsCacheKey = sendsPromptCacheKey(settings.promptCacheKey, settings.baseUrl);
   }
 
   static async create(settings: ModelSettings, hooks: OpenAIProviderHooks = {}): Promise<OpenAIProvider> {
@@ -171,6 +163,8 @@ export class OpenAIProvider implements Provider {
     } else if (request.jsonSchema && format === 'json_object') {
       options.response_format = { type: 'json_object' };
     }
+    const cacheKey = this.sendsCacheKey ? request.cacheKey : undefined;
+    if (cacheKey) options.promptCacheKey = cacheKey;
     const input: BaseMessageLike[] = messages.map((m) => ({ role: m.role, content: m.content }));
     // Without streaming, a server says nothing until it answers: the progress line shows the wait.
     request.onProgress?.({ phase: 'waiting', tokens: 0 });
@@ -179,6 +173,7 @@ export class OpenAIProvider implements Provider {
         try {
           return await this.model.invoke(input, options as never);
         } catch (error) {
+          if (cacheKey && rejectsPromptCacheKey(error)) throw new PromptCacheKeyRejected(error);
           throw options.response_format && rejectsFormat(error) ? new StructuredOutputRejected(error) : error;
         }
       },
@@ -186,7 +181,8 @@ export class OpenAIProvider implements Provider {
       {
         signal,
         onRetry: (event) => this.hooks.onRetry?.(request.call, event),
-        decide: (error) => (error instanceof StructuredOutputRejected ? { retry: false, reason: 'response_format rejected' } : decideRetry(error)),
+        decide: (error) =>
+          error instanceof StructuredOutputRejected || error instanceof PromptCacheKeyRejected ? { retry: false, reason: error.name } : decideRetry(error),
         ...(this.settings.waitForQuota ? { longWaits: { max: 3, onWait: (wait: QuotaWait) => this.quotaWait(request.call, wait) } } : {}),
       },
     );
@@ -195,6 +191,12 @@ export class OpenAIProvider implements Provider {
       const reply = outcome.value;
       const finishReason = (reply.response_metadata?.finish_reason as string | undefined) ?? null;
       return { text: textOf(reply, finishReason), usage: usageOf(reply), finishReason };
+    }
+    if (outcome.error instanceof PromptCacheKeyRejected) {
+      // Not sent again in this run, said once; the same request goes again without it.
+      this.sendsCacheKey = false;
+      this.notice(promptCacheKeyNotice(this.where, outcome.error));
+      return this.send(messages, request, structured, counts);
     }
     if (outcome.error instanceof StructuredOutputRejected) {
       this.fallBack(format, outcome.error);
@@ -258,13 +260,18 @@ export class OpenAIProvider implements Provider {
       `The model endpoint ${this.where} rejected structured output (response_format ${format}: ${reason}). ` +
       'For the rest of this run the JSON format is described in the prompt only; replies are repaired and validated as before. ' +
       'Set SOPWORKS_STRUCTURED_OUTPUT=off to skip the rejected request next time.';
-    (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(message);
+    this.notice(message);
+  }
+
+  /** Told once: to the hooks, else on stderr. */
+  private notice(text: string): void {
+    (this.hooks.onNotice ?? ((line: string) => process.stderr.write(`notice: ${cleanLine(line)}\n`)))(text);
   }
 
   private quotaWait(call: CallMeta, wait: QuotaWait): void {
     this.hooks.onQuotaWait?.(call, wait);
     const notice = quotaWaitNotice(this.where, describeCall(call), wait.reason, wait.until, wait.reset);
-    (this.hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(notice);
+    this.notice(notice);
   }
 
   private get where(): string {
@@ -389,9 +396,3 @@ function leftUnparsed<T extends object>(format: T): T {
 
 /** The OpenAI SDK's errors, recognised by name: the SDK is LangChain's dependency, not ours. */
 const isSdkError = (error: unknown, name: string): boolean => (error as Error)?.constructor?.name === name || (error as Error)?.name === name;
-
-function rejectsFormat(error: unknown): boolean {
-  const status = (error as { status?: number }).status;
-  if (status === undefined || status === 429 || status === 401 || status === 403 || status === 404) return false;
-  return REJECTS_FORMAT.test((error as Error)?.message ?? '');
-}

@@ -10,10 +10,11 @@
  * - As with a server: usage is counted by the model's own tokenizer, the output limit and its
  *   continuations bound a reply (under a grammar as one generation of their combined length, since a
  *   grammar cannot resume mid-document), and the request's AbortSignal stops the generation in flight.
- * - One sequence of one context: calls are answered one at a time, in the order they came.
+ * - A context sequence per role, memory permitting (role-sequences.ts), so each role's prompts keep their
+ *   evaluated prefix while other roles ask; calls are answered one at a time, in the order they came.
  */
 import os from 'node:os';
-import type { ChatHistoryItem, Llama, LlamaChat, LlamaContext, LlamaGrammar, LlamaModel, Token } from 'node-llama-cpp';
+import type { ChatHistoryItem, Llama, LlamaContext, LlamaGrammar, LlamaModel, Token } from 'node-llama-cpp';
 import type { z } from 'zod';
 import { SopworksError } from '../../../../ground/errors.ts';
 import { describePlan, planContext, plannedSteps, type SopPrompt } from '../../context-plan.ts';
@@ -23,6 +24,7 @@ import { artifactGrammar, CODE_BLOCK_GRAMMAR, FILES_GRAMMAR } from './artifact-g
 import { type Engine, loadEngine } from './load-engine.ts';
 import type { LocalSettings } from './local-settings.ts';
 import { chooseContextSize, chooseThreads, formatBytes, memoryShortfall } from './machine-fit.ts';
+import { createRoleContext, planSequences, RoleChats } from './role-sequences.ts';
 
 /** The limits a local model works within. */
 export interface LocalLimits {
@@ -44,6 +46,8 @@ export interface LocalProviderOptions {
   explicit?: { maxOutputTokens: boolean; maxContinuations: boolean };
   /** The SOP's prompts (src/company/sop-prompts.ts); none: no plan, the limits as given. */
   prompts?: readonly SopPrompt[];
+  /** The roles that will ask, a context sequence each, memory permitting; none: the prompts' roles, else one sequence. */
+  roles?: readonly string[];
   /**
    * Whether a call reuses the evaluated prefix it shares with the call before (default); false reads
    * every prompt whole, as without a cache — what bench/prompt-cache.ts compares against.
@@ -71,7 +75,7 @@ export class LocalProvider implements Provider {
     private readonly llama: Llama,
     private readonly model: LlamaModel,
     private readonly context: LlamaContext,
-    private readonly chat: LlamaChat,
+    private readonly chats: RoleChats,
     private readonly options: LocalProviderOptions,
   ) {
     this.label = `local:${options.modelFile}`;
@@ -108,34 +112,38 @@ export class LocalProvider implements Provider {
       const insights = await engine.GgufInsights.from(info, llama);
       const onGpu = llama.gpu !== false;
       const contextSize = settings.contextSize ?? chooseContextSize(insights.trainContextSize, CONTEXT_CEILING);
-      if (!onGpu) {
-        const needed =
-          insights.estimateModelResourceRequirements({ gpuLayers: 0 }).cpuRam +
-          insights.estimateContextResourceRequirements({ contextSize, modelGpuLayers: 0 }).cpuRam;
-        const short = memoryShortfall(needed, os.freemem(), 'RAM');
-        if (short) {
-          throw new SopworksError('NO_MODEL', `${modelFile} does not fit in memory: ${short}.`, {
-            hint: 'Choose a smaller model or quantization (sopworks models list), free memory, or lower SOPWORKS_LOCAL_CONTEXT.',
-          });
-        }
+      // On the CPU the memory is known: the model with one sequence must fit, a sequence per role may.
+      const needed = (sequences: number) =>
+        insights.estimateModelResourceRequirements({ gpuLayers: 0 }).cpuRam +
+        insights.estimateContextResourceRequirements({ contextSize, modelGpuLayers: 0, sequences }).cpuRam;
+      const roles = options.roles ?? [...new Set((options.prompts ?? []).map((p) => p.name.split('/')[0]!))];
+      const plan = onGpu ? { count: Math.max(1, roles.length), notice: null } : planSequences(roles.length, needed, os.freemem());
+      const short = onGpu ? null : memoryShortfall(needed(1), os.freemem(), 'RAM');
+      if (short) {
+        throw new SopworksError('NO_MODEL', `${modelFile} does not fit in memory: ${short}.`, {
+          hint: 'Choose a smaller model or quantization (sopworks models list), free memory, or lower SOPWORKS_LOCAL_CONTEXT.',
+        });
       }
       const threads = settings.threads ?? chooseThreads();
       const model = await loadModel(llama, modelFile, onGpu, engineLog);
-      const context = await model
-        .createContext({ contextSize: settings.contextSize ?? { min: Math.min(512, contextSize), max: contextSize }, threads, sequences: 1 })
-        .catch((error: unknown) => {
-          throw new SopworksError('NO_MODEL', `No context of ${contextSize} tokens fits in memory for ${modelFile}: ${firstLine(error)}`, {
-            hint: 'Lower SOPWORKS_LOCAL_CONTEXT, or choose a smaller model.',
-            cause: error,
-          });
+      const { context, notice } = await createRoleContext(
+        model,
+        { contextSize: settings.contextSize ?? { min: Math.min(512, contextSize), max: contextSize }, threads },
+        plan,
+      ).catch((error: unknown) => {
+        throw new SopworksError('NO_MODEL', `No context of ${contextSize} tokens fits in memory for ${modelFile}: ${firstLine(error)}`, {
+          hint: 'Lower SOPWORKS_LOCAL_CONTEXT, or choose a smaller model.',
+          cause: error,
         });
-      const chat = new engine.LlamaChat({ contextSequence: context.getSequence(), autoDisposeSequence: false });
+      });
+      const chats = new RoleChats(engine, context);
       options.report(
-        `local model: ${modelFile} (${formatBytes(bytes)}, ${info.metadata?.general?.architecture ?? 'unknown architecture'}, chat template ${chat.chatWrapper.wrapperName}) ` +
+        `local model: ${modelFile} (${formatBytes(bytes)}, ${info.metadata?.general?.architecture ?? 'unknown architecture'}, chat template ${chats.first.chatWrapper.wrapperName}) ` +
           `on ${onGpu ? `the GPU (${llama.gpu})` : 'the CPU'}, ${threads} thread${threads === 1 ? '' : 's'}, context ${context.contextSize} tokens` +
-          `${insights.trainContextSize ? ` (trained on ${insights.trainContextSize})` : ''}`,
+          `${insights.trainContextSize ? ` (trained on ${insights.trainContextSize})` : ''}${chats.count > 1 ? `, a sequence per role (${chats.count})` : ''}`,
       );
-      const provider = new LocalProvider(llama, model, context, chat, options);
+      if (notice) options.report(`notice: ${notice}`);
+      const provider = new LocalProvider(llama, model, context, chats, options);
       provider.plan(options.prompts ?? []);
       return provider;
     } catch (error) {
@@ -256,13 +264,14 @@ export class LocalProvider implements Provider {
     written = 0,
   ): Promise<{ text: string; tokens: number; cutOff: boolean; evaluated: number }> {
     const { signal, onProgress } = request;
-    const sequence = this.chat.sequence;
+    const chat = this.chats.of(request.call.role);
+    const sequence = chat.sequence;
     if (this.options.reusePrefix === false) await sequence.clearHistory();
     const before = sequence.tokenMeter.getState();
     const prompt = this.promptTokensOf(asked);
     onProgress?.({ phase: 'reading', tokens: written, promptTokens: prompt.length - sequence.compareContextTokens(prompt).firstDifferentIndex });
     let tokens = 0;
-    const response = await this.chat
+    const response = await chat
       .generateResponse(asked, {
         grammar,
         maxTokens: Math.max(1, maxTokens),
@@ -289,7 +298,7 @@ export class LocalProvider implements Provider {
   }
 
   private promptTokensOf(history: ChatHistoryItem[]): Token[] {
-    return this.chat.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
+    return this.chats.first.chatWrapper.generateContextState({ chatHistory: history }).contextText.tokenize(this.model.tokenizer);
   }
 
   private async grammarFor(request: CompletionRequest): Promise<LlamaGrammar | undefined> {
