@@ -62,6 +62,8 @@ describe('cached prompt tokens where usage is shown', function () {
         .map((line) => JSON.parse(line))
         .find((line) => line.type === 'summary');
       assert.equal(summary.outcome, 'done');
+      assert.equal(summary.usage.calls, calls, 'every call the server answered is counted');
+      assert.ok(calls * PROMPT * 1e-6 + calls * COMPLETION * 2e-6 > 0.03, 'at the full input price the run would not fit the budget');
       assert.equal(summary.usage.promptTokens, calls * PROMPT);
       assert.equal(summary.usage.cachedPromptTokens, (calls - 1) * CACHED);
       assert.equal(summary.usage.cacheHitRate, ((calls - 1) * CACHED) / (calls * PROMPT));

@@ -111,9 +111,14 @@ describe('sopworks serve: deciding on a run from the browser', function () {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
-    // The demo's scenario has no second revision of the PRD: the resumed run says so, and stops failed.
-    assert.match((await ended()).reason, /no reply left for \{role: product-manager, action: revise_prd/);
-    assert.equal(JSON.parse((await request(server, '/api/runs/by-page')).body).pending.length, 0, 'nothing is waiting any more');
+    // The resumed run revises the PRD with the feedback, and stops again for the person to decide on the revision.
+    assert.match((await ended()).reason, /waiting for a person to approve prd from product-manager/);
+    const revised = JSON.parse((await request(server, '/api/runs/by-page')).body);
+    assert.deepEqual(
+      revised.pending.map((p: any) => [p.role, p.gate, p.round]),
+      [['product-manager', 'prd', 1]],
+      'the revision waits, a round later',
+    );
     const again = await post('by-cli', { approved: true, feedback: null });
     assert.equal(again.status, 409);
     assert.match(JSON.parse(again.body).error, /Nothing in .* is waiting for approval/);

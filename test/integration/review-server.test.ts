@@ -118,7 +118,7 @@ describe('sopworks serve: the viewer server', function () {
     const { runs } = await getJson(server, '/api/runs');
     assert.deepEqual(
       runs.map((r: any) => [r.name, r.status.outcome, r.messages]),
-      [['wordfreq', 'done', 20]],
+      [['wordfreq', 'done', (await boardLines('wordfreq')).length]],
     );
     assert.equal(runs[0].spec, 'a CLI that counts word frequencies in text files');
   });
@@ -132,7 +132,11 @@ describe('sopworks serve: the viewer server', function () {
     );
     assert.deepEqual(
       page.documents.flatMap((d: any) => d.files.map((f: any) => f.path)),
-      ['docs/prd.md', 'docs/design.md', 'README.md', 'docs/tasks.md'],
+      ['docs/prd.md', 'docs/design.md', 'docs/tasks.md'],
+    );
+    assert.ok(
+      page.code.some((f: any) => f.path === 'README.md'),
+      'the README is code the Engineer wrote, with its review',
     );
     const design = page.documents.find((d: any) => d.type === 'Design').files[0].html;
     assert.equal((design.match(/<div class="diagram"><pre class="diagram-source">/g) ?? []).length, 2, 'class and sequence diagrams');
@@ -336,7 +340,7 @@ describe('sopworks serve: the viewer server', function () {
         runs.map((r: any) => r.name),
         ['wordfreq'],
       );
-      assert.equal((await getJson(single, '/api/runs/wordfreq')).timeline.length, 20);
+      assert.equal((await getJson(single, '/api/runs/wordfreq')).timeline.length, (await boardLines('wordfreq')).length);
       assert.equal((await rawRequest(single, '/api/runs/output')).status, 404);
       assert.equal((await rawRequest(single, '/api/runs/..%2fwordfreq')).status, 404);
     } finally {

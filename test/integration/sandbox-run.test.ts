@@ -154,8 +154,9 @@ describe('running projects in the sandbox', function () {
       assert.equal(run.code, 2);
       assert.match(
         run.stderr,
-        /Refused: "npm install left-pad" installs dependencies; .*policy\.yaml lets them come only from the project's manifest, installed by the installDependencies step before the tests/,
+        /Refused: "npm install left-pad" installs dependencies; the policy lets them come only from the project's manifest, installed by the installDependencies step before the tests \(dependencies\.install: true\)\. Allowed by the policy: commands starting with: node;[^\n]*[^.]\.\n/,
       );
+      assert.match(run.stderr, /Run a command the policy allows, or edit .*sops\/policy\.yaml\./, 'the person at the terminal is told which file to edit');
     });
   });
 });

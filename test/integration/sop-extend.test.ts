@@ -149,13 +149,11 @@ describe('SOPs and prompts as data', function () {
       const folders = await copyDefaults();
       const file = path.join(folders.sops, 'product-manager.yaml');
       const text = await fs.readFile(file, 'utf8');
-      // writing -> publishing, and the review states go.
+      // The review states go: the way to them leads on to the approval gate (which passes without --approve).
       const cut = text
-        .replace(
-          'onDone: { target: reviewing, actions: [{ type: keep, params: { slot: prd } }] }\n  reviewing:',
-          'onDone: { target: publishing, actions: [{ type: keep, params: { slot: prd } }] }\n  reviewing:',
-        )
-        .replace(/\n {2}reviewing:[\s\S]*?\n {2}publishing:/, '\n  publishing:');
+        .replace('      - { target: reviewing }\n  reviewing:', '      - { target: approving }\n  reviewing:')
+        .replace(/\n {2}reviewing:[\s\S]*?\n {2}deciding:[\s\S]*?(?=\n {2}# With `--approve prd`)/, '');
+      assert.doesNotMatch(cut, /review_prd|target: reviewing|\n {2}deciding:/, 'no trace of the review is left in the SOP');
       assert.notEqual(cut, text);
       await fs.writeFile(file, cut);
 

@@ -68,6 +68,19 @@ const EXPECTED: Record<string, [unknown, RegExp]> = {
   ],
   Removal: [{ path: 'old.js', renamedTo: null, content: null }, /^old\.js removed$/],
   BaselineTests: [{ ...report, ran: true }, /^the tests on the base passed \(3 passed, 0 failed\)$/],
+  Coverage: [
+    {
+      round: 2,
+      criteria: [
+        { id: 'AC-1', text: 'counts words', priority: 'P0', status: 'proven', tests: [{ name: 'AC-1 counts', outcome: 'passed' }] },
+        { id: 'AC-2', text: 'sorts them', priority: 'P0', status: 'untested', tests: [] },
+        { id: 'AC-3', text: 'prints JSON', priority: 'P1', status: 'failing', tests: [{ name: 'AC-3 json', outcome: 'failed' }] },
+      ],
+      testsNamed: 2,
+      strayCitations: [],
+    },
+    /^after round 2: 1 of 3 criteria proven \(P0: 1 of 2; unmet: AC-2 untested\)$/,
+  ],
 };
 const DESCRIBED_ELSEWHERE = [
   'Requirement',

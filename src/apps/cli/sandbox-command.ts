@@ -29,7 +29,7 @@ export async function sandboxExec(argv: string[], rawOptions: unknown, io: Outpu
   const policy = await loadPolicy(options.sops);
   const refusal = commandRefusal(policy, options.role, argv);
   if (refusal) {
-    throw new SopworksError('USAGE', `Refused: ${refusal}.`, { hint: `Run a command the policy allows, or edit ${policy.source}.` });
+    throw new SopworksError('USAGE', `Refused: ${refusal.replace(/\.$/, '')}.`, { hint: `Run a command the policy allows, or edit ${policy.source}.` });
   }
   const sandbox = sandboxSettings(settings.sandbox, options.allowUnsandboxed);
   const limits = { ...sandbox.limits, wallSeconds: options.timeout ?? sandbox.limits.wallSeconds };
