@@ -61,7 +61,7 @@ describe("sopworks change: a company's model per role", function () {
       { change: { repo, request, llm: 'openai', sops, out: path.join(dir, 'out') } },
       { env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'run-model', SOPWORKS_RETRY_BASE_MS: '10' } },
     );
-    assert.equal(run.result?.run.outcome, 'done', `${String(run.error)}\n${run.lines.join('\n')}`);
+    assert.equal(run.result?.run.outcome, 'done', `${run.result?.run.reason}\n${String(run.error)}\n${run.lines.join('\n')}\n${unknown.join('\n')}`);
     assert.deepEqual(unknown, []);
 
     const project = run.result!.run.projectDir;
