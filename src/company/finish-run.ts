@@ -4,14 +4,17 @@
  * last step still fails the run.
  */
 
+import { ChangeRecord, squashBranch } from '../capabilities/change/index.ts';
 import type { UsageMeter } from '../capabilities/model/index.ts';
 import { usageFromExchanges, writeRecordedScenario } from '../capabilities/model/index.ts';
 import { runFigures } from '../capabilities/project/index.ts';
-import type { TestReport } from '../documents/index.ts';
+import type { ChangeRequest, TestReport } from '../documents/index.ts';
 import type { Message } from '../engine/board/index.ts';
 import type { RunConclusion } from '../engine/run/index.ts';
+import { STATE_DIR } from '../engine/run/index.ts';
 import { describeError } from '../ground/errors.ts';
 import type { OpenRun } from './open-run.ts';
+import { writeRunFolderDocuments } from './run-folder-documents.ts';
 import type { RunOutcome, RunRecord } from './run-record.ts';
 
 export interface RunResult {
@@ -24,6 +27,8 @@ export interface RunResult {
   usage: UsageMeter;
   messages: readonly Message[];
   lastTestReport: TestReport | null;
+  /** The run's documents kept out of its commits, relative to its folder (`.sopworks/documents/…`). */
+  documents: string[];
   wallMs: number;
 }
 
@@ -58,6 +63,13 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
   await repository.catch((error: unknown) => {
     run.commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
   });
+  // A change asked to be one commit (--squash) becomes one, once it is done.
+  if (conclusion.outcome === 'done' && !run.commitFault.first) await squashIfAsked(record, board, workspace.root);
+  // What the run keeps out of its commits (a change's documents) is where a person finds it.
+  const documents = await writeRunFolderDocuments(board, workspace.root).catch((error: unknown) => {
+    run.commitFault.first ??= `the run's documents could not be written to ${STATE_DIR}/documents/: ${describeError(error)}`;
+    return [];
+  });
   const wallMs = Date.now() - started;
   await written();
   // A commit that failed after the last step (the last artifact's) still fails the run: recorded again.
@@ -74,8 +86,16 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
     usage,
     messages: board.list(),
     lastTestReport: board.latest<TestReport>('TestReport')?.payload ?? null,
+    documents,
     wallMs,
   };
+}
+
+async function squashIfAsked(record: RunRecord, board: OpenRun['board'], worktree: string): Promise<void> {
+  const change = ChangeRecord.safeParse(record.change);
+  if (!change.success || !change.data.squash) return;
+  const title = board.latest<ChangeRequest>('ChangeRequest')?.payload.title ?? record.spec;
+  await squashBranch(worktree, change.data.base, change.data.branch, title);
 }
 
 /** A promise to wait for later: its failure is thrown then, not reported meanwhile as unhandled. */

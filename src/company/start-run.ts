@@ -113,7 +113,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       projectDir: workspace.root,
       roleStore: store.roles,
       emit,
-      requirement: { spec: record.spec, project: record.project },
+      requirement: { spec: record.spec, project: record.project, ...documentsOf(record) },
       resuming,
       // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C;
       // the time limit stays its own (outcome timed-out).
@@ -136,6 +136,12 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
     lock.lost.removeEventListener('abort', onLost);
     await lock.release();
   }
+}
+
+/** Where a change run keeps its documents, as its record says (`sopworks change`: the run folder unless --commit-documents). */
+function documentsOf(record: RunRecord): { documents?: 'commit' | 'run-folder' } {
+  const documents = (record.change as { documents?: unknown } | undefined)?.documents;
+  return documents === 'commit' || documents === 'run-folder' ? { documents } : {};
 }
 
 /**

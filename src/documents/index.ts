@@ -4,7 +4,7 @@ export { codeInterface } from './code-interface.ts';
 export { Coverage, type CoverageSummary, CriterionCoverage, CriterionStatus, coverageSummary, describeCoverage } from './coverage.ts';
 export { type Criterion, changeCriteria, criteriaOf, prdCriteria } from './criteria.ts';
 export { commandsList, diagramSections, filesList } from './design-sections.ts';
-export { documentsDir } from './documents-dir.ts';
+export { documentsCommitted, documentsDir } from './documents-dir.ts';
 export type { EditsReply, SearchReplace } from './edits.ts';
 export * from './schemas.ts';
 export { isPlaceholder, smokeCommandOf } from './smoke-command.ts';

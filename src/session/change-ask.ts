@@ -29,6 +29,11 @@ export const ChangeAsk = z.object({
   base: flag(z.string().min(1).optional(), { value: '<rev>', description: 'where the change starts (default: the current branch)' }),
   branch: flag(z.string().min(1).optional(), { value: '<name>', description: 'the branch to make (default: sopworks/<slug of the request>)' }),
   force: flagWithDefault(z.boolean(), false, { description: 'start an existing branch (and its work tree under --out) again from the base' }),
+  commitDocuments: flagWithDefault(z.boolean(), false, {
+    description:
+      "also commit the change's documents (change request, design, tasks, test reports) on the branch; by default they stay in the work tree's .sopworks/documents/",
+  }),
+  squash: flagWithDefault(z.boolean(), false, { description: 'once the change is done, make its branch one commit titled by the change request' }),
   name: flag(z.string().optional(), { value: '<project>', description: 'the folder of the change under --out (default: <repo>-<slug>)' }),
   out: flagWithDefault(z.string().min(1), 'output', { value: '<dir>', description: "where the change's work tree and run state go (outside the repository)" }),
   llm: flag(z.string().optional(), { value: '<provider>', description: 'openai | scripted:<scenario file> (default: openai when configured)' }),

@@ -32,9 +32,9 @@ export interface PreparedRun {
   llm: LlmRecord;
   settings: Settings;
   flags: SessionFlags;
-  /** Commands the result suggests besides the outcome's (a change's diff), and lines said after it. */
+  /** Commands the result suggests besides the outcome's (a change's diff), and lines said after it (which may depend on how it ended). */
   next: string[];
-  after: string[];
+  after: string[] | ((run: RunResult) => Promise<string[]>);
   /** Writes what the run needs and runs it: called once, by `execute`. */
   start(basics: RunBasics, hooks: SessionHooks): Promise<RunResult>;
 }
@@ -63,7 +63,8 @@ export async function execute(prepared: PreparedRun, hooks: SessionHooks): Promi
     hooks,
   );
   const result = sessionResult(prepared.command, run, prepared.next);
-  return { ...result, lines: [...result.lines, ...prepared.after] };
+  const after = typeof prepared.after === 'function' ? await prepared.after(run) : prepared.after;
+  return { ...result, lines: [...result.lines, ...after] };
 }
 
 /** The settings a request is prepared with: the hooks', else the environment's. */

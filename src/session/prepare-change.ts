@@ -7,7 +7,7 @@
  * never touched.
  */
 import path from 'node:path';
-import { checkRepository, checkToolchains, openWorktree, repositoryTampering } from '../capabilities/change/index.ts';
+import { changeEndLines, checkRepository, checkToolchains, openWorktree, repositoryTampering } from '../capabilities/change/index.ts';
 import { loadScenario, parseLlmFlag } from '../capabilities/model/index.ts';
 import { readInstructionsFile, startRun } from '../company/index.ts';
 import { checkProjectDir, makeWayForProject } from '../engine/run/index.ts';
@@ -55,7 +55,8 @@ export async function prepareChange(asked: ChangeAsk, hooks: SessionHooks): Prom
     settings,
     flags: ask,
     next: [review],
-    after: [`Review the change: ${review}   (merge it with: git merge ${target.branch})`],
+    // How to review, merge and remove it — or, when the run did not end done, not to merge it.
+    after: (run) => changeEndLines(run),
     start: async (basics, { lines }) => {
       const projectDir = await makeWayForProject(folder, (line) => lines.err(line));
       await openWorktree(target, projectDir);
@@ -74,7 +75,16 @@ export async function prepareChange(asked: ChangeAsk, hooks: SessionHooks): Prom
         policy,
         budget,
         approvals: { gates, yes: ask.yes, clarify: ask.clarify },
-        change: { record: { repo: target.repo, base: target.base, baseName: target.baseName, branch: target.branch } },
+        change: {
+          record: {
+            repo: target.repo,
+            base: target.base,
+            baseName: target.baseName,
+            branch: target.branch,
+            documents: ask.commitDocuments ? 'commit' : 'run-folder',
+            squash: ask.squash,
+          },
+        },
       });
     },
   };

@@ -6,6 +6,7 @@
  * whose record or repository is a link.
  */
 import path from 'node:path';
+import { changeEndLines } from '../capabilities/change/index.ts';
 import { parseLlmFlag, roleModelsFromRecord } from '../capabilities/model/index.ts';
 import { loadPolicy } from '../capabilities/policy/index.ts';
 import { dependencyRegistries } from '../capabilities/project/index.ts';
@@ -55,7 +56,8 @@ export async function prepareResume(asked: ResumeAsk, hooks: SessionHooks): Prom
     settings,
     flags: ask,
     next: [],
-    after: [],
+    // A change's end says how to review, merge and remove it, or not to merge it (empty for other runs).
+    after: (run) => changeEndLines(run),
     start: async (basics, { lines }) => {
       lines.out(`Resuming ${projectDir} (last outcome: ${record.outcome ?? 'none — the run was cut off'})`);
       return resumeRun({

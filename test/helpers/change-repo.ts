@@ -14,7 +14,7 @@ import { tempDir } from './temp-dir.ts';
 
 export const CHANGE_FIXTURE = path.join(ROOT, 'test', 'fixtures', 'change-js');
 export const GREETINGS_SCENARIO = path.join(ROOT, 'examples', 'change-greetings.yaml');
-export const GREETINGS_BRANCH = 'sopworks/let-greet-take-language';
+export const GREETINGS_BRANCH = 'sopworks/let-greet-take-language-option';
 
 export const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], {
@@ -57,7 +57,7 @@ export async function changeSetUp(edit: (replies: Reply[]) => Reply[] = (r) => r
     dir,
     repo,
     scenarioFile,
-    worktree: path.join(dir, 'out', 'greetings-let-greet-take-language'),
+    worktree: path.join(dir, 'out', 'greetings-let-greet-take-language-option'),
     change: (args: string[] = [], env: Record<string, string> = {}) =>
       sopworks(['change', repo, '--llm', `scripted:${scenarioFile}`, '--out', path.join(dir, 'out'), ...args], { cwd: ROOT, env }),
     untouched: () => {

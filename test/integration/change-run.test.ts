@@ -58,33 +58,33 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.equal(await fs.readFile(path.join(repo, 'notes.txt'), 'utf8'), 'my untracked notes\n');
     await assert.rejects(fs.stat(path.join(repo, '.sopworks')));
 
-    // The branch: one commit per artifact, each by its role, on top of the base.
-    const branch = 'sopworks/let-greet-take-language';
+    // The branch a maintainer reviews: the change alone — a commit per file saying what it does, the tests
+    // titled by the change request — and nothing of how it was made.
+    const branch = 'sopworks/let-greet-take-language-option';
     const log = git(repo, 'log', '--reverse', '--format=%an|%s', `${base}..${branch}`).trim().split('\n');
-    assert.deepEqual(log, [
-      'Product Manager|docs: map of the repository at ' + base.slice(0, 12) + ' (6 files)',
-      'Product Manager|docs: change request: Greetings in French',
-      'Architect|docs: design delta of the change',
-      'Architect|docs: change tasks (1)',
-      'QA Engineer|test: the tests on the base pass (4 passed, 0 failed)',
-      'Engineer|feat: change src/greet.js',
-      'QA Engineer|test: add test/greet-lang.test.js',
-      'QA Engineer|test: round 1 passed (7 passed, 0 failed)',
-      'QA Engineer|test: coverage after round 1, 0 of 4 criteria proven (P0: 0 of 3)',
-    ]);
+    assert.deepEqual(log, ['Engineer|Add an optional { lang } argument to greet ("en" default, "fr")', 'QA Engineer|Add tests: Greetings in French']);
     assert.equal(git(repo, 'merge-base', base, branch).trim(), base);
     const changed = git(repo, 'diff', '--name-status', `${base}...${branch}`).trim().split('\n').sort();
-    assert.deepEqual(changed, [
-      'A\tdocs/changes/1-let-greet-take-language/baseline-tests.md',
-      'A\tdocs/changes/1-let-greet-take-language/change-request.md',
-      'A\tdocs/changes/1-let-greet-take-language/design.md',
-      'A\tdocs/changes/1-let-greet-take-language/repository-map.md',
-      'A\tdocs/changes/1-let-greet-take-language/tasks.md',
-      'A\tdocs/changes/1-let-greet-take-language/test-reports/coverage.md',
-      'A\tdocs/changes/1-let-greet-take-language/test-reports/round-1.md',
-      'A\ttest/greet-lang.test.js',
-      'M\tsrc/greet.js',
+    assert.deepEqual(changed, ['A\ttest/greet-lang.test.js', 'M\tsrc/greet.js']);
+    // The documents are in the run folder, and the end says where, and how to review, merge and remove the work tree.
+    const documents = path.join(out, 'greetings-let-greet-take-language-option', '.sopworks', 'documents');
+    assert.deepEqual((await fs.readdir(documents, { recursive: true })).sort(), [
+      'baseline-tests.md',
+      'change-request.md',
+      'design.md',
+      'repository-map.md',
+      'tasks.md',
+      'test-reports',
+      'test-reports/coverage.md',
+      'test-reports/round-1.md',
     ]);
+    assert.match(await fs.readFile(path.join(documents, 'change-request.md'), 'utf8'), /^# Change request — Greetings in French/);
+    assert.match(result.stdout, /^Change request: Greetings in French — /m);
+    assert.match(result.stdout, /^Its documents \(not on the branch\): .*\.sopworks\/documents\/ /m);
+    assert.match(result.stdout, /^The change is 2 commits on sopworks\/let-greet-take-language-option, from main \([0-9a-f]{12}\):$/m);
+    assert.match(result.stdout, /^ {2}merge it: {3}git -C .*greetings merge sopworks\/let-greet-take-language-option$/m);
+    assert.match(result.stdout, /^ {2}then remove its work tree: {2}git -C .*greetings worktree remove .*greetings-let-greet-take-language-option /m);
+    assert.doesNotMatch(result.stdout, /Do not merge/);
     const diff = git(repo, 'diff', `${base}...${branch}`, '--', 'src/greet.js');
     assert.match(diff, /\+export function greet\(name, \{ lang = 'en' \} = \{\}\) \{/);
     assert.match(diff, /-export function greet\(name\) \{/);
@@ -94,7 +94,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     );
 
     // The run's state lives in the change's work tree (git ignores it there), not in a commit.
-    const worktree = path.join(out, 'greetings-let-greet-take-language');
+    const worktree = path.join(out, 'greetings-let-greet-take-language-option');
     assert.equal(git(worktree, 'status', '--porcelain'), '');
     assert.ok(!git(repo, 'ls-tree', '-r', '--name-only', branch).includes('.sopworks'));
 
@@ -139,6 +139,12 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       new RegExp(`Change of ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} on branch ${branch}, from main \\(${base.slice(0, 12)}\\)`),
     );
     assert.match(review.stdout, /src\/greet\.js +\| +\d+ \+*-*\n/);
+    // Its documents are listed where they are: in the run folder, not a commit still to come.
+    assert.match(
+      review.stdout,
+      /ChangeRequest +product-manager +docs\/changes\/1-let-greet-take-language-option\/change-request\.md +run folder \(\.sopworks\/documents\/\)/,
+    );
+    assert.doesNotMatch(review.stdout, /not committed yet/);
 
     // The edit whose SEARCH text was found twice was re-asked with where, never applied.
     const edits = exchanges.filter((e) => e.action === 'edit_file');
@@ -160,13 +166,13 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(result.stdout, /tests base: passed \(3 passed, 0 failed\)/);
     assert.match(result.stdout, /tests round 1: passed \(6 passed, 0 failed\)/);
     assert.deepEqual(stateOf(repo), before);
-    const branch = 'sopworks/make-word-count-accept';
+    const branch = 'sopworks/make-word-count-accept-pathlib-path';
     const diff = git(repo, 'diff', `${before.head}...${branch}`, '--', 'textstats/core.py');
     assert.match(diff, /\+from pathlib import Path/);
     assert.match(diff, /\+    if isinstance\(text, Path\):/);
     assert.ok(git(repo, 'ls-tree', '-r', '--name-only', branch).split('\n').includes('tests/test_path.py'));
     // The test rounds imported every module, and left no __pycache__/ behind: the work tree holds the branch and the run's record.
-    const worktree = path.join(out, 'textstats-make-word-count-accept');
+    const worktree = path.join(out, 'textstats-make-word-count-accept-pathlib-path');
     assert.equal(git(worktree, 'status', '--porcelain', '--ignored'), '!! .sopworks/\n');
   });
 
@@ -183,7 +189,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(change.stdout, /edit_file src\/cli\.js: reply invalid \(attempt 1\), asking again — block 1 of 1: its SEARCH text is not in src\/cli\.js/);
     assert.deepEqual(stateOf(repo), before);
     assert.match(
-      git(repo, 'diff', `${before.head}...sopworks/add-json-flag-prints`, '--', 'src/cli.js'),
+      git(repo, 'diff', `${before.head}...sopworks/add-json-flag`, '--', 'src/cli.js'),
       /\+    if \(values\.json\) io\.out\(formatJson\(entries\)\);/,
     );
   });
@@ -226,8 +232,8 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     });
     it('a branch that exists, without --force', async () => {
       const repo = await userRepository();
-      git(repo, 'branch', 'sopworks/let-greet-take-language');
-      await refused(repo, [REQUEST], /The branch sopworks\/let-greet-take-language already exists/);
+      git(repo, 'branch', 'sopworks/let-greet-take-language-option');
+      await refused(repo, [REQUEST], /The branch sopworks\/let-greet-take-language-option already exists/);
     });
     it('an --out inside the repository', async () => {
       const repo = await userRepository();

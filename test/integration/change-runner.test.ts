@@ -112,12 +112,19 @@ describe("sopworks change: the repository's own test runner", function () {
       const run = await changeSetUp(withNpmTest, { extra: { 'package.json': manifest(devDependencies, runner), '.gitignore': 'node_modules/\n' } });
       const result = await run.change([], { SOPWORKS_NPM_REGISTRY: npm.url });
       assert.equal(result.code, 1, result.stdout + result.stderr);
-      assert.match(result.stdout, /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written/);
-      const report = git(run.repo, 'show', `${BRANCH}:docs/changes/1-let-greet-take-language/baseline-tests.md`);
+      // The outcome names the first cause: the install that failed, or the runner that is not there — not an exit code.
+      assert.match(
+        result.stdout,
+        Object.keys(devDependencies).length > 0
+          ? /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written: the dependencies could not be installed: .*no-such-runner/
+          : /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written: .*mocha: not found/,
+      );
+      const report = await fs.readFile(path.join(run.worktree, '.sopworks', 'documents', 'baseline-tests.md'), 'utf8');
       assert.match(report, /# Tests on the base: they could not run/);
       assert.match(report, Object.keys(devDependencies).length > 0 ? /could not be installed: .*no-such-runner/ : /mocha: not found/);
-      const log = git(run.repo, 'log', '--format=%s', `main..${BRANCH}`);
-      assert.doesNotMatch(log, /^feat:/m, 'no code was committed');
+      assert.equal(git(run.repo, 'rev-list', '--count', `main..${BRANCH}`).trim(), '0', 'nothing was committed');
+      assert.match(result.stdout, /^Do not merge sopworks\/let-greet-take-language-option: the run ended failed, not done\.$/m);
+      assert.match(result.stdout, /^To drop it: git -C .* worktree remove .* --force && git -C .* branch -D sopworks\/let-greet-take-language-option$/m);
       const exchanges = await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8');
       assert.doesNotMatch(exchanges, /"action":"edit_file"/, 'no edit was asked for');
       run.untouched();

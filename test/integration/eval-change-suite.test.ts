@@ -67,7 +67,7 @@ describe('eval: the shipped change suite', function () {
 
     // Each change is on a branch of the task's own repository, made from the fixture as it ships.
     const repo = (name: string) => path.join(out, '.repositories', name);
-    assert.match(git(repo('homedir-go'), 'show', 'sopworks/make-homedir-expand-turn:homedir.go'), /if path == "~" \{\n\t\treturn home, nil/);
+    assert.match(git(repo('homedir-go'), 'show', 'sopworks/make-homedir-expand-turn-bare:homedir.go'), /if path == "~" \{\n\t\treturn home, nil/);
     assert.match(
       git(repo('units-ts'), 'diff', 'main...sopworks/let-parseduration-accept-seconds', '--', 'src/duration.ts'),
       /^\+const UNITS = \{ h: 3_600_000, m: 60_000, s: 1_000 \};$/m,

@@ -134,7 +134,7 @@ export function renderReportText(untrusted: RunReport, options: ReportTextOption
   lines.push(heading(`Artifacts (${report.artifacts.length})`));
   lines.push(
     ...columns(
-      report.artifacts.map((a) => [a.messageId, pc.cyan(a.type), a.from, a.paths.join(', '), a.commit ? a.commit.slice(0, 7) : pc.dim('not committed yet')]),
+      report.artifacts.map((a) => [a.messageId, pc.cyan(a.type), a.from, a.paths.join(', '), artifactWhere(a)]),
       new Set(),
       { width, flex: 3 },
     ),
@@ -183,3 +183,7 @@ export function renderReportText(untrusted: RunReport, options: ReportTextOption
   }
   return lines.join('\n');
 }
+
+/** Where an artifact is: its commit, the run folder for a document kept out of the branch, or not yet. */
+const artifactWhere = (a: RunReport['artifacts'][number]): string =>
+  a.commit ? a.commit.slice(0, 7) : a.onBranch ? pc.dim('not committed yet') : pc.dim('run folder (.sopworks/documents/)');

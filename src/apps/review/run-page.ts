@@ -29,6 +29,8 @@ export interface DocumentView {
   type: string;
   from: string;
   commit: string | null;
+  /** False for a document the run keeps in its folder (`.sopworks/documents/`), never on the branch: a change's, by default. */
+  onBranch: boolean;
   files: RenderedFile[];
   /** What happened to it, from its conversation, when it had one. */
   story: string | null;
@@ -191,11 +193,12 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
 
   const documents = artifacts
     .filter((a) => !NOT_DOCUMENTS.has(a.message.type))
-    .map(({ message }) => ({
+    .map(({ message, onBranch }) => ({
       messageId: message.id,
       type: message.type,
       from: message.from,
       commit: commitOf(message.id),
+      onBranch,
       files: renderedFiles(message.id),
       story: DOCUMENT_SUBJECT[message.type] ? storyOf(DOCUMENT_SUBJECT[message.type]!) : null,
     }));

@@ -47,6 +47,8 @@ export interface ArtifactEntry {
   paths: string[];
   /** The commit that added the files, found by its trailer; null until it is committed. */
   commit: string | null;
+  /** False for a document kept in the run folder (`.sopworks/documents/`), never committed. */
+  onBranch: boolean;
 }
 
 export interface RunReport {
@@ -105,13 +107,14 @@ export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport 
         summary: summarizeMessage(m),
       };
     }),
-    artifacts: artifactsOf(record.messages, warnings).map(({ message, files }) => ({
+    artifacts: artifactsOf(record.messages, warnings).map(({ message, files, onBranch }) => ({
       messageId: message.id,
       seq: message.seq,
       type: message.type,
       from: message.from,
       paths: files.map((f) => f.path),
       commit: commitOf.get(message.id) ?? null,
+      onBranch,
     })),
     tests: testRoundsOf(record.messages),
     figures: runFigures(record.messages),

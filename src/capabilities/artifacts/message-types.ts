@@ -4,6 +4,7 @@
  */
 import * as S from '../../documents/index.ts';
 import { type BoardReader, defineMessage, oneDocument } from '../../engine/board/index.ts';
+import { changeSubject } from './change-subject.ts';
 import { renderDesign } from './render/design.ts';
 import { renderPrd } from './render/prd.ts';
 import { renderTasks } from './render/tasks.ts';
@@ -54,9 +55,9 @@ export const Code = defineMessage({
   paths: (code) => [code.path],
   subject: (code, board) => {
     const earlier = board.all<S.Code>('Code').some((m) => m.payload.path === code.path);
-    // In a change run, a file that was there before is changed, not added.
-    const op = board.latest<{ tasks: { file: string; op: string }[] }>('ChangeTaskGraph')?.payload.tasks.find((t) => t.file === code.path)?.op;
-    return earlier ? `fix: ${code.path}` : op === 'modify' ? `feat: change ${code.path}` : `feat: add ${code.path}`;
+    const change = changeSubject(code.path, earlier, board);
+    if (change) return change;
+    return earlier ? `fix: ${code.path}` : `feat: add ${code.path}`;
   },
   author: (code) => code.author,
 });
@@ -68,7 +69,11 @@ export const Tests = defineMessage({
   description: 'Test files (`files`); committed at their paths.',
   files: (tests) => tests.files,
   paths: (tests) => tests.files.map((f) => f.path),
-  subject: (tests) => `test: add ${tests.files.map((f) => f.path).join(', ')}`,
+  subject: (tests, board) => {
+    // A change's tests say what they test: the change request's title.
+    const title = board.latest<{ title: string }>('ChangeRequest')?.payload.title;
+    return title ? `Add tests: ${title}` : `test: add ${tests.files.map((f) => f.path).join(', ')}`;
+  },
 });
 
 export const Document = defineMessage({

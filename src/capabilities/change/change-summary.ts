@@ -12,7 +12,17 @@ import { git, NO_DIFF_PROGRAMS } from '../../host/git/index.ts';
 /** What run.json keeps of a change run (`change`, written by `sopworks change`). */
 // run.json is read back from a folder anyone may have handed over: the base must be a commit id, never
 // something git would take for an option (`--output=…`).
-export const ChangeRecord = z.object({ repo: z.string(), base: z.string().regex(/^[0-9a-f]{40,64}$/), baseName: z.string(), branch: z.string() });
+export const ChangeRecord = z.object({
+  repo: z.string(),
+  base: z.string().regex(/^[0-9a-f]{40,64}$/),
+  baseName: z.string(),
+  branch: z.string(),
+  /** Where the change's documents go: the run folder (the default), or commits on the branch (--commit-documents). Absent: commits (runs from before). */
+  documents: z.enum(['commit', 'run-folder']).optional(),
+  /** Whether the branch becomes one commit once the change is done (--squash). */
+  squash: z.boolean().optional(),
+});
+export type ChangeRecord = z.infer<typeof ChangeRecord>;
 
 export async function changeSummary(projectDir: string): Promise<string | null> {
   const text = await readTextIfExists(path.join(projectDir, STATE_DIR, 'run.json'));

@@ -7,8 +7,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
-import { projectNameFromSpec, slugOf } from '../../ground/files/index.ts';
 import { git } from '../../host/git/index.ts';
+import { branchSlug } from './branch-slug.ts';
 
 export interface ChangeTarget {
   /** The repository's top folder (absolute). */
@@ -91,7 +91,7 @@ export async function checkRepository(repoArg: string, ask: ChangeAsk): Promise<
       'Commit or stash them first: the change starts from a commit, and your work tree is never touched.',
     );
   }
-  const slug = slugOf(projectNameFromSpec(request), 'change');
+  const slug = branchSlug(request);
   const branch = ask.branch ?? `sopworks/${slug}`;
   const valid = await query(repo, ['check-ref-format', '--branch', branch], [1, 128]);
   if (valid.code !== 0) throw usage(`"${branch}" is not a valid branch name.`, 'Choose another with --branch <name>.');

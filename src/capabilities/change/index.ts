@@ -1,5 +1,6 @@
 /** capabilities/change: its public face — what other folders may use of it. */
 
+export { changeEndLines } from './change-end.ts';
 export { changeMessageTypes } from './change-message-types.ts';
 export { baseRunnerStarted, noNewFailures, queueChangeTasks, taskOp } from './change-references.ts';
 export { ChangeRecord, changeSummary } from './change-summary.ts';
@@ -14,3 +15,4 @@ export { mapRepository } from './map-repository-step.ts';
 export { openWorktree } from './open-worktree.ts';
 export { read } from './read-step.ts';
 export { repositoryTampering } from './repository-tampering.ts';
+export { squashBranch } from './squash-branch.ts';

@@ -1,12 +1,19 @@
 /**
  * Derives the repository from the board: each artifact message becomes one commit, in board order,
- * authored by the role that posted it, with a trailer naming the message.
+ * authored by the role that posted it, with a trailer naming the message — but for a run's own
+ * documents its type keeps in the run folder (`committed`), which become no commit.
  */
 import type { Message, MessageBoard } from '../../engine/board/index.ts';
 import { commitSubject } from '../../ground/text/index.ts';
 import type { Author, Workspace } from './workspace.ts';
 
 export const MESSAGE_TRAILER = 'Sopworks-Message';
+
+/** Whether a message's files become a commit: its type may keep them in the run folder (message-type.ts). */
+export function committed(board: Pick<MessageBoard, 'types' | 'before'>, message: Message): boolean {
+  const type = board.types[message.type];
+  return type?.committed?.(message.payload, board.before(message.seq)) ?? true;
+}
 
 export class Materializer {
   private readonly commits: Promise<unknown>[] = [];
@@ -29,7 +36,7 @@ export class Materializer {
 
   private async commit(board: MessageBoard, message: Message): Promise<string | null> {
     const type = board.types[message.type];
-    if (!type?.files) return null;
+    if (!type?.files || !committed(board, message)) return null;
     const files = type.files;
     let subject = '';
     // Queued now, so commits keep board order; rendered when their turn comes, off the poster's way.
@@ -56,8 +63,8 @@ export class Materializer {
    * trailer that names each committed message. Returns how many it made.
    */
   async catchUp(board: MessageBoard): Promise<number> {
-    const committed = await this.workspace.trailerValues(MESSAGE_TRAILER);
-    const missing = board.list().filter((message) => board.types[message.type]?.files && !committed.has(message.id));
+    const done = await this.workspace.trailerValues(MESSAGE_TRAILER);
+    const missing = board.list().filter((message) => board.types[message.type]?.files && committed(board, message) && !done.has(message.id));
     // Queued together, they go into one batch; the first failure is the one reported.
     await Promise.all(missing.map((message) => this.commit(board, message)));
     return missing.length;

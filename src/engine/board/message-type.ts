@@ -32,6 +32,11 @@ export interface MessageType<T> {
    */
   paths?: (payload: T, board: BoardReader) => string[];
   subject?: (payload: T, board: BoardReader) => string;
+  /**
+   * Whether its files are committed (absent: always): a run's own documents, in a run whose Requirement
+   * keeps them in the run folder, are rendered there instead (`.sopworks/documents/`) and shown as ever.
+   */
+  committed?: (payload: T, board: BoardReader) => boolean;
   /** The paths the message removes from the repository (a change run's deleted or renamed files). */
   removes?: (payload: T, board: BoardReader) => string[];
   /** Who authors the commit, when not the role that posted it (one of several Engineers). */

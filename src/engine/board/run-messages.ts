@@ -10,6 +10,12 @@ const text = (what: string) => z.string().trim().min(1, `${what} must not be emp
 export const Requirement = z.object({
   spec: text('the spec'),
   project: text('the project name'),
+  /**
+   * Where the run's own documents go (its plans and reports): `commit`, as a new project's docs/; or
+   * `run-folder`, the run's `.sopworks/documents/` only, never a commit — a change's branch holds the
+   * change and nothing of how it was made (`sopworks change`, unless --commit-documents). Absent: commit.
+   */
+  documents: z.enum(['commit', 'run-folder']).optional(),
 });
 export type Requirement = z.infer<typeof Requirement>;
 

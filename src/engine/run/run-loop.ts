@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describeError, SopworksError } from '../../ground/errors.ts';
-import type { Message, MessageBoard, Outcome } from '../board/index.ts';
+import type { Message, MessageBoard, Outcome, Requirement } from '../board/index.ts';
 import { RoleRuntime, seatsOf } from '../roles/index.ts';
 import { buildMachine, CLIENT } from '../sop/index.ts';
 import type { ApprovalPort, Ports } from '../steps/index.ts';
@@ -56,7 +56,7 @@ export interface RunLoopSetup {
   /** Where each role's machine state is saved at every step (the run's store). */
   roleStore: RoleStates;
   emit: (event: LoopEvent) => void;
-  requirement: { spec: string; project: string };
+  requirement: Requirement;
   /** Whether the roles' saved states are to be restored (a fresh run has none). */
   resuming: boolean;
   stop: StopSignals;

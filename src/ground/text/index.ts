@@ -1,4 +1,4 @@
 /** ground/text: its public face — what other folders may use of it. */
 export { CONTROL, LAYOUT } from './control-characters.ts';
 export { keywordOfPattern, keywordPattern } from './keyword-pattern.ts';
-export { commitSubject, oneLine } from './one-line.ts';
+export { commitSubject, MAX_SUBJECT, oneLine } from './one-line.ts';
