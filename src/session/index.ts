@@ -12,6 +12,7 @@ import type { SessionResult } from './session-result.ts';
 import type { StartAsk } from './start-ask.ts';
 
 export { ChangeAsk, type CheckedChangeAsk } from './change-ask.ts';
+export { type AskedCommand, commandLineOf } from './command-line.ts';
 export type { PreparedRun } from './execute.ts';
 export { EXIT, exitCodeOfError, exitCodeOfOutcome } from './exit-code.ts';
 export { type FlagLine, flagName, flagsOf } from './flag.ts';

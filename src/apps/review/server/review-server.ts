@@ -87,19 +87,19 @@ function checkAccess(ctx: ServerContext, access: Access, req: http.IncomingMessa
   );
 }
 
-function launcherFor(options: ReviewServerOptions['launch'] = {}): { launcher: RunLauncher; changeArgs: string[] } {
+function launcherFor(options: ReviewServerOptions['launch'] = {}): { launcher: RunLauncher; changeModel: ServerContext['changeModel'] } {
   const launcher = new RunLauncher({
     command: options.command ?? [process.execPath, SOPWORKS_BIN],
     cwd: options.cwd ?? process.cwd(),
     env: options.env ?? process.env,
   });
-  const changeArgs = [...(options.llm ? ['--llm', options.llm] : []), ...(options.model ? ['--model', options.model] : [])];
-  return { launcher, changeArgs };
+  const changeModel = { ...(options.llm ? { llm: options.llm } : {}), ...(options.model ? { model: options.model } : {}) };
+  return { launcher, changeModel };
 }
 
 function contextFor(catalog: RunCatalog, guard: WriteGuard, streams: EventStreams, launch: ReviewServerOptions['launch']): ServerContext {
   const cache = new RunCache();
-  const { launcher, changeArgs } = launcherFor(launch);
+  const { launcher, changeModel } = launcherFor(launch);
   const runDir = async (name: string): Promise<string> => {
     try {
       return await catalog.resolve(name);
@@ -126,7 +126,7 @@ function contextFor(catalog: RunCatalog, guard: WriteGuard, streams: EventStream
       };
     },
     launcher,
-    changeArgs,
+    changeModel,
   };
 }
 

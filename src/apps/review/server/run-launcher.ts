@@ -1,14 +1,18 @@
 /**
- * The runs the viewer starts: `sopworks resume <run>` after a decision or on Continue, and `sopworks
- * change <run> -` with a request typed on the page — the same commands a person types, run as child
- * processes with `--json`, so the run is exactly the CLI's (its lock, its checks, its record) and the
- * page can say how it goes. One launch at a time per run. Each child has its own process group: a
- * Ctrl-C at the viewer's terminal does not reach it twice; closing the viewer interrupts it once
- * (outcome `interrupted`, which `resume` continues).
+ * The runs the viewer starts: a resume after a decision or on Continue, and a change with a request
+ * typed on the page — each a typed session request (src/session/: ResumeAsk, ChangeAsk), checked here,
+ * then run as `sopworks resume|change --json …`, a child process made of that request by the session's
+ * own flags (commandLineOf). A process of its own, so a run — its model, its memory, a crash — never
+ * takes the viewer down (docs/decisions/2026-11-27-the-workbench-runs-the-cli.md), and the run is exactly
+ * the CLI's (its lock, its checks, its record); its JSON lines tell the page how it goes. One launch at a
+ * time per run. Each child has its own process group: a Ctrl-C at the viewer's terminal does not reach
+ * it twice; closing the viewer interrupts it once (outcome `interrupted`, which `resume` continues).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
+import { SopworksError } from '../../../ground/errors.ts';
+import { type ChangeAsk, commandLineOf, type ResumeAsk } from '../../../session/index.ts';
 import { type LaunchLine, parseLaunchLine, progressText } from './launch-lines.ts';
 
 export type LaunchCommand = 'resume' | 'change';
@@ -58,6 +62,23 @@ interface Live {
   exited: Promise<void>;
 }
 
+/** A request refused before any process started: an ended launch that says why. */
+function refused(command: LaunchCommand, from: string, error: unknown): LaunchView {
+  const known = SopworksError.isInstance(error);
+  return {
+    command,
+    from,
+    projectDir: null,
+    startedAt: new Date().toISOString(),
+    state: 'ended',
+    exitCode: 2,
+    outcome: null,
+    reason: null,
+    error: { message: known ? error.message : String(error), hint: known ? (error.hint ?? null) : null },
+    progress: [],
+  };
+}
+
 export class RunLauncher {
   /** The latest launch by run folder: the run it started from and, once known, the run it works on. */
   private readonly launches = new Map<string, Live>();
@@ -93,13 +114,30 @@ export class RunLauncher {
     for (const dir of dirs) for (const listener of this.listeners.get(dir) ?? []) listener();
   }
 
+  /** Continues the run in `ask.project`. */
+  resume(ask: ResumeAsk): Promise<LaunchView> {
+    return this.start('resume', ask.project, () => commandLineOf({ command: 'resume', ask }), null);
+  }
+
+  /** Changes the run in `ask.repo` with `request`, handed on standard input. */
+  change(ask: Omit<ChangeAsk, 'request'>, request: string): Promise<LaunchView> {
+    return this.start('change', ask.repo, () => commandLineOf({ command: 'change', ask: { ...ask, request: '-' } }), request);
+  }
+
   /**
-   * Starts `sopworks <command> <from> <args…> --json`; resolves once the run has started (its first
-   * line) or the process has ended (refused, say), with what the page shows of it.
+   * Starts `sopworks <the request's command line> --json`; resolves once the run has started (its first
+   * line) or the process has ended (refused, say), with what the page shows of it. A request the session
+   * refuses ends at once, saying why, as the CLI would.
    */
-  start(command: LaunchCommand, from: string, args: readonly string[], stdin: string | null = null): Promise<LaunchView> {
+  private start(command: LaunchCommand, from: string, argsOf: () => string[], stdin: string | null): Promise<LaunchView> {
+    let args: string[];
+    try {
+      args = argsOf();
+    } catch (error) {
+      return Promise.resolve(refused(command, from, error));
+    }
     const [program, ...prefix] = this.settings.command;
-    const child = spawn(program!, [...prefix, command, from, ...args, '--json'], {
+    const child = spawn(program!, [...prefix, args[0]!, '--json', ...args.slice(1)], {
       cwd: this.settings.cwd,
       env: { ...this.settings.env, NO_COLOR: '1' },
       stdio: [stdin === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -22,8 +22,8 @@ export interface ServerContext {
   watchRun(dir: string): (onChange: () => void) => Watcher;
   /** The runs this viewer starts (resume, change). */
   launcher: RunLauncher;
-  /** What a change started from a page is run with (`serve --llm`, `--model`): flags of `sopworks change`. */
-  changeArgs: readonly string[];
+  /** What a change started from a page is run with (`serve --llm`, `--model`), as the session's ChangeAsk takes them. */
+  changeModel: { llm?: string; model?: string };
 }
 
 export interface RequestParts {

@@ -85,7 +85,7 @@ async function checkContinuable(ctx: ServerContext, name: string, dir: string): 
 
 const resume = async (ctx: ServerContext, name: string, dir: string, hint: string | null): Promise<LaunchView> => {
   await checkContinuable(ctx, name, dir);
-  return started(await ctx.launcher.start('resume', dir, hint ? ['--hint', hint] : []));
+  return started(await ctx.launcher.resume({ project: dir, ...(hint ? { hint } : {}) }));
 };
 
 /** The run continued after what the person gave was recorded: its launch, or why it could not start. */
@@ -136,7 +136,7 @@ const change: Handler = async (ctx, { req, res, params }) => {
   const { phase } = runStatus((await ctx.loaded(params.run!)).record);
   if (phase.phase !== 'done' && phase.phase !== 'failed')
     throw new HttpError(409, `"${params.run}" has not finished (${phase.label}): a change starts from a finished run.`, null);
-  const launch = started(await ctx.launcher.start('change', dir, ['-', '--out', ctx.catalog.root, ...ctx.changeArgs], body.request));
+  const launch = started(await ctx.launcher.change({ repo: dir, out: ctx.catalog.root, ...ctx.changeModel }, body.request));
   sendJson(res, 200, { launch, run: launch.projectDir ? ctx.catalog.nameOf(launch.projectDir) : null });
 };
 
