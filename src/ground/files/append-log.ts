@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import { type CrashPointName, crashPoint } from '../crash-point.ts';
+import { parseJsonLines } from './json-lines.ts';
 import { readTextIfExists } from './read-text-if-exists.ts';
 import { assertMayWrite } from './write-fence.ts';
 
@@ -31,24 +32,14 @@ export async function repairAppendLog(file: string): Promise<LoadedLog> {
 async function loadAppendLog(file: string, repair: boolean): Promise<LoadedLog> {
   const text = await readTextIfExists(file);
   if (text === null) return { records: [], droppedTail: null };
-  const lines = text.split('\n');
-  const last = lines.pop() ?? '';
-  const records: unknown[] = [];
-  let droppedTail: string | null = last === '' ? null : last;
-  lines.forEach((line, index) => {
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      const isLastComplete = index === lines.length - 1 && droppedTail === null;
-      if (!isLastComplete) {
-        throw new Error(`${file}:${index + 1}: the log is damaged (not JSON) before its last line`);
-      }
-      droppedTail = line;
-    }
-  });
+  const parsed = parseJsonLines(text);
+  if (parsed.damagedAt !== null) throw new Error(`${file}:${parsed.damagedAt}: the log is damaged (not JSON) before its last line`);
+  const records = parsed.records.map((r) => r.value);
+  const droppedTail = parsed.partial ?? parsed.torn?.text ?? null;
   if (repair && droppedTail !== null) {
-    const keep = records.length === 0 ? '' : lines.slice(0, records.length).join('\n') + '\n';
-    await fs.writeFile(file, keep);
+    const lines = text.split('\n');
+    const kept = parsed.records.at(-1)?.line ?? 0;
+    await fs.writeFile(file, kept === 0 ? '' : `${lines.slice(0, kept).join('\n')}\n`);
   }
   return { records, droppedTail };
 }
