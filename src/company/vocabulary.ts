@@ -130,6 +130,7 @@ export const vocabulary: steps.Vocabulary = {
     file: artifacts.file,
     files: artifacts.files,
     changeTask: change.changeTask,
+    changeDependencies: change.changeDependencies,
     changeRemoval: change.changeRemoval,
     prd: artifacts.prd,
     design: artifacts.design,

@@ -8,7 +8,7 @@ import type { Design, Task, TaskGraph } from './schemas.ts';
 /** What validateTaskGraph checks, as a prompt states it: the same rules, said once. */
 export const TASK_GRAPH_RULES: readonly string[] = [
   "Exactly one task per file of the design's file list: none missing, none twice, none for a file the list does not have.",
-  "A task's dependsOn names only files of the design's list (the files it imports from), never the task's own file.",
+  "A task's dependsOn names only files of the design's list, never the task's own file: those it imports from, and for a file that documents or declares others (README.md, a .d.ts) those it describes.",
   'No dependency cycle: a file never depends, directly or through others, on itself.',
 ];
 

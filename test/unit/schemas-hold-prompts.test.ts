@@ -67,8 +67,11 @@ describe('schemas hold what prompts ask for', () => {
     for (const file of ['role.yaml', 'change.yaml']) {
       const profile = await fs.readFile(path.join(ROLES, 'architect', file), 'utf8');
       assert.doesNotMatch(profile, /dependencies must be (listed|in)/, file);
-      assert.match(profile, /dependencies \(the files it imports from\) are the task graph's to list/, file);
+      assert.match(profile, /dependencies \(the files it imports from, or that it documents or declares\) are the task graph's to list/, file);
     }
-    assert.match(await fs.readFile(path.join(ROLES, 'architect', 'write_tasks.hbs'), 'utf8'), /the files it depends on \(imports from/);
+    assert.match(
+      await fs.readFile(path.join(ROLES, 'architect', 'write_tasks.hbs'), 'utf8'),
+      /the files it depends on \(those it imports from; a file that documents or declares others — README.md, a .d.ts — depends on the files it describes/,
+    );
   });
 });

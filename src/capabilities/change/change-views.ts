@@ -3,7 +3,8 @@
  * and the current file's change task.
  */
 
-import type { ChangeTask, ChangeTaskGraph, Removal } from '../../documents/index.ts';
+import type { ChangeTask, ChangeTaskGraph, Code, Removal } from '../../documents/index.ts';
+import { codeInterface } from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
@@ -20,6 +21,26 @@ export const changeTask: View = {
   description:
     "A change run's current file's task from the ChangeTaskGraph: `file`, `op`, `from`, `description`, `dependsOn` (a file a bug report names outside the tasks: a modification).",
   read: ({ context, board }) => currentChangeTask(board, context.current),
+};
+
+/**
+ * What the current task's dependencies are once this change has made them: a README or a .d.ts that
+ * describes index.js is shown index.js as the change leaves it, not as the base had it.
+ */
+export const changeDependencies: View = {
+  description:
+    "A change run's current file's dependencies (its task's `dependsOn`): each `path` and the `interface` of the file as this change has written it so far — its exported names with whole signatures — or `(not written yet)`.",
+  needsCurrent: true,
+  read: ({ context, board }) => {
+    const written = new Map(board.all<Code>('Code').map((m) => [m.payload.path, m.payload.content]));
+    return Promise.all(
+      currentChangeTask(board, context.current).dependsOn.map(async (dep) => {
+        // A file written in this batch may still wait for its turn on the board: its content is in the context.
+        const content = context.written?.[dep] ?? written.get(dep);
+        return { path: dep, interface: content !== undefined ? await codeInterface(dep, content) : '(not written yet)' };
+      }),
+    );
+  },
 };
 
 /** What a delete or rename task removes: a Removal, with a rename's new content from the `draft` slot. */
