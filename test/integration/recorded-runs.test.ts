@@ -1,0 +1,123 @@
+/**
+ * Runs a capable model made, replayed (issue 36): a model briefed to answer each request from the request
+ * alone — never reading sopworks, its docs or its output — answered every prompt of the default company
+ * through the relay endpoint of ../shared/tools, and `--record` kept its replies (test/fixtures/recorded/).
+ * Replayed against today's prompts, schemas and checks, each run still ends as it did: done, the tests it
+ * generated passing, every acceptance criterion proven, and no reply refused. A check that starts refusing
+ * what a capable model writes fails here. The figures of these runs are in docs/performance.md.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sopworks } from '../helpers/in-process.ts';
+import { ROOT } from '../helpers/paths.ts';
+import { GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
+import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+
+const exec = promisify(execFile);
+const RECORDED = path.join(ROOT, 'test', 'fixtures', 'recorded');
+const REPOS = path.join(ROOT, 'test', 'fixtures', 'repos');
+
+interface RecordedRun {
+  file: string;
+  what: string;
+  needs: SystemRequirement[];
+  /** For a change: the real repository it changed (test/fixtures/repos/). */
+  repo?: string;
+  /** How the run ended, as its summary says it. */
+  outcome: RegExp;
+  /** The tests that passed, when the runner names them. */
+  tests: number | null;
+  /** The re-asks the model's replies needed (each a reply a check refused). */
+  reasks: number;
+  /** The criteria proven of all, when the tests cite them (docs/performance.md says why two runs prove none). */
+  criteria: { proven: number; total: number };
+}
+
+const RUNS: RecordedRun[] = [
+  {
+    file: 'mdtable-node.yaml',
+    what: 'a new Node.js CLI (JSON to a Markdown table)',
+    needs: [],
+    outcome: /^done — all tests pass$/,
+    tests: 23,
+    reasks: 0,
+    criteria: { proven: 17, total: 17 },
+  },
+  {
+    file: 'pystats-python.yaml',
+    what: 'a new Python CLI (statistics of numbers)',
+    needs: [PYTHON],
+    outcome: /^done — all tests pass$/,
+    tests: 24,
+    reasks: 0,
+    criteria: { proven: 17, total: 17 },
+  },
+  {
+    file: 'sumcheck-go.yaml',
+    what: 'a new Go CLI (checking files against a SHA-256 list)',
+    needs: [GO],
+    outcome: /^done — all tests pass$/,
+    tests: null,
+    reasks: 1,
+    criteria: { proven: 0, total: 15 },
+  },
+  {
+    file: 'redact-change.yaml',
+    what: 'a change to @pinojs/redact, a real repository (an onRedact option)',
+    needs: [],
+    repo: 'pinojs-redact',
+    outcome: /^done — the existing tests and the change's tests pass$/,
+    tests: 83,
+    reasks: 0,
+    criteria: { proven: 0, total: 21 },
+  },
+];
+
+/** The repository's files made a git repository of one commit, as a person's clone would be. */
+async function realRepository(name: string): Promise<string> {
+  const repo = path.join(await tempDir('sopworks-recorded-repo-'), name);
+  await fs.cp(path.join(REPOS, name), repo, { recursive: true });
+  const git = (...args: string[]) =>
+    exec('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_DATE: '2025-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2025-01-01T00:00:00Z' } });
+  await git('init', '-q', '-b', 'main');
+  await git('add', '-A');
+  await git('-c', 'user.name=Upstream', '-c', 'user.email=upstream@example.com', 'commit', '-q', '-m', `${name} as published`);
+  return repo;
+}
+
+describe("a capable model's recorded runs, replayed", function () {
+  this.timeout(600_000);
+  after(removeTempDirs);
+
+  for (const run of RUNS) {
+    it(`${run.what}: ends as it did, its tests passing, ${run.reasks} re-ask(s), ${run.criteria.proven} of ${run.criteria.total} criteria proven`, async function () {
+      requireSystem(this, ...run.needs);
+      const out = await tempDir('sopworks-recorded-');
+      const scenario = path.join(RECORDED, run.file);
+      const args = run.repo
+        ? ['change', await realRepository(run.repo), '--llm', `scripted:${scenario}`, '--out', out]
+        : ['run', '--llm', `scripted:${scenario}`, '--out', out];
+      const result = await sopworks(args, { cwd: out });
+      const said = `${result.stdout}\n${result.stderr}`;
+      assert.equal(result.code, 0, said);
+      assert.match(result.stdout.match(/^Outcome {3}(.*)$/m)?.[1] ?? '', run.outcome, said);
+      if (run.tests !== null) assert.match(result.stdout, new RegExp(`Test pass rate 100% \\(${run.tests} passed, 0 failed`), said);
+      else assert.match(result.stdout, /^Tests {5}round \d+ passed \(exit code 0\)$/m, said);
+      assert.equal((said.match(/reply invalid \(attempt \d+\), asking again/g) ?? []).length, run.reasks, said);
+      assert.match(
+        result.stdout,
+        new RegExp(`^ {2}total +\\d+ +[\\d,]+ +\\S+ +\\S+ +[\\d,]+ +${run.reasks} +0 `, 'm'),
+        'the usage table counts them; no retry',
+      );
+
+      const project = result.stdout.match(/^Record {4}(.+)\/\.sopworks\//m)?.[1];
+      assert.ok(project, said);
+      const { stdout: log } = await exec('git', ['log', '--format=%s'], { cwd: path.resolve(out, project) });
+      const { proven, total } = run.criteria;
+      assert.match(log, new RegExp(`coverage after round \\d+, ${proven} of ${total} criteria proven`), log);
+    });
+  }
+});
