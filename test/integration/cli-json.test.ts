@@ -78,6 +78,11 @@ describe('--json and the spec from a file or standard input', function () {
     assert.ok(summary.type === 'summary');
     assert.equal(summary.outcome, 'done');
     assert.equal(summary.exitCode, 0);
+    // The acceptance criteria the last coverage matrix proves, the unmet P0 ones named.
+    assert.deepEqual(
+      [summary.criteria?.proven, summary.criteria?.total, summary.criteria?.p0Total, summary.criteria?.unmet.map((u) => u.id)],
+      [0, 5, 5, ['AC-1', 'AC-2', 'AC-3', 'AC-4', 'AC-5']],
+    );
     // The demo's 18 commits: each board message's, and the first ("chore: start the repository"), which is no message's.
     assert.equal(summary.commits, 18);
     assert.equal(lines.filter((l) => l.type === 'commit').length, 17);
@@ -93,6 +98,7 @@ describe('--json and the spec from a file or standard input', function () {
     assert.equal(status.length, 2);
     assert.ok(status[0]!.type === 'run');
     assert.deepEqual([status[0].name, status[0].outcome, status[0].reason, status[0].gate], ['wordfreq', 'done', 'all tests pass', null]);
+    assert.deepEqual(status[0].criteria, summary.criteria, 'status tells the criteria the run ended with');
     assert.ok(last(status).type === 'summary');
 
     const review = await sopworks(['review', '--json', project], work);
@@ -103,6 +109,7 @@ describe('--json and the spec from a file or standard input', function () {
     assert.ok(reviewed.type === 'summary');
     assert.equal(reviewed.outcome, 'done');
     assert.deepEqual(reviewed.tests, summary.tests);
+    assert.deepEqual(reviewed.criteria, summary.criteria);
 
     // change --json on what the run made.
     const change = await sopworks(

@@ -167,6 +167,7 @@ describe('the company on the demo scenario', function () {
     assert.match(run.stdout, /^engineer\s+… write_file src\/count\.js$/m);
     assert.match(run.stdout, /^qa\s+■ tests round 1: failed \(4 passed, 4 failed\)$/m);
     assert.match(run.stdout, /^Tests\s+round 2 passed \(8 passed, 0 failed\)$/m);
+    assert.match(run.stdout, /^\s+Criteria\s+0 of 5 proven \(P0: 0 of 5; unmet: AC-1 untested, AC-2 untested/m, 'N of M criteria proven, and which P0 are not');
     assert.match(
       run.stdout,
       /^\s+engineer\s+18\s+\d+\s+—\s+—\s+\d+\s+0\s+0\s+unknown$/m,

@@ -60,12 +60,13 @@ describe('sopworks eval', function () {
   it('prints the table and writes it as markdown', async () => {
     assert.match(
       shipped.stdout,
-      /spec\s+outcome\s+tests passed\s+entry runs\s+checks\s+files\s+lines\s+calls\s+prompt tok\s+completion tok\s+tok\/line\s+cost\s+wall/,
+      /spec\s+outcome\s+tests passed\s+criteria proven\s+entry runs\s+checks\s+files\s+lines\s+calls\s+prompt tok\s+completion tok\s+tok\/line\s+cost\s+wall/,
     );
     assert.match(shipped.stdout, /MetaGPT · tokens per line\s+\d/);
     assert.match(shipped.stdout, /ChatDev · executability\s+100%/);
     const markdown = await fs.readFile(path.join(shipped.out, 'eval.md'), 'utf8');
-    assert.match(markdown, /^\| wordfreq \| done \| 8\/8 \| yes \|/m);
+    assert.match(markdown, /^\| wordfreq \| done \| 8\/8 \| 0\/5 \(P0 0\/5\) \| yes \|/m);
+    assert.match(markdown, /\| acceptance criteria proven \| 0% \|/);
     assert.match(markdown, /\| ChatDev · completeness \| 100% \|/);
   });
 

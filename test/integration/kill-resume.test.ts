@@ -133,7 +133,7 @@ describe('kill -9 and resume', function () {
     assert.ok(written.includes('src/count.js'), `the file under way was finished (${written.join(', ')})`);
     assert.ok(!written.includes('src/cli.js'), `no file was started after Ctrl-C (${written.join(', ')})`);
     const status = await runCli(['status', out], { cwd: out });
-    assert.match(status.stdout, /^wordfreq\s+interrupted\s+engineer → Code/m);
+    assert.match(status.stdout, /^wordfreq\s+interrupted\s+—\s+engineer → Code/m);
     const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.deepEqual(await facts(project), reference);

@@ -78,6 +78,18 @@ describe('sopworks review', function () {
     assert.match(tests.find((l) => l.includes('bug report'))!, new RegExp(`bug report msg-${String(board[bugReport].seq).padStart(6, '0')} → engineer`));
     assert.match(tests.at(-1)!, /round 2 {2}passed \(8 passed, 0 failed\)/);
 
+    // Each criterion of the last coverage matrix, with its status and the tests that cite it.
+    const criteria = section(report, /^Criteria \(round 2: 0 of 5 proven, P0 0 of 5\)$/);
+    assert.deepEqual(
+      criteria.map((l) =>
+        l
+          .trim()
+          .split(/\s{2,}/)
+          .slice(0, 4),
+      ),
+      ['AC-1', 'AC-2', 'AC-3', 'AC-4', 'AC-5'].map((id) => [id, 'P0', 'untested', 'no test']),
+    );
+
     const usage = section(report, /^Usage$/);
     assert.deepEqual(
       usage.slice(1, 6).map((l) => l.trim().split(/\s+/)[0]),

@@ -1,7 +1,9 @@
 /** `eval --repeat`/`--chaos`: which runs a suite makes, and the figures drawn from them. Pure. */
 import assert from 'node:assert/strict';
+import { aggregate } from '../../src/apps/eval/aggregate.ts';
 import { type RunResult, robustness } from '../../src/apps/eval/robustness.ts';
 import { planRuns } from '../../src/apps/eval/run-plan.ts';
+import type { SpecResult } from '../../src/apps/eval/spec-result.ts';
 import type { Suite } from '../../src/apps/eval/suite-file.ts';
 
 const spec = (name: string, scenario: string | null) => ({ name, spec: name, scenario, entry: null, checks: [] });
@@ -80,6 +82,7 @@ describe('eval: robustness figures', () => {
       faultsMishandled: 1,
       passAt1: null,
       passAtK: null,
+      criteriaProven: null,
     });
   });
 
@@ -104,5 +107,55 @@ describe('eval: robustness figures', () => {
         ['all', 0.167, 0.5],
       ],
     );
+  });
+
+  it('puts the share of acceptance criteria proven beside pass@k: per run, averaged per spec and over the suite', () => {
+    const rows = robustness(
+      [
+        run({ spec: 'a', repeat: 1, criteriaProven: 1 }),
+        run({ spec: 'a', repeat: 2, criteriaProven: 0.5 }),
+        run({ spec: 'b', repeat: 1, criteriaProven: 0.25 }),
+        // A run that built no coverage matrix (it failed before its tests) is not counted as 0.
+        run({ spec: 'b', repeat: 2, criteriaProven: null, outcome: 'failed' }),
+      ],
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      rows.map((r) => [r.spec, r.criteriaProven]),
+      [
+        ['a', 0.75],
+        ['b', 0.25],
+        ['all', 0.583],
+      ],
+    );
+  });
+});
+
+describe('eval: aggregates of a suite', () => {
+  const result = (criteria: SpecResult['criteria']): SpecResult => ({
+    name: 's',
+    spec: 's',
+    model: 'scripted',
+    outcome: 'done',
+    reason: '',
+    tests: null,
+    criteria,
+    entryRuns: null,
+    checks: [],
+    files: 1,
+    lines: 1,
+    complete: true,
+    calls: 1,
+    promptTokens: 1,
+    completionTokens: 1,
+    tokensPerLine: 2,
+    costUsd: null,
+    wallMs: 1000,
+  });
+
+  it('counts the criteria proven over every run that traced them, P0 apart', () => {
+    const a = aggregate([result({ proven: 3, total: 4, p0Proven: 2, p0Total: 2 }), result({ proven: 1, total: 4, p0Proven: 0, p0Total: 3 }), result(null)], 0);
+    assert.deepEqual([a.criteriaProvenRate, a.p0ProvenRate], [0.5, 0.4]);
+    assert.deepEqual([aggregate([result(null)], 0).criteriaProvenRate], [null]);
   });
 });

@@ -65,6 +65,7 @@ function printJson(report: RunReport, io: Output): void {
                 detail: last.counts ? `${last.counts.passed} passed, ${last.counts.failed} failed` : `exit code ${last.exitCode}`,
               }
             : null,
+          criteria: report.figures.criteria ?? null,
           usage: {
             calls: t.calls,
             promptTokens: t.promptTokens,

@@ -48,6 +48,8 @@ async function statusOf(projectDir: string): Promise<RunLine | null> {
     gate: gates.length > 0 ? gates.join('; ') : null,
     lastStep: last?.success ? `${last.data.from} → ${last.data.type} (${last.data.id})` : null,
     usage: total ? usageJson(total) : null,
+    // The figures are written when the run stops: a run at work shows those of its last stop.
+    criteria: record.figures?.criteria ?? null,
   };
 }
 
@@ -79,14 +81,15 @@ export async function statusCommand(dir: string, terminal: Output, json = false)
  * name, the board's last line and a reason are anyone's text: each is one clean line.
  */
 function renderStatus(rows: readonly RunLine[]): string[] {
-  const cells = (r: RunLine) => [cleanLine(r.name), r.outcome, cleanLine(r.lastStep ?? '—'), usageText(r.usage)];
-  const all = [['project', 'outcome', 'last step', 'usage'], ...rows.map(cells)];
-  const widths = [0, 1, 2].map((i) => Math.max(...all.map((c) => c[i]!.length)));
-  const line = (c: string[]) => [c[0]!.padEnd(widths[0]!), c[1]!.padEnd(widths[1]!), c[2]!.padEnd(widths[2]!), c[3]!].join('  ').trimEnd();
+  const cells = (r: RunLine) => [cleanLine(r.name), r.outcome, criteriaText(r.criteria), cleanLine(r.lastStep ?? '—'), usageText(r.usage)];
+  const all = [['project', 'outcome', 'criteria', 'last step', 'usage'], ...rows.map(cells)];
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...all.map((c) => c[i]!.length)));
+  const line = (c: string[]) => [...[0, 1, 2, 3].map((i) => c[i]!.padEnd(widths[i]!)), c[4]!].join('  ').trimEnd();
   const lines = [line(all[0]!)];
   for (const row of rows) {
     lines.push(line(cells(row)));
     if (row.outcome !== 'done' && row.reason) lines.push(`  why: ${cleanLine(row.reason)}`);
+    if (row.criteria && row.criteria.unmet.length > 0) lines.push(`  unmet: ${row.criteria.unmet.map((u) => `${u.id} ${u.status}`).join(', ')}`);
     // Questions are answered on the run's page or at a terminal by resume; decisions by approve.
     const how = row.gate?.startsWith('answers to')
       ? `answer them on its page (sopworks serve ${cleanLine(row.dir)}), or resume it at a terminal`
@@ -95,6 +98,9 @@ function renderStatus(rows: readonly RunLine[]): string[] {
   }
   return lines;
 }
+
+/** "4/5 proven (P0 3/3)", or a dash before any coverage matrix. */
+const criteriaText = (c: RunLine['criteria']): string => (c ? `${c.proven}/${c.total} proven (P0 ${c.p0Proven}/${c.p0Total})` : '—');
 
 const usageText = (total: RunLine['usage']): string =>
   total ? `${total.calls} calls, ${total.promptTokens + total.completionTokens} tokens, cost ${formatUsd(total.costUsd)}` : '—';

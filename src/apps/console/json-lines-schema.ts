@@ -23,6 +23,18 @@ const Usage = z.object({
   costUsd: z.number().nullable().describe('US dollars; null when a price is unknown'),
 });
 
+/** The acceptance criteria the run's last coverage matrix proves (docs/test-reports/coverage.md). */
+const Criteria = z
+  .object({
+    proven: z.number().int(),
+    total: z.number().int(),
+    p0Proven: z.number().int(),
+    p0Total: z.number().int(),
+    unmet: z.array(z.object({ id: z.string(), status: z.string() })).describe('the P0 criteria not proven: untested or failing'),
+  })
+  .nullable()
+  .describe('the acceptance criteria proven by a passing test (P0 apart); null before any coverage matrix');
+
 const Call = { role: z.string(), action: z.string(), key: z.string().nullable().describe('the file of a per-file action') };
 
 export const JsonLine = z.discriminatedUnion('type', [
@@ -86,6 +98,7 @@ export const JsonLine = z.discriminatedUnion('type', [
       .describe('what a run awaiting approval waits on: decisions ("the prd of product-manager"), or answers ("answers to 2 questions of product-manager")'),
     lastStep: z.string().nullable(),
     usage: Usage.nullable(),
+    criteria: Criteria,
   }),
   z.object({
     type: z.literal('timeline'),
@@ -107,6 +120,7 @@ export const JsonLine = z.discriminatedUnion('type', [
     files: z.number().int().nullable(),
     commits: z.number().int().nullable(),
     tests: z.object({ round: z.number().int(), passed: z.boolean(), detail: z.string() }).nullable(),
+    criteria: Criteria,
     usage: Usage.nullable(),
     usageByRole: z
       .array(Usage.extend({ role: z.string() }))
@@ -131,6 +145,7 @@ export const summaryLine = (fields: Partial<SummaryLine> & Pick<SummaryLine, 'co
   files: null,
   commits: null,
   tests: null,
+  criteria: null,
   usage: null,
   usageByRole: null,
   wallMs: null,

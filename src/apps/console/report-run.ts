@@ -1,5 +1,6 @@
 /** The end of `run`, `change` and `resume`: the summary (or its JSON line) and what to do next; the result's exit code stands. */
 
+import { runFigures } from '../../capabilities/project/index.ts';
 import { Workspace } from '../../capabilities/repository/index.ts';
 import type { SessionResult } from '../../session/index.ts';
 import type { CommandOutput } from './command-output.ts';
@@ -25,6 +26,7 @@ export async function reportRun(session: SessionResult, model: string, output: C
         files: files.length,
         commits: history.length,
         tests: t ? { round: t.round, passed: t.passed, detail: counts } : null,
+        criteria: runFigures(result.messages).criteria ?? null,
         usage: usageJson(result.usage.total()),
         usageByRole: [...result.usage.byRole()].map(([role, u]) => ({ role, ...usageJson(u) })),
         wallMs: result.wallMs,

@@ -9,6 +9,22 @@ const average = (values: number[]): number => (values.length === 0 ? 0 : round(v
 const share = (hits: number, of: number): number | null => (of === 0 ? null : round(hits / of, 3));
 const round = (value: number, digits: number): number => Math.round(value * 10 ** digits) / 10 ** digits;
 
+/** The criteria proven over the criteria of every run that traced them, P0 apart. */
+function criteriaRates(results: readonly SpecResult[]): Pick<Aggregates, 'criteriaProvenRate' | 'p0ProvenRate'> {
+  const traced = results.flatMap((r) => (r.criteria ? [r.criteria] : []));
+  const sum = (pick: (c: (typeof traced)[number]) => number) => traced.reduce((n, c) => n + pick(c), 0);
+  return {
+    criteriaProvenRate: share(
+      sum((c) => c.proven),
+      sum((c) => c.total),
+    ),
+    p0ProvenRate: share(
+      sum((c) => c.p0Proven),
+      sum((c) => c.p0Total),
+    ),
+  };
+}
+
 export function aggregate(results: readonly SpecResult[], suiteWallMs: number): Aggregates {
   const tokens = results.map((r) => r.promptTokens + r.completionTokens);
   const lines = results.reduce((sum, r) => sum + r.lines, 0);
@@ -28,6 +44,7 @@ export function aggregate(results: readonly SpecResult[], suiteWallMs: number): 
     executability: share(withEntry.filter((r) => r.entryRuns).length, withEntry.length),
     completeness: share(results.filter((r) => r.complete && r.files > 0).length, results.length) ?? 0,
     testsPassRate: share(results.filter((r) => r.tests?.allPassed).length, results.length) ?? 0,
+    ...criteriaRates(results),
     checksPassRate: share(withChecks.filter((r) => r.checks.every((c) => c.passed)).length, withChecks.length),
     totalCalls: results.reduce((sum, r) => sum + r.calls, 0),
     // A total is only a total when every run had a price.

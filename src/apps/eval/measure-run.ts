@@ -50,6 +50,7 @@ export async function measureRun(projectDir: string, definition: SpecDefinition,
     outcome: record.outcome ?? 'interrupted',
     reason: record.reason ?? 'the run was cut off before its outcome',
     tests: await lastTestCounts(stateDir),
+    criteria: criteriaOf(record.figures?.criteria),
     entryRuns,
     checks,
     files: code.length,
@@ -107,6 +108,10 @@ async function runInProject(argv: string[], projectDir: string, sandbox: Sandbox
     output: passed ? '' : `exit ${outcome.exitCode ?? outcome.signal}${outcome.timedOut ? ' (timed out)' : ''}: ${outcome.output.trim().slice(-400)}`,
   };
 }
+
+/** The criteria tally of the run's figures (written when it stopped), without the unmet list. */
+const criteriaOf = (c: { proven: number; total: number; p0Proven: number; p0Total: number } | null | undefined): SpecResult['criteria'] =>
+  c ? { proven: c.proven, total: c.total, p0Proven: c.p0Proven, p0Total: c.p0Total } : null;
 
 /** The counts of the last test report on the board. */
 async function lastTestCounts(stateDir: string): Promise<SpecResult['tests']> {

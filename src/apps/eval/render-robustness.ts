@@ -20,6 +20,7 @@ export function robustnessTable(rows: readonly RobustnessRow[]): Table {
       'mishandled',
       'pass@1',
       'pass@k',
+      'criteria proven',
     ],
     rows: rows.map((r) => [
       r.spec,
@@ -35,6 +36,7 @@ export function robustnessTable(rows: readonly RobustnessRow[]): Table {
       String(r.faultsMishandled),
       share(r.passAt1),
       share(r.passAtK),
+      share(r.criteriaProven ?? null),
     ]),
   };
 }

@@ -22,11 +22,27 @@ function testsCell(tests: SpecResult['tests']): string {
 
 export function specTable(results: readonly SpecResult[]): Table {
   return {
-    header: ['spec', 'outcome', 'tests passed', 'entry runs', 'checks', 'files', 'lines', 'calls', 'prompt tok', 'completion tok', 'tok/line', 'cost', 'wall'],
+    header: [
+      'spec',
+      'outcome',
+      'tests passed',
+      'criteria proven',
+      'entry runs',
+      'checks',
+      'files',
+      'lines',
+      'calls',
+      'prompt tok',
+      'completion tok',
+      'tok/line',
+      'cost',
+      'wall',
+    ],
     rows: results.map((r) => [
       r.name,
       r.outcome,
       testsCell(r.tests),
+      r.criteria ? `${r.criteria.proven}/${r.criteria.total} (P0 ${r.criteria.p0Proven}/${r.criteria.p0Total})` : 'n/a',
       yesNo(r.entryRuns),
       r.checks.length === 0 ? '-' : `${r.checks.filter((c) => c.passed).length}/${r.checks.length}`,
       String(r.files),
@@ -60,6 +76,8 @@ function aggregateRows(a: Aggregates): [string, string][] {
     ['ChatDev · executability', percent(a.executability)],
     ['ChatDev · completeness', percent(a.completeness)],
     ['generated tests all pass', percent(a.testsPassRate)],
+    ['acceptance criteria proven', percent(a.criteriaProvenRate ?? null)],
+    ['P0 criteria proven', percent(a.p0ProvenRate ?? null)],
     ['suite checks all pass', percent(a.checksPassRate)],
     ['model calls (total)', String(a.totalCalls)],
     ['cost (total)', money(a.totalCostUsd)],

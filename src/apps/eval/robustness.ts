@@ -2,7 +2,7 @@
  * The robustness figures of a repeated suite: every run listed (its spec, repeat, seed, outcome, tree
  * and faults), and per spec and overall — runs, done, done with the same tree as the reference run
  * (the clean run under --chaos, else the first repeat), re-asks and retries per run, tokens per run
- * (median and spread), pass@k where the suite has checks, and what went wrong: runs that crashed or
+ * (median and spread), pass@k where the suite has checks, the share of acceptance criteria proven, and what went wrong: runs that crashed or
  * ended without an outcome, faults the gateway did not handle as their class calls for.
  */
 import { z } from 'zod';
@@ -35,6 +35,8 @@ export const RunResult = z.object({
   sameTree: z.boolean().nullable(),
   /** Whether the suite's checks all passed; null when the spec has none. */
   checksPassed: z.boolean().nullable(),
+  /** The share of its acceptance criteria the run proved by a passing test; null without a coverage matrix (absent from older results). */
+  criteriaProven: z.number().nullable().optional(),
   reasks: z.number().int(),
   retries: z.number().int(),
   tokens: z.number().int(),
@@ -64,6 +66,8 @@ export const RobustnessRow = z.object({
   /** pass@1 and pass@k (k = the runs) of the suite's checks; null without checks. */
   passAt1: z.number().nullable(),
   passAtK: z.number().nullable(),
+  /** The runs' criteria-proven rates, averaged; null when no run built a coverage matrix (absent from older results). */
+  criteriaProven: z.number().nullable().optional(),
 });
 export type RobustnessRow = z.infer<typeof RobustnessRow>;
 
@@ -99,8 +103,12 @@ function row(spec: string, runs: readonly RunResult[]): RobustnessRow {
     faults: faults.length,
     faultsMishandled: faults.filter((f) => !f.handled).length,
     ...passAt(runs),
+    criteriaProven: meanRate(runs.flatMap((r) => (r.criteriaProven === null || r.criteriaProven === undefined ? [] : [r.criteriaProven]))),
   };
 }
+
+const meanRate = (rates: readonly number[]): number | null =>
+  rates.length === 0 ? null : Math.round((rates.reduce((a, b) => a + b, 0) / rates.length) * 1000) / 1000;
 
 const median = (sorted: readonly number[]): number => {
   if (sorted.length === 0) return 0;

@@ -126,6 +126,7 @@ async function bringToOutcome(run: PlannedRun, options: SuiteOptions): Promise<{
         outcome: spec.outcome === 'not-run' ? 'not-run' : (facts.outcome ?? 'none'),
         tree: facts.tree,
         checksPassed: definition.checks.length === 0 ? null : spec.checks.every((c) => c.passed),
+        criteriaProven: spec.criteria && spec.criteria.total > 0 ? spec.criteria.proven / spec.criteria.total : null,
         reasks: facts.reasks,
         retries: facts.retries,
         tokens: facts.tokens,

@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { RUN_OUTCOMES } from '../../company/index.ts';
 import { RobustnessRow, RunResult } from './robustness.ts';
 
+/** How many acceptance criteria a run proved by a passing test, of how many (P0 apart). */
+export const Criteria = z.object({ proven: z.number().int(), total: z.number().int(), p0Proven: z.number().int(), p0Total: z.number().int() });
+
 export const SpecResult = z.object({
   name: z.string(),
   spec: z.string(),
@@ -17,6 +20,8 @@ export const SpecResult = z.object({
   reason: z.string(),
   /** The generated tests of the last round (counts null when the runner's output named none); null when none ran. */
   tests: z.object({ allPassed: z.boolean(), counts: z.object({ passed: z.number().int(), failed: z.number().int() }).nullable() }).nullable(),
+  /** The acceptance criteria the run's last coverage matrix proves (P0 apart); null without one (absent from older results). */
+  criteria: Criteria.nullable().optional(),
   /** Whether the entry point ran (exit 0); null when the suite gives none. */
   entryRuns: z.boolean().nullable(),
   checks: z.array(z.object({ name: z.string(), passed: z.boolean(), output: z.string() })),
@@ -52,6 +57,12 @@ export const Aggregates = z.object({
   completeness: z.number(),
   /** The share of specs whose generated tests all passed, and whose checks all passed. */
   testsPassRate: z.number(),
+  /**
+   * The share of the suite's acceptance criteria proven by a passing test (all runs' criteria together),
+   * P0 apart; null when no run built a coverage matrix (absent from older results).
+   */
+  criteriaProvenRate: z.number().nullable().optional(),
+  p0ProvenRate: z.number().nullable().optional(),
   checksPassRate: z.number().nullable(),
   totalCalls: z.number().int(),
   totalCostUsd: z.number().nullable(),

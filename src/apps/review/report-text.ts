@@ -5,6 +5,7 @@
  */
 import pc from 'picocolors';
 import { describeFigures } from '../../capabilities/project/index.ts';
+import { coverageSummary } from '../../documents/index.ts';
 import { shellCommand } from '../../ground/markdown.ts';
 import { cleanStrings } from '../../ground/terminal-text.ts';
 import { labelOf, shownValue, thousands } from './human-labels.ts';
@@ -109,6 +110,24 @@ function wrap(text: string, width: number | undefined): string[] {
 /** A line cut to the width, when there is one. */
 const fitLine = (line: string, width: number | undefined): string => (width === undefined || visible(line) <= width ? line : cut(line, width));
 
+/** Each criterion of the last coverage matrix: its id, priority, status and the tests that cite it. */
+function criteriaLines(report: RunReport, width: number | undefined): string[] {
+  const { coverage } = report;
+  if (!coverage) return [heading('Criteria'), '  no coverage matrix yet'];
+  const s = coverageSummary(coverage);
+  const shown = { proven: pc.green('proven'), failing: pc.red('FAILING'), untested: pc.yellow('untested') } as const;
+  const tests = (c: (typeof coverage.criteria)[number]) =>
+    c.tests.length === 0 ? pc.dim('no test') : `${c.tests.filter((t) => t.outcome === 'passed').length}/${c.tests.length} tests pass`;
+  return [
+    fitLine(heading(`Criteria (round ${coverage.round}: ${s.proven} of ${s.total} proven, P0 ${s.p0Proven} of ${s.p0Total})`), width),
+    ...columns(
+      coverage.criteria.map((c) => [c.id, c.priority, shown[c.status], tests(c), oneLine(c.text, 200)]),
+      new Set(),
+      { width, flex: 4 },
+    ),
+  ];
+}
+
 export function renderReportText(untrusted: RunReport, options: ReportTextOptions = {}): string {
   const report = cleanStrings(untrusted);
   const { width } = options;
@@ -152,6 +171,8 @@ export function renderReportText(untrusted: RunReport, options: ReportTextOption
       lines.push(fitLine(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`, width));
     if (round.bug) lines.push(fitLine(`    bug report ${round.bug.id} → ${round.bug.to}: ${oneLine(round.bug.payload.summary, 100)}`, width));
   }
+
+  lines.push(...criteriaLines(report, width));
 
   lines.push(heading('Figures'));
   lines.push(

@@ -4,7 +4,7 @@
  * model usage and the git history. Pure: built from what read-run and git-history read.
  */
 import { type RunFigures, runFigures } from '../../capabilities/project/index.ts';
-import type { Outcome } from '../../documents/index.ts';
+import { Coverage, type Outcome } from '../../documents/index.ts';
 import { artifactsOf } from './artifacts.ts';
 import type { Commit } from './git-history.ts';
 import { labelOf, shownValue } from './human-labels.ts';
@@ -61,6 +61,8 @@ export interface RunReport {
   timeline: TimelineEntry[];
   artifacts: ArtifactEntry[];
   tests: TestRound[];
+  /** The last coverage matrix: each criterion, the tests that cite it and whether it is proven; null before one. */
+  coverage: Coverage | null;
   /** Completeness, executability, tests and fast checks, from the board. */
   figures: RunFigures;
   usage: UsageSummary;
@@ -79,6 +81,13 @@ export function runStatus(record: RunRecord): RunStatus {
   if (finished) return { finished, running, outcome: info!.outcome!, reason: info!.reason ?? null, phase };
   const posted = record.messages.findLast((m) => m.type === 'Outcome')?.payload as Outcome | undefined;
   return { finished, running, outcome: posted?.outcome ?? null, reason: posted?.reason ?? null, phase };
+}
+
+/** The last Coverage message's matrix, when it reads as one. */
+function lastCoverage(messages: RunRecord['messages']): Coverage | null {
+  const last = messages.findLast((m) => m.type === 'Coverage');
+  const parsed = last ? Coverage.safeParse(last.payload) : null;
+  return parsed?.success ? parsed.data : null;
 }
 
 export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport {
@@ -117,6 +126,7 @@ export function buildRunReport(record: RunRecord, commits: Commit[]): RunReport 
       onBranch,
     })),
     tests: testRoundsOf(record.messages),
+    coverage: lastCoverage(record.messages),
     figures: runFigures(record.messages),
     usage: usageSummary(
       record.info,

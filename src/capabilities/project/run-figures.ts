@@ -5,7 +5,9 @@
  *   NotImplementedError, body-less function);
  * - executability: whether the program ran on its smoke input (null when there was nothing to run);
  * - tests: the last test round's counts and pass rate;
- * - fast checks: the checks drafts failed before review — each one a model review saved.
+ * - fast checks: the checks drafts failed before review — each one a model review saved;
+ * - criteria: how many of the acceptance criteria the last coverage matrix proves, P0 apart, and which
+ *   P0 criteria it does not (null before any matrix).
  * Pure.
  */
 import { z } from 'zod';
@@ -37,6 +39,17 @@ export const RunFigures = z.object({
     reviewsSaved: z.number().int(),
     byChecker: z.record(z.string(), z.number().int()),
   }),
+  /** The last coverage matrix's tally (absent from figures recorded before criteria were traced). */
+  criteria: z
+    .object({
+      proven: z.number().int(),
+      total: z.number().int(),
+      p0Proven: z.number().int(),
+      p0Total: z.number().int(),
+      unmet: z.array(z.object({ id: z.string(), status: S.CriterionStatus })),
+    })
+    .nullable()
+    .optional(),
 });
 export type RunFigures = z.infer<typeof RunFigures>;
 
@@ -68,18 +81,23 @@ export function runFigures(messages: readonly Message[]): RunFigures {
   const smoke = reports.filter((r) => r.kind === 'smoke').at(-1);
   const counts = lastTests?.counts ?? null;
   const total = counts ? counts.passed + counts.failed : 0;
+  const coverage = messages
+    .filter((m) => m.type === 'Coverage')
+    .map((m) => S.Coverage.safeParse(m.payload))
+    .findLast((c) => c.success)?.data;
   return {
     completeness: { complete, files: sources.length, ratio: sources.length > 0 ? complete / sources.length : null, incomplete },
     executability: { passed: smoke ? smoke.passed : null, command: smoke?.command ?? null },
     tests: { rounds: testRounds.length, passed: counts?.passed ?? null, failed: counts?.failed ?? null, passRate: total > 0 ? counts!.passed / total : null },
     fastChecks: { reviewsSaved, byChecker },
+    criteria: coverage ? S.coverageSummary(coverage) : null,
   };
 }
 
 /** The figures on one line each, for the summary and the review report. */
 export function describeFigures(figures: RunFigures): { name: string; value: string }[] {
   const percent = (ratio: number | null) => (ratio === null ? 'n/a' : `${Math.round(ratio * 100)}%`);
-  const { completeness, executability, tests, fastChecks } = figures;
+  const { completeness, executability, tests, fastChecks, criteria } = figures;
   const checkers = Object.entries(fastChecks.byChecker)
     .map(([checker, n]) => `${checker} ${n}`)
     .join(', ');
@@ -103,6 +121,14 @@ export function describeFigures(figures: RunFigures): { name: string; value: str
         tests.passRate === null
           ? 'n/a'
           : `${percent(tests.passRate)} (${tests.passed} passed, ${tests.failed} failed, ${tests.rounds} round${tests.rounds === 1 ? '' : 's'})`,
+    },
+    {
+      name: 'Criteria',
+      value: criteria
+        ? `${criteria.proven} of ${criteria.total} proven (P0: ${criteria.p0Proven} of ${criteria.p0Total}${
+            criteria.unmet.length > 0 ? `; unmet: ${criteria.unmet.map((u) => `${u.id} ${u.status}`).join(', ')}` : ''
+          })`
+        : 'n/a (no coverage matrix yet)',
     },
     {
       name: 'Fast checks',
