@@ -23,7 +23,7 @@ const SMALL = new Set(['key', 'current', 'done', 'project']);
 const KNOWN = new Set(['spec', 'request']);
 
 /** Limits as long as a planned run's, for measuring a format that states them. */
-const MEASURED_LIMITS = { caps: { maxStringChars: 99_999, maxItems: 99 }, replyTokens: 99_999 };
+const MEASURED_LIMITS = { caps: { maxStringChars: 99_999, maxItems: 99 }, replyTokens: 99_999, continuedTokens: 99_999 };
 
 /** Every model-asking step of the company's SOPs and per-file SOPs, with `spec` written into its fixed text. */
 export function sopPrompts(company: Company, spec: string): SopPrompt[] {

@@ -111,6 +111,8 @@ class Capture implements Provider {
   readonly label = 'capture';
   readonly contextWindow = 128_000;
   readonly replyAllowance = 4096;
+  /** One request's max_tokens: a reply of files cut off there is continued, up to three requests' worth. */
+  readonly outputLimit = 4096;
   readonly sent: ChatMessage[][] = [];
   constructor(readonly schemaCaps: SchemaCaps) {}
   replyAllowanceFor(output: ReplyShape): number {
@@ -299,9 +301,12 @@ describe('no hidden rules: every check that can refuse a reply is stated in the 
                   assert.ok(said && prompt.includes(JSON.stringify(said)), `${where}: the ${output} schema says what its refinement checks`);
                 }
               }
+              // One request's limit, the max_tokens it is sent with; and, for a reply that is continued, how far in all.
               assert.match(
                 prompt,
-                /Your whole reply may be at most \d+ tokens \(about \d+ characters\): one that reaches that limit is cut off, and refused\./,
+                output === 'files'
+                  ? /Each reply may be at most 4096 tokens \(about 12288 characters\)\. A reply cut off at that limit is continued: you are asked to go on exactly where it stopped, and the parts are joined — up to 12288 tokens \(about 36864 characters\) in all; a reply still cut off there is refused\./
+                  : /Your whole reply may be at most 4096 tokens \(about 12288 characters\): one that reaches that limit is cut off, and refused\./,
                 `${where}: its reply's limit`,
               );
               for (const local of [family.root, family.sops, os.homedir(), os.tmpdir()])

@@ -240,6 +240,27 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     }
   });
 
+  it('states the reply limit each request is sent with, and separately how far a cut-off reply is continued (trial redact1)', async function () {
+    this.timeout(120_000);
+    server = await startFakeOpenAI({ modelEntry: { max_model_len: 131072 }, replies: () => ({ content: 'not json at all' }) });
+    const cwd = await tempDir();
+    const result = await runCli(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
+      cwd,
+      env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model', SOPWORKS_MAX_REPAIRS: '1', SOPWORKS_MAX_CONTINUATIONS: '2' },
+    });
+    assert.equal(result.code, 1, result.stderr);
+    const [first] = server.chatRequests();
+    const prompt = first!.body.messages.map((m: { content: string }) => m.content).join('\n');
+    const said =
+      /Each reply may be at most (\d+) tokens \(about \d+ characters\)\. A reply cut off at that limit is continued: .* up to (\d+) tokens \(about \d+ characters\) in all/.exec(
+        prompt,
+      );
+    assert.ok(said, prompt.slice(-1200));
+    assert.equal(Number(said[1]), first!.body.max_tokens, "the reply's limit the prompt states is the request's max_tokens");
+    assert.equal(Number(said[2]), 3 * first!.body.max_tokens, 'continued twice: three requests in all');
+    assert.doesNotMatch(prompt, /Your whole reply may be at most/);
+  });
+
   it('refuses a wrong key at the command line before writing anything (exit 2)', async () => {
     server = await startFakeOpenAI({ apiKey: 'the-right-key', replies: [] });
     const cwd = await tempDir();

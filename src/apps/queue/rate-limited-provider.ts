@@ -40,6 +40,10 @@ export class RateLimitedProvider implements Provider {
     return this.inner.replyAllowance;
   }
 
+  get outputLimit() {
+    return this.inner.outputLimit;
+  }
+
   countPromptTokens(messages: CompletionRequest['messages']): number {
     return this.inner.countPromptTokens?.(messages) ?? countPromptTokens(messages);
   }

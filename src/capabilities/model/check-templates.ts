@@ -166,7 +166,7 @@ async function checkSharedTemplates(kinds: Map<Kind, string>, { sharedDir, diagn
     const extra = kind === 'json' ? ['schema'] : kind === 'code' || kind === 'edits' ? ['path'] : [];
     await shared(
       `format-${kind}`,
-      ['kind', 'replyTokens', 'replyChars', ...extra],
+      ['kind', 'replyTokens', 'replyChars', 'continuedTokens', 'continuedChars', ...extra],
       at,
       `every step with output ${kind === 'json' ? 'of a structured type' : kind}`,
     );
@@ -180,6 +180,8 @@ async function checkSharedTemplates(kinds: Map<Kind, string>, { sharedDir, diagn
     'kind',
     'replyTokens',
     'replyChars',
+    'continuedTokens',
+    'continuedChars',
     ...(kinds.size === 1 && kinds.has('json') ? ['schema'] : []),
     ...(kinds.size === 1 && kinds.has('code') ? ['path'] : []),
   ];

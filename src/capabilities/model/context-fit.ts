@@ -11,6 +11,17 @@ export function replyAllowanceOf(request: { output?: ReplyShape }, route: ModelR
   return route.provider.replyAllowance ?? route.maxOutputTokens;
 }
 
+/**
+ * What a prompt says of its reply's length on a route: one request's limit (the max_tokens it is sent
+ * with) and, when a reply cut off there is continued, the most all its parts may take (null: it is not).
+ */
+export function replyLimitsOf(request: { output?: ReplyShape }, route: ModelRoute): { replyTokens: number; continuedTokens: number | null } {
+  const { provider } = route;
+  const whole = request.output && provider.replyAllowanceFor ? provider.replyAllowanceFor(request.output) : replyAllowanceOf(request, route);
+  const once = provider.outputLimit;
+  return once !== undefined && once < whole ? { replyTokens: once, continuedTokens: whole } : { replyTokens: whole, continuedTokens: null };
+}
+
 import { countPromptTokens } from './token-count.ts';
 
 /**

@@ -7,7 +7,7 @@ import type { AskRequest, ModelPort, OutputSpec } from '../../engine/steps/index
 import { SopworksError } from '../../ground/errors.ts';
 import type { Budget } from './budget.ts';
 import { type ProgressReport, progressReporter } from './call-progress.ts';
-import { checkFits, replyAllowanceOf } from './context-fit.ts';
+import { checkFits, replyLimitsOf } from './context-fit.ts';
 import { CutOffAllowance } from './cut-off-allowance.ts';
 import type { ExchangeReplay } from './exchange-log.ts';
 import type { ExchangeRecord } from './exchange-record.ts';
@@ -90,7 +90,7 @@ export class Gateway implements ModelPort {
     // The format states the limits of the role's first model: its caps, and how long its reply may be.
     const format = formatOf(request.output, {
       caps: chain[0]?.provider.schemaCaps ?? null,
-      replyTokens: chain[0] ? replyAllowanceOf(request, chain[0]) : null,
+      ...(chain[0] ? replyLimitsOf(request, chain[0]) : { replyTokens: null }),
     });
     const round = this.recordedRound(request, chain);
     const guidance = round.rejected ? (this.options.guidance ?? null) : null;

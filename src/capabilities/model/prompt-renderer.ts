@@ -54,9 +54,12 @@ export interface PromptFormat {
   kind: OutputKind;
   schema?: string;
   path?: string;
-  /** The most tokens the whole reply may take, and about as many characters; null or absent: not said. */
+  /** The most tokens one request's reply may take, and about as many characters; null or absent: not said. */
   replyTokens?: number | null;
   replyChars?: number | null;
+  /** When a reply cut off there is continued: the most all its parts may take; null or absent: it is not. */
+  continuedTokens?: number | null;
+  continuedChars?: number | null;
 }
 
 export interface RenderedPrompt {
@@ -131,7 +134,13 @@ export class PromptRenderer {
   ): RenderedPrompt {
     const system = this.renderSystem(profile);
     const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
-    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), { replyTokens: null, replyChars: null, ...format });
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), {
+      replyTokens: null,
+      replyChars: null,
+      continuedTokens: null,
+      continuedChars: null,
+      ...format,
+    });
     const stated = rules.length === 0 ? '' : `${this.renderRules(rules).trimEnd()}\n\n`;
     const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
     return { system, user: `${request.trimEnd()}\n\n${stated}${said}${instructions.trimEnd()}\n` };
@@ -148,7 +157,13 @@ export class PromptRenderer {
       (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(/\{\{>\s*([\w-]+)[^}]*\}\}|\{\{[\s\S]*?\}\}/g, (_tag, partial: string | undefined) =>
         partial && depth < 4 ? source(path.join(this.rolesDir, '_shared', `${partial}.hbs`), depth + 1) : '',
       );
-    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), { replyTokens: null, replyChars: null, ...format });
+    const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), {
+      replyTokens: null,
+      replyChars: null,
+      continuedTokens: null,
+      continuedChars: null,
+      ...format,
+    });
     return { system, user: `${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
   }
 

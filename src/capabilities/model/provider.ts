@@ -122,6 +122,11 @@ export interface Provider {
   readonly replyAllowance?: number;
   /** The same for a request of this shape, when it differs by shape (a reply of files continued further). */
   replyAllowanceFor?(output: ReplyShape): number;
+  /**
+   * The tokens one request may produce (its max_tokens), when a reply cut off there is continued by further
+   * requests up to the allowance above; none: a reply is one request's, up to the allowance.
+   */
+  readonly outputLimit?: number;
   /** Caps a planned run puts on strings and lists whose schema sets none (schema-caps.ts); the prompt states them. */
   readonly schemaCaps?: SchemaCaps | null;
   /** A prompt's length in the model's own tokens; none: the bundled tokenizer's count (token-count.ts). */

@@ -80,8 +80,10 @@ export function strictSchemaOf(zodSchema: Parameters<typeof strictJsonSchema>[0]
 /** What bounds a reply besides its shape: the caps on its strings and lists, and the tokens it may take. */
 export interface ReplyLimits {
   caps: SchemaCaps | null;
-  /** The most tokens the whole reply may take (a reply cut off there is refused); null: unknown. */
+  /** The most tokens one request's reply may take (its max_tokens); null: unknown. */
   replyTokens: number | null;
+  /** When a reply cut off at replyTokens is continued: the most tokens all its parts may take; null or absent: it is not. */
+  continuedTokens?: number | null;
 }
 
 /**
@@ -90,7 +92,9 @@ export interface ReplyLimits {
  * carry (response_format gets its strict subset) — and for every kind the reply's own limit.
  */
 export function formatOf(output: OutputSpec, limits: ReplyLimits = { caps: null, replyTokens: null }): ReplyFormat {
-  const limit = { replyTokens: limits.replyTokens, replyChars: limits.replyTokens === null ? null : limits.replyTokens * CHARS_PER_TOKEN };
+  const chars = (tokens: number | null | undefined) => (tokens == null ? null : tokens * CHARS_PER_TOKEN);
+  const continued = limits.continuedTokens ?? null;
+  const limit = { replyTokens: limits.replyTokens, replyChars: chars(limits.replyTokens), continuedTokens: continued, continuedChars: chars(continued) };
   switch (output.kind) {
     case 'json':
       return { kind: 'json', schema: promptSchemaText(output.schema, limits.caps), ...limit };
@@ -110,6 +114,9 @@ export interface ReplyFormat {
   path?: string;
   replyTokens: number | null;
   replyChars: number | null;
+  /** The most all the parts of a continued reply may take, in tokens and about as many characters; null: a reply is not continued. */
+  continuedTokens: number | null;
+  continuedChars: number | null;
 }
 
 /** Characters a token of text holds, about: how a reply's limit is said in characters too. */

@@ -246,6 +246,11 @@ export class OpenAIProvider implements Provider {
     return this.planned.contextWindow === undefined ? undefined : this.planned.allowance(undefined, this.settings);
   }
 
+  /** One request's max_tokens: a reply cut off there is continued, up to the allowance of its shape. */
+  get outputLimit(): number {
+    return this.settings.maxOutputTokens;
+  }
+
   /** The same for a request of this shape: a reply of files may be continued further. */
   replyAllowanceFor(output: NonNullable<CompletionRequest['output']>): number {
     return this.planned.allowance(output, this.settings);
