@@ -44,6 +44,7 @@ const Totals = z.object({
 
 export const RunRecord = z
   .object({
+    /** What the run was asked: a new project's spec, or a change run's request (the Requirement names each). */
     spec: z.string(),
     project: z.string(),
     llm: LlmRecord,

@@ -33,8 +33,7 @@ export interface CommonRequest {
   lease?: RunLease | null;
 }
 
-export interface StartRequest extends CommonRequest {
-  spec: string;
+interface StartCommon extends CommonRequest {
   project: string;
   /** The folder to create the repository in (must not exist yet). */
   projectDir: string;
@@ -47,14 +46,28 @@ export interface StartRequest extends CommonRequest {
   engineers?: number;
   /** The point to stop at (`--until`: a `stopAt` step of the company's SOPs); the run then ends `paused`. */
   until?: string | null;
-  /**
-   * A change run (sopworks change): the project folder is a work tree of an existing repository, already
-   * checked out on the change's branch; `record` is kept in run.json (src/capabilities/change/).
-   */
-  change?: { record: Record<string, unknown> };
   /** The person's instructions for the run (`--instructions FILE`, its text); a change adds its repository's own. */
   instructions?: string | null;
 }
+
+/** A new project, made from a spec. */
+export interface NewProjectRequest extends StartCommon {
+  spec: string;
+  change?: undefined;
+}
+
+/**
+ * A change run (sopworks change): the project folder is a work tree of an existing repository, already
+ * checked out on the change's branch. `request`: what the person asked for, in their words — posted as the
+ * Requirement's `request`, read by the change SOPs' `request` view; `record` is kept in run.json
+ * (src/capabilities/change/).
+ */
+export interface ChangeRunRequest extends StartCommon {
+  spec?: undefined;
+  change: { request: string; record: Record<string, unknown> };
+}
+
+export type StartRequest = NewProjectRequest | ChangeRunRequest;
 
 export interface ResumeRequest extends CommonRequest {
   projectDir: string;

@@ -35,7 +35,7 @@ export async function startRun(request: StartRequest): Promise<RunResult> {
   const workspace = request.change ? await Workspace.open(request.projectDir) : await Workspace.create(request.projectDir);
   const record: RunRecord = {
     ...(request.change ? { change: request.change.record } : {}),
-    spec: request.spec,
+    spec: request.change ? request.change.request : request.spec,
     project: request.project,
     llm: request.llm,
     model: request.provider.label,
@@ -113,7 +113,11 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
       projectDir: workspace.root,
       roleStore: store.roles,
       emit,
-      requirement: { spec: record.spec, project: record.project, ...documentsOf(record) },
+      requirement: {
+        ...(record.change ? { request: record.spec } : { spec: record.spec }),
+        project: record.project,
+        ...documentsOf(record),
+      },
       resuming,
       // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C;
       // the time limit stays its own (outcome timed-out).

@@ -118,6 +118,7 @@ export const vocabulary: steps.Vocabulary = {
   },
   views: {
     spec: steps.spec,
+    request: steps.request,
     project: steps.project,
     error: steps.error,
     errors: steps.errors,

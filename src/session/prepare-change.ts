@@ -65,7 +65,6 @@ export async function prepareChange(asked: ChangeAsk, hooks: SessionHooks): Prom
       );
       return startRun({
         ...basics,
-        spec: request,
         project: name,
         instructions,
         projectDir,
@@ -76,6 +75,7 @@ export async function prepareChange(asked: ChangeAsk, hooks: SessionHooks): Prom
         budget,
         approvals: { gates, yes: ask.yes, clarify: ask.clarify },
         change: {
+          request,
           record: {
             repo: target.repo,
             base: target.base,

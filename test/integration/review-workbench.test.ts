@@ -394,7 +394,7 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     await badge(page, 'done');
     assert.match(await text(page, '.launch'), /Change started by this viewer[\s\S]*it ended: done/);
     const requirement = (await boardOf(path.join(out, name)))[0];
-    assert.equal(requirement.payload.spec, 'add a --json flag that prints the counts as JSON');
+    assert.equal(requirement.payload.request, 'add a --json flag that prints the counts as JSON');
     assert.deepEqual(
       problems.filter((p) => !/404/.test(p)),
       [],

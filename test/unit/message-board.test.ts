@@ -87,6 +87,8 @@ describe('MessageBoard', () => {
       return true;
     });
     await assert.rejects(board.post({ type: 'Requirement', from: 'user', payload: { spec: 'x' } }), /invalid Requirement: project:/);
+    await assert.rejects(board.post({ type: 'Requirement', from: 'user', payload: { spec: 'x', request: 'y', project: 'p' } }), /exactly one of spec/);
+    await assert.rejects(board.post({ type: 'Requirement', from: 'user', payload: { project: 'p' } }), /exactly one of spec/);
     assert.equal((await lines(file)).length, 1);
     assert.equal(board.list().length, 1);
     // the sequence is not burnt by a rejected post

@@ -38,7 +38,7 @@ type Describer = (payload: never) => string;
 const criteria = (text: string) => text.replace('criterions', 'criteria');
 
 const ARTIFACTS: Record<string, Describer> = {
-  Requirement: (p: S.Requirement) => p.spec,
+  Requirement: (p: S.Requirement) => p.request ?? p.spec ?? '',
   PRD: (p: S.PRD) =>
     criteria(
       `${p.projectName}: ${plural(p.goals.length, 'goal')}, ${plural(p.requirementPool.length, 'requirement')}, ${plural(p.acceptanceCriteria.length, 'acceptance criterion')}`,

@@ -22,7 +22,8 @@ export const mapRepository = defineStep({
     const [head, branch] = await Promise.all([git(root, ['rev-parse', 'HEAD']), git(root, ['symbolic-ref', '--short', 'HEAD'])]);
     const name = branch.stdout.trim();
     const slug = slugOf(name.split('/').at(-1)!, 'change');
-    const request = ports.board.latest<Requirement>('Requirement')?.payload.spec ?? '';
+    const asked = ports.board.latest<Requirement>('Requirement')?.payload;
+    const request = asked?.request ?? asked?.spec ?? '';
     return mapAt({ root, base: head.stdout.trim(), branch: name, slug, request, tokens: params.tokens });
   },
 });

@@ -7,16 +7,26 @@ import { defineMessage } from './message-type.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
-export const Requirement = z.object({
-  spec: text('the spec'),
-  project: text('the project name'),
-  /**
-   * Where the run's own documents go (its plans and reports): `commit`, as a new project's docs/; or
-   * `run-folder`, the run's `.sopworks/documents/` only, never a commit — a change's branch holds the
-   * change and nothing of how it was made (`sopworks change`, unless --commit-documents). Absent: commit.
-   */
-  documents: z.enum(['commit', 'run-folder']).optional(),
-});
+/**
+ * What the run was asked: a new project's `spec`, or a change run's `request` (sopworks change) — each
+ * under its own name, down to the steps that read it.
+ */
+export const Requirement = z
+  .object({
+    spec: text('the spec').optional(),
+    request: text('the change request').optional(),
+    project: text('the project name'),
+    /**
+     * Where the run's own documents go (its plans and reports): `commit`, as a new project's docs/; or
+     * `run-folder`, the run's `.sopworks/documents/` only, never a commit — a change's branch holds the
+     * change and nothing of how it was made (`sopworks change`, unless --commit-documents). Absent: commit.
+     */
+    documents: z.enum(['commit', 'run-folder']).optional(),
+  })
+  // One object with a refinement, not a union: a missing or empty field is then named (`project: …`).
+  .refine((asked) => (asked.spec === undefined) !== (asked.request === undefined), {
+    message: 'needs exactly one of spec (a new project) and request (a change run)',
+  });
 export type Requirement = z.infer<typeof Requirement>;
 
 export const Outcome = z.object({
@@ -31,7 +41,10 @@ export const Outcome = z.object({
 export type Outcome = z.infer<typeof Outcome>;
 
 export const runMessages = {
-  Requirement: defineMessage({ schema: Requirement, description: "The client's spec; posted by the company when a run starts (`spec`, `project`)." }),
+  Requirement: defineMessage({
+    schema: Requirement,
+    description: "The client's spec (`spec`), or a change run's request (`request`), and the `project`; posted by the company when a run starts.",
+  }),
   Outcome: defineMessage({
     schema: Outcome,
     description: 'Ends the run: `outcome` done, failed or criteria-unmet, and a `reason`. Read by the company itself.',

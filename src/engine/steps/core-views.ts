@@ -9,7 +9,18 @@ const requirement = (board: BoardReader): Requirement => {
   return message.payload;
 };
 
-export const spec: View = { description: "The client's one-line spec (from the Requirement).", read: ({ board }) => requirement(board).spec };
+export const spec: View = {
+  description: "The client's one-line spec (from the Requirement).",
+  read: ({ board }) => requirement(board).spec ?? '',
+};
+export const request: View = {
+  description: "A change run's request, in the person's words (from the Requirement).",
+  // A change run posted before the request kept its name has only `spec`.
+  read: ({ board }) => {
+    const asked = requirement(board);
+    return asked.request ?? asked.spec ?? '';
+  },
+};
 export const project: View = { description: 'The project name (from the Requirement).', read: ({ board }) => requirement(board).project };
 export const error: View = { description: 'The last error noted by `noteError` (empty when none).', read: ({ context }) => context.error ?? '' };
 export const errors: View = {
