@@ -216,7 +216,7 @@ describe('repository map', function () {
     assert.deepEqual(readTree(result.tree).sort(), ['ok.js', 'src/\u001b[2Jclear.js', 'src/forged\nsrc/evil.js', 'src/two words.js'].sort());
   });
 
-  it('reads the files asked for, refusing missing, binary and folder ones with the reason, and showing an over-the-bound one in part', async () => {
+  it('reads the files asked for, refusing missing and binary ones with the reason, listing a folder, and showing an over-the-bound file in part', async () => {
     const { root } = await repository(synthetic(3));
     const read = await readRequestedFiles(
       root,
@@ -238,12 +238,11 @@ describe('repository map', function () {
     );
     assert.deepEqual(
       all.refused.map((r) => r.reason),
-      [
-        'no such file in the repository',
-        'a binary file: it cannot be read or edited as text',
-        'a folder, not a file: name the files in it (the map lists them)',
-      ],
+      ['no such file in the repository', 'a binary file: it cannot be read or edited as text'],
     );
+    // A folder is shown as the files in it, one line per folder.
+    const folder = await readRequestedFiles(root, { files: [{ path: 'src', why: 'test' }] }, { maxFiles: 8, maxChars: 1000 });
+    assert.match(folder.files[0]!.content, /^\(a folder: the 3 files in it, one line per folder\)\nsrc\/area0\/: mod0\.js\n/);
     const big = await readRequestedFiles(root, { files: [{ path: 'src/area1/mod1.js', why: 'test' }] }, { maxFiles: 8, maxChars: 60 });
     assert.deepEqual(big.refused, []);
     const whole = await fs.readFile(path.join(root, 'src/area1/mod1.js'), 'utf8');

@@ -67,7 +67,7 @@ export function renderRepositoryMap(map: RepositoryMap): string {
   return document(
     `# Map of the repository at ${map.base.slice(0, 12)}`,
     `What the company was shown of the repository: its ${map.fileCount} files, and the signatures of the files that matter most to the request (${map.signatureTokens} tokens${map.omitted > 0 ? `; ${map.omitted} more source files not shown` : ''}); it asked to read the files it needed.`,
-    `## Files\n\nOne line per folder; \`name{1..9}.ext\` stands for name1.ext … name9.ext.\n\n${fence(map.tree)}`,
+    `## Files\n\nOne line per folder; \`name{1..9}.ext\` stands for name1.ext … name9.ext; a folder shown as \`folder/: … N files, not listed\` was folded to fit the map's budget.\n\n${fence(map.tree)}`,
     map.tests.commands.length > 0
       ? `## Tests\n\n${map.tests.files} test files; run with ${map.tests.commands.map((c) => `\`${shellCommand(c.argv)}\` (${c.source})`).join(', ')}.`
       : null,

@@ -2,12 +2,15 @@
  * The `read` step's effect: the content of the files a role asked for, whole while the budget allows —
  * `maxChars` a file, `totalChars` for all of them together — and, past it, the file's first lines with a
  * line that says how much is missing and where (which lines, how many characters): never a refusal, and
- * never cut without saying so. A file that is missing, binary or not a plain file is refused with the
- * reason, which the next prompt shows — the model is told, never left guessing.
+ * never cut without saying so. A folder is shown as the files in it (the map may have folded it). A file
+ * that is missing, binary or not a plain file is refused with the reason, which the next prompt shows —
+ * the model is told, never left guessing.
  */
 import fs from 'node:fs/promises';
 import type { ReadFiles, ReadRequest } from '../../documents/index.ts';
 import { resolveInside } from '../../ground/files/index.ts';
+import { renderTree } from './map/render-tree.ts';
+import { trackedFiles } from './nearest-path.ts';
 
 export interface ReadBounds {
   maxFiles: number;
@@ -52,7 +55,8 @@ async function readOne(root: string, file: string): Promise<string | { content: 
   }
   const stat = await fs.lstat(target).catch(() => null);
   if (!stat) return 'no such file in the repository';
-  if (!stat.isFile()) return stat.isDirectory() ? 'a folder, not a file: name the files in it (the map lists them)' : 'not a plain file';
+  if (stat.isDirectory()) return folderListing(root, file);
+  if (!stat.isFile()) return 'not a plain file';
   const handle = await fs.open(target, 'r');
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(Math.min(stat.size, READ_AT_MOST_BYTES)), 0, Math.min(stat.size, READ_AT_MOST_BYTES), 0);
@@ -62,6 +66,15 @@ async function readOne(root: string, file: string): Promise<string | { content: 
   } finally {
     await handle.close();
   }
+}
+
+/** A folder asked for: the files git tracks in it, one line per folder (a map may have folded it into one line). */
+async function folderListing(root: string, folder: string): Promise<string | { content: string; bytes: number }> {
+  const prefix = `${folder.replace(/\/+$/, '')}/`;
+  const files = (await trackedFiles(root)).filter((file) => file.startsWith(prefix));
+  if (files.length === 0) return 'a folder with no file in the repository';
+  const content = `(a folder: the ${files.length} files in it, one line per folder)\n${renderTree(files)}\n`;
+  return { content, bytes: Buffer.byteLength(content) };
 }
 
 /**

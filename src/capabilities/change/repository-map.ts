@@ -12,10 +12,10 @@ import type { RepositoryMap } from '../../documents/index.ts';
 import { hasControls } from '../../ground/terminal-text.ts';
 import { git } from '../../host/git/index.ts';
 import { fillBudget } from './map/fill-budget.ts';
+import { foldedTree } from './map/fold-tree.ts';
 import { listFiles, type TreeFile } from './map/list-files.ts';
 import { rankFiles } from './map/rank-files.ts';
 import { relevance } from './map/relevance.ts';
-import { renderTree } from './map/render-tree.ts';
 import { requestTerms } from './map/request-terms.ts';
 import { tagFiles } from './map/tag-files.ts';
 import { testCommands } from './map/test-commands.ts';
@@ -26,6 +26,8 @@ export const MAP_BOUNDS = {
   manifestChars: 2500,
   readmeChars: 2500,
   testExamples: 3,
+  /** The file tree's tokens: a larger one is folded, the folders that say least about the code first (map/fold-tree.ts). */
+  treeTokens: 1200,
   /** The signatures' token budget unless the step says otherwise (the mapRepository step's `tokens`). */
   tokens: 1536,
 };
@@ -82,7 +84,7 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
     branch: input.branch,
     changeDir: `docs/changes/${earlierChanges.size + 1}-${input.slug}`,
     fileCount: files.length,
-    tree: renderTree(paths),
+    tree: foldedTree(paths, MAP_BOUNDS.treeTokens).tree,
     manifests: await manifestsOf(readable, read),
     readmes: await readmesOf(
       readable.map((f) => f.path),

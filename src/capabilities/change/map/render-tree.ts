@@ -2,7 +2,8 @@
  * The repository's file tree as the map shows it: every path, however many, compressed rather than cut —
  * one line per folder (`src/_pytest/: fixtures.py main.py runner.py`), the root's files first, and a
  * run of numbered names written once (`mod{1..40}.js` for mod1.js … mod40.js). Nothing is dropped: each
- * path can be read back from the lines (readTree does, for the tests).
+ * path can be read back from the lines (readTree does, for the tests). A tree over its budget is
+ * folded by fold-tree.ts, which says what each folded folder holds.
  */
 import path from 'node:path';
 
@@ -17,9 +18,18 @@ export function renderTree(files: readonly string[]): string {
     if (names) names.push(path.posix.basename(file));
     else folders.set(folder, [path.posix.basename(file)]);
   }
-  const order = [...folders.keys()].sort((a, b) => (a === '.' ? -1 : b === '.' ? 1 : a < b ? -1 : a > b ? 1 : 0));
-  return order.map((folder) => `${folder === '.' ? '' : `${quoteFolder(folder)}/: `}${compress(folders.get(folder)!).join(' ')}`).join('\n');
+  const order = [...folders.keys()].sort(byFolder);
+  return order.map((folder) => folderLine(folder, folders.get(folder)!)).join('\n');
 }
+
+/** The root first, then folders in code-point order (one line each). */
+export const byFolder = (a: string, b: string): number => (a === '.' ? -1 : b === '.' ? 1 : a < b ? -1 : a > b ? 1 : 0);
+
+/** One folder's line: `folder/: names` (the root's files without a folder). */
+export const folderLine = (folder: string, names: string[]): string => `${folder === '.' ? '' : `${quoteFolder(folder)}/: `}${compress(names).join(' ')}`;
+
+/** A folded folder's line (fold-tree.ts): what it holds, not listed — readTree passes over it. */
+export const FOLDED = ': … ';
 
 /** The names of one folder, sorted, with runs of numbered names (same prefix and suffix) written as ranges. */
 function compress(names: string[]): string[] {
@@ -63,7 +73,7 @@ const quoteFolder = (folder: string): string => (/[\p{Cc}"\\]|\/: /u.test(folder
 export function readTree(tree: string): string[] {
   const paths: string[] = [];
   for (const line of tree.split('\n')) {
-    if (line === '') continue;
+    if (line === '' || line.includes(FOLDED)) continue;
     const folder = /^("(?:[^"\\]|\\.)*"|.*?)\/: /.exec(line);
     const prefix = folder ? `${folder[1]!.startsWith('"') ? (JSON.parse(folder[1]!) as string) : folder[1]}/` : '';
     const rest = folder ? line.slice(folder[0].length) : line;
