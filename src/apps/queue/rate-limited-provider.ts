@@ -15,7 +15,13 @@ export class RateLimitedProvider implements Provider {
     private readonly limits: SharedRateLimits,
   ) {
     this.label = inner.label;
+    // Only when the wrapped provider has it: without it, a request's allowance is one route's (context-fit.ts).
+    const perShape = inner.replyAllowanceFor?.bind(inner);
+    if (perShape) this.replyAllowanceFor = perShape;
   }
+
+  /** A reply's allowance per shape, the wrapped provider's (a reply of files continued further). */
+  readonly replyAllowanceFor?: Provider['replyAllowanceFor'];
 
   async complete(request: CompletionRequest): Promise<Completion> {
     const promptTokens = this.limits.settings.tpm === null ? 0 : countPromptTokens(request.messages);
@@ -38,6 +44,11 @@ export class RateLimitedProvider implements Provider {
 
   get replyAllowance() {
     return this.inner.replyAllowance;
+  }
+
+  /** The caps a planned run puts in the schema it sends: the prompt states them, so they are the wrapped provider's too. */
+  get schemaCaps() {
+    return this.inner.schemaCaps;
   }
 
   get outputLimit() {
