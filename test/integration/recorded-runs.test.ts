@@ -34,6 +34,8 @@ interface RecordedRun {
   reasks: number;
   /** The criteria proven of all, when the tests cite them (docs/performance.md says why two runs prove none). */
   criteria: { proven: number; total: number };
+  /** For a change: its branch's commit subjects, oldest first. */
+  subjects?: string[];
 }
 
 const RUNS: RecordedRun[] = [
@@ -73,6 +75,12 @@ const RUNS: RecordedRun[] = [
     tests: 83,
     reasks: 0,
     criteria: { proven: 0, total: 21 },
+    subjects: [
+      'Add the onRedact option',
+      'index.d.ts: Add an onRedact callback option that reports the path of…',
+      'README.md: Add an onRedact callback option that reports the path of…',
+      'Add tests: Add an onRedact callback option that reports the path of…',
+    ],
   },
 ];
 
@@ -115,9 +123,18 @@ describe("a capable model's recorded runs, replayed", function () {
 
       const project = result.stdout.match(/^Record {4}(.+)\/\.sopworks\//m)?.[1];
       assert.ok(project, said);
-      const { stdout: log } = await exec('git', ['log', '--format=%s'], { cwd: path.resolve(out, project) });
       const { proven, total } = run.criteria;
-      assert.match(log, new RegExp(`coverage after round \\d+, ${proven} of ${total} criteria proven`), log);
+      if (run.repo) {
+        // A change's coverage is kept in its run folder, not committed on the branch a maintainer merges.
+        const coverage = await fs.readFile(path.resolve(out, project, '.sopworks', 'documents', 'test-reports', 'coverage.md'), 'utf8');
+        assert.match(coverage, new RegExp(`${proven} of ${total} criteria proven`), coverage);
+        // Its commits say what changed, whatever its tasks' wording (theirs are written as numbered instructions).
+        const { stdout: log } = await exec('git', ['log', '--reverse', '--format=%s', 'main..HEAD'], { cwd: path.resolve(out, project) });
+        assert.deepEqual(log.trim().split('\n'), run.subjects, log);
+      } else {
+        const { stdout: log } = await exec('git', ['log', '--format=%s'], { cwd: path.resolve(out, project) });
+        assert.match(log, new RegExp(`coverage after round \\d+, ${proven} of ${total} criteria proven`), log);
+      }
     });
   }
 });

@@ -30,6 +30,23 @@ describe("a change run's commit subject", () => {
     assert.equal(changeSubject('src/greet.js', false, board(graph(description))), 'Return "a, b" (the list, joined) from join');
   });
 
+  it("is the file and the change request's title when the task is written as instructions", () => {
+    const reader = (description: string) => board({ ...graph(description), ChangeRequest: { title: 'Add an onRedact option' } });
+    // A numbered step, a locating phrase, a lead-in ending with a colon: none says what the change does.
+    for (const description of [
+      '1. setValue(obj, parts, value): in the non-wildcard branch, return true right after the assignment',
+      'In interface RedactOptions, after `strict`, add:\n    onRedact?: (path: string) => void',
+      "1. In '#### Options', after the strict bullet, add: `- **onRedact** (optional): called once for each value that was redacted`",
+    ])
+      assert.equal(changeSubject('src/greet.js', false, reader(description)), 'src/greet.js: Add an onRedact option', description);
+  });
+
+  it('takes a short first clause that says what is done, a number with a point no sentence end', () => {
+    const description = 'Add the onRedact option; keep everything else (censor arguments, output, cloning, validation) byte-for-byte as today.';
+    assert.equal(changeSubject('src/greet.js', false, board(graph(description))), 'Add the onRedact option');
+    assert.equal(changeSubject('src/greet.js', false, board(graph('Bump the limit to 2.5 seconds. Then test it.'))), 'Bump the limit to 2.5 seconds');
+  });
+
   it('says what a fix fixed: the problem its bug report named in the file', () => {
     const reader = board({ ...graph('Add a lang option.'), BugReport: { files: [{ path: 'src/greet.js', problem: 'en must say Hello. It says Hi.' }] } });
     assert.equal(changeSubject('src/greet.js', true, reader), 'Fix src/greet.js: en must say Hello');
