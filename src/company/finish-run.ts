@@ -85,7 +85,7 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
     projectDir: workspace.root,
     usage,
     messages: board.list(),
-    lastTestReport: board.latest<TestReport>('TestReport')?.payload ?? null,
+    lastTestReport: lastTestRound(board.list()),
     documents,
     wallMs,
   };
@@ -108,4 +108,13 @@ function awaitedLater(promise: Promise<void> | undefined): () => Promise<void> {
     const failure = await settled;
     if (failure) throw failure.error;
   };
+}
+
+/**
+ * The last round of the tests, which the summary's Tests line reports; the program's run once (a smoke
+ * report, shown as executability) or the install step only when no test round came.
+ */
+function lastTestRound(messages: readonly { type: string; payload: unknown }[]): TestReport | null {
+  const reports = messages.filter((m) => m.type === 'TestReport').map((m) => m.payload as TestReport);
+  return reports.findLast((r) => (r.kind ?? 'tests') === 'tests') ?? reports.at(-1) ?? null;
 }
