@@ -115,7 +115,7 @@ export const Task = z.object({
   criteria: z
     .array(z.number().int().min(1))
     .optional()
-    .describe("the numbers of the PRD's acceptance criteria this file's code helps meet (1 is the first); [] when it serves none directly"),
+    .describe("the numbers n of the PRD's acceptance criteria AC-n this file's code helps meet (3 for AC-3); [] when it serves none directly"),
 });
 
 /** A task graph: one or more tasks (a new project's, or a change's). */

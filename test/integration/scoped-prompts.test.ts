@@ -72,7 +72,7 @@ describe('scoped prompts', function () {
       const text = sent(large, 'review_file', 'src/m12.js').messages.at(-1)!.content;
       assert.match(text, /^### 1\. Its task\nExport step12\(x\) as described in the design, calling step11\.$/m);
       assert.match(text, /^### 2\. Its interface in the design\n`src\/m12\.js`: step12\(x\): stage 12, using step11$/m);
-      assert.match(text, /^### 3\. The acceptance criteria it serves\n1\. Every stage returns a finite number for any finite input$/m);
+      assert.match(text, /^### 3\. The acceptance criteria it serves\n- AC-1: Every stage returns a finite number for any finite input$/m);
       assert.match(text, /^### 4\. The files it depends on: it must use each as its interface says\n#### src\/m11\.js\n```\n\/\*\*$/m);
       // What no criterion needs is not sent: the project's summary and approach, its commands, the other files' rows.
       for (const gone of ['dependency-free ES module library', 'One module per stage', 'node --test', 'step10(x): stage 10']) {
@@ -81,7 +81,7 @@ describe('scoped prompts', function () {
       const writing = sent(large, 'write_file', 'src/m12.js').messages.at(-1)!.content;
       assert.match(
         writing,
-        /^## The acceptance criteria it serves\n1\. Every stage returns a finite number for any finite input$/m,
+        /^## The acceptance criteria it serves\n- AC-1: Every stage returns a finite number for any finite input$/m,
         'the writer sees the same criteria',
       );
     });

@@ -47,7 +47,7 @@ describe('artifacts as Markdown', () => {
     const md = renderPrd(prd);
     assert.ok(md.includes(`- R1 (P0): ${PIPES}\n`), md);
     assert.ok(md.includes('- R2 (P1): Read the CSV from a file or stdin.\n  An empty input prints nothing and exits 0.\n'), md);
-    assert.ok(md.includes('1. `csv2md a.csv` prints `| a | b |` for a header "a,b"\n2. Read the CSV from a file or stdin.\n   An empty input'), md);
+    assert.ok(md.includes('- AC-1: `csv2md a.csv` prints `| a | b |` for a header "a,b"\n- AC-2: Read the CSV from a file or stdin.\n  An empty input'), md);
     assert.ok(!md.includes('\\|:'), 'no pipe is escaped');
   });
 

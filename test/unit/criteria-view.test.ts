@@ -26,19 +26,19 @@ describe('the criteria view', () => {
     ],
   };
 
-  it('gives the criteria the task names, by number, in its order', () => {
+  it('gives the criteria the task names, by number, in its order, each with its id', () => {
     assert.deepEqual(read(graph, 'src/cli.js'), {
       named: true,
       items: [
-        { number: 3, text: 'An unknown command exits 2 with the usage' },
-        { number: 1, text: '`todo add milk` adds an item' },
+        { number: 3, id: 'AC-3', text: 'An unknown command exits 2 with the usage' },
+        { number: 1, id: 'AC-1', text: '`todo add milk` adds an item' },
       ],
     });
   });
 
   it('gives none for a task that serves none directly, and skips a number the PRD does not have', () => {
     assert.deepEqual(read(graph, 'src/store.js'), { named: true, items: [] });
-    assert.deepEqual(read(graph, 'src/format.js'), { named: true, items: [{ number: 2, text: '`todo list` shows the items, numbered' }] });
+    assert.deepEqual(read(graph, 'src/format.js'), { named: true, items: [{ number: 2, id: 'AC-2', text: '`todo list` shows the items, numbered' }] });
   });
 
   it('gives every criterion, and says it was not named, for a task graph from before tasks named them', () => {

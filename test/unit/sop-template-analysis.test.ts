@@ -117,6 +117,7 @@ describe('template analysis', () => {
       includes: '{{#if (includes list "b")}}has b{{/if}}',
       paths: '{{join (paths files) "|"}}',
       isDocument: '{{#if (isDocument "README.md")}}a document{{/if}}{{#if (isDocument "src/a.js")}}code{{/if}}',
+      criterionId: '{{#each list}}{{criterionId "KW" @index}};{{/each}}',
     };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
     const renderer = new PromptRenderer(roles, markdownRenderers);
@@ -131,5 +132,6 @@ describe('template analysis', () => {
     assert.match(user, /^has b$/m);
     assert.match(user, /^x\.js\|y\.js$/m);
     assert.match(user, /^a document$/m, 'README.md is a document, src/a.js is not');
+    assert.match(user, /^KW-1;KW-2;$/m, 'a criterion id from its place in its list');
   });
 });

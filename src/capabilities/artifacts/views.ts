@@ -59,14 +59,14 @@ export const dependencies: View = {
 
 export const criteria: View = {
   description:
-    "The PRD's acceptance criteria the current file serves: `named` (its task lists them by number) and `items` (each `number` and `text`); when its task names none — a task graph from before tasks did — `named` is false and `items` are all of them.",
+    "The PRD's acceptance criteria the current file serves: `named` (its task lists them by number) and `items` (each `number`, `id` — AC-n — and `text`); when its task names none — a task graph from before tasks did — `named` is false and `items` are all of them.",
   needsCurrent: true,
   read: (scope) => {
     const all = scope.board.latest<PRD>('PRD')?.payload.acceptanceCriteria ?? [];
     const numbers = currentTask(scope).criteria;
     const items = (numbers ?? all.map((_, i) => i + 1)).flatMap((number) => {
       const text = all[number - 1];
-      return text === undefined ? [] : [{ number, text }];
+      return text === undefined ? [] : [{ number, id: `AC-${number}`, text }];
     });
     return { named: numbers !== undefined, items };
   },

@@ -13,11 +13,14 @@ export function renderChangeRequest(request: ChangeRequest): string {
     `# Change request — ${oneLine(request.title)}`,
     request.summary,
     `## What changes\n\n${bullets(request.changes)}`,
-    `## Acceptance criteria\n\n${bullets(request.acceptanceCriteria)}`,
-    `## What must keep working\n\n${request.mustKeepWorking.length > 0 ? bullets(request.mustKeepWorking) : '(nothing named)'}`,
+    `## Acceptance criteria\n\n${identified('AC', request.acceptanceCriteria)}`,
+    `## What must keep working\n\n${request.mustKeepWorking.length > 0 ? identified('KW', request.mustKeepWorking) : '(nothing named)'}`,
     request.outOfScope.length > 0 ? `## Out of scope\n\n${bullets(request.outOfScope)}` : null,
   );
 }
+
+/** Criteria by their ids (AC-n, KW-n: their places in their lists), as the tests that prove them cite them. */
+const identified = (prefix: string, criteria: readonly string[]): string => criteria.map((c, i) => item(`${prefix}-${i + 1}: ${c.trim()}`)).join('\n');
 
 export function renderDesignDelta(delta: DesignDelta): string {
   return document(

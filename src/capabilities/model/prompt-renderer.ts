@@ -100,6 +100,8 @@ export class PromptRenderer {
     this.handlebars.registerHelper('paths', (items: unknown) =>
       Array.isArray(items) ? items.map((entry) => (entry && typeof entry === 'object' ? (entry as { path?: unknown }).path : undefined)) : [],
     );
+    // `(criterionId "AC" @index)`: a criterion's id from its place in its list (src/documents/criteria.ts).
+    this.handlebars.registerHelper('criterionId', (prefix: unknown, index: unknown) => `${String(prefix)}-${Number(index) + 1}`);
     // A file written for people to read (a README, a user guide): its prompt carries what users are promised.
     this.handlebars.registerHelper('isDocument', (file: unknown) => typeof file === 'string' && /\.(md|markdown|rst|adoc)$/i.test(file));
     const shared = path.join(rolesDir, '_shared');

@@ -10,8 +10,8 @@ export function renderPrd(prd: PRD): string {
     `## User stories\n\n${bullets(prd.userStories.map((s) => `As ${s.asA}, I want ${s.iWant}, so that ${s.soThat}.`))}`,
     // A list, not a table: a requirement is shown as written, `|` and line breaks and all.
     `## Requirement pool\n\n${prd.requirementPool.map((r) => item(`${oneLine(r.id)} (${r.priority}): ${r.description}`)).join('\n')}`,
-    // Numbered: a task names the criteria its file serves by number.
-    `## Acceptance criteria\n\n${prd.acceptanceCriteria.map((c, i) => item(c, `${i + 1}.`)).join('\n')}`,
+    // Each by its id (AC-n, its place in the list): a task names the criteria its file serves, and a test the one it proves.
+    `## Acceptance criteria\n\n${prd.acceptanceCriteria.map((c, i) => item(`AC-${i + 1}: ${c.trim()}`)).join('\n')}`,
     `## Open questions\n\n${bullets(prd.openQuestions.map(openQuestionLine))}`,
   );
 }
