@@ -240,9 +240,12 @@ export function projectScenario(project: Project): Scenario {
         '```js',
         "import { test } from 'node:test';",
         "import assert from 'node:assert/strict';",
+        "import { spawnSync } from 'node:child_process';",
         `import { ${fn} } from '../${lib}';`,
         '',
         project.tests.trimEnd(),
+        '',
+        criterionTest(project.example.args, project.example.prints),
         '```',
         '',
       ].join('\n'),
@@ -250,6 +253,16 @@ export function projectScenario(project: Project): Scenario {
   ];
   return Scenario.parse({ spec: project.spec, name: project.name, replies });
 }
+
+/** The test proving the PRD's one criterion (AC-1: the CLI prints the example's result), named by its id as QA is asked to. */
+const criterionTest = (args: string[], prints: string): string =>
+  [
+    `test(${JSON.stringify(`AC-1: node src/cli.js ${args.join(' ')} prints ${prints}`)}, () => {`,
+    `  const r = spawnSync(process.execPath, ['src/cli.js', ...${JSON.stringify(args)}], { encoding: 'utf8' });`,
+    '  assert.equal(r.status, 0, r.stderr);',
+    `  assert.ok(r.stdout.includes(${JSON.stringify(prints)}), r.stdout);`,
+    '});',
+  ].join('\n');
 
 /** The suite file listing every project, with its entry point and a check on what it prints. */
 export function suiteDocument(): Record<string, unknown> {

@@ -95,7 +95,7 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
               action: 'write_change_bug_report',
               json: {
                 summary: 'The English greeting lost its comma and exclamation mark.',
-                failingTests: ['greet says hello', 'greet is English by default'],
+                failingTests: ['greet says hello', 'AC-2: greet is English by default'],
                 files: [{ path: 'src/greet.js', problem: 'en must render `Hello, ${name}!`' }],
               },
             },

@@ -32,7 +32,7 @@ describe('run outcomes', function () {
     );
     const { result, project } = await runScenario(scenario);
     assert.equal(result.outcome, 'failed');
-    assert.match(result.reason, /^the same tests failed twice in a row: failing tests: tokenize lower-cases words and drops punctuation;/);
+    assert.match(result.reason, /^the same tests failed twice in a row: failing tests: AC-2: tokenize lower-cases words and drops punctuation;/);
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
     assert.equal(records.filter((m) => (m as { type: string }).type === 'TestReport').length, 2);
     assert.equal(records.filter((m) => (m as { type: string }).type === 'BugReport').length, 1, 'no second bug report after a repeated failure');

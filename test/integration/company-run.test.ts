@@ -91,11 +91,11 @@ describe('the company on the demo scenario', function () {
         'Engineer <engineer@sopworks.local> feat: add README.md',
         'QA Engineer <qa@sopworks.local> test: add test/wordfreq.test.js',
         'QA Engineer <qa@sopworks.local> test: round 1 failed (4 passed, 4 failed)',
-        'QA Engineer <qa@sopworks.local> test: coverage after round 1, 0 of 5 criteria proven (P0: 0 of 5)',
+        'QA Engineer <qa@sopworks.local> test: coverage after round 1, 2 of 5 criteria proven (P0: 2 of 5)',
         'QA Engineer <qa@sopworks.local> docs: bug report for src/tokenize.js',
         'Engineer <engineer@sopworks.local> fix: src/tokenize.js',
         'QA Engineer <qa@sopworks.local> test: round 2 passed (8 passed, 0 failed)',
-        'QA Engineer <qa@sopworks.local> test: coverage after round 2, 0 of 5 criteria proven (P0: 0 of 5)',
+        'QA Engineer <qa@sopworks.local> test: coverage after round 2, 5 of 5 criteria proven (P0: 5 of 5)',
       ],
     );
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
@@ -167,7 +167,7 @@ describe('the company on the demo scenario', function () {
     assert.match(run.stdout, /^engineer\s+… write_file src\/count\.js$/m);
     assert.match(run.stdout, /^qa\s+■ tests round 1: failed \(4 passed, 4 failed\)$/m);
     assert.match(run.stdout, /^Tests\s+round 2 passed \(8 passed, 0 failed\)$/m);
-    assert.match(run.stdout, /^\s+Criteria\s+0 of 5 proven \(P0: 0 of 5; unmet: AC-1 untested, AC-2 untested/m, 'N of M criteria proven, and which P0 are not');
+    assert.match(run.stdout, /^\s+Criteria\s+5 of 5 proven \(P0: 5 of 5\)$/m, 'N of M criteria proven: the demo proves every one');
     assert.match(
       run.stdout,
       /^\s+engineer\s+18\s+\d+\s+—\s+—\s+\d+\s+0\s+0\s+unknown$/m,

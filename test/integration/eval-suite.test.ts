@@ -65,8 +65,8 @@ describe('sopworks eval', function () {
     assert.match(shipped.stdout, /MetaGPT · tokens per line\s+\d/);
     assert.match(shipped.stdout, /ChatDev · executability\s+100%/);
     const markdown = await fs.readFile(path.join(shipped.out, 'eval.md'), 'utf8');
-    assert.match(markdown, /^\| wordfreq \| done \| 8\/8 \| 0\/5 \(P0 0\/5\) \| yes \|/m);
-    assert.match(markdown, /\| acceptance criteria proven \| 0% \|/);
+    assert.match(markdown, /^\| wordfreq \| done \| 8\/8 \| 5\/5 \(P0 5\/5\) \| yes \|/m);
+    assert.match(markdown, /\| acceptance criteria proven \| 100% \|/);
     assert.match(markdown, /\| ChatDev · completeness \| 100% \|/);
   });
 

@@ -42,7 +42,7 @@ describe('prompts name no folder of the machine', function () {
     const prompts = records as { role: string; action: string; messages: { content: string }[] }[];
     const bugReport = prompts.find((r) => r.action === 'write_bug_report');
     assert.ok(bugReport, `QA wrote a bug report (outcome ${result.outcome}: ${result.reason})`);
-    assert.match(bugReport.messages[1]!.content, /## Test output[\s\S]*not ok 1 - tokenize/);
+    assert.match(bugReport.messages[1]!.content, /## Test output[\s\S]*not ok 1 - AC-2: tokenize/);
     const real = await fs.realpath(project);
     for (const r of prompts) {
       const text = r.messages.map((m) => m.content).join('\n');

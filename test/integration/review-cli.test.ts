@@ -79,7 +79,7 @@ describe('sopworks review', function () {
     assert.match(tests.at(-1)!, /round 2 {2}passed \(8 passed, 0 failed\)/);
 
     // Each criterion of the last coverage matrix, with its status and the tests that cite it.
-    const criteria = section(report, /^Criteria \(round 2: 0 of 5 proven, P0 0 of 5\)$/);
+    const criteria = section(report, /^Criteria \(round 2: 5 of 5 proven, P0 5 of 5\)$/);
     assert.deepEqual(
       criteria.map((l) =>
         l
@@ -87,7 +87,13 @@ describe('sopworks review', function () {
           .split(/\s{2,}/)
           .slice(0, 4),
       ),
-      ['AC-1', 'AC-2', 'AC-3', 'AC-4', 'AC-5'].map((id) => [id, 'P0', 'untested', 'no test']),
+      [
+        ['AC-1', 'P0', 'proven', '2/2 tests pass'],
+        ['AC-2', 'P0', 'proven', '2/2 tests pass'],
+        ['AC-3', 'P0', 'proven', '1/1 tests pass'],
+        ['AC-4', 'P0', 'proven', '2/2 tests pass'],
+        ['AC-5', 'P0', 'proven', '2/2 tests pass'],
+      ],
     );
 
     const usage = section(report, /^Usage$/);
