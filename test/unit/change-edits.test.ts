@@ -84,3 +84,36 @@ describe('edits: applying them', () => {
     assert.deepEqual(applyEdits(FILE, { kind: 'whole', path: 'src/x.js', content: 'short\n' }), { ok: true, content: 'short\n' });
   });
 });
+
+describe("edits: a replacement's own code fences", () => {
+  const README = '# x\n\n## Examples\n\n```js\nredact(a)\n```\n\n## API\n';
+  const block = (search: string, replace: string) => `<<<<<<< SEARCH\n${search}\n=======\n${replace}\n>>>>>>> REPLACE`;
+  // A new example after the last one: the replacement ends with the fence that closes its own code block.
+  const added = '```js\nredact(a)\n```\n\n**Keep a path:**\n```js\nredact(b)\n```';
+  const balanced = (text: string) => text.split('\n').filter((l) => /^```/.test(l)).length % 2 === 0;
+
+  it("keeps a replacement's last line when it is a closing fence (trial redact1: the README's new example never closed)", () => {
+    const reply = edits(`${block('```js\nredact(a)\n```', added)}\n`);
+    assert.deepEqual(reply.kind === 'edits' && reply.edits[0], { search: '```js\nredact(a)\n```', replace: added });
+    const applied = applyEdits(README, reply);
+    assert.ok(applied.ok);
+    assert.ok(balanced(applied.content), applied.content);
+    assert.equal(applied.content, README.replace('```js\nredact(a)\n```', added));
+  });
+
+  it('keeps it too when the blocks are written inside a fence that closes after them', () => {
+    for (const wrapper of ['```', '````', '~~~']) {
+      const reply = edits(`Here:\n${wrapper}\n${block('```js\nredact(a)\n```', added)}\n${wrapper}\n`);
+      assert.equal(reply.kind === 'edits' && reply.edits[0]!.replace, added, wrapper);
+    }
+    // Several blocks in one fence: each keeps its own fences, the first one's as much as the last one's.
+    const two = edits(`\`\`\`\n${block('# x', '# x\n\n```sh\nnpm i x\n```')}\n${block('```js\nredact(a)\n```', added)}\n\`\`\`\n`);
+    assert.deepEqual(two.kind === 'edits' && two.edits.map((e) => e.replace), ['# x\n\n```sh\nnpm i x\n```', added]);
+  });
+
+  it("drops only the fence that closes the reply's own wrapper, written before >>>>>>> REPLACE", () => {
+    // The wrapper opened before the block is never closed after it: the fence in the block is the wrapper's.
+    const reply = edits('```\n<<<<<<< SEARCH\n## API\n=======\n## API\n\nSee below.\n```\n>>>>>>> REPLACE\n');
+    assert.deepEqual(reply.kind === 'edits' && reply.edits[0], { search: '## API', replace: '## API\n\nSee below.' });
+  });
+});

@@ -20,6 +20,8 @@ const START = /^\s*<{5,9} ?SEARCH\s*$/;
 const MIDDLE = /^\s*={5,9}\s*$/;
 const END = /^\s*>{5,9} ?REPLACE\s*$/;
 const FENCE_LINE = /^\s*(`{3,}|~{3,})/;
+/** A fence line that closes a block: its marker alone (CommonMark: no info string). */
+const CLOSING_FENCE = /^\s*(`{3,}|~{3,})\s*$/;
 
 export function parseEditsReply(raw: string, filePath: string): ParseResult<EditsReply> {
   const wanted = `SEARCH/REPLACE blocks for ${filePath} (or, for a small file, its whole content in one fenced block)`;
@@ -35,9 +37,12 @@ export function parseEditsReply(raw: string, filePath: string): ParseResult<Edit
   let state: 'outside' | 'search' | 'replace' = 'outside';
   let search: string[] = [];
   let replace: string[] = [];
+  // The fence the reply opened around its blocks (outside any block), while it is open.
+  let wrapper: string | null = null;
   for (const [index, line] of text.split('\n').entries()) {
     if (state === 'outside') {
       if (START.test(line)) [state, search, replace] = ['search', [], []];
+      else if (FENCE_LINE.test(line)) wrapper = wrapper === null ? FENCE_LINE.exec(line)![1]! : closes(line, wrapper) ? null : wrapper;
       continue;
     }
     if (state === 'search') {
@@ -58,11 +63,19 @@ export function parseEditsReply(raw: string, filePath: string): ParseResult<Edit
   }
   if (state !== 'outside')
     return fail(`block ${edits.length + 1} is not closed with >>>>>>> REPLACE (was the reply cut off?); reply with every block complete`);
-  // A fence line that closes a block written inside ``` is not part of the replacement.
-  for (const edit of edits)
-    edit.replace = edit.replace
-      .split('\n')
-      .filter((l, i, all) => !(i === all.length - 1 && FENCE_LINE.test(l)))
-      .join('\n');
+  // A replacement's own fences are its content (a README's code block ends with one). Only a wrapper the
+  // reply opened before its blocks and never closed after them was closed inside the last one: that
+  // replacement's last line, when it closes the wrapper, is the wrapper's and not the file's.
+  const last = edits.at(-1);
+  if (wrapper !== null && last) {
+    const lines = last.replace.split('\n');
+    if (closes(lines.at(-1) ?? '', wrapper)) last.replace = lines.slice(0, -1).join('\n');
+  }
   return ok({ kind: 'edits', path: filePath, edits });
+}
+
+/** Whether a line closes the fence `opened` began: the same character, at least as many, nothing after. */
+function closes(line: string, opened: string): boolean {
+  const marker = CLOSING_FENCE.exec(line)?.[1];
+  return marker !== undefined && marker[0] === opened[0] && marker.length >= opened.length;
 }
