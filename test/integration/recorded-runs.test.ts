@@ -63,7 +63,9 @@ const RUNS: RecordedRun[] = [
     needs: [GO],
     outcome: /^done — all tests pass$/,
     tests: null,
-    reasks: 1,
+    // Recorded with one: its complete test file was refused for a comment, "// rest of the test, restoring the
+    // previous one afterwards.", which the placeholder check now reads as the description it is.
+    reasks: 0,
     criteria: { proven: 0, total: 15 },
   },
   {

@@ -15,10 +15,15 @@ const DOTS = String.raw`(?:\.{3,}|…)`;
  * rest …", "existing code …" start the comment; "unchanged" and "omitted" count only said of code.
  */
 const LEAD = String.raw`^(?:${DOTS})?\s*\(?\s*`;
+const REST_OF = String.raw`\brest of (?:the\s+)?(?:code|file|implementation|module|function|class|methods|logic|tests?|component|script|program|body)\b`;
+/**
+ * "The rest of …" alone may describe the code that follows (`// rest of the test, restoring the previous
+ * one afterwards.`, trial gosum1): it is a placeholder only where code is missing (see standsWhereCodeIsMissing).
+ */
+const REST = new RegExp([REST_OF, String.raw`${LEAD}(?:the\s+)?rest\b`].join('|'), 'i');
 const OMITTED = new RegExp(
   [
-    String.raw`\brest of (?:the\s+)?(?:code|file|implementation|module|function|class|methods|logic|tests?|component|script|program|body)\b`,
-    String.raw`${LEAD}(?:the\s+)?rest\b`,
+    String.raw`${REST_OF}\s*(?:(?:goes\s+)?here\b|${DOTS})`,
     String.raw`${LEAD}(?:the\s+)?(?:existing|previous|original|other|remaining|same)\s+(?:code|implementation|logic|methods|functions|imports|tests|handlers|routes|content|body|fields|styles|rules)\b`,
     String.raw`${LEAD}(?:your\s+|the\s+)?(?:code|implementation|logic)\s+(?:goes\s+)?here\b`,
     String.raw`\b(?:code|implementation|logic|body|tests?)\s+(?:goes|go)\s+here\b`,
@@ -62,15 +67,34 @@ const STANDS_IN = new RegExp(
   'i',
 );
 
-/** A comment line (or a trailing comment) saying code was left out; its text must be short, a placeholder not prose. */
-function omittedComment(line: string): boolean {
+/**
+ * A comment line (or a trailing comment) saying code was left out — its text short, a placeholder not
+ * prose: `'omitted'` when its words say so whatever follows, `'rest'` when it says "the rest of …" and is
+ * one only where code is missing, null when it is neither.
+ */
+function omittedComment(line: string): 'omitted' | 'rest' | null {
   const comment = COMMENT.exec(line);
-  if (!comment) return false;
+  if (!comment) return null;
   const text = comment[1]!.replace(/(?:\*\/\}?|-->)\s*$/, '').trim();
-  const words = text.split(/\s+/).length;
-  if (words <= 10 && OMITTED.test(text)) return true;
+  if (text.split(/\s+/).length > 10) return null;
+  if (OMITTED.test(text)) return 'omitted';
   // Only a comment on a line of its own: after code, "as before" may well describe that code.
-  return words <= 10 && /^\s*(?:\/\/+|#+|\/\*+|<!--|--|;+|\{\/\*)/.test(line) && STANDS_IN.test(text);
+  const ownLine = /^\s*(?:\/\/+|#+|\/\*+|<!--|--|;+|\{\/\*)/.test(line);
+  if (ownLine && STANDS_IN.test(text)) return 'omitted';
+  return REST.test(text) ? 'rest' : null;
+}
+
+const indentOf = (line: string): number => /^\s*/.exec(line)![0].length;
+/** A line that closes a block: a bracket, or a keyword that ends one (Ruby, Lua, shell), or a closing tag. */
+const CLOSES = /^\s*(?:[}\])]|end\b|fi\b|done\b|esac\b|<\/)/;
+
+/**
+ * Whether the line at `i` stands where code is missing: nothing follows it, or what follows closes its
+ * block or sits less indented (Python's dedent) — not code that goes on at its level, which it describes.
+ */
+function standsWhereCodeIsMissing(lines: readonly string[], i: number): boolean {
+  const next = lines.slice(i + 1).find((line) => line.trim() !== '' && !/^\s*(?:`{3,}|~{3,})\s*$/.test(line));
+  return next === undefined || CLOSES.test(next) || indentOf(next) < indentOf(lines[i]!);
 }
 
 const TODO = /^\s*(?:#|\/\/)\s*(?:TODO|FIXME|XXX)\b/i;
@@ -84,7 +108,9 @@ export function elidedLine(content: string, filePath = ''): { line: number; text
     return '';
   };
   const index = lines.findIndex((line, i) => {
-    if (PLACEHOLDERS.some((p) => p.test(line)) || omittedComment(line)) return true;
+    if (PLACEHOLDERS.some((p) => p.test(line))) return true;
+    const omitted = omittedComment(line);
+    if (omitted) return omitted === 'omitted' || standsWhereCodeIsMissing(lines, i);
     // A body that is only `...` (Python's Ellipsis in a function, or a bare placeholder line) — but not
     // in a Protocol, an abstract method or an overload, where `...` is the body by design.
     if (/^\s*(?:\.{3}|…)\s*(?:#.*)?$/.test(line))
