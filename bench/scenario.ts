@@ -111,7 +111,7 @@ export function syntheticScenario(graph: Graph, shape: string): Scenario {
       "import assert from 'node:assert/strict';",
       `import { ${fn(n - 1)} } from '../src/m${n - 1}.js';`,
       '',
-      `test('the last stage returns a finite number', () => {`,
+      `test('AC-1: the last stage returns a finite number', () => {`,
       `  assert.ok(Number.isFinite(${fn(n - 1)}(1)));`,
       '});',
       '```',

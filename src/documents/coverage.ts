@@ -4,7 +4,7 @@
  * model. Its summary is what `done` waits for: every P0 criterion proven.
  */
 import { z } from 'zod';
-import { CriterionId, TestCase } from './test-citations.ts';
+import { CriterionId, TEST_LISTING_RULE, TestCase } from './test-citations.ts';
 
 /**
  * proven: a test citing it passed and none failed; failing: a test citing it failed; untested: no test
@@ -59,4 +59,10 @@ export function describeCoverage(coverage: Pick<Coverage, 'criteria'>): string {
   const s = coverageSummary(coverage);
   const unmet = s.unmet.length > 0 ? `; unmet: ${s.unmet.map((u) => `${u.id} ${u.status}`).join(', ')}` : '';
   return `${s.proven} of ${s.total} criteria proven (P0: ${s.p0Proven} of ${s.p0Total}${unmet})`;
+}
+
+/** A coverage matrix in the one line a conclusion appends to its reason: what is proven, what is not, and why none could be. */
+export function coverageLine(coverage: Coverage): string {
+  const described = describeCoverage(coverage);
+  return coverage.testsNamed === 0 ? `${described}; the test command's output names no test: ${TEST_LISTING_RULE}` : described;
 }

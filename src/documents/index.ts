@@ -1,7 +1,7 @@
 /** documents: its public face — what other folders may use of it. */
 export * from './change-schemas.ts';
 export { codeInterface } from './code-interface.ts';
-export { Coverage, type CoverageSummary, CriterionCoverage, CriterionStatus, coverageSummary, describeCoverage } from './coverage.ts';
+export { Coverage, type CoverageSummary, CriterionCoverage, CriterionStatus, coverageLine, coverageSummary, describeCoverage } from './coverage.ts';
 export { type Criterion, changeCriteria, criteriaOf, prdCriteria } from './criteria.ts';
 export { commandsList, diagramSections, filesList } from './design-sections.ts';
 export { documentsCommitted, documentsDir } from './documents-dir.ts';
@@ -9,4 +9,4 @@ export type { EditsReply, SearchReplace } from './edits.ts';
 export * from './schemas.ts';
 export { isPlaceholder, smokeCommandOf } from './smoke-command.ts';
 export { TASK_GRAPH_RULES, topologicalOrder, validateTaskGraph } from './task-graph.ts';
-export { CRITERION_ID, CriterionId, citedCriteria, TestCase } from './test-citations.ts';
+export { CRITERION_ID, CriterionId, citedCriteria, TEST_LISTING_RULE, TestCase } from './test-citations.ts';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { RelativePath } from '../ground/files/index.ts';
 import { keywordPattern } from '../ground/text/index.ts';
 import { SandboxReport } from '../host/sandbox/index.ts';
-import { TestCase } from './test-citations.ts';
+import { TEST_LISTING_RULE, TestCase } from './test-citations.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
@@ -89,7 +89,7 @@ export const Design = z.object({
   approach: text('approach'),
   language: text('language'),
   /** The command that runs the project's tests from its root, as argv (no shell). */
-  testCommand: z.array(text('a testCommand word')).min(1),
+  testCommand: z.array(text('a testCommand word')).min(1).describe(`The command that runs the tests from the project root, as argv; ${TEST_LISTING_RULE}`),
   /** How a user runs the program, as argv; null for a library. */
   runCommand: z.array(text('a runCommand word')).min(1).nullable(),
   /** The run command with a concrete input, which QA runs once the tests pass; null: the run command as is. */

@@ -29,15 +29,15 @@ const PER_FILE_TESTS: Record<string, string> = {
   ),
   'src/tokenize.js': testFile(
     'test/tokenize.test.js',
-    "import { tokenize } from '../src/tokenize.js';\n\ntest('tokenize lower-cases words and drops punctuation', () => {\n  assert.deepEqual(tokenize('Hello, world! HELLO... world?'), ['hello', 'world', 'hello', 'world']);\n});\n\ntest(\"tokenize keeps inner apostrophes and digits\", () => {\n  assert.deepEqual(tokenize(\"Don't stop: 42 times\"), [\"don't\", 'stop', '42', 'times']);\n});",
+    "import { tokenize } from '../src/tokenize.js';\n\ntest('AC-2: tokenize lower-cases words and drops punctuation', () => {\n  assert.deepEqual(tokenize('Hello, world! HELLO... world?'), ['hello', 'world', 'hello', 'world']);\n});\n\ntest(\"AC-2: tokenize keeps inner apostrophes and digits\", () => {\n  assert.deepEqual(tokenize(\"Don't stop: 42 times\"), [\"don't\", 'stop', '42', 'times']);\n});",
   ),
   'src/count.js': testFile(
     'test/count.test.js',
-    "import { countWords } from '../src/count.js';\n\ntest('countWords counts across texts, case-insensitively', () => {\n  const counts = countWords(['The cat', 'the Cat sat.']);\n  assert.equal(counts.get('the'), 2);\n  assert.equal(counts.get('sat'), 1);\n});",
+    "import { countWords, topWords } from '../src/count.js';\n\ntest('AC-1: countWords counts across texts, case-insensitively', () => {\n  const counts = countWords(['The cat', 'the Cat sat.']);\n  assert.equal(counts.get('the'), 2);\n  assert.equal(counts.get('sat'), 1);\n});\n\ntest('AC-3 AC-4: topWords orders by count, then alphabetically, and honours the limit', () => {\n  const counts = new Map([['b', 2], ['a', 2], ['c', 5]]);\n  assert.deepEqual(topWords(counts, 2), [{ word: 'c', count: 5 }, { word: 'a', count: 2 }]);\n});",
   ),
   'src/files.js': testFile(
     'test/files.test.js',
-    "import { readTextFiles } from '../src/files.js';\n\ntest('readTextFiles names a file it cannot read', async () => {\n  await assert.rejects(readTextFiles(['/no/such/file.txt']), /cannot read \\/no\\/such\\/file\\.txt: ENOENT/);\n});",
+    "import { readTextFiles } from '../src/files.js';\n\ntest('AC-5: readTextFiles names a file it cannot read', async () => {\n  await assert.rejects(readTextFiles(['/no/such/file.txt']), /cannot read \\/no\\/such\\/file\\.txt: ENOENT/);\n});",
   ),
   'src/format.js': testFile(
     'test/format.test.js',
@@ -49,7 +49,7 @@ const PER_FILE_TESTS: Record<string, string> = {
   ),
   'src/cli.js': testFile(
     'test/cli.test.js',
-    "import { run } from '../src/cli.js';\n\ntest('run reports usage errors with exit code 2', async () => {\n  const errors = [];\n  assert.equal(await run([], { out: () => {}, err: (s) => errors.push(s) }), 2);\n  assert.match(errors.join('\\n'), /no input files/);\n});",
+    "import { run } from '../src/cli.js';\n\ntest('AC-5: run reports usage errors with exit code 2', async () => {\n  const errors = [];\n  assert.equal(await run([], { out: () => {}, err: (s) => errors.push(s) }), 2);\n  assert.match(errors.join('\\n'), /no input files/);\n});",
   ),
 };
 

@@ -3,7 +3,8 @@
  * alone — never reading sopworks, its docs or its output — answered every prompt of the default company
  * through the relay endpoint of ../shared/tools, and `--record` kept its replies (test/fixtures/recorded/).
  * Replayed against today's prompts, schemas and checks, each run still ends as it did: done, the tests it
- * generated passing, every acceptance criterion proven, and no reply refused. A check that starts refusing
+ * generated passing, every acceptance criterion proven (or, where it named none, the run criteria-unmet
+ * saying so), and no reply refused. A check that starts refusing
  * what a capable model writes fails here. The figures of these runs are in docs/performance.md.
  */
 import assert from 'node:assert/strict';
@@ -26,8 +27,9 @@ interface RecordedRun {
   needs: SystemRequirement[];
   /** For a change: the real repository it changed (test/fixtures/repos/). */
   repo?: string;
-  /** How the run ended, as its summary says it. */
+  /** How the run ended, as its summary says it, and its exit code. */
   outcome: RegExp;
+  code: number;
   /** The tests that passed, when the runner names them. */
   tests: number | null;
   /** The re-asks the model's replies needed (each a reply a check refused). */
@@ -44,6 +46,7 @@ const RUNS: RecordedRun[] = [
     what: 'a new Node.js CLI (JSON to a Markdown table)',
     needs: [],
     outcome: /^done — all tests pass$/,
+    code: 0,
     tests: 23,
     reasks: 0,
     criteria: { proven: 17, total: 17 },
@@ -53,6 +56,7 @@ const RUNS: RecordedRun[] = [
     what: 'a new Python CLI (statistics of numbers)',
     needs: [PYTHON],
     outcome: /^done — all tests pass$/,
+    code: 0,
     tests: 24,
     reasks: 0,
     criteria: { proven: 17, total: 17 },
@@ -61,7 +65,11 @@ const RUNS: RecordedRun[] = [
     file: 'sumcheck-go.yaml',
     what: 'a new Go CLI (checking files against a SHA-256 list)',
     needs: [GO],
-    outcome: /^done — all tests pass$/,
+    // Done means covered: its design's `go test ./...` names no test (the rule the Design's schema states
+    // since), so no criterion is proven and the run, delivered, ends criteria-unmet saying why.
+    outcome:
+      /^criteria-unmet — a P0 acceptance criterion is not proven: 0 of 15 criteria proven \(P0: 0 of 15; unmet: AC-1 untested, .*; the test command's output names no test: /,
+    code: 6,
     tests: null,
     // Recorded with one: its complete test file was refused for a comment, "// rest of the test, restoring the
     // previous one afterwards.", which the placeholder check now reads as the description it is.
@@ -74,6 +82,7 @@ const RUNS: RecordedRun[] = [
     needs: [],
     repo: 'pinojs-redact',
     outcome: /^done — the existing tests and the change's tests pass$/,
+    code: 0,
     tests: 83,
     reasks: 0,
     criteria: { proven: 0, total: 21 },
@@ -112,7 +121,7 @@ describe("a capable model's recorded runs, replayed", function () {
         : ['run', '--llm', `scripted:${scenario}`, '--out', out];
       const result = await sopworks(args, { cwd: out });
       const said = `${result.stdout}\n${result.stderr}`;
-      assert.equal(result.code, 0, said);
+      assert.equal(result.code, run.code, said);
       assert.match(result.stdout.match(/^Outcome {3}(.*)$/m)?.[1] ?? '', run.outcome, said);
       if (run.tests !== null) {
         assert.match(result.stdout, new RegExp(`Test pass rate 100% \\(${run.tests} passed, 0 failed`), said);

@@ -30,7 +30,7 @@ describe('the review figures', function () {
   it("counts a capable model's recorded run: its reviews, their tokens, and that all six approved", () => {
     const run = rows[0]!;
     assert.equal(run.outcome, 'done');
-    assert.equal(run.all.calls, 15);
+    assert.equal(run.all.calls, 16);
     assert.deepEqual(
       Object.entries(run.byAction).map(([action, a]) => [action, a.calls, a.approved, a.rejected]),
       [
@@ -54,7 +54,7 @@ describe('the review figures', function () {
         ['review_file', 'src/cli.js', 3, true],
       ],
     );
-    assert.match(stdout, /^\| csv2md-py \| done \| 15 \| \d+ \| 6 \(40%\) \|/m);
+    assert.match(stdout, /^\| csv2md-py \| done \| 16 \| \d+ \| 6 \(38%\) \|/m);
     assert.match(stdout, /review_file src\/cli\.js \(revised\)\n {2}- Usage errors/);
   });
 });

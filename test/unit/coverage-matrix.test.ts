@@ -96,7 +96,7 @@ describe('the coverage matrix', () => {
   it('a round whose output names no test says how to make it list them', () => {
     const page = renderCoverage(buildCoverage(criteria, { round: 3, cases: { named: 0, citing: [] } }));
     assert.match(page, /^# Coverage — test round 3\n\n0 of 6 criteria proven \(P0: 0 of 6; unmet: AC-1 untested/);
-    assert.match(page, /The test output names no test: run the tests so that the runner lists each one \(`pytest -v`, `go test -v`/);
+    assert.match(page, /The test output names no test: the test command must name each test in its output, .*`go test -v \.\/\.\.\.`, `pytest -v`/);
     // A report from before the test round read cases: nothing proven, and the same advice.
     assert.equal(buildCoverage(criteria, { round: 1 }).testsNamed, 0);
   });

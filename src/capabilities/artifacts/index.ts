@@ -1,5 +1,6 @@
 /** capabilities/artifacts: its public face — what other folders may use of it. */
 
+export { addFiles } from './add-files-action.ts';
 export { awaitFile } from './await-file-step.ts';
 export { check } from './check-step.ts';
 export { documentMarkdown } from './document-markdown.ts';

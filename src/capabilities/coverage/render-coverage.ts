@@ -3,7 +3,7 @@
  * status and the tests that cite it, as lists (a criterion is a model's text, shown as written).
  */
 import type { Coverage } from '../../documents/index.ts';
-import { describeCoverage } from '../../documents/index.ts';
+import { describeCoverage, TEST_LISTING_RULE } from '../../documents/index.ts';
 import { codeSpan, document, item } from '../../ground/markdown.ts';
 
 const STATUS_TEXT = { proven: 'proven', failing: 'FAILING', untested: 'untested — no test cites it' } as const;
@@ -12,9 +12,7 @@ export function renderCoverage(coverage: Coverage): string {
   return document(
     `# Coverage — test round ${coverage.round}`,
     `${describeCoverage(coverage)}. A criterion is proven by a passing test that names its id (\`AC-3\`, \`test_ac3_…\`, \`TestAC3…\`) and no failing one; P0 criteria must all be proven.`,
-    coverage.testsNamed === 0
-      ? 'The test output names no test: run the tests so that the runner lists each one (`pytest -v`, `go test -v`, `jest --verbose`, `vitest --reporter=verbose`, `python -m unittest -v`).'
-      : null,
+    coverage.testsNamed === 0 ? `The test output names no test: ${TEST_LISTING_RULE}.` : null,
     coverage.criteria
       .map((c) =>
         [item(`**${c.id}** (${c.priority}, ${STATUS_TEXT[c.status]}): ${c.text}`), ...c.tests.map((t) => `  - ${t.outcome}: ${codeSpan(t.name)}`)].join('\n'),

@@ -1,13 +1,15 @@
 /**
  * A document (a view) in one line appended to an outcome's reason, saying the first cause: tests that
  * could not start on the base by the line that says why (a failed install, a missing runner, no tests
- * ran), a test report by its failing tests, else the value.
+ * ran), a coverage matrix by the criteria it leaves unproven, a test report by its failing tests, else the value.
  */
 import * as S from '../../../documents/index.ts';
 
 export function documentLine(value: unknown): string {
   const baseline = S.BaselineTests.safeParse(value);
   if (baseline.success && !baseline.data.runner.started && baseline.data.runner.line) return baseline.data.runner.line;
+  const coverage = S.Coverage.safeParse(value);
+  if (coverage.success) return S.coverageLine(coverage.data);
   const report = S.TestReport.safeParse(value);
   if (report.success) {
     const names = report.data.failures.map((f) => f.name);
