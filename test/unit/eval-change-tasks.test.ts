@@ -12,6 +12,7 @@ import { changeRepository } from '../../src/apps/eval/change-repository.ts';
 import { loadSuite } from '../../src/apps/eval/suite-file.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { git } from '../helpers/change-repo.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const refused = (pattern: RegExp) => (e: unknown) => SopworksError.isInstance(e) && pattern.test(e.message) && Boolean(e.hint);
@@ -84,5 +85,55 @@ describe('eval: change tasks', () => {
       changeRepository(await tempDir('sopworks-eval-out-'), 'lib', { repo: source, commit: '--upload-pack=touch /tmp/x' }),
       refused(/No commit/),
     );
+  });
+});
+
+describe('eval: change tasks on a public repository named by URL', () => {
+  after(removeTempDirs);
+
+  it('loads the shipped suite of real repositories, each pinned to a full commit hash', async () => {
+    const suite = await loadSuite(path.join(ROOT, 'examples', 'eval', 'change', 'real.yaml'));
+    assert.ok(suite.specs.length >= 5);
+    for (const spec of suite.specs) {
+      assert.ok(spec.change && 'url' in spec.change, `${spec.name} names its repository by URL`);
+      assert.match(spec.change.url, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\.git$/);
+      assert.match(spec.change.commit, /^[0-9a-f]{40}$/);
+    }
+  });
+
+  it('refuses a URL without a pinned commit, and a task with both a folder and a URL', async () => {
+    const dir = await tempDir('sopworks-eval-url-');
+    const suite = path.join(dir, 'suite.yaml');
+    await fs.writeFile(
+      suite,
+      [
+        'name: tasks',
+        'specs:',
+        '  - name: one',
+        '    spec: change it',
+        '    change: { url: "https://example.com/a.git", commit: main }',
+        '  - name: two',
+        '    spec: change it',
+        '    change: { url: "https://example.com/a.git", repo: ".", commit: "0123456789012345678901234567890123456789" }',
+        '',
+      ].join('\n'),
+    );
+    await assert.rejects(loadSuite(suite), (e: unknown) => {
+      assert.ok(SopworksError.isInstance(e));
+      assert.match(e.message, /a `url:` needs `commit:`, a full 40-hex commit hash/);
+      assert.match(e.message, /give either `repo:` \(a folder\) or `url:` \(a repository to clone\), not both/);
+      return true;
+    });
+  });
+
+  it('says a repository it cannot clone could not be cloned, and what to do, leaving nothing behind', async () => {
+    const out = await tempDir('sopworks-eval-url-out-');
+    // A local port nothing listens on: no host outside this machine is called.
+    const url = 'https://127.0.0.1:9/nothing.git';
+    await assert.rejects(
+      changeRepository(out, 'offline', { url, commit: '0123456789012345678901234567890123456789' }),
+      refused(/^The change task offline's repository https:\/\/127\.0\.0\.1:9\/nothing\.git could not be cloned: /),
+    );
+    await assert.rejects(fs.stat(path.join(out, '.repositories', 'offline')));
   });
 });

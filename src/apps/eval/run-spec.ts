@@ -15,6 +15,7 @@ import { execute, exitCodeOfError, type Lines, type PreparedRun, prepareChange, 
 import { commandOutput, reportRun } from '../console/index.ts';
 import { tracedRun } from '../tracing/index.ts';
 import { changeRepository } from './change-repository.ts';
+import type { ChangeSource } from './suite-file.ts';
 
 /** What the front end running the spec hands its run: when to stop, a queued run's lease, what wraps the provider. */
 export type SpecRunHooks = Pick<SessionHooks, 'stop' | 'lease' | 'provider'>;
@@ -34,7 +35,7 @@ export interface SpecRunRequest {
   /** Where the run's progress and summary are written. */
   logFile: string;
   /** A change task: the repository and commit the change starts from (the company of `<sops>/change/`). */
-  change?: { repo: string; commit: string | null } | null;
+  change?: ChangeSource | null;
   /** `--chaos`: spoil that share of the scenario's replies, drawn from this seed; null or absent: a clean run. */
   chaos?: { rate: number; seed: number } | null;
   /** The person's instructions for every role (a job's, from `submit --instructions`): as `run --instructions` gives them. */

@@ -28,11 +28,24 @@ const Check = z
 const ChangeTask = z
   .object({
     /** A folder relative to the suite file: a git repository, or a plain folder committed as it is (one dated commit). */
-    repo: z.string().min(1),
-    /** The commit (branch, tag or hash) of a git repository the change starts from; its HEAD when absent. */
+    repo: z.string().min(1).optional(),
+    /**
+     * Or a public repository by its URL (https), cloned when the suite runs, network permitting: its code
+     * is never kept beside the suite — a real repository named, not copied.
+     */
+    url: z
+      .string()
+      .regex(/^https:\/\/[^\s]+$/, 'an https URL of a git repository')
+      .optional(),
+    /** The commit (branch, tag or hash) of a git repository the change starts from; its HEAD when absent. A `url` needs a full commit hash: pinned. */
     commit: z.string().min(1).optional(),
   })
-  .strict();
+  .strict()
+  .refine((task) => (task.repo === undefined) !== (task.url === undefined), 'give either `repo:` (a folder) or `url:` (a repository to clone), not both')
+  .refine(
+    (task) => task.url === undefined || /^[0-9a-f]{40}$/.test(task.commit ?? ''),
+    'a `url:` needs `commit:`, a full 40-hex commit hash, so the task starts from the same tree every time',
+  );
 
 const SuiteSpec = z
   .object({
@@ -60,6 +73,8 @@ export const SuiteFile = z
   })
   .strict();
 
+export type ChangeSource = { repo: string; commit: string | null } | { url: string; commit: string };
+
 export interface SpecDefinition {
   name: string;
   spec: string;
@@ -67,8 +82,11 @@ export interface SpecDefinition {
   scenario: string | null;
   entry: string[] | null;
   checks: { name: string; run: string[] }[];
-  /** A change task: the absolute repository folder and the commit to start from (null: its HEAD); null for a new project. */
-  change?: { repo: string; commit: string | null } | null;
+  /**
+   * A change task: the absolute repository folder, or a URL to clone, and the commit to start from (null:
+   * its HEAD); null for a new project.
+   */
+  change?: ChangeSource | null;
 }
 
 export interface Suite {
@@ -112,8 +130,12 @@ export async function loadSuite(file: string): Promise<Suite> {
           sopError(where(['specs', index]), `specs.${index}: no spec: give \`spec: <what to build>\`${scenarioFile ? ' (the scenario has none)' : ''}`),
         );
       }
-      const change = entry.change ? { repo: path.resolve(path.dirname(file), entry.change.repo), commit: entry.change.commit ?? null } : null;
-      if (change && !fs.statSync(change.repo, { throwIfNoEntry: false })?.isDirectory()) {
+      const change: ChangeSource | null = !entry.change
+        ? null
+        : entry.change.url
+          ? { url: entry.change.url, commit: entry.change.commit! }
+          : { repo: path.resolve(path.dirname(file), entry.change.repo!), commit: entry.change.commit ?? null };
+      if (change && 'repo' in change && !fs.statSync(change.repo, { throwIfNoEntry: false })?.isDirectory()) {
         problems.push(sopError(where(['specs', index, 'change', 'repo']), `specs.${index}.change.repo: ${change.repo} is not a folder`));
       }
       specs.push({ name: entry.name, spec, scenario: scenarioFile, entry: entry.entry ?? null, checks: entry.checks, change });
