@@ -86,6 +86,18 @@ describe('scoped prompts', function () {
       );
     });
 
+    it("opens each of the Engineer's file prompts alike, for a provider's prompt cache: the design's overview first, the file's own part after", () => {
+      const writes = large.filter((e) => e.action === 'write_file');
+      assert.equal(writes.length, 20);
+      const first = writes[0]!.messages.at(-1)!.content;
+      const start = first.slice(0, first.indexOf('## The part of the design that concerns'));
+      assert.match(start, /^## Design\n[\s\S]*- Tests run with: `node --test`\n\n$/);
+      for (const e of writes) {
+        assert.equal(e.messages[0]!.content, writes[0]!.messages[0]!.content, 'the same system prompt');
+        assert.ok(e.messages.at(-1)!.content.startsWith(start), `${e.key} opens with the same start`);
+      }
+    });
+
     it('gives QA every file (its tests cover the whole project): that one prompt grows with the project', () => {
       assert.ok(sent(large, 'write_tests', null).usage.promptTokens > sent(small, 'write_tests', null).usage.promptTokens);
     });
@@ -95,7 +107,13 @@ describe('scoped prompts', function () {
     it('carries the bug report, the failing output and the file to fix, not the rest of the project', async () => {
       const run = await runScenario(await demoScenario());
       assert.equal(run.result.outcome, 'done', run.result.reason);
-      const text = prompt(sent(await exchanges(run), 'fix_file', 'src/tokenize.js'));
+      const list = await exchanges(run);
+      const text = prompt(sent(list, 'fix_file', 'src/tokenize.js'));
+      // It opens as the Engineer's writing prompts do (the design's overview), so a prompt cache serves that start.
+      const writing = sent(list, 'write_file', 'src/tokenize.js').messages.at(-1)!.content;
+      const overview = writing.slice(0, writing.indexOf('\n## ', 1));
+      assert.match(overview, /^## Design\n\S[\s\S]*- Tests run with: `node --test`/);
+      assert.ok(sent(list, 'fix_file', 'src/tokenize.js').messages.at(-1)!.content.startsWith(overview));
       assert.match(text, /## Test output \(round 1\)/);
       assert.match(text, /not ok|fail/i);
       assert.match(text, /## Current src\/tokenize\.js\n```\n[\s\S]*export function tokenize/);
