@@ -47,7 +47,7 @@ describe('sopworks change: the branch a maintainer reviews', function () {
     const message = git(run.repo, 'log', '-1', '--format=%B', BRANCH);
     assert.match(
       message,
-      /^Greetings in French\n\n- Add an optional \{ lang \} argument to greet \("en" default, "fr"\)\n- Add tests: Greetings in French\n\nSopworks-Message: msg-\d+\nSopworks-Message: msg-\d+\n/,
+      /^Greetings in French\n\n- feat: Greetings in French \(src\/greet\.js\)\n- test: Greetings in French\n\nSopworks-Message: msg-\d+\nSopworks-Message: msg-\d+\n/,
     );
     assert.equal(git(run.repo, 'rev-parse', `${BRANCH}^{tree}`), git(plain.repo, 'rev-parse', `${BRANCH}^{tree}`), 'the tree of the change as it was made');
     assert.equal(git(run.worktree, 'status', '--porcelain'), '', 'the work tree is the squashed commit');

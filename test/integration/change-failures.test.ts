@@ -120,9 +120,9 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     // The failed round is no commit on the branch: the fix is, saying what it fixed; the reports are in the run folder.
     const log = git(run.repo, 'log', '--reverse', '--format=%an|%s', `main..${BRANCH}`).trim().split('\n');
     assert.deepEqual(log, [
-      'Engineer|Add an optional { lang } argument to greet ("en" default, "fr")',
-      'QA Engineer|Add tests: Greetings in French',
-      'Engineer|Fix src/greet.js: en must render `Hello, ${name}!`',
+      'Engineer|feat: Greetings in French (src/greet.js)',
+      'QA Engineer|test: Greetings in French',
+      'Engineer|fix: en must render `Hello, ${name}!` (src/greet.js)',
     ]);
     const documents = path.join(run.worktree, '.sopworks', 'documents');
     assert.match(await fs.readFile(path.join(documents, 'bug-reports', 'bug-1.md'), 'utf8'), /^# Bug report 1/);
@@ -196,7 +196,7 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     assert.match(resumed.stdout, /Outcome\s+done — the existing tests and the change's tests pass/);
     // Nothing was done twice: the change's commits, once each.
     const subjects = git(run.repo, 'log', '--reverse', '--format=%s', `main..${BRANCH}`).trim().split('\n');
-    assert.deepEqual(subjects, ['Add an optional { lang } argument to greet ("en" default, "fr")', 'Add tests: Greetings in French']);
+    assert.deepEqual(subjects, ['feat: Greetings in French (src/greet.js)', 'test: Greetings in French']);
     run.untouched();
   });
 });

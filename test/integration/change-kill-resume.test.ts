@@ -101,9 +101,9 @@ describe('sopworks change: kill -9 and resume', function () {
     reference = facts(repo);
     lines = run.stdout.split('\n').findIndex((line) => /^Outcome/.test(line));
     assert.deepEqual(reference.subjects, [
-      'Add an optional { lang } argument to greet ("en" default, "fr")',
-      'Round the total to cents',
-      'Add tests: Greetings in French',
+      'feat: Greetings in French (src/greet.js)',
+      'feat: Greetings in French (src/ledger.js)',
+      'test: Greetings in French',
     ]);
   });
   after(removeTempDirs);

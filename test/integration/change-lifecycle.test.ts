@@ -97,7 +97,7 @@ describe('sopworks change: what every run has', function () {
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /Outcome\s+done/);
     const subjects = git(run.repo, 'log', '--reverse', '--format=%s', `main..${BRANCH}`).trim().split('\n');
-    assert.deepEqual(subjects, ['Add an optional { lang } argument to greet ("en" default, "fr")', 'Add tests: Greetings in French']);
+    assert.deepEqual(subjects, ['feat: Greetings in French (src/greet.js)', 'test: Greetings in French']);
     assert.equal(git(run.worktree, 'status', '--porcelain'), '');
     run.untouched();
   });

@@ -62,7 +62,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     // titled by the change request — and nothing of how it was made.
     const branch = 'sopworks/let-greet-take-language-option';
     const log = git(repo, 'log', '--reverse', '--format=%an|%s', `${base}..${branch}`).trim().split('\n');
-    assert.deepEqual(log, ['Engineer|Add an optional { lang } argument to greet ("en" default, "fr")', 'QA Engineer|Add tests: Greetings in French']);
+    assert.deepEqual(log, ['Engineer|feat: Greetings in French (src/greet.js)', 'QA Engineer|test: Greetings in French']);
     assert.equal(git(repo, 'merge-base', base, branch).trim(), base);
     const changed = git(repo, 'diff', '--name-status', `${base}...${branch}`).trim().split('\n').sort();
     assert.deepEqual(changed, ['A\ttest/greet-lang.test.js', 'M\tsrc/greet.js']);

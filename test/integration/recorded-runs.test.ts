@@ -87,10 +87,10 @@ const RUNS: RecordedRun[] = [
     reasks: 0,
     criteria: { proven: 0, total: 21 },
     subjects: [
-      'Add the onRedact option',
-      'index.d.ts: Add an onRedact callback option that reports the path of…',
-      'README.md: Add an onRedact callback option that reports the path of…',
-      'Add tests: Add an onRedact callback option that reports the path of…',
+      'feat: Add an onRedact callback option that reports the path… (index.js)',
+      'feat: Add an onRedact callback option that reports the… (index.d.ts)',
+      'docs: Add an onRedact callback option that reports the… (README.md)',
+      'test: Add an onRedact callback option that reports the path of every…',
     ],
   },
 ];

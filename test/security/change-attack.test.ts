@@ -159,6 +159,6 @@ describe('red team: `change` at a terminal, on a repository and with a model tha
     assert.doesNotMatch(review.stdout + review.stderr, /[\x1b\u0080-\u009f\u202e\r]/);
     assert.match(review.stdout, /ChangeRequest\s+Greetings in French␛\]0;pwned by the model␇/);
     // The commit's subject was made one printable line before it was committed (src/ground/text/one-line.ts).
-    assert.match(review.stdout, /Add tests: Greetings in French;pwned by the model/);
+    assert.match(review.stdout, /test: Greetings in French;pwned by the model/);
   });
 });

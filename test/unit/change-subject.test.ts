@@ -1,9 +1,10 @@
 /**
- * A change run's commit subjects say what changed: a file's task's first sentence (its first clause when
- * the sentence is too long), and after a test round the problem its bug report named — never "change <path>".
+ * A change run's commit subjects say what changed, as a maintainer would write them: a conventional type,
+ * the change request's title — never a task's text, which is instructions to the Engineer — and the file;
+ * a fix says the problem its bug report named.
  */
 import assert from 'node:assert/strict';
-import { changeSubject } from '../../src/capabilities/artifacts/change-subject.ts';
+import { changeSubject, changeTestsSubject } from '../../src/capabilities/artifacts/change-subject.ts';
 import type { BoardReader, Message } from '../../src/engine/board/index.ts';
 
 function board(payloads: Record<string, unknown>): BoardReader {
@@ -11,49 +12,38 @@ function board(payloads: Record<string, unknown>): BoardReader {
   return { latest: <T>(type: string) => message(type) as Message<T> | undefined, all: <T>(type: string) => [message(type)].filter(Boolean) as Message<T>[] };
 }
 
-const graph = (description: string) => ({ ChangeTaskGraph: { tasks: [{ file: 'src/greet.js', op: 'modify', description }] } });
+const change = (title: string, ...files: string[]) => ({
+  ChangeRequest: { title },
+  // Task texts as a capable model wrote them (trial defu1): instructions, no part of a subject.
+  ChangeTaskGraph: { tasks: files.map((file) => ({ file, op: 'modify', description: 'After the defuArrayFn export and before `export type`, insert:' })) },
+});
 
 describe("a change run's commit subject", () => {
-  it("is the file's task's first sentence, without its full stop", () => {
-    const subject = changeSubject('src/greet.js', false, board(graph('Add an optional { lang } argument to greet. Keep English the default.')));
-    assert.equal(subject, 'Add an optional { lang } argument to greet');
+  it('is the type, the change request and the file: feat for code, docs for a document a user reads', () => {
+    const reader = board(change('Add defuArrayReplace', 'src/defu.ts', 'README.md'));
+    assert.equal(changeSubject('src/defu.ts', false, reader), 'feat: Add defuArrayReplace (src/defu.ts)');
+    assert.equal(changeSubject('README.md', false, reader), 'docs: Add defuArrayReplace (README.md)');
+    assert.equal(changeTestsSubject(reader), 'test: Add defuArrayReplace');
   });
 
-  it('is the first clause of a sentence too long for a subject, never cut inside a word', () => {
-    const description =
-      'Teach the parser to read durations in seconds, so that parseDuration("90s") returns 90000 as the other units do, including the compound forms';
-    assert.equal(changeSubject('src/greet.js', false, board(graph(description))), 'Teach the parser to read durations in seconds');
+  it('shortens a long title at a word, keeping the file whole within 72 characters', () => {
+    const reader = board(change('Add an onRedact callback option that reports the path of every redacted or removed value', 'index.d.ts'));
+    const subject = changeSubject('index.d.ts', false, reader)!;
+    assert.equal(subject, 'feat: Add an onRedact callback option that reports the… (index.d.ts)');
+    assert.ok(subject.length <= 72, `${subject.length}`);
   });
 
-  it('keeps a clause break inside quotes or brackets whole', () => {
-    const description = 'Return "a, b" (the list, joined) from join';
-    assert.equal(changeSubject('src/greet.js', false, board(graph(description))), 'Return "a, b" (the list, joined) from join');
-  });
-
-  it("is the file and the change request's title when the task is written as instructions", () => {
-    const reader = (description: string) => board({ ...graph(description), ChangeRequest: { title: 'Add an onRedact option' } });
-    // A numbered step, a locating phrase, a lead-in ending with a colon: none says what the change does.
-    for (const description of [
-      '1. setValue(obj, parts, value): in the non-wildcard branch, return true right after the assignment',
-      'In interface RedactOptions, after `strict`, add:\n    onRedact?: (path: string) => void',
-      "1. In '#### Options', after the strict bullet, add: `- **onRedact** (optional): called once for each value that was redacted`",
-    ])
-      assert.equal(changeSubject('src/greet.js', false, reader(description)), 'src/greet.js: Add an onRedact option', description);
-  });
-
-  it('takes a short first clause that says what is done, a number with a point no sentence end', () => {
-    const description = 'Add the onRedact option; keep everything else (censor arguments, output, cloning, validation) byte-for-byte as today.';
-    assert.equal(changeSubject('src/greet.js', false, board(graph(description))), 'Add the onRedact option');
-    assert.equal(changeSubject('src/greet.js', false, board(graph('Bump the limit to 2.5 seconds. Then test it.'))), 'Bump the limit to 2.5 seconds');
-  });
-
-  it('says what a fix fixed: the problem its bug report named in the file', () => {
-    const reader = board({ ...graph('Add a lang option.'), BugReport: { files: [{ path: 'src/greet.js', problem: 'en must say Hello. It says Hi.' }] } });
-    assert.equal(changeSubject('src/greet.js', true, reader), 'Fix src/greet.js: en must say Hello');
-    assert.equal(changeSubject('src/other.js', true, reader), 'Fix src/other.js');
+  it('says what a fix fixed: the problem its bug report named, else the change', () => {
+    const reader = board({
+      ...change('Greetings in French', 'src/greet.js'),
+      BugReport: { files: [{ path: 'src/greet.js', problem: 'en must say Hello. It says Hi.' }] },
+    });
+    assert.equal(changeSubject('src/greet.js', true, reader), 'fix: en must say Hello (src/greet.js)');
+    assert.equal(changeSubject('src/other.js', true, reader), 'fix: Greetings in French (src/other.js)');
   });
 
   it('is null outside a change run', () => {
     assert.equal(changeSubject('src/greet.js', false, board({})), null);
+    assert.equal(changeTestsSubject(board({})), null);
   });
 });

@@ -1,72 +1,58 @@
 /**
- * The subject of a change run's commit of a file: what its task says it does — the description's first
- * sentence, or its first clause when that is too long for a subject — never "change <path>". A task
- * written as instructions ("1. In interface X, after `strict`, add:") says no such thing: its subject is
- * the file and the change request's title. A file changed again after a test round (or one only a bug
- * report named) says the problem the bug report named in it. Pure.
+ * The subject of a change run's commit of a file, as a maintainer would write it: a conventional type
+ * (`feat`, `docs` for a document a user reads, `fix` after a test round), what changed — the change
+ * request's title, never a task's text, which is instructions to the Engineer ("After the defuArrayFn
+ * export, insert …") — and the file: `feat: Add defuArrayReplace (src/defu.ts)`. A file changed again
+ * after a round (or one only a bug report named) says the problem its bug report named, when that reads
+ * as one. The file is kept whole; the title is shortened to fit the subject. Pure.
  */
 import type * as S from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
-import { MAX_SUBJECT } from '../../ground/text/index.ts';
+import { MAX_SUBJECT, oneLine } from '../../ground/text/index.ts';
 
-/** A shorter sentence or clause says too little to be a subject ("1", "Edit it"). */
-const MIN_SUBJECT = 12;
-/** Words a locating phrase starts with ("In interface X", "After the strict bullet"): where, not what. */
-const LOCATING = /^(in|inside|after|before|at|on|under|above|below|within|near|next|from|for|when|if|where)\b/i;
+/** A document a user reads, committed as `docs:`. */
+const DOCUMENT = /\.(md|mdx|markdown|rst|adoc|txt)$/i;
+/** A shorter problem says too little to name a fix. */
+const MIN_PROBLEM = 12;
 
-/**
- * A change run's subject for a file (null elsewhere): what its task says it does, and for a file
- * changed again after a test round, the problem the bug report named in it.
- */
+/** A change run's subject for a file (null outside a change run). */
 export function changeSubject(file: string, fixed: boolean, board: BoardReader): string | null {
-  const graph = board.latest<{ tasks: { file: string; description: string }[] }>('ChangeTaskGraph')?.payload;
+  const graph = board.latest<{ tasks: { file: string }[] }>('ChangeTaskGraph')?.payload;
   if (!graph) return null;
-  const task = graph.tasks.find((t) => t.file === file);
+  const title = board.latest<{ title: string }>('ChangeRequest')?.payload.title ?? 'the change';
+  const known = graph.tasks.some((t) => t.file === file);
   // A file changed again after a round, or one only a bug report named.
-  if (fixed || !task) {
+  if (fixed || !known) {
     const problem = board.latest<S.BugReport>('BugReport')?.payload.files.find((f) => f.path === file)?.problem;
-    const said = problem ? summaryOf(problem) : null;
-    return said ? `Fix ${file}: ${said}` : `Fix ${file}`;
+    return subject('fix', (problem && firstSentence(problem)) || title, file);
   }
+  return subject(DOCUMENT.test(file) ? 'docs' : 'feat', title, file);
+}
+
+/** The subject of a change's tests: `test:` and the change request's title. */
+export function changeTestsSubject(board: BoardReader): string | null {
   const title = board.latest<{ title: string }>('ChangeRequest')?.payload.title;
-  return summaryOf(task.description) ?? (title ? `${file}: ${title}` : `Change ${file}`);
+  return title ? subject('test', title, null) : null;
 }
 
-/**
- * A text's first sentence (of its first line, a list's number or bullet left out), without its full
- * stop — or, when that is longer than a subject, its first clause (to a comma, semicolon, colon or
- * dash); null when neither says what is done: too short, a locating phrase, or a lead-in to what follows.
- */
-function summaryOf(text: string): string | null {
-  const line = (text.trim().split('\n')[0] ?? '').replace(/^\s*(?:\d+[.)]|[-*•])\s+/, '').trim();
+/** `type: what (file)`, what shortened at a word so the whole fits a subject with the file whole. */
+function subject(type: string, what: string, file: string | null): string {
+  const tail = file ? ` (${oneLine(file)})` : '';
+  const room = Math.max(16, MAX_SUBJECT - type.length - 2 - tail.length);
+  return `${type}: ${shorten(oneLine(what), room)}${tail}`;
+}
+
+function shorten(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const room = chars.slice(0, max - 1).join('');
+  const space = room.lastIndexOf(' ');
+  return `${(space >= max / 2 ? room.slice(0, space) : room).replace(/[\s,;:.-]+$/u, '')}…`;
+}
+
+/** A problem's first sentence, of its first line, when it says enough to name a fix; else null. */
+function firstSentence(text: string): string | null {
+  const line = (text.trim().split('\n')[0] ?? '').trim();
   const sentence = (line.split(/(?<=[^\d\s][.!?])\s/)[0] ?? line).replace(/\.$/, '').trim();
-  if (saysWhat(sentence)) return sentence;
-  if (sentence.length <= MAX_SUBJECT) return null;
-  const clause = sentence.slice(0, clauseEnd(sentence)).trim();
-  return saysWhat(clause) ? clause : null;
-}
-
-/** Whether a sentence or clause can be a subject: of a subject's length, three words or more outside brackets (not a call's name), neither a locating phrase nor a lead-in. */
-const saysWhat = (candidate: string): boolean =>
-  candidate.length >= MIN_SUBJECT &&
-  candidate.length <= MAX_SUBJECT &&
-  candidate
-    .replace(/\([^)]*\)/g, ' ')
-    .trim()
-    .split(/\s+/).length >= 3 &&
-  !candidate.endsWith(':') &&
-  !LOCATING.test(candidate);
-
-/** Where a sentence's first clause ends: a comma, semicolon, colon or dash outside brackets and quotes (its length when none). */
-function clauseEnd(sentence: string): number {
-  let depth = 0;
-  let quoted = false;
-  for (let i = 0; i < sentence.length; i++) {
-    const char = sentence[i]!;
-    if (char === '"' || char === '`') quoted = !quoted;
-    else if (!quoted && '([{'.includes(char)) depth++;
-    else if (!quoted && ')]}'.includes(char)) depth = Math.max(0, depth - 1);
-    else if (!quoted && depth === 0 && (/[,;:]/.test(char) || sentence.startsWith(' — ', i)) && /\s/.test(sentence[i + 1] ?? ' ')) return i;
-  }
-  return sentence.length;
+  return sentence.length >= MIN_PROBLEM ? sentence : null;
 }

@@ -4,7 +4,7 @@
  */
 import * as S from '../../documents/index.ts';
 import { type BoardReader, defineMessage, oneDocument } from '../../engine/board/index.ts';
-import { changeSubject } from './change-subject.ts';
+import { changeSubject, changeTestsSubject } from './change-subject.ts';
 import { renderDesign } from './render/design.ts';
 import { renderPrd } from './render/prd.ts';
 import { renderTasks } from './render/tasks.ts';
@@ -71,8 +71,7 @@ export const Tests = defineMessage({
   paths: (tests) => tests.files.map((f) => f.path),
   subject: (tests, board) => {
     // A change's tests say what they test: the change request's title.
-    const title = board.latest<{ title: string }>('ChangeRequest')?.payload.title;
-    return title ? `Add tests: ${title}` : `test: add ${tests.files.map((f) => f.path).join(', ')}`;
+    return changeTestsSubject(board) ?? `test: add ${tests.files.map((f) => f.path).join(', ')}`;
   },
 });
 
