@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
+import { PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -60,21 +60,6 @@ const RUNS: RecordedRun[] = [
     tests: 24,
     reasks: 0,
     criteria: { proven: 17, total: 17 },
-  },
-  {
-    file: 'sumcheck-go.yaml',
-    what: 'a new Go CLI (checking files against a SHA-256 list)',
-    needs: [GO],
-    // Done means covered: its design's `go test ./...` names no test (the rule the Design's schema states
-    // since), so no criterion is proven and the run, delivered, ends criteria-unmet saying why.
-    outcome:
-      /^criteria-unmet — a P0 acceptance criterion is not proven: 0 of 15 criteria proven \(P0: 0 of 15; unmet: AC-1 untested, .*; the test command's output names no test: /,
-    code: 6,
-    tests: null,
-    // Recorded with one: its complete test file was refused for a comment, "// rest of the test, restoring the
-    // previous one afterwards.", which the placeholder check now reads as the description it is.
-    reasks: 0,
-    criteria: { proven: 0, total: 15 },
   },
   {
     file: 'redact-change.yaml',

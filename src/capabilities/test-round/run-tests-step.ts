@@ -11,6 +11,7 @@ export const runTests = defineStep({
   description:
     "Run the design's test command in the sandbox (docs/sandbox.md), without network, with a wall-clock limit, if the policy " +
     'lets this role run it (dependencies come from an installDependencies step before it); the output is a TestReport. ' +
+    'unittest, pytest and go test are run with -v, so that their output names each test for the coverage matrix. ' +
     '`design` names the view or slot whose test command is run (a change run: designDelta). `leftovers: remove` removes ' +
     "what the runner left outside the committed tree (a change run's branch); the default keeps it (a new project's build output).",
   params: z

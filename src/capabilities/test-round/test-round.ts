@@ -10,6 +10,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { citedCriteria, type TestCase } from '../../documents/index.ts';
 import type { Progress } from '../../engine/steps/index.ts';
 import { looseEntries, removeNewEntries } from '../../host/git/index.ts';
+import { namingTests } from '../../host/runners/index.ts';
 import type { AcceptLine, SandboxReport, SandboxSettings } from '../../host/sandbox/index.ts';
 import { runSandboxed, type SandboxOutcome, withoutMachinePaths } from '../../host/sandbox/index.ts';
 import { failureSignature, type ParsedTestOutput, parseTestOutput } from './parse-test-output.ts';
@@ -88,7 +89,9 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
   let outcome: SandboxOutcome | null = null;
   const command = testCommand;
-  const runAs = request.runAs && request.runAs.join('\0') !== testCommand.join('\0') ? request.runAs : null;
+  // Run so that the output names each test (unittest, pytest and go test do only with -v): the coverage reads the names.
+  const runnable = namingTests(request.runAs ?? testCommand);
+  const runAs = runnable.join('\0') !== testCommand.join('\0') ? runnable : null;
   progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}${runAs ? ` (run as ${runAs.join(' ')})` : ''}` });
   outcome ??= await run(runAs ?? testCommand);
   // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project. A

@@ -2,3 +2,4 @@
 export { type LocalCommand, localCommand } from './local-command.ts';
 export { NO_RUNNERS, type ProjectRunners, readProjectRunners } from './project-runners.ts';
 export { type RunnerForm, runnerForm } from './runner-form.ts';
+export { namingTests } from './test-names.ts';
