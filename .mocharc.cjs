@@ -1,14 +1,67 @@
-// Mocha's settings. `npx mocha test/unit/x.test.ts` runs just the files named: mocha would otherwise add
-// them to the whole suite below, not replace it.
+// Mocha's settings. `npx mocha test/unit/x.test.ts` runs just the files named, serially in this process:
+// mocha would otherwise add them to the whole suite below, not replace it.
+//
+// The whole suite (`npm test`, `npm run test:integration`) runs its files in two worker processes
+// (--parallel --jobs 2): its time is company runs, child processes and waits, and the machine it is kept
+// to has two cores. Each file starts what it shares (a registry, Redis, a browser) in its own `before`, on
+// free ports and in temp folders of its own, so two files never meet. The longest files start first, so
+// that neither worker is left alone with one of them at the end. `npm run test:unit` runs the unit tier
+// alone, serially.
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+
 // Runs of the CLI in the test process (test/helpers/in-process.ts) print as a child with NO_COLOR does:
 // picocolors decides once, when it is loaded. Mocha's own colours do not read it.
 process.env.NO_COLOR = '1';
+
 const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.test\.[cm]?[jt]s$/.test(arg));
+
+const TIERS = {
+  'test:unit': ['test/unit'],
+  'test:integration': ['test/integration', 'test/security'],
+};
+const tiers = TIERS[process.env.npm_lifecycle_event] ?? ['test/unit', 'test/integration', 'test/security'];
+
+/** The files that take a worker a minute or more (measured with the suite's serial run): started first. */
+const LONGEST = [
+  'test/integration/change-kill-resume.test.ts',
+  'test/integration/kill-resume.test.ts',
+  'test/integration/bench.test.ts',
+  'test/integration/review-browser.test.ts',
+  'test/integration/review-workbench.test.ts',
+  'test/integration/queue-workers.test.ts',
+  'test/security/red-team.test.ts',
+  'test/integration/local-company.test.ts',
+  'test/integration/clarify.test.ts',
+  'test/integration/budget-record.test.ts',
+  'test/integration/queue-faults.test.ts',
+  'test/integration/cli-json.test.ts',
+  'test/integration/change-runner.test.ts',
+  'test/integration/chaos-runs.test.ts',
+  'test/integration/run-until.test.ts',
+  'test/integration/cache-figures.test.ts',
+  'test/integration/change-failures.test.ts',
+  'test/integration/change-lifecycle.test.ts',
+  'test/integration/change-bench.test.ts',
+  'test/integration/bench-scale.test.ts',
+  'test/integration/approval-gates.test.ts',
+  'test/integration/queue-machines.test.ts',
+];
+
+const filesUnder = (dir) =>
+  fs
+    .readdirSync(dir, { recursive: true })
+    .filter((file) => /\.test\.ts$/.test(file))
+    .map((file) => path.join(dir, file))
+    .sort();
+const files = tiers.flatMap(filesUnder);
+const spec = [...LONGEST.filter((file) => files.includes(file)), ...files.filter((file) => !LONGEST.includes(file))];
+const serial = tiers.length === 1 && tiers[0] === 'test/unit';
 
 module.exports = {
   'node-option': ['import=tsx'],
-  ...(named ? {} : { spec: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/security/**/*.test.ts'] }),
+  ...(named ? {} : { spec, ...(serial ? {} : { parallel: true, jobs: 2 }) }),
   timeout: 60000,
   reporter: 'test/helpers/summary-reporter.cjs',
 };
