@@ -15,6 +15,7 @@ import { policyPort, policyWarmUpTasks } from '../capabilities/policy/index.ts';
 import type { Workspace } from '../capabilities/repository/index.ts';
 import { Materializer } from '../capabilities/repository/index.ts';
 import { stopOnSecurityFindings } from '../capabilities/test-round/index.ts';
+import type { PRD } from '../documents/index.ts';
 import { MessageBoard } from '../engine/board/index.ts';
 import type { CommitFault, RunStore, SharedPorts } from '../engine/run/index.ts';
 import { publishOnce, WorkInFlight } from '../engine/run/index.ts';
@@ -103,7 +104,8 @@ export async function openRun(workspace: Workspace, store: RunStore, record: Run
     },
     policy: policyPort(options.policy),
     sandbox: request.sandbox ?? DEFAULT_SANDBOX_SETTINGS,
-    documents: { markdown: documentMarkdown, line: documentLine },
+    // A design shown for approval is titled as docs/design.md will be: with the PRD's name for the project.
+    documents: { markdown: (value) => documentMarkdown(value, board.latest<PRD>('PRD')?.payload.projectName ?? record.project), line: documentLine },
   };
   const approvals = new ApprovalDesk(board, store, options.approvals, options.askPerson, options.answerPerson);
   return { workspace, store, record, board, exchanges, materializer, gateway, workInFlight, commitFault, ports, approvals };

@@ -239,11 +239,11 @@ describe('the review viewer in a real browser', function () {
       await run.exited;
       // Nothing in the run's files changes when its process dies: only the lock's owner says so.
       await outcomeBadge(page, 'stopped before an outcome');
-      await liveText(page, 'stopped');
+      await liveText(page, 'stopped before an outcome');
       const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await fresh.goto(`${server.url}runs/killed`);
       await outcomeBadge(fresh, 'stopped before an outcome');
-      await liveText(fresh, 'stopped');
+      await liveText(fresh, 'stopped before an outcome');
       await fresh.goto(server.url);
       await fresh.waitForSelector('tr[data-run="killed"] .badge.stopped');
       await fresh.close();
@@ -355,7 +355,7 @@ describe('the review viewer in a real browser', function () {
     await page.goto(server.url);
     await page.waitForSelector('tr[data-run="wordfreq"]');
     const row = await page.locator('tr[data-run="wordfreq"]').innerText();
-    assert.match(row, /done[\s\S]*\d+\.\ds[\s\S]*\b\d+\b[\s\S]*[\d,]+/, 'duration, calls and tokens are listed');
+    assert.match(row, /done[\s\S]*(\d+\.\ds|\d+ min \d+ s)[\s\S]*\b\d+\b[\s\S]*[\d,]+/, 'elapsed time, calls and tokens are listed');
     await page.selectOption('#runs-state', 'awaiting-approval');
     const shown = await page.locator('tr.run-row').evaluateAll((rows) => rows.map((r) => (r as any).dataset.state));
     assert.ok(shown.length > 0 && shown.every((st) => st === 'awaiting-approval'), `filtered: ${shown}`);
@@ -444,7 +444,7 @@ describe('the review viewer in a real browser', function () {
     );
     assert.deepEqual(
       cells.map((c) => c.label),
-      ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'],
+      ['run', 'outcome', 'spec', 'elapsed', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'],
       'each labelled',
     );
     await page.goto(`${server.url}runs/wordfreq`);

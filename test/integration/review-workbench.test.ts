@@ -56,6 +56,26 @@ async function hostState(out: string): Promise<string> {
 }
 
 const CLARIFY = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
+
+/** Words that are a step's or a state's own name (camelCase: awaitApproval, toReview) in the page's state lines. */
+const internalNames = (page: Page): Promise<string[]> =>
+  page.evaluate(() =>
+    [...(globalThis as any).document.querySelectorAll('#summary, .now-working, #live')].flatMap(
+      (el: any) => el.innerText.match(/\b[a-z]+[A-Z][A-Za-z]*\b/g) ?? [],
+    ),
+  );
+
+/** The numbers of the run list that are laid out on more than one line. */
+const wrappedNumbers = (page: Page): Promise<string[]> =>
+  page.evaluate(() =>
+    [...(globalThis as any).document.querySelectorAll('td.num')]
+      .filter((td: any) => {
+        const range = (globalThis as any).document.createRange();
+        range.selectNodeContents(td);
+        return new Set([...range.getClientRects()].map((r: any) => Math.round(r.top))).size > 1;
+      })
+      .map((td: any) => td.textContent),
+  );
 const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
 const badge = (page: Page, label: string, timeout = 30_000) =>
   page.waitForFunction((expected) => (globalThis as any).document.querySelector('#summary .badge')?.textContent === expected, label, { timeout });
@@ -104,17 +124,18 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     const asking = path.join(root, 'asking.yaml');
     await fs.writeFile(asking, YAML.stringify(demo));
     const run = (name: string, ...extra: string[]) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], { cwd: root });
-    const [done, gateYes, gateNo, asks, launched] = await Promise.all([
+    const [done, gateYes, gateNo, asks, launched, gateDesign] = await Promise.all([
       run('finished'),
       run('gate-yes', '--approve', 'prd'),
       runCli(['run', '--llm', `scripted:${rejectable}`, '--out', out, '--name', 'gate-no', '--approve', 'prd'], { cwd: root }),
       runCli(['run', '--llm', `scripted:${asking}`, '--out', out, '--name', 'asking', '--clarify'], { cwd: root }),
       launchBrowser(),
+      run('gate-design', '--approve', 'design'),
       interruptedRun('stopped'),
     ]);
     browser = launched;
     assert.equal(done.code, 0, done.stderr);
-    for (const gated of [gateYes, gateNo, asks]) assert.equal(gated.code, 4, gated.stderr);
+    for (const gated of [gateYes, gateNo, asks, gateDesign]) assert.equal(gated!.code, 4, gated!.stderr);
     // A run whose model is a long path and whose spec is one long word: what used to widen the list.
     const long = path.join(out, 'long-names');
     await fs.cp(path.join(out, 'finished'), long, { recursive: true, verbatimSymlinks: true });
@@ -233,19 +254,36 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
       ['', 'tr[data-run="long-names"]'],
       ['runs/finished', '#change-request'],
       ['runs/gate-no', '#decision form'],
+      ['runs/gate-design', '#decision form'],
       ['runs/asking', '#decision form.answers'],
       ['runs/stopped', '#resume-hint'],
       ['runs/long-names', '#summary .badge'],
       ['runs/not-yet', '.waiting'],
     ];
-    for (const width of [1280, 390]) {
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ] as const) {
       const page = await owner.newPage();
-      await page.setViewportSize({ width, height: 900 });
+      await page.setViewportSize({ width, height });
       const problems = watchPage(page, server);
       for (const [where, ready] of pages) {
         await page.goto(`${server.url}${where}`);
         await page.waitForSelector(ready);
-        assert.deepEqual(await overflowing(page), [], `${where || 'the run list'} at ${width} px`);
+        const at = `${where || 'the run list'} at ${width} px`;
+        assert.deepEqual(await overflowing(page), [], at);
+        assert.doesNotMatch(await page.locator('main').innerText(), /Show 0 more|\b0 not shown/, at);
+        assert.deepEqual(await internalNames(page), [], `${at}: no step's or state's own name`);
+        if (where.startsWith('runs/gate-')) {
+          // The decision's buttons are on the first screen, the artifact still to read below them.
+          const approve = await page.getByRole('button', { name: 'Approve' }).boundingBox();
+          assert.ok(approve && approve.y >= 0 && approve.y + approve.height <= height, `${at}: Approve at ${JSON.stringify(approve)}`);
+          // Once the page follows the run (its stream open), the header line says what the badge says.
+          await page.waitForFunction(() => {
+            const doc = (globalThis as any).document;
+            return doc.getElementById('live')?.textContent === doc.querySelector('#summary .badge')?.textContent;
+          });
+        }
       }
       assert.deepEqual(
         problems.filter((p) => !/404/.test(p)),
@@ -259,12 +297,25 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     for (const started of await page.locator('td[data-label="started"]').allInnerTexts()) assert.doesNotMatch(started, /\d{4}-\d\d-\d\dT/, 'no raw ISO time');
     assert.equal(await text(page, 'tr[data-run="gate-no"] .badge'), 'waiting for you');
     assert.equal(await text(page, 'tr[data-run="stopped"] .badge'), 'interrupted');
+    // What waits for a person comes first; the newest next.
+    const states = await page.locator('tr.run-row .badge').allInnerTexts();
+    const waiting = states.filter((s) => s === 'waiting for you').length;
+    assert.ok(waiting >= 4 && states.slice(0, waiting).every((s) => s === 'waiting for you'), states.join(', '));
+    assert.deepEqual(await wrappedNumbers(page), [], 'no number wraps mid-digit');
     assert.match(await text(page, 'tr[data-run="long-names"] [data-label="model"]'), /^scripted:…\/scenario-with-a-long-name\.yaml$/);
     await page.goto(`${server.url}runs/gate-no`);
     await liveSays(page, 'waiting for you');
     assert.doesNotMatch(await text(page, '#summary'), /\d{4}-\d\d-\d\dT/);
+    assert.match(
+      await text(page, '#summary'),
+      /Elapsed\s+\d.* so far \(\d+\.\ds of it at work\)/,
+      'a run waiting for a person: its time so far, waiting included',
+    );
+    await page.goto(`${server.url}runs/gate-design`);
+    await page.waitForSelector('#decision .request');
+    assert.equal(await text(page, '#decision .request .markdown h1'), 'wordfreq — System design', 'titled with the project, not "the project"');
     await page.goto(`${server.url}runs/stopped`);
-    await liveSays(page, 'stopped');
+    await liveSays(page, 'interrupted');
     assert.match(await text(page, '.now-working'), /Where each role stopped:[\s\S]*product-manager/);
     await page.close();
   });
@@ -276,6 +327,16 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     await page.waitForSelector('#decision form');
     assert.equal(await text(page, '#summary .badge'), 'waiting for you', 'awaiting a decision is not "finished"');
     await page.evaluate(() => ((globalThis as any).notReloaded = true));
+    // Every state the header shows, in its badge and its line, while the run goes on: never two at once.
+    await page.evaluate(() => {
+      const g = globalThis as any;
+      g.states = [];
+      g.sampler = setInterval(() => {
+        const badge = g.document.querySelector('#summary .badge')?.textContent;
+        const live = g.document.getElementById('live')?.textContent;
+        if (g.states.at(-1)?.join() !== [badge, live].join()) g.states.push([badge, live]);
+      }, 20);
+    });
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForSelector('.decision-result p');
     assert.match(
@@ -286,6 +347,26 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 60_000 });
     await badge(page, 'done');
     await liveSays(page, 'finished');
+    const states: [string, string][] = await page.evaluate(() => {
+      clearInterval((globalThis as any).sampler);
+      return (globalThis as any).states;
+    });
+    const agree = ([shown, live]: [string, string]) =>
+      shown === live || (shown === 'in progress' && live === '● live') || (['done', 'failed'].includes(shown) && live === 'finished');
+    assert.deepEqual(
+      states.filter((pair) => !agree(pair)),
+      [],
+      `badge and line, as they went: ${JSON.stringify(states)}`,
+    );
+    assert.ok(
+      states.some(([shown]) => shown === 'starting…'),
+      `once approved, it is starting, not still waiting for you: ${JSON.stringify(states)}`,
+    );
+    // It waited for the person from the suite's start until the click: that time is in its elapsed time.
+    const elapsed = /Elapsed\s+(?:(\d+) min )?(\d+(?:\.\d)?) ?s? ?s?[\s\S]*?\((\d+\.\d)s of it at work\)/.exec(await text(page, '#summary'));
+    assert.ok(elapsed, await text(page, '#summary'));
+    const seconds = Number(elapsed[1] ?? 0) * 60 + Number(elapsed[2]);
+    assert.ok(seconds > Number(elapsed[3]) + 5, `elapsed ${seconds} s, at work ${elapsed[3]} s`);
     assert.match(await text(page, '.launch'), /Continued by this viewer[\s\S]*it ended: done/);
     assert.equal(await page.evaluate(() => (globalThis as any).notReloaded), true, 'followed live, without a reload');
     const board = await boardOf(path.join(out, 'gate-yes'));

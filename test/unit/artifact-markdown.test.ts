@@ -79,7 +79,7 @@ describe('artifacts as Markdown', () => {
 
   it('keeps a file that holds its own fences inside a longer fence', () => {
     const readme = '# csv2md\n\n```sh\ncsv2md a.csv\n```\n\n````md\nnested\n````\n';
-    const md = documentMarkdown({ path: 'README.md', content: readme });
+    const md = documentMarkdown({ path: 'README.md', content: readme }, 'csv2md');
     assert.equal(md, `### README.md\n\n\`\`\`\`\`\n${readme}\`\`\`\`\``);
     const html = markdownToHtml(md);
     assert.ok(html.includes('```sh') && html.includes('nested'), html);

@@ -226,6 +226,7 @@ describe('review: the run report', () => {
       outcome: 'done',
       reason: 'all tests pass',
       phase: { phase: 'done', label: 'done', continuable: false },
+      resumeAt: null,
     });
     assert.deepEqual(
       built.timeline.map((t) => t.offsetMs),

@@ -6,8 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { runPhase } from '../../src/apps/review/run-phase.ts';
+import type { LaunchView, RunStatus } from '../../src/apps/review/server/api-types.ts';
 import { describeStep } from '../../src/apps/review/state-step.ts';
-import { humanTime, shortModel } from '../../src/apps/review/web/client/format.ts';
+import { elapsedMs, humanTime, longDuration, shortModel } from '../../src/apps/review/web/client/format.ts';
+import { liveText, shownPhase } from '../../src/apps/review/web/client/run-state.ts';
 import type { SopFile } from '../../src/engine/steps/sop-file.ts';
 
 const concluded = { type: 'Outcome', from: 'qa', payload: { outcome: 'failed', reason: 'QA rounds used up' } };
@@ -55,17 +57,23 @@ describe('review: what a role does in a state of its SOP', () => {
       files: { invoke: { src: 'eachFile', input: { sop: 'engineer-file.yaml' } } },
       handing: { invoke: { src: 'publish', input: { type: 'CodeComplete' } } },
       plain: { invoke: { src: 'runTests' } },
+      gated: { invoke: { src: 'awaitApproval', input: { gate: 'prd', show: 'prd' } } },
+      checking: { invoke: { src: 'fastCheck' } },
+      asking: { invoke: { src: 'ask', input: { action: 'clarify_change' } } },
       review: { initial: 'deciding', states: { deciding: { description: 'weighing the review' } } },
       done: { type: 'final' },
       stuck: {},
     },
   };
   const cases: [string, string | null][] = [
-    ['idle', 'waiting for Requirement or BugReport'],
-    ['writing', 'ask write_prd'],
-    ['files', 'eachFile engineer-file.yaml'],
-    ['handing', 'publish CodeComplete'],
-    ['plain', 'runTests'],
+    ['idle', 'waiting for a requirement or a bug report'],
+    ['writing', 'writing the PRD'],
+    ['files', 'working through the files'],
+    ['handing', 'publishing the code complete'],
+    ['plain', 'running the tests'],
+    ['gated', 'waiting for a person to approve the PRD'],
+    ['checking', 'fast check'],
+    ['asking', 'asking questions about the change'],
     ['review.deciding', 'weighing the review'],
     ['done', 'finished'],
     ['stuck', null],
@@ -97,5 +105,44 @@ describe('review: times as a person says them', () => {
     assert.equal(shortModel('local:C:\\models\\qwen.gguf'), 'local:…/qwen.gguf');
     assert.equal(shortModel('gpt-4o-mini'), 'gpt-4o-mini');
     assert.equal(shortModel('local:qwen2.5-coder-7b'), 'local:qwen2.5-coder-7b');
+  });
+});
+
+describe('review: one true state, and the time a run really took', () => {
+  const status = (phase: RunStatus['phase'], more: Partial<RunStatus> = {}): RunStatus => ({
+    finished: true,
+    running: false,
+    outcome: null,
+    reason: null,
+    phase,
+    resumeAt: null,
+    ...more,
+  });
+  const waiting = status({ phase: 'awaiting-decision', label: 'waiting for you', continuable: false }, { outcome: 'awaiting-approval' });
+  const starting = { state: 'starting' } as LaunchView;
+
+  it('says one state in the badge and the header: a run this viewer just continued is starting, not still waiting for you', () => {
+    assert.deepEqual(shownPhase(waiting, starting), { phase: 'running', label: 'starting…', continuable: false });
+    assert.equal(liveText(waiting, starting), 'starting…');
+    assert.equal(liveText(waiting), 'waiting for you');
+    assert.equal(liveText(status({ phase: 'running', label: 'in progress', continuable: false }, { running: true }), starting), '● live');
+    const interrupted = status({ phase: 'stopped', label: 'interrupted', continuable: true }, { outcome: 'interrupted' });
+    assert.equal(liveText(interrupted), 'interrupted', "the badge's words, not a second name for it");
+    assert.equal(liveText(status({ phase: 'done', label: 'done', continuable: false })), 'finished');
+  });
+
+  it("says until when a run paused at its endpoint's limit waits", () => {
+    const paused = status({ phase: 'stopped', label: 'paused', continuable: true }, { outcome: 'paused', resumeAt: '2999-01-01T10:00:00Z' });
+    assert.match(shownPhase(paused).label, /^paused until 1 Jan 2999$/);
+  });
+
+  it('counts the waiting in the elapsed time: to its last stop, or to now while it works or waits', () => {
+    const start = '2026-11-27T10:00:00Z';
+    assert.equal(elapsedMs(start, '2026-11-27T10:06:00.100Z', false), 360_100, 'a run that waited 6 minutes took 6 minutes');
+    assert.equal(elapsedMs(start, '2026-11-27T10:00:01Z', true, Date.parse('2026-11-27T10:30:00Z')), 1_800_000, 'still waiting: to now');
+    assert.equal(elapsedMs(null, null, false), null);
+    assert.equal(longDuration(360_100), '6 min 0 s');
+    assert.equal(longDuration(1_800_000 * 5), '2 h 30 min');
+    assert.equal(longDuration(1500), '1.5s');
   });
 });

@@ -2,10 +2,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { changeSummary } from '../../capabilities/change/index.ts';
+import { SopworksError } from '../../ground/errors.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import { summaryLine } from '../console/index.ts';
 import type { RunReport } from '../review/index.ts';
-import { buildRunReport, loadRun, renderReportText } from '../review/index.ts';
+import { buildRunReport, loadRun, readChangeDiff, renderChangeText, renderReportText } from '../review/index.ts';
 import { EXIT, type Output } from './output.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */
@@ -17,9 +18,11 @@ function terminalWidth(io: Output): number | undefined {
 
 export const ReviewArgs = z.object({ dir: z.string().trim().min(1, 'give the folder of a run, e.g. output/<project>') });
 
-export async function reviewCommand(rawDir: unknown, io: Output, json = false): Promise<number> {
+export async function reviewCommand(rawDir: unknown, io: Output, flags: { json: boolean; diff: boolean } = { json: false, diff: false }): Promise<number> {
   const { dir } = ReviewArgs.parse({ dir: rawDir });
+  const { json } = flags;
   const { record, commits } = await loadRun(path.resolve(dir));
+  if (flags.diff) return printDiff(path.resolve(dir), record, io, json);
   const report = buildRunReport(record, commits);
   if (json) {
     printJson(report, io);
@@ -29,6 +32,23 @@ export async function reviewCommand(rawDir: unknown, io: Output, json = false): 
   // A change run (sopworks change): the change against its base.
   const change = await changeSummary(path.resolve(dir));
   if (change) io.out(`\n${change}`);
+  return EXIT.done;
+}
+
+/** `--diff`: the change against its base; a run that is not a change is refused, saying what shows its work. */
+async function printDiff(dir: string, record: Awaited<ReturnType<typeof loadRun>>['record'], io: Output, json: boolean): Promise<number> {
+  const view = await readChangeDiff(dir, record.info, record.messages);
+  if (!view) {
+    throw new SopworksError('USAGE', `${dir} is not a change run (made by \`sopworks change\`): it has no base to compare with.`, {
+      hint: `Its history, one commit per artifact: git -C ${dir} log -p`,
+    });
+  }
+  if (json) {
+    throw new SopworksError('USAGE', '--diff prints the change for a person; it has no --json form.', {
+      hint: `For a script, git has it: ${view.commands.review.replace(' diff ', ' diff --numstat ')} (or --patch).`,
+    });
+  }
+  io.out(renderChangeText(view));
   return EXIT.done;
 }
 

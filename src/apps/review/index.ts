@@ -1,4 +1,7 @@
 /** apps/review: its public face — what other folders may use of it. */
+
+export { readChangeDiff } from './change-diff.ts';
+export { renderChangeText } from './change-diff-text.ts';
 export { parseJsonLines } from './json-lines.ts';
 export { loadRun } from './load-run.ts';
 export { summarizeMessage } from './message-summary.ts';

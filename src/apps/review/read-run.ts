@@ -87,6 +87,9 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
   return { dir, name: path.basename(dir), info, messages, exchanges, roleStates, runningPid, warnings };
 }
 
+/** A run's run.json alone (null when it is missing or not read whole): what a list or a link needs. */
+export const readRunInfo = (dir: string): Promise<RunInfo | null> => readInfo(runFiles(dir).info, []);
+
 async function readInfo(file: string, warnings: string[]): Promise<RunInfo | null> {
   const text = await readTextIfExists(file);
   if (text === null) return null;

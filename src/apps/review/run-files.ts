@@ -34,6 +34,9 @@ export const RunInfo = z.looseObject({
   finishedAt: z.string().optional(),
   outcome: z.string().optional(),
   reason: z.string().optional(),
+  /** When a run the endpoint's limit paused can go on (the limit's reset). */
+  resumeAt: z.string().optional(),
+  /** Time at work, summed over its processes: waiting (for a person, for a resume) not counted. */
   wallMs: z.number().optional(),
   usage: UsageReport.optional(),
 });

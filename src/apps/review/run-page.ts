@@ -10,6 +10,7 @@ import type { Message } from '../../engine/board/index.ts';
 import { describeError } from '../../ground/errors.ts';
 import { shellCommand } from '../../ground/markdown.ts';
 import { artifactsOf } from './artifacts.ts';
+import { type ChangeView, readChangeDiff } from './change-diff.ts';
 import { conversationsOf, type Thread, unifiedDiff } from './conversation.ts';
 import type { LoadedRun } from './load-run.ts';
 import { escapeHtml, markdownToHtml } from './markdown-html.ts';
@@ -118,6 +119,8 @@ export interface RunPage {
   usage: RunReport['usage'] & { charts: { byRole: string; byAction: string } };
   roles: RoleView[];
   commits: RunReport['commits'];
+  /** A change run's diff against its base, with its branch and the commands to merge and clean up; null for other runs. */
+  change: ChangeView | null;
   /** How many model exchanges there are; their summaries are fetched by page (`exchangeSummaries`). */
   exchangeCount: number;
   warnings: string[];
@@ -256,6 +259,7 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
     },
     roles: await roleViewsOf(record.info, record.roleStates, warnings, calledActionsOf(record)),
     commits: report.commits,
+    change: await readChangeDiff(record.dir, record.info, record.messages),
     exchangeCount: record.exchanges.length,
     warnings,
   };

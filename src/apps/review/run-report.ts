@@ -24,6 +24,8 @@ export interface RunStatus {
   reason: string | null;
   /** Where the run stands, for a header: its phase, in words, and whether resume would take it further. */
   phase: Phase;
+  /** When a run paused at its endpoint's limit can go on (ISO 8601); null otherwise. */
+  resumeAt: string | null;
 }
 
 export interface TimelineEntry {
@@ -78,9 +80,9 @@ export function runStatus(record: RunRecord): RunStatus {
   // A resumed run keeps its earlier outcome in run.json until it ends again: the lock says which is current.
   const finished = Boolean(info?.finishedAt && info.outcome && !running);
   const phase = runPhase({ running, outcome: finished ? info!.outcome! : null }, record.messages);
-  if (finished) return { finished, running, outcome: info!.outcome!, reason: info!.reason ?? null, phase };
+  if (finished) return { finished, running, outcome: info!.outcome!, reason: info!.reason ?? null, phase, resumeAt: info!.resumeAt ?? null };
   const posted = record.messages.findLast((m) => m.type === 'Outcome')?.payload as Outcome | undefined;
-  return { finished, running, outcome: posted?.outcome ?? null, reason: posted?.reason ?? null, phase };
+  return { finished, running, outcome: posted?.outcome ?? null, reason: posted?.reason ?? null, phase, resumeAt: null };
 }
 
 /** The last Coverage message's matrix, when it reads as one. */

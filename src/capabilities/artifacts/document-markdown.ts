@@ -7,11 +7,12 @@ import { renderPrd } from './render/prd.ts';
 
 const fileSection = (file: S.CodeFile): string => `### ${file.path}\n\n${fence(file.content)}`;
 
-export function documentMarkdown(value: unknown): string {
+/** `projectName`: what a design is titled with, as its committed docs/design.md is (the PRD's name for the project). */
+export function documentMarkdown(value: unknown, projectName: string): string {
   const prd = S.PRD.safeParse(value);
   if (prd.success) return renderPrd(prd.data);
   const design = S.Design.safeParse(value);
-  if (design.success) return renderDesign(design.data, 'the project');
+  if (design.success) return renderDesign(design.data, projectName);
   const file = S.CodeFile.safeParse(value);
   if (file.success) return fileSection(file.data);
   const files = z.array(S.CodeFile).safeParse(value);

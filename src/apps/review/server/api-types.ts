@@ -8,9 +8,10 @@ import type { Thread } from '../conversation.ts';
 import type { ExchangeSummary, RunPage } from '../run-page.ts';
 import type { SearchResult } from '../run-search.ts';
 import type { PageDelta } from './page-delta.ts';
-import type { RunListing } from './run-catalog.ts';
+import type { RunListing, RunRelations } from './run-catalog.ts';
 import type { LaunchView } from './run-launcher.ts';
 
+export type { ChangeFile, ChangeView } from '../change-diff.ts';
 export type { Thread, ThreadEntry } from '../conversation.ts';
 export type { Commit } from '../git-history.ts';
 export type { RoleView } from '../role-diagrams.ts';
@@ -18,7 +19,7 @@ export type { CodeFileView, CodeVersion, DocumentView, ExchangeSummary, OpenQues
 export type { RunStatus, TimelineEntry } from '../run-report.ts';
 export type { SearchHit, SearchResult } from '../run-search.ts';
 export type { UsageRow, UsageSummary } from '../usage-summary.ts';
-export type { RunListing } from './run-catalog.ts';
+export type { RunListing, RunRelations } from './run-catalog.ts';
 export type { LaunchView } from './run-launcher.ts';
 
 /** GET /api/runs */
@@ -28,7 +29,9 @@ export interface RunsAnswer {
 }
 
 /** GET /api/runs/<name>: the sections that changed since the page's last answer (page-delta.ts). */
-export type RunPageAnswer = PageDelta & Partial<Omit<RunPage, 'timeline'>> & { timeline: RunPage['timeline']; launch?: LaunchView | null };
+export type RunPageAnswer = PageDelta &
+  Partial<Omit<RunPage, 'timeline'>> &
+  Partial<RunRelations> & { timeline: RunPage['timeline']; launch?: LaunchView | null };
 
 /** GET /api/runs/<name>/exchanges?from&limit */
 export interface ExchangesAnswer {

@@ -34,7 +34,8 @@ const asset: Handler = (_, { res, params }) => {
 /** The run's page, with the run this viewer started in it, if any: what changed since the page's last answer. */
 const runPage: Handler = async (ctx, { res, url, params }) => {
   const page = await ctx.page(params.run!);
-  sendJson(res, 200, pageDelta({ ...page, launch: ctx.launcher.viewOf(page.dir) }, url.searchParams));
+  const relations = await ctx.catalog.relations(page.dir, page.change?.repo ?? null);
+  sendJson(res, 200, pageDelta({ ...page, ...relations, launch: ctx.launcher.viewOf(page.dir) }, url.searchParams));
 };
 
 const exchangePage: Handler = async (ctx, { res, url, params }) => {

@@ -6,8 +6,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { ChangeRecord } from '../../../capabilities/change/index.ts';
 import { describeError, SopworksError } from '../../../ground/errors.ts';
-import { isRunFolder, readRun } from '../read-run.ts';
+import { isRunFolder, readRun, readRunInfo } from '../read-run.ts';
 import type { RunInfo } from '../run-files.ts';
 import { type RunStatus, runStatus } from '../run-report.ts';
 
@@ -23,9 +24,11 @@ export interface RunListing {
   spec: string | null;
   model: string | null;
   startedAt: string | null;
+  /** When it last stopped (run.json): with startedAt, the time it took, waiting included. */
+  finishedAt: string | null;
   status: RunStatus;
   messages: number;
-  /** Wall time of a finished run. */
+  /** Time at work of a finished run (waiting not counted). */
   wallMs: number | null;
   /** Model calls and tokens (prompt + completion) of a finished run, as run.json recorded them. */
   calls: number | null;
@@ -34,6 +37,14 @@ export interface RunListing {
   costUsd: number | null;
   /** Why the run could not be read, if it could not. */
   problem: string | null;
+}
+
+/** A run's place among the others: the run a change was made of, and the changes made of a run. */
+export interface RunRelations {
+  /** For a change run: the name of its base's run here, when the repository it changed is one of these runs. */
+  changeBase: string | null;
+  /** The change runs here made of this run, newest first. */
+  changes: { name: string; branch: string; outcome: string | null; startedAt: string | null }[];
 }
 
 export class RunNotFound extends Error {}
@@ -109,6 +120,22 @@ export class RunCatalog {
     return runs;
   }
 
+  /** Which run here a change run changed, and which change runs here changed this one (from their run.json). */
+  async relations(dir: string, changedRepo: string | null): Promise<RunRelations> {
+    const real = async (folder: string) => fs.realpath(folder).catch(() => null);
+    const base = changedRepo === null ? null : await real(changedRepo);
+    const changes: RunRelations['changes'] = [];
+    for (const run of await this.runs()) {
+      const info = await readRunInfo(run.dir);
+      const change = ChangeRecord.safeParse((info as { change?: unknown } | null)?.change);
+      if (change.success && (await real(change.data.repo)) === dir) {
+        changes.push({ name: run.name, branch: change.data.branch, outcome: info?.outcome ?? null, startedAt: info?.startedAt ?? null });
+      }
+    }
+    changes.sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));
+    return { changeBase: base === null ? null : this.nameOf(base), changes };
+  }
+
   /** Every run with what the list page shows, newest first. */
   async list(): Promise<RunListing[]> {
     const listings = await Promise.all(
@@ -120,6 +147,7 @@ export class RunCatalog {
             spec: record.info?.spec ?? null,
             model: record.info?.model ?? null,
             startedAt: record.info?.startedAt ?? record.messages[0]?.createdAt ?? null,
+            finishedAt: record.info?.finishedAt ?? null,
             status: runStatus(record),
             messages: record.messages.length,
             ...usageFacts(record.info),
@@ -132,12 +160,14 @@ export class RunCatalog {
             outcome: null,
             reason: null,
             phase: { phase: 'cut-off', label: 'unreadable', continuable: false },
+            resumeAt: null,
           };
           return {
             name,
             spec: null,
             model: null,
             startedAt: null,
+            finishedAt: null,
             status,
             messages: 0,
             wallMs: null,

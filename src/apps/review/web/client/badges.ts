@@ -1,7 +1,10 @@
 /** The small marks the pages share: a role's chip, a run's state badge, and the error page. */
-import type { RunStatus } from '../../server/api-types.ts';
+import type { LaunchView, RunStatus } from '../../server/api-types.ts';
 import { ServerError } from './api.ts';
 import { fill, h } from './dom.ts';
+import { shownPhase } from './run-state.ts';
+
+export { liveText, shownPhase } from './run-state.ts';
 
 /** A role's hue, the same on every page and chart: from its name. */
 export function hueOf(role: string): number {
@@ -36,24 +39,9 @@ const BADGE_TITLE: Partial<Record<RunStatus['phase']['phase'], string>> = {
 };
 
 /** Where a run stands, in words and a colour: true to the run (awaiting a decision is not "finished"). */
-export function statusBadge(status: RunStatus): HTMLSpanElement {
-  const { phase, label } = status.phase;
+export function statusBadge(status: RunStatus, launch: LaunchView | null = null): HTMLSpanElement {
+  const { phase, label } = shownPhase(status, launch);
   return h('span', { class: `badge ${TONE[phase]}`, dataset: { phase }, title: BADGE_TITLE[phase] ?? null }, label);
-}
-
-/** The header's live line: whether the page follows a run at work, and where it stands otherwise. */
-export function liveText(status: RunStatus): string {
-  switch (status.phase.phase) {
-    case 'running':
-      return '● live';
-    case 'awaiting-decision':
-      return 'waiting for you';
-    case 'done':
-    case 'failed':
-      return 'finished';
-    default:
-      return 'stopped';
-  }
 }
 
 /** What went wrong, said as what happened: a server that is gone, a run that is not there, a run that cannot be read. */

@@ -17,8 +17,12 @@ export interface DecisionData {
 
 const what = (r: PendingDecision) => `the ${r.gate}${r.key ? ` ${r.key}` : ''} of ${r.role}`;
 
-function decisionForm(name: string, resultEl: HTMLElement): HTMLFormElement {
-  const feedback = h('textarea', { id: 'decision-feedback', name: 'feedback', rows: '3' });
+/**
+ * The decision's form: kept in reach at the bottom of the screen while the person reads what they decide
+ * on (sticky within the decision area), so its buttons are never a long scroll away.
+ */
+function decisionForm(name: string, resultEl: HTMLElement, what: string): HTMLFormElement {
+  const feedback = h('textarea', { id: 'decision-feedback', name: 'feedback', rows: '2' });
   const problem = h('p', { class: 'error', role: 'alert' });
   const send = async (approved: boolean) => {
     problem.textContent = '';
@@ -36,8 +40,8 @@ function decisionForm(name: string, resultEl: HTMLElement): HTMLFormElement {
   };
   const form = h(
     'form',
-    { class: 'decide', onsubmit: (event: Event) => event.preventDefault() },
-    h('label', { for: 'decision-feedback' }, 'Feedback for the role (needed to reject)'),
+    { class: 'decide in-reach', 'aria-label': `Decide: ${what}`, onsubmit: (event: Event) => event.preventDefault() },
+    h('label', { for: 'decision-feedback' }, `${what} Feedback for the role (needed to reject):`),
     feedback,
     h(
       'div',
@@ -64,10 +68,11 @@ export function renderDecision(el: HTMLElement, resultEl: HTMLElement, name: str
       h('div', { class: 'markdown', html: r.html }),
     ),
   );
+  const asked = `Approve ${data.pending.map(what).join(' and ')}?`;
   const controls = data.running
     ? h('p', { class: 'muted' }, 'The run is still at work; decide once it has stopped.')
     : data.canDecide
-      ? decisionForm(name, resultEl)
+      ? decisionForm(name, resultEl, asked)
       : terminalHint('decide', `sopworks approve ${data.dir}`);
   fill(el, questions, h('h2', {}, 'Waiting for your decision'), requests, controls);
 }

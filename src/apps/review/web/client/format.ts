@@ -7,11 +7,25 @@ export const money = (usd: number | null | undefined): string => (usd === null |
 
 export const count = (n: number | null | undefined): string => (n === null || n === undefined ? '—' : n.toLocaleString('en-US'));
 
-export function duration(ms: number | null | undefined): string {
+/**
+ * How long a run has taken, waiting included (for a person, for a resume): from its start to its last
+ * stop — or to now while it is at work or waits for a person. null when its start is unknown.
+ */
+export function elapsedMs(startedAt: string | null | undefined, finishedAt: string | null | undefined, open: boolean, now = Date.now()): number | null {
+  const start = Date.parse(startedAt ?? '');
+  if (Number.isNaN(start)) return null;
+  const end = open ? now : Date.parse(finishedAt ?? '');
+  return Number.isNaN(end) ? null : Math.max(0, end - start);
+}
+
+/** A long duration as a person says it: "6 min 12 s", "2 h 5 min"; seconds below a minute. */
+export function longDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return '—';
   if (ms < 60_000) return seconds(ms);
   const s = Math.round(ms / 1000);
-  return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, '0')}s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  const m = Math.round(s / 60);
+  return m < 48 * 60 ? `${Math.floor(m / 60)} h ${m % 60} min` : `${Math.round(m / 1440)} days`;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

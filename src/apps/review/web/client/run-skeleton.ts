@@ -30,6 +30,8 @@ export interface RunSkeleton {
   workbench: HTMLElement;
   decision: HTMLElement;
   decided: HTMLElement;
+  /** A change run's diff, or the changes made of this run: hidden when neither. */
+  change: { section: HTMLElement; body: HTMLElement };
   timeline: { list: HTMLOListElement; more: HTMLButtonElement; toolbar: TimelineToolbar };
   documents: HTMLElement;
   code: HTMLElement;
@@ -56,6 +58,7 @@ export function runSkeleton(app: HTMLElement, name: string): RunSkeleton {
     workbench: h('section', { id: 'workbench', 'aria-label': 'Workbench' }),
     decision: h('div', { class: 'decision-requests' }),
     decided: h('div', { class: 'decision-result', role: 'status' }),
+    change: { section: h('section', { id: 'change', class: 'run-section', hidden: true }), body: h('div', { class: 'section-body' }) },
     timeline: { list: h('ol', { class: 'timeline' }), more: more(), toolbar: timelineToolbar(bodies.timeline) },
     documents: bodies.documents,
     code: bodies.code,
@@ -67,7 +70,8 @@ export function runSkeleton(app: HTMLElement, name: string): RunSkeleton {
     activity: toggle('activity', 'Show model calls per role over time, and tokens over time', h('div', {})),
     conversations: toggle('conversations', 'Show how each artifact was drafted, reviewed, revised and decided', h('div', { class: 'threads' })),
   };
-  const { timeline, exchanges } = skeleton;
+  const { timeline, exchanges, change } = skeleton;
+  change.section.append(h('h2', {}, 'The change'), change.body);
   bodies.timeline.append(timeline.toolbar.bar, timeline.list, timeline.more);
   bodies.commits.append(skeleton.commits);
   exchanges.toggle.append(exchanges.more);
@@ -78,8 +82,10 @@ export function runSkeleton(app: HTMLElement, name: string): RunSkeleton {
     app,
     skeleton.summary,
     skeleton.warnings,
-    skeleton.workbench,
+    // What waits for a person comes first, then what a change is; then the work and what to do next.
     h('section', { id: 'decision', 'aria-label': 'Decision' }, skeleton.decision, skeleton.decided),
+    change.section,
+    skeleton.workbench,
     searchBox(name),
     h(
       'nav',

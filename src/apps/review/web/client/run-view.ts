@@ -4,11 +4,22 @@
  * (or replaced by a `--force` re-run) is waited for; long lists are drawn a page at a time; the
  * heavy sections load when opened; a link to one thing opens it.
  */
-import type { ExchangeSummary, ExchangesAnswer, LaunchView, RunPage, RunPageAnswer, RunStatus, SessionAnswer, Thread } from '../../server/api-types.ts';
+import type {
+  ExchangeSummary,
+  ExchangesAnswer,
+  LaunchView,
+  RunPage,
+  RunPageAnswer,
+  RunRelations,
+  RunStatus,
+  SessionAnswer,
+  Thread,
+} from '../../server/api-types.ts';
 import { renderActivity } from './activity-view.ts';
 import { getJson, runUrl, ServerError } from './api.ts';
 import { renderCode, renderDocuments, renderTests } from './artifacts-view.ts';
 import { liveText, showError } from './badges.ts';
+import { renderChange } from './change-view.ts';
 import { appendCommits, renderConversations } from './conversations-view.ts';
 import { renderDecision } from './decision.ts';
 import { drawDiagrams } from './diagrams.ts';
@@ -22,7 +33,7 @@ import { renderUsage } from './usage-view.ts';
 import { renderWorkbench } from './workbench.ts';
 
 /** Everything known of the run, merged from the server's answers. */
-type KnownPage = RunPage & { identity: string; versions: Record<string, string>; timelineTotal: number; launch: LaunchView | null };
+type KnownPage = RunPage & Partial<RunRelations> & { identity: string; versions: Record<string, string>; timelineTotal: number; launch: LaunchView | null };
 
 /** Counts a page's redraws on <body>, so a test (or a person) can tell when it has drawn. */
 const bump = (key: 'shownVersion' | 'loadedVersion') => (document.body.dataset[key] = String(Number(document.body.dataset[key] ?? 0) + 1));
@@ -65,9 +76,8 @@ export class RunView {
     live.hidden = false;
     const running = connected && status !== null && status.running;
     live.className = `live ${running ? 'on' : ''}`;
-    // A run this viewer started is "starting" until its process holds the run.
-    const starting = this.launch !== null && this.launch.state !== 'ended' && !status?.running;
-    live.textContent = !connected ? 'not following (reconnecting…)' : status === null ? 'waiting for the run' : starting ? 'starting…' : liveText(status);
+    // The badge's state, said again where the header can be seen from anywhere on the page.
+    live.textContent = !connected ? 'not following (reconnecting…)' : status === null ? 'waiting for the run' : liveText(status, this.launch);
   }
 
   private stream(url: string): EventSource {
@@ -252,7 +262,7 @@ export class RunView {
     this.status = page.status;
     this.launch = page.launch ?? null;
     const canDecide = (await this.session).canDecide;
-    renderSummary(view.summary, page);
+    renderSummary(view.summary, page, this.launch);
     renderIfChanged(memory, 'warnings', view.warnings, page.warnings, renderWarnings);
     const roles = page.roles.map(({ id, state, status, step }) => ({ id, state, status, step }));
     const waiting = page.pending.length > 0 || page.questions.length > 0;
@@ -261,6 +271,8 @@ export class RunView {
     const starting = this.launch !== null && this.launch.state !== 'ended';
     const decision = { pending: page.pending, questions: page.questions, running: page.status.running || starting, canDecide, dir: page.dir ?? this.name };
     renderIfChanged(memory, 'decision', view.decision, decision, (el, d) => renderDecision(el, view.decided, this.name, d));
+    const relations = { changeBase: page.changeBase ?? null, changes: page.changes ?? [] };
+    renderIfChanged(memory, 'change', view.change.body, { change: page.change ?? null, relations }, (el, d) => renderChange(view.change.section, el, d));
     this.drawTimeline();
     renderIfChanged(memory, 'documents', view.documents, page.documents, renderDocuments);
     renderIfChanged(memory, 'code', view.code, page.code, renderCode);

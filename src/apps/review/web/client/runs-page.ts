@@ -3,25 +3,35 @@ import type { RunListing, RunsAnswer } from '../../server/api-types.ts';
 import { getJson } from './api.ts';
 import { showError, statusBadge } from './badges.ts';
 import { type Attrs, type Child, fill, h, oneAtATime } from './dom.ts';
-import { count, duration, humanTime, isoTitle, money, shortModel } from './format.ts';
+import { count, elapsedMs, humanTime, isoTitle, longDuration, money, shortModel } from './format.ts';
 
 /** A run's state in one word, for filtering: its outcome, or whether it is at work or stopped. */
 const stateOf = (run: RunListing): string =>
   run.problem ? 'unreadable' : run.status.finished ? (run.status.outcome ?? 'finished') : run.status.running ? 'in progress' : 'stopped';
 
+/** How long a run took, waiting included — to now while it works or waits for a person. */
+const elapsedOf = (run: RunListing): number | null =>
+  elapsedMs(run.startedAt, run.finishedAt, run.status.running || run.status.phase.phase === 'awaiting-decision');
+
+/** Runs that wait for a person first: what needs someone is at the top. */
+const waitingFirst = (a: RunListing, b: RunListing): number =>
+  Number(b.status.phase.phase === 'awaiting-decision') - Number(a.status.phase.phase === 'awaiting-decision');
+
 type Order = (a: RunListing, b: RunListing) => number;
+const newest: Order = (a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '');
 const RUN_SORTS: Record<string, [string, Order]> = {
-  newest: ['newest first', (a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? '')],
+  waiting: ['waiting for you first, then newest', (a, b) => waitingFirst(a, b) || newest(a, b)],
+  newest: ['newest first', newest],
   oldest: ['oldest first', (a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '')],
-  longest: ['longest first', (a, b) => (b.wallMs ?? -1) - (a.wallMs ?? -1)],
+  longest: ['longest first', (a, b) => (elapsedOf(b) ?? -1) - (elapsedOf(a) ?? -1)],
   tokens: ['most tokens first', (a, b) => (b.tokens ?? -1) - (a.tokens ?? -1)],
   cost: ['most cost first', (a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1)],
   name: ['by name', (a, b) => a.name.localeCompare(b.name)],
 };
-const COLUMNS = ['run', 'outcome', 'spec', 'duration', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'];
+const COLUMNS = ['run', 'outcome', 'spec', 'elapsed', 'calls', 'tokens', 'cost', 'messages', 'started', 'model'];
 
 /** The list's filter and order, kept while the list redraws itself. */
-const view: { state: string; sort: string; last: RunsAnswer | null } = { state: 'all', sort: 'newest', last: null };
+const view: { state: string; sort: string; last: RunsAnswer | null } = { state: 'all', sort: 'waiting', last: null };
 
 function runRow(run: RunListing): HTMLTableRowElement {
   const cell = (label: string, attrs: Attrs, ...content: Child[]) => h('td', { ...attrs, dataset: { label } }, ...content);
@@ -31,7 +41,7 @@ function runRow(run: RunListing): HTMLTableRowElement {
     cell('run', {}, h('a', { href: `/runs/${encodeURIComponent(run.name)}` }, run.name)),
     cell('outcome', {}, run.problem ? h('span', { class: 'badge bad' }, 'unreadable') : statusBadge(run.status)),
     cell('spec', { class: 'spec' }, run.problem ?? run.spec ?? ''),
-    cell('duration', { class: 'num' }, duration(run.wallMs)),
+    cell('elapsed', { class: 'num', title: run.wallMs === null ? null : `${longDuration(run.wallMs)} of it at work` }, longDuration(elapsedOf(run))),
     cell('calls', { class: 'num' }, count(run.calls)),
     cell('tokens', { class: 'num' }, count(run.tokens)),
     cell('cost', { class: 'num' }, money(run.costUsd)),
@@ -85,7 +95,7 @@ function renderRuns(app: HTMLElement, answer: RunsAnswer): void {
   view.last = answer;
   const focused = document.activeElement?.id;
   const { root, runs } = answer;
-  const order = (RUN_SORTS[view.sort] ?? RUN_SORTS.newest!)[1];
+  const order = (RUN_SORTS[view.sort] ?? RUN_SORTS.waiting!)[1];
   const shown = runs.filter((run) => view.state === 'all' || stateOf(run) === view.state).sort(order);
   const redraw = () => view.last && renderRuns(app, view.last);
   const empty = h(

@@ -17,8 +17,9 @@ export function pagedList<T>(list: HTMLElement, more: HTMLButtonElement, entries
   const shown = list.children.length;
   for (const entry of entries.slice(shown, Math.max(limit, shown))) list.append(draw(entry));
   const left = total - list.children.length;
-  more.hidden = left <= 0;
-  more.textContent = `Show ${Math.min(left, PAGE_SIZE)} more (${left} not shown)`;
+  // Nothing left, or a count not known yet: no button (never "Show 0 more").
+  more.hidden = !(left > 0);
+  more.textContent = left > 0 ? (left <= PAGE_SIZE ? `Show the last ${left}` : `Show ${PAGE_SIZE} more (${left} not shown)`) : '';
 }
 
 export interface TimelineToolbar {
