@@ -226,11 +226,11 @@ describe('proxies and the user config', function () {
     assert.equal((await fs.stat(file)).mode & 0o777, 0o600);
   });
 
-  it('refuses a config file that is not valid, naming it (exit 2)', async () => {
+  it('refuses a config file that is not valid for a command that needs a model, naming it and each bad key (exit 2)', async () => {
     const config = path.join(work, 'bad');
     await fs.mkdir(path.join(config, 'sopworks'), { recursive: true });
     await fs.writeFile(path.join(config, 'sopworks', 'config.toml'), '[model]\nbase_url = "localhost:11434"\nmodle = "x"\n');
-    const result = await sopworks(['status', work], work, { XDG_CONFIG_HOME: config });
+    const result = await sopworks(['doctor'], work, { XDG_CONFIG_HOME: config });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /config\.toml/);
     assert.match(result.stderr, /base_url: must be an http\(s\) URL/);

@@ -34,27 +34,52 @@ export interface CommandEntry {
   /** Runs the command and returns its exit code; absent for a group of subcommands (`sop`, `models`). */
   handler?: (positionals: Positionals, options: unknown, io: Output) => Promise<number> | number;
   subcommands?: readonly CommandEntry[];
+  /**
+   * Reads no setting (no model, endpoint, queue or proxy): it runs even when the settings files cannot be
+   * read, with a warning. Said of a group, it holds for each of its subcommands.
+   */
+  needsNoSettings?: boolean;
+}
+
+/** What every command's action is given besides its own arguments. */
+export interface CommandContext {
+  io: Output;
+  /** Where the handler's exit code goes. */
+  setExitCode: (code: number) => void;
+  /** Why the settings could not be loaded (a SopworksError naming the file), or null. */
+  settingsFault: unknown;
 }
 
 /** A flag given several times: each value kept, in order. */
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-/** Adds the table's commands to `parent`; a handler's exit code goes to `setExitCode`. */
-export function declareCommands(parent: Command, table: readonly CommandEntry[], io: Output, setExitCode: (code: number) => void): void {
+/** Adds the table's commands to `parent`; a handler's exit code goes to `context.setExitCode`. */
+export function declareCommands(parent: Command, table: readonly CommandEntry[], context: CommandContext, inheritedNoSettings = false): void {
   for (const entry of table) {
     const command = parent.command(entry.name).description(entry.description);
     for (const flag of entry.flags ?? []) declareFlag(command, flag);
     for (const argument of entry.arguments ?? []) command.argument(argument.syntax, argument.description, argument.default);
     const handler = entry.handler;
+    const needsNoSettings = inheritedNoSettings || entry.needsNoSettings === true;
     if (handler) {
       // commander passes the positionals, then the options, then the command itself.
       command.action(async (...given: unknown[]) => {
+        checkSettings(context, needsNoSettings);
         const positionals = given.slice(0, -2) as Positionals;
-        setExitCode(await handler(positionals, given.at(-2), io));
+        context.setExitCode(await handler(positionals, given.at(-2), context.io));
       });
     }
-    declareCommands(command, entry.subcommands ?? [], io, setExitCode);
+    declareCommands(command, entry.subcommands ?? [], context, needsNoSettings);
   }
+}
+
+/** A command that reads settings stops on a settings file it cannot read; one that reads none says so and goes on. */
+function checkSettings({ settingsFault, io }: CommandContext, needsNoSettings: boolean): void {
+  if (settingsFault === null || settingsFault === undefined) return;
+  if (!needsNoSettings) throw settingsFault;
+  const { message = String(settingsFault), hint } = settingsFault as { message?: string; hint?: string };
+  io.err(`warning: ${message.split('\n')[0]}`);
+  io.err(`  This command reads no settings and goes on; those that do stop until it is fixed.${hint ? ` ${hint}` : ''}`);
 }
 
 function declareFlag(command: Command, flag: FlagEntry): void {

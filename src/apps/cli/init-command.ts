@@ -65,7 +65,7 @@ export async function initCommand(rawOptions: unknown, io: Output): Promise<numb
   try {
     const existing = safeRead(file);
     if (existing !== undefined && !options.force) {
-      const replace = await ask(`${file} exists. Replace it? (y/N)`, 'n');
+      const replace = await ask(`${file} ${existing === null ? 'exists and is not valid' : 'exists'}. Replace it? (y/N)`, 'n');
       if (!/^y(es)?$/i.test(replace)) {
         io.out(`Kept ${file}.`);
         return EXIT.done;

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parse, stringify } from 'smol-toml';
 import { z } from 'zod';
 import { SopworksError } from '../../ground/errors.ts';
+import { cleanBlock } from '../../ground/terminal-text.ts';
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -63,8 +64,8 @@ export function readUserConfig(file: string): UserConfig | null {
   try {
     data = parse(text);
   } catch (error) {
-    throw new SopworksError('CONFIG_INVALID', `${file} is not valid TOML: ${(error as Error).message.split('\n')[0]}`, {
-      hint: 'Fix it, or run `sopworks init --force` to write it afresh.',
+    throw new SopworksError('CONFIG_INVALID', tomlFault(file, error), {
+      hint: 'Fix that line, or run `sopworks init --force` to write the file afresh.',
     });
   }
   const parsed = UserConfig.safeParse(data);
@@ -75,6 +76,19 @@ export function readUserConfig(file: string): UserConfig | null {
     });
   }
   return parsed.data;
+}
+
+/** Where a TOML file goes wrong (line and column), with the lines around it that smol-toml quotes. */
+function tomlFault(file: string, error: unknown): string {
+  const { message = String(error), line, column, codeblock } = error as { message?: string; line?: number; column?: number; codeblock?: string };
+  const what = message.split('\n')[0]!.replace(/^Invalid TOML document:\s*/, '');
+  if (typeof line !== 'number' || typeof column !== 'number') return `${file} is not valid TOML: ${what}`;
+  const quoted = cleanBlock(codeblock ?? '')
+    .replace(/\s+$/, '')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => `    ${l}`);
+  return [`${file} is not valid TOML at line ${line}, column ${column}: ${what}`, ...quoted].join('\n');
 }
 
 /** The config as environment variables, as a .env would set them. */

@@ -3,6 +3,7 @@ import type { CommandEntry } from '../command-table.ts';
 
 export const initEntry: CommandEntry = {
   name: 'init',
+  needsNoSettings: true,
   handler: async (_positionals, options, io) => (await import('../init-command.ts')).initCommand(options, io),
   description: 'write your settings once for every folder (~/.config/sopworks/config.toml): endpoint, model, key variable — checked as doctor checks',
   flags: [

@@ -8,6 +8,7 @@ const ReviewFlags = z.object({ json: z.boolean().default(false), diff: z.boolean
 
 export const reviewEntry: CommandEntry = {
   name: 'review',
+  needsNoSettings: true,
   handler: async ([project], options, io) =>
     (await import('../review-command.ts')).reviewCommand(project as string, io, parseRequest(ReviewFlags, options, 'review')),
   description: 'report on a run: outcome, timeline, artifacts, tests, usage and cost, git log',

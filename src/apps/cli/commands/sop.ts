@@ -11,6 +11,7 @@ const actions = () => import('../sop-command.ts');
 
 export const sopEntry: CommandEntry = {
   name: 'sop',
+  needsNoSettings: true,
   description: 'check, draw and copy the SOP and prompt files (sops/, roles/)',
   subcommands: [
     {
