@@ -37,9 +37,16 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
   const { record, materializer, workspace, board, exchanges, store } = run;
   let conclusion = decided;
   // The last commits, closing the logs and writing the run's record go on together (docs/performance.md).
-  materializer.stop();
-  const repository = materializer.settled().then(() => workspace.finish());
-  await Promise.all([store.roles.settled(), board.close(), exchanges.close()]);
+  // A post still under way when the outcome was decided (a step finishing after Ctrl-C) is committed too:
+  // the materializer listens until the board is closed, so resume never finds a commit "a crash" prevented.
+  const boardClosed = board.close();
+  const repository = boardClosed
+    .then(() => {
+      materializer.stop();
+      return materializer.settled();
+    })
+    .then(() => workspace.finish());
+  await Promise.all([store.roles.settled(), boardClosed, exchanges.close()]);
   const allExchanges = exchanges.records();
   const usage = usageFromExchanges(allExchanges);
   const scenario = awaitedLater(recordTo ? writeRecordedScenario(recordTo, { spec: record.spec, name: record.project }, allExchanges) : undefined);

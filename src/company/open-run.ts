@@ -63,7 +63,7 @@ export async function openRun(workspace: Workspace, store: RunStore, record: Run
   const board = MessageBoard.restore(boardLog.records, boardLog.log, `${store.where}/board.jsonl`, { types: request.company.vocabulary.messages });
   if (boardLog.droppedTail !== null) emit({ kind: 'notice', text: 'Dropped a torn last line of the board log (a crash mid-write).' });
   const commitFault: CommitFault = { first: null, notify: () => {} };
-  const materializer = await openCommits(board, workspace, request.company, commitFault, options);
+  const materializer = await openCommits(board, workspace, request.company, commitFault, { ...options, lastStop: lastStop(record) });
   board.subscribe((message) => emit({ kind: 'message', message }));
   // A security violation in a test run, or a test command this machine cannot sandbox, stops the run.
   stopOnSecurityFindings(board, commitFault, request.sandbox ?? DEFAULT_SANDBOX_SETTINGS, workspace.root);
@@ -112,7 +112,13 @@ export async function openRun(workspace: Workspace, store: RunStore, record: Run
 }
 
 /** The materializer that commits what is posted, each commit authored by its role; on resume, first the commits a crash prevented. */
-async function openCommits(board: MessageBoard, workspace: Workspace, company: Company, fault: CommitFault, options: OpenRunOptions): Promise<Materializer> {
+async function openCommits(
+  board: MessageBoard,
+  workspace: Workspace,
+  company: Company,
+  fault: CommitFault,
+  options: OpenRunOptions & { lastStop: string },
+): Promise<Materializer> {
   const { emit } = options;
   const authors = new Map(company.roles.map((r) => [r.id, { name: r.profile.title, email: r.profile.email }]));
   const materializer = new Materializer(
@@ -127,7 +133,18 @@ async function openCommits(board: MessageBoard, workspace: Workspace, company: C
   );
   if (options.resuming) {
     const made = await materializer.catchUp(board);
-    if (made > 0) emit({ kind: 'notice', text: `Committed ${made} artifact(s) whose commit a crash had prevented.` });
+    if (made > 0) emit({ kind: 'notice', text: `Committed ${made} artifact(s) whose commit ${options.lastStop} had prevented.` });
   }
   return materializer;
+}
+
+/**
+ * What ended the process that ran it last, as resume says it: its outcome, when that process wrote one
+ * (run.json keeps an earlier outcome until the run ends again: a resume after it with no finish since
+ * was a crash), else a crash.
+ */
+export function lastStop(record: RunRecord): string {
+  const earlierResume = record.resumedAt.at(-2);
+  const finishedLast = record.outcome && record.finishedAt && !(earlierResume && earlierResume > record.finishedAt);
+  return finishedLast ? `the run's stop (${record.outcome})` : 'a crash';
 }

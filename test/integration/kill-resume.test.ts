@@ -129,13 +129,18 @@ describe('kill -9 and resume', function () {
     // The files under way were finished, and no other was started: src/cli.js (which needs three of
     // them) was never written — the Engineer did not go on through the whole task graph first.
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
-    const written = (records as { type: string; payload: { path?: string } }[]).filter((m) => m.type === 'Code').map((m) => m.payload.path);
+    const code = (records as { id: string; type: string; payload: { path?: string } }[]).filter((m) => m.type === 'Code');
+    const written = code.map((m) => m.payload.path);
     assert.ok(written.includes('src/count.js'), `the file under way was finished (${written.join(', ')})`);
     assert.ok(!written.includes('src/cli.js'), `no file was started after Ctrl-C (${written.join(', ')})`);
+    // What was finished is committed before the run ends: nothing is left for resume to call "a crash".
+    const committed = await git(project, 'log', '--format=%(trailers:key=Sopworks-Message,valueonly)');
+    for (const m of code) assert.ok(committed.includes(m.id), `${m.payload.path} (${m.id}) was committed before the run ended`);
     const status = await runCli(['status', out], { cwd: out });
     assert.match(status.stdout, /^wordfreq\s+interrupted\s+—\s+engineer → Code/m);
     const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.doesNotMatch(resumed.stdout + resumed.stderr, /crash/, 'resume names what happened: nothing crashed');
     assert.deepEqual(await facts(project), reference);
   });
 
@@ -183,8 +188,9 @@ describe('kill -9 and resume', function () {
     assert.match(stderr, /the output was closed \(its reader went away\): stopping after the steps in flight/);
     assert.doesNotMatch(stderr, /EPIPE|\n\s+at /, 'no stack trace');
     const project = path.join(out, 'wordfreq');
-    const record = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as { outcome: string };
+    const record = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as { outcome: string; reason: string };
     assert.equal(record.outcome, 'interrupted');
+    assert.equal(record.reason, 'the output was closed (its reader went away): stopped after the steps in flight', 'never "stopped by the user"');
     const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.deepEqual(await facts(project), reference);

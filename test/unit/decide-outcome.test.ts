@@ -82,6 +82,18 @@ describe('the outcome of a run', () => {
     },
     { when: 'the user stopped at once', company: company({ stopping: 'hard' }), outcome: 'interrupted', reason: /at once/ },
     {
+      when: 'the output was closed (`run … | head`): the reason says so, never the user',
+      company: company({ roles: [idle('engineer')], stopping: 'soft', stopReason: 'the output was closed (its reader went away)' }),
+      outcome: 'interrupted',
+      reason: /^the output was closed \(its reader went away\): stopped after the steps in flight$/,
+    },
+    {
+      when: 'the output was closed, then the user pressed Ctrl-C',
+      company: company({ stopping: 'hard', stopReason: 'the output was closed (its reader went away)' }),
+      outcome: 'interrupted',
+      reason: /^stopped by the user \(at once\)$/,
+    },
+    {
       when: 'a step stopped part-way by a gentle stop',
       company: company({ roles: [failed('engineer', interrupted)], stopping: 'soft' }),
       outcome: 'interrupted',

@@ -18,7 +18,8 @@ export function installStopSignals(): { signals: StopSignals; dispose: () => voi
     consoleOutput.err(
       'notice: the output was closed (its reader went away): stopping after the steps in flight; `sopworks resume <project folder>` continues the run.',
     );
-    soft.abort();
+    // The reason is the outcome's: the run was not stopped by the user (decide-outcome.ts).
+    soft.abort('the output was closed (its reader went away)');
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);

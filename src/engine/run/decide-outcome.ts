@@ -53,6 +53,8 @@ export interface CompanySnapshot {
   workInFlight: number;
   /** Whether the user asked to stop: after the steps in flight (`soft`) or at once (`hard`); or the time limit was reached (`time`). */
   stopping: 'soft' | 'hard' | 'time' | null;
+  /** Why the run was asked to stop when it was not the user (the output closed, say); absent or null: the user. */
+  stopReason?: string | null;
   /** The run's time limit as given (`--max-time 10m`), when it has one. */
   timeLimit?: string | null;
   /** The first outcome a role posted on the board. */
@@ -98,7 +100,11 @@ export function decideOutcome(company: CompanySnapshot): RunConclusion | null {
     return { outcome: 'timed-out', reason: `the time limit (--max-time ${company.timeLimit ?? '?'}) was reached; the steps in flight were stopped` };
   }
   if (company.stopping) {
-    return { outcome: 'interrupted', reason: `stopped by the user (${company.stopping === 'soft' ? 'after the steps in flight' : 'at once'})` };
+    const how = company.stopping === 'soft' ? 'after the steps in flight' : 'at once';
+    return {
+      outcome: 'interrupted',
+      reason: company.stopping === 'soft' && company.stopReason ? `${company.stopReason}: stopped ${how}` : `stopped by the user (${how})`,
+    };
   }
   if (company.posted) return { outcome: company.posted.outcome, reason: company.posted.reason };
   const waiting = company.roles.flatMap((r) => r.waiting.map((m) => `${r.id} has ${m.type} ${m.id} waiting in state "${r.state}"`));

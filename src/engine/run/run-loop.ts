@@ -21,6 +21,7 @@ import type { WorkInFlight } from './work-in-flight.ts';
  * (`--max-time`) stops at once too, the outcome saying the time limit was reached.
  */
 export interface StopSignals {
+  /** Its abort reason, when a string, says why the run stops if not at the user's asking ("the output was closed"). */
   soft?: AbortSignal;
   hard?: AbortSignal;
   deadline?: { signal: AbortSignal; limit: string };
@@ -157,6 +158,7 @@ export class RunLoop {
       stopsReached: this.stopPoints.reached,
       workInFlight: this.setup.workInFlight.count,
       stopping: this.stopping,
+      stopReason: typeof this.setup.stop.soft?.reason === 'string' ? this.setup.stop.soft.reason : null,
       timeLimit: this.setup.stop.deadline?.limit ?? null,
       posted: this.posted,
       lastMessage: last ? { type: last.type, id: last.id, from: last.from } : null,
