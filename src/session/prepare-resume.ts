@@ -48,6 +48,9 @@ export async function prepareResume(asked: ResumeAsk, hooks: SessionHooks): Prom
     { choice, scenario: null, settings, model, company, roles, modelFor: ask.modelFor, text: record.spec, budget },
     providerHooksOf(hooks),
   );
+  // --until holds until the run has stopped there: a run stopped before it (questions waiting, Ctrl-C, a
+  // failure) keeps it; one paused at it goes on to the end, or to the later point asked now.
+  const until = ask.until ?? (pausedAtUntil(record) ? null : (record.until ?? null));
   return {
     command: 'resume',
     projectDir,
@@ -63,7 +66,7 @@ export async function prepareResume(asked: ResumeAsk, hooks: SessionHooks): Prom
       return resumeRun({
         ...basics,
         projectDir,
-        record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || ask.yes }, until: ask.until ?? null },
+        record: { ...record, llm, budget, approvals: { ...record.approvals, yes: record.approvals.yes || ask.yes }, until },
         company,
         provider,
         guidance: ask.hint ?? null,
@@ -71,6 +74,9 @@ export async function prepareResume(asked: ResumeAsk, hooks: SessionHooks): Prom
     },
   };
 }
+
+/** A run paused where --until asked (a pause at the endpoint's limit has a time to resume at instead). */
+const pausedAtUntil = (record: { outcome?: string | null; resumeAt?: string | null }): boolean => record.outcome === 'paused' && !record.resumeAt;
 
 /** Before a resume writes anything: a link where the record or repository should be is refused; the rest is warned about. */
 async function refuseTampered(projectDir: string, lines: Lines): Promise<void> {

@@ -22,10 +22,11 @@ export const ResumeAsk = z.object({
     value: '<text>',
     description: 'guidance for the step that failed, shown in its prompt when it is asked again',
   }),
-  /** Stop again, at a later point; without it, a run that stopped at one (`--until`) goes on to the end. */
+  /** Stop again, at a later point; without it, a run that stopped at its `--until` point goes on to the end, one stopped before it keeps it. */
   until: flag(z.string().trim().min(1).optional(), {
     value: '<point>',
-    description: 'stop again, at a later point (prd, design, tasks); without it the run goes on to the end',
+    description:
+      'stop at this point (prd, design, tasks); without it, a run paused at its --until point goes on to the end, one stopped before it keeps its --until',
   }),
   yes: yesFlag(),
   allowUnsandboxed: allowUnsandboxedFlag('run generated code that cannot be sandboxed here with your rights, only limited (docs/sandbox.md)'),

@@ -138,6 +138,28 @@ describe('sopworks run --until: stop after an artifact, resume to the end', func
     );
   });
 
+  // Stopped before its --until point, then continued without --until: the point holds (the answers to
+  // --clarify's questions are in clarify.test.ts).
+  it('keeps --until prd across a step that failed before the PRD: resume stops at the PRD, nothing after it begun', async () => {
+    const name = 'kept';
+    const project = path.join(out, name);
+    const scenario = YAML.parse(await fs.readFile(DEMO, 'utf8'));
+    scenario.replies = scenario.replies.filter((r: any) => r.action !== 'revise_prd');
+    const broken = path.join(root, 'no-revise.yaml');
+    await fs.writeFile(broken, YAML.stringify(scenario));
+    const failed = await sopworks(['run', '--llm', `scripted:${broken}`, '--out', out, '--name', name, '--until', 'prd'], { cwd: root });
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.ok(!(await boardOf(project)).some((m) => m.type === 'PRD'), 'it stopped before the PRD');
+    const resumed = await resume(name, '--llm', `scripted:${DEMO}`);
+    assert.equal(resumed.code, 5, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Outcome\s+paused — stopped at prd \(.*\), as --until prd asked/);
+    assert.deepEqual(
+      (await boardOf(project)).map((m) => m.type),
+      ['Requirement', 'PRD'],
+    );
+    assert.equal((await runJson(project)).until, 'prd');
+  });
+
   it('refuses a point no SOP of the company stops at, before anything is written', async () => {
     const refused = await run('nowhere', '--until', 'code');
     assert.equal(refused.code, 2);
