@@ -19,6 +19,7 @@ export { type FlagLine, flagName, flagsOf } from './flag.ts';
 export { chaosRate, chaosSeed, duration, numberFlag, positiveInteger, positiveNumber, wholeNumberIn } from './flag-values.ts';
 export type { Lines, SessionHooks } from './hooks.ts';
 export { parseRequest } from './parse-request.ts';
+export { type OpenQuestions, questionLines } from './question-lines.ts';
 export { type CheckedResumeAsk, ResumeAsk } from './resume-ask.ts';
 export type { SessionCommand, SessionResult } from './session-result.ts';
 export { checkSpec, MAX_SPEC, readSpecInput } from './spec-input.ts';

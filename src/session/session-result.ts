@@ -9,6 +9,7 @@ import type { RunResult } from '../company/index.ts';
 import { insteadFor, whyNotContinuable } from '../engine/run/index.ts';
 import { cleanLine } from '../ground/terminal-text.ts';
 import { exitCodeOfOutcome } from './exit-code.ts';
+import { type OpenQuestions, questionLines } from './question-lines.ts';
 
 export type SessionCommand = 'run' | 'change' | 'resume';
 
@@ -20,12 +21,15 @@ export interface SessionResult {
   lines: string[];
   /** The commands among them, and those the request adds (a change's diff). */
   next: string[];
+  /** The questions a run awaiting answers waits on (`--clarify` with nobody to ask); none otherwise. */
+  questions: OpenQuestions[];
 }
 
 export function sessionResult(command: SessionCommand, run: RunResult, extraNext: readonly string[]): SessionResult {
   const shown = path.relative(process.cwd(), run.projectDir) || run.projectDir;
+  const questions = run.outcome === 'awaiting-approval' ? waitingOf(run.projectDir).questions : [];
   const { lines, next } = whatNext(run, shown);
-  return { command, run, exitCode: exitCodeOfOutcome(run.outcome), lines, next: [...next, ...extraNext] };
+  return { command, run, exitCode: exitCodeOfOutcome(run.outcome), lines, next: [...next, ...extraNext], questions };
 }
 
 /** The lines that say what to do next, and the commands among them. */
@@ -40,11 +44,15 @@ function whatNext(result: RunResult, shown: string): { lines: string[]; next: st
   if (result.outcome === 'timed-out') lines.push('It stopped at its time limit: give resume a new --max-time (or none) to go on.');
   if (result.outcome === 'awaiting-approval') {
     const waiting = waitingOf(result.projectDir);
-    if (waiting.questions > 0) {
-      lines.push(`Answer first: on the run's page (sopworks serve ${shown}), or resume it at a terminal, which asks them.`);
+    if (waiting.questions.length > 0) {
+      // The questions first: nothing goes on before they are answered.
+      lines.splice(0, 1, '', ...questionLines(waiting.questions, shown));
+      lines.push(`Or answer on the run's page (sopworks serve ${shown}), or resume it at a terminal, which asks them.`);
+      lines.push(`Then continue it with: sopworks resume ${shown}`);
       next.unshift(`sopworks serve ${shown}`);
+      next.unshift(`sopworks answer ${shown} ${waiting.questions[0]!.questions.map((_, i) => `"<answer ${i + 1}>"`).join(' ')}`);
     }
-    if (waiting.questions === 0 || waiting.approvals > 0) {
+    if (waiting.questions.length === 0 || waiting.approvals > 0) {
       lines.push(`Decide first: sopworks approve ${shown}  (or --reject "what to change")`);
       next.unshift(`sopworks approve ${shown}`);
     }
@@ -66,13 +74,13 @@ function criteriaUnmet(shown: string): { lines: string[]; next: string[] } {
   return { lines: [`\nThe criteria and the tests that prove them: sopworks review ${shown}`, `Ask for the rest with: ${change}`], next: [change] };
 }
 
-/** How many approvals and questions a stopped run waits on (.sopworks/approvals.json); none when it cannot be read. */
-function waitingOf(projectDir: string): { approvals: number; questions: number } {
+/** How many approvals, and which questions, a stopped run waits on (.sopworks/approvals.json); none when it cannot be read. */
+function waitingOf(projectDir: string): { approvals: number; questions: OpenQuestions[] } {
   try {
     const waiting = parseWaiting(JSON.parse(readFileSync(path.join(projectDir, '.sopworks', 'approvals.json'), 'utf8')));
-    return { approvals: approvalsOf(waiting).length, questions: questionsOf(waiting).length };
+    return { approvals: approvalsOf(waiting).length, questions: questionsOf(waiting) };
   } catch {
-    return { approvals: 0, questions: 0 };
+    return { approvals: 0, questions: [] };
   }
 }
 

@@ -84,13 +84,19 @@ describe('--clarify: questions before the PRD or the change request', function (
     const first = await sopworks(['run', ...CLARIFY, '--out', out], { cwd: out });
     assert.equal(first.code, 4, first.stdout + first.stderr);
     assert.match(first.stdout, /awaiting-approval — waiting for a person to answer 2 questions from product-manager/);
-    assert.match(first.stdout, /Answer first: on the run's page \(sopworks serve wordfreq\), or resume it at a terminal/);
+    // Headless, the questions are printed with the command that answers them.
+    assert.match(
+      first.stdout,
+      /\nproduct-manager asks 2 questions before it writes:\n {2}1\. Should it read standard input when no file is given\?\n {5}\(decides whether a file argument is required\)\n {2}2\. Which output format/,
+    );
+    assert.match(first.stdout, /Answer with: sopworks answer wordfreq "<answer 1>" "<answer 2>" {2}\("" for no preference\)/);
+    assert.match(first.stdout, /Or answer on the run's page \(sopworks serve wordfreq\), or resume it at a terminal/);
     assert.doesNotMatch(first.stdout, /sopworks approve/, 'nothing to approve');
     const status = await sopworks(['status', project], { cwd: out });
-    assert.match(status.stdout, /waits on: answers to 2 questions of product-manager — answer them on its page/);
+    assert.match(status.stdout, /waits on: answers to 2 questions of product-manager — sopworks answer .*wordfreq shows them and how to answer/);
     const approve = await sopworks(['approve', project], { cwd: out });
     assert.equal(approve.code, 2);
-    assert.match(approve.stderr, /waits for answers to questions: answer them on its page in the workbench/);
+    assert.match(approve.stderr, /waits for answers to questions: `sopworks answer .*wordfreq` prints them and how to answer/);
 
     // Killed while the first question is on the screen: nothing is recorded, nothing asked of the model again.
     const killed = await atTerminal(['resume', project, '--until', 'prd'], out, () => null, /Should it read standard input/);
@@ -155,11 +161,61 @@ describe('--clarify: questions before the PRD or the change request', function (
     assert.match(change.screen, /Outcome\s+done/);
   });
 
+  it('headless all the way: the --json summary carries the questions, `sopworks answer` records the answers, resume goes on with them', async () => {
+    const out = await tempDir();
+    const project = path.join(out, 'wordfreq');
+    const first = await sopworks(['run', ...CLARIFY, '--json', '--out', out], { cwd: out });
+    assert.equal(first.code, 4, first.stderr);
+    const summary = JSON.parse(first.stdout.trim().split('\n').at(-1)!) as { type: string; questions: unknown; next: string[] };
+    assert.equal(summary.type, 'summary');
+    assert.deepEqual(summary.questions, [
+      {
+        role: 'product-manager',
+        round: 0,
+        questions: [
+          { question: 'Should it read standard input when no file is given?', why: 'decides whether a file argument is required' },
+          { question: 'Which output format do you want: a table, or JSON?', why: null },
+        ],
+      },
+    ]);
+    assert.equal(summary.next[0], 'sopworks answer wordfreq "<answer 1>" "<answer 2>"');
+    assert.match(first.stderr, /product-manager asks 2 questions before it writes:/, 'the person reads them on stderr');
+
+    const shown = await sopworks(['answer', project], { cwd: out });
+    assert.equal(shown.code, 4, shown.stderr);
+    assert.match(shown.stdout, /^product-manager asks 2 questions before it writes:\n {2}1\. Should it read standard input when no file is given\?/);
+    const short = await sopworks(['answer', project, 'only one'], { cwd: out });
+    assert.equal(short.code, 2);
+    assert.match(short.stderr, /product-manager asked 2 question\(s\), and 1 answer\(s\) came\.\n {2}Give one answer per question, in order/);
+    assert.equal((await boardOf(project)).filter((m) => m.type === 'Answers').length, 0, 'nothing recorded from a wrong count');
+
+    const given = await sopworks(['answer', project, 'read standard input too', ''], { cwd: out });
+    assert.equal(given.code, 0, given.stderr);
+    assert.equal(given.stdout.trim(), 'Recorded the answers to 2 questions of product-manager.\nContinue with: sopworks resume wordfreq');
+    const again = await sopworks(['answer', project, 'x', 'y'], { cwd: out });
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /Nothing in wordfreq waits for answers\.\n {2}If they were answered already, `sopworks resume wordfreq` goes on with them\./);
+
+    // No --until given again: the run's own (--until prd, in run.json) holds until it has stopped there.
+    const resumed = await sopworks(['resume', project], { cwd: out });
+    assert.equal(resumed.code, 5, resumed.stdout + resumed.stderr);
+    assert.match(resumed.stdout, /Outcome\s+paused — stopped at prd \(architect\), as --until prd asked/);
+    assert.equal((await callsOf(project, 'write_design')).length, 0, 'the Architect did not start: no money spent past the PRD');
+    assert.deepEqual(
+      (await boardOf(project)).filter((m) => m.type === 'Answers').map((m) => [m.from, m.payload.answers.map((a) => a.answer)]),
+      [['client', ['read standard input too', '']]],
+    );
+    const [prd] = await callsOf(project, 'write_prd');
+    assert.match(prd!.messages[1]!.content, /Should it read standard input when no file is given\?\n {2}Answer: read standard input too/);
+    assert.equal((await callsOf(project, 'clarify')).length, 1, 'the model was asked its questions once');
+  });
+
   it('with --yes at a terminal, asks nothing there and stops awaiting the answers', async () => {
     const out = await tempDir();
     const run = await atTerminal(['run', ...CLARIFY, '--yes', '--out', out], out, () => 'typed by nobody');
     assert.equal(run.code, 4, run.screen);
-    assert.doesNotMatch(run.screen, /questions before it writes/);
+    assert.doesNotMatch(run.screen, /has 2 questions before it writes|\n> /, 'nothing was asked there');
+    assert.match(run.screen, /product-manager asks 2 questions before it writes:/, 'the questions are listed, with how to answer them');
     assert.match(run.screen, /waiting for a person to answer 2 questions from product-manager/);
   });
 

@@ -90,9 +90,9 @@ function renderStatus(rows: readonly RunLine[]): string[] {
     lines.push(line(cells(row)));
     if (row.outcome !== 'done' && row.reason) lines.push(`  why: ${cleanLine(row.reason)}`);
     if (row.criteria && row.criteria.unmet.length > 0) lines.push(`  unmet: ${row.criteria.unmet.map((u) => `${u.id} ${u.status}`).join(', ')}`);
-    // Questions are answered on the run's page or at a terminal by resume; decisions by approve.
+    // Questions are answered by `answer` (which prints them), on the run's page or at a terminal by resume; decisions by approve.
     const how = row.gate?.startsWith('answers to')
-      ? `answer them on its page (sopworks serve ${cleanLine(row.dir)}), or resume it at a terminal`
+      ? `sopworks answer ${cleanLine(row.dir)} shows them and how to answer; or answer them on its page (sopworks serve ${cleanLine(row.dir)}), or resume it at a terminal`
       : `sopworks approve ${cleanLine(row.dir)} (or --reject "…"), then resume`;
     if (row.gate) lines.push(`  waits on: ${cleanLine(row.gate)} — ${how}`);
   }

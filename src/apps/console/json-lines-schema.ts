@@ -129,6 +129,10 @@ export const JsonLine = z.discriminatedUnion('type', [
     wallMs: z.number().nullable(),
     runs: z.number().int().nullable().describe('status: how many runs were listed'),
     next: z.array(z.string()).describe('what to do next, as commands'),
+    questions: z
+      .array(z.object({ role: z.string(), round: z.number().int(), questions: z.array(z.object({ question: z.string(), why: z.string().nullable() })) }))
+      .nullable()
+      .describe('a run awaiting answers (--clarify): the questions, each role’s in order; `sopworks answer <project> "…" …` answers them'),
   }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string(), hint: z.string().nullable(), exitCode: z.number().int() }),
 ]);
@@ -151,6 +155,7 @@ export const summaryLine = (fields: Partial<SummaryLine> & Pick<SummaryLine, 'co
   wallMs: null,
   runs: null,
   next: [],
+  questions: null,
   ...fields,
 });
 

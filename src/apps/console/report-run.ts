@@ -31,6 +31,7 @@ export async function reportRun(session: SessionResult, model: string, output: C
         usageByRole: [...result.usage.byRole()].map(([role, u]) => ({ role, ...usageJson(u) })),
         wallMs: result.wallMs,
         next: session.next,
+        questions: session.questions.length > 0 ? session.questions.map((q) => ({ role: q.role, round: q.round, questions: [...q.questions] })) : null,
       }),
     );
   } else {

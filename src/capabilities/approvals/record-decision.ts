@@ -21,7 +21,7 @@ export async function recordDecision(stateDir: string, decision: Decision): Prom
       throw new SopworksError('USAGE', `Nothing in ${path.dirname(stateDir)} is waiting for approval.`, {
         hint:
           questionsOf(waiting).length > 0
-            ? 'It waits for answers to questions: answer them on its page in the workbench (`sopworks serve`), or `sopworks resume` it at a terminal.'
+            ? `It waits for answers to questions: \`sopworks answer ${path.dirname(stateDir)}\` prints them and how to answer; or answer them on its page in the workbench (\`sopworks serve\`), or \`sopworks resume\` it at a terminal.`
             : 'A run stops with outcome awaiting-approval when it is; `sopworks status` shows outcomes.',
       });
     }

@@ -1,5 +1,6 @@
 /** Every command of `sopworks`, in the order `--help` lists them: one entry each (command-table.ts). */
 import type { CommandEntry } from '../command-table.ts';
+import { answerEntry } from './answer.ts';
 import { approveEntry } from './approve.ts';
 import { changeEntry } from './change.ts';
 import { doctorEntry } from './doctor.ts';
@@ -22,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   changeEntry,
   resumeEntry,
   approveEntry,
+  answerEntry,
   statusEntry,
   reviewEntry,
   serveEntry,
