@@ -87,15 +87,23 @@ describe('cached prompt tokens where usage is shown', function () {
     }
   });
 
-  it("prints the cached tokens and hit rate per role in the run's summary table", async () => {
+  it("prints the cached tokens and hit rate in the run's summary, per role in review", async () => {
     const fake = await server();
     try {
       const out = await tempDir();
       const result = await run(out, fake.url, []);
       assert.equal(result.code, 0, result.stdout + result.stderr);
-      assert.match(result.stdout, /^\s+role\s+calls\s+prompt tokens\s+cached\s+hit rate\s+completion tokens\s+re-asks\s+retries\s+cost$/m);
-      assert.match(result.stdout, /^\s+qa\s+\d+\s+\d+\s+\d+\s+95\.0%\s/m);
-      assert.match(result.stdout, /^\s+product-manager\s+\d+\s+\d+\s+\d+\s+\d+\.\d%\s/m);
+      // Every call of 2,000 prompt tokens, all but the first served 1,900 by the cache.
+      const usage = /^Usage\s+(\d+) calls, [\d,]+ tokens \(([\d,]+) prompt, [\d,]+ completion; ([\d,]+) cached, (\d+\.\d)%\), cost \$[\d.]+, /m.exec(
+        result.stdout,
+      );
+      assert.ok(usage, result.stdout);
+      const [calls, prompt, cached] = usage.slice(1, 4).map((v) => Number(v!.replaceAll(',', '')));
+      assert.deepEqual([prompt, cached], [calls! * PROMPT, (calls! - 1) * CACHED]);
+      assert.equal(usage[4], ((100 * cached!) / prompt!).toFixed(1));
+      const review = await sopworks(['review', path.join(out, 'wordfreq')], { cwd: out, env: { COLUMNS: '160' } });
+      assert.match(review.stdout, /^\s*qa\s+\d+\s+[\d,]+\s+[\d,]+\s+95\.0%\s/m);
+      assert.match(review.stdout, /^\s*product-manager\s+\d+\s+[\d,]+\s+[\d,]+\s+\d+\.\d%\s/m);
     } finally {
       await fake.close();
     }

@@ -1,6 +1,8 @@
 /**
- * The summary printed when a run ends: outcome, files, commits, tests, model usage, wall time. The
- * reason and names may quote a model or a repository: each is one clean line (src/ground/terminal-text.ts).
+ * The summary printed when a run ends, short enough to keep the outcome on a 24-line screen: outcome,
+ * files, commits, tests, figures, model, usage in one line (its tables are `sopworks review`'s), the
+ * record. The reason and names may quote a model or a repository: each is one clean line
+ * (src/ground/terminal-text.ts).
  */
 import path from 'node:path';
 import pc from 'picocolors';
@@ -37,14 +39,20 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   }
   for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${cleanLine(figure.value)}`);
   lines.push(`${pc.bold('Model')}     ${cleanLine(facts.model)}`);
-  lines.push(usageTable('role', result.usage.byRole(), result.usage.total()));
-  lines.push(usageTable('role/action', result.usage.byAction(), result.usage.total()));
-  // Which model answered what, with each model's own price, once a run asks more than one.
-  const byModel = result.usage.byModel();
-  if (byModel.size > 1) lines.push(usageTable('model', byModel, result.usage.total()));
-  lines.push(`${pc.bold('Wall time')} ${(result.wallMs / 1000).toFixed(1)}s`);
+  // One line: the tables per role, per step and per model are `sopworks review`'s, so the outcome stays on screen.
+  lines.push(
+    `${pc.bold('Usage')}     ${usageLine(result.usage.total())}, ${(result.wallMs / 1000).toFixed(1)}s — per role and step: sopworks review ${cleanLine(shown)}`,
+  );
   lines.push(`${pc.bold('Record')}    ${path.join(shown, '.sopworks')}/ (board.jsonl, exchanges.jsonl, run.json)`);
   return lines.join('\n');
+}
+
+/** "23 calls, 27,952 tokens (23,725 prompt, 4,227 completion; 1,024 cached, 4.3%), cost $0.0123". */
+function usageLine(u: UsageTotals): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const [cached, rate] = cachedCells(u);
+  const cache = cached === '—' ? '' : `; ${n(Number(cached))} cached, ${rate}`;
+  return `${n(u.calls)} call${u.calls === 1 ? '' : 's'}, ${n(u.promptTokens + u.completionTokens)} tokens (${n(u.promptTokens)} prompt, ${n(u.completionTokens)} completion${cache}), cost ${formatUsd(u.costUsd)}`;
 }
 
 /** The prompt tokens a cache served and the hit rate, as the provider reported them; "—" where it said nothing. */
@@ -52,20 +60,3 @@ export const cachedCells = (u: UsageTotals): [string, string] => {
   const rate = cacheHitRate(u);
   return rate === null ? ['—', '—'] : [String(u.cachedPromptTokens), `${(100 * rate).toFixed(1)}%`];
 };
-
-function usageTable(by: string, byRole: Map<string, UsageTotals>, total: UsageTotals): string {
-  const header = [by, 'calls', 'prompt tokens', 'cached', 'hit rate', 'completion tokens', 're-asks', 'retries', 'cost'];
-  const row = (name: string, u: UsageTotals) => [
-    cleanLine(name),
-    String(u.calls),
-    String(u.promptTokens),
-    ...cachedCells(u),
-    ...[u.completionTokens, u.repairs, u.retries].map(String),
-    formatUsd(u.costUsd),
-  ];
-  const rows = [...byRole.entries()].map(([role, u]) => row(role, u));
-  rows.push(row('total', total));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => '  ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(header.map((h) => h)), ...rows.map(line)].join('\n');
-}

@@ -112,14 +112,14 @@ export function describeFigures(figures: RunFigures): { name: string; value: str
       name: 'Executability',
       value:
         executability.passed === null
-          ? 'n/a (nothing to run as written, or not run)'
+          ? 'not checked (the design gives no command to run it as written, or the run stopped before)'
           : `${executability.passed ? 'runs' : 'FAILS'}: ${executability.command!.join(' ')}`,
     },
     {
       name: 'Test pass rate',
       value:
         tests.passRate === null
-          ? 'n/a'
+          ? 'no tests run'
           : `${percent(tests.passRate)} (${tests.passed} passed, ${tests.failed} failed, ${tests.rounds} round${tests.rounds === 1 ? '' : 's'})`,
     },
     {
