@@ -38,7 +38,8 @@ export async function runAtTerminal(asked: TerminalAsk, json: boolean, terminal:
   const command: SessionCommand = asked.command;
   const at = terminal.terminal;
   const live = json || !at?.statusLine ? null : LiveStatus.forTerminal();
-  const output = commandOutput(live ? live.wrap(terminal) : terminal, json, command, live);
+  // Progress lines fit a terminal's width; a pipe or a file gets them whole.
+  const output = commandOutput(live ? live.wrap(terminal) : terminal, json, command, live, () => (at?.statusLine ? at.columns : undefined));
   try {
     const hooks: SessionHooks = { lines: output.human, readStdin: at?.readStdin };
     const prepared = await prepare(asked, hooks);

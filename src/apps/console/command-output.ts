@@ -6,6 +6,7 @@ import type { RunEvent } from '../../company/index.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import type { Lines as Output, SessionCommand } from '../../session/index.ts';
 import { summarizeMessage } from '../review/index.ts';
+import { fitLine } from './fit-line.ts';
 import type { JsonLine } from './json-lines-schema.ts';
 import type { LiveStatus } from './live-status.ts';
 import { progressPrinter } from './progress.ts';
@@ -19,9 +20,19 @@ export interface CommandOutput {
   progress: (event: RunEvent) => void;
 }
 
-/** `live`: the terminal's status line for a call's progress (live-status.ts), when there is one and no --json. */
-export function commandOutput(io: Output, json: boolean, command: SessionCommand | 'status' | 'review' = 'run', live: LiveStatus | null = null): CommandOutput {
-  if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(line), live) };
+/**
+ * `live`: the terminal's status line for a call's progress (live-status.ts), when there is one and no
+ * --json; `columns`: the terminal's width, read at each line (it may be resized), to which progress lines
+ * are cut — none for a pipe or a file.
+ */
+export function commandOutput(
+  io: Output,
+  json: boolean,
+  command: SessionCommand | 'status' | 'review' = 'run',
+  live: LiveStatus | null = null,
+  columns: () => number | undefined = () => undefined,
+): CommandOutput {
+  if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(fitLine(line, columns())), live) };
   // Every field may quote a model or a repository: no control but newline and tab in any of them.
   const write = (line: JsonLine) => io.out(JSON.stringify(cleanStrings(line, cleanBlock)));
   return {

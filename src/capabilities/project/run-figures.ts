@@ -112,7 +112,7 @@ export function describeFigures(figures: RunFigures): { name: string; value: str
       name: 'Executability',
       value:
         executability.passed === null
-          ? 'not checked (the design gives no command to run it as written, or the run stopped before)'
+          ? 'not checked (no command to run it as written, or the run stopped before)'
           : `${executability.passed ? 'runs' : 'FAILS'}: ${executability.command!.join(' ')}`,
     },
     {
