@@ -14,7 +14,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
+import { GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -60,6 +60,16 @@ const RUNS: RecordedRun[] = [
     tests: 24,
     reasks: 0,
     criteria: { proven: 17, total: 17 },
+  },
+  {
+    file: 'sumcheck-go.yaml',
+    what: 'a new Go CLI (checking files against a SHA-256 list)',
+    needs: [GO],
+    outcome: /^done — all tests pass$/,
+    code: 0,
+    tests: 21,
+    reasks: 0,
+    criteria: { proven: 19, total: 19 },
   },
   {
     file: 'redact-change.yaml',

@@ -2,7 +2,7 @@
  * The subject of a change run's commit of a file, as a maintainer would write it: a conventional type
  * (`feat`, `docs` for a document a user reads, `fix` after a test round), what changed — the change
  * request's title, never a task's text, which is instructions to the Engineer ("After the defuArrayFn
- * export, insert …") — and the file: `feat: Add defuArrayReplace (src/defu.ts)`. A file changed again
+ * export, insert …") — and the file: `feat: Add defuArrayReplace (lib/defu.ts)`. A file changed again
  * after a round (or one only a bug report named) says the problem its bug report named, when that reads
  * as one. The file is kept whole; the title is shortened to fit the subject. Pure.
  */

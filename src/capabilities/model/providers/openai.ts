@@ -37,6 +37,7 @@ import { countTextTokens } from '../token-count.ts';
 import { refused, serverText } from './error-text.ts';
 import { rejectsFormat, StructuredOutputRejected } from './format-rejection.ts';
 import { addCached, textOf, usageOf } from './openai-reply.ts';
+import { isSdkError, leftUnparsed } from './openai-sdk.ts';
 import { PlannedLimits } from './planned-limits.ts';
 import { PromptCacheKeyRejected, promptCacheKeyNotice, rejectsPromptCacheKey, sendsPromptCacheKey } from './prompt-cache-key.ts';
 import { schemaSent } from './schema-sent.ts';
@@ -389,15 +390,3 @@ export class OpenAIProvider implements Provider {
     );
   }
 }
-
-/**
- * Under `json_schema`, LangChain reads the reply through the OpenAI SDK's `parse`, which throws on content
- * that is not bare JSON — and the text is lost. `$parseRaw` (non-enumerable, so never sent) is the SDK's
- * own hook for a format's parser: it leaves the content to our parse and repair.
- */
-function leftUnparsed<T extends object>(format: T): T {
-  return Object.defineProperty(format, '$parseRaw', { value: () => null, enumerable: false });
-}
-
-/** The OpenAI SDK's errors, recognised by name: the SDK is LangChain's dependency, not ours. */
-const isSdkError = (error: unknown, name: string): boolean => (error as Error)?.constructor?.name === name || (error as Error)?.name === name;
