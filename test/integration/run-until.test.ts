@@ -11,13 +11,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import YAML from 'yaml';
+import { demoTree } from '../helpers/demo-tree.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
 import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
-
-/** The tree `npm run demo` gives, in 18 commits. */
-const DEMO_TREE = 'dd0c2e502c48649a596d12ed6355a5822c328b83';
 
 const git = (project: string, ...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' }).trim();
 const boardOf = async (project: string): Promise<{ type: string; payload: any }[]> =>
@@ -29,7 +27,7 @@ const runJson = async (project: string) => JSON.parse(await fs.readFile(path.joi
 
 /** Asserts the run went on to the end: the demo's repository, every commit once. */
 async function finishedAsTheDemo(project: string): Promise<void> {
-  assert.equal(git(project, 'rev-parse', 'HEAD^{tree}'), DEMO_TREE);
+  assert.equal(git(project, 'rev-parse', 'HEAD^{tree}'), await demoTree());
   const subjects = git(project, 'log', '--format=%s').split('\n');
   assert.equal(subjects.length, 18);
   assert.equal(new Set(subjects).size, subjects.length, 'no commit twice');
