@@ -115,7 +115,8 @@ describe('the review viewer in a real browser', function () {
       await page.locator('#timeline .message').first().innerText(),
       /client\s*→\s*all\s*Requirement\s*a CLI that counts word frequencies in text files/,
     );
-    assert.match(await page.locator('#msg-000014').innerText(), /qa\s*→\s*engineer\s*BugReport/);
+    const bugReport = board.find((m) => m.type === 'BugReport')!;
+    assert.match(await page.locator(`#${bugReport.id}`).innerText(), /qa\s*→\s*engineer\s*BugReport/);
     assert.equal(await page.locator('#summary .badge').innerText(), 'done');
 
     await diagramsSettled(page);
@@ -454,9 +455,10 @@ describe('the review viewer in a real browser', function () {
     await page.waitForSelector('#conversations .thread');
     assert.deepEqual(await overflowing(), [], 'the run page');
     // The timeline's type and summary are on screen, not cut off.
-    const bug = await page.locator('#msg-000014 .text').boundingBox();
+    const bugReport = (await boardOf(path.join(out, 'wordfreq'))).find((m) => m.type === 'BugReport')!;
+    const bug = await page.locator(`#${bugReport.id} .text`).boundingBox();
     assert.ok(bug && bug.x + bug.width <= 390, `the summary fits: ${JSON.stringify(bug)}`);
-    assert.match(await page.locator('#msg-000014 summary').innerText(), /BugReport[\s\S]*tokenize splits on whitespace only/);
+    assert.match(await page.locator(`#${bugReport.id} summary`).innerText(), /BugReport[\s\S]*tokenize splits on whitespace only/);
     await page.screenshot({ path: artifactPath('review-phone.png'), fullPage: false });
     assert.deepEqual(problems, []);
     await page.close();
