@@ -14,11 +14,18 @@ const commonPrefix = (a: string, b: string) => {
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
 };
+const commonSuffix = (a: string, b: string) => {
+  let i = 0;
+  while (i < a.length && i < b.length && a[a.length - 1 - i] === b[b.length - 1 - i]) i++;
+  return i;
+};
+/** How much of two conversations agrees: their beginnings and their ends (a prompt's own file is often last). */
+const agreement = (a: string, b: string) => commonPrefix(a, b) + commonSuffix(a, b);
 
 /**
  * The recorded reply for a conversation: the exact one, else — for prompts that carry test output, whose
- * timings differ from run to run — the recorded conversation of the same shape that shares the longest
- * beginning with it.
+ * timings differ from run to run, or a stated limit that differs with the provider — the recorded
+ * conversation of the same shape that agrees with it the most, at its beginning and at its end.
  */
 export function lookup(transcript: Map<string, string>, messages: Sent): { key: string; reply: string } | null {
   const key = keyOf(messages);
@@ -28,7 +35,7 @@ export function lookup(transcript: Map<string, string>, messages: Sent): { key: 
     const recorded = JSON.parse(k) as [string, string][];
     return recorded.length === messages.length && recorded[0]![1] === messages[0]!.content;
   });
-  const nearest = sameShape.sort((a, b) => commonPrefix(b, key) - commonPrefix(a, key))[0];
+  const nearest = sameShape.sort((a, b) => agreement(b, key) - agreement(a, key))[0];
   return nearest === undefined ? null : { key: nearest, reply: transcript.get(nearest)! };
 }
 

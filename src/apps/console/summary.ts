@@ -39,10 +39,13 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   }
   for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${cleanLine(figure.value)}`);
   lines.push(`${pc.bold('Model')}     ${cleanLine(facts.model)}`);
-  // One line: the tables per role, per step and per model are `sopworks review`'s, so the outcome stays on screen.
+  // One line: the tables per role and per step are `sopworks review`'s, so the outcome stays on screen.
   lines.push(
     `${pc.bold('Usage')}     ${usageLine(result.usage.total())}, ${(result.wallMs / 1000).toFixed(1)}s — per role and step: sopworks review ${cleanLine(shown)}`,
   );
+  // Which model answered what, each at its own price, once a run asks more than one: a line each.
+  const byModel = result.usage.byModel();
+  if (byModel.size > 1) for (const [model, u] of byModel) lines.push(`  ${cleanLine(model)} — ${usageLine(u)}`);
   lines.push(`${pc.bold('Record')}    ${path.join(shown, '.sopworks')}/ (board.jsonl, exchanges.jsonl, run.json)`);
   return lines.join('\n');
 }
