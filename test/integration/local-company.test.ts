@@ -64,7 +64,7 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     assert.match(run.stderr, /local model: .*llama-2-tiny-random\.gguf \(2 MB, llama, chat template \w+\) on the CPU, \d+ threads?, context 4096 tokens/);
     assert.match(
       run.stderr,
-      /limits for a context of 4096 tokens: replies up to (\d+) tokens, lists up to \d items?, strings up to \d+ characters, no continuations \(the largest prompt: [\w-]+\/\w+, at most \d+ tokens\)/,
+      /limits for a context of 4096 tokens: replies up to (\d+) tokens, lists up to \d items?, strings up to \d+ characters, files shown within the room each prompt has left \(the largest prompt: [\w-]+\/\w+, \d+ tokens before its files\)/,
     );
     assert.match(run.stdout, /Outcome\s+failed — /);
     assert.doesNotMatch(run.stdout, /context (length exceeded|window)|exceeds the local model's context/, 'no step overflowed the context');
@@ -148,7 +148,9 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     assert.equal(record.outcome, 'timed-out');
     assert.ok(record.wallMs >= 3000 && record.wallMs < 3000 + 4000, `the run ended ${record.wallMs} ms after it started`);
 
-    const resumed = await runCli(['resume', project, '--max-time', '1h'], { cwd, env });
+    // Resumed with room for its re-asks: a reply cut off at 3,000 tokens is asked again with the error added to
+    // its prompt, which would no longer fit the 4,096-token context beside 3,000 more (a clear failure, not this test's).
+    const resumed = await runCli(['resume', project, '--max-time', '1h'], { cwd, env: { ...env, SOPWORKS_MAX_OUTPUT_TOKENS: '2000' } });
     assert.match(resumed.stderr, /local model: .*llama-2-tiny-random\.gguf/);
     assert.doesNotMatch(resumed.stdout, /Outcome\s+timed-out|context length exceeded/);
     assert.match(resumed.stdout, /Outcome\s+failed — /);
