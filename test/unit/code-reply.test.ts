@@ -26,6 +26,14 @@ describe('code replies', () => {
       ]);
     });
 
+    it("keeps a path's own underscores, and takes off emphasis by underscores", () => {
+      const reply = `__tests__/a-test.js\n${fence('a();')}\n\npkg/__init__.py\n${fence('', 'py')}\n\n__src/b.js__\n${fence('b();')}\n\n_c.js_\n${fence('c();')}\n`;
+      assert.deepEqual(
+        fencedBlocks(reply).map((block) => block.label),
+        ['__tests__/a-test.js', 'pkg/__init__.py', 'src/b.js', 'c.js'],
+      );
+    });
+
     it('reads a path from the info string', () => {
       assert.deepEqual(fencedBlocks('```js src/x.js\nx\n```'), [{ lang: 'js', label: 'src/x.js', content: 'x\n' }]);
       assert.deepEqual(fencedBlocks('```src/y.py\ny\n```'), [{ lang: '', label: 'src/y.py', content: 'y\n' }]);

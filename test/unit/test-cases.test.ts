@@ -70,6 +70,13 @@ describe('the tests a runner names, and how each ended', () => {
     assert.deepEqual(listed(fixture('jest-verbose-criteria.txt')), JS_SUITE);
   });
 
+  it("jest 19 --verbose (old repositories pin it): ' FAIL  file', its failures' details before the listing, skips only counted", () => {
+    assert.deepEqual(
+      listed(fixture('jest19-verbose-criteria.txt')),
+      JS_SUITE.filter((line) => !line.startsWith('skipped')),
+    );
+  });
+
   it("vitest: the verbose reporter's file > suite > test, and the default one's failing file", () => {
     const verbose = listed(fixture('vitest-verbose-criteria.txt'));
     assert.deepEqual(verbose, [

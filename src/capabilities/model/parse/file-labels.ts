@@ -43,9 +43,11 @@ export function labelLine(line: string): string | null {
   if (s === '' || s.length > 200) return null;
   s = s.replace(/^>\s*/, '').replace(/^#{1,6}\s+/, '');
   s = s.replace(/^(?:[-*+]\s+|\d+[.)]\s+)/, '');
+  // Emphasis by underscores wraps the whole label (`__src/a.py__`, `_a.py_`); a path's own underscores stay
+  // (`__tests__/a.test.js`, `__init__.py`).
   s = s
     .replace(/[*`]/g, '')
-    .replace(/^_+|_+$/g, '')
+    .replace(/^(_{1,2})(\S(?:.*\S)?)\1$/, '$2')
     .trim();
   s = s.replace(/^\d+[.)]\s+/, '');
   s = s.replace(HERE_IS, '').replace(PREFIX, '').replace(STATE, '');
