@@ -36,19 +36,28 @@ const closing = new AbortController();
  * Fires once stdout or stderr can no longer be written — its reader went away (`sopworks run … | head -3`
  * after three lines, a pager quit early). Node reports that as an 'error' on the stream (EPIPE) which,
  * unhandled, would kill a run mid-step with a stack trace. Instead the lines for that stream are dropped
- * from then on, and a run stops as at the first Ctrl-C (stop-signals.ts): resumable, nothing lost.
+ * from then on, and a run goes on to its end (stop-signals.ts says so once): nobody asked it to stop.
  */
 export const outputClosed: AbortSignal = closing.signal;
 
 const watched = new WeakSet<NodeJS.WriteStream>();
 
+function watch(stream: NodeJS.WriteStream): void {
+  if (watched.has(stream)) return;
+  watched.add(stream);
+  stream.on('error', () => {
+    if (!closing.signal.aborted) closing.abort();
+  });
+}
+
+/** Watches stdout and stderr before a run starts: a line written past `consoleOutput` (a provider's notice) then meets a closed pipe quietly too. */
+export function watchOutputStreams(): void {
+  watch(process.stdout);
+  watch(process.stderr);
+}
+
 function writeLine(stream: NodeJS.WriteStream, line: string): void {
-  if (!watched.has(stream)) {
-    watched.add(stream);
-    stream.on('error', () => {
-      if (!closing.signal.aborted) closing.abort();
-    });
-  }
+  watch(stream);
   // A stream that failed is destroyed by Node: writing to it again would only fail again.
   if (!stream.destroyed) stream.write(terminalSafe(line) + '\n');
 }

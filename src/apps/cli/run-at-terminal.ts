@@ -2,7 +2,7 @@
  * `sopworks run`, `change` and `resume`: the request made of the command line's words and flags (the
  * session's schemas declare both, src/session/), prepared and executed through the session with what a
  * terminal brings — its output (a status line, or JSON lines under --json), the person at it (approvals,
- * questions, standard input), Ctrl-C and an output closed early as stop signals, the run's traces — and
+ * questions, standard input), Ctrl-C as a stop signal (an output closed early stops nothing), the run's traces — and
  * the report whose outcome gives the exit code.
  */
 
@@ -43,7 +43,7 @@ export async function runAtTerminal(asked: TerminalAsk, json: boolean, terminal:
   try {
     const hooks: SessionHooks = { lines: output.human, readStdin: at?.readStdin };
     const prepared = await prepare(asked, hooks);
-    const { signals, dispose } = installStopSignals();
+    const { signals, dispose } = installStopSignals(prepared.projectDir);
     try {
       const person = terminalPerson(at?.person ?? false, Boolean((asked.ask as { yes?: boolean }).yes));
       const result = await tracedRun(

@@ -1,12 +1,16 @@
 /**
  * Ctrl-C: the first SIGINT lets the steps in flight finish and stops the run (outcome `interrupted`);
  * a second stops at once. Both leave a run that `sopworks resume` continues. The output's reader going
- * away (`sopworks run … | head`) counts as the first: nobody would see the rest of the run.
+ * away (`sopworks run … | head`) stops nothing: nobody asked the run to stop, so it goes on with its lines
+ * dropped (output.ts), ends as it would have, and says so once on whichever stream is still open.
  */
+import path from 'node:path';
 import type { StopSignals } from '../../engine/run/index.ts';
-import { consoleOutput, outputClosed } from './output.ts';
+import { cleanLine } from '../../ground/terminal-text.ts';
+import { consoleOutput, outputClosed, watchOutputStreams } from './output.ts';
 
-export function installStopSignals(): { signals: StopSignals; dispose: () => void } {
+/** `projectDir`: the run's folder, named in the notice an output closed early gets (where to read how it ended). */
+export function installStopSignals(projectDir: string): { signals: StopSignals; dispose: () => void } {
   const soft = new AbortController();
   const hard = new AbortController();
   const onSigint = () => {
@@ -14,15 +18,14 @@ export function installStopSignals(): { signals: StopSignals; dispose: () => voi
     else hard.abort();
   };
   const onOutputClosed = () => {
-    if (soft.signal.aborted) return;
+    // stderr may be the stream that closed (or both, `2>&1 | head`): then the notice is dropped like the rest.
     consoleOutput.err(
-      'notice: the output was closed (its reader went away): stopping after the steps in flight; `sopworks resume <project folder>` continues the run.',
+      `notice: the output was closed (its reader went away): the run goes on without showing its lines; \`sopworks status ${cleanLine(path.relative(process.cwd(), projectDir) || projectDir)}\` tells how it ends.`,
     );
-    // The reason is the outcome's: the run was not stopped by the user (decide-outcome.ts).
-    soft.abort('the output was closed (its reader went away)');
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  watchOutputStreams();
   if (outputClosed.aborted) onOutputClosed();
   else outputClosed.addEventListener('abort', onOutputClosed, { once: true });
   return {
