@@ -70,6 +70,23 @@ describe('the tests a runner names, and how each ended', () => {
     assert.deepEqual(listed(fixture('jest-verbose-criteria.txt')), JS_SUITE);
   });
 
+  it("ava 3 and 6: a line a test before the first '─', the file before ' › ', a failure's first words kept", () => {
+    const suite = [
+      'passed two › AC-4 inner ok',
+      'failed two › AC-4 inner bad Error thrown in test',
+      'skipped cli › AC-3: malformed input exits 1',
+      'skipped cli › AC-5 later',
+      'passed cli › no criterion here',
+      'passed cli › AC-1: counts words > counts a single word',
+      'failed cli › AC-1: counts words > lowercases words',
+      'passed cli › AC-2 prints the top ten',
+    ].sort();
+    for (const name of ['ava3-criteria.txt', 'ava6-criteria.txt']) {
+      assert.deepEqual(listed(fixture(name)).sort(), suite, name);
+      assert.deepEqual(parseTestOutput(fixture(name)).counts, { passed: 4, failed: 2 }, name);
+    }
+  });
+
   it("jest 19 --verbose (old repositories pin it): ' FAIL  file', its failures' details before the listing, skips only counted", () => {
     assert.deepEqual(
       listed(fixture('jest19-verbose-criteria.txt')),

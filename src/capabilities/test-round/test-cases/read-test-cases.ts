@@ -1,10 +1,11 @@
 /**
  * The tests a runner's output names, and how each ended — node --test (TAP, spec), mocha (spec, TAP),
- * Jest, Vitest, pytest, unittest, go test — for the coverage matrix: which test proves which criterion
+ * Jest, Vitest, AVA, pytest, unittest, go test — for the coverage matrix: which test proves which criterion
  * is read from what the runner printed, never from what a model says. Pure. Forms whose output says
  * nothing of passing tests (pytest -q, go test without -v, node's dot reporter) name only their
  * failures, or nothing: the matrix then says the output names no test.
  */
+import { readAva } from './ava.ts';
 import type { TestCase } from './cases.ts';
 import { gathered } from './cases.ts';
 import { readGoTest } from './go-test.ts';
@@ -17,7 +18,7 @@ import { readUnittest } from './unittest.ts';
 import { readVitest } from './vitest.ts';
 
 /** Each form is read where its signature is found: a command may run more than one runner (`make test`). */
-const READERS = [readTap, readNodeSpec, readMochaSpec, readJest, readVitest, readPytest, readUnittest, readGoTest];
+const READERS = [readTap, readNodeSpec, readMochaSpec, readJest, readVitest, readAva, readPytest, readUnittest, readGoTest];
 
 // The escape sequences of a coloured reporter (Vitest colours its diffs even without a terminal).
 const COLOUR = /\x1b\[[0-9;]*m/g;
@@ -30,7 +31,7 @@ export function readTestCases(output: string): TestCase[] {
 }
 
 /** Runners whose summary line parse-test-output.ts does not read: their counts are the tests they list. */
-const LISTED_ONLY = [readMochaSpec, readJest, readVitest, readGoTest];
+const LISTED_ONLY = [readMochaSpec, readJest, readVitest, readAva, readGoTest];
 
 /** The tests listed by a runner of LISTED_ONLY, when the output is one's; null otherwise. */
 export function listedOnlyCases(output: string): TestCase[] | null {
