@@ -97,7 +97,12 @@ export const Design = z.object({
   /** Third-party dependencies, declared in the manifest the Engineer writes; null or [] for none. (Both new
    * fields are optional, not defaulted, so older designs still parse and no `default` reaches the JSON Schema.) */
   dependencies: z.array(Dependency).nullable().optional(),
-  files: z.array(DesignFile).min(1),
+  files: z
+    .array(DesignFile)
+    .min(1)
+    .describe(
+      "every file the Engineer writes, README.md included; not the tests, which QA writes where the language's runner finds them (a Go package's <file>_test.go beside its code)",
+    ),
   classDiagram: diagram('classDiagram'),
   sequenceDiagram: diagram('sequenceDiagram'),
 });

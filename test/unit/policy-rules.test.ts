@@ -62,6 +62,20 @@ describe('policy rules', () => {
     assert.ok(!allowed('technical-writer', 'docs/prd.md'));
   });
 
+  it("lets QA run a Go or Rust project's own program, as it runs its tests, but not fetch one to run", () => {
+    for (const argv of [
+      ['go', 'run', '.'],
+      ['go', 'run', './cmd/sumcheck', 'testdata/SHA256SUMS'],
+      ['cargo', 'run', '--', 'input.txt'],
+    ]) {
+      assert.equal(commandRefusal(policy, 'qa', argv), null, argv.join(' '));
+    }
+    assert.match(commandRefusal(policy, 'qa', ['go', 'run', 'example.com/tool@v1.2.0'])!, /^"go run example\.com\/tool@v1\.2\.0" installs dependencies/);
+    // Go's tests sit beside the code they test: QA writes them there, the Engineer does not.
+    assert.ok(allowed('qa', 'checker/parse_test.go') && !allowed('engineer', 'checker/parse_test.go'));
+    assert.ok(allowed('engineer', 'checker/parse.go') && !allowed('qa', 'checker/parse.go'));
+  });
+
   it('lets QA run the usual test runners, and nobody install dependencies from a test command', () => {
     for (const argv of [
       ['node', '--test'],
@@ -101,6 +115,7 @@ describe('policy rules', () => {
       ['npx', 'jest'],
       ['uv', 'sync'],
       ['go', 'get', 'x'],
+      ['go', 'run', 'golang.org/x/tools/cmd/stringer@latest'],
       ['cargo', 'install', 'x'],
     ]) {
       assert.ok(isInstallCommand(argv), argv.join(' '));
@@ -111,7 +126,10 @@ describe('policy rules', () => {
       ['yarn', 'test'],
       ['python', '-m', 'pytest'],
       ['go', 'test'],
+      ['go', 'run', '.'],
+      ['go', 'run', './cmd/sumcheck', 'user@example.com'],
       ['cargo', 'test'],
+      ['cargo', 'run', '--', 'x'],
       ['node', '--test'],
     ]) {
       assert.ok(!isInstallCommand(argv), argv.join(' '));

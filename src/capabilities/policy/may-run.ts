@@ -38,7 +38,10 @@ export function isInstallCommand(argv: readonly string[]): boolean {
   // `python -m pip install …` is pip.
   if (/^python[\d.]*$/.test(path.basename(words[0] ?? '')) && words[1] === '-m' && words[2]) words.splice(0, 2);
   const program = path.basename(words[0] ?? '');
-  const sub = words.find((word, i) => i > 0 && !word.startsWith('-')) ?? '';
+  const operands = words.filter((word, i) => i > 0 && !word.startsWith('-'));
+  const sub = operands[0] ?? '';
+  // `go run example.com/x@v1` fetches that module; `go run .` builds the project's own program.
+  if (program === 'go' && sub === 'run' && operands[1]?.includes('@')) return true;
   return INSTALLS.some(([programs, subcommands]) => programs.test(program) && subcommands.test(sub));
 }
 
