@@ -1,6 +1,7 @@
 /** documents: its public face — what other folders may use of it. */
 export * from './change-schemas.ts';
 export { codeInterface } from './code-interface.ts';
+export { describePlaceholders, isSourceFile, type Placeholder, placeholderRule, placeholdersIn } from './completeness.ts';
 export { Coverage, type CoverageSummary, CriterionCoverage, CriterionStatus, coverageLine, coverageSummary, describeCoverage } from './coverage.ts';
 export { type Criterion, changeCriteria, criteriaOf, prdCriteria } from './criteria.ts';
 export { commandsList, diagramSections, filesList } from './design-sections.ts';

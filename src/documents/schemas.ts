@@ -160,6 +160,11 @@ export const Code = CodeFile.extend({
   reviewer: Person.nullable().default(null),
   /** The file's fast checks: each one failed was a model review saved (null on older runs, or without a fastCheck step). */
   checks: FastCheckVerdict.nullable().default(null),
+  /**
+   * The placeholder lines (TODO, FIXME …) the file already had before this run edited it — a repository's
+   * own, by their text: not counted against the run's completeness. Null for a file the run wrote whole.
+   */
+  inheritedPlaceholders: z.array(z.string()).nullable().default(null),
 });
 
 export const CodeComplete = z.object({

@@ -44,6 +44,10 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
 
   it("makes the change on a branch in its own work tree, leaves the user's tree alone, and sends only the map and the files asked for", async () => {
     const repo = await userRepository();
+    // The repository's own TODO in a file the change edits is not the change's placeholder.
+    const greet = path.join(repo, 'src', 'greet.js');
+    await fs.appendFile(greet, '// TODO: drop the default greeting in 1.0\n');
+    git(repo, 'commit', '--quiet', '-am', 'a TODO of its own');
     await fs.writeFile(path.join(repo, 'notes.txt'), 'my untracked notes\n');
     const before = stateOf(repo);
     const base = before.head;
@@ -52,6 +56,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     const result = await sopworks(['change', repo, REQUEST, '--llm', `scripted:${SCENARIO}`, '--out', out], { cwd: ROOT });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /Outcome\s+done — the existing tests and the change's tests pass/);
+    assert.match(result.stdout, /Completeness\s+100%/);
 
     // The user's repository: same branch, same HEAD, same status, untracked file untouched.
     assert.deepEqual(stateOf(repo), before);
@@ -89,7 +94,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(diff, /\+export function greet\(name, \{ lang = 'en' \} = \{\}\) \{/);
     assert.match(diff, /-export function greet\(name\) \{/);
     assert.ok(
-      git(repo, 'show', `${branch}:src/greet.js`).endsWith('export function shout(text) {\n  return text.toUpperCase();\n}\n'),
+      git(repo, 'show', `${branch}:src/greet.js`).endsWith('export function shout(text) {\n  return text.toUpperCase();\n}\n// TODO: drop the default greeting in 1.0\n'),
       'the rest of the file is untouched',
     );
 

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { changedCode } from '../../src/apps/eval/changed-code.ts';
-import { placeholdersIn } from '../../src/capabilities/project/completeness.ts';
+import { placeholdersIn } from '../../src/documents/index.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const git = (dir: string, ...args: string[]) =>

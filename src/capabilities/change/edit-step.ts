@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Code, EditsReply, RepositoryMap } from '../../documents/index.ts';
+import { placeholdersIn } from '../../documents/index.ts';
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
 import type { Ports, RoleContext } from '../../engine/steps/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
@@ -19,7 +20,7 @@ export const edit = defineStep({
     'the slot `onto` if kept, else its last Code before the message being worked on, else the file at the base; empty for a new file — ' +
     'the same on resume as in the first run), and apply the reply — SEARCH/REPLACE blocks, ' +
     'or a small file whole. A block whose SEARCH text is not found, or found more than once, is re-asked with the reason and the lines ' +
-    'around the nearest match (bounded like any invalid reply); nothing is ever applied in part. The output is `path`, `content`, `before` and `diff`.',
+    "around the nearest match (bounded like any invalid reply); nothing is ever applied in part. The output is `path`, `content`, `before`, `diff` and `inheritedPlaceholders` (the TODOs the file had before: a repository's own, not counted against the run).",
   params: z
     .object({
       action: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use lower-case letters, digits and underscores'),
@@ -29,7 +30,13 @@ export const edit = defineStep({
       onto: z.string().min(1).nullable().default(null),
     })
     .strict(),
-  output: z.object({ path: z.string(), content: z.string(), before: z.string().nullable(), diff: z.string() }),
+  output: z.object({
+    path: z.string(),
+    content: z.string(),
+    before: z.string().nullable(),
+    diff: z.string(),
+    inheritedPlaceholders: z.array(z.string()).nullable(),
+  }),
   effect: 'model-call',
   names: { views: ['with'], currentKey: 'key' },
   prompt: (params) => ({ action: params.action, output: 'edits', outputParam: 'action', with: [...params.with, 'original'] }),
@@ -56,7 +63,9 @@ export const edit = defineStep({
     })) as EditsReply;
     const applied = applyEdits(original, reply);
     if (!applied.ok) throw new SopworksError('REPLY_INVALID', applied.reason); // accepted above: cannot happen unless the file changed meanwhile
-    return { path: file, content: applied.content, before, diff: unifiedDiff(file, before, applied.content) };
+    // A repository's own TODOs are not this change's: the figures count only the placeholders it adds.
+    const inheritedPlaceholders = before === null ? null : placeholdersIn(file, before).map((p) => p.text);
+    return { path: file, content: applied.content, before, diff: unifiedDiff(file, before, applied.content), inheritedPlaceholders };
   },
 });
 

@@ -1,14 +1,14 @@
 /**
  * The `fastCheck` step: a draft file's cheap checks (src/capabilities/project/fast-checks.ts) and its completeness
- * (src/capabilities/project/completeness.ts), before a model reviews it. The output reads as a review — a
+ * (src/documents/completeness.ts), before a model reviews it. The output reads as a review — a
  * failure goes to the revise step as its issues, with the checker's own output — and carries every
  * check the file failed so far, which its Code message keeps: each failure is a model review saved.
  */
 import { z } from 'zod';
 import * as S from '../../documents/index.ts';
+import { describePlaceholders, placeholderRule, placeholdersIn } from '../../documents/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { describePlaceholders, placeholderRule, placeholdersIn } from './completeness.ts';
 import { checkersFor, runFastChecks } from './fast-checks.ts';
 
 export const fastCheck = defineStep({

@@ -1,6 +1,6 @@
 /** capabilities/project: its public face — what other folders may use of it. */
 
-export { placeholdersIn } from './completeness.ts';
+export { placeholdersIn } from '../../documents/index.ts';
 export { dependencyRegistries } from './dependency-registries.ts';
 export { fastCheck } from './fast-check-step.ts';
 export { installDependencies } from './install-dependencies-step.ts';

@@ -12,8 +12,8 @@
  */
 import { z } from 'zod';
 import * as S from '../../documents/index.ts';
+import { isSourceFile, type Placeholder, placeholdersIn } from '../../documents/index.ts';
 import type { Message } from '../../engine/board/index.ts';
-import { isSourceFile, placeholdersIn } from './completeness.ts';
 
 export const RunFigures = z.object({
   completeness: z.object({
@@ -69,7 +69,7 @@ export function runFigures(messages: readonly Message[]): RunFigures {
     }
   }
   const sources = [...finalCode.values()].filter((code) => isSourceFile(code.path));
-  const incomplete = sources.flatMap((code) => placeholdersIn(code.path, code.content).map((p) => ({ path: code.path, line: p.line, why: p.why })));
+  const incomplete = sources.flatMap((code) => addedPlaceholders(code).map((p) => ({ path: code.path, line: p.line, why: p.why })));
   const complete = sources.filter((code) => !incomplete.some((p) => p.path === code.path)).length;
 
   const reports = messages
@@ -92,6 +92,17 @@ export function runFigures(messages: readonly Message[]): RunFigures {
     fastChecks: { reviewsSaved, byChecker },
     criteria: coverage ? S.coverageSummary(coverage) : null,
   };
+}
+
+/** The placeholders a file has that it did not have before the run edited it (each inherited line's text once). */
+function addedPlaceholders(code: S.Code): Placeholder[] {
+  const inherited = [...(code.inheritedPlaceholders ?? [])];
+  return placeholdersIn(code.path, code.content).filter((p) => {
+    const at = inherited.indexOf(p.text);
+    if (at === -1) return true;
+    inherited.splice(at, 1);
+    return false;
+  });
 }
 
 /** The figures on one line each, for the summary and the review report. */
