@@ -1,8 +1,12 @@
 /**
- * Crash safety. A multi-file scripted run (with a simulated latency) is SIGKILLed at many points —
- * spread over the run by its progress, plus mid-commit and mid-log-write by fault injection — and each
- * is resumed. Every resumed repository must equal the uninterrupted one: the same tree, the same commit
- * subjects in the same order, and the same board, with no message twice.
+ * Crash safety. A multi-file scripted run (with a simulated latency) is SIGKILLed once after each kind of
+ * progress line — a call asked, a reply read, a message posted, a commit, a test round started, a test
+ * round finished — each in another role's phase, plus mid-commit and mid-log-write by fault injection,
+ * and each is resumed. Every resumed repository must equal the uninterrupted one: the same tree, the same
+ * commit subjects in the same order, and the same board, with no message twice.
+ *
+ * The killed and the interrupted runs are child processes (a signal ends a process); the resumes, and
+ * the uninterrupted run they are held to, run in this process (test/helpers/in-process.ts).
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -10,8 +14,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -36,46 +41,54 @@ async function facts(project: string): Promise<RunFacts> {
   };
 }
 
-/** Starts a run and SIGKILLs it after its n-th progress line; or lets a fault-injection point kill it. */
-function runUntilKilled(out: string, options: { afterLines?: number; crashAt?: string }): Promise<{ signal: string | null; lines: number }> {
+/** Starts a run and SIGKILLs it once a progress line matches `after`; or lets a fault-injection point kill it. */
+function runUntilKilled(out: string, options: { after?: RegExp; crashAt?: string }): Promise<{ signal: string | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const env = cleanEnv({ ...LATENCY, ...(options.crashAt ? { SOPWORKS_CRASH_AT: options.crashAt } : {}) });
     const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let lines = 0;
-    let buffered = '';
+    let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      lines += parts.length;
-      if (options.afterLines !== undefined && lines >= options.afterLines) child.kill('SIGKILL');
+      stdout += chunk.toString();
+      if (options.after?.test(stdout) && !child.killed) child.kill('SIGKILL');
     });
     child.on('error', reject);
-    child.on('close', (_code, signal) => resolve({ signal, lines }));
+    child.on('close', (_code, signal) => resolve({ signal, stdout }));
   });
 }
+
+const resume = (project: string, env: Record<string, string> = LATENCY) => sopworks(['resume', project], { cwd: path.dirname(project), env });
 
 describe('kill -9 and resume', function () {
   this.timeout(300_000);
   let reference: RunFacts;
+  let done: string;
 
   before(async () => {
     const out = await tempDir();
-    const run = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env: LATENCY });
+    const run = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env: LATENCY });
     assert.equal(run.code, 0, run.stderr);
-    reference = await facts(path.join(out, 'wordfreq'));
+    done = path.join(out, 'wordfreq');
+    reference = await facts(done);
   });
   after(removeTempDirs);
 
-  // A full run prints about 88 progress lines before its outcome: these spread over all four roles.
-  const killPoints = [2, 6, 12, 20, 30, 40, 50, 60, 72, 84];
-  for (const afterLines of killPoints) {
-    it(`resumes a run killed after ${afterLines} progress lines to the same repository`, async () => {
+  // One kill per kind of progress line, each at its first line of that kind in a phase of its own: found
+  // by what the line says, never by its number, so none can fall past the end of a shorter run.
+  const killPoints: [string, RegExp][] = [
+    ['a call asked (the Product Manager’s first)', /^product-manager +… write_prd/m],
+    ['a reply read, not yet posted (the design)', /^architect +✓ write_design/m],
+    ['a message posted, not yet committed (the task graph)', /^architect +⇢ TaskGraph/m],
+    ['a commit, with other files’ calls in flight', /^engineer +● commit feat: add src\/tokenize\.js/m],
+    ['a test round started (round 1 in flight)', /^qa +▶ tests round 1/m],
+    ['a test round finished, its report not yet posted', /^qa +■ tests round 1/m],
+  ];
+  for (const [kind, after] of killPoints) {
+    it(`resumes a run killed after ${kind} to the same repository`, async () => {
       const out = await tempDir();
-      const killed = await runUntilKilled(out, { afterLines });
-      assert.equal(killed.signal, 'SIGKILL', 'the run was killed before it finished');
+      const killed = await runUntilKilled(out, { after });
+      assert.equal(killed.signal, 'SIGKILL', `the run was killed before it finished:\n${killed.stdout}`);
       const project = path.join(out, 'wordfreq');
-      const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+      const resumed = await resume(project);
       assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
       assert.deepEqual(await facts(project), reference);
     });
@@ -90,7 +103,7 @@ describe('kill -9 and resume', function () {
     // Commits go to git in batches (one `git fast-import` stream): the one holding the sixth is lost
     // whole, so five or fewer are made.
     assert.ok(before >= 1 && before <= 5, `the sixth commit was cut off (${before} made)`);
-    const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+    const resumed = await resume(project);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.deepEqual(await facts(project), reference);
   });
@@ -102,7 +115,7 @@ describe('kill -9 and resume', function () {
     const project = path.join(out, 'wordfreq');
     const log = await fs.readFile(path.join(project, '.sopworks', 'board.jsonl'), 'utf8');
     assert.ok(!log.endsWith('\n'), 'the log ends in a torn line');
-    const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+    const resumed = await resume(project);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /Dropped a torn last line of the board log/);
     assert.deepEqual(await facts(project), reference);
@@ -136,9 +149,9 @@ describe('kill -9 and resume', function () {
     // What was finished is committed before the run ends: nothing is left for resume to call "a crash".
     const committed = await git(project, 'log', '--format=%(trailers:key=Sopworks-Message,valueonly)');
     for (const m of code) assert.ok(committed.includes(m.id), `${m.payload.path} (${m.id}) was committed before the run ended`);
-    const status = await runCli(['status', out], { cwd: out });
+    const status = await sopworks(['status', out], { cwd: out });
     assert.match(status.stdout, /^wordfreq\s+interrupted\s+—\s+engineer → Code/m);
-    const resumed = await runCli(['resume', project], { cwd: out, env: LATENCY });
+    const resumed = await resume(project);
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.doesNotMatch(resumed.stdout + resumed.stderr, /crash/, 'resume names what happened: nothing crashed');
     assert.deepEqual(await facts(project), reference);
@@ -167,7 +180,7 @@ describe('kill -9 and resume', function () {
     });
     assert.equal(await closed, 130, stdout);
     assert.match(stdout, /Outcome\s+interrupted — stopped by the user \(at once\)/);
-    const resumed = await runCli(['resume', path.join(out, 'wordfreq')], { cwd: out, env: LATENCY });
+    const resumed = await resume(path.join(out, 'wordfreq'));
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.deepEqual(await facts(path.join(out, 'wordfreq')), reference);
   });
@@ -183,20 +196,18 @@ describe('kill -9 and resume', function () {
     const project = path.join(out, 'wordfreq');
     const closed = new Promise((resolve) => child.on('close', resolve));
     await new Promise<void>((resolve) => child.stdout.on('data', (d: Buffer) => /write_prd/.test(d.toString()) && resolve()));
-    const second = await runCli(['resume', project], { cwd: out });
+    const second = await resume(project, {});
     assert.equal(second.code, 2);
     assert.match(second.stderr, new RegExp(`in use by another sopworks process \\(pid ${child.pid}\\)`));
     child.kill('SIGKILL');
     await closed;
-    const resumed = await runCli(['resume', project], { cwd: out });
+    const resumed = await resume(project, {});
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, new RegExp(`Took over the lock of process ${child.pid}`));
   });
 
   it('refuses to resume a run that is done', async () => {
-    const out = await tempDir();
-    await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out });
-    const again = await runCli(['resume', path.join(out, 'wordfreq')], { cwd: out });
+    const again = await resume(done, {});
     assert.equal(again.code, 2);
     assert.match(again.stderr, /finished with outcome done; there is nothing to resume/);
   });
