@@ -1,14 +1,16 @@
 /**
  * The public interface of a source file: what a file that depends on it needs to know — what it exports,
  * with whole signatures, without bodies or private helpers. Read with tree-sitter (src/ground/syntax/)
- * for JavaScript, TypeScript, Python and Go (./code-interface/*.ts, one file per language). Any other file,
+ * for JavaScript, TypeScript, Python, Go, Rust and Java (./code-interface/*.ts, one file per language). Any other file,
  * and one that does not parse, is shown whole when short, else its first lines up to a blank line, with
  * the number of lines left out.
  */
 import { grammarOf, languageOf, type SyntaxLanguage, type SyntaxNode } from '../ground/syntax/index.ts';
 import { goInterface } from './code-interface/go.ts';
+import { javaInterface } from './code-interface/java.ts';
 import { javascriptInterface } from './code-interface/javascript.ts';
 import { pythonInterface } from './code-interface/python.ts';
+import { rustInterface } from './code-interface/rust.ts';
 
 type Extract = (root: SyntaxNode, source: string) => string;
 
@@ -18,6 +20,8 @@ const EXTRACT: Partial<Record<SyntaxLanguage, { extract: Extract; nothing: strin
   tsx: { extract: javascriptInterface, nothing: '(it exports nothing)' },
   python: { extract: pythonInterface, nothing: '(it has no public names)' },
   go: { extract: goInterface, nothing: '(it exports nothing)' },
+  rust: { extract: rustInterface, nothing: '(it has no public items)' },
+  java: { extract: javaInterface, nothing: '(it declares no type)' },
 };
 
 /** A file of another language up to this many lines is shown whole. */

@@ -1,11 +1,12 @@
 /**
  * The interface of a Go file, read from its tree: its package clause and what it exports (names that
  * start with a capital letter) — functions and methods of exported types with whole signatures and
- * `{ … }` for a body, type declarations (a struct's unexported fields left out), and exported
- * constants and variables (a value too long to show is `…`). Doc comments right above stay.
+ * `{ … }` for a body, type declarations and aliases (a struct's unexported fields left out, with their
+ * comments), and exported constants and variables (a value too long to show is `…`). Doc comments
+ * right above stay.
  */
 import type { SyntaxNode } from '../../ground/syntax/index.ts';
-import { type Cut, commentsAbove, cutOf, indentAt, textWith, tooLong } from './source-text.ts';
+import { type Cut, commentsAbove, cutOf, indentAt, leftOut, textWith, tooLong } from './source-text.ts';
 
 const isComment = (node: SyntaxNode): boolean => node.type === 'comment';
 const exported = (name: string | undefined): boolean => name !== undefined && /^\p{Lu}/u.test(name);
@@ -49,7 +50,8 @@ function receiverType(method: SyntaxNode): string | undefined {
 
 /** A type, const or var declaration with its exported specs only (null when none is), each whole or with a long value as `…`. */
 function specs(node: SyntaxNode, source: string): string | null {
-  const all = node.namedChildren.filter((c): c is SyntaxNode => c !== null && c.type.endsWith('_spec'));
+  // `type ID = string` is a type_alias, not a type_spec.
+  const all = node.namedChildren.filter((c): c is SyntaxNode => c !== null && (c.type.endsWith('_spec') || c.type === 'type_alias'));
   const kept = all.filter((spec) => spec.childrenForFieldName('name').some((name) => exported(name?.text)));
   if (kept.length === 0) return null;
   const keyword = node.type.replace('_declaration', '');
@@ -71,5 +73,5 @@ function specCuts(spec: SyntaxNode, source: string): Cut[] {
       (f): f is SyntaxNode =>
         f?.type === 'field_declaration' && !f.childrenForFieldName('name').some((n) => exported(n?.text)) && f.childrenForFieldName('name').length > 0,
     )
-    .map((f) => ({ start: source.lastIndexOf('\n', f.startIndex - 1), end: f.endIndex, with: '' }));
+    .map((f) => leftOut(f, source, isComment));
 }

@@ -60,3 +60,20 @@ function reindented(line: string, indent: string): string {
   if (text === '') return '';
   return `${indent}${text.startsWith('*') ? ' ' : ''}${text}`;
 }
+
+/**
+ * The cut that leaves a member out of its parent's text, with the comments right above it (a private
+ * field's doc comment goes with it) and the space between it and what comes before (no blank lines pile
+ * up where members were), and a `,` that ends it (a Rust field).
+ */
+export function leftOut(node: SyntaxNode, source: string, isComment: (n: SyntaxNode) => boolean): Cut {
+  let first = node;
+  for (let above = node.previousNamedSibling; above && isComment(above); above = above.previousNamedSibling) {
+    if (first.startPosition.row - above.endPosition.row > 1) break;
+    first = above;
+  }
+  const before = first.previousSibling;
+  const start = before ? before.endIndex : Math.max(source.lastIndexOf('\n', first.startIndex - 1), 0);
+  const end = source[node.endIndex] === ',' ? node.endIndex + 1 : node.endIndex;
+  return { start, end, with: '' };
+}
