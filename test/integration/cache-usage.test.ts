@@ -94,7 +94,7 @@ describe('cached prompt tokens where usage is shown', function () {
       const result = await run(out, fake.url, []);
       assert.equal(result.code, 0, result.stdout + result.stderr);
       // Every call of 2,000 prompt tokens, all but the first served 1,900 by the cache.
-      const usage = /^Usage\s+(\d+) calls, [\d,]+ tokens \(([\d,]+) prompt, [\d,]+ completion; ([\d,]+) cached, (\d+\.\d)%\), cost \$[\d.]+, /m.exec(
+      const usage = /^Usage\s+[\d,]+ tokens, cost \$[\d.]+, [\d.]+s — (\d+) calls, ([\d,]+) prompt, [\d,]+ completion; ([\d,]+) cached, (\d+\.\d)%$/m.exec(
         result.stdout,
       );
       assert.ok(usage, result.stdout);

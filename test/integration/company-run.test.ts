@@ -170,8 +170,13 @@ describe('the company on the demo scenario', function () {
     assert.match(run.stdout, /^\s+Criteria\s+5 of 5 proven \(P0: 5 of 5\)$/m, 'N of M criteria proven: the demo proves every one');
     assert.match(
       run.stdout,
-      /^Usage\s+27 calls, [\d,]+ tokens \([\d,]+ prompt, [\d,]+ completion\), cost unknown, \d+\.\ds — per role and step: sopworks review \S*wordfreq$/m,
-      'calls, tokens (no cached tokens: a scripted model says nothing of a cache), cost (no price for a scripted model), time, where the tables are',
+      /^Usage\s+[\d,]+ tokens, cost unknown, \d+\.\ds — 27 calls, [\d,]+ prompt, [\d,]+ completion$/m,
+      'tokens, cost (no price for a scripted model), time, then calls and the split (no cached tokens: a scripted model says nothing of a cache)',
+    );
+    assert.match(
+      run.stdout,
+      /^Review\s+sopworks review \S*wordfreq {2}\(usage per role and step; the record: \S*wordfreq\/\.sopworks\/\)$/m,
+      'where the tables are, the command first',
     );
     const end = run.stdout.slice(run.stdout.lastIndexOf('\nOutcome')).trim().split('\n');
     assert.ok(end.length <= 13, `the summary and what to do next take ${end.length} lines:\n${end.join('\n')}`);

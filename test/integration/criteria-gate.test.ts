@@ -27,7 +27,7 @@ interface Logged {
 async function run(scenarioFile: string): Promise<{ code: number | null; stdout: string; project: string }> {
   const out = await tempDir('sopworks-criteria-gate-');
   const result = await sopworks(['run', '--llm', `scripted:${scenarioFile}`, '--out', out], { cwd: out });
-  const project = result.stdout.match(/^Record {4}(.+)\/\.sopworks\//m)?.[1];
+  const project = result.stdout.match(/^Review {4}sopworks review .*the record: (.+)\/\.sopworks\/\)$/m)?.[1];
   assert.ok(project, `${result.stdout}\n${result.stderr}`);
   return { code: result.code, stdout: `${result.stdout}\n${result.stderr}`, project: path.resolve(out, project) };
 }

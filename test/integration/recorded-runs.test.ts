@@ -125,7 +125,7 @@ describe("a capable model's recorded runs, replayed", function () {
       } else assert.match(result.stdout, /^Tests {5}round \d+ passed \(exit code 0\)$/m, said);
       assert.equal((said.match(/reply invalid \(attempt \d+\), asking again/g) ?? []).length, run.reasks, said);
 
-      const project = result.stdout.match(/^Record {4}(.+)\/\.sopworks\//m)?.[1];
+      const project = result.stdout.match(/^Review {4}sopworks review .*the record: (.+)\/\.sopworks\/\)$/m)?.[1];
       assert.ok(project, said);
       // The run's record counts them (re-asks are its repairs); no transport retry either.
       const record = JSON.parse(await fs.readFile(path.resolve(out, project, '.sopworks', 'run.json'), 'utf8'));

@@ -162,7 +162,11 @@ describe('a model per role, with fallbacks (real CLI, real ChatOpenAI client, lo
     assert.match(cli.stdout, /product-manager\s+⇄ write_prd: context length exceeded with openai:small-context at .*; asking openai:pm-model/);
     assert.match(cli.stdout, /architect\s+⇄ \w+: model not found with openai:no-such-model at .*; asking openai:architect-model/);
     for (const model of ['pm-model', 'architect-model', 'run-model', 'qa-model']) {
-      assert.match(cli.stdout, new RegExp(`^ {2}openai:${model} at \\S+ — \\d+ calls?, [\\d,]+ tokens \\(`, 'm'), `the summary has a line for ${model}`);
+      assert.match(
+        cli.stdout,
+        new RegExp(`^ {2}openai:${model} at \\S+ — [\\d,]+ tokens, cost \\S+ — \\d+ calls?, [\\d,]+ prompt`, 'm'),
+        `the summary has a line for ${model}`,
+      );
     }
     assert.match(cli.stdout, /^ {2}openai:architect-model at \S+ — .*, cost \$\d/m, "the architect's model at its own price");
 

@@ -1,7 +1,9 @@
 /**
  * A terminal view that fits (issue 38): in a real pseudo-terminal (`script`) of 60 and of 120 columns, a
- * run's progress lines are cut to the width with "…" — never wrapped mid-word — and its end summary keeps
- * the outcome on a 24-line screen; piped, the same lines come whole.
+ * run's progress lines and its end summary are cut to the width with "…" — never wrapped mid-word — the
+ * summary keeps the outcome on a 24-line screen, and a live status line (the run's time, tokens, cost,
+ * the step under way) is drawn within the width and gone at the end; piped, the same lines come whole,
+ * and no status line.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,7 +13,7 @@ import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 /** The demo run in a pseudo-terminal of `columns` × 24; what the terminal was sent, as lines. */
-function demoAt(columns: number, out: string): Promise<{ code: number | null; lines: string[] }> {
+function demoAt(columns: number, out: string): Promise<{ code: number | null; lines: string[]; screen: string }> {
   const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
   const command = `stty cols ${columns} rows 24; ${[process.execPath, BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out].map(quote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: out, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -22,6 +24,7 @@ function demoAt(columns: number, out: string): Promise<{ code: number | null; li
       // The status line is drawn and cleared with \r and an erase: only what stayed on screen is kept.
       resolve({
         code,
+        screen,
         lines: screen.split(/\r?\n/).map((l) =>
           l
             .split('\r')
@@ -38,9 +41,9 @@ describe('a terminal view that fits its width', function () {
   after(removeTempDirs);
 
   for (const columns of [60, 120]) {
-    it(`cuts every progress line to ${columns} columns with "…", and ends with a short summary`, async () => {
+    it(`cuts every progress line and the summary to ${columns} columns with "…", with a live status line while the run goes on`, async () => {
       const out = await tempDir();
-      const { code, lines } = await demoAt(columns, out);
+      const { code, lines, screen } = await demoAt(columns, out);
       assert.equal(code, 0, lines.join('\n'));
       const end = lines.findIndex((l) => l.startsWith('Outcome'));
       assert.ok(end > 10, 'the run printed its progress, then its outcome');
@@ -54,9 +57,25 @@ describe('a terminal view that fits its width', function () {
       assert.match(lines[end]!, /^Outcome\s+done — all tests pass$/);
       const summary = lines.slice(end).filter((l) => l.trim() !== '');
       assert.ok(summary.length <= 12, `the summary and the next command take ${summary.length} lines`);
-      // As the terminal shows them, a line longer than the width on rows of its own: the outcome stays on screen.
-      const rows = summary.reduce((n, l) => n + Math.max(1, Math.ceil(stringWidth(l) / columns)), 0);
-      assert.ok(rows <= 20, `${rows} rows of ${columns} columns`);
+      for (const line of summary) assert.ok(stringWidth(line) <= columns, `${stringWidth(line)} columns: ${line}`);
+      assert.match(summary.find((l) => l.startsWith('Usage'))!, /^Usage\s+[\d,]+ tokens, cost unknown, [\d.]+s/, 'tokens, cost and time before a cut');
+      assert.match(summary.find((l) => l.startsWith('Review'))!, /^Review\s+sopworks review wordfreq\b/, 'the command before a cut');
+      // Each status drawn: what stood between an erase and the next one, or the line it made way for.
+      const drawn = screen
+        .split('\r\x1b[2K')
+        .slice(1)
+        .map((part) => part.split(/\r?\n/)[0]!)
+        .filter((part) => part.startsWith('⋯'));
+      assert.ok(drawn.length > 10, `the status line was drawn while the run went on (${drawn.length} times)`);
+      for (const status of drawn) {
+        assert.match(status, /^⋯ \d+:\d\d · [\d,]+ tokens · cost unknown · /, status);
+        assert.ok(stringWidth(status) < columns, `${stringWidth(status)} columns: ${status}`);
+      }
+      assert.ok(
+        drawn.some((status) => / · engineer write_file src\/\S+ \d+:\d\d/.test(status) || (columns === 60 && status.endsWith('…'))),
+        'the step under way',
+      );
+      assert.ok(!lines.slice(end).some((l) => l.startsWith('⋯')), 'gone once the run has ended');
       assert.match(summary.at(-1)!, /^Next: cd \S*wordfreq && git log --stat$/);
     });
   }
@@ -66,6 +85,7 @@ describe('a terminal view that fits its width', function () {
     const piped = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out, env: { COLUMNS: '60' } });
     assert.equal(piped.code, 0, piped.stderr);
     assert.doesNotMatch(piped.stdout, /…$/m, 'nothing cut');
+    assert.doesNotMatch(piped.stdout, /⋯|\r|\x1b/, 'plain lines: no status line, no erase');
     assert.ok(
       piped.stdout.split('\n').some((l) => l.length > 60),
       'lines longer than 60 columns kept whole',

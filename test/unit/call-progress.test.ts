@@ -5,8 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
+import stringWidth from 'string-width';
 import { describeProgress, LiveStatus } from '../../src/apps/console/index.ts';
 import { type ProgressReport, progressReporter } from '../../src/capabilities/model/call-progress.ts';
+import type { RunEvent } from '../../src/company/index.ts';
 
 /** A terminal stream that keeps what was written. */
 function terminal(columns = 80): NodeJS.WriteStream & { written: () => string } {
@@ -54,22 +56,47 @@ describe('call progress', () => {
     assert.equal(describeProgress({ ...base, phase: 'waiting' }, 1_800_000), 'waiting for the model, 30:00');
   });
 
-  it('draws the calls under way on one line, clears it for every other line, and counts the time on between reports', () => {
+  it('draws the run’s time, tokens and cost and the steps under way on one line, clears it for every other line, and counts the time on between reports', () => {
     let clock = 0;
     const stream = terminal(60);
     const live = LiveStatus.forTerminal(stream, () => clock)!;
     const out: string[] = [];
     const io = live.wrap({ out: (line) => stream.write(`${line}\n`) && out.push(line), err: () => {} });
     const call = { role: 'engineer', action: 'write_file', key: 'src/a.js' };
-    live.update(call, { phase: 'writing', tokens: 12, tokensPerSecond: 3, promptTokens: 500, elapsedMs: 4_000 });
-    clock = 9_000;
-    assert.equal(live.text(200), '⋯ engineer write_file src/a.js: writing 12 tokens, 3.0 tokens/s, 0:13');
-    assert.ok(Array.from(live.text()).length <= 59, 'fits the terminal');
+    const model = (event: Extract<RunEvent, { kind: 'model' }>['event']): RunEvent => ({ kind: 'model', event });
+    const record = (promptTokens: number, completionTokens: number, costUsd: number | null) => ({
+      ...call,
+      promptTokens,
+      completionTokens,
+      counted: false,
+      repairs: 0,
+      retries: 0,
+      costUsd,
+      ms: 1,
+      ok: true,
+    });
+    live.observe(model({ kind: 'call-start', call: { role: 'pm', action: 'write_prd', key: null } }));
+    clock = 2_000;
+    live.observe(model({ kind: 'call-end', call: { role: 'pm', action: 'write_prd', key: null }, record: { ...record(1_200, 300, 0.0025), role: 'pm' } }));
+    live.observe(model({ kind: 'call-start', call }));
+    live.observe({ kind: 'tests-start', role: 'qa', detail: 'round 1: node --test' });
+    clock = 3_000;
+    assert.equal(live.text(200), '⋯ 0:03 · 1,500 tokens · cost $0.0025 · engineer write_file src/a.js 0:01 · qa tests round 1: node --test 0:01');
+    live.observe({ kind: 'tests-end', role: 'qa', detail: 'round 1: passed', passed: true });
+    live.observe(model({ kind: 'call-progress', call, progress: { phase: 'writing', tokens: 12, tokensPerSecond: 3, promptTokens: 500, elapsedMs: 4_000 } }));
+    clock = 12_000;
+    assert.equal(live.text(200), '⋯ 0:12 · 1,500 tokens · cost $0.0025 · engineer write_file src/a.js: writing 12 tokens, 3.0 tokens/s, 0:13');
+    assert.equal(live.text(40), '⋯ 0:12 · 1,500 tokens · cost $0.0025 ·…', 'cut to the width with "…", the totals first');
     io.out('engineer        ✓ write_file src/b.js');
-    live.done(call);
+    live.observe(model({ kind: 'call-end', call, record: record(10, 10, null) }));
+    assert.match(live.text(200), /^⋯ 0:12 · 1,520 tokens · cost unknown$/, 'a call of unknown price makes the cost unknown');
     live.close();
     const written = stream.written();
     assert.match(written, /\r\x1b\[2Kengineer {8}✓ write_file src\/b\.js\n/, 'the status is cleared before a line');
+    assert.ok(
+      written.split('\r\x1b[2K').every((drawn) => stringWidth(drawn.split('\n').at(-1)!) < 60),
+      'each status drawn fits the terminal',
+    );
     assert.ok(written.endsWith('\r\x1b[2K'), 'and gone at the end');
     assert.equal(
       LiveStatus.forTerminal(Object.assign(new PassThrough(), { isTTY: false }) as unknown as NodeJS.WriteStream),

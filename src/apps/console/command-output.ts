@@ -18,6 +18,8 @@ export interface CommandOutput {
   json: ((line: JsonLine) => void) | null;
   /** A run's progress: lines for a person, or JSON lines. */
   progress: (event: RunEvent) => void;
+  /** The terminal's width the lines for a person are cut to; none for a pipe, a file or --json. */
+  columns: () => number | undefined;
 }
 
 /**
@@ -32,13 +34,14 @@ export function commandOutput(
   live: LiveStatus | null = null,
   columns: () => number | undefined = () => undefined,
 ): CommandOutput {
-  if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(fitLine(line, columns())), live) };
+  if (!json) return { human: io, json: null, progress: progressPrinter((line) => io.out(fitLine(line, columns())), live), columns };
   // Every field may quote a model or a repository: no control but newline and tab in any of them.
   const write = (line: JsonLine) => io.out(JSON.stringify(cleanStrings(line, cleanBlock)));
   return {
     human: { out: (line) => io.err(line), err: (line) => io.err(line) },
     json: write,
     progress: (event) => write(jsonOfEvent(event, command === 'status' || command === 'review' ? 'run' : command)),
+    columns: () => undefined,
   };
 }
 

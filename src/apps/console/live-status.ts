@@ -1,33 +1,43 @@
 /**
- * The live status line at the bottom of a terminal while a run goes on: for each model call under way,
- * its phase (reading the prompt, writing, waiting for the server), the tokens written so far and their
- * rate, and how long it has taken — redrawn every second, so a reply that takes twenty minutes on a CPU
- * shows that it is alive. Only on a terminal: piped output gets the progress lines alone (and `--json`
- * the events). Every line written while it shows clears it first and draws it again after.
+ * The live status line at the bottom of a terminal while a run goes on: how long the run has taken, the
+ * tokens and cost so far, and each step under way — a model call with its phase (reading the prompt,
+ * writing, waiting for the server), the tokens written and their rate, or a test round — redrawn every
+ * second, so a reply that takes twenty minutes on a CPU shows that it is alive. Only on a terminal, and
+ * only while a step is under way (a question asked at the terminal is never drawn over): piped output
+ * gets the progress lines alone (and `--json` the events). Every line written while it shows clears it
+ * first and draws it again after; it is cut to the terminal's width with "…", the totals first.
  */
 import pc from 'picocolors';
 import type { CallMeta, ProgressReport } from '../../capabilities/model/index.ts';
+import { formatUsd } from '../../capabilities/model/index.ts';
+import type { RunEvent } from '../../company/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import type { Lines as Output } from '../../session/index.ts';
+import { fitLine } from './fit-line.ts';
 
 const REDRAW_MS = 1000;
 
-interface Shown {
+interface Step {
   label: string;
-  report: ProgressReport;
-  /** When the report came, to count the time on between reports. */
+  /** A model call's latest progress report, when its provider streams one. */
+  report: ProgressReport | null;
+  /** When the step began or its report came, to count the time on between reports. */
   at: number;
 }
 
 export class LiveStatus {
-  private readonly calls = new Map<string, Shown>();
+  private readonly steps = new Map<string, Step>();
   private drawn = false;
   private readonly timer: NodeJS.Timeout;
+  private readonly startedAt: number;
+  private tokens = 0;
+  private costUsd: number | null = 0;
 
   private constructor(
     private readonly stream: NodeJS.WriteStream,
     private readonly now: () => number,
   ) {
+    this.startedAt = now();
     this.timer = setInterval(() => this.draw(), REDRAW_MS);
     this.timer.unref();
   }
@@ -42,37 +52,48 @@ export class LiveStatus {
     return { out: (line) => this.around(() => io.out(line)), err: (line) => this.around(() => io.err(line)) };
   }
 
-  /** The progress of a call under way. */
-  update(call: CallMeta, report: ProgressReport): void {
-    // The label names a file a model chose: one clean line (this line is written past output.ts).
-    this.calls.set(keyOf(call), { label: cleanLine(`${call.role} ${call.action}${call.key ? ` ${call.key}` : ''}`), report, at: this.now() });
+  /** A run event: a step begins or ends, a call reports its progress or what it used. */
+  observe(event: RunEvent): void {
+    if (event.kind === 'tests-start') this.begin(`tests\u0000${event.role}`, `${event.role} tests ${event.detail}`);
+    else if (event.kind === 'tests-end') this.steps.delete(`tests\u0000${event.role}`);
+    else if (event.kind === 'model') {
+      const e = event.event;
+      const key = keyOf(e.call);
+      if (e.kind === 'call-start') this.begin(key, `${e.call.role} ${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`);
+      else if (e.kind === 'call-progress') {
+        const step = this.steps.get(key);
+        if (step) Object.assign(step, { report: e.progress, at: this.now() });
+      } else if (e.kind === 'call-end') {
+        this.steps.delete(key);
+        this.tokens += e.record.promptTokens + e.record.completionTokens;
+        this.costUsd = this.costUsd === null || e.record.costUsd === null ? null : this.costUsd + e.record.costUsd;
+      } else return;
+    } else return;
     this.draw();
-  }
-
-  /** A call that ended: its status goes. */
-  done(call: CallMeta): void {
-    if (this.calls.delete(keyOf(call))) this.draw();
   }
 
   /** Clears the line and stops redrawing it. */
   close(): void {
     clearInterval(this.timer);
-    this.calls.clear();
+    this.steps.clear();
     this.clear();
   }
 
-  /** The status text: each call under way, the longest-running first. */
+  /** The status text: the run's time, tokens and cost so far, then each step under way, the longest-running first. */
   text(width: number = this.stream.columns || 100): string {
     const now = this.now();
-    const parts = [...this.calls.values()]
-      .sort((a, b) => b.report.elapsedMs - a.report.elapsedMs)
-      .map((shown) => `${shown.label}: ${describeProgress(shown.report, shown.report.elapsedMs + (now - shown.at))}`);
-    const line = `⋯ ${parts.join(' · ')}`;
-    return Array.from(line).length > width - 1
-      ? `${Array.from(line)
-          .slice(0, width - 2)
-          .join('')}…`
-      : line;
+    const totals = `${clock(now - this.startedAt)} · ${this.tokens.toLocaleString('en-US')} tokens · cost ${formatUsd(this.costUsd)}`;
+    const steps = [...this.steps.values()]
+      .map((step) => ({ step, elapsed: step.report ? step.report.elapsedMs + (now - step.at) : now - step.at }))
+      .sort((a, b) => b.elapsed - a.elapsed)
+      .map(({ step, elapsed }) => (step.report ? `${step.label}: ${describeProgress(step.report, elapsed)}` : `${step.label} ${clock(elapsed)}`));
+    // One column spare: a line that fills the last column makes some terminals wrap.
+    return fitLine(`⋯ ${[totals, ...steps].join(' · ')}`, width - 1);
+  }
+
+  private begin(key: string, label: string): void {
+    // The label names a file a model chose: one clean line (this line is written past output.ts).
+    this.steps.set(key, { label: cleanLine(label), report: null, at: this.now() });
   }
 
   private around(write: () => void): void {
@@ -89,7 +110,7 @@ export class LiveStatus {
 
   private draw(): void {
     this.clear();
-    if (this.calls.size === 0 || this.stream.destroyed) return;
+    if (this.steps.size === 0 || this.stream.destroyed) return;
     this.stream.write(pc.dim(this.text()));
     this.drawn = true;
   }
@@ -97,13 +118,15 @@ export class LiveStatus {
 
 const keyOf = (call: CallMeta): string => `${call.role}\u0000${call.action}\u0000${call.key ?? ''}`;
 
+/** `1:05`: minutes and seconds. */
+const clock = (ms: number): string => `${Math.floor(ms / 60_000)}:${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}`;
+
 /** `writing 120 tokens, 6.1 tokens/s, 0:21` — or what the request is doing before that. */
 export function describeProgress(report: ProgressReport, elapsedMs: number): string {
-  const clock = `${Math.floor(elapsedMs / 60_000)}:${String(Math.floor(elapsedMs / 1000) % 60).padStart(2, '0')}`;
   if (report.phase === 'writing') {
     const rate = report.tokensPerSecond === null ? '' : `, ${report.tokensPerSecond.toFixed(1)} tokens/s`;
-    return `writing ${report.tokens} token${report.tokens === 1 ? '' : 's'}${rate}, ${clock}`;
+    return `writing ${report.tokens} token${report.tokens === 1 ? '' : 's'}${rate}, ${clock(elapsedMs)}`;
   }
-  if (report.phase === 'reading') return `reading the prompt${report.promptTokens === null ? '' : ` (${report.promptTokens} tokens)`}, ${clock}`;
-  return `waiting for the model, ${clock}`;
+  if (report.phase === 'reading') return `reading the prompt${report.promptTokens === null ? '' : ` (${report.promptTokens} tokens)`}, ${clock(elapsedMs)}`;
+  return `waiting for the model, ${clock(elapsedMs)}`;
 }

@@ -1,7 +1,8 @@
 /**
  * Progress lines while a run goes on. One self-contained line per event, prefixed by the role, so
- * the output stays readable when several roles (or several files) are at work at once. A model call's
- * progress (tokens, rate, phase) goes to the live status line on a terminal (live-status.ts). Every value
+ * the output stays readable when several roles (or several files) are at work at once. On a terminal,
+ * the live status line (live-status.ts) follows every event too: the steps under way, a call's progress
+ * (tokens, rate, phase), the run's time, tokens and cost so far. Every value
  * an event carries may come from a model or a repository (a title, a file name, an error quoting a
  * reply): each goes through `cleanLine`, so none can break its line, colour it or drive the terminal.
  */
@@ -16,6 +17,7 @@ const ROLE_WIDTH = 16;
 export function progressPrinter(write: (line: string) => void, live: LiveStatus | null = null): (event: RunEvent) => void {
   const who = (role: string) => pc.cyan(t(role).padEnd(ROLE_WIDTH));
   return (event) => {
+    live?.observe(event);
     switch (event.kind) {
       case 'start':
         write(`${pc.bold('sopworks')} · ${t(event.project)} → ${t(event.projectDir)}`);
@@ -27,11 +29,7 @@ export function progressPrinter(write: (line: string) => void, live: LiveStatus 
       case 'model': {
         const e = event.event;
         const label = t(`${e.call.action}${e.call.key ? ` ${e.call.key}` : ''}`);
-        if (e.kind === 'call-progress') {
-          live?.update(e.call, e.progress);
-          return;
-        }
-        if (e.kind === 'call-end') live?.done(e.call);
+        if (e.kind === 'call-progress') return;
         if (e.kind === 'call-start') write(`${who(e.call.role)}${pc.dim('…')} ${label}${e.seat ? pc.dim(` (${t(e.seat)})`) : ''}`);
         else if (e.kind === 'call-repair')
           write(`${who(e.call.role)}${pc.yellow('↻')} ${label}: reply invalid (attempt ${e.attempt}), asking again — ${firstLine(e.error)}`);

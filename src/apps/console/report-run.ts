@@ -4,6 +4,7 @@ import { runFigures } from '../../capabilities/project/index.ts';
 import { Workspace } from '../../capabilities/repository/index.ts';
 import type { SessionResult } from '../../session/index.ts';
 import type { CommandOutput } from './command-output.ts';
+import { fitLine } from './fit-line.ts';
 import { summaryLine } from './json-lines-schema.ts';
 import { renderSummary } from './summary.ts';
 import { usageJson } from './usage-json.ts';
@@ -35,7 +36,14 @@ export async function reportRun(session: SessionResult, model: string, output: C
       }),
     );
   } else {
-    io.out(renderSummary(result, { files, commits: history.length, model }));
+    io.out(fitLines(renderSummary(result, { files, commits: history.length, model }), output.columns()));
   }
-  for (const line of session.lines) io.out(line);
+  for (const line of session.lines) io.out(fitLines(line, output.columns()));
 }
+
+/** Each line of a block cut to the terminal's width (the summary is one block, its reason may take several lines). */
+const fitLines = (block: string, columns: number | undefined): string =>
+  block
+    .split('\n')
+    .map((line) => fitLine(line, columns))
+    .join('\n');

@@ -1,7 +1,7 @@
 /**
  * The summary printed when a run ends, short enough to keep the outcome on a 24-line screen: outcome,
- * files, commits, tests, figures, model, usage in one line (its tables are `sopworks review`'s), the
- * record. The reason and names may quote a model or a repository: each is one clean line
+ * files, commits, tests, figures, model, usage in one line (its tables are `sopworks review`'s, named on
+ * the line after with where the record is). At a terminal each line is cut to its width (report-run.ts). The reason and names may quote a model or a repository: each is one clean line
  * (src/ground/terminal-text.ts).
  */
 import path from 'node:path';
@@ -39,23 +39,23 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   }
   for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${cleanLine(figure.value)}`);
   lines.push(`${pc.bold('Model')}     ${cleanLine(facts.model)}`);
-  // One line: the tables per role and per step are `sopworks review`'s, so the outcome stays on screen.
-  lines.push(
-    `${pc.bold('Usage')}     ${usageLine(result.usage.total())}, ${(result.wallMs / 1000).toFixed(1)}s — per role and step: sopworks review ${cleanLine(shown)}`,
-  );
+  // One line, the figures a person looks for first (a narrow terminal cuts the rest): the tables per role
+  // and per step are `sopworks review`'s, named on the last line with the command first, so the outcome stays on screen.
+  lines.push(`${pc.bold('Usage')}     ${usageLine(result.usage.total(), result.wallMs)}`);
   // Which model answered what, each at its own price, once a run asks more than one: a line each.
   const byModel = result.usage.byModel();
   if (byModel.size > 1) for (const [model, u] of byModel) lines.push(`  ${cleanLine(model)} — ${usageLine(u)}`);
-  lines.push(`${pc.bold('Record')}    ${path.join(shown, '.sopworks')}/ (board.jsonl, exchanges.jsonl, run.json)`);
+  lines.push(`${pc.bold('Review')}    sopworks review ${cleanLine(shown)}  (usage per role and step; the record: ${path.join(shown, '.sopworks')}/)`);
   return lines.join('\n');
 }
 
-/** "23 calls, 27,952 tokens (23,725 prompt, 4,227 completion; 1,024 cached, 4.3%), cost $0.0123". */
-function usageLine(u: UsageTotals): string {
+/** "27,952 tokens, cost $0.0123, 12.4s — 23 calls, 23,725 prompt, 4,227 completion; 1,024 cached, 4.3%" (the time when given). */
+function usageLine(u: UsageTotals, wallMs?: number): string {
   const n = (v: number) => v.toLocaleString('en-US');
   const [cached, rate] = cachedCells(u);
   const cache = cached === '—' ? '' : `; ${n(Number(cached))} cached, ${rate}`;
-  return `${n(u.calls)} call${u.calls === 1 ? '' : 's'}, ${n(u.promptTokens + u.completionTokens)} tokens (${n(u.promptTokens)} prompt, ${n(u.completionTokens)} completion${cache}), cost ${formatUsd(u.costUsd)}`;
+  const time = wallMs === undefined ? '' : `, ${(wallMs / 1000).toFixed(1)}s`;
+  return `${n(u.promptTokens + u.completionTokens)} tokens, cost ${formatUsd(u.costUsd)}${time} — ${n(u.calls)} call${u.calls === 1 ? '' : 's'}, ${n(u.promptTokens)} prompt, ${n(u.completionTokens)} completion${cache}`;
 }
 
 /** The prompt tokens a cache served and the hit rate, as the provider reported them; "—" where it said nothing. */
