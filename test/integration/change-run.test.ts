@@ -94,7 +94,9 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(diff, /\+export function greet\(name, \{ lang = 'en' \} = \{\}\) \{/);
     assert.match(diff, /-export function greet\(name\) \{/);
     assert.ok(
-      git(repo, 'show', `${branch}:src/greet.js`).endsWith('export function shout(text) {\n  return text.toUpperCase();\n}\n// TODO: drop the default greeting in 1.0\n'),
+      git(repo, 'show', `${branch}:src/greet.js`).endsWith(
+        'export function shout(text) {\n  return text.toUpperCase();\n}\n// TODO: drop the default greeting in 1.0\n',
+      ),
       'the rest of the file is untouched',
     );
 

@@ -14,7 +14,13 @@ const code = (payload: Record<string, unknown>): Message => {
 
 describe('run figures', () => {
   it("completeness counts the placeholders a run added to an edited file, not the repository's own", () => {
-    const edited = ['// TODO: use replaceAll on Node 16', 'export const strip = (s) => s;', '// TODO: use replaceAll on Node 16', '// TODO: handle OSC', ''].join('\n');
+    const edited = [
+      '// TODO: use replaceAll on Node 16',
+      'export const strip = (s) => s;',
+      '// TODO: use replaceAll on Node 16',
+      '// TODO: handle OSC',
+      '',
+    ].join('\n');
     const figures = runFigures([
       code({ path: 'source/util.js', content: edited, review: null, inheritedPlaceholders: ['// TODO: use replaceAll on Node 16'] }),
       code({ path: 'source/index.js', content: '// FIXME: old\nexport {};\n', review: null, inheritedPlaceholders: ['// FIXME: old'] }),
