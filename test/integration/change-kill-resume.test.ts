@@ -5,6 +5,9 @@
  * resumed. Every resumed branch must equal the uninterrupted one (tree and commit subjects), and no model
  * call may be asked twice: the scenario has exactly one reply per call, so a call asked again would find
  * none and fail the run. `SOPWORKS_KILL_EVERY_LINE=1` kills after every progress line instead.
+ *
+ * The killed runs are child processes (a signal ends a process); the resumes, and the uninterrupted run
+ * they are held to, run in this process (test/helpers/in-process.ts).
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -12,8 +15,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { GREETINGS_BRANCH as BRANCH, CHANGE_FIXTURE, GREETINGS_SCENARIO, type Reply } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const LATENCY = { SOPWORKS_SCRIPTED_LATENCY_MS: '25' };
@@ -96,7 +100,7 @@ describe('sopworks change: kill -9 and resume', function () {
     scenario = path.join(dir, 'two-edits.yaml');
     await twoEditScenario(scenario);
     const repo = await userRepository(dir);
-    const run = await runCli(['change', repo, '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out')], { cwd: ROOT, env: LATENCY });
+    const run = await sopworks(['change', repo, '--llm', `scripted:${scenario}`, '--out', path.join(dir, 'out')], { cwd: ROOT, env: LATENCY });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     reference = facts(repo);
     lines = run.stdout.split('\n').findIndex((line) => /^Outcome/.test(line));
@@ -113,7 +117,7 @@ describe('sopworks change: kill -9 and resume', function () {
     const repo = await userRepository(dir);
     const killed = await changeUntilKilled(repo, scenario, path.join(dir, 'out'), kill, env);
     assert.equal(killed.signal, 'SIGKILL', `the run was killed before it finished:\n${killed.stdout}`);
-    const resumed = await runCli(['resume', path.join(dir, 'out', 'greetings-let-greet-take-language-option')], { cwd: ROOT, env: LATENCY });
+    const resumed = await sopworks(['resume', path.join(dir, 'out', 'greetings-let-greet-take-language-option')], { cwd: ROOT, env: LATENCY });
     assert.equal(resumed.code, 0, `killed after:\n${killed.stdout}\nresumed:\n${resumed.stdout}${resumed.stderr}`);
     assert.deepEqual(facts(repo), reference);
     return killed.stdout;
@@ -133,16 +137,30 @@ describe('sopworks change: kill -9 and resume', function () {
     await killAndResume(() => false, { SOPWORKS_CRASH_AT: 'git.commit:2' });
   });
 
-  const every = process.env.SOPWORKS_KILL_EVERY_LINE === '1';
-  // Without the flag: one point per kind of progress line the two tests above do not cover (the asked
-  // call `…` and the commit `●` are theirs), in the phase it first shows up in: a message posted (`⇢`, the
-  // map), a base test run finished (`■`, its report not yet posted), a reply re-asked (`↻`, the first
-  // edit), and a test round started (`▶`, round 1 in flight).
-  const points = every ? null : [5, 18, 21, 38];
-  for (const n of points ?? Array.from({ length: 60 }, (_, i) => i + 3)) {
-    it(`resumes a change killed after ${n} progress lines to the same branch`, async function () {
-      if (n >= lines) this.skip();
-      await killAndResume(afterLines(n));
-    });
+  // One point per kind of progress line the two tests above do not cover (the asked call `…` and the
+  // commit `●` are theirs), at its first line of that kind: a message posted (`⇢`, the map), a base test
+  // run finished (`■`, its report not yet posted), a reply re-asked (`↻`, the first edit), and a test
+  // round started (`▶`, round 1 in flight). Found by what the line says, never by its number, so none can
+  // fall past the end of a shorter run. `SOPWORKS_KILL_EVERY_LINE=1` kills after every line instead.
+  const kinds: [string, RegExp][] = [
+    ['a message posted (the repository map)', /⇢ RepositoryMap/],
+    ['a base test run finished, its report not yet posted', /■ tests base/],
+    ['a reply re-asked (the first edit)', /↻ edit_file/],
+    ['a test round started (round 1 in flight)', /▶ tests round 1/],
+  ];
+  if (process.env.SOPWORKS_KILL_EVERY_LINE === '1') {
+    for (const n of Array.from({ length: 60 }, (_, i) => i + 3)) {
+      it(`resumes a change killed after ${n} progress lines to the same branch`, async function () {
+        if (n >= lines) this.skip();
+        await killAndResume(afterLines(n));
+      });
+    }
+  } else {
+    for (const [kind, line] of kinds) {
+      it(`resumes a change killed after ${kind} to the same branch`, async () => {
+        const stdout = await killAndResume((out) => line.test(out));
+        assert.match(stdout, line);
+      });
+    }
   }
 });
