@@ -3,7 +3,8 @@
  * the branch, the code, the tests it added, its documents, each file's patch — and the commands to merge
  * it and remove its work tree, which do what they say when typed; the workbench shows the same on the
  * change's page (Chromium at 1280 and 390 px, axe-core with no serious violation) and links the base's
- * run and its changes both ways. Runs the CLI on the demo and its change (examples/).
+ * run and its changes both ways. Runs the CLI on the demo and its change (examples/), in this process
+ * (test/helpers/in-process.ts): what it prints, not the terminal, is under test.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -13,9 +14,9 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { overflowing } from '../helpers/page-overflow.ts';
 import { DEMO, DEMO_CHANGE } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -42,15 +43,15 @@ describe('a change reviewed as a diff: in the terminal and on the workbench', fu
     await fs.mkdir(out);
     base = path.join(out, 'wordfreq');
     change = path.join(out, CHANGE);
-    const demo = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out });
+    const demo = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out], { cwd: out });
     assert.equal(demo.code, 0, demo.stdout + demo.stderr);
-    const made = await runCli(['change', base, '--llm', `scripted:${DEMO_CHANGE}`, '--out', out], { cwd: out });
+    const made = await sopworks(['change', base, '--llm', `scripted:${DEMO_CHANGE}`, '--out', out], { cwd: out });
     assert.equal(made.code, 0, made.stdout + made.stderr);
   });
   after(removeTempDirs);
 
   it('review --diff prints the branch, each file against the base with the tests it added, and commands that merge it and clean up', async () => {
-    const shown = await runCli(['review', change, '--diff'], { cwd: out });
+    const shown = await sopworks(['review', change, '--diff'], { cwd: out });
     assert.equal(shown.code, 0, shown.stderr);
     const lines = shown.stdout.split('\n');
     const baseCommit = git(change, 'merge-base', 'HEAD', 'master');
@@ -69,13 +70,13 @@ describe('a change reviewed as a diff: in the terminal and on the workbench', fu
     assert.match(shown.stdout, /^\+export function formatJson/m);
 
     assert.equal(commandOf(shown.stdout, 'Review it:'), `git -C ${base} diff ${baseCommit.slice(0, 12)}...${BRANCH}`);
-    const json = await runCli(['review', change, '--diff', '--json'], { cwd: out });
+    const json = await sopworks(['review', change, '--diff', '--json'], { cwd: out });
     assert.equal(json.code, 2, 'no JSON form: git has it for a script');
     assert.match(json.stderr, new RegExp(`git -C ${base} diff --numstat ${baseCommit.slice(0, 12)}\\.\\.\\.${BRANCH}`));
   });
 
   it('review --diff of a run that is not a change says so (exit 2) and what shows its work', async () => {
-    const refused = await runCli(['review', base, '--diff'], { cwd: out });
+    const refused = await sopworks(['review', base, '--diff'], { cwd: out });
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /is not a change run \(made by `sopworks change`\): it has no base to compare with/);
     assert.match(refused.stderr, new RegExp(`git -C ${base} log -p`));
@@ -148,7 +149,7 @@ describe('a change reviewed as a diff: in the terminal and on the workbench', fu
   // Last: it merges the change and removes its work tree.
   describe('the commands it prints', () => {
     it('merge the change into its base and remove its work tree and branch, typed as they are', async () => {
-      const shown = (await runCli(['review', change, '--diff'], { cwd: out })).stdout;
+      const shown = (await sopworks(['review', change, '--diff'], { cwd: out })).stdout;
       execFileSync('sh', ['-c', commandOf(shown, 'Merge it:')], { cwd: out, stdio: 'pipe' });
       assert.match(await fs.readFile(path.join(base, 'src', 'format.js'), 'utf8'), /export function formatJson/, 'merged into master');
       execFileSync('sh', ['-c', commandOf(shown, 'Clean up:')], { cwd: out, stdio: 'pipe' });
