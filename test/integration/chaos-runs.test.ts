@@ -3,7 +3,8 @@
  * each) ends every run done with the clean run's tree and lists every run with its seed, tree and
  * faults; chaos runs killed with -9 at random moments resume to that same tree; bad chaos flags are
  * refused before anything is written. The robustness figure at scale is `npm run bench:chaos`
- * (docs/eval.md), not a test.
+ * (docs/eval.md), not a test. The killed runs are child processes; the eval and the resumes run in this
+ * process (test/helpers/in-process.ts).
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -14,8 +15,9 @@ import { main } from '../../src/apps/cli/main.ts';
 import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
 import { drawsFor } from '../../src/capabilities/model/chaos/draws.ts';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -54,7 +56,7 @@ describe('chaos runs', function () {
     const suite = path.join(cwd, 'two.yaml');
     await fs.writeFile(suite, `name: two\nspecs:\n${['roman', 'vowels'].map((n) => `  - name: ${n}\n    scenario: ${scenario(n)}\n`).join('')}`);
     out = path.join(cwd, 'out');
-    const result = await runCli(['eval', suite, '--out', out, '--chaos', '0.5', '--seed', '11', '--repeat', '2', '--concurrency', '3'], { cwd, env: FAST });
+    const result = await sopworks(['eval', suite, '--out', out, '--chaos', '0.5', '--seed', '11', '--repeat', '2', '--concurrency', '3'], { cwd, env: FAST });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     stdout = result.stdout;
     results = SuiteResults.parse(JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')));
@@ -105,7 +107,7 @@ describe('chaos runs', function () {
       const dir = await tempDir();
       assert.equal(await killedAfter(dir, lines, 11), 'SIGKILL', where);
       const project = path.join(dir, 'roman');
-      const resumed = await runCli(['resume', project], { cwd: dir, env: FAST });
+      const resumed = await sopworks(['resume', project], { cwd: dir, env: FAST });
       assert.equal(resumed.code, 0, `${where}: ${resumed.stdout}${resumed.stderr}`);
       assert.equal(await tree(project), clean, where);
       assert.deepEqual(await faultsOf(project), expected, where);
@@ -130,7 +132,7 @@ describe('chaos runs', function () {
       assert.equal(code, 2, `${flags.join(' ')}: ${err.join('\n')}`);
       assert.match(err.join('\n'), says);
     }
-    const resume = await runCli(['resume', path.join(out, 'roman'), '--chaos', '2'], { cwd });
+    const resume = await sopworks(['resume', path.join(out, 'roman'), '--chaos', '2'], { cwd });
     assert.equal(resume.code, 2, resume.stderr);
     assert.match(resume.stderr, /--chaos: must be the share of replies to spoil/);
     assert.deepEqual(await fs.readdir(cwd), [], 'nothing was written');
