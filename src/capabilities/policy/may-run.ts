@@ -7,7 +7,7 @@
  * refusal names the forms that are allowed, the repository's own declared commands first.
  */
 import path from 'node:path';
-import { type ProjectRunners, runnerForm } from '../../host/runners/index.ts';
+import { type ProjectRunners, runnerForm, workspaceOf } from '../../host/runners/index.ts';
 import { rulesOf } from './may-write.ts';
 import type { Policy, RolePolicy } from './policy-file.ts';
 
@@ -82,6 +82,13 @@ export function commandRefusal(policy: Policy, role: string, argv: readonly stri
 function ownTool(rules: RolePolicy, argv: readonly string[], runners: ProjectRunners | undefined): 'allowed' | string | null {
   const form = runnerForm(argv, runners?.scripts ?? []);
   if (!form || !rules.runInstalled) return null;
+  if (form.kind === 'script' && form.workspace !== undefined) {
+    const workspace = runners ? workspaceOf(runners, form.workspace) : null;
+    if (!workspace) return `"${argv.join(' ')}" runs a script of "${form.workspace}", which is not a package of this repository`;
+    return workspace.scripts.includes(form.script)
+      ? 'allowed'
+      : `"${argv.join(' ')}" runs the script "${form.script}", which ${workspace.folder}/package.json does not have`;
+  }
   if (form.kind === 'script') {
     return runners?.scripts.includes(form.script) ? 'allowed' : `"${argv.join(' ')}" runs the script "${form.script}", which package.json does not have`;
   }

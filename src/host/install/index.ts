@@ -6,3 +6,4 @@ export type { UnmetDependency } from './installed-check.ts';
 export { ManagerUnavailable } from './provision-manager.ts';
 export { describeRefusal, type Refusal } from './refusal.ts';
 export { configuredRegistries, type DependencyRegistries } from './registries.ts';
+export { findWorkspaces, matchWorkspaces, type Workspace, workspacePatterns } from './workspaces.ts';

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Minimatch } from 'minimatch';
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 export interface Workspace {
@@ -72,6 +73,46 @@ function packageName(file: string): string | null | undefined {
   try {
     const name = (JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: unknown }).name;
     return typeof name === 'string' ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The workspace patterns a repository declares — pnpm-workspace.yaml's `packages` when it has that
+ * file, else package.json's `workspaces` — read from their texts; null when it declares none. Pure.
+ */
+export function workspacePatterns(packageJson: string | null, pnpmWorkspace: string | null): string[] | null {
+  if (pnpmWorkspace !== null) {
+    const packages = z
+      .object({ packages: z.array(z.string()).optional() })
+      .passthrough()
+      .safeParse(parseYamlQuietly(pnpmWorkspace)).data?.packages;
+    if (packages) return packages;
+  }
+  if (packageJson === null) return null;
+  try {
+    const manifest = JSON.parse(packageJson) as unknown;
+    return manifest && typeof manifest === 'object' ? declaredWorkspaces(manifest as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The folders of a listing (each holding a package.json) that the patterns name, sorted. Pure. */
+export function matchWorkspaces(folders: readonly string[], patterns: readonly string[]): string[] {
+  const clean = (pattern: string) => pattern.replace(/^\.\//, '').replace(/\/+$/, '');
+  const include = patterns.filter((p) => !p.startsWith('!')).map((p) => new Minimatch(clean(p), { dot: false }));
+  const exclude = patterns.filter((p) => p.startsWith('!')).map((p) => new Minimatch(clean(p.slice(1)), { dot: false }));
+  return folders
+    .filter((folder) => folder !== '' && !folder.split('/').some((part) => SKIPPED.has(part)))
+    .filter((folder) => include.some((m) => m.match(folder)) && !exclude.some((m) => m.match(folder)))
+    .sort();
+}
+
+function parseYamlQuietly(text: string): unknown {
+  try {
+    return parseYaml(text);
   } catch {
     return null;
   }

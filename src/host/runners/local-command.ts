@@ -4,13 +4,31 @@
  * npx's registry lookup nor pnpm or yarn themselves are needed — and a script run by pnpm or yarn is run
  * by npm, which runs package.json scripts the same way (its node_modules/.bin on PATH). Pure.
  */
-import type { ProjectRunners } from './project-runners.ts';
+import { type ProjectRunners, workspaceOf } from './project-runners.ts';
 import { runnerForm } from './runner-form.ts';
 
 export type LocalCommand = { argv: string[]; note: string | null } | { refused: string };
 
+/**
+ * A script of one package of a monorepo, whichever manager's form named it: npm runs it in the package's
+ * folder (`--prefix`), with every node_modules/.bin from there up to the repository's on its PATH — the
+ * package's own binaries and those hoisted to the root — as pnpm and yarn would.
+ */
+function inWorkspace(named: string, script: string, args: readonly string[], runners: ProjectRunners): LocalCommand {
+  const workspace = workspaceOf(runners, named);
+  if (!workspace) {
+    const known = (runners.workspaces ?? []).map((w) => w.name ?? w.folder);
+    return { refused: `"${named}" is not a package of this repository (its packages: ${known.slice(0, 12).join(', ') || 'none: it declares no workspaces'})` };
+  }
+  if (!workspace.scripts.includes(script))
+    return { refused: `${workspace.folder}/package.json has no script "${script}" (its scripts: ${workspace.scripts.join(', ') || 'none'})` };
+  const run = ['npm', 'run', script, '--prefix', workspace.folder, ...(args.length > 0 ? ['--', ...args] : [])];
+  return { argv: run, note: `run as ${run.join(' ')}` };
+}
+
 export function localCommand(argv: readonly string[], runners: ProjectRunners): LocalCommand {
   const form = runnerForm(argv, runners.scripts);
+  if (form?.kind === 'script' && form.workspace !== undefined) return inWorkspace(form.workspace, form.script, form.args, runners);
   if (!form || (form.kind === 'script' && argv[0] === 'npm')) return { argv: [...argv], note: null };
   if (form.kind === 'script') {
     if (!runners.scripts.includes(form.script))

@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { findWorkspaces, workspacePatterns } from '../install/index.ts';
 
 export interface ProjectRunners {
   /** package.json's scripts, by name. */
@@ -15,6 +16,14 @@ export interface ProjectRunners {
   bins: string[];
   /** Whether `bins` are node_modules/.bin's (installed), or read from the manifests before an install. */
   installed: boolean;
+  /** A monorepo's packages (package.json's `workspaces`, pnpm-workspace.yaml's `packages`), each with its scripts; absent: one package. */
+  workspaces?: WorkspaceScripts[];
+}
+
+export interface WorkspaceScripts {
+  folder: string;
+  name: string | null;
+  scripts: string[];
 }
 
 export const NO_RUNNERS: ProjectRunners = { scripts: [], bins: [], installed: false };
@@ -37,8 +46,10 @@ export async function readProjectRunners(root: string): Promise<ProjectRunners> 
   const manifest = Manifest.safeParse(await readJson(path.join(root, 'package.json'))).data;
   if (!manifest) return NO_RUNNERS;
   const scripts = Object.keys(manifest.scripts ?? {});
+  const workspaces = await workspaceScripts(root);
+  const inMonorepo = workspaces.length > 0 ? { workspaces } : {};
   const installed = await fs.readdir(path.join(root, 'node_modules', '.bin')).catch(() => null);
-  if (installed) return { scripts, bins: installed.sort(), installed: true };
+  if (installed) return { scripts, bins: installed.sort(), installed: true, ...inMonorepo };
   const declared = [manifest.dependencies, manifest.devDependencies, manifest.optionalDependencies].flatMap((deps) => Object.keys(deps ?? {}));
   const lock = Lockfile.safeParse(await readJson(path.join(root, 'package-lock.json'))).data;
   const locked = Object.entries(lock?.packages ?? {}).flatMap(([where, entry]) =>
@@ -46,7 +57,25 @@ export async function readProjectRunners(root: string): Promise<ProjectRunners> 
   );
   // A scoped package's binary is named without its scope (@scope/tool → tool), as npm links it by default.
   const own = declared.map((name) => name.replace(/^@[^/]+\//, ''));
-  return { scripts, bins: [...new Set([...locked, ...own])].sort(), installed: false };
+  return { scripts, bins: [...new Set([...locked, ...own])].sort(), installed: false, ...inMonorepo };
+}
+
+/** The repository's workspaces and the scripts of each. */
+async function workspaceScripts(root: string): Promise<WorkspaceScripts[]> {
+  const text = (file: string) => fs.readFile(path.join(root, file), 'utf8').catch(() => null);
+  const patterns = workspacePatterns(await text('package.json'), await text('pnpm-workspace.yaml'));
+  if (!patterns) return [];
+  const found: WorkspaceScripts[] = [];
+  for (const { folder, name } of findWorkspaces(root, patterns)) {
+    const scripts = Manifest.safeParse(await readJson(path.join(root, folder, 'package.json'))).data?.scripts ?? {};
+    found.push({ folder, name, scripts: Object.keys(scripts) });
+  }
+  return found;
+}
+
+/** The package a workspace form names, by its folder (`packages/a`) or its package name (`@x/a`). */
+export function workspaceOf(runners: ProjectRunners, named: string): WorkspaceScripts | null {
+  return runners.workspaces?.find((w) => w.folder === named || w.name === named) ?? null;
 }
 
 async function readJson(file: string): Promise<unknown> {

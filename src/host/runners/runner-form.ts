@@ -8,7 +8,8 @@
  */
 import path from 'node:path';
 
-export type RunnerForm = { kind: 'bin'; bin: string; args: string[] } | { kind: 'script'; script: string; args: string[] };
+/** `workspace`: the package of a monorepo whose script it runs (`npm test -w packages/a`, `pnpm --filter @x/a test`, `yarn workspace @x/a test`). */
+export type RunnerForm = { kind: 'bin'; bin: string; args: string[] } | { kind: 'script'; script: string; args: string[]; workspace?: string };
 
 /** npx's options that take no value and fetch nothing (`--no-install`, `-y`); any other option is not a local form. */
 const NPX_FLAGS = /^(--no-install|--no|--offline|--prefer-offline|-y|--yes|-q|--quiet|--silent)$/;
@@ -79,6 +80,8 @@ const YARN_COMMANDS = new Set([
 ]);
 
 export function runnerForm(argv: readonly string[], scripts: readonly string[] = []): RunnerForm | null {
+  const inWorkspace = workspaceForm(argv);
+  if (inWorkspace !== undefined) return inWorkspace;
   const [program = '', ...rest] = argv;
   const name = path.basename(program);
   const script = (script: string | undefined, args: string[]): RunnerForm | null => (script ? { kind: 'script', script, args } : null);
@@ -111,3 +114,34 @@ export function runnerForm(argv: readonly string[], scripts: readonly string[] =
 }
 
 const withoutDashes = (words: string[]): string[] => (words[0] === '--' ? words.slice(1) : words);
+
+/** npm's, pnpm's and yarn's options that choose the package a script runs in, each followed by its package. */
+const WORKSPACE_OPTIONS: Record<string, RegExp> = { npm: /^(-w|--workspace|--prefix)$/, pnpm: /^(-F|--filter|-C|--dir)$/ };
+
+/**
+ * A script run in one package of a monorepo, the package chosen before or after the script's name
+ * (`npm test -w packages/a`, `npm run test --prefix packages/a`, `pnpm --filter @x/a test`, `pnpm -C
+ * packages/a run test`, `yarn workspace @x/a test`); null for such a form this cannot read as one script
+ * in one package; undefined when the command chooses no package.
+ */
+function workspaceForm(argv: readonly string[]): RunnerForm | null | undefined {
+  const [program = '', ...rest] = argv;
+  const name = path.basename(program);
+  if (name === 'yarn' && rest[0] === 'workspace') {
+    const [workspace, ...command] = rest.slice(1);
+    const form = workspace ? runnerForm(['yarn', ...command]) : null;
+    return form?.kind === 'script' && !form.workspace ? { ...form, workspace } : null;
+  }
+  const option = WORKSPACE_OPTIONS[name];
+  if (!option) return undefined;
+  const at = rest.findIndex((word) => option.test(word.replace(/=.*$/, '')));
+  if (at === -1) return undefined;
+  const word = rest[at]!;
+  const workspace = word.includes('=') ? word.slice(word.indexOf('=') + 1) : rest[at + 1];
+  const command = [...rest.slice(0, at), ...rest.slice(at + (word.includes('=') ? 1 : 2))];
+  // A second package, or a glob of them, is not one package's script.
+  if (!workspace || command.some((w) => option.test(w.replace(/=.*$/, ''))) || /[*{}]/.test(workspace)) return null;
+  const form = runnerForm([program, ...command]);
+  if (form?.kind !== 'script') return null;
+  return { ...form, workspace: workspace.replace(/^\.\//, '').replace(/\/+$/, '') };
+}

@@ -1,6 +1,6 @@
 /**
  * How a repository's tests are run, read from its files before anything is asked of a model: first what
- * it declares — package.json scripts, tox.ini, noxfile.py, pyproject.toml's hatch/poe/pdm/tox settings,
+ * it declares — package.json scripts (and each workspace package's: declared/workspace-declared.ts), tox.ini, noxfile.py, pyproject.toml's hatch/poe/pdm/tox settings,
  * a Makefile's `test` target, a justfile's `test` recipe (declared/) — then what its files imply: `go
  * test ./...` for Go test files, `cargo test` for Cargo.toml, Maven or Gradle for Java, pytest or
  * unittest for Python. Each command says where it came from and which programs it needs, and what to
@@ -13,6 +13,7 @@ import { justCommands, makeCommands } from './declared/make-declared.ts';
 import { packageCommands, scriptsOf } from './declared/package-declared.ts';
 import { pythonDeclared, pythonImplied } from './declared/python-declared.ts';
 import { type Suite, suiteOf, withoutPackageRunner } from './declared/runnable.ts';
+import { workspaceCommands } from './declared/workspace-declared.ts';
 import { isTestPath, testLanguageOf } from './test-layout.ts';
 
 export type { ReadFile } from './declared/declared-command.ts';
@@ -61,6 +62,7 @@ export async function testCommands(files: readonly string[], read: ReadFile): Pr
   const declared: DeclaredCommand[] = [];
   const scripts = at.has('package.json') ? scriptsOf(await read('package.json')) : null;
   if (scripts) declared.push(...packageCommands(scripts));
+  declared.push(...(await workspaceCommands(files, read)));
   const python = await pythonDeclared(at, read);
   declared.push(...python);
   if (at.has('Makefile')) declared.push(...makeCommands((await read('Makefile')) ?? ''));
