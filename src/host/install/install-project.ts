@@ -107,7 +107,7 @@ export async function checkInstall(
     plan,
     refusals: await manifestRefusals(request.projectDir, plan, registries, { workspaces: request.workspaces ?? false }),
     ignored,
-    notes: [...plan.settings.map(describeSetting), ...ignored, ...user.notes.filter((note) => !note.startsWith(other))],
+    notes: [...plan.settings.map(describeSetting), ...(plan.python?.notes ?? []), ...ignored, ...user.notes.filter((note) => !note.startsWith(other))],
     registries,
     user,
   };

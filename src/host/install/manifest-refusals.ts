@@ -60,10 +60,18 @@ export async function manifestRefusals(
     read('.npmrc');
     return refusals;
   }
-  if (plan.manifest === 'pyproject.toml') {
-    refusals.push(...pyprojectRefusals(read('pyproject.toml') ?? '', plan.declared));
-  } else if (read('requirements.txt') !== null) {
-    refusals.push(...requirementsRefusals(projectDir, 'requirements.txt'));
+  // Each source of requirements: the files pip reads, those naming the project itself, and each requirement passed by name where it was read.
+  const python = plan.python ?? { files: [] as string[], named: [] as { requirement: string; from: string }[], selfNaming: [] as string[] };
+  for (const file of [...python.files, ...python.selfNaming]) refusals.push(...requirementsRefusals(projectDir, file));
+  const named = python.named.filter((n) => n.from !== 'uv.lock' && !python.selfNaming.includes(n.from));
+  for (const file of new Set(named.map((n) => n.from))) {
+    refusals.push(
+      ...pyprojectRefusals(
+        read(file) ?? '',
+        named.filter((n) => n.from === file).map((n) => n.requirement),
+        file,
+      ),
+    );
   }
   if (read('requirements.lock') !== null) refusals.push(...requirementsRefusals(projectDir, 'requirements.lock'));
   return refusals;

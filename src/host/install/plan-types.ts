@@ -8,9 +8,9 @@ export const NPM_LOCKFILE = 'package-lock.json';
 export const PYTHON_LOCKFILE = 'requirements.lock';
 export interface InstallPlan {
   ecosystem: 'npm' | 'python';
-  /** The manifest it installs from: package.json, requirements.txt or pyproject.toml. */
+  /** The manifest it installs from: package.json, requirements.txt or pyproject.toml (a Python project's first source). */
   manifest: string;
-  /** pyproject.toml's dependencies, passed to pip one by one (checked before: python-sources.ts). */
+  /** The requirements passed to pip one by one: pyproject.toml's, its test extras and groups… (checked before: python-sources.ts). */
   declared: string[];
   argv: string[];
   lockfile: string;
@@ -32,6 +32,14 @@ export interface InstallPlan {
   wrapper: { env: Record<string, string>; yarnrc: Record<string, unknown> | null } | null;
   /** pnpm's catalogs (pnpm-workspace.yaml), which a `catalog:` dependency takes its range from. */
   catalogs: Record<string, Record<string, string>>;
+  /** A Python project's sources of requirements (python-requirements.ts), each checked before the install; absent for Node. */
+  python?: { files: string[]; named: NamedRequirement[]; selfNaming: string[]; notes: string[] };
+}
+
+/** A Python requirement passed to pip by name, and the file it was read from (a refusal names it). */
+export interface NamedRequirement {
+  requirement: string;
+  from: string;
 }
 
 export interface PlanOptions {

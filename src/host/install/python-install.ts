@@ -60,10 +60,15 @@ const RUN_PIP = [
   "runpy.run_module('pip', run_name='__main__', alter_sys=True)",
 ].join('; ');
 
-/** argv: <lockfile> <declared requirements, JSON> <pip install arguments…>; run in the project folder. */
+/**
+ * argv: <lockfile> <declared requirements, JSON> <the project's source folders, JSON> <pip install
+ * arguments…> (none: nothing to install); run in the project folder. Each source folder (a src
+ * layout's `src`) is put on the environment's path by a `.pth` naming it relative to site-packages,
+ * as an editable install does, without building the project.
+ */
 export const PYTHON_INSTALL = [
   'import glob, json, os, re, subprocess, sys, sysconfig, venv',
-  'lock, declared, args = sys.argv[1], sys.argv[2], sys.argv[3:]',
+  'lock, declared, roots, args = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), sys.argv[4:]',
   "home = os.path.abspath('.venv')",
   'venv.EnvBuilder(with_pip=False, symlinks=True, clear=True).create(home)',
   "places = [os.path.join(sysconfig.get_paths()['stdlib'], 'ensurepip', '_bundled'), sysconfig.get_config_var('WHEEL_PKG_DIR') or '']",
@@ -74,7 +79,10 @@ export const PYTHON_INSTALL = [
   "sites = sorted({sysconfig.get_path(kind, 'posix_prefix', vars=where) for kind in ('purelib', 'platlib')})",
   "py = os.path.join(home, 'bin', 'python')",
   `pip = [py, '-I', '-S', '-c', ${JSON.stringify(RUN_PIP)}, wheel, home, 'install', '--prefix', home, '--no-warn-script-location']`,
-  'status = subprocess.run([*pip, *args]).returncode',
+  'status = subprocess.run([*pip, *args]).returncode if args else 0',
   'if status: sys.exit(status)',
+  'if roots:',
+  '  os.makedirs(sites[0], exist_ok=True)',
+  "  open(os.path.join(sites[0], '_sopworks_project.pth'), 'w').write(''.join(os.path.relpath(os.path.abspath(root), sites[0]) + '\\n' for root in roots))",
   `sys.exit(subprocess.run([sys.executable, '-I', '-S', '-c', ${JSON.stringify(PYTHON_INSTALLED)}, wheel, json.dumps(sites), declared, lock]).returncode)`,
 ].join('\n');

@@ -108,6 +108,8 @@ export function requirementsRefusals(projectDir: string, file: string, seen = ne
   }
   const refusals: Refusal[] = [];
   for (const line of logicalLines(text)) {
+    // The project itself (`-e .`, `.[test]`): never built — its dependencies and extras are installed, its folder put on the path.
+    if (SELF_REQUIREMENT.test(line.text)) continue;
     const refuse = (why: string, fix = FIX) => refusals.push({ file, line: line.number, found: line.text, why, fix });
     const { requirement, options } = splitOptions(line.text);
     if (requirement === '') {
@@ -149,6 +151,7 @@ export function declaredRequirements(projectDir: string, file: string, seen = ne
   const declared: string[] = [];
   for (const line of logicalLines(text ?? '')) {
     const { requirement, options } = splitOptions(line.text);
+    if (SELF_REQUIREMENT.test(line.text)) continue;
     if (requirement !== '') {
       declared.push(requirement);
       continue;
@@ -159,6 +162,37 @@ export function declaredRequirements(projectDir: string, file: string, seen = ne
     if (typeof included === 'string') declared.push(...declaredRequirements(projectDir, included, seen));
   }
   return declared;
+}
+
+/** `-e .`, `.`, `.[test]`, `-e ./[dev,test]`: the project itself, and the extras it names. */
+export const SELF_REQUIREMENT = /^(?:(?:-e|--editable)(?:\s+|=))?\.\/?(?:\[([^\]]*)\])?$/;
+
+/** The extras each line naming the project itself names, in a requirements file and those it includes; null when none names it. */
+export function selfExtras(projectDir: string, file: string, seen = new Set<string>()): string[] | null {
+  if (seen.has(file)) return null;
+  seen.add(file);
+  let text: string | null = null;
+  try {
+    text = readProjectFile(projectDir, file);
+  } catch (error) {
+    if (!(error instanceof OutsideProject)) throw error;
+  }
+  let extras: string[] | null = null;
+  for (const line of logicalLines(text ?? '')) {
+    const self = SELF_REQUIREMENT.exec(line.text);
+    const include = self ? null : includeOf(splitOptions(line.text).options);
+    const included = include?.kind === 'requirements' ? includedFile(projectDir, file, include.target) : null;
+    const found = self
+      ? (self[1] ?? '')
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean)
+      : typeof included === 'string'
+        ? selfExtras(projectDir, included, seen)
+        : null;
+    if (found) extras = [...(extras ?? []), ...found];
+  }
+  return extras;
 }
 
 /** An option line's `-r`/`-c` (any spelling: `-r x`, `-rx`, `--requirement=x`): what it includes, or null. */
