@@ -4,13 +4,16 @@
  * file done with the others' edits in flight, between the commits, a test round in flight — then
  * resumed, the branch is the uninterrupted run's: same tree, same commits; with --commit-documents
  * too, its documents committed once each. No model call is asked twice: the scenario has one reply per call.
+ * The killed runs are child processes (a signal ends a process); the resumes, and the uninterrupted runs
+ * they are held to, run in this process (test/helpers/in-process.ts).
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -70,7 +73,7 @@ describe('sopworks change: kill -9 and resume of a Python change', function () {
       let phases: number[];
       before(async () => {
         const { repo, out } = await repository();
-        const run = await runCli(['change', repo, '--llm', `scripted:${SCENARIO}`, '--out', out, ...args], { cwd: ROOT, env: LATENCY });
+        const run = await sopworks(['change', repo, '--llm', `scripted:${SCENARIO}`, '--out', out, ...args], { cwd: ROOT, env: LATENCY });
         assert.equal(run.code, 0, run.stdout + run.stderr);
         reference = facts(repo);
         const printed = run.stdout.split('\n');
@@ -95,7 +98,7 @@ describe('sopworks change: kill -9 and resume of a Python change', function () {
           const { repo, out } = await repository();
           const killed = await killedAfter(phases[phase]!, repo, out, args);
           const worktree = path.join(out, (await fs.readdir(out))[0]!);
-          const resumed = await runCli(['resume', worktree], { cwd: ROOT, env: LATENCY });
+          const resumed = await sopworks(['resume', worktree], { cwd: ROOT, env: LATENCY });
           assert.equal(resumed.code, 0, `killed after:\n${killed}\nresumed:\n${resumed.stdout}${resumed.stderr}`);
           assert.deepEqual(facts(repo), reference);
         });
