@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { GREETINGS_BRANCH as BRANCH, changeSetUp, git, type Reply } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 const setUp = (edit: (replies: Reply[]) => Reply[], extra: Record<string, string> = {}) => changeSetUp(edit, { extra });
@@ -58,7 +58,7 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     assert.match(given, /^### From Instructions given for this run:\nComment in English\.\n\n### From AGENTS\.md:\nKeep greetings short\.$/);
     await fs.writeFile(path.join(run.worktree, 'AGENTS.md'), 'Changed meanwhile.\n');
     // Resumed, the edit is asked afresh (not answered from the three invalid replies on record), and the change is finished.
-    const resumed = await runCli(['resume', run.worktree], { cwd: ROOT });
+    const resumed = await sopworks(['resume', run.worktree], { cwd: ROOT });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /Outcome\s+done/);
     assert.match(git(run.repo, 'show', `${BRANCH}:src/greet.js`), /Bonjour/);
@@ -191,7 +191,7 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     assert.equal(stopped.code, 3, stopped.stdout + stopped.stderr);
     assert.match(stopped.stdout, /Outcome\s+budget-exhausted/);
     run.untouched();
-    const resumed = await runCli(['resume', run.worktree, '--max-tokens', '200000'], { cwd: ROOT });
+    const resumed = await sopworks(['resume', run.worktree, '--max-tokens', '200000'], { cwd: ROOT });
     assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
     assert.match(resumed.stdout, /Outcome\s+done — the existing tests and the change's tests pass/);
     // Nothing was done twice: the change's commits, once each.
