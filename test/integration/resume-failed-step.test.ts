@@ -14,8 +14,8 @@ import { resumableRecord, resumeRun } from '../../src/company/start-run.ts';
 import { checkContinuable } from '../../src/engine/run/run-continuation.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -127,7 +127,7 @@ describe('resume after a failed step', function () {
       return true;
     });
     const before = await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8');
-    const cli = await runCli(['resume', project], { cwd: await tempDir() });
+    const cli = await sopworks(['resume', project], { cwd: await tempDir() });
     assert.equal(cli.code, 2, cli.stdout + cli.stderr);
     assert.match(cli.stderr, /cannot be continued/);
     assert.doesNotMatch(cli.stdout + cli.stderr, /stronger model.*resume|Continue it with/);
