@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { projectNameFromSpec } from '../../src/ground/files/project-name.ts';
-import { runCli } from '../helpers/run-cli.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 describe('the spec and the project name', function () {
@@ -19,7 +19,7 @@ describe('the spec and the project name', function () {
     const scenario = path.join(cwd, 'with-spec.yaml');
     await fs.writeFile(scenario, stringify({ spec: 'a CLI that counts words', replies: [{ role: 'product-manager', action: 'write_prd', reply: '{}' }] }));
     for (const blank of ['', '   \t ']) {
-      const result = await runCli(['run', blank, '--llm', `scripted:${scenario}`, '--out', cwd], { cwd });
+      const result = await sopworks(['run', blank, '--llm', `scripted:${scenario}`, '--out', cwd], { cwd });
       assert.equal(result.code, 2, result.stdout + result.stderr);
       assert.match(result.stderr, /The spec is empty/);
     }
