@@ -13,8 +13,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { git, type Reply } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -40,7 +40,7 @@ async function colours(edit: (replies: Reply[]) => Reply[] = (r) => r) {
   const scenarioFile = path.join(dir, 'scenario.yaml');
   await fs.writeFile(scenarioFile, stringify(scenario));
   const out = path.join(dir, 'out');
-  const result = await runCli(['change', repo, '--llm', `scripted:${scenarioFile}`, '--out', out], { cwd: ROOT });
+  const result = await sopworks(['change', repo, '--llm', `scripted:${scenarioFile}`, '--out', out], { cwd: ROOT });
   const worktree = path.join(out, (await fs.readdir(out)).find((name) => name.startsWith('colours-'))!);
   const exchanges = (await fs.readFile(path.join(worktree, '.sopworks', 'exchanges.jsonl'), 'utf8'))
     .trim()
