@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { sopworks } from '../helpers/in-process.ts';
 import { largePythonRepository } from '../helpers/large-python-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const FIRST_PROMPT_TOKENS = 4000;
@@ -43,7 +43,7 @@ describe('sopworks change: the first prompt on a large repository', function () 
     };
     await fs.writeFile(path.join(dir, 'scenario.yaml'), stringify(scenario));
     const out = path.join(dir, 'out');
-    await runCli(['change', repo, '--llm', `scripted:${path.join(dir, 'scenario.yaml')}`, '--out', out], { cwd: ROOT });
+    await sopworks(['change', repo, '--llm', `scripted:${path.join(dir, 'scenario.yaml')}`, '--out', out], { cwd: ROOT });
     const worktree = path.join(out, (await fs.readdir(out))[0]!);
     const [first] = (await fs.readFile(path.join(worktree, '.sopworks', 'exchanges.jsonl'), 'utf8'))
       .trim()
