@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -96,8 +97,8 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     assert.deepEqual(await filesUnder(home), [], 'nothing written in the home folder or the cache');
     assert.deepEqual(await fs.readdir(path.join(cwd, 'out')), ['words']);
 
-    // The recording replays offline to the same outcome, at the same step.
-    const replay = await runCli(['run', '--llm', 'scripted:rec.yaml', '--out', 'replay', '--name', 'words'], { cwd, env });
+    // The recording replays offline to the same outcome, at the same step (a scripted run: in this process).
+    const replay = await sopworks(['run', '--llm', 'scripted:rec.yaml', '--out', 'replay', '--name', 'words'], { cwd, env });
     assert.equal(replay.code, 1, replay.stderr);
     // A recording keeps the replies, not how they ended: replayed, a cut-off reply is refused by the parser
     // (and said so); any other failure comes again, word for word.
@@ -209,8 +210,12 @@ describe('the company on a local model (--llm local, tiny random model)', functi
         { SOPWORKS_LOCAL_CONTEXT: '1000000000' },
       ],
     ];
+    // Refused before the engine is loaded: in this process; the engine reads the cut file and measures the
+    // memory in a child process, as a run does.
+    const byEngine = new Set([`local:${path.join(cwd, 'cut.gguf')}`, `local:${MODEL}`]);
     for (const [llm, message, extra] of cases) {
-      const result = await runCli(['run', '--llm', llm, '--out', 'out', 'a todo app'], { cwd, env: { ...env, ...extra } });
+      const cli = byEngine.has(llm) ? runCli : sopworks;
+      const result = await cli(['run', '--llm', llm, '--out', 'out', 'a todo app'], { cwd, env: { ...env, ...extra } });
       assert.equal(result.code, 2, `${llm}: ${result.stderr}`);
       assert.match(result.stderr, message, llm);
       assert.doesNotMatch(result.stderr, /\n\s+at .*\(/, 'no stack trace');
