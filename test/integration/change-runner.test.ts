@@ -116,12 +116,12 @@ describe("sopworks change: the repository's own test runner", function () {
       assert.match(
         result.stdout,
         Object.keys(devDependencies).length > 0
-          ? /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written: the dependencies could not be installed: .*no-such-runner/
-          : /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written: .*mocha: not found/,
+          ? /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written: the dependencies could not be installed \(npm install\): .*no-such-runner/
+          : /Outcome\s+failed — the repository's tests could not be run on the base, so no code was written: `npm test` did not start: .*mocha: not found/,
       );
       const report = await fs.readFile(path.join(run.worktree, '.sopworks', 'documents', 'baseline-tests.md'), 'utf8');
       assert.match(report, /# Tests on the base: they could not run/);
-      assert.match(report, Object.keys(devDependencies).length > 0 ? /could not be installed: .*no-such-runner/ : /mocha: not found/);
+      assert.match(report, Object.keys(devDependencies).length > 0 ? /could not be installed \(npm install\): .*no-such-runner/ : /mocha: not found/);
       assert.equal(git(run.repo, 'rev-list', '--count', `main..${BRANCH}`).trim(), '0', 'nothing was committed');
       assert.match(result.stdout, /^Do not merge sopworks\/let-greet-take-language-option: the run ended failed, not done\.$/m);
       assert.match(result.stdout, /^To drop it: git -C .* worktree remove .* --force && git -C .* branch -D sopworks\/let-greet-take-language-option$/m);

@@ -37,7 +37,7 @@ describe("a change's base that could not be installed", () => {
     assert.equal(baseline.runner!.started, false);
     assert.equal(
       baseline.runner!.line,
-      'the dependencies could not be installed: npm could not resolve a peer dependency (ERESOLVE): react-dom@18.2.0 needs react@"^18.0.0", but react@17.0.2 is what the project gets, for react@"^17.0.0" from the root project. ' +
+      'the dependencies could not be installed (npm install): npm could not resolve a peer dependency (ERESOLVE): react-dom@18.2.0 needs react@"^18.0.0", but react@17.0.2 is what the project gets, for react@"^17.0.0" from the root project. ' +
         'Make them agree in package.json — a version of react-dom whose range takes what the project has, or react within "^18.0.0" — or, if the repository is installed with --legacy-peer-deps, say so in its .npmrc (legacy-peer-deps=true), which sopworks honours',
     );
   });
@@ -47,7 +47,7 @@ describe("a change's base that could not be installed", () => {
     const baseline = await base([{ name: 'install', message: 'the install exited with code 1' }], output);
     assert.equal(
       baseline.runner!.line,
-      'the dependencies could not be installed: npm error 404 Not Found - GET http://127.0.0.1:4873/nope - no such package available',
+      'the dependencies could not be installed (npm install): npm error 404 Not Found - GET http://127.0.0.1:4873/nope - no such package available',
     );
   });
 });

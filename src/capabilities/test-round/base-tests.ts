@@ -63,6 +63,8 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
     : none
       ? { started: false, line: `no tests ran: ${none.message}` }
       : runnerStart(parseTestOutput(round.output), round.exitCode, round.output);
+  // The first cause names the command, then the line that says why: `npm test` did not start: sh: 1: mocha: not found.
+  if (!runner.started && runner.line && !none) runner.line = `\`${request.command.join(' ')}\` did not start: ${runner.line}`;
   return { ...round, ran: true, runner };
 }
 
@@ -85,6 +87,13 @@ function notStarted(command: readonly string[], line: string): BaselineTests {
     sandbox: null,
     runner: { started: false, line },
   };
+}
+
+/** The installer as a person names it (`npm install`, `pnpm install`, `pip install`), not its whole command line. */
+function installerOf(command: readonly string[]): string {
+  const pip = command.indexOf('pip');
+  if (pip !== -1 && command[pip + 1] === 'install') return 'pip install';
+  return command.slice(0, 2).join(' ') || 'the install';
 }
 
 /** A failed install: the tests never ran, and the install's own words say why. */
@@ -111,6 +120,9 @@ function installFailed(install: InstallFacts): BaselineTests {
     signature: 'install failed',
     output: install.output.slice(-8000),
     sandbox: null,
-    runner: { started: false, line: `the dependencies could not be installed: ${telling ?? lastLine ?? `exit code ${install.exitCode}`}` },
+    runner: {
+      started: false,
+      line: `the dependencies could not be installed (${installerOf(install.command)}): ${telling ?? lastLine ?? `exit code ${install.exitCode}`}`,
+    },
   };
 }

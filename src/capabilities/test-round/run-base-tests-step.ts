@@ -54,7 +54,7 @@ export const runBaseTests = defineStep({
         holdCommits: (work) => repository.withCommitsHeld(work),
       }),
     );
-    if (!baseline.runner.started) report({ kind: 'tests-end', detail: `base: the tests could not start: ${baseline.runner.line}`, passed: false });
+    if (!baseline.runner.started) report({ kind: 'tests-end', detail: `base: ${baseline.runner.line}`, passed: false });
     return baseline;
   },
 });
