@@ -3,7 +3,8 @@
  * (AC-1…), a change request's (AC-1…) and what it must keep working (KW-1…). An id is a criterion's
  * place in its list, so a test, a task and the coverage matrix name it the same way in every round.
  * A PRD criterion is P0: it says what the product must do (its requirements' priorities say what to
- * build first); what a change must keep working is P1, reported — the base tests guard it too. Pure.
+ * build first). A change's criteria are all P0, what it must keep working too: the repository's own tests
+ * name no KW id, so QA proves each by a test named after it that exercises the behaviour kept. Pure.
  */
 
 import type { z } from 'zod';
@@ -24,10 +25,10 @@ const numbered = (prefix: string, texts: readonly string[], priority: Priority):
 /** The acceptance criteria of a PRD. */
 export const prdCriteria = (prd: Pick<PRD, 'acceptanceCriteria'>): Criterion[] => numbered('AC', prd.acceptanceCriteria, 'P0');
 
-/** A change request's acceptance criteria, then what it must keep working. */
+/** A change request's acceptance criteria, then what it must keep working: both proven before the change is done. */
 export const changeCriteria = (request: Pick<z.infer<typeof ChangeRequest>, 'acceptanceCriteria' | 'mustKeepWorking'>): Criterion[] => [
   ...numbered('AC', request.acceptanceCriteria, 'P0'),
-  ...numbered('KW', request.mustKeepWorking, 'P1'),
+  ...numbered('KW', request.mustKeepWorking, 'P0'),
 ];
 
 /** The criteria of whichever document holds them: a change request (it has `mustKeepWorking`) or a PRD. */

@@ -67,3 +67,13 @@ export async function changeSetUp(edit: (replies: Reply[]) => Reply[] = (r) => r
     },
   };
 }
+
+/**
+ * How many tests QA's first reply of a scenario writes (node --test's test(), Python's def test_…, Go's
+ * func Test…): a round's count is the base's and these, read from the scenario rather than written in.
+ */
+export async function testsQaWrites(scenarioFile: string): Promise<number> {
+  const scenario = parse(await fs.readFile(scenarioFile, 'utf8')) as { replies: Reply[] };
+  const reply = scenario.replies.find((r) => r.role === 'qa' && r.action === 'write_change_tests')?.reply ?? '';
+  return (reply.match(/^\s*(?:test\(|def test_|func Test)/gm) ?? []).length;
+}

@@ -191,8 +191,14 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     const before = stateOf(repo);
     const change = await sopworks(['change', repo, '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq-change.yaml')}`, '--out', out], { cwd: ROOT });
     assert.equal(change.code, 0, change.stdout + change.stderr);
-    assert.match(change.stdout, /tests base: passed \(8 passed, 0 failed\)/);
-    assert.match(change.stdout, /tests round 1: passed \(12 passed, 0 failed\)/);
+    // The base's tests and the change's (one per test() in QA's reply), together.
+    const base = Number(change.stdout.match(/tests base: passed \((\d+) passed, 0 failed\)/)?.[1]);
+    const scenario = await fs.readFile(path.join(ROOT, 'examples', 'wordfreq-change.yaml'), 'utf8');
+    const added = scenario.slice(scenario.indexOf('action: write_change_tests')).match(/^ {6}test\(/gm)?.length ?? 0;
+    assert.ok(base > 0 && added > 0, change.stdout);
+    assert.match(change.stdout, new RegExp(`tests round 1: passed \\(${base + added} passed, 0 failed\\)`));
+    // Done means covered: every criterion of the change request, what it must keep working too, is proven.
+    assert.match(change.stdout, /^ {2}Criteria {7}(\d+) of \1 proven \(P0: \1 of \1\)$/m);
     assert.match(change.stdout, /edit_file src\/cli\.js: reply invalid \(attempt 1\), asking again — block 1 of 1: its SEARCH text is not in src\/cli\.js/);
     assert.deepEqual(stateOf(repo), before);
     assert.match(

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
-import { git } from '../helpers/change-repo.ts';
+import { git, testsQaWrites } from '../helpers/change-repo.ts';
 import { type NpmRegistry, packInstalled, startNpmRegistry } from '../helpers/npm-registry.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
@@ -59,11 +59,24 @@ describe('eval: the shipped change suite', function () {
     );
     for (const spec of results.specs) {
       assert.equal(spec.tests?.allPassed, true, `${spec.name}: its last test round passed`);
+      // Done means covered: every criterion of its change request, what it must keep working too, proven.
+      assert.ok(
+        spec.criteria && spec.criteria.p0Total > 0 && spec.criteria.p0Proven === spec.criteria.p0Total,
+        `${spec.name}: ${JSON.stringify(spec.criteria)}`,
+      );
       // What the change wrote: its source file(s) and QA's test file, a handful of lines — not the whole repository.
       assert.ok(spec.files >= 2 && spec.files <= 3, `${spec.name} changed ${spec.files} code files`);
       assert.ok(spec.lines > 5 && spec.lines < 40, `${spec.name} added ${spec.lines} lines`);
     }
-    assert.equal(results.specs.find((s) => s.name === 'units-ts')?.tests?.counts?.passed, 6, "units-ts's tests compiled with its own typescript, and ran");
+    // The repository's own tests and QA's, each a test() — counted from the fixture and the scenario, not written in.
+    const ownTests = ((await fs.readFile(path.join(FIXTURES, 'units-ts', 'test', 'duration.test.mjs'), 'utf8')).match(/^test\(/gm) ?? []).length;
+    const qaTests = await testsQaWrites(path.join(path.dirname(SUITE), 'units-ts.yaml'));
+    assert.ok(ownTests > 0 && qaTests > 0);
+    assert.equal(
+      results.specs.find((s) => s.name === 'units-ts')?.tests?.counts?.passed,
+      ownTests + qaTests,
+      "units-ts's tests compiled with its own typescript, and ran",
+    );
 
     // Each change is on a branch of the task's own repository, made from the fixture as it ships.
     const repo = (name: string) => path.join(out, '.repositories', name);

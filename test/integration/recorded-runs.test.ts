@@ -4,7 +4,8 @@
  * through the relay endpoint of ../shared/tools, and `--record` kept its replies (test/fixtures/recorded/).
  * Replayed against today's prompts, schemas and checks, each run still ends as it did: done, the tests it
  * generated passing, every acceptance criterion proven (or, where it named none, the run criteria-unmet
- * saying so), and no reply refused. A check that starts refusing
+ * saying so, or stopping at the step that asks for them, which its recording has no reply for), and no
+ * reply refused. A check that starts refusing
  * what a capable model writes fails here. The figures of these runs are in docs/performance.md.
  */
 import assert from 'node:assert/strict';
@@ -76,8 +77,12 @@ const RUNS: RecordedRun[] = [
     what: 'a change to @pinojs/redact, a real repository (an onRedact option)',
     needs: [],
     repo: 'pinojs-redact',
-    outcome: /^done — the existing tests and the change's tests pass$/,
-    code: 0,
+    // Recorded before a change's tests were asked to name its criteria: none does, so the run, done when it
+    // was recorded, now goes back to QA for them (write_change_criterion_tests), a reply the recording lacks.
+    // To be recorded again with today's prompts.
+    outcome:
+      /^failed — qa failed in step "writingCriterionTests": The scenario has no reply left for \{role: qa, action: write_change_criterion_tests, key: \(none\)\}/,
+    code: 1,
     tests: 83,
     reasks: 0,
     criteria: { proven: 0, total: 21 },
