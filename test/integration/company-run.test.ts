@@ -176,7 +176,7 @@ describe('the company on the demo scenario', function () {
     );
     assert.match(
       run.stdout,
-      /^Review\s+sopworks review \S*wordfreq {2}\(usage per role and step; the record: \S*wordfreq\/\.sopworks\/\)$/m,
+      /^Review\s+sopworks review --usage \S*wordfreq {2}\(usage per role and step; the record: \S*wordfreq\/\.sopworks\/\)$/m,
       'where the tables are, the command first',
     );
     const end = run.stdout.slice(run.stdout.lastIndexOf('\nOutcome')).trim().split('\n');

@@ -125,6 +125,16 @@ describe('sopworks review', function () {
     );
   });
 
+  it('prints the usage tables alone with --usage, as the run’s end summary points to them', async () => {
+    const full = await sopworks(['review', project], { cwd: root });
+    const result = await sopworks(['review', '--usage', project], { cwd: root });
+    assert.equal(result.code, 0, result.stderr);
+    const tables = result.stdout.slice(result.stdout.indexOf('\nUsage\n'));
+    assert.ok(full.stdout.includes(tables.trimEnd()), 'the same tables the whole report has');
+    assert.match(result.stdout, /^\s+role\/action\s+calls/m, 'per step too');
+    assert.doesNotMatch(result.stdout, /^Timeline|^Git log|^Artifacts/m, 'nothing else of the report');
+  });
+
   it('fits the terminal width ($COLUMNS), cutting free text rather than wrapping tables', async () => {
     const result = await sopworks(['review', project], { cwd: root, env: { COLUMNS: '64' } });
     assert.equal(result.code, 0, result.stderr);

@@ -59,7 +59,7 @@ describe('a terminal view that fits its width', function () {
       assert.ok(summary.length <= 12, `the summary and the next command take ${summary.length} lines`);
       for (const line of summary) assert.ok(stringWidth(line) <= columns, `${stringWidth(line)} columns: ${line}`);
       assert.match(summary.find((l) => l.startsWith('Usage'))!, /^Usage\s+[\d,]+ tokens, cost unknown, [\d.]+s/, 'tokens, cost and time before a cut');
-      assert.match(summary.find((l) => l.startsWith('Review'))!, /^Review\s+sopworks review wordfreq\b/, 'the command before a cut');
+      assert.match(summary.find((l) => l.startsWith('Review'))!, /^Review\s+sopworks review --usage wordfreq\b/, 'the command before a cut');
       // Each status drawn: what stood between an erase and the next one, or the line it made way for.
       const drawn = screen
         .split('\r\x1b[2K')

@@ -6,7 +6,7 @@ import { SopworksError } from '../../ground/errors.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import { summaryLine } from '../console/index.ts';
 import type { RunReport } from '../review/index.ts';
-import { buildRunReport, loadRun, readChangeDiff, renderChangeText, renderReportText } from '../review/index.ts';
+import { buildRunReport, loadRun, readChangeDiff, renderChangeText, renderReportText, renderUsageText } from '../review/index.ts';
 import { EXIT, type Output } from './output.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */
@@ -18,12 +18,20 @@ function terminalWidth(io: Output): number | undefined {
 
 export const ReviewArgs = z.object({ dir: z.string().trim().min(1, 'give the folder of a run, e.g. output/<project>') });
 
-export async function reviewCommand(rawDir: unknown, io: Output, flags: { json: boolean; diff: boolean } = { json: false, diff: false }): Promise<number> {
+export async function reviewCommand(
+  rawDir: unknown,
+  io: Output,
+  flags: { json: boolean; diff: boolean; usage?: boolean } = { json: false, diff: false },
+): Promise<number> {
   const { dir } = ReviewArgs.parse({ dir: rawDir });
   const { json } = flags;
   const { record, commits } = await loadRun(path.resolve(dir));
   if (flags.diff) return printDiff(path.resolve(dir), record, io, json);
   const report = buildRunReport(record, commits);
+  if (flags.usage && !json) {
+    io.out(renderUsageText(report, { width: terminalWidth(io) }));
+    return EXIT.done;
+  }
   if (json) {
     printJson(report, io);
     return EXIT.done;

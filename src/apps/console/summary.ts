@@ -1,6 +1,6 @@
 /**
  * The summary printed when a run ends, short enough to keep the outcome on a 24-line screen: outcome,
- * files, commits, tests, figures, model, usage in one line (its tables are `sopworks review`'s, named on
+ * files, commits, tests, figures, model, usage in one line (its tables are `sopworks review --usage`'s, named on
  * the line after with where the record is). At a terminal each line is cut to its width (report-run.ts). The reason and names may quote a model or a repository: each is one clean line
  * (src/ground/terminal-text.ts).
  */
@@ -40,12 +40,12 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${cleanLine(figure.value)}`);
   lines.push(`${pc.bold('Model')}     ${cleanLine(facts.model)}`);
   // One line, the figures a person looks for first (a narrow terminal cuts the rest): the tables per role
-  // and per step are `sopworks review`'s, named on the last line with the command first, so the outcome stays on screen.
+  // and per step are `sopworks review --usage`'s, named on the last line with the command first, so the outcome stays on screen.
   lines.push(`${pc.bold('Usage')}     ${usageLine(result.usage.total(), result.wallMs)}`);
   // Which model answered what, each at its own price, once a run asks more than one: a line each.
   const byModel = result.usage.byModel();
   if (byModel.size > 1) for (const [model, u] of byModel) lines.push(`  ${cleanLine(model)} — ${usageLine(u)}`);
-  lines.push(`${pc.bold('Review')}    sopworks review ${cleanLine(shown)}  (usage per role and step; the record: ${path.join(shown, '.sopworks')}/)`);
+  lines.push(`${pc.bold('Review')}    sopworks review --usage ${cleanLine(shown)}  (usage per role and step; the record: ${path.join(shown, '.sopworks')}/)`);
   return lines.join('\n');
 }
 

@@ -5,7 +5,7 @@ export { renderChangeText } from './change-diff-text.ts';
 export { parseJsonLines } from './json-lines.ts';
 export { loadRun } from './load-run.ts';
 export { summarizeMessage } from './message-summary.ts';
-export { renderReportText } from './report-text.ts';
+export { renderReportText, renderUsageText } from './report-text.ts';
 export { buildRunReport, type RunReport } from './run-report.ts';
 export { isLoopback } from './server/allowed-hosts.ts';
 export { startReviewServer } from './server/review-server.ts';

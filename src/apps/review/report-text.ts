@@ -183,10 +183,7 @@ export function renderReportText(untrusted: RunReport, options: ReportTextOption
     ),
   );
 
-  lines.push(heading(`Usage${report.usage.source === 'exchanges' ? ' so far (from the model exchanges)' : ''}`));
-  lines.push(...usageRows(report, 'byRole', width), '');
-  lines.push(...usageRows(report, 'byAction', width));
-  if (report.usage.costFields.length === 0) lines.push(pc.dim('  cost: not recorded by this run'));
+  lines.push(...usageSection(report, width));
 
   lines.push(heading(`Git log (${report.commits.length} commit${report.commits.length === 1 ? '' : 's'})`));
   lines.push(
@@ -202,6 +199,25 @@ export function renderReportText(untrusted: RunReport, options: ReportTextOption
     // Warnings are wrapped, never cut: each says what is missing from the report.
     lines.push(...report.warnings.flatMap((w) => wrap(w, width === undefined ? undefined : width - 2).map((l) => `  ${l}`)));
   }
+  return lines.join('\n');
+}
+
+/** The usage tables, per role and per step (`review --usage` prints them alone). */
+function usageSection(report: RunReport, width: number | undefined): string[] {
+  const lines = [heading(`Usage${report.usage.source === 'exchanges' ? ' so far (from the model exchanges)' : ''}`)];
+  lines.push(...usageRows(report, 'byRole', width), '');
+  lines.push(...usageRows(report, 'byAction', width));
+  if (report.usage.costFields.length === 0) lines.push(pc.dim('  cost: not recorded by this run'));
+  return lines;
+}
+
+/** `review --usage`: the run's name, its cost facts and the usage tables, the tables a run's end summary leaves out. */
+export function renderUsageText(untrusted: RunReport, options: ReportTextOptions = {}): string {
+  const report = cleanStrings(untrusted);
+  const { width } = options;
+  const lines = [fitLine(pc.bold(report.name), width)];
+  for (const fact of report.costFacts) lines.push(fitLine(`${pc.bold(fact.name.padEnd(7))}  ${fact.value}`, width));
+  lines.push(...usageSection(report, width));
   return lines.join('\n');
 }
 

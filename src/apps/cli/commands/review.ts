@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { parseRequest } from '../../../session/index.ts';
 import type { CommandEntry } from '../command-table.ts';
 
-const ReviewFlags = z.object({ json: z.boolean().default(false), diff: z.boolean().default(false) });
+const ReviewFlags = z.object({ json: z.boolean().default(false), diff: z.boolean().default(false), usage: z.boolean().default(false) });
 
 export const reviewEntry: CommandEntry = {
   name: 'review',
@@ -15,6 +15,7 @@ export const reviewEntry: CommandEntry = {
   arguments: [{ syntax: '<project>', description: 'the project folder, e.g. output/wordfreq' }],
   flags: [
     { syntax: '--json', description: 'print the timeline as JSON lines, then a summary (docs/json-output.md)', default: false },
+    { syntax: '--usage', description: 'only the usage tables, per role and per step (calls, tokens, cache, cost)', default: false },
     { syntax: '--diff', description: "a change run's diff against its base, file by file, and the commands to merge it and clean up", default: false },
   ],
 };
