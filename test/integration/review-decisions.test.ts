@@ -9,8 +9,8 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { DEMO, ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 interface Answer {
@@ -53,9 +53,9 @@ describe('sopworks serve: deciding on a run from the browser', function () {
   before(async () => {
     root = await tempDir('sopworks-decide-');
     out = path.join(root, 'output');
-    const gated = (name: string) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
+    const gated = (name: string) => sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
     const scenario = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
-    const asking = runCli(['run', '--llm', `scripted:${scenario}`, '--out', out, '--name', 'asking', '--clarify', '--until', 'prd'], { cwd: root });
+    const asking = sopworks(['run', '--llm', `scripted:${scenario}`, '--out', out, '--name', 'asking', '--clarify', '--until', 'prd'], { cwd: root });
     for (const made of await Promise.all([gated('by-page'), gated('by-cli'), gated('refused'), asking])) assert.equal(made.code, 4, made.stderr);
     server = await startReviewServer({ dir: out, port: 0, host: '127.0.0.1', token: TOKEN });
     origin = server.url.replace(/\/$/, '');
@@ -80,7 +80,7 @@ describe('sopworks serve: deciding on a run from the browser', function () {
       JSON.parse(answer.body).decided.map((d: any) => d.what),
       ['the prd of product-manager'],
     );
-    const cli = await runCli(['approve', path.join(out, 'by-cli'), '--reject', 'Add a --json output mode.'], { cwd: root });
+    const cli = await sopworks(['approve', path.join(out, 'by-cli'), '--reject', 'Add a --json output mode.'], { cwd: root });
     assert.equal(cli.code, 0, cli.stderr);
     const decision = async (name: string) => {
       const { id, seq, createdAt, ...rest } = JSON.parse(
