@@ -9,8 +9,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -87,7 +88,7 @@ describe('sopworks serve: the viewer server', function () {
     out = path.join(root, 'output');
     outside = path.join(root, 'outside');
     await fs.mkdir(out);
-    const made = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root });
+    const made = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root });
     assert.equal(made.code, 0, made.stderr);
     // Outside the served folder: a secret, and a run reachable only through a symlink planted inside it.
     await fs.mkdir(path.join(outside, 'run', '.sopworks'), { recursive: true });
@@ -373,8 +374,8 @@ describe('sopworks serve: the viewer server', function () {
       assert.equal(await exited, 0, 'stops cleanly on SIGTERM');
     }
     const [missing, badPort] = await Promise.all([
-      runCli(['serve', path.join(out, 'nope'), '--port', '0'], { cwd: out }),
-      runCli(['serve', out, '--port', 'eighty'], { cwd: out }),
+      sopworks(['serve', path.join(out, 'nope'), '--port', '0'], { cwd: out }),
+      sopworks(['serve', out, '--port', 'eighty'], { cwd: out }),
     ]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /is not a folder/);
