@@ -2,8 +2,9 @@
  * Whether a test command got as far as running tests, read from what it left: a shell that could not
  * find the program (exit 127: `sh: 1: mocha: not found`), a Python without the runner's module (`No
  * module named pytest`), a Node that could not load the runner or a test's import (`Cannot find
- * module`, `ERR_MODULE_NOT_FOUND`), a program that is not executable. Only when no test result was read
- * at all: a failing test that mentions a missing file is a failing test. Pure.
+ * module`, `ERR_MODULE_NOT_FOUND`), a program that is not executable — only when no test result was read
+ * at all: a failing test that mentions a missing file is a failing test — or a runner that loaded no test
+ * file at all (nothingLoaded). Pure.
  */
 import type { ParsedTestOutput } from './parse-test-output.ts';
 
@@ -25,7 +26,27 @@ const CANNOT_START = [
   /Missing script:/,
 ];
 
+/**
+ * A runner that started but could load no test — pytest's `collected 0 items / 6 errors`, unittest's
+ * `_FailedTest` for each module, jest's `Test suite failed to run` with 0 tests — ran nothing the change
+ * could be judged by: the line that says why is the first import error (`No module named 'humanize'`).
+ */
+const NOTHING_LOADED = [/collected 0 items \/ \d+ errors?/, /Interrupted: \d+ errors? during collection/, /^Tests:\s+0 total/m];
+/** The lines that say why a test file could not load, the most telling first (unittest's ImportError only wraps the missing module's). */
+const LOAD_ERRORS = [/ModuleNotFoundError: .+|No module named .+/, /Cannot find module '[^']+'|ERR_MODULE_NOT_FOUND.*/, /ImportError: .+/, /SyntaxError: .+/];
+
+function nothingLoaded(parsed: ParsedTestOutput, output: string): string | null {
+  if ((parsed.counts?.passed ?? 0) > 0) return null;
+  const unittest = /unittest\.loader\._FailedTest/.test(output) && !/^FAIL: /m.test(output);
+  if (!unittest && !NOTHING_LOADED.some((pattern) => pattern.test(output))) return null;
+  const lines = output.split('\n');
+  const cause = LOAD_ERRORS.map((pattern) => lines.map((l) => pattern.exec(l)?.[0]).find(Boolean)).find(Boolean);
+  return `no test could be loaded, so none ran${cause ? `: ${cause.trim()}` : ''}`;
+}
+
 export function runnerStart(parsed: ParsedTestOutput, exitCode: number | null, output: string): RunnerStart {
+  const unloaded = exitCode !== 0 ? nothingLoaded(parsed, output) : null;
+  if (unloaded) return { started: false, line: unloaded };
   if (parsed.counts !== null || parsed.failures.length > 0) return { started: true, line: null };
   const lines = output
     .split('\n')
