@@ -2,7 +2,7 @@
  * What a Python project declares for its install and its tests (src/host/install/python-requirements.ts),
  * read from fixtures in the shapes real projects have: colorama's requirements-dev.txt (release tools and
  * `-e .`, nothing the tests use: left out), a src layout, test extras naming the project itself, PEP 735
- * groups, a test requirements file that includes requirements.txt.
+ * groups, tox's and nox's test environments, a test requirements file that includes requirements.txt.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -55,6 +55,46 @@ describe("a Python project's requirements for its tests", () => {
     assert.deepEqual(found.named, ['pytest (pyproject.toml)', 'ruff (pyproject.toml)', 'hypothesis (pyproject.toml)']);
     assert.deepEqual(found.roots, ['src']);
     assert.ok(found.notes.includes('the dependency groups of pyproject.toml installed too: test'));
+  });
+
+  it("installs what tox's and nox's test environments install, leaving out their lint and docs ones and what they substitute", async () => {
+    const tox = [
+      '[tox]',
+      'envlist = py3, lint',
+      '[testenv]',
+      'extras = test',
+      'deps =',
+      '    mock>=1.0',
+      '    -r{toxinidir}/tests/requirements.txt',
+      '    {[base]deps}',
+      'commands = python -m pytest {posargs}',
+      '[testenv:lint]',
+      'deps = ruff',
+      '',
+    ].join('\n');
+    const found = await requirementsOf({
+      'tox.ini': tox,
+      'tests/requirements.txt': 'pytest\n',
+      'pyproject.toml': '[project]\nname = "t"\n[project.optional-dependencies]\ntest = ["freezegun"]\n',
+    });
+    assert.deepEqual(found.named, ['freezegun (pyproject.toml)', 'mock>=1.0 (tox.ini)']);
+    assert.deepEqual(found.files, ['tests/requirements.txt']);
+    const nox = [
+      'import nox',
+      '@nox.session',
+      'def tests(session):',
+      '    session.install("-e", ".[speed]", "hypothesis")',
+      '    session.run("pytest")',
+      '@nox.session',
+      'def lint(session):',
+      '    session.install("ruff")',
+      '',
+    ].join('\n');
+    const fromNox = await requirementsOf({
+      'noxfile.py': nox,
+      'pyproject.toml': '[project]\nname = "n"\n[project.optional-dependencies]\nspeed = ["fastx"]\n',
+    });
+    assert.deepEqual(fromNox.named, ['fastx (pyproject.toml)', 'hypothesis (noxfile.py)']);
   });
 
   it('passes a test requirements file to pip as it is, and requirements.txt beside it', async () => {

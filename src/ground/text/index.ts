@@ -1,4 +1,5 @@
 /** ground/text: its public face — what other folders may use of it. */
 export { CONTROL, LAYOUT } from './control-characters.ts';
+export { type IniSections, iniSections } from './ini-sections.ts';
 export { keywordOfPattern, keywordPattern } from './keyword-pattern.ts';
 export { commitSubject, MAX_SUBJECT, oneLine } from './one-line.ts';

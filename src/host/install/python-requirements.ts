@@ -3,7 +3,8 @@
  * requirements.txt; pyproject.toml's `[project].dependencies`, its test extras
  * (`[project.optional-dependencies] test = […]`, what `pip install -e .[test]` adds), its PEP 735
  * `[dependency-groups]` and uv's `[tool.uv] dev-dependencies`; a test requirements file
- * (requirements-dev.txt, requirements-test.txt, test-requirements.txt, requirements/test.txt…). For
+ * (requirements-dev.txt, requirements-test.txt, test-requirements.txt, requirements/test.txt…); what
+ * tox's and nox's test environments install (python-runner-deps.ts). For
  * extras, groups and files, those named for tests are taken, and the development ones only when there
  * are none and they name a test tool (pytest, mock, hypothesis…): they often carry release tools,
  * linters and doc builders alone.
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { z } from 'zod';
 import { ManifestProblem, type NamedRequirement, type PlanReader } from './plan-types.ts';
+import { runnerDeps } from './python-runner-deps.ts';
 import { declaredRequirements, logicalLines, selfExtras } from './python-sources.ts';
 
 const TEST = /^(test|tests|testing)$/;
@@ -115,6 +117,18 @@ export async function pythonRequirements(projectDir: string, read: PlanReader): 
     found.named.push(...declaredRequirements(projectDir, file).map((requirement) => ({ requirement, from: file })));
   };
   if (requirementsTxt !== null && logicalLines(requirementsTxt).length > 0) addFile('requirements.txt');
+  // What tox's or nox's test environments install: the command the map takes from them needs it.
+  const toxText = await read('tox.ini');
+  const legacyTox = (pyproject?.tool as { tox?: { legacy_tox_ini?: unknown } } | undefined)?.tox?.legacy_tox_ini;
+  const noxText = await read('noxfile.py');
+  found.texts.push(toxText, noxText);
+  const tox = toxText !== null ? { text: toxText, file: 'tox.ini' } : typeof legacyTox === 'string' ? { text: legacyTox, file: 'pyproject.toml' } : null;
+  const runner = runnerDeps(tox, noxText);
+  takeExtras(runner.extras);
+  found.named.push(...runner.named);
+  for (const file of runner.files) {
+    if (!found.files.includes(file) && !found.selfNaming.includes(file) && (await read(file)) !== null) addFile(file);
+  }
   let testFile: string | null = null;
   for (const file of [...TEST_FILES, ...DEV_FILES]) {
     const text = await read(file);
@@ -129,7 +143,15 @@ export async function pythonRequirements(projectDir: string, read: PlanReader): 
   const uvLock = await read('uv.lock');
   found.texts.push(uvLock, JSON.stringify(found.roots));
   if (uvLock !== null) found.named = pinned(found.named, uvLock);
-  found.notes = notesOf(found, { extras: [...extrasTaken], groups, uvDev: uvDev.length > 0, testFile, uvLock: uvLock !== null });
+  const fromRunner =
+    runner.named.length + runner.files.length + runner.extras.length > 0
+      ? tox?.file === 'tox.ini'
+        ? 'tox.ini'
+        : tox
+          ? 'pyproject.toml [tool.tox]'
+          : 'noxfile.py'
+      : null;
+  found.notes = notesOf(found, { extras: [...extrasTaken], groups, uvDev: uvDev.length > 0, testFile, uvLock: uvLock !== null, runner: fromRunner });
   return found;
 }
 
@@ -185,8 +207,19 @@ function pinned(named: NamedRequirement[], uvLock: string): NamedRequirement[] {
   });
 }
 
-function notesOf(found: PythonRequirements, took: { extras: string[]; groups: string[]; uvDev: boolean; testFile: string | null; uvLock: boolean }): string[] {
+interface Took {
+  extras: string[];
+  groups: string[];
+  uvDev: boolean;
+  testFile: string | null;
+  uvLock: boolean;
+  /** The file whose test environments' deps were taken (tox.ini, noxfile.py), or null. */
+  runner: string | null;
+}
+
+function notesOf(found: PythonRequirements, took: Took): string[] {
   return [
+    took.runner ? `what the test environments of ${took.runner} install (deps, extras) installed too, the runner itself not run` : null,
     took.extras.length > 0 ? `the test extras of pyproject.toml installed too: ${took.extras.join(', ')}` : null,
     took.groups.length > 0 ? `the dependency groups of pyproject.toml installed too: ${took.groups.join(', ')}` : null,
     took.uvDev ? "[tool.uv] dev-dependencies installed too (with pip: uv's environment is not made)" : null,

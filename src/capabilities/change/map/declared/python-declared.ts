@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { iniSections } from '../../../../ground/text/index.ts';
 import type { DeclaredCommand, ReadFile } from './declared-command.ts';
-import { iniSections } from './ini-sections.ts';
 import { runnable, runsTests } from './runnable.ts';
 import { shellWords } from './shell-words.ts';
 
