@@ -135,6 +135,7 @@ export const vocabulary: steps.Vocabulary = {
     files: artifacts.files,
     changeTask: change.changeTask,
     changeDependencies: change.changeDependencies,
+    editCriteria: change.editCriteria,
     changeRemoval: change.changeRemoval,
     prd: artifacts.prd,
     design: artifacts.design,

@@ -79,6 +79,11 @@ export const ChangeTask = z.object({
   /** A rename's old path; null otherwise. */
   from: RelativePath.nullable(),
   ...taskWork,
+  /** Which of the change request's acceptance criteria the file serves, shown to its editor and its reviewer (absent from older task graphs). */
+  criteria: z
+    .array(z.number().int().min(1))
+    .optional()
+    .describe("the numbers n of the change request's acceptance criteria AC-n this file's change helps meet (3 for AC-3); [] when it serves none directly"),
 });
 
 export const ChangeTaskGraph = taskGraphOf(ChangeTask);

@@ -106,7 +106,7 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
               reply:
                 '<<<<<<< SEARCH\nconst GREETINGS = { en: (name) => `Hello ${name}`,\n=======\nconst GREETINGS = { en: (name) => `Hello, ${name}!`,\n>>>>>>> REPLACE\n',
             },
-            { role: 'engineer', action: 'review_edit', key: 'src/greet.js', json: { approved: true, issues: [] } },
+            { role: 'engineer', action: 'review_fix_edit', key: 'src/greet.js', json: { approved: true, issues: [] } },
           );
         }
       }

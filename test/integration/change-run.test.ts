@@ -158,8 +158,13 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.equal(edits.length, 2);
     assert.match(edits[0].error, /its SEARCH text is in src\/greet\.js 3 times \(at lines 5, 6, 10\)/);
     assert.equal(edits[1].ok, true);
-    // The review saw the diff.
+    // The review saw the diff, and the criteria it judges it by: those its task names, what must keep working.
     assert.match(sent('review_edit'), /```diff\n--- a\/src\/greet\.js\n\+\+\+ b\/src\/greet\.js/);
+    assert.match(
+      sent('review_edit'),
+      /### 3\. The change request's acceptance criteria it serves\n- AC-1: greet\("Ada", \{ lang: "fr" \}\) returns "Bonjour, Ada !"\./,
+    );
+    assert.match(sent('review_edit'), /### 4\. What must keep working: the change may break none of it\n- KW-1: greet's English greeting/);
   });
 
   it('changes a Python repository: its unittest suite runs on the base, then old and new tests pass', async function () {

@@ -59,6 +59,7 @@ describe('a change task that documents or declares a file depends on it', () => 
       designDelta: { summary: 's', approach: 'a', language: 'JavaScript', testCommand: ['npm', 'test'], files: [], unchanged: [] },
       original: { content: 'export {};\n' },
       draft: { diff: '--- a/index.d.ts\n+++ b/index.d.ts\n' },
+      editCriteria: { named: false, items: [], keep: [], file: null },
     };
     for (const action of ['edit_file', 'review_edit']) {
       const { user } = renderer.render(profile as never, action, variables, {
@@ -68,7 +69,7 @@ describe('a change task that documents or declares a file depends on it', () => 
       });
       assert.match(
         user,
-        /## The files it depends on, as this change leaves them \(their interfaces\)\n### index\.js\n`{3,}[^\n]*\n[^`]*redact\(value, paths/,
+        /The files it depends on(, as this change leaves them \(their interfaces\)|: it must use each as its interface says)\n#{3,4} index\.js\n`{3,}[^\n]*\n[^`]*redact\(value, paths/,
         action,
       );
     }

@@ -3,8 +3,8 @@
  * and the current file's change task.
  */
 
-import type { ChangeTask, ChangeTaskGraph, Code, Removal } from '../../documents/index.ts';
-import { codeInterface } from '../../documents/index.ts';
+import type { ChangeRequest, ChangeTask, ChangeTaskGraph, Code, DesignDelta, Removal } from '../../documents/index.ts';
+import { changeCriteria, codeInterface } from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
@@ -40,6 +40,30 @@ export const changeDependencies: View = {
         return { path: dep, interface: content !== undefined ? await codeInterface(dep, content) : '(not written yet)' };
       }),
     );
+  },
+};
+
+/**
+ * What the current file's change is judged by besides its task (its review names each by id): the change
+ * request's acceptance criteria it serves, what must keep working, and its row in the design delta.
+ */
+export const editCriteria: View = {
+  description:
+    "What the current file's change is judged by: `named` (its task lists the change request's acceptance criteria it serves by number), `items` (those criteria, each `id` — AC-n — and `text`; all of them when its task names none), `keep` (what must keep working, each `id` KW-n and `text`), and `file` (the design delta's row for the file — `path`, `purpose` — or null when the delta lists none).",
+  needsCurrent: true,
+  read: ({ context, board }) => {
+    const request = board.latest<ChangeRequest>('ChangeRequest')?.payload;
+    // The ids as the change request, the tests and the coverage matrix give them (documents/criteria.ts).
+    const criteria = request ? changeCriteria(request) : [];
+    const numbers = currentChangeTask(board, context.current).criteria;
+    const served = new Set((numbers ?? []).map((n) => `AC-${n}`));
+    const row = board.latest<DesignDelta>('DesignDelta')?.payload.files.find((f) => f.path === context.current) ?? null;
+    return {
+      named: numbers !== undefined,
+      items: criteria.filter((c) => c.id.startsWith('AC-') && (numbers === undefined || served.has(c.id))).map(({ id, text }) => ({ id, text })),
+      keep: criteria.filter((c) => c.id.startsWith('KW-')).map(({ id, text }) => ({ id, text })),
+      file: row ? { path: row.path, purpose: row.purpose } : null,
+    };
   },
 };
 
