@@ -12,9 +12,10 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { artifactPath, launchBrowser } from '../helpers/browser.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { overflowing as overflowingOf } from '../helpers/page-overflow.ts';
 import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -81,14 +82,14 @@ describe('the review viewer in a real browser', function () {
     root = await tempDir('sopworks-browser-');
     out = path.join(root, 'output');
     await fs.mkdir(out);
-    const gated = (name: string) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
+    const gated = (name: string) => sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, '--approve', 'prd'], { cwd: root });
     // A run that asks before its PRD (--clarify), its questions waiting for answers.
     const clarify = path.join(ROOT, 'test', 'fixtures', 'clarify', 'wordfreq-clarify.yaml');
     const [made, launched, ...stopped] = await Promise.all([
-      runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }),
+      sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'wordfreq'], { cwd: root }),
       launchBrowser(),
       gated('gate-no'),
-      runCli(['run', '--llm', `scripted:${clarify}`, '--out', out, '--name', 'asking', '--clarify', '--until', 'prd'], { cwd: root }),
+      sopworks(['run', '--llm', `scripted:${clarify}`, '--out', out, '--name', 'asking', '--clarify', '--until', 'prd'], { cwd: root }),
     ]);
     browser = launched;
     assert.equal(made.code, 0, made.stderr);
@@ -260,8 +261,9 @@ describe('the review viewer in a real browser', function () {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${server.url}runs/killed`);
     await outcomeBadge(page, 'stopped before an outcome');
-    const rerun = startRun(root, out, 'killed', ['--force'], 0);
-    assert.equal(await rerun.exited, 0);
+    // Not a test of the process: the re-run goes in this one, while the page watches.
+    const rerun = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'killed', '--force'], { cwd: root });
+    assert.equal(rerun.code, 0, rerun.stdout + rerun.stderr);
     await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 30_000 });
     await outcomeBadge(page, 'done');
     const board = await boardOf(project);
@@ -284,8 +286,8 @@ describe('the review viewer in a real browser', function () {
     await page.goto(`${server.url}runs/later`);
     await page.waitForSelector('text=Waiting for the run “later”');
     assert.match(await page.locator('main').innerText(), /There is no run called "later"/);
-    const run = startRun(root, out, 'later', [], 0);
-    assert.equal(await run.exited, 0);
+    const run = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', 'later'], { cwd: root });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
     await page.waitForSelector('#timeline .message[data-type="Outcome"]', { timeout: 30_000 });
     await outcomeBadge(page, 'done');
     assert.deepEqual(
@@ -465,7 +467,7 @@ describe('the review viewer in a real browser', function () {
   });
 
   it('has no serious or critical accessibility violation on any page (axe-core)', async function () {
-    // Six full axe analyses: over a minute on a loaded two-core machine, so more room than the suite's default.
+    // Five full axe analyses: over a minute on a loaded two-core machine, so more room than the suite's default.
     this.timeout(240_000);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -492,6 +494,8 @@ describe('the review viewer in a real browser', function () {
     await page.waitForSelector('.exchange-body');
     await page.locator('#activity .section-toggle > summary').click();
     await page.waitForSelector('#activity svg.gantt');
+    // A finished run's workbench: its change request form is on this page too, analysed with it.
+    await page.waitForSelector('#change-request');
     found.push(...(await serious('run')));
     // A run awaiting a decision, with its form (this browser holds the token).
     await page.goto(`${server.url}runs/gate-no`);
@@ -501,10 +505,6 @@ describe('the review viewer in a real browser', function () {
     await page.goto(`${server.url}runs/asking`);
     await page.waitForSelector('#decision form.answers');
     found.push(...(await serious('answers')));
-    // A finished run's workbench: its change request form.
-    await page.goto(`${server.url}runs/wordfreq`);
-    await page.waitForSelector('#change-request');
-    found.push(...(await serious('change')));
     await page.goto(`${server.url}runs/not-yet`);
     await page.waitForSelector('.waiting');
     found.push(...(await serious('waiting')));
