@@ -11,9 +11,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
 import { git, testsQaWrites } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { type NpmRegistry, packInstalled, startNpmRegistry } from '../helpers/npm-registry.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { BUBBLEWRAP, GO, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -49,7 +49,7 @@ describe('eval: the shipped change suite', function () {
   it('brings its change tasks to done offline, each checked in its changed repository', async () => {
     const fixtures = await fixtureFiles();
     const out = path.join(await tempDir('sopworks-eval-change-'), 'eval');
-    const run = await runCli(['eval', SUITE, '--out', out, '--concurrency', '3'], { cwd: ROOT, env: { SOPWORKS_NPM_REGISTRY: npm.url } });
+    const run = await sopworks(['eval', SUITE, '--out', out, '--concurrency', '3'], { cwd: ROOT, env: { SOPWORKS_NPM_REGISTRY: npm.url } });
     assert.equal(run.code, 0, run.stdout + run.stderr);
 
     const results = SuiteResults.parse(JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')));
