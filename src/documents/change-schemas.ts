@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { RelativePath } from '../ground/files/index.ts';
+import { numberedTexts } from './numbered-list.ts';
 import { Design, TestReport, taskGraphOf, taskWork } from './schemas.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
@@ -46,8 +47,8 @@ export const ChangeRequest = z.object({
   title: text('title'),
   summary: text('summary'),
   changes: z.array(text('a change')).min(1),
-  acceptanceCriteria: z.array(text('an acceptance criterion')).min(1),
-  mustKeepWorking: z.array(text('a behaviour that must keep working')),
+  acceptanceCriteria: numberedTexts('AC', 'an acceptance criterion', 1),
+  mustKeepWorking: numberedTexts('KW', 'a behaviour that must keep working'),
   outOfScope: z.array(text('an out-of-scope item')),
 });
 

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { RelativePath } from '../ground/files/index.ts';
 import { keywordPattern } from '../ground/text/index.ts';
 import { SandboxReport } from '../host/sandbox/index.ts';
+import { numberedTexts } from './numbered-list.ts';
 import { TEST_LISTING_RULE, TestCase } from './test-citations.ts';
 
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
@@ -34,7 +35,7 @@ export const PRD = z.object({
   goals: z.array(text('a goal')).min(1),
   userStories: z.array(z.object({ asA: text('asA'), iWant: text('iWant'), soThat: text('soThat') })).min(1),
   requirementPool: z.array(z.object({ id: text('id'), description: text('description'), priority: Priority })).min(1),
-  acceptanceCriteria: z.array(text('an acceptance criterion')).min(1),
+  acceptanceCriteria: numberedTexts('AC', 'an acceptance criterion', 1),
   openQuestions: z.array(OpenQuestion),
 });
 
