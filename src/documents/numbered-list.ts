@@ -7,8 +7,7 @@
 import { z } from 'zod';
 
 /** The rule a numbered list keeps, as its schema's description states it. */
-export const numberingRule = (prefix: string): string =>
-  `sopworks numbers these itself, in this order (${prefix}-1, ${prefix}-2, …): write each one's text alone, without a label or number`;
+export const numberingRule = (prefix: string): string => `sopworks labels them ${prefix}-1, ${prefix}-2, … itself: write each text alone`;
 
 const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

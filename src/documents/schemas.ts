@@ -42,16 +42,29 @@ export const PRD = z.object({
 /** What an open question of a PRD posted before they had assumptions (a plain string) reads as. */
 export const UNRECORDED_ASSUMPTION = 'not recorded (a PRD written before open questions had assumptions)';
 
-/** The PRD as the board keeps it: one posted by an older run may hold its open questions as plain strings. */
-export const PostedPRD = PRD.extend({
-  openQuestions: z.array(z.preprocess((value) => (typeof value === 'string' ? { question: value, assumption: UNRECORDED_ASSUMPTION } : value), OpenQuestion)),
-});
-
 /** A verdict from a review step: a boolean decided by the schema, never by a substring of prose. */
 export const Review = z.object({
   approved: z.boolean(),
   issues: z.array(text('an issue')),
 });
+
+/**
+ * The issues a review left open: those of a review that did not approve — the last one before its SOP's
+ * bound on revisions was reached, so nobody fixed them. They go on with the artifact (a posted PRD's
+ * `review`, a file's), are shown to the next step and listed in the run's summary. Empty otherwise.
+ */
+export const openIssuesOf = (review: { approved: boolean; issues: readonly string[] } | null | undefined): string[] =>
+  review && !review.approved ? [...review.issues] : [];
+
+/**
+ * The PRD as the board keeps it: with its last review (null: none ran, or a PRD from an older run), whose
+ * issues are open when it did not approve; one posted by an older run may hold its open questions as plain strings.
+ */
+export const PostedPRD = PRD.extend({
+  openQuestions: z.array(z.preprocess((value) => (typeof value === 'string' ? { question: value, assumption: UNRECORDED_ASSUMPTION } : value), OpenQuestion)),
+  review: Review.nullable().default(null),
+});
+export type PostedPRD = z.infer<typeof PostedPRD>;
 
 /**
  * The rule a reviewer's reply keeps, said once: the schema's description and its refusal are this text.

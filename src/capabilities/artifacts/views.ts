@@ -5,7 +5,7 @@
  */
 
 import type { Code, Design, PRD, TaskGraph } from '../../documents/index.ts';
-import { codeInterface, topologicalOrder } from '../../documents/index.ts';
+import { codeInterface, openIssuesOf, topologicalOrder } from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View, type ViewScope } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
@@ -94,8 +94,9 @@ export const file: View = {
 };
 
 export const files: View = {
-  description: 'Every file committed so far (newest version of each, in task order): `path`, `content`.',
-  read: ({ board }) => latestCode(board).map((c) => ({ path: c.path, content: c.content })),
+  description:
+    "Every file committed so far (newest version of each, in task order): `path`, `content`, and `openIssues` — its last review's issues when that review did not approve (the file's revisions ran out), else [].",
+  read: ({ board }) => latestCode(board).map((c) => ({ path: c.path, content: c.content, openIssues: openIssuesOf(c.review) })),
 };
 
 /** The latest artifact of each type (unless the role holds a slot of the same name). */

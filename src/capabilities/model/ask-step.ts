@@ -56,7 +56,7 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
     effect: 'model-call',
     names: { views: ['with'], currentKey: 'key' },
     prompt: (params) => ({ action: params.action, output: params.output, outputParam: 'output', with: params.with }),
-    async run({ params, context, view, signal, judgedBy }, ports) {
+    async run({ params, context, view, signal, judgedBy, revisionsLeft }, ports) {
       const role = ports.role.profile.id;
       const key = resolveCallKey(params.key, context);
       if (params.key === 'current' && key === null) {
@@ -73,7 +73,7 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
       return ports.model.ask({
         call: { role, action: params.action, key },
         profile: ports.role.fileSeats?.[params.by] ?? ports.role.profile,
-        variables: { ...variables, key },
+        variables: { ...variables, key, revisions: revisionsOf(revisionsLeft ?? null) },
         output,
         occurrence: countOf(context.asks, askCounter(params.action, key)),
         // A file the role may not write goes back to it with the reason, like any invalid reply.
@@ -83,6 +83,15 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
       });
     },
   });
+}
+
+/**
+ * What a prompt says of the revisions still allowed after this step (`{{> review-round}}`): how many, and
+ * whether this is the last round — a review whose issues then go on as open issues. Null: no bound follows.
+ */
+function revisionsOf(left: number | null): { left: number; last: boolean; more: string } | null {
+  if (left === null) return null;
+  return { left, last: left === 0, more: `${left} more revision${left === 1 ? '' : 's'}` };
 }
 
 /**

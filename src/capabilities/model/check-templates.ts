@@ -2,7 +2,7 @@
  * Checks the prompt templates a company renders: each prompt step's roles/<role>/<action>.hbs, the
  * partials they include from roles/_shared/, and the shared system, format and repair templates.
  * Every template must exist and compile, and every name it uses at its top level must be one the
- * renderer gives it — for a step: `role`, `key` and the step's `with` list (see PromptRenderer).
+ * renderer gives it — for a step: `role`, `key`, `revisions` and the step's `with` list (see PromptRenderer).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -114,7 +114,7 @@ export async function checkTemplates(
         );
         continue;
       }
-      const provided = new Set(['role', 'key', ...step.prompt.with]);
+      const provided = new Set(['role', 'key', 'revisions', ...step.prompt.with]);
       await check(template, {
         markdown,
         provided,

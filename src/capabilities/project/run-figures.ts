@@ -7,7 +7,9 @@
  * - tests: the last test round's counts and pass rate;
  * - fast checks: the checks drafts failed before review — each one a model review saved;
  * - criteria: how many of the acceptance criteria the last coverage matrix proves, P0 apart, and which
- *   P0 criteria it does not (null before any matrix).
+ *   P0 criteria it does not (null before any matrix);
+ * - open issues: what the last review of the PRD or of a file left open when its SOP's bound on
+ *   revisions was reached — work that went on with known problems, said to the person.
  * Pure.
  */
 import { z } from 'zod';
@@ -50,6 +52,8 @@ export const RunFigures = z.object({
     })
     .nullable()
     .optional(),
+  /** The issues each artifact's last review left open, by artifact (PRD, or a file's path); absent from older figures. */
+  openIssues: z.array(z.object({ artifact: z.string(), issues: z.array(z.string()) })).optional(),
 });
 export type RunFigures = z.infer<typeof RunFigures>;
 
@@ -91,7 +95,19 @@ export function runFigures(messages: readonly Message[]): RunFigures {
     tests: { rounds: testRounds.length, passed: counts?.passed ?? null, failed: counts?.failed ?? null, passRate: total > 0 ? counts!.passed / total : null },
     fastChecks: { reviewsSaved, byChecker },
     criteria: coverage ? S.coverageSummary(coverage) : null,
+    openIssues: openIssues(messages, [...finalCode.values()]),
   };
+}
+
+/** The latest PRD's open review issues, then each file's (its final version), where there are any. */
+function openIssues(messages: readonly Message[], codes: readonly S.Code[]): NonNullable<RunFigures['openIssues']> {
+  const prd = messages.findLast((m) => m.type === 'PRD');
+  const parsed = prd ? S.PostedPRD.safeParse(prd.payload) : null;
+  const found = [
+    { artifact: 'PRD', issues: parsed?.success ? S.openIssuesOf(parsed.data.review) : [] },
+    ...codes.map((code) => ({ artifact: code.path, issues: S.openIssuesOf(code.review) })),
+  ];
+  return found.filter((entry) => entry.issues.length > 0);
 }
 
 /** The placeholders a file has that it did not have before the run edited it (each inherited line's text once). */
@@ -108,7 +124,7 @@ function addedPlaceholders(code: S.Code): Placeholder[] {
 /** The figures on one line each, for the summary and the review report. */
 export function describeFigures(figures: RunFigures): { name: string; value: string }[] {
   const percent = (ratio: number | null) => (ratio === null ? 'n/a' : `${Math.round(ratio * 100)}%`);
-  const { completeness, executability, tests, fastChecks, criteria } = figures;
+  const { completeness, executability, tests, fastChecks, criteria, openIssues = [] } = figures;
   const checkers = Object.entries(fastChecks.byChecker)
     .map(([checker, n]) => `${checker} ${n}`)
     .join(', ');
@@ -145,5 +161,14 @@ export function describeFigures(figures: RunFigures): { name: string; value: str
       name: 'Fast checks',
       value: `${fastChecks.reviewsSaved} failure${fastChecks.reviewsSaved === 1 ? '' : 's'} caught before review (model reviews saved)${checkers ? `: ${checkers}` : ''}`,
     },
+    ...(openIssues.length > 0 ? [{ name: 'Open issues', value: describeOpenIssues(openIssues) }] : []),
   ];
+}
+
+/** "2 left by a last review, its revisions spent (PRD 1, src/cli.py 1): PRD: "…"; src/cli.py: "…"" — the counts first, for a narrow terminal. */
+function describeOpenIssues(open: NonNullable<RunFigures['openIssues']>): string {
+  const total = open.reduce((n, entry) => n + entry.issues.length, 0);
+  const counts = open.map((entry) => `${entry.artifact} ${entry.issues.length}`).join(', ');
+  const texts = open.map((entry) => `${entry.artifact}: ${entry.issues.map((issue) => `"${issue}"`).join(', ')}`).join('; ');
+  return `${total} left by a last review, its revisions spent (${counts}): ${texts}`;
 }

@@ -12,6 +12,7 @@ import type { Ports, SopFile, StateNodeConfig, StepEffect } from '../steps/index
 import { EachFileOutput, entriesOf, initialContext, type Kind, type RoleContext, resolveView, type Vocabulary } from '../steps/index.ts';
 import { resolveCallKey } from './call-key.ts';
 import { type Judge, judgesOf, rulesOfJudges } from './judges.ts';
+import { type RevisionBound, revisionBoundOf, revisionsLeft } from './revision-bound.ts';
 
 const COUNT_ASK = 'sopworks.countAsk';
 const COUNT_PUBLISH = 'sopworks.countPublish';
@@ -156,7 +157,7 @@ function exceptConflicts(onError: unknown): unknown {
 
 /**
  * Turns each invoke's static parameters into an input function that also hands over the context and
- * the steps that judge its output (judges.ts), and counts completed steps that have effects.
+ * the steps that judge its output (judges.ts) and the bound on revising it (revision-bound.ts), and counts completed steps that have effects.
  */
 function withStepInputs(state: StateNodeConfig, vocabulary: Vocabulary, siblings: Readonly<Record<string, StateNodeConfig>>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...state };
@@ -165,10 +166,11 @@ function withStepInputs(state: StateNodeConfig, vocabulary: Vocabulary, siblings
     const effect = vocabulary.steps[inv.src as string]?.effect;
     const counter = effect ? COUNTED[effect] : undefined;
     const judges = judgesOf(inv.onDone, siblings, vocabulary);
+    const bound = revisionBoundOf(inv.onDone, siblings);
     const onDone = counter ? countOnDone(inv.onDone, { type: counter, params }) : inv.onDone;
     // A rejected artifact is a decision too: the next request for it is the next round.
     const onError = exceptConflicts(effect === 'approval' && inv.onError ? countOnDone(inv.onError, { type: COUNT_APPROVAL, params }) : inv.onError);
-    return { ...inv, onDone, onError, input: ({ context }: { context: RoleContext }) => ({ params, context, judges }) };
+    return { ...inv, onDone, onError, input: ({ context }: { context: RoleContext }) => ({ params, context, judges, bound }) };
   };
   if (state.invoke) {
     out.invoke = Array.isArray(state.invoke) ? state.invoke.map((i) => wire(i as Record<string, unknown>)) : wire(state.invoke as Record<string, unknown>);
@@ -204,22 +206,24 @@ function actorsOf(vocabulary: Vocabulary, ports: Ports, options: MachineOptions)
   return Object.fromEntries(
     Object.entries(vocabulary.steps).map(([name, step]) => [
       name,
-      fromPromise<unknown, { params: unknown; context: RoleContext; judges: Judge[] }>(async ({ input: { params, context, judges }, signal }) => {
-        if (options.startsNothingOnceWoundDown && ports.run.windDown.aborted) return notStarted(signal);
-        const view = (viewName: string) => resolveView(viewName, { context, board: ports.board }, vocabulary.views);
-        const judgedBy = () => rulesOfJudges(judges, vocabulary, ports, view);
-        const output = await step.run({ params, context, signal, view, judgedBy }, ports);
-        const checked = step.output.safeParse(output);
-        if (checked.success) return checked.data;
-        const problem = checked.error.issues[0];
-        throw new SopworksError(
-          'STEP_OUTPUT_INVALID',
-          `step ${name} gave an output its schema refuses: ${problem?.path.join('.') || '(root)'}: ${problem?.message}`,
-          {
-            hint: 'This is a fault of sopworks, not of the SOP: report it with the run folder.',
-          },
-        );
-      }),
+      fromPromise<unknown, { params: unknown; context: RoleContext; judges: Judge[]; bound: RevisionBound | null }>(
+        async ({ input: { params, context, judges, bound }, signal }) => {
+          if (options.startsNothingOnceWoundDown && ports.run.windDown.aborted) return notStarted(signal);
+          const view = (viewName: string) => resolveView(viewName, { context, board: ports.board }, vocabulary.views);
+          const judgedBy = () => rulesOfJudges(judges, vocabulary, ports, view);
+          const output = await step.run({ params, context, signal, view, judgedBy, revisionsLeft: revisionsLeft(bound, context.counters) }, ports);
+          const checked = step.output.safeParse(output);
+          if (checked.success) return checked.data;
+          const problem = checked.error.issues[0];
+          throw new SopworksError(
+            'STEP_OUTPUT_INVALID',
+            `step ${name} gave an output its schema refuses: ${problem?.path.join('.') || '(root)'}: ${problem?.message}`,
+            {
+              hint: 'This is a fault of sopworks, not of the SOP: report it with the run folder.',
+            },
+          );
+        },
+      ),
     ]),
   );
 }

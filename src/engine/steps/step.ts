@@ -26,6 +26,12 @@ export interface StepInput<P> {
    * this step's onDone leads to. Empty when nothing judges it.
    */
   judgedBy(): Promise<string[]>;
+  /**
+   * How many more times the SOP may send this step's output back to be revised (the `below` bound of the
+   * state its onDone leads to, src/engine/sop/revision-bound.ts): 0 when this is the last round, so a
+   * review's issues go on as open issues; null (or absent) when no bound follows the step.
+   */
+  revisionsLeft?: number | null;
 }
 
 /** What a judging step's `rules` read: its parameters, and the role's views (the current file, say). */

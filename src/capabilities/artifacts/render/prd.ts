@@ -1,8 +1,10 @@
-import type { OpenQuestion, PRD } from '../../../documents/index.ts';
+import { type OpenQuestion, openIssuesOf, type PRD, type Review } from '../../../documents/index.ts';
 import { bullets, document, item } from '../../../ground/markdown.ts';
 import { oneLine } from '../../../ground/text/index.ts';
 
-export function renderPrd(prd: PRD): string {
+/** A PRD as written, or as posted: with its last review, whose issues are open when it did not approve. */
+export function renderPrd(prd: PRD & { review?: Review | null }): string {
+  const open = openIssuesOf(prd.review);
   return document(
     `# ${oneLine(prd.projectName)} — Product Requirements`,
     prd.summary,
@@ -13,6 +15,10 @@ export function renderPrd(prd: PRD): string {
     // Each by its id (AC-n, its place in the list): a task names the criteria its file serves, and a test the one it proves.
     `## Acceptance criteria\n\n${prd.acceptanceCriteria.map((c, i) => item(`AC-${i + 1}: ${c.trim()}`)).join('\n')}`,
     `## Open questions\n\n${bullets(prd.openQuestions.map(openQuestionLine))}`,
+    // What its last review found when no revision was left: every step that reads the PRD sees it, and the person too.
+    open.length > 0
+      ? `## Open review issues\n\nThe PRD's last review left these open (its revisions ran out before they were resolved); take them into account:\n\n${bullets(open)}`
+      : null,
   );
 }
 
