@@ -30,5 +30,5 @@ export const numberedTexts = (prefix: string, what: string, min = 0) =>
   z
     .array(z.string().trim().min(1, `${what} must not be empty`))
     .min(min)
-    .describe(numberingRule(prefix))
-    .transform((items) => items.map((item, index) => withoutLabel(item, `${prefix}-${index + 1}`)));
+    .transform((items) => items.map((item, index) => withoutLabel(item, `${prefix}-${index + 1}`)))
+    .describe(numberingRule(prefix));

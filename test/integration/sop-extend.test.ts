@@ -127,7 +127,9 @@ describe('SOPs and prompts as data', function () {
       const firstDraft = scenario.replies.find((r) => r.action === 'write_prd')!.json as { acceptanceCriteria: string[] };
       const prd = await fs.readFile(path.join(run.project, 'docs', 'prd.md'), 'utf8');
       for (const criterion of firstDraft.acceptanceCriteria) assert.ok(prd.includes(criterion), `the unrevised criterion "${criterion}" is committed`);
-      assert.equal(prd.includes('case-insensitive'), false, 'the revision the review asked for never happened');
+      const [requirements, open] = prd.split('## Open review issues');
+      assert.equal(requirements!.includes('case-insensitive'), false, 'the revision the review asked for never happened');
+      assert.match(open ?? '', /case-insensitively/, "the review's issues are committed with the PRD as open issues");
     });
 
     it('QA gets one round: the first failing round ends the run, with no bug report', async () => {
