@@ -44,7 +44,7 @@ describe('the bound after a review', () => {
       'engineer-file.yaml:review_file',
       'engineer-fix.yaml:review_fix',
       'change/change-file.yaml:review_edit',
-      'change/change-fix.yaml:review_edit',
+      'change/change-fix.yaml:review_fix_edit',
     ]) {
       assert.ok(reviews.includes(expected), `${expected} among ${reviews.join(', ')}`);
     }
