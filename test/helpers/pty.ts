@@ -30,9 +30,16 @@ export function runCliInPty(args: string[], options: { cwd: string; env: NodeJS.
   });
 }
 
-/** What in printed bytes a terminal would obey beyond colour: every escape that is not SGR, a CR not before LF, C1 and bidi controls. */
+/**
+ * The printed text without the live status line (src/apps/console/live-status.ts): each drawing — dim,
+ * "⋯ " then text holding no escape, CR or LF — with the carriage return and erase that take it away.
+ * Only that exact shape is sopworks' own; a control inside a drawing leaves it in place, to be found.
+ */
+const withoutStatusLine = (text: string): string => text.replace(/\x1b\[2m⋯ [^\x1b\r\n]*\x1b\[22m\r\x1b\[2K/g, '');
+
+/** What in printed bytes a terminal would obey beyond colour (and the status line's own erase): every escape that is not SGR, a CR not before LF, C1 and bidi controls. */
 export function terminalControls(bytes: Buffer): string[] {
-  const text = bytes.toString('utf8');
+  const text = withoutStatusLine(bytes.toString('utf8'));
   const found: string[] = [];
   for (const match of text.matchAll(/\x1b(\[[0-9;]*m)?/g)) if (!match[1]) found.push(JSON.stringify(text.slice(match.index, match.index + 8)));
   for (const match of text.matchAll(/\r(?!\n)/g)) found.push(`lone CR at ${match.index}`);
@@ -41,9 +48,8 @@ export function terminalControls(bytes: Buffer): string[] {
   return found;
 }
 
-/** The printed lines as a person reads them: colours removed, CRLF as one break. */
+/** The printed lines as a person reads them: the status line and colours removed, CRLF as one break. */
 export const shownLines = (bytes: Buffer): string[] =>
-  bytes
-    .toString('utf8')
+  withoutStatusLine(bytes.toString('utf8'))
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split(/\r?\n/);
