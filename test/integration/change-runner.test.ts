@@ -123,6 +123,19 @@ describe("sopworks change: the repository's own test runner", function () {
       assert.match(report, /# Tests on the base: they could not run/);
       assert.match(report, Object.keys(devDependencies).length > 0 ? /could not be installed \(npm install\): .*no-such-runner/ : /mocha: not found/);
       assert.equal(git(run.repo, 'rev-list', '--count', `main..${BRANCH}`).trim(), '0', 'nothing was committed');
+      // The advice is about the environment, never a stronger model or the SOP.
+      assert.match(
+        result.stdout,
+        /^The repository's tests could not run here \(.*\), so no code was written: the cause is this machine's environment, not the model or the SOP/m,
+      );
+      assert.match(
+        result.stdout,
+        Object.keys(devDependencies).length > 0
+          ? /^Make the package it could not get available to sopworks' sandbox: a registry it can reach/m
+          : /^Make what the tests need available/m,
+      );
+      assert.match(result.stdout, /^Then start it again: `sopworks change .* "<request>"`/m);
+      assert.doesNotMatch(result.stdout, /stronger model/);
       assert.match(result.stdout, /^Do not merge sopworks\/let-greet-take-language-option: the run ended failed, not done\.$/m);
       assert.match(result.stdout, /^To drop it: git -C .* worktree remove .* --force && git -C .* branch -D sopworks\/let-greet-take-language-option$/m);
       const exchanges = await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8');

@@ -19,6 +19,6 @@ describe('an install the egress proxy refused something of', () => {
       failure!.message,
       /^the install asked for GET https:\/\/npm\.pkg\.example\/download\/@acme\/tool\/1\.0\.0\/abc, which the egress proxy does not let through \(not a package path of an npm registry .*\): it forwards only the configured registry's package metadata and files/,
     );
-    assert.match(failure!.message, /the installer said:\nnpm error code E403/);
+    assert.match(failure!.message, /the installer said: npm error code E403/);
   });
 });

@@ -92,7 +92,8 @@ export function installFailures(output: string): InstallFailure[] {
 export function describeInstallFailure(output: string, exitCode: number | null, timedOut: boolean): InstallFailure[] {
   const failures = installFailures(output);
   const said = installerErrorLines(output);
-  const quoted = said.length > 0 ? `; the installer said:\n${said.join('\n')}` : '';
+  // Its first line on the message's own: a message cut at its first line never ends on "said:".
+  const quoted = said.length > 0 ? `; the installer said: ${said.join('\n')}` : '';
   if (failures.length === 0) {
     failures.push({ name: 'install', message: `${timedOut ? 'the install timed out' : `the install exited with code ${exitCode}`}${quoted}` });
   } else if (quoted) {
