@@ -19,9 +19,10 @@ import YAML from 'yaml';
 import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
 import { readAppendLog } from '../../src/ground/files/append-log.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { overflowing } from '../helpers/page-overflow.ts';
 import { BIN, DEMO, DEMO_CHANGE, ROOT } from '../helpers/paths.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -124,12 +125,12 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     demo.replies.unshift(clarify);
     const asking = path.join(root, 'asking.yaml');
     await fs.writeFile(asking, YAML.stringify(demo));
-    const run = (name: string, ...extra: string[]) => runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], { cwd: root });
+    const run = (name: string, ...extra: string[]) => sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...extra], { cwd: root });
     const [done, gateYes, gateNo, asks, launched, gateDesign] = await Promise.all([
       run('finished'),
       run('gate-yes', '--approve', 'prd'),
-      runCli(['run', '--llm', `scripted:${rejectable}`, '--out', out, '--name', 'gate-no', '--approve', 'prd'], { cwd: root }),
-      runCli(['run', '--llm', `scripted:${asking}`, '--out', out, '--name', 'asking', '--clarify'], { cwd: root }),
+      sopworks(['run', '--llm', `scripted:${rejectable}`, '--out', out, '--name', 'gate-no', '--approve', 'prd'], { cwd: root }),
+      sopworks(['run', '--llm', `scripted:${asking}`, '--out', out, '--name', 'asking', '--clarify'], { cwd: root }),
       launchBrowser(),
       run('gate-design', '--approve', 'design'),
       interruptedRun('stopped'),
