@@ -42,6 +42,19 @@ describe("a change's base that could not be installed", () => {
     );
   });
 
+  it('names the index it could not reach before the package it therefore could not get (trial humanize2: ENOTFOUND pypi.org)', async () => {
+    const output = [
+      "WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError'",
+      'ERROR: Could not find a version that satisfies the requirement freezegun (from versions: none)',
+      'ERROR: No matching distribution found for freezegun',
+      'sopworks egress proxy: could not reach GET https://pypi.org/simple/freezegun/: getaddrinfo ENOTFOUND pypi.org',
+    ].join('\n');
+    const failures = installFailures(output);
+    assert.ok(failures.length >= 2, JSON.stringify(failures));
+    const baseline = await base(failures, output);
+    assert.match(baseline.runner!.line!, /^the dependencies could not be installed \(npm install\): the (registry|package index) could not be reached/);
+  });
+
   it("without a recognised cause, the installer's own line", async () => {
     const output = 'npm error code E404\nnpm error 404 Not Found - GET http://127.0.0.1:4873/nope - no such package available\n';
     const baseline = await base([{ name: 'install', message: 'the install exited with code 1' }], output);

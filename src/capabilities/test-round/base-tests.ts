@@ -105,7 +105,9 @@ function installFailed(install: InstallFacts): BaselineTests {
     .filter(Boolean);
   const own = lines.find((l) => INSTALLER_ERROR.test(l) && !/complete log of this run|^npm (ERR!|error) code /.test(l));
   // A cause the install step recognised (a peer conflict, a package the registry lacks) says more than a line of npm's.
-  const recognised = install.failures.find((f) => f.name !== 'install')?.message.split('\n')[0];
+  // A registry that could not be reached comes first: the packages it could not give follow from it.
+  const unreachable = install.failures.find((f) => f.name === 'install: the registry');
+  const recognised = (unreachable ?? install.failures.find((f) => f.name !== 'install'))?.message.split('\n')[0];
   const telling = recognised ?? own ?? install.failures.map((f) => f.message).find(Boolean);
   const lastLine = lines.at(-1) ?? null;
   return {
