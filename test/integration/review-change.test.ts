@@ -75,6 +75,16 @@ describe('a change reviewed as a diff: in the terminal and on the workbench', fu
     assert.match(json.stderr, new RegExp(`git -C ${base} diff --numstat ${baseCommit.slice(0, 12)}\\.\\.\\.${BRANCH}`));
   });
 
+  it('keeps the mode of each file it edits: an executable of the base stays executable on the branch', async () => {
+    const baseCommit = git(change, 'merge-base', 'HEAD', 'master');
+    const edited = git(change, 'diff', '--name-only', '--diff-filter=M', `${baseCommit}...HEAD`).split('\n');
+    const modeOf = (commit: string, file: string) => git(change, 'ls-tree', commit, '--', file).split(/\s/)[0];
+    const executables = edited.filter((file) => modeOf(baseCommit, file) === '100755');
+    assert.ok(executables.length > 0, `the demo's change edits an executable of its base: ${edited.join(', ')}`);
+    for (const file of edited) assert.equal(modeOf('HEAD', file), modeOf(baseCommit, file), `${file} keeps its mode`);
+    assert.doesNotMatch(git(change, 'diff', '--summary', `${baseCommit}...HEAD`), /mode change/);
+  });
+
   it('review --diff of a run that is not a change says so (exit 2) and what shows its work', async () => {
     const refused = await sopworks(['review', base, '--diff'], { cwd: out });
     assert.equal(refused.code, 2);

@@ -50,7 +50,8 @@ function declaredExecutable(board: BoardReader, file: string): boolean {
 
 export const Code = defineMessage({
   schema: S.Code,
-  description: 'One source file (`path`, `content`, `review`); committed at its path, with mode 100755 when the design declares it `executable`.',
+  description:
+    'One source file (`path`, `content`, `review`); committed at its path, with mode 100755 when the design declares it `executable`, else with the mode the file has (an edited bin script stays executable).',
   files: (code, board) => [{ path: code.path, content: code.content, ...(declaredExecutable(board, code.path) ? { executable: true } : {}) }],
   paths: (code) => [code.path],
   subject: (code, board) => {

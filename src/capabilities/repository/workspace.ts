@@ -15,7 +15,7 @@ import type { ProjectFile } from '../../engine/board/index.ts';
 import { STATE_DIR } from '../../engine/run/index.ts';
 import { crashPoint } from '../../ground/crash-point.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { assertMayWrite, noFollowRefusal, readTextIfExists, resolveInside, writeNoFollow } from '../../ground/files/index.ts';
+import { assertMayWrite, isExecutableFile, noFollowRefusal, readTextIfExists, resolveInside, writeNoFollow } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import type { Identity } from '../../host/git/index.ts';
 import { findOnPath, GitImporter, git } from '../../host/git/index.ts';
@@ -288,6 +288,8 @@ export class Workspace {
       let refusal = refusals.length > 0 ? refusals.map(([file, reason]) => `${file}: ${reason}`).join('; ') : null;
       for (const gone of refusal ? [] : (item.request.removed ?? [])) await fs.rm(await resolveInside(this.root, gone), { force: true });
       for (const file of refusal ? [] : item.request.files) {
+        // A file its design does not declare keeps the mode it has: a change's edit of a bin script leaves it executable.
+        file.executable ??= await isExecutableFile(this.root, file.path);
         const refused = await writeNoFollow(this.root, file.path, file.content, file.executable ? 0o755 : 0o644);
         if (refused) refusal ??= `${file.path}: ${refused}`;
       }

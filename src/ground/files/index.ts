@@ -3,7 +3,7 @@ export { AppendLog, type Flush, type RecordLog, readAppendLog, repairAppendLog }
 export { cacheFolder, expandHome } from './cache-folder.ts';
 export { escapeRegExp } from './escape-reg-exp.ts';
 export { type JsonLines, parseJsonLines } from './json-lines.ts';
-export { noFollowRefusal, writeNewFile, writeNoFollow } from './no-follow-write.ts';
+export { isExecutableFile, noFollowRefusal, writeNewFile, writeNoFollow } from './no-follow-write.ts';
 export { checkProjectName, PROJECT_NAME, projectNameFromSpec, slugOf } from './project-name.ts';
 export { readTextIfExists } from './read-text-if-exists.ts';
 export { checkRelativePath, RelativePath, resolveInside } from './safe-path.ts';

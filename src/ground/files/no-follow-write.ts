@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkRelativePath } from './safe-path.ts';
+import { checkRelativePath, resolveInside } from './safe-path.ts';
 
 export type WriteRefusal = { ok: false; reason: string };
 
@@ -76,4 +76,12 @@ export async function writeNewFile(file: string, content: string | Uint8Array, m
   } finally {
     await handle.close();
   }
+}
+
+/** Whether `root/relative` is a file with its owner's execute bit set: a file rewritten without a mode of its own keeps it. */
+export async function isExecutableFile(root: string, relative: string): Promise<boolean> {
+  const stat = await resolveInside(root, relative)
+    .then((at) => fs.lstat(at))
+    .catch(() => null);
+  return stat !== null && stat.isFile() && (stat.mode & 0o100) !== 0;
 }
