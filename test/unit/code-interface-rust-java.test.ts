@@ -1,5 +1,5 @@
 /**
- * What a file that depends on a Rust or Java file (or a Go file's type aliases) is shown of it: the items
+ * What a file that depends on a Rust or Java file (or a Go file, as its own package sees it) is shown of it: the items
  * another module may use, with whole signatures — generics, lifetimes, `where` clauses, `throws`,
  * parameters over many lines — bodies as `{ … }`, private items and tests left out, read with
  * tree-sitter; never a signature cut at its first line nor a private helper shown as if public.
@@ -229,6 +229,54 @@ type (
 )
 `;
 
+const OPTIONS_GO = `package wc
+
+import (
+	"flag"
+	"io"
+)
+
+// Version is the tool's version.
+const Version = "1.0.0"
+
+const usage = "usage: wc [-l] [-w] [FILE]..."
+
+// options are the flags of one run.
+type options struct {
+	lines bool
+	words bool
+}
+
+func parseArgs(args []string,
+	stderr io.Writer) (options, []string, error) {
+	set := flag.NewFlagSet("wc", flag.ContinueOnError)
+	set.SetOutput(stderr)
+	var o options
+	set.BoolVar(&o.lines, "l", false, "count lines")
+	err := set.Parse(args)
+	return o, set.Args(), err
+}
+`;
+
+const MAIN_GO = `package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run counts each operand and prints a line for it; it returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	fmt.Fprintln(stdout, len(args))
+	return 0
+}
+`;
+
 describe('codeInterface: Rust and Java', () => {
   describe('Rust', () => {
     let out = '';
@@ -285,7 +333,8 @@ describe('codeInterface: Rust and Java', () => {
   describe('Java', () => {
     let out = '';
     before(async () => {
-      out = await codeInterface('src/main/java/com/example/csv/CsvReader.java', READER_JAVA);
+      // Seen from a class of its own package (its folder): package-private members too.
+      out = await codeInterface('src/main/java/com/example/csv/CsvReader.java', READER_JAVA, 'src/main/java/com/example/csv/Main.java');
     });
 
     it('shows the package and each type with its header, javadoc, and members not private, signatures whole', () => {
@@ -323,9 +372,43 @@ describe('codeInterface: Rust and Java', () => {
     it('is whole code: it parses once its elisions are made code', async () => {
       assert.ok(await parsesWhole('src/main/java/com/example/csv/CsvReader.java', out), out);
     });
+
+    it('shows a class of another package only what is public or protected', async () => {
+      const seen = await codeInterface('src/main/java/com/example/csv/CsvReader.java', READER_JAVA, 'src/main/java/com/example/app/Main.java');
+      assert.ok(seen.includes('    public CsvReader(Reader in,\n                     char separator) { … }'), seen);
+      assert.ok(seen.includes('        public String describe() { … }'), seen);
+      for (const gone of ['lineNumber', 'interface Cells']) assert.ok(!seen.includes(gone), `"${gone}" should not be shown:\n${seen}`);
+      assert.ok(await parsesWhole('src/main/java/com/example/csv/CsvReader.java', seen), seen);
+    });
   });
 
-  describe('Go type aliases', () => {
+  describe('Go', () => {
+    it("shows a file of its own package (its folder) the unexported names too, and another package's only the exported", async () => {
+      const seen = await codeInterface('wc/options.go', OPTIONS_GO, 'wc/count.go');
+      assert.ok(seen.includes('// options are the flags of one run.\ntype options struct {\n\tlines bool\n\twords bool\n}'), seen);
+      assert.ok(seen.includes('func parseArgs(args []string,\n\tstderr io.Writer) (options, []string, error) { … }'), seen);
+      assert.ok(seen.includes('const usage = "usage: wc [-l] [-w] [FILE]..."'), seen);
+      assert.ok(!seen.includes('flag.NewFlagSet'), seen);
+      assert.ok(await parsesWhole('wc/options.go', seen), seen);
+      assert.equal(
+        await codeInterface('wc/options.go', OPTIONS_GO, 'cmd/wc/main.go'),
+        'package wc\n\n// Version is the tool\'s version.\nconst Version = "1.0.0"',
+      );
+      assert.equal(await codeInterface('wc/options.go', OPTIONS_GO), 'package wc\n\n// Version is the tool\'s version.\nconst Version = "1.0.0"');
+    });
+
+    it("shows a package main's whole top level to anyone — nothing imports it: README.md documents it, main_test.go calls it", async () => {
+      const seen = await codeInterface('main.go', MAIN_GO, 'README.md');
+      assert.ok(
+        seen.includes(
+          '// run counts each operand and prints a line for it; it returns the exit code.\nfunc run(args []string, stdout, stderr io.Writer) int { … }',
+        ),
+        seen,
+      );
+      assert.ok(seen.includes('func main() { … }'), seen);
+      assert.ok(!seen.includes('os.Exit'), seen);
+    });
+
     it('shows exported aliases, alone or grouped, and leaves the unexported out', async () => {
       const out = await codeInterface('table/alias.go', ALIASES_GO);
       assert.equal(out, 'package table\n\n// ID names a table.\ntype ID = string\n\ntype (\n\t// Row is one line of cells.\n\tRow = []string\n)');

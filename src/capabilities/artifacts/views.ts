@@ -43,7 +43,7 @@ export const task: View = {
 
 export const dependencies: View = {
   description:
-    "The current file's dependencies: each `path` and the `interface` of what is written so far — its exported names with whole signatures, read with tree-sitter (src/documents/code-interface.ts).",
+    "The current file's dependencies: each `path` and the `interface` of what is written so far — its exported names with whole signatures (as the current file sees them: a Go file its own package's unexported names too), read with tree-sitter (src/documents/code-interface.ts).",
   needsCurrent: true,
   read: (scope) => {
     const code = latestCode(scope.board);
@@ -51,7 +51,7 @@ export const dependencies: View = {
       currentTask(scope).dependsOn.map(async (dep) => {
         // A file written in this batch may still wait for its turn on the board: its content is in the context.
         const content = scope.context.written?.[dep] ?? code.find((c) => c.path === dep)?.content;
-        return { path: dep, interface: content !== undefined ? await codeInterface(dep, content) : '(not written yet)' };
+        return { path: dep, interface: content !== undefined ? await codeInterface(dep, content, scope.context.current ?? undefined) : '(not written yet)' };
       }),
     );
   },

@@ -37,7 +37,7 @@ export const changeDependencies: View = {
       currentChangeTask(board, context.current).dependsOn.map(async (dep) => {
         // A file written in this batch may still wait for its turn on the board: its content is in the context.
         const content = context.written?.[dep] ?? written.get(dep);
-        return { path: dep, interface: content !== undefined ? await codeInterface(dep, content) : '(not written yet)' };
+        return { path: dep, interface: content !== undefined ? await codeInterface(dep, content, context.current ?? undefined) : '(not written yet)' };
       }),
     );
   },
