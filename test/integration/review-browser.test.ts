@@ -407,6 +407,33 @@ describe('the review viewer in a real browser', function () {
     await page.close();
   });
 
+  it('shows the criteria: each with its status and tests, a test linked to its file and to its round with the output', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server);
+    await page.goto(`${server.url}runs/wordfreq`);
+    await page.waitForSelector('#timeline .message[data-type="Outcome"]');
+    await page.waitForSelector('#criteria .criterion', { state: 'attached' });
+    const board = await boardOf(path.join(out, 'wordfreq'));
+    const coverage = board.findLast((m) => m.type === 'Coverage') as unknown as { payload: { criteria: { id: string; status: string }[] } };
+    assert.deepEqual(
+      await page.locator('#criteria .criterion').evaluateAll((cards) => cards.map((c) => [(c as any).dataset.criterion, c.classList.contains('proven')])),
+      coverage.payload.criteria.map((c) => [c.id, c.status === 'proven']),
+    );
+    const first = page.locator('#criteria .criterion-test').first();
+    assert.match(await first.innerText(), /passed/);
+    assert.ok((await first.locator('pre.test-output').innerText()).length > 0, 'the output lines that name it');
+    // Its file opens in Code; its round opens in Tests, with the runner's output.
+    const file = (await first.locator('a[href^="#file-"]').getAttribute('href'))!;
+    await first.locator('a[href^="#file-"]').click();
+    await page.waitForFunction((id) => (globalThis as any).document.getElementById(id)?.open === true, decodeURIComponent(file.slice(1)));
+    await first.getByRole('link', { name: 'its round and output' }).click();
+    const round = (await first.getByRole('link', { name: 'its round and output' }).getAttribute('href'))!;
+    await page.waitForSelector(`${round} > details[open]`);
+    assert.match(await page.locator(`${round} > details pre`).innerText(), /AC-\d/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
   it('fits a phone: at 390 px only code blocks and drawings scroll sideways, and every column is in reach', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const problems = watchPage(page, server);

@@ -179,6 +179,32 @@ describe('sopworks serve: the viewer server', function () {
     assert.deepEqual(page.warnings, []);
   });
 
+  it('serves the coverage matrix: each criterion with the tests citing it, their file and the output lines naming them', async () => {
+    const page = await getJson(server, '/api/runs/wordfreq');
+    const board = await boardLines('wordfreq');
+    const coverage = board.findLast((m) => m.type === 'Coverage');
+    const round = board.findLast((m) => m.type === 'TestReport' && (m.payload.kind ?? 'tests') === 'tests' && m.payload.round === coverage.payload.round);
+    assert.equal(page.coverage.messageId, coverage.id);
+    assert.equal(page.coverage.roundMessageId, round.id, 'the round the matrix was read from, whose output the page links to');
+    assert.deepEqual(
+      page.coverage.criteria.map((c: any) => [c.id, c.status, c.tests.map((t: any) => t.name)]),
+      coverage.payload.criteria.map((c: any) => [c.id, c.status, c.tests.map((t: any) => t.name)]),
+    );
+    const tests = page.coverage.criteria.flatMap((c: any) => c.tests);
+    assert.ok(tests.length > 0);
+    const testFiles = page.code.filter((f: any) => f.kind === 'test');
+    for (const test of tests) {
+      // Its file is one of QA's, and holds it; its output lines are the runner's, and name it.
+      const file = testFiles.find((f: any) => f.path === test.file);
+      assert.ok(file, `${test.name}: in ${test.file}`);
+      assert.ok(file.versions.at(-1).content.includes(test.name.split(' > ').at(-1)), `${test.file} holds ${test.name}`);
+      assert.ok(
+        test.output.length > 0 && test.output.every((line: string) => round.payload.output.includes(line) && line.includes(test.name.split(' > ').at(-1))),
+        test.name,
+      );
+    }
+  });
+
   it('serves the conversation of each artifact and a search over the run', async () => {
     const { threads } = await getJson(server, '/api/runs/wordfreq/conversations');
     const cli = threads.find((t: any) => t.subject === 'src/cli.js');

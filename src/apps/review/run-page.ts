@@ -12,6 +12,7 @@ import { shellCommand } from '../../ground/markdown.ts';
 import { artifactsOf } from './artifacts.ts';
 import { type ChangeView, readChangeDiff } from './change-diff.ts';
 import { conversationsOf, type Thread, unifiedDiff } from './conversation.ts';
+import { type CoverageView, coverageViewOf } from './coverage-view.ts';
 import type { LoadedRun } from './load-run.ts';
 import { escapeHtml, markdownToHtml } from './markdown-html.ts';
 import { testCounts } from './message-summary.ts';
@@ -116,6 +117,8 @@ export interface RunPage {
   documents: DocumentView[];
   code: CodeFileView[];
   tests: TestRoundView[];
+  /** The last coverage matrix: each criterion with the tests that cite it, their files and output lines; null before one. */
+  coverage: CoverageView | null;
   usage: RunReport['usage'] & { charts: { byRole: string; byAction: string } };
   roles: RoleView[];
   commits: RunReport['commits'];
@@ -250,6 +253,7 @@ export async function buildRunPage({ record, commits }: LoadedRun): Promise<RunP
     documents,
     code: codeFiles(record.messages, commitOf, storyOf),
     tests,
+    coverage: coverageViewOf(record.messages),
     usage: {
       ...report.usage,
       charts: {

@@ -13,6 +13,7 @@ import type { LaunchView } from './run-launcher.ts';
 
 export type { ChangeFile, ChangeView } from '../change-diff.ts';
 export type { Thread, ThreadEntry } from '../conversation.ts';
+export type { CoverageTestView, CoverageView, CriterionView } from '../coverage-view.ts';
 export type { Commit } from '../git-history.ts';
 export type { RoleView } from '../role-diagrams.ts';
 export type { CodeFileView, CodeVersion, DocumentView, ExchangeSummary, OpenQuestions, PendingDecision, RunPage, TestRoundView } from '../run-page.ts';

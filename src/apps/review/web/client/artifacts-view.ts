@@ -149,7 +149,7 @@ export function renderCode(el: HTMLElement, files: CodeFileView[]): void {
 function testRound(round: TestRoundView): HTMLDivElement {
   return h(
     'div',
-    { class: `card round ${round.passed ? 'passed' : 'failed'}`, dataset: { round: String(round.round) } },
+    { class: `card round ${round.passed ? 'passed' : 'failed'}`, id: `tests-${round.messageId}`, dataset: { round: String(round.round) } },
     h(
       'h3',
       {},

@@ -8,6 +8,7 @@ const SECTIONS = [
   ['conversations', 'Conversations'],
   ['documents', 'Documents'],
   ['code', 'Code'],
+  ['criteria', 'Criteria'],
   ['tests', 'Tests'],
   ['usage', 'Usage'],
   ['activity', 'Who worked when'],
@@ -35,6 +36,7 @@ export interface RunSkeleton {
   timeline: { list: HTMLOListElement; more: HTMLButtonElement; toolbar: TimelineToolbar };
   documents: HTMLElement;
   code: HTMLElement;
+  criteria: HTMLElement;
   tests: HTMLElement;
   usage: HTMLElement;
   roles: HTMLElement;
@@ -62,6 +64,7 @@ export function runSkeleton(app: HTMLElement, name: string): RunSkeleton {
     timeline: { list: h('ol', { class: 'timeline' }), more: more(), toolbar: timelineToolbar(bodies.timeline) },
     documents: bodies.documents,
     code: bodies.code,
+    criteria: bodies.criteria,
     tests: bodies.tests,
     usage: bodies.usage,
     roles: bodies.roles,

@@ -21,6 +21,7 @@ import { renderCode, renderDocuments, renderTests } from './artifacts-view.ts';
 import { liveText, showError } from './badges.ts';
 import { renderChange } from './change-view.ts';
 import { appendCommits, renderConversations } from './conversations-view.ts';
+import { renderCoverage } from './coverage-view.ts';
 import { renderDecision } from './decision.ts';
 import { drawDiagrams } from './diagrams.ts';
 import { fill, focusableScrollers, h, messageOf, oneAtATime, renderIfChanged } from './dom.ts';
@@ -276,6 +277,7 @@ export class RunView {
     this.drawTimeline();
     renderIfChanged(memory, 'documents', view.documents, page.documents, renderDocuments);
     renderIfChanged(memory, 'code', view.code, page.code, renderCode);
+    renderIfChanged(memory, 'criteria', view.criteria, page.coverage ?? null, renderCoverage);
     renderIfChanged(memory, 'tests', view.tests, page.tests, renderTests);
     renderIfChanged(memory, 'usage', view.usage, page.usage, renderUsage);
     renderIfChanged(memory, 'roles', view.roles, page.roles, renderRoles);
