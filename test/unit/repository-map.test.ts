@@ -14,7 +14,7 @@ import { parseWorkerEntry } from '../../src/capabilities/change/map/parse-worker
 import { readTree, renderTree } from '../../src/capabilities/change/map/render-tree.ts';
 import { tagFiles } from '../../src/capabilities/change/map/tag-files.ts';
 import { readRequestedFiles } from '../../src/capabilities/change/read-files.ts';
-import { mapRepository } from '../../src/capabilities/change/repository-map.ts';
+import { MAP_BOUNDS, mapRepository } from '../../src/capabilities/change/repository-map.ts';
 import { languageOf } from '../../src/ground/syntax/index.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -92,8 +92,8 @@ describe('repository map', function () {
     const result = await map(root, base, 'make step299 round its result');
     assert.equal(result.fileCount, 303);
     assert.deepEqual(readTree(result.tree).sort(), gitIn(root)('ls-files').trim().split('\n').sort());
-    assert.ok(result.signatureTokens <= 1536, `${result.signatureTokens} tokens`);
-    assert.ok(countTokens(result.interfaces.map((i) => `${i.path}\n${i.interface}`).join('\n')) <= 1536);
+    assert.ok(result.signatureTokens <= MAP_BOUNDS.tokens, `${result.signatureTokens} tokens`);
+    assert.ok(countTokens(result.interfaces.map((i) => `${i.path}\n${i.interface}`).join('\n')) <= MAP_BOUNDS.tokens);
     assert.doesNotMatch(JSON.stringify(result), /BODY_/, 'no body is ever in the map');
     assert.equal(result.interfaces.length + result.omitted, 300);
     assert.equal(result.interfaces[0]?.path, 'src/area9/mod299.js', 'the file the request names comes first');

@@ -5,14 +5,14 @@ import * as C from '../../documents/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { slugOf } from '../../ground/files/index.ts';
 import { git } from '../../host/git/index.ts';
-import { mapRepository as mapAt } from './repository-map.ts';
+import { MAP_BOUNDS, mapRepository as mapAt } from './repository-map.ts';
 
 export const mapRepository = defineStep({
   description:
     'Map the repository of a change run as it is at the base: every path (the tree, compressed), manifests, README, how its tests run, and ' +
     "the signatures of the files that matter most to the request — parsed with tree-sitter, ranked by PageRank personalised by the request's " +
     'words — within `tokens` tokens (src/capabilities/change/repository-map.ts); never whole files. The output is a RepositoryMap (publish it for the others).',
-  params: z.object({ tokens: z.number().int().min(256).max(32_000).default(1536) }).strict(),
+  params: z.object({ tokens: z.number().int().min(256).max(32_000).default(MAP_BOUNDS.tokens) }).strict(),
   output: C.RepositoryMap,
   async run({ params }, ports) {
     const root = ports.repository.root;
