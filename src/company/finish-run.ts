@@ -40,12 +40,18 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
   // A post still under way when the outcome was decided (a step finishing after Ctrl-C) is committed too:
   // the materializer listens until the board is closed, so resume never finds a commit "a crash" prevented.
   const boardClosed = board.close();
+  // Its failure is taken at once and recorded below, never left meanwhile to end the process as unhandled
+  // (a queued run that lost its lease is refused the index's update, say, while its logs close).
   const repository = boardClosed
     .then(() => {
       materializer.stop();
       return materializer.settled();
     })
-    .then(() => workspace.finish());
+    .then(() => workspace.finish())
+    .then(
+      () => null,
+      (error: unknown) => ({ error }),
+    );
   await Promise.all([store.roles.settled(), boardClosed, exchanges.close()]);
   const allExchanges = exchanges.records();
   const usage = usageFromExchanges(allExchanges);
@@ -67,9 +73,8 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
     figures: runFigures(board.list()),
   });
   const written = awaitedLater(store.writeRecord(finished(Date.now() - started)));
-  await repository.catch((error: unknown) => {
-    run.commitFault.first ??= `the repository could not be brought up to date: ${describeError(error)}`;
-  });
+  const repositoryFault = await repository;
+  if (repositoryFault) run.commitFault.first ??= `the repository could not be brought up to date: ${describeError(repositoryFault.error)}`;
   // A change asked to be one commit (--squash) becomes one, once it is done.
   if (conclusion.outcome === 'done' && !run.commitFault.first) await squashIfAsked(record, board, workspace.root);
   // What the run keeps out of its commits (a change's documents) is where a person finds it.

@@ -22,7 +22,7 @@ import { DelayedError, type Job, UnrecoverableError, WaitingError } from 'bullmq
 import type { ProviderHooks } from '../../capabilities/model/index.ts';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
 import { readRunRecord } from '../../company/index.ts';
-import { fenceWrites, readAppendLog } from '../../ground/files/index.ts';
+import { readAppendLog, withFencedWrites } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import { runSpec, runState } from '../eval/index.ts';
@@ -82,12 +82,12 @@ export async function processJob(job: Job, token: string | undefined, context: W
     await job.moveToDelayed(Date.now() + waitMs, token);
     throw new DelayedError();
   }
-  // Every write under the run's folder asks the lease first: a worker paused past its lease writes nothing.
-  const unfence = fenceWrites(projectDir, lease.check);
+  // Every write under the run's folder asks the lease first — also a write of a step still in flight when
+  // the run stopped, long after — and what the run started there (git, its sandboxed commands) is killed
+  // once the lease is lost or given back: a worker paused past its lease writes nothing when it wakes.
   try {
-    return await runUnderLease(job, token, data, lease, context);
+    return await withFencedWrites(projectDir, lease.check, lease.lost, () => runUnderLease(job, token, data, lease, context));
   } finally {
-    unfence();
     await lease.release();
   }
 }

@@ -90,9 +90,12 @@ export class HeldLease implements RunLease {
     return null;
   };
 
-  /** Gives the lease back (if it is still ours); a Redis out of reach lets it expire instead. */
+  /**
+   * Gives the lease back (if it is still ours); a Redis out of reach lets it expire instead. Its holder
+   * may write no more from now on: another worker may take the run at once.
+   */
   async release(): Promise<void> {
-    this.stop();
+    this.lose('its lease was given back');
     const released = this.redis.eval(RELEASE, 1, this.key, this.value).catch(() => undefined);
     await Promise.race([released, new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
   }

@@ -230,6 +230,7 @@ export class Workspace {
    * git refreshes the index's file times itself the first time it compares the files.
    */
   private async indexFollowsBranch(): Promise<void> {
+    assertMayWrite(this.root);
     await git(this.root, ['read-tree', 'HEAD']);
   }
 

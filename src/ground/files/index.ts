@@ -7,5 +7,5 @@ export { isExecutableFile, noFollowRefusal, writeNewFile, writeNoFollow } from '
 export { checkProjectName, PROJECT_NAME, projectNameFromSpec, slugOf } from './project-name.ts';
 export { readTextIfExists } from './read-text-if-exists.ts';
 export { checkRelativePath, RelativePath, resolveInside } from './safe-path.ts';
-export { assertMayWrite, type FenceCheck, fenceWrites } from './write-fence.ts';
+export { assertMayWrite, type FenceCheck, fenceLost, fenceReason, fenceWrites, withFencedWrites } from './write-fence.ts';
 export { loadYamlFile, locate, readYaml, validateYaml, type YamlSource } from './yaml-file.ts';

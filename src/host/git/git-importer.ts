@@ -12,9 +12,15 @@
  * The process is a shell that runs `git read-tree HEAD` once git fast-import has ended its stream
  * cleanly, so closing the stream also brings the index up to the branch — the end of a run waits for
  * one process to exit instead of starting another.
+ *
+ * Fenced (ground/files/write-fence.ts): once a queued run's lease is lost, the process group is killed
+ * (SIGKILL: git writes nothing more — no branch moved, no index, no crash report), and a close that
+ * finds the fence shut kills it instead of ending the stream, which would move the branch and rewrite
+ * the index of a repository another worker now owns.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { SopworksError } from '../../ground/errors.ts';
+import { assertMayWrite, fenceLost, fenceReason } from '../../ground/files/index.ts';
 import { commitCommand, END_OF_STREAM, type StreamCommit } from './fast-import-stream.ts';
 import { gitEnv } from './git-process.ts';
 
@@ -44,6 +50,7 @@ export class GitImporter {
    */
   async commit(commits: readonly StreamCommit[], parent: string | null, beforeEach: () => void = () => {}): Promise<string[]> {
     if (this.outstanding) throw new Error('GitImporter: one batch at a time');
+    assertMayWrite(this.root);
     // The environment is found before the process starts (the drivers defined where it runs: git-process.ts).
     const env = this.child ? null : await gitEnv(this.root);
     if (this.outstanding) throw new Error('GitImporter: one batch at a time');
@@ -74,6 +81,12 @@ export class GitImporter {
     if (!child) return false;
     const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     this.keepAlive(true);
+    if (fenceReason(this.root) !== null) {
+      // Not ours to write any more: git goes without a word, leaving the branch at its last checkpoint.
+      this.kill(child);
+      await exited;
+      return false;
+    }
     child.stdin.end(END_OF_STREAM);
     const code = await exited;
     if (code !== 0)
@@ -84,8 +97,13 @@ export class GitImporter {
   private process(env: NodeJS.ProcessEnv): ChildProcessWithoutNullStreams {
     // `&&`: a stream cut short (sopworks killed) makes fast-import fail, and the index is left alone.
     const script = 'git fast-import --quiet --done --date-format=now && exec git read-tree HEAD';
-    const child = spawn('sh', ['-c', script], { cwd: this.root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // A group of its own: git fast-import, the shell's child, is killed with it when the lease is lost.
+    const child = spawn('sh', ['-c', script], { cwd: this.root, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child = child;
+    const lost = fenceLost(this.root);
+    const onLost = () => this.kill(child);
+    lost?.addEventListener('abort', onLost, { once: true });
+    child.once('close', () => lost?.removeEventListener('abort', onLost));
     this.stderr = '';
     this.marks = 0;
     this.keepAlive(false);
@@ -126,6 +144,15 @@ export class GitImporter {
     for (const handle of [child, child.stdin, child.stdout, child.stderr] as unknown as { ref?: () => void; unref?: () => void }[]) {
       if (alive) handle.ref?.();
       else handle.unref?.();
+    }
+  }
+
+  /** The shell and git with it, at once: nothing after the last checkpoint is written. */
+  private kill(child: ChildProcessWithoutNullStreams): void {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
     }
   }
 

@@ -18,6 +18,7 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { assertMayWrite } from '../../ground/files/index.ts';
 import { ChangeReport, type Verb } from './change-report.ts';
 import { inPacks, QUARANTINE, type Role, roleOf } from './git-dir-layout.ts';
 import type { GitDirSnapshot } from './git-dir-snapshot.ts';
@@ -134,6 +135,7 @@ async function putBack(walk: Walk, relative: string, role: Role, before: Entry, 
 
 /** Removes what is at `relative`; what cannot be removed (a tree too deep to walk, say) is moved to the quarantine. */
 async function clear(walk: Walk, relative: string, isDir = true): Promise<string> {
+  assertMayWrite(absolute(walk, relative));
   try {
     const file = absolute(walk, relative);
     await (isDir ? fs.rm(file, { recursive: true, force: true }) : fs.unlink(file).catch(() => fs.rm(file, { recursive: true, force: true })));
@@ -190,6 +192,7 @@ let moves = 0;
 
 /** Moves an entry into the quarantine folder (same filesystem: a rename); returns where, as shown. */
 async function moveAway(walk: Walk, relative: string): Promise<string> {
+  assertMayWrite(absolute(walk, relative));
   // A name of its own that fits whatever the planted one was (at most 255 bytes).
   const target = path.posix.join(QUARANTINE, `${Date.now()}-${++moves}-${Buffer.from(path.posix.basename(relative)).subarray(0, 120).toString('hex')}`);
   const folder = absolute(walk, QUARANTINE);

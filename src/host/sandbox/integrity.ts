@@ -18,6 +18,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
+import { assertMayWrite } from '../../ground/files/index.ts';
 import { ChangeReport } from './change-report.ts';
 import { NOT_RESTORED, RESTORED, restoreTree } from './git-dir-restore.ts';
 import { type GitDirSnapshot, snapshotTree } from './git-dir-snapshot.ts';
@@ -92,6 +93,7 @@ export async function restoreProtected(snapshot: ProtectedSnapshot, acceptLine: 
   const listed = await eachLinkIn(root, async (relative) => {
     if (record.has(relative)) return;
     const now = await entryOf(path.join(root, relative));
+    assertMayWrite(root);
     const fate = await fs.rm(path.join(root, relative), { force: true }).then(
       () => RESTORED,
       (error: NodeJS.ErrnoException) => `(could not be removed: ${error.code})`,
@@ -155,6 +157,7 @@ async function restore(root: string, relative: string, before: Entry, after: Ent
     // sopworks' own log keeps this file open for appending. Read again: the run may have posted since.
     const current = await entryOf(file, { appendOnly: true });
     const grown = current.kind === 'prefix' && current.bytes.length >= after.bytes.length ? current : after;
+    assertMayWrite(file);
     const handle = await fs.open(file, constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW);
     try {
       await handle.writeFile(Buffer.concat([before.bytes, Buffer.from(ownLines(relative, appended(before, grown), acceptLine))]));

@@ -7,7 +7,7 @@
  */
 import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
-import { writeNewFile } from '../../ground/files/index.ts';
+import { assertMayWrite, writeNewFile } from '../../ground/files/index.ts';
 
 export type Entry =
   | { kind: 'absent' }
@@ -133,6 +133,8 @@ export const restorable = (before: Entry): boolean => before.kind !== 'stat' && 
  */
 export async function restoreEntry(file: string, before: Entry, after: Entry): Promise<void> {
   if (!restorable(before) && before.kind !== 'absent') return;
+  // A queued run that lost its lease puts nothing back: the folder is another worker's (write-fence.ts).
+  assertMayWrite(file);
   if (before.kind === 'dir' && after.kind === 'dir') {
     await fs.chmod(file, before.mode);
     return;

@@ -19,8 +19,10 @@ export interface RunOptions {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   maxOutputBytes: number;
-  /** Also called when the time is up, to stop what the process group does not hold (a cgroup, say). */
+  /** Also called when the time is up (or `stop` fires), to stop what the process group does not hold (a cgroup, say). */
   onTimeout?: () => Promise<unknown>;
+  /** Kills the command's group when it fires, as the time limit does: the run that started it no longer owns its folder. */
+  stop?: AbortSignal | null;
   /**
    * Called once the command has exited, before its process group is killed: whatever of the run is
    * still alive now outlived it (the sandbox finds, reports and kills those here).
@@ -80,6 +82,13 @@ export function runProcess(argv: readonly string[], options: RunOptions): Promis
       killGroup();
       void options.onTimeout?.().catch(() => undefined);
     }, options.timeoutMs);
+    const onStop = () => {
+      killGroup();
+      void options.onTimeout?.().catch(() => undefined);
+    };
+    if (options.stop?.aborted) onStop();
+    else options.stop?.addEventListener('abort', onStop, { once: true });
+    child.once('close', () => options.stop?.removeEventListener('abort', onStop));
     child.on('error', (error) => {
       clearTimeout(timer);
       settled = true;

@@ -15,6 +15,10 @@
  * put back and reported as an `integrity` violation, on which the run stops. A caller in a run holds
  * the run's own commits meanwhile (`withCommitsHeld`), so that what changed is the command's doing.
  *
+ * A queued run's folder is written only while its worker holds the run's lease (write-fence.ts): a run
+ * that lost it starts no command there, the command under way is killed when it is lost, and nothing
+ * is copied back or put back afterwards (sandbox-findings.ts) — the folder is another worker's.
+ *
  * Here: the run is set up and cleaned up; its command line is built in sandbox-command-line.ts, and
  * what it did is read in sandbox-findings.ts.
  */
@@ -23,6 +27,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
+import { assertMayWrite, fenceLost } from '../../ground/files/index.ts';
 import { type Availability, bubblewrapAvailability } from './bubblewrap.ts';
 import { chooseMode } from './choose-mode.ts';
 import { findCommand } from './find-command.ts';
@@ -46,6 +51,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const projectDir = await fsp.realpath(request.projectDir).catch(() => {
     throw new SopworksError('TEST_RUN_FAILED', `The project folder ${request.projectDir} does not exist.`, { hint: 'Pass the folder of a generated project.' });
   });
+  assertMayWrite(projectDir);
   return runInSandbox(request, projectDir, await gitDirsToGuard(projectDir));
 }
 
@@ -140,6 +146,7 @@ async function runCommandLine(setup: SandboxSetup, line: CommandLine): Promise<R
       timeoutMs: request.limits.wallSeconds * 1000,
       maxOutputBytes: request.limits.outputKb * 1024,
       onTimeout: async () => cgroup?.killAll(),
+      stop: fenceLost(setup.projectDir),
       afterExit: async () => {
         const members = (await cgroup?.members()) ?? [];
         const marked = await killOutlived(runId);

@@ -2,11 +2,14 @@
  * What a sandboxed run's command did, read once it has ended: the limits it hit, what it tried that
  * was refused or undone (violations), what the mode could not stop here (gaps), and its output with
  * secrets redacted and paths as bubblewrap shows them. Also copies the scratch work tree back and puts
- * the repository's metadata back, last, when nothing of the run is alive any more.
+ * the repository's metadata back, last, when nothing of the run is alive any more — unless the folder
+ * stopped being this run's meanwhile (a queued run's lease lost: ground/files/write-fence.ts), when it
+ * writes nothing there and throws WRITE_FENCED.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
+import { assertMayWrite } from '../../ground/files/index.ts';
 import { SANDBOX_PROJECT } from './bubblewrap.ts';
 import { restoreGitDir } from './git-dir-guard.ts';
 import { restoreProtected } from './integrity.ts';
@@ -106,11 +109,16 @@ async function violationsOf(setup: SandboxSetup, ran: Ran, read: Read, disk: Dis
       disk.unmeasured.length > 0 ? `the work tree could not be measured in full (${disk.unmeasured.join(', ')} could not be listed)` : 'the disk limit was hit';
     violations.push({ kind: 'filesystem', detail: `the files written were not copied back into the project: ${why}` });
   } else if (scratch) {
+    assertMayWrite(setup.projectDir);
     for (const refused of await copyBack(scratch, setup.projectDir)) violations.push({ kind: 'symlink', detail: `not copied back: ${refused}` });
   }
-  // Last: nothing of the run is alive now, so what the check finds is what the run did.
+  // Last: nothing of the run is alive now, so what the check finds is what the run did. Whatever changed
+  // since is another worker's once the lease is lost: its packs, index and board are never "put back".
+  assertMayWrite(setup.projectDir);
   for (const change of await restoreProtected(setup.snapshot, setup.request.acceptRecordLine)) violations.push({ kind: 'integrity', detail: change });
   for (const change of (await Promise.all(setup.guarded.map(restoreGitDir))).flat()) violations.push({ kind: 'integrity', detail: change });
+  // Lost part-way: what was found is not this run's to report (and what was left alone, not its to undo).
+  assertMayWrite(setup.projectDir);
   return violations;
 }
 
