@@ -104,7 +104,7 @@ const scenario = {
       role: 'qa',
       action: 'write_change_tests',
       reply:
-        "test/subtract0.test.js\n```js\nimport { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { subtract0 } from '../src/area0/mod0.js';\ntest('subtract0', () => assert.equal(subtract0(5, 3), 2));\n```\n",
+        "test/subtract0.test.js\n```js\nimport { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { add0, subtract0 } from '../src/area0/mod0.js';\ntest('AC-1: subtract0(5, 3) is 2', () => assert.equal(subtract0(5, 3), 2));\ntest('KW-1: add0 still adds', () => assert.equal(add0(2, 3), 5));\n```\n",
     },
   ],
 };
