@@ -89,7 +89,7 @@ describe('sandbox mode', () => {
   it("passes Node's permission model in NODE_OPTIONS: writes to the project and temp folder, child processes allowed", () => {
     assert.equal(
       nodePermissionOptions({ projectDir: '/out/my project', tmpDir: '/tmp/s' }),
-      '--experimental-permission --allow-fs-read=* "--allow-fs-write=/out/my project" --allow-fs-write=/tmp/s --allow-child-process --disable-warning=ExperimentalWarning',
+      '--experimental-permission --allow-fs-read=* "--allow-fs-write=/out/my project" --allow-fs-write=/tmp/s --allow-child-process --disable-warning=ExperimentalWarning --disable-warning=SecurityWarning',
     );
   });
 

@@ -21,7 +21,10 @@ export function nodePermissionOptions(grants: NodeGrants): string {
     `--allow-fs-write=${grants.projectDir}`,
     `--allow-fs-write=${grants.tmpDir}`,
     '--allow-child-process',
+    // Both warnings go to every Node process's stderr, which a project's tests read: a CLI test that
+    // expects nothing on stderr would fail here and pass under bubblewrap.
     '--disable-warning=ExperimentalWarning',
+    '--disable-warning=SecurityWarning',
   ];
   return options.map(quoteOption).join(' ');
 }
