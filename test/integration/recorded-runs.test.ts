@@ -77,20 +77,16 @@ const RUNS: RecordedRun[] = [
     what: 'a change to @pinojs/redact, a real repository (an onRedact option)',
     needs: [],
     repo: 'pinojs-redact',
-    // Recorded before a change's tests were asked to name its criteria: none does, so the run, done when it
-    // was recorded, now goes back to QA for them (write_change_criterion_tests), a reply the recording lacks.
-    // To be recorded again with today's prompts.
-    outcome:
-      /^failed — qa failed in step "writingCriterionTests": The scenario has no reply left for \{role: qa, action: write_change_criterion_tests, key: \(none\)\}/,
-    code: 1,
-    tests: 83,
+    outcome: /^done — the existing tests and the change's tests pass$/,
+    code: 0,
+    tests: 89,
     reasks: 0,
-    criteria: { proven: 0, total: 21 },
+    criteria: { proven: 25, total: 25 },
     subjects: [
-      'feat: Add an onRedact callback option that reports the path… (index.js)',
-      'feat: Add an onRedact callback option that reports the… (index.d.ts)',
-      'docs: Add an onRedact callback option that reports the… (README.md)',
-      'test: Add an onRedact callback option that reports the path of every…',
+      'feat: Add an onRedact option that reports the path of every… (index.js)',
+      'feat: Add an onRedact option that reports the path of… (index.d.ts)',
+      'docs: Add an onRedact option that reports the path of… (README.md)',
+      'test: Add an onRedact option that reports the path of every redacted…',
     ],
   },
 ];
