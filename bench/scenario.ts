@@ -11,6 +11,7 @@ import type { Graph } from './graphs.ts';
 export const filePath = (i: number): string => `src/m${i}.js`;
 const className = (i: number): string => `M${i}`;
 const fn = (i: number): string => `step${i}`;
+const README = 'README.md';
 
 /** Whether file i's first review asks for a revision. */
 export const revisedOnce = (i: number): boolean => i % 7 === 3;
@@ -73,7 +74,11 @@ export function syntheticScenario(graph: Graph, shape: string): Scenario {
     language: 'JavaScript (ES modules, Node.js 20)',
     testCommand: ['node', '--test'],
     runCommand: null,
-    files: graph.map((deps, i) => ({ path: filePath(i), purpose: `${fn(i)}(x): stage ${i}${deps.length ? `, using ${deps.map(fn).join(', ')}` : ''}` })),
+    files: [
+      ...graph.map((deps, i) => ({ path: filePath(i), purpose: `${fn(i)}(x): stage ${i}${deps.length ? `, using ${deps.map(fn).join(', ')}` : ''}` })),
+      // Every design lists the README (the design check sends back one that leaves it out).
+      { path: README, purpose: 'what the library does, how to import its last stage, how to run the tests' },
+    ],
     classDiagram,
     sequenceDiagram,
   };
@@ -82,12 +87,21 @@ export function syntheticScenario(graph: Graph, shape: string): Scenario {
     role: 'architect',
     action: 'write_tasks',
     json: {
-      tasks: graph.map((deps, i) => ({
-        file: filePath(i),
-        description: `Export ${fn(i)}(x) as described in the design${deps.length ? `, calling ${deps.map(fn).join(', ')}` : ''}.`,
-        dependsOn: deps.map(filePath),
-        criteria: [1],
-      })),
+      tasks: graph
+        .map((deps, i) => ({
+          file: filePath(i),
+          description: `Export ${fn(i)}(x) as described in the design${deps.length ? `, calling ${deps.map(fn).join(', ')}` : ''}.`,
+          dependsOn: deps.map(filePath),
+          criteria: [1],
+        }))
+        .concat([
+          {
+            file: README,
+            description: 'Write the README: the library, importing its last stage, running the tests.',
+            dependsOn: [filePath(n - 1)],
+            criteria: [1],
+          },
+        ]),
     },
   });
 
@@ -100,6 +114,9 @@ export function syntheticScenario(graph: Graph, shape: string): Scenario {
     }
     replies.push({ role: 'engineer', action: 'review_file', key, json: { approved: true, issues: [] } });
   });
+  const readme = `# ${name}\n\nA library of ${n} pipeline stages; \`${fn(n - 1)}\` in \`${filePath(n - 1)}\` is the last.\n\nRun the tests with \`node --test\`.\n`;
+  replies.push({ role: 'engineer', action: 'write_file', key: README, lang: 'markdown', code: readme });
+  replies.push({ role: 'engineer', action: 'review_file', key: README, json: { approved: true, issues: [] } });
 
   replies.push({
     role: 'qa',

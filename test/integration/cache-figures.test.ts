@@ -21,11 +21,11 @@ describe('the prompt cache figures', function () {
 
   it("gives every provider's cacheable share and effective input tokens for a recorded run", async () => {
     const json = path.join(await tempDir(), 'figures.json');
-    const { stdout } = await bench(['test/fixtures/recorded/csv2md-py.yaml', '--json', json]);
+    const { stdout } = await bench(['test/fixtures/recorded/mdtable-node.yaml', '--json', json]);
     const [run] = JSON.parse(await fs.readFile(json, 'utf8')) as RunCacheFigures[];
-    assert.equal(run!.run, 'csv2md-py');
+    assert.equal(run!.run, 'mdtable-node');
     assert.equal(run!.outcome, 'done');
-    assert.equal(run!.requests, 16);
+    assert.equal(run!.requests, 27);
     assert.deepEqual(
       run!.rules.map((r) => r.rule),
       [
@@ -53,7 +53,7 @@ describe('the prompt cache figures', function () {
     // A server of one's own caches without a minimum: some of a run's prompts are always shared (the system prompt).
     assert.ok(byId.get('vllm')!.read > 0);
     assert.ok(byId.get('vllm')!.effective === byId.get('vllm')!.promptTokens - byId.get('vllm')!.read, 'a free cache costs the uncached tokens');
-    assert.match(stdout, /^csv2md-py \(done\): 16 requests, \d+ prompt tokens counted here \(\d+ as reported, 0 of them cached\)$/m);
+    assert.match(stdout, /^mdtable-node \(done\): 27 requests, \d+ prompt tokens counted here \(\d+ as reported, 0 of them cached\)$/m);
     assert.match(stdout, /^\| OpenAI, gpt-5 \(0\.1×\) \| \d+ \| 0 \| \d+\.\d% \| \d+ \| (0\.0%|−\d+\.\d%) \|$/m);
     assert.match(stdout, /^\| Anthropic, automatic \(0\.1×, writes 1\.25×\) \| \d+ \| \d+ \|/m);
   });

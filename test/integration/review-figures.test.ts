@@ -22,26 +22,31 @@ describe('the review figures', function () {
   let stdout: string;
   before(async () => {
     const json = path.join(await tempDir(), 'rows.json');
-    const scenarios = ['test/fixtures/recorded/csv2md-py.yaml', 'examples/wordfreq.yaml'];
+    const scenarios = ['test/fixtures/recorded/mdtable-node.yaml', 'examples/wordfreq.yaml'];
     ({ stdout } = await exec(process.execPath, ['--import', 'tsx', 'bench/review-figures.ts', ...scenarios, '--json', json], { cwd: ROOT }));
     rows = JSON.parse(await fs.readFile(json, 'utf8')) as ReviewFigures[];
   });
 
-  it("counts a capable model's recorded run: its reviews, their tokens, and that all six approved", () => {
+  it("counts a capable model's recorded run: its reviews, their tokens, and the one that sent README.md back", () => {
     const run = rows[0]!;
     assert.equal(run.outcome, 'done');
-    assert.equal(run.all.calls, 16);
+    assert.equal(run.all.calls, 27);
     assert.deepEqual(
       Object.entries(run.byAction).map(([action, a]) => [action, a.calls, a.approved, a.rejected]),
       [
         ['review_prd', 1, 1, 0],
-        ['review_file', 5, 5, 0],
+        ['review_file', 11, 10, 1],
       ],
     );
-    assert.equal(run.reviews.calls, 6);
+    assert.equal(run.reviews.calls, 12);
     assert.ok(run.reviews.prompt > 0 && run.reviews.prompt < run.all.prompt, 'the reviews are a part of the prompt tokens');
-    assert.ok(run.reviews.completion < 100, `a verdict that finds nothing is short: ${run.reviews.completion} tokens`);
-    assert.deepEqual(run.findings, []);
+    assert.ok(run.reviews.completion < run.all.completion / 10, `a verdict is short beside the code: ${run.reviews.completion} tokens`);
+    // The model's one finding: the README's example used echo, which turns "\n" into a newline in sh; it was revised.
+    assert.deepEqual(
+      run.findings.map((f) => [f.action, f.key, f.issues.length, f.revised]),
+      [['review_file', 'README.md', 1, true]],
+    );
+    assert.match(run.findings[0]!.issues[0]!, /printf/);
   });
 
   it('says what the reviews of the demo found, and that each was revised', () => {
@@ -54,7 +59,7 @@ describe('the review figures', function () {
         ['review_file', 'src/cli.js', 3, true],
       ],
     );
-    assert.match(stdout, /^\| csv2md-py \| done \| 16 \| \d+ \| 6 \(38%\) \|/m);
+    assert.match(stdout, /^\| mdtable-node \| done \| 27 \| \d+ \| 12 \(44%\) \|/m);
     assert.match(stdout, /review_file src\/cli\.js \(revised\)\n {2}- Usage errors/);
   });
 });

@@ -88,7 +88,7 @@ describe('scoped prompts', function () {
 
     it("opens each of the Engineer's file prompts alike, for a provider's prompt cache: the design's overview first, the file's own part after", () => {
       const writes = large.filter((e) => e.action === 'write_file');
-      assert.equal(writes.length, 20);
+      assert.equal(writes.length, 21, 'the 20 modules and the README');
       const first = writes[0]!.messages.at(-1)!.content;
       const start = first.slice(0, first.indexOf('## The part of the design that concerns'));
       assert.match(start, /^## Design\n[\s\S]*- Tests run with: `node --test`\n\n$/);

@@ -59,6 +59,6 @@ describe('self-review switched off', function () {
     const run = await runScenario(scenario);
     assert.equal(run.result.outcome, 'done', run.result.reason);
     const reviews = (await records(run, 'exchanges.jsonl')).filter((e) => String(e.action).startsWith('review_'));
-    assert.deepEqual(reviews.map((e) => e.action).sort(), ['review_file', 'review_file', 'review_file', 'review_prd']);
+    assert.deepEqual(reviews.map((e) => e.action).sort(), ['review_file', 'review_file', 'review_file', 'review_file', 'review_prd']);
   });
 });

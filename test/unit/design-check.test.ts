@@ -4,7 +4,7 @@
  * a policy under which no design can pass is sopworks' conflict, not the model's.
  */
 import assert from 'node:assert/strict';
-import { checkDesign, designProblems, designRules } from '../../src/capabilities/artifacts/design-check.ts';
+import { checkDesign, designProblems, designRules, README_PURPOSE } from '../../src/capabilities/artifacts/design-check.ts';
 import { DEFAULT_POLICY, type Policy } from '../../src/capabilities/policy/policy-file.ts';
 import { policyPort } from '../../src/capabilities/policy/policy-port.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
@@ -42,18 +42,39 @@ describe("the design's check", () => {
     );
     assert.deepEqual(problems, [
       '"src/a.js" is listed twice in files: list each file once',
+      `"README.md" is missing from files: every project has one — add it, its purpose: ${README_PURPOSE}`,
       'a file of the design its writer may not write: engineer may not write "test/a.test.js": the policy excepts test/ from what it may write. Leave it out of files, or give it a path engineer may write',
       'a file of the design its writer may not write: engineer may not write "docs/design.md": the policy excepts docs/design.md from what it may write. Leave it out of files, or give it a path engineer may write',
       `the test command is refused: qa may not run "sh -c node --test". Allowed by the policy: commands starting with: ${QA_RUNS}.`,
       `the program's smoke run (smokeCommand) is refused: qa may not run "./bin/a.js x". Allowed by the policy: commands starting with: ${QA_RUNS}.`,
     ]);
     // A run command with a placeholder is not run, so not checked; one without is the smoke run.
-    assert.deepEqual(designProblems(design(['a.py'], ['pytest'], { runCommand: ['python3', 'a.py', '<path>'] }), policy, roles), []);
+    assert.deepEqual(designProblems(design(['a.py', 'README.md'], ['pytest'], { runCommand: ['python3', 'a.py', '<path>'] }), policy, roles), []);
     assert.match(
-      designProblems(design(['a.py'], ['pytest'], { runCommand: ['npx', 'a'] }), policy, roles)[0]!,
+      designProblems(design(['a.py', 'README.md'], ['pytest'], { runCommand: ['npx', 'a'] }), policy, roles)[0]!,
       /smoke run \(runCommand\) is refused: "npx a" installs/,
     );
-    assert.match(designProblems(design(['a.js'], ['npm', 'install']), policy, roles)[0]!, /^the test command is refused: "npm install" installs dependencies/);
+    assert.match(
+      designProblems(design(['a.js', 'README.md'], ['npm', 'install']), policy, roles)[0]!,
+      /^the test command is refused: "npm install" installs dependencies/,
+    );
+  });
+
+  it('sends back a design without README.md (trial dupes1: none was listed, and a README was rendered without a model), saying what it holds', () => {
+    assert.deepEqual(designProblems(design(['package.json', 'src/cli.js']), policy, roles), [
+      `"README.md" is missing from files: every project has one — add it, its purpose: ${README_PURPOSE}`,
+    ]);
+    assert.ok(designRules(policy, roles).some((rule) => rule.startsWith('`files` lists `README.md` (install, usage with real examples')));
+    // A policy that does not let the writer write it leaves no design able to pass: sopworks' conflict.
+    const noReadme: Policy = {
+      ...DEFAULT_POLICY,
+      source: MACHINE_PATH,
+      roles: { ...DEFAULT_POLICY.roles, engineer: { ...DEFAULT_POLICY.roles.engineer!, except: [...DEFAULT_POLICY.roles.engineer!.except, 'README.md'] } },
+    };
+    assert.throws(
+      () => checkDesign(design(['src/a.js', 'README.md']), policyPort(noReadme), roles),
+      (error: unknown) => SopworksError.isInstance(error) && error.code === 'CHECKS_CONFLICT' && /every design lists README\.md/.test(error.message),
+    );
   });
 
   it('states, in its rules, every path and command list it checks against — from the same policy', () => {

@@ -18,6 +18,13 @@ export interface PlanRoles {
   tester: string;
 }
 
+/**
+ * The file every project's design lists: README.md, written by a model from the PRD and the design once
+ * the code is, and reviewed like any file — never rendered, so a design that leaves it out is sent back.
+ */
+export const README = 'README.md';
+export const README_PURPOSE = 'install, usage with real examples (commands exactly as the program takes them, and what they print), how to run the tests';
+
 /** A rule as one sentence: its own full stop, or one added. */
 const sentence = (text: string): string => (text.endsWith('.') ? text : `${text}.`);
 
@@ -26,6 +33,7 @@ export function designRules(policy: PolicyPort, roles: PlanRoles): string[] {
   return [
     `Every file of \`files\` is written by ${roles.writer}, so each path must be one it may write: ${policy.writeRule(roles.writer).text}.`,
     'Each path appears once in `files`.',
+    `\`files\` lists \`${README}\` (${README_PURPOSE}): every project has one, written by ${roles.writer} once the code is.`,
     `\`testCommand\` is run by ${roles.tester} from the project root: ${sentence(policy.runRule(roles.tester).text)}`,
     `The program is run once on a concrete input by ${roles.tester} the same way: \`smokeCommand\`, or \`runCommand\` when smokeCommand is null and it has no placeholder (FILE, <path>, …), must meet the same rule.`,
   ];
@@ -36,6 +44,8 @@ export function designConflicts(policy: PolicyPort, roles: PlanRoles): string[] 
   const conflicts: string[] = [];
   if (!policy.writeRule(roles.writer).satisfiable)
     conflicts.push(`every file of a design is ${roles.writer}'s to write, and the policy lets ${roles.writer} write nothing`);
+  else if (policy.writeRefusals(roles.writer, [README]).length > 0)
+    conflicts.push(`every design lists ${README}, which is ${roles.writer}'s to write, and the policy does not let ${roles.writer} write it`);
   if (!policy.runRule(roles.tester).satisfiable)
     conflicts.push(`a design's test command is ${roles.tester}'s to run, and the policy lets ${roles.tester} run nothing`);
   return conflicts;
@@ -49,6 +59,7 @@ export function designProblems(design: Pick<Design, 'files' | 'testCommand' | 'r
     if (seen.has(file.path)) problems.push(`"${file.path}" is listed twice in files: list each file once`);
     seen.add(file.path);
   }
+  if (!seen.has(README)) problems.push(`"${README}" is missing from files: every project has one — add it, its purpose: ${README_PURPOSE}`);
   for (const refusal of policy.writeRefusals(roles.writer, [...seen])) {
     problems.push(`a file of the design its writer may not write: ${refusal}. Leave it out of files, or give it a path ${roles.writer} may write`);
   }
