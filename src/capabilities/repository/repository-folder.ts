@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { assertMayWrite } from '../../ground/files/index.ts';
 import type { Identity } from '../../host/git/index.ts';
 import { git } from '../../host/git/index.ts';
 
@@ -33,6 +34,7 @@ export const exists = (file: string): Promise<boolean> =>
  * format: three `git config` processes would cost the run's start a few ms each.
  */
 export async function startRepository(root: string): Promise<void> {
+  assertMayWrite(root);
   await git(root, ['init', '--quiet']); // in a repository already there (a resumed run), harmless
   const config = path.join(root, '.git', 'config');
   const identity = `[user]\n\tname = ${COMMITTER.name}\n\temail = ${COMMITTER.email}\n[commit]\n\tgpgsign = false\n`;

@@ -5,6 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SopworksError } from '../../ground/errors.ts';
+import { assertMayWrite } from '../../ground/files/index.ts';
 
 /** The project folder, checked: `replaces` when an earlier project is there and `--force` asked to replace it. */
 export interface CheckedProjectDir {
@@ -51,6 +52,8 @@ export async function checkProjectDir(outDir: string, name: string, force: boole
 export async function makeWayForProject(checked: CheckedProjectDir, announce: (line: string) => void): Promise<string> {
   await fs.mkdir(checked.out, { recursive: true });
   if (checked.replaces) {
+    // A queued run that lost its lease while starting must not wipe the folder another worker now runs in.
+    assertMayWrite(checked.projectDir);
     announce(`Replacing the existing project ${checked.projectDir} (--force).`);
     await fs.rm(checked.projectDir, { recursive: true, force: true });
   }
