@@ -215,7 +215,7 @@ describe('sop validation', () => {
         'error',
         where,
         new RegExp(
-          `^"spec" is not given to this template: step "planning" \\(${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) gives role, key, prd, design; add it to the step's with list`,
+          `^"spec" is not given to this template: step "planning" \\(${step.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) gives role, key, revisions, prd, design; add it to the step's with list`,
         ),
       );
     });
@@ -274,7 +274,7 @@ describe('sop validation', () => {
 
     it('refuses a role that can never rest once it starts', async () => {
       const pm = file('product-manager.yaml');
-      await edit(pm, '      input: { type: PRD, payload: prd }\n      onDone: idle', '      input: { type: PRD, payload: prd }\n      onDone: writing');
+      await edit(pm, '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle', '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: writing');
       await edit(
         pm,
         '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: idle',
@@ -293,7 +293,7 @@ describe('sop validation', () => {
     it('refuses a machine with no final state and no state that waits for a message', async () => {
       const pm = file('product-manager.yaml');
       await edit(pm, '    on:\n      Requirement: { target: clarifying, actions: [receive] }', '    always: clarifying');
-      await edit(pm, '      input: { type: PRD, payload: prd }\n      onDone: idle', '      input: { type: PRD, payload: prd }\n      onDone: writing');
+      await edit(pm, '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle', '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: writing');
       const where = await positionOf(pm, 'initial: idle');
       expectAt(
         await diagnosticsOf(copy),
