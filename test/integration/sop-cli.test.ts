@@ -100,8 +100,8 @@ describe('sopworks sop', function () {
       await fs.writeFile(
         pm,
         (await fs.readFile(pm, 'utf8')).replace(
-          'input: { type: PRD, payload: prd }\n      onDone: idle',
-          'input: { type: PRD, payload: prd }\n      onDone: idel',
+          'input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle',
+          'input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idel',
         ),
       );
       const result = await sopworks(['sop', 'graph', '--sops', 'copy/sops', '--roles', 'copy/roles'], { cwd });

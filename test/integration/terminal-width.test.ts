@@ -66,7 +66,8 @@ describe('a terminal view that fits its width', function () {
         .slice(1)
         .map((part) => part.split(/\r?\n/)[0]!)
         .filter((part) => part.startsWith('⋯'));
-      assert.ok(drawn.length > 10, `the status line was drawn while the run went on (${drawn.length} times)`);
+      // How often is the run's speed (it is redrawn on a timer too): drawn at all, each drawing checked below.
+      assert.ok(drawn.length > 0, `the status line was drawn while the run went on (${drawn.length} times)`);
       for (const status of drawn) {
         assert.match(status, /^⋯ \d+:\d\d · [\d,]+ tokens · cost unknown · /, status);
         assert.ok(stringWidth(status) < columns, `${stringWidth(status)} columns: ${status}`);
