@@ -274,7 +274,11 @@ describe('sop validation', () => {
 
     it('refuses a role that can never rest once it starts', async () => {
       const pm = file('product-manager.yaml');
-      await edit(pm, '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle', '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: writing');
+      await edit(
+        pm,
+        '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle',
+        '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: writing',
+      );
       await edit(
         pm,
         '      input: { outcome: failed, reason: the PRD was rejected 3 times, detail: review }\n      onDone: idle',
@@ -293,7 +297,11 @@ describe('sop validation', () => {
     it('refuses a machine with no final state and no state that waits for a message', async () => {
       const pm = file('product-manager.yaml');
       await edit(pm, '    on:\n      Requirement: { target: clarifying, actions: [receive] }', '    always: clarifying');
-      await edit(pm, '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle', '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: writing');
+      await edit(
+        pm,
+        '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle',
+        '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: writing',
+      );
       const where = await positionOf(pm, 'initial: idle');
       expectAt(
         await diagnosticsOf(copy),
