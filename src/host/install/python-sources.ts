@@ -134,6 +134,16 @@ export function requirementsRefusals(projectDir: string, file: string, seen = ne
   return refusals;
 }
 
+/** A requirements file's text; empty when it is missing or lies outside the project (a link out is not followed). */
+function readInsideProject(projectDir: string, file: string): string {
+  try {
+    return readProjectFile(projectDir, file) ?? '';
+  } catch (error) {
+    if (error instanceof OutsideProject) return '';
+    throw error;
+  }
+}
+
 /**
  * The requirements a requirements file declares — its own and those of the project files it includes
  * with `-r` (not the constraints of `-c`) — each without its per-requirement options: what the
@@ -142,14 +152,9 @@ export function requirementsRefusals(projectDir: string, file: string, seen = ne
 export function declaredRequirements(projectDir: string, file: string, seen = new Set<string>()): string[] {
   if (seen.has(file)) return [];
   seen.add(file);
-  let text: string | null = null;
-  try {
-    text = readProjectFile(projectDir, file);
-  } catch (error) {
-    if (!(error instanceof OutsideProject)) throw error;
-  }
+  const text = readInsideProject(projectDir, file);
   const declared: string[] = [];
-  for (const line of logicalLines(text ?? '')) {
+  for (const line of logicalLines(text)) {
     const { requirement, options } = splitOptions(line.text);
     if (SELF_REQUIREMENT.test(line.text)) continue;
     if (requirement !== '') {
@@ -171,14 +176,9 @@ export const SELF_REQUIREMENT = /^(?:(?:-e|--editable)(?:\s+|=))?\.\/?(?:\[([^\]
 export function selfExtras(projectDir: string, file: string, seen = new Set<string>()): string[] | null {
   if (seen.has(file)) return null;
   seen.add(file);
-  let text: string | null = null;
-  try {
-    text = readProjectFile(projectDir, file);
-  } catch (error) {
-    if (!(error instanceof OutsideProject)) throw error;
-  }
+  const text = readInsideProject(projectDir, file);
   let extras: string[] | null = null;
-  for (const line of logicalLines(text ?? '')) {
+  for (const line of logicalLines(text)) {
     const self = SELF_REQUIREMENT.exec(line.text);
     const include = self ? null : includeOf(splitOptions(line.text).options);
     const included = include?.kind === 'requirements' ? includedFile(projectDir, file, include.target) : null;
