@@ -151,5 +151,29 @@ describe("a change's edit, reviewed against named criteria", () => {
       original: { content: 'export default function greet(name) {}\n' },
     });
     assert.match(revise, /## The criteria the issues name\n- AC-1: [^\n]*\n- AC-2: greet\("Ana"\) still returns "Hello, Ana!"\n- KW-1: /);
+    // A file that serves no criterion, in a change with nothing named to keep working: no empty heading.
+    const bare = render('revise_edit', {
+      key: 'src/greet.js',
+      changeTask: graph.tasks[0],
+      editCriteria: { ...criteria, items: [], keep: [] },
+      draft: { content: 'x' },
+      review: { approved: false, issues: ['greet() throws on an empty name: return "Hello!" instead.'] },
+      original: { content: 'export default function greet(name) {}\n' },
+    });
+    assert.ok(!bare.includes('The criteria the issues name'), bare);
+    assert.match(bare, /## Issues\n- greet\(\) throws on an empty name: return "Hello!" instead\.\n\n## src\/greet\.js as it is now \(with your change\)\n/);
+    // What must keep working alone still has its heading.
+    const keepOnly = render('revise_edit', {
+      key: 'src/greet.js',
+      changeTask: graph.tasks[0],
+      editCriteria: { ...criteria, items: [] },
+      draft: { content: 'x' },
+      review: { approved: false, issues: ['KW-1: the CLI prints nothing.'] },
+      original: { content: 'export default function greet(name) {}\n' },
+    });
+    assert.match(
+      keepOnly,
+      /\n\n## The criteria the issues name\n- KW-1: the CLI prints one greeting per name\n- KW-2: [^\n]*\n\n## src\/greet\.js as it is now/,
+    );
   });
 });
