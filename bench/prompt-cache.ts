@@ -2,11 +2,12 @@
  * `npm run bench:cache`: how much of a run's prompts each provider's prompt cache could serve, and what
  * the prompts then cost (issue 42; issue 29 before it).
  *
- *   npm run bench:cache -- RUN... [--json FILE]
+ *   npm run bench:cache -- RUN... [--repo DIR] [--json FILE]
  *   npm run bench:cache -- [--local] [--shape-model FILE] [--timed-calls 6] [--roles DIR]
  *
  * With RUNs (a project folder, a change run's work tree, an exchanges.jsonl, or a scenario replayed with
- * this version's prompts: run-exchanges.ts): each run's requests as they were sent — in order, at their
+ * this version's prompts: run-exchanges.ts — a change's on a repository made of DIR's files, e.g.
+ * `test/fixtures/recorded/redact-change.yaml --repo test/fixtures/repos/pinojs-redact`): each run's requests as they were sent — in order, at their
  * times — through each provider's rules (cache-rules.ts): the prompt tokens read from the cache, those
  * written, the cacheable share and the effective input tokens (uncached + cached × the provider's factor,
  * + written × its write factor), beside what the endpoint itself reported as cached. Tokens are counted
@@ -61,8 +62,8 @@ export function runCacheFigures(
   return { run, outcome, requests: requests.length, reported, rules: CACHE_RULES.map((rule) => cacheFigures(rule, requests)) };
 }
 
-async function figuresOfRun(arg: string): Promise<RunCacheFigures> {
-  const { name, outcome, records } = await runExchanges(arg);
+async function figuresOfRun(arg: string, repo: string | null): Promise<RunCacheFigures> {
+  const { name, outcome, records } = await runExchanges(arg, repo);
   const reported = {
     promptTokens: records.reduce((n, r) => n + r.usage.promptTokens, 0),
     cachedPromptTokens: records.reduce((n, r) => n + (r.usage.cachedPromptTokens ?? 0), 0),
@@ -186,6 +187,8 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: {
       json: { type: 'string' },
+      // The files a change's scenario is replayed on (made a repository of one commit).
+      repo: { type: 'string' },
       local: { type: 'boolean', default: false },
       'shape-model': { type: 'string', default: path.join(ROOT, '.cache', 'bench-models', 'smollm2-135m-shape.gguf') },
       'timed-calls': { type: 'string', default: '6' },
@@ -195,7 +198,7 @@ async function main(): Promise<void> {
   });
   const figures: RunCacheFigures[] = [];
   if (positionals.length > 0) {
-    for (const arg of positionals) figures.push(await figuresOfRun(arg));
+    for (const arg of positionals) figures.push(await figuresOfRun(arg, values.repo ?? null));
   } else {
     const rolesDir = path.resolve(values.roles!);
     const demo = await demoEvents(rolesDir);

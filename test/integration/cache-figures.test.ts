@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
 import type { RunCacheFigures } from '../../bench/prompt-cache.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -56,6 +57,25 @@ describe('the prompt cache figures', function () {
     assert.match(stdout, /^mdtable-node \(done\): 27 requests, \d+ prompt tokens counted here \(\d+ as reported, 0 of them cached\)$/m);
     assert.match(stdout, /^\| OpenAI, gpt-5 \(0\.1×\) \| \d+ \| 0 \| \d+\.\d% \| \d+ \| (0\.0%|−\d+\.\d%) \|$/m);
     assert.match(stdout, /^\| Anthropic, automatic \(0\.1×, writes 1\.25×\) \| \d+ \| \d+ \|/m);
+  });
+
+  it("replays a change's recorded scenario on the repository it changed, and asks for that repository when not named", async () => {
+    const scenario = 'test/fixtures/recorded/redact-change.yaml';
+    const json = path.join(await tempDir(), 'figures.json');
+    await bench([scenario, '--repo', 'test/fixtures/repos/pinojs-redact', '--json', json]);
+    const [run] = JSON.parse(await fs.readFile(json, 'utf8')) as RunCacheFigures[];
+    const replies = (parse(await fs.readFile(path.join(ROOT, scenario), 'utf8')) as { replies: unknown[] }).replies;
+    assert.equal(run!.run, 'redact-change');
+    assert.equal(run!.outcome, 'done');
+    // Its recording has no re-ask: one request per recorded reply.
+    assert.equal(run!.requests, replies.length);
+    assert.ok(run!.rules.every((r) => r.promptTokens > 0 && r.read <= r.promptTokens));
+
+    const refused = await bench([scenario]).then(
+      () => null,
+      (error: { stderr: string }) => error.stderr,
+    );
+    assert.match(refused ?? '', /redact-change\.yaml is a change's scenario: name the repository it changed with --repo DIR/);
   });
 
   it("reads a project folder's exchange log, with the cached tokens its endpoint reported", async () => {
