@@ -87,6 +87,36 @@ describe('the tests a runner names, and how each ended', () => {
     }
   });
 
+  it("uvu 0.5 and 0.3: a suite's passing tests as one case named by the suite, each failure its own, counts from Total and Passed", () => {
+    assert.deepEqual(listed(fixture('uvu-criteria.txt')), [
+      'passed cli.test.mjs > AC-1: counts words',
+      'failed cli.test.mjs > AC-1: counts words > lowercases words',
+      'passed cli.test.mjs > AC-2 prints the top ten',
+      'passed cli.test.mjs',
+      'failed cli.test.mjs > AC-3: malformed input exits 1',
+      'passed two.test.mjs > AC-4',
+    ]);
+    const parsed = parseTestOutput(fixture('uvu-criteria.txt'));
+    assert.deepEqual(parsed.counts, { passed: 4, failed: 2 });
+    assert.equal(parsed.skipped, 1);
+    assert.deepEqual(parsed.failures, [
+      { name: 'AC-1: counts words > lowercases words', message: 'Expected values to be strictly equal:  (is)' },
+      { name: 'AC-3: malformed input exits 1', message: 'exit 0, not 1' },
+    ]);
+    // kleur's own suite under `uvu -r esm` (0.3.3), with a capable model's tests a suite per criterion.
+    const esm = readTestCases(fixture('uvu-esm-criteria.txt'));
+    assert.deepEqual(parseTestOutput(fixture('uvu-esm-criteria.txt')).counts, { passed: 56, failed: 0 });
+    assert.ok(esm.every((c) => c.outcome === 'passed'));
+    assert.deepEqual(
+      esm.filter((c) => c.name.startsWith('test/keep.js > ')).map((c) => citedCriteria(c.name)),
+      [['KW-1'], ['KW-2'], ['KW-3'], ['KW-4'], ['KW-5'], ['KW-6'], ['KW-7']],
+    );
+    assert.ok(
+      esm.some((c) => c.name === 'test/colors.js'),
+      'a file of bare test()s is one case, named by its file',
+    );
+  });
+
   it("jest 19 --verbose (old repositories pin it): ' FAIL  file', its failures' details before the listing, skips only counted", () => {
     assert.deepEqual(
       listed(fixture('jest19-verbose-criteria.txt')),

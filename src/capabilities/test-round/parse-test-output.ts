@@ -14,6 +14,7 @@ import { parse as parseYaml } from 'yaml';
 import { escapeRegExp } from '../../ground/files/index.ts';
 import { cargoCounts, goCounts, jestCounts, mochaCounts, vitestCounts } from './runner-counts.ts';
 import { listedOnlyCases } from './test-cases/read-test-cases.ts';
+import { uvuCounts } from './test-cases/uvu.ts';
 
 export interface ParsedTestOutput {
   counts: { passed: number; failed: number } | null;
@@ -82,7 +83,7 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
     }));
     return { counts: { passed: ran - failed, failed }, failures };
   }
-  const other = vitestCounts(text) ?? jestCounts(text) ?? mochaCounts(text) ?? cargoCounts(text) ?? goCounts(text);
+  const other = vitestCounts(text) ?? jestCounts(text) ?? mochaCounts(text) ?? cargoCounts(text) ?? uvuCounts(text) ?? goCounts(text);
   if (other) return other;
   // node:test's dot reporter — a line of "." and "X", then "Failed tests:" with each failure
   // (its first line, or followed by its "Failed tests:" list — a "..." printed by a program is not it)
