@@ -18,10 +18,10 @@ process.env.NO_COLOR = '1';
 const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.test\.[cm]?[jt]s$/.test(arg));
 
 const TIERS = {
-  'test:unit': ['test/unit'],
+  'test:unit': ['test/unit', 'test/tree'],
   'test:integration': ['test/integration', 'test/security'],
 };
-const tiers = TIERS[process.env.npm_lifecycle_event] ?? ['test/unit', 'test/integration', 'test/security'];
+const tiers = TIERS[process.env.npm_lifecycle_event] ?? ['test/unit', 'test/tree', 'test/integration', 'test/security'];
 
 /** The files that take a worker a minute or more (measured with the suite's serial run): started first. */
 const LONGEST = [
@@ -57,7 +57,7 @@ const filesUnder = (dir) =>
     .sort();
 const files = tiers.flatMap(filesUnder);
 const spec = [...LONGEST.filter((file) => files.includes(file)), ...files.filter((file) => !LONGEST.includes(file))];
-const serial = tiers.length === 1 && tiers[0] === 'test/unit';
+const serial = tiers.every((tier) => TIERS['test:unit'].includes(tier));
 
 module.exports = {
   'node-option': ['import=tsx'],

@@ -50,7 +50,7 @@ describe("sopworks change: the repository's own test runner", function () {
 
   it('installs a devDependency runner when no lockfile is committed, runs the base with it, and keeps the generated lockfile out', async function () {
     // npm links the runner's command into node_modules/.bin, which Node's permission model (the weaker
-    // sandbox) forbids: without bubblewrap the install fails, saying so (test/unit/project-checks.test.ts).
+    // sandbox) forbids: without bubblewrap the install fails, saying so (test/unit/capabilities/project/project-checks.test.ts).
     requireSystem(this, BUBBLEWRAP);
     const run = await changeSetUp(withNpmTest, {
       extra: { 'package.json': manifest({ 'tiny-runner': '^1.0.0' }, 'tiny-runner'), '.gitignore': 'node_modules/\n' },

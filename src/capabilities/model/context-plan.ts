@@ -102,7 +102,7 @@ export const REASK_TOKENS = REASK_LIMITS.errorTokens + REASK_LIMITS.earlierError
 export const RULES_TOKENS = 480;
 /**
  * How much longer a reply gets as a later prompt shows it (JSON pretty-printed, Markdown labels and
- * lists): at most this, for any artifact at the plan's caps (test/unit/context-plan.test.ts attacks it).
+ * lists): at most this, for any artifact at the plan's caps (test/unit/capabilities/model/context-plan.test.ts attacks it).
  */
 export const RENDERING = 2;
 /** Characters a token of real text holds, for the string caps. */

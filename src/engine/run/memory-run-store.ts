@@ -1,6 +1,6 @@
 /**
  * A run's state in memory, for tests and tooling: the same promises as the files of `.sopworks/`
- * (the conformance test, test/unit/run-store.test.ts, runs both), without a disk. Records are copied as
+ * (the conformance test, test/unit/engine/run/run-store.test.ts, runs both), without a disk. Records are copied as
  * JSON on the way in, so what is read back is what a file would have held.
  */
 import { SopworksError } from '../../ground/errors.ts';

@@ -1,7 +1,7 @@
 /**
  * One place owns a run's durable state: the board, the exchange log, each role's machine state, the
  * run's record (run.json), the approval requests it waits on, and the lock that keeps one process on it.
- * Two implementations share one conformance test (test/unit/run-store.test.ts): the files of
+ * Two implementations share one conformance test (test/unit/engine/run/run-store.test.ts): the files of
  * `.sopworks/` (file-run-store.ts) and memory (memory-run-store.ts), on which the run loop is tested
  * without a disk.
  */

@@ -5,7 +5,7 @@
  * `test_*.py` and `*_test.py`, unittest's `tests.py` and `test.py`, `tests/`, `conftest.py`), Go
  * (`*_test.go`), Rust (`tests/*.rs`, and a source file with a `#[cfg(test)] mod tests`), Java
  * (`src/test/java/`, `*Test.java`, `*Tests.java`, `*IT.java`). sops/change/policy.yaml lets QA write the
- * same places (test/unit/test-layout-policy.test.ts holds them together).
+ * same places (test/unit/capabilities/change/map/test-layout-policy.test.ts holds them together).
  */
 import path from 'node:path';
 import type { FileTags } from './file-tags.ts';
