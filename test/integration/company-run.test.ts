@@ -180,7 +180,7 @@ describe('the company on the demo scenario', function () {
       'where the tables are, the command first',
     );
     const end = run.stdout.slice(run.stdout.lastIndexOf('\nOutcome')).trim().split('\n');
-    assert.ok(end.length <= 13, `the summary and what to do next take ${end.length} lines:\n${end.join('\n')}`);
+    assert.ok(end.length <= 11, `the summary and what to do next take ${end.length} lines:\n${end.join('\n')}`);
     assert.doesNotMatch(run.stdout, /role\/action|prompt tokens\s+cached/, "the usage tables are review's");
   });
 

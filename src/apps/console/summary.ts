@@ -1,6 +1,6 @@
 /**
- * The summary printed when a run ends, short enough to keep the outcome on a 24-line screen: outcome,
- * files, commits, tests, figures, model, usage in one line (its tables are `sopworks review --usage`'s, named on
+ * The summary printed when a run ends, about ten lines with the next command, so the outcome stays on a
+ * 24-line screen: outcome, files, commits, tests, the figures a person acts on, model, usage in one line (its tables are `sopworks review --usage`'s, named on
  * the line after with where the record is). At a terminal each line is cut to its width (report-run.ts). The reason and names may quote a model or a repository: each is one clean line
  * (src/ground/terminal-text.ts).
  */
@@ -11,6 +11,9 @@ import { cacheHitRate, formatUsd } from '../../capabilities/model/index.ts';
 import { describeFigures, runFigures } from '../../capabilities/project/index.ts';
 import type { RunResult } from '../../company/index.ts';
 import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';
+
+/** Figures `sopworks review` shows that the end summary leaves out. */
+const LEFT_TO_REVIEW = new Set(['Test pass rate', 'Fast checks']);
 
 export interface SummaryFacts {
   files: string[];
@@ -37,7 +40,10 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   } else {
     lines.push(`${pc.bold('Tests')}     not run`);
   }
-  for (const figure of describeFigures(runFigures(result.messages))) lines.push(`  ${figure.name.padEnd(15)}${cleanLine(figure.value)}`);
+  // The figures a person acts on; the pass rate repeats the Tests line and the fast checks are an eval's
+  // figure: both are in `sopworks review`'s Figures and run.json, so the summary stays at about ten lines.
+  for (const figure of describeFigures(runFigures(result.messages)))
+    if (!LEFT_TO_REVIEW.has(figure.name)) lines.push(`  ${figure.name.padEnd(15)}${cleanLine(figure.value)}`);
   lines.push(`${pc.bold('Model')}     ${cleanLine(facts.model)}`);
   // One line, the figures a person looks for first (a narrow terminal cuts the rest): the tables per role
   // and per step are `sopworks review --usage`'s, named on the last line with the command first, so the outcome stays on screen.
