@@ -8,10 +8,10 @@
  * machines and re-runs in-flight steps without doing anything twice.
  */
 import path from 'node:path';
-import { PromptRenderer, schemaWarmUpTask, WarmUp, type WarmUpTask } from '../capabilities/model/index.ts';
+import { PromptRenderer, schemaWarmUpTask, usageFromExchanges, WarmUp, type WarmUpTask } from '../capabilities/model/index.ts';
 import { loadPolicy, writeRefusals } from '../capabilities/policy/index.ts';
 import { Workspace } from '../capabilities/repository/index.ts';
-import type { CompanyDefinition, RunStore } from '../engine/run/index.ts';
+import type { CompanyDefinition, EarlierUsage, RunStore } from '../engine/run/index.ts';
 import { FileRunStore, RunLoop, startAfresh } from '../engine/run/index.ts';
 import { stepsOf } from '../engine/sop/index.ts';
 import { SopworksError } from '../ground/errors.ts';
@@ -119,6 +119,7 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
         ...documentsOf(record),
       },
       resuming,
+      earlier: resuming ? earlierUsage(run.exchanges.records(), record) : null,
       // A lost lease (a queued run taken over by another worker) stops the run at once, as a second Ctrl-C;
       // the time limit stays its own (outcome timed-out).
       stop: {
@@ -140,6 +141,12 @@ async function runInWorkspace(workspace: Workspace, record: RunRecord, request: 
     lock.lost.removeEventListener('abort', onLost);
     await lock.release();
   }
+}
+
+/** What the run's earlier processes used (its exchange log, read before this one asks anything) and took. */
+function earlierUsage(records: Parameters<typeof usageFromExchanges>[0], record: RunRecord): EarlierUsage {
+  const total = usageFromExchanges(records).total();
+  return { tokens: total.promptTokens + total.completionTokens, costUsd: total.costUsd, wallMs: record.wallMs ?? 0 };
 }
 
 /** Where a change run keeps its documents, as its record says (`sopworks change`: the run folder unless --commit-documents). */

@@ -7,15 +7,21 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import stringWidth from 'string-width';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
-/** The demo run in a pseudo-terminal of `columns` × 24; what the terminal was sent, as lines. */
-function demoAt(columns: number, out: string): Promise<{ code: number | null; lines: string[]; screen: string }> {
+/** The demo run in a pseudo-terminal of `columns` × 24 (or `args` instead of its run); what the terminal was sent, as lines. */
+function demoAt(
+  columns: number,
+  out: string,
+  args = ['run', '--llm', `scripted:${DEMO}`, '--out', out],
+): Promise<{ code: number | null; lines: string[]; screen: string }> {
   const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
-  const command = `stty cols ${columns} rows 24; ${[process.execPath, BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out].map(quote).join(' ')}`;
+  const command = `stty cols ${columns} rows 24; ${[process.execPath, BIN, ...args].map(quote).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: out, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let screen = '';
   child.stdout.on('data', (chunk: Buffer) => (screen += chunk.toString()));
@@ -56,7 +62,7 @@ describe('a terminal view that fits its width', function () {
         );
       assert.match(lines[end]!, /^Outcome\s+done — all tests pass$/);
       const summary = lines.slice(end).filter((l) => l.trim() !== '');
-      assert.ok(summary.length <= 12, `the summary and the next command take ${summary.length} lines`);
+      assert.ok(summary.length <= 10, `the summary and the next command take ${summary.length} lines`);
       for (const line of summary) assert.ok(stringWidth(line) <= columns, `${stringWidth(line)} columns: ${line}`);
       assert.match(summary.find((l) => l.startsWith('Usage'))!, /^Usage\s+[\d,]+ tokens, cost unknown, [\d.]+s/, 'tokens, cost and time before a cut');
       assert.match(summary.find((l) => l.startsWith('Review'))!, /^Review\s+sopworks review --usage wordfreq\b/, 'the command before a cut');
@@ -80,6 +86,33 @@ describe('a terminal view that fits its width', function () {
       assert.match(summary.at(-1)!, /^Next: cd \S*wordfreq && git log --stat$/);
     });
   }
+
+  it("counts the whole run's tokens and time in a resumed run's status line, its earlier process's included", async () => {
+    const out = await tempDir();
+    const first = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out, '--until', 'design'], { cwd: out });
+    assert.equal(first.code, 5, first.stdout + first.stderr);
+    const record = JSON.parse(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'run.json'), 'utf8'));
+    const earlier = record.usage.total.promptTokens + record.usage.total.completionTokens;
+    assert.ok(earlier > 0 && record.wallMs > 0, 'the first process used tokens and took time');
+    const { code, lines, screen } = await demoAt(120, out, ['resume', path.join(out, 'wordfreq')]);
+    assert.equal(code, 0, lines.join('\n'));
+    // Every drawing, the first one too (drawn after a line, with nothing to erase before it).
+    const drawn = screen.split(/\r\x1b\[2K|\r?\n/).filter((part) => part.startsWith('⋯'));
+    assert.ok(drawn.length > 0, 'the status line was drawn');
+    const totals = drawn.map((status) => {
+      const [, minutes, seconds, tokens] = /^⋯ (\d+):(\d\d) · ([\d,]+) tokens/.exec(status)!;
+      return { ms: (Number(minutes) * 60 + Number(seconds)) * 1000, tokens: Number(tokens!.replaceAll(',', '')) };
+    });
+    // Drawn first as the first step begins, before this process has used anything: the earlier process's tokens exactly.
+    assert.equal(totals[0]!.tokens, earlier, `the first status: ${drawn[0]}`);
+    assert.ok(totals[0]!.ms >= Math.floor(record.wallMs / 1000) * 1000, `its time counts the earlier ${record.wallMs} ms: ${drawn[0]}`);
+    const after = JSON.parse(await fs.readFile(path.join(out, 'wordfreq', '.sopworks', 'run.json'), 'utf8'));
+    const whole = after.usage.total.promptTokens + after.usage.total.completionTokens;
+    assert.ok(
+      totals.every((t) => t.tokens >= earlier && t.tokens <= whole),
+      `each status between ${earlier} and the whole run's ${whole}`,
+    );
+  });
 
   it('leaves the lines whole in a pipe', async () => {
     const out = await tempDir();

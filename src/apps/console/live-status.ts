@@ -5,7 +5,8 @@
  * second, so a reply that takes twenty minutes on a CPU shows that it is alive. Only on a terminal, and
  * only while a step is under way (a question asked at the terminal is never drawn over): piped output
  * gets the progress lines alone (and `--json` the events). Every line written while it shows clears it
- * first and draws it again after; it is cut to the terminal's width with "…", the totals first.
+ * first and draws it again after; it is cut to the terminal's width with "…", the totals first. A resumed
+ * run's totals and time are the whole run's: its start event says what its earlier processes used.
  */
 import pc from 'picocolors';
 import type { CallMeta, ProgressReport } from '../../capabilities/model/index.ts';
@@ -29,7 +30,7 @@ export class LiveStatus {
   private readonly steps = new Map<string, Step>();
   private drawn = false;
   private readonly timer: NodeJS.Timeout;
-  private readonly startedAt: number;
+  private startedAt: number;
   private tokens = 0;
   private costUsd: number | null = 0;
 
@@ -54,6 +55,13 @@ export class LiveStatus {
 
   /** A run event: a step begins or ends, a call reports its progress or what it used. */
   observe(event: RunEvent): void {
+    if (event.kind === 'start' && event.earlier) {
+      // A resumed run: its totals are the whole run's, its earlier processes' included.
+      this.tokens += event.earlier.tokens;
+      this.costUsd = this.costUsd === null || event.earlier.costUsd === null ? null : this.costUsd + event.earlier.costUsd;
+      this.startedAt -= event.earlier.wallMs;
+      return;
+    }
     if (event.kind === 'tests-start') this.begin(`tests\u0000${event.role}`, `${event.role} tests ${event.detail}`);
     else if (event.kind === 'tests-end') this.steps.delete(`tests\u0000${event.role}`);
     else if (event.kind === 'model') {

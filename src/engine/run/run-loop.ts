@@ -11,7 +11,7 @@ import { buildMachine, CLIENT } from '../sop/index.ts';
 import type { ApprovalPort, Ports } from '../steps/index.ts';
 import { type CompanySnapshot, decideOutcome, type RunConclusion } from './decide-outcome.ts';
 import type { CompanyDefinition, HiredRole } from './load-company.ts';
-import type { LoopEvent } from './run-events.ts';
+import type { EarlierUsage, LoopEvent } from './run-events.ts';
 import type { RoleStates } from './run-store.ts';
 import { StopPoints } from './stop-points.ts';
 import type { WorkInFlight } from './work-in-flight.ts';
@@ -63,6 +63,8 @@ export interface RunLoopSetup {
   stop: StopSignals;
   concurrency: number;
   engineers: number;
+  /** A resumed run's usage and time before this process, in the `start` event; none for a new run. */
+  earlier?: EarlierUsage | null;
   /** The stop point the run ends at (`--until`); none by default. */
   until?: string | null;
   workInFlight: WorkInFlight;
@@ -129,7 +131,8 @@ export class RunLoop {
     setup.stop.deadline?.signal.addEventListener('abort', late, { once: true });
 
     const roles = company.roles.map((r) => r.id);
-    setup.emit({ kind: 'start', project: path.basename(setup.projectDir), projectDir: setup.projectDir, model: setup.modelLabel, roles });
+    const earlier = setup.earlier ? { earlier: setup.earlier } : {};
+    setup.emit({ kind: 'start', project: path.basename(setup.projectDir), projectDir: setup.projectDir, model: setup.modelLabel, roles, ...earlier });
     this.started = true;
     for (const runtime of this.runtimes()) runtime.start();
     // Messages a role had not taken when the run stopped (all of them, on a fresh board: none).

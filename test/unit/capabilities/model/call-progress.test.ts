@@ -104,4 +104,22 @@ describe('call progress', () => {
       'no status line off a terminal',
     );
   });
+
+  it("counts a resumed run's earlier tokens, cost and time in its totals", () => {
+    let clock = 100_000;
+    const live = LiveStatus.forTerminal(terminal(200), () => clock)!;
+    const start: RunEvent = { kind: 'start', project: 'p', projectDir: '/p', model: 'm', roles: ['pm'] };
+    live.observe({ ...start, earlier: { tokens: 40_000, costUsd: 0.25, wallMs: 65_000 } } as RunEvent);
+    const call = { role: 'pm', action: 'write_prd', key: null };
+    live.observe({ kind: 'model', event: { kind: 'call-start', call } });
+    clock += 2_000;
+    const record = { ...call, promptTokens: 900, completionTokens: 100, counted: false, repairs: 0, retries: 0, costUsd: 0.01, ms: 1, ok: true };
+    live.observe({ kind: 'model', event: { kind: 'call-end', call, record } });
+    assert.equal(live.text(200), '⋯ 1:07 · 41,000 tokens · cost $0.2600');
+    const fresh = LiveStatus.forTerminal(terminal(200), () => clock)!;
+    fresh.observe(start);
+    assert.equal(fresh.text(200), '⋯ 0:00 · 0 tokens · cost $0.00', 'a new run starts from nothing');
+    live.close();
+    fresh.close();
+  });
 });
