@@ -99,6 +99,12 @@ function standsWhereCodeIsMissing(lines: readonly string[], i: number): boolean 
 
 const TODO = /^\s*(?:#|\/\/)\s*(?:TODO|FIXME|XXX)\b/i;
 
+/**
+ * A line with its quoted spans emptied: `{ … }` in a string or in a comment's inline code (`` `interface
+ * X { … }` ``, trial kleur1) names a shape, it stands for no code.
+ */
+const withoutQuoted = (line: string): string => line.replace(/`[^`\n]*`|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, '""');
+
 /** The first placeholder line (1-based) and its text, or null when the content has none. */
 export function elidedLine(content: string, filePath = ''): { line: number; text: string } | null {
   if (PROSE.test(filePath)) return null;
@@ -108,7 +114,7 @@ export function elidedLine(content: string, filePath = ''): { line: number; text
     return '';
   };
   const index = lines.findIndex((line, i) => {
-    if (PLACEHOLDERS.some((p) => p.test(line))) return true;
+    if (PLACEHOLDERS.some((p) => p.test(withoutQuoted(line)))) return true;
     const omitted = omittedComment(line);
     if (omitted) return omitted === 'omitted' || standsWhereCodeIsMissing(lines, i);
     // A body that is only `...` (Python's Ellipsis in a function, or a bare placeholder line) — but not
