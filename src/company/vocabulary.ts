@@ -77,6 +77,7 @@ export const vocabulary: steps.Vocabulary = {
     runProgram: project.runProgram,
     mapRepository: change.mapRepository,
     read: change.read,
+    nearestTests: change.nearestTests,
     edit: change.edit,
     checkChangeTasks: change.checkChangeTasks,
     checkTestCommand: change.checkTestCommand,

@@ -64,6 +64,16 @@ export const ReadFiles = z.object({
 });
 
 /**
+ * The repository's existing tests nearest to a change (the `nearestTests` step), shown to its QA so new
+ * tests follow the repository's conventions: each file's path, why it was chosen, the helpers and fixtures
+ * it imports, and its content at the base (in part past the budget, saying what is not shown).
+ */
+export const ExistingTests = z.object({
+  files: z.array(z.object({ path: z.string(), why: z.string(), helpers: z.array(z.string()), content: z.string() })),
+});
+export type ExistingTests = z.infer<typeof ExistingTests>;
+
+/**
  * The design delta: the Design's own fields for what the repository becomes (its test command is the
  * one QA runs, on the base and on the branch), plus what stays as it is.
  */

@@ -83,6 +83,14 @@ describe("sopworks change: the repository's own way of testing", function () {
       /^- `python3 -m unittest discover -p \*_test\.py` — tox\.ini \[testenv\] commands: python -m unittest discover -p \*_test\.py; also Makefile target test: \$\(python\) -m unittest discover -p \*_test\.py$/m,
     );
     assert.match(sent('write_change_tests'), /name it as the existing ones are named \(such as `colours\/tests\/ansi_test\.py`\)/);
+    // QA is shown the existing tests nearest to the change, whole, to write its own as they are written (colours/ansi.py changed).
+    const tests = sent('write_change_tests');
+    const [ansiTest, environmentTest] = await Promise.all(
+      ['ansi_test.py', 'environment_test.py'].map((f) => fs.readFile(path.join(FIXTURE, 'colours', 'tests', f), 'utf8')),
+    );
+    assert.ok(tests.includes(`### colours/tests/ansi_test.py (named after colours/ansi.py)\n\`\`\`\n${ansiTest}\`\`\``), tests);
+    assert.ok(tests.includes(`### colours/tests/environment_test.py (imports colours/__init__.py)\n\`\`\`\n${environmentTest}\`\`\``), tests);
+    assert.match(tests, /## The repository's tests nearest to this change: write yours as these are written\n/);
 
     // Only the step that can ask to read is told it may.
     for (const exchange of exchanges) {

@@ -168,6 +168,7 @@ function slotsFor(board: MessageBoard, current: string): Record<string, unknown>
     draft: { path: current, content: code.content, before: code.content, diff: `--- a/${current}\n+++ b/${current}\n` },
     review: { approved: false, issues: ['Say what the program prints for an empty file.'] },
     testFiles: [{ path: 'test/a.test.js', content: "import test from 'node:test';\n" }],
+    existingTests: { files: [{ path: 'test/b.test.js', why: 'imports src/b.js', helpers: [], content: "import test from 'node:test';\n" }] },
     answers: null,
     sources: { files: [code], refused: [] },
     bug: latest('BugReport') ?? bug,

@@ -12,6 +12,7 @@ export { checkToolchains } from './check-toolchains.ts';
 export { compareWithBase } from './compare-with-base-step.ts';
 export { edit } from './edit-step.ts';
 export { mapRepository } from './map-repository-step.ts';
+export { nearestTests } from './nearest-tests-step.ts';
 export { openWorktree } from './open-worktree.ts';
 export { read } from './read-step.ts';
 export { repositoryTampering } from './repository-tampering.ts';

@@ -4,4 +4,5 @@ export { NO_DIFF_PROGRAMS } from './git-hardening.ts';
 export { GitImporter } from './git-importer.ts';
 export { findOnPath, git } from './git-process.ts';
 export { looseEntries, removeNewEntries } from './loose-entries.ts';
+export { readBlobs } from './read-blobs.ts';
 export { attributeDrivers, describeFindings, inspectProject } from './tamper-check.ts';

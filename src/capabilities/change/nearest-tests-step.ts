@@ -1,0 +1,75 @@
+/**
+ * `nearestTests`: the repository's existing tests nearest to the files the change touches (nearest-tests.ts),
+ * each as it is at the base — whole within the budget, else its first lines and a line saying what is not
+ * shown — so QA writes the change's tests in the repository's own style.
+ */
+import { z } from 'zod';
+import * as C from '../../documents/index.ts';
+import { defineStep } from '../../engine/steps/index.ts';
+import { git, readBlobs } from '../../host/git/index.ts';
+import { listFiles } from './map/list-files.ts';
+import { nearestTests as chooseTests, isTestCase } from './nearest-tests.ts';
+import { inPart } from './read-files.ts';
+
+/** A test file larger than this is not read to find what it imports (a generated one, most likely). */
+const READ_AT_MOST_BYTES = 512 * 1024;
+
+export const nearestTests = defineStep({
+  description:
+    "The repository's existing tests nearest to the files of the ChangeTaskGraph, chosen without a model (src/capabilities/change/nearest-tests.ts): " +
+    'in the same package, importing the changed files, named after them, in the nearest folder — at most `maxFiles`, read at the base commit, each ' +
+    'whole while it fits `maxChars` characters and all of them `totalChars`, past that in part with a line saying what is not shown. The output is ' +
+    '`files` (path, why, helpers — the helpers and fixtures it imports — and content): show it to the QA who writes the change’s tests.',
+  params: z
+    .object({
+      maxFiles: z.number().int().min(1).max(4).default(2),
+      maxChars: z.number().int().min(200).max(50_000).default(4000),
+      totalChars: z.number().int().min(200).max(100_000).default(6000),
+    })
+    .strict(),
+  output: C.ExistingTests,
+  async run({ params }, ports) {
+    const map = ports.board.latest<C.RepositoryMap>('RepositoryMap')?.payload;
+    const tasks = ports.board.latest<C.ChangeTaskGraph>('ChangeTaskGraph')?.payload.tasks ?? [];
+    if (!map) return { files: [] };
+    return existingTests(
+      ports.repository.root,
+      map.base,
+      tasks.flatMap((t) => (t.from ? [t.file, t.from] : [t.file])),
+      params,
+    );
+  },
+});
+
+export interface TestBounds {
+  maxFiles: number;
+  /** Characters of one test shown; the rest of a longer one is said, not shown. */
+  maxChars: number;
+  /** Characters of all of them together. */
+  totalChars: number;
+}
+
+/** The existing tests nearest to `changed`, each as it is at `base`, within the bounds. */
+export async function existingTests(root: string, base: string, changed: readonly string[], bounds: TestBounds): Promise<C.ExistingTests> {
+  const tree = (await listFiles(root, base)).filter((f) => f.regular);
+  // Every test's text at the base, in one git process: what it imports is read from it, never from the work tree the change is editing.
+  const tests = tree.filter((f) => isTestCase(f.path) && f.size <= READ_AT_MOST_BYTES);
+  const texts = await readBlobs(
+    root,
+    tests.map((f) => f.blob),
+  );
+  const blobOf = new Map(tests.map((f) => [f.path, f.blob]));
+  const read = async (file: string) => texts.get(blobOf.get(file) ?? '') ?? null;
+  const chosen = await chooseTests({ files: tree.map((f) => f.path), changed, read, maxFiles: bounds.maxFiles });
+  let left = bounds.totalChars;
+  const shown: C.ExistingTests['files'] = [];
+  for (const test of chosen) {
+    // A second test gets what the first left; one with too little room to show its first tests is not shown.
+    if (shown.length > 0 && left < Math.min(bounds.maxChars, 1000)) break;
+    const content = (await read(test.path)) ?? (await git(root, ['cat-file', 'blob', `${base}:${test.path}`])).stdout;
+    const part = inPart(content, Math.min(bounds.maxChars, left));
+    left -= part.length;
+    shown.push({ ...test, content: part });
+  }
+  return { files: shown };
+}
