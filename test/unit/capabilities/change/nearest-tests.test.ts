@@ -10,9 +10,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isTestCase, moduleStem, nearestTests } from '../../src/capabilities/change/nearest-tests.ts';
-import { existingTests } from '../../src/capabilities/change/nearest-tests-step.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { isTestCase, moduleStem, nearestTests } from '../../../../src/capabilities/change/nearest-tests.ts';
+import { existingTests } from '../../../../src/capabilities/change/nearest-tests-step.ts';
+import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 /** A repository as a map of path → text: what `nearestTests` reads. */
 const choose = (repo: Record<string, string>, changed: string[], maxFiles = 2) =>
