@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 
-/** A repository path without its extension, and `/index` (`/__init__`) dropped: `src/a/index.js` → `src/a`. */
+/** A repository path without its extension, and `/index` (`/__init__`) dropped: `pkg/index.js` → `pkg`. */
 export function modulePath(file: string): string {
   const bare = file.replace(/\.[cm]?[jt]sx?$|\.py$/, '');
   return bare.replace(/(^|\/)(index|__init__)$/, '') || '.';
