@@ -1,11 +1,12 @@
 /**
  * The tests a runner's output names, and how each ended — node --test (TAP, spec), mocha (spec, TAP),
- * Jest, Vitest, AVA, uvu, pytest, unittest, go test — for the coverage matrix: which test proves which criterion
+ * Jest, Vitest, AVA, uvu, pytest, unittest, go test, cargo test — for the coverage matrix: which test proves which criterion
  * is read from what the runner printed, never from what a model says. Pure. Forms whose output says
  * nothing of passing tests (pytest -q, go test without -v, node's dot reporter) name only their
  * failures, or nothing: the matrix then says the output names no test.
  */
 import { readAva } from './ava.ts';
+import { readCargo } from './cargo.ts';
 import type { TestCase } from './cases.ts';
 import { gathered } from './cases.ts';
 import { readGoTest } from './go-test.ts';
@@ -19,7 +20,7 @@ import { readUvu } from './uvu.ts';
 import { readVitest } from './vitest.ts';
 
 /** Each form is read where its signature is found: a command may run more than one runner (`make test`). */
-const READERS = [readTap, readNodeSpec, readMochaSpec, readJest, readVitest, readAva, readUvu, readPytest, readUnittest, readGoTest];
+const READERS = [readTap, readNodeSpec, readMochaSpec, readJest, readVitest, readAva, readUvu, readPytest, readUnittest, readGoTest, readCargo];
 
 // The escape sequences of a coloured reporter (Vitest colours its diffs even without a terminal).
 const COLOUR = /\x1b\[[0-9;]*m/g;

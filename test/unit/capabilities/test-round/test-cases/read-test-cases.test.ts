@@ -117,6 +117,23 @@ describe('the tests a runner names, and how each ended', () => {
     );
   });
 
+  it("cargo test: each binary's source before the path in the crate, ignored as skipped, a doc test as named", () => {
+    assert.deepEqual(listed(fixture('cargo-criteria.txt')), [
+      'passed src/lib.rs > tests::ac1_counts_a_single_word',
+      'passed src/lib.rs > tests::ac1_lowercases_words',
+      'skipped src/lib.rs > tests::ac3_malformed_input_exits_1',
+      'passed src/lib.rs > tests::no_criterion_here',
+      'passed tests/cli.rs > ac2_prints_the_top_ten',
+      'failed tests/cli.rs > kw1_keeps_working',
+      'passed src/lib.rs - count (line 4)',
+    ]);
+    assert.deepEqual(
+      readTestCases(fixture('cargo-criteria.txt')).map((c) => citedCriteria(c.name)),
+      [['AC-1'], ['AC-1'], ['AC-3'], [], ['AC-2'], ['KW-1'], []],
+    );
+    assert.deepEqual(parseTestOutput(fixture('cargo-criteria.txt')).counts, { passed: 5, failed: 1 });
+  });
+
   it("jest 19 --verbose (old repositories pin it): ' FAIL  file', its failures' details before the listing, skips only counted", () => {
     assert.deepEqual(
       listed(fixture('jest19-verbose-criteria.txt')),
