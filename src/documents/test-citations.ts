@@ -15,7 +15,7 @@ export const CriterionId = z.string().regex(CRITERION_ID, 'a criterion id is AC-
  * Design's schema (the Architect's prompt shows it) and in a coverage matrix whose runner named none.
  */
 export const TEST_LISTING_RULE =
-  'the test command must name each test in its output, so the tests proving each acceptance criterion can be read from it: `go test -v ./...`, `pytest -v`, `python3 -m unittest -v`, `jest --verbose`, `vitest run --reporter=verbose` (node --test, mocha, ava and cargo test name them already; uvu names only its suites, so the id goes in the name of a suite)';
+  'the test command must name each test in its output, so the tests proving each acceptance criterion can be read from it: `go test -v ./...`, `pytest -v`, `python3 -m unittest -v`, `jest --verbose`, `vitest run --reporter=verbose` (node --test, mocha, tape, ava and cargo test name them already; uvu names only its suites, so the id goes in the name of a suite)';
 
 /** One test as the runner reported it: its full name (suites joined by " > ") and how it ended. */
 export const TestCase = z.object({

@@ -49,9 +49,10 @@ function readCounts(text: string): Omit<ParsedTestOutput, 'running'> {
 }
 
 function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
-  // node:test — TAP ("# pass 3") or spec ("ℹ pass 3")
-  const nodePass = num(text, /^(?:#|ℹ) pass (\d+)$/m);
-  const nodeFail = num(text, /^(?:#|ℹ) fail (\d+)$/m);
+  // node:test — TAP ("# pass 3") or spec ("ℹ pass 3"); tape's TAP aligns its counts ("# pass  3") and
+  // prints no "# fail" line when nothing failed, only "# ok"
+  const nodePass = num(text, /^(?:#|ℹ) pass +(\d+)$/m);
+  const nodeFail = num(text, /^(?:#|ℹ) fail +(\d+)$/m) ?? (/^# tests +\d+$/m.test(text) && /^# ok$/m.test(text) ? 0 : null);
   if (nodePass !== null && nodeFail !== null) {
     return { counts: { passed: nodePass, failed: nodeFail }, failures: /^\s*not ok \d+/m.test(text) ? tapFailures(text) : specFailures(text) };
   }
@@ -163,12 +164,14 @@ function tapFailures(text: string): { name: string; message: string }[] {
   const failures: { name: string; message: string }[] = [];
   const lines = text.split('\n');
   lines.forEach((line, index) => {
-    const m = /^(\s*)not ok \d+ - (.*?)(?: # .*)?$/.exec(line);
+    const m = /^(\s*)not ok \d+(?: - | )(.*?)(?: # .*)?$/.exec(line);
     if (!m) return;
     const diagnostics = tapDiagnostics(lines, index + 1);
     // A suite whose failure is only that a subtest failed is reported by the subtest.
     if (diagnostics.failureType === 'subtestsFailed') return;
-    const error = typeof diagnostics.error === 'string' ? diagnostics.error : '';
+    // tape says what it compared, not an error: "equal: expected 'a', actual 'A'".
+    const compared = 'expected' in diagnostics ? `${diagnostics.operator ?? 'assertion'}: expected ${String(diagnostics.expected)}, actual ${String(diagnostics.actual)}` : '';
+    const error = typeof diagnostics.error === 'string' ? diagnostics.error : compared;
     failures.push({ name: m[2]!.trim(), message: error.trim() });
   });
   return failures;

@@ -134,6 +134,19 @@ describe('the tests a runner names, and how each ended', () => {
     assert.deepEqual(parseTestOutput(fixture('cargo-criteria.txt')).counts, { passed: 5, failed: 1 });
   });
 
+  it("tape: a test's '# name' comment before its assertions, counts aligned ('# pass  3') and no '# fail' when none failed", () => {
+    assert.deepEqual(listed(fixture('tape-criteria.txt')), [
+      'passed AC-1: counts words > counts a single word',
+      'failed AC-1: counts words > lowercases words',
+      'passed AC-2 prints the top ten > should be truthy',
+      'passed no criterion here > should be truthy',
+    ]);
+    const failing = parseTestOutput(fixture('tape-criteria.txt'));
+    assert.deepEqual(failing.counts, { passed: 3, failed: 1 });
+    assert.deepEqual(failing.failures, [{ name: 'lowercases words', message: 'equal: expected a, actual A' }]);
+    assert.deepEqual(parseTestOutput(fixture('tape-passing.txt')).counts, { passed: 4, failed: 0 });
+  });
+
   it("jest 19 --verbose (old repositories pin it): ' FAIL  file', its failures' details before the listing, skips only counted", () => {
     assert.deepEqual(
       listed(fixture('jest19-verbose-criteria.txt')),
