@@ -170,7 +170,8 @@ function tapFailures(text: string): { name: string; message: string }[] {
     // A suite whose failure is only that a subtest failed is reported by the subtest.
     if (diagnostics.failureType === 'subtestsFailed') return;
     // tape says what it compared, not an error: "equal: expected 'a', actual 'A'".
-    const compared = 'expected' in diagnostics ? `${diagnostics.operator ?? 'assertion'}: expected ${String(diagnostics.expected)}, actual ${String(diagnostics.actual)}` : '';
+    const compared =
+      'expected' in diagnostics ? `${diagnostics.operator ?? 'assertion'}: expected ${String(diagnostics.expected)}, actual ${String(diagnostics.actual)}` : '';
     const error = typeof diagnostics.error === 'string' ? diagnostics.error : compared;
     failures.push({ name: m[2]!.trim(), message: error.trim() });
   });
