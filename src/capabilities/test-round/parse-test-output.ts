@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { escapeRegExp } from '../../ground/files/index.ts';
-import { cargoCounts, goCounts, jestCounts, mochaCounts, vitestCounts } from './runner-counts.ts';
+import { cargoCounts, goCounts, jasmineCounts, jestCounts, mochaCounts, vitestCounts } from './runner-counts.ts';
 import { listedOnlyCases } from './test-cases/read-test-cases.ts';
 import { uvuCounts } from './test-cases/uvu.ts';
 
@@ -84,7 +84,7 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
     }));
     return { counts: { passed: ran - failed, failed }, failures };
   }
-  const other = vitestCounts(text) ?? jestCounts(text) ?? mochaCounts(text) ?? cargoCounts(text) ?? uvuCounts(text) ?? goCounts(text);
+  const other = vitestCounts(text) ?? jestCounts(text) ?? mochaCounts(text) ?? jasmineCounts(text) ?? cargoCounts(text) ?? uvuCounts(text) ?? goCounts(text);
   if (other) return other;
   // node:test's dot reporter — a line of "." and "X", then "Failed tests:" with each failure
   // (its first line, or followed by its "Failed tests:" list — a "..." printed by a program is not it)

@@ -1,5 +1,5 @@
 /**
- * Counts and failing tests from the summaries of vitest, jest, mocha (spec reporter) and `cargo test`,
+ * Counts and failing tests from the summaries of vitest, jest, mocha (spec reporter), jasmine and `cargo test`,
  * with their failures' messages — and "no tests" said as 0 of each, never as a pass (vitest's "No test
  * files found", jest's "No tests found", mocha's "No test files found", Go's "[no test files]" on every
  * package, cargo's "running 0 tests"). Each returns null for output that is not its runner's. Pure.
@@ -54,6 +54,19 @@ export function mochaCounts(text: string): Counts | null {
   }
   const pending = count(text, /^\s*(\d+) pending/m);
   return { counts: { passed: Number(passing[1]), failed: count(text, /^\s*(\d+) failing/m) }, failures, ...(pending > 0 ? { skipped: pending } : {}) };
+}
+
+/**
+ * jasmine's default reporter: a dot a spec, then "4 specs, 1 failure, 1 pending spec" ("No specs found"
+ * when none ran); its failures as "1) full name" with the message under "Message:". It names no passing spec.
+ */
+export function jasmineCounts(text: string): Counts | null {
+  const line = /^(\d+) specs?, (\d+) failures?(?:, (\d+) pending specs?)?\s*$/m.exec(text);
+  if (!line) return /^No specs found\s*$/m.test(text) ? NONE : null;
+  const [specs, failed, pending] = [Number(line[1]), Number(line[2]), Number(line[3] ?? 0)];
+  const section = text.slice(text.indexOf('\nFailures:\n') + 1 || text.length, text.indexOf('\nPending:\n') + 1 || line.index);
+  const failures = [...section.matchAll(/^\d+\) (.+)\n\s+Message:\n\s+(\S.*)$/gm)].map((m) => ({ name: m[1]!.trim(), message: m[2]!.trim() }));
+  return { counts: { passed: specs - failed - pending, failed }, failures, ...(pending > 0 ? { skipped: pending } : {}) };
 }
 
 /**

@@ -5,7 +5,10 @@
  * never as a pass.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseTestOutput } from '../../../../src/capabilities/test-round/parse-test-output.ts';
+import { ROOT } from '../../../helpers/paths.ts';
 
 const VITEST = [
   '',
@@ -94,7 +97,7 @@ const CARGO = [
   'test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s',
 ].join('\n');
 
-describe('counts of vitest, jest, mocha, go test and cargo test', () => {
+describe('counts of vitest, jest, mocha, jasmine, go test and cargo test', () => {
   it('reads vitest', () => {
     assert.deepEqual(parseTestOutput(VITEST), {
       counts: { passed: 1, failed: 1 },
@@ -135,6 +138,13 @@ describe('counts of vitest, jest, mocha, go test and cargo test', () => {
     assert.match(parsed.failures[0]!.message, /assertion `left == right` failed/);
   });
 
+  it("reads jasmine's default reporter: specs less failures and pending, each failure with its message", () => {
+    const parsed = parseTestOutput(fs.readFileSync(path.join(ROOT, 'test/fixtures/test-output/jasmine-failing.txt'), 'utf8'));
+    assert.deepEqual(parsed.counts, { passed: 2, failed: 1 });
+    assert.equal(parsed.skipped, 1);
+    assert.deepEqual(parsed.failures, [{ name: 'AC-1: counts words lowercases words', message: "Expected 'A' to be 'a'." }]);
+  });
+
   it('says a run that found no test as 0 passed and 0 failed, whatever the runner', () => {
     const none = { counts: { passed: 0, failed: 0 }, failures: [] };
     for (const output of [
@@ -148,6 +158,7 @@ describe('counts of vitest, jest, mocha, go test and cargo test', () => {
       '\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nNO TESTS RAN\n',
       '============================ no tests ran in 0.01s =============================\n',
       'TAP version 13\n1..0\n# tests 0\n# suites 0\n# pass 0\n# fail 0\n',
+      'Randomized with seed 1\nStarted\n\n\nNo specs found\nFinished in 0.003 seconds\n',
     ]) {
       assert.deepEqual(parseTestOutput(output), none, output);
     }
