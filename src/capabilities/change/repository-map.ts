@@ -29,7 +29,7 @@ export const MAP_BOUNDS = {
   /** The file tree's tokens: a larger one is folded, the folders that say least about the code first (map/fold-tree.ts). */
   treeTokens: 1200,
   /** The signatures' token budget unless the step says otherwise (the mapRepository step's `tokens`). */
-  tokens: 1408,
+  tokens: 1360,
 };
 
 const MANIFESTS = new Set([
