@@ -1,6 +1,7 @@
 /**
- * Import rules for src/ (`npm run check:imports`, part of `npm test`): no import cycles between files, and
- * tiers that only point down. docs/architecture.md explains the tiers.
+ * Import rules for src/ and test/ (`npm run check:imports`, part of `npm test`): no import cycles between files,
+ * tiers that only point down, and every unit used through its face — by tests too, but for a unit's own tests
+ * (those in its mirror under test/unit/). docs/architecture.md explains the tiers.
  *
  *   ground/        errors, files, logs: no domain
  *   host/          acting on the host without knowing the domain: the sandbox, git processes
@@ -52,6 +53,27 @@ const notThroughFace = (from, own) => ({
   to: { path: `^src/(${UNIT})/`, pathNot: [...own, `^src/(${UNIT})/index\\.ts$`] },
 });
 
+// A test imports a unit through its face too: only the tests in a unit's mirror (test/unit/<tier>/<unit>/, of a
+// flat tier test/unit/company/ …) may reach inside it, as its own files do (docs/architecture.md, Tests).
+const testRules = [
+  {
+    name: 'test-through-the-face',
+    comment:
+      "A test uses another unit through its face (its index.ts): export what the test needs there if it is part of the unit's public face, or move the test into that unit's mirror under test/unit/.",
+    severity: 'error',
+    from: { path: `^test/unit/(${UNIT})/` },
+    to: { path: `^src/(${UNIT})/`, pathNot: ['^src/$1/', `^src/(${UNIT})/index\\.ts$`] },
+  },
+  {
+    name: 'test-through-the-face',
+    comment:
+      "A test outside a unit's mirror (test/integration/, test/helpers/, …) uses the unit through its face (its index.ts): export what the test needs there, or move the test into the unit's mirror under test/unit/.",
+    severity: 'error',
+    from: { path: '^test/', pathNot: `^test/unit/(${UNIT})/` },
+    to: { path: `^src/(${UNIT})/`, pathNot: `^src/(${UNIT})/index\\.ts$` },
+  },
+];
+
 module.exports = {
   forbidden: [
     {
@@ -80,13 +102,14 @@ module.exports = {
     ...appRules,
     notThroughFace(`^src/(${UNIT})/`, ['^src/$1/']),
     notThroughFace('^src/(ground|host|engine|capabilities|apps)/[^/]+\\.ts$', []),
+    ...testRules,
   ],
   options: {
     // TypeScript 7 has no compiler API for dependency-cruiser to parse with; swc reads the imports.
     parser: 'swc',
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^src/apps/review/web/' },
+    exclude: { path: ['^src/apps/review/web/', '^test/fixtures/'] },
     enhancedResolveOptions: { extensions: ['.ts', '.js'] },
   },
 };

@@ -2,7 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { Scenario } from '../../src/capabilities/model/scenario.ts';
+import { Scenario } from '../../src/capabilities/model/index.ts';
 import { sopworks } from './in-process.ts';
 import { DEMO } from './paths.ts';
 import { tempDir } from './temp-dir.ts';

@@ -9,7 +9,7 @@
  * environment to itself.
  */
 import process from 'node:process';
-import { commandLine } from '../../src/apps/cli/main.ts';
+import { commandLine } from '../../src/apps/cli/index.ts';
 import { type CliResult, cleanEnv, runCli } from './run-cli.ts';
 
 export async function sopworks(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {

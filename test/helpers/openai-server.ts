@@ -14,7 +14,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PREFLIGHT_HEADER } from '../../src/capabilities/model/endpoint/preflight.ts';
+import { PREFLIGHT_HEADER } from '../../src/capabilities/model/index.ts';
 
 export interface FakeReply {
   /** HTTP status; 200 by default. */

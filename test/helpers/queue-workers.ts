@@ -7,7 +7,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
 import { BIN, ROOT } from './paths.ts';
 import { cleanEnv, runCli } from './run-cli.ts';
 import { TESTS_TEMP_ROOT, tempDir } from './temp-dir.ts';

@@ -2,12 +2,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
-import { Scenario } from '../../src/capabilities/model/scenario.ts';
-import type { RunResult } from '../../src/company/finish-run.ts';
-import { loadCompany } from '../../src/company/load-company.ts';
-import type { RunEvent } from '../../src/company/run-events.ts';
-import { startRun } from '../../src/company/start-run.ts';
+import { Scenario, ScriptedProvider } from '../../src/capabilities/model/index.ts';
+import { loadCompany, type RunEvent, type RunResult, startRun } from '../../src/company/index.ts';
 import { DEMO, ROLES, SOPS } from './paths.ts';
 import { tempDir } from './temp-dir.ts';
 

@@ -3,7 +3,7 @@
  * OpenAI-compatible server answering from it lets the real ChatOpenAI client run the whole company and
  * build the same repository as the scripted run.
  */
-import type { Completion, CompletionRequest, Provider } from '../../src/capabilities/model/provider.ts';
+import type { Completion, CompletionRequest, Provider } from '../../src/capabilities/model/index.ts';
 
 export type Sent = { role: string; content: string }[];
 /** A conversation as the server sees it, as a lookup key. */

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { Scenario } from '../../src/capabilities/model/scenario.ts';
+import { Scenario } from '../../src/capabilities/model/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { startFakeOpenAI } from '../helpers/openai-server.ts';
 import { DEMO } from '../helpers/paths.ts';

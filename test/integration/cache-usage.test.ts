@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { startReviewServer } from '../../src/apps/review/index.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { demoRepliesInOrder, demoSpec } from '../helpers/demo-replies.ts';
 import { sopworks } from '../helpers/in-process.ts';

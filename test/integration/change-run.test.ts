@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { main } from '../../src/apps/cli/main.ts';
+import { main } from '../../src/apps/cli/index.ts';
 import { CHANGE_FIXTURE, GREETINGS_SCENARIO, git } from '../helpers/change-repo.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';

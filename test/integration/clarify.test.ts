@@ -10,7 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
 import { changeSetUp } from '../helpers/change-repo.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO, DEMO_CHANGE, ROOT, SOPS } from '../helpers/paths.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { projectNameFromSpec } from '../../src/ground/files/project-name.ts';
+import { projectNameFromSpec } from '../../src/ground/files/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -7,14 +7,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Gateway } from '../../src/capabilities/model/gateway.ts';
-import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
-import { OpenAIProvider } from '../../src/capabilities/model/providers/openai.ts';
-import { readSettings } from '../../src/capabilities/model/settings.ts';
-import { UsageMeter } from '../../src/capabilities/model/usage.ts';
-import { markdownRenderers } from '../../src/company/vocabulary.ts';
-import { PRD } from '../../src/documents/schemas.ts';
-import { loadRoleProfile } from '../../src/engine/roles/role-profile.ts';
+import { Gateway, OpenAIProvider, PromptRenderer, readSettings, UsageMeter } from '../../src/capabilities/model/index.ts';
+import { markdownRenderers } from '../../src/company/index.ts';
+import { PRD } from '../../src/documents/index.ts';
+import { loadRoleProfile } from '../../src/engine/roles/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES } from '../helpers/paths.ts';

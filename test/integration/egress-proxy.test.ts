@@ -11,10 +11,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type net from 'node:net';
-import { type EgressProxy, startEgressProxy } from '../../src/host/egress/egress-proxy.ts';
-import type { EgressRegistry } from '../../src/host/egress/registry-paths.ts';
-import { PROXY_USER_AGENT } from '../../src/host/egress/request-headers.ts';
-import { NO_UPSTREAM_SETTINGS } from '../../src/host/egress/upstream.ts';
+import { type EgressProxy, type EgressRegistry, NO_UPSTREAM_SETTINGS, PROXY_USER_AGENT, startEgressProxy } from '../../src/host/egress/index.ts';
 
 const TOKEN = `Bearer registry-token-${process.pid}`;
 const BIG = 2 * 1024 * 1024;

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
+import { SuiteResults } from '../../src/apps/eval/index.ts';
 import { git, testsQaWrites } from '../helpers/change-repo.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { type NpmRegistry, packInstalled, startNpmRegistry } from '../helpers/npm-registry.ts';

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { SuiteResults } from '../../src/apps/eval/spec-result.ts';
+import { SuiteResults } from '../../src/apps/eval/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

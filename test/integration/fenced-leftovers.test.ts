@@ -11,10 +11,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { withFencedWrites } from '../../src/ground/files/write-fence.ts';
-import { GitImporter } from '../../src/host/git/git-importer.ts';
-import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
-import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
+import { withFencedWrites } from '../../src/ground/files/index.ts';
+import { GitImporter } from '../../src/host/git/index.ts';
+import { DEFAULT_LIMITS, runSandboxed } from '../../src/host/sandbox/index.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);

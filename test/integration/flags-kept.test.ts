@@ -15,7 +15,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv } from '../helpers/run-cli.ts';

@@ -8,10 +8,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkInstall, runInstall } from '../../src/host/install/install-project.ts';
-import type { DependencyRegistries } from '../../src/host/install/registries.ts';
-import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
-import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../../src/host/sandbox/sandbox-settings.ts';
+import { checkInstall, type DependencyRegistries, runInstall } from '../../src/host/install/index.ts';
+import { DEFAULT_SANDBOX_SETTINGS, runSandboxed, type SandboxSettings } from '../../src/host/sandbox/index.ts';
 import { type PythonIndex, startPythonIndex } from '../helpers/python-index.ts';
 import { NETWORK_NAMESPACE, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

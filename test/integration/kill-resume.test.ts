@@ -13,7 +13,7 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv } from '../helpers/run-cli.ts';

@@ -6,17 +6,18 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import type { z } from 'zod';
-import { parseCodeReply } from '../../src/capabilities/model/parse/code-reply.ts';
-import { parseJsonReply } from '../../src/capabilities/model/parse/json-reply.ts';
-import type { CallProgress, CompletionRequest } from '../../src/capabilities/model/provider.ts';
-import { artifactGrammar } from '../../src/capabilities/model/providers/local/artifact-grammar.ts';
-import { jsonGrammar } from '../../src/capabilities/model/providers/local/json-grammar.ts';
-import { LocalProvider } from '../../src/capabilities/model/providers/local/local-provider.ts';
-import { chooseThreads } from '../../src/capabilities/model/providers/local/machine-fit.ts';
-import { loadCompany } from '../../src/company/load-company.ts';
-import { sopPrompts } from '../../src/company/sop-prompts.ts';
-import { askOutputs } from '../../src/company/vocabulary.ts';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/schemas.ts';
+import {
+  artifactGrammar,
+  type CallProgress,
+  type CompletionRequest,
+  chooseThreads,
+  jsonGrammar,
+  LocalProvider,
+  parseCodeReply,
+  parseJsonReply,
+} from '../../src/capabilities/model/index.ts';
+import { askOutputs, loadCompany, sopPrompts } from '../../src/company/index.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../src/documents/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 

@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { OpenAIProvider } from '../../src/capabilities/model/providers/openai.ts';
-import { createProvider } from '../../src/capabilities/model/select-provider.ts';
-import { readSettings } from '../../src/capabilities/model/settings.ts';
+import { createProvider, OpenAIProvider, readSettings } from '../../src/capabilities/model/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { runCli } from '../helpers/run-cli.ts';

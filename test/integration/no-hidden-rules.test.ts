@@ -12,24 +12,28 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
-import { planContext, plannedSteps } from '../../src/capabilities/model/context-plan.ts';
-import { Gateway } from '../../src/capabilities/model/gateway.ts';
-import { LOOP_RULE } from '../../src/capabilities/model/loop-guard.ts';
-import { PromptRenderer } from '../../src/capabilities/model/prompt-renderer.ts';
-import type { ChatMessage, Completion, CompletionRequest, Provider, ReplyShape } from '../../src/capabilities/model/provider.ts';
-import type { SchemaCaps } from '../../src/capabilities/model/schema-caps.ts';
-import { serverJsonSchema } from '../../src/capabilities/model/strict-json-schema.ts';
-import { countPromptTokens } from '../../src/capabilities/model/token-count.ts';
-import { UsageMeter } from '../../src/capabilities/model/usage.ts';
-import { loadPolicy } from '../../src/capabilities/policy/load-policy.ts';
-import { policyPort } from '../../src/capabilities/policy/policy-port.ts';
-import { type Company, loadCompany } from '../../src/company/load-company.ts';
-import { sopPrompts } from '../../src/company/sop-prompts.ts';
-import { askOutputs, markdownRenderers, vocabulary } from '../../src/company/vocabulary.ts';
+import {
+  type ChatMessage,
+  type Completion,
+  type CompletionRequest,
+  countPromptTokens,
+  Gateway,
+  LOOP_RULE,
+  PromptRenderer,
+  type Provider,
+  planContext,
+  plannedSteps,
+  type ReplyShape,
+  type SchemaCaps,
+  serverJsonSchema,
+  UsageMeter,
+} from '../../src/capabilities/model/index.ts';
+import { loadPolicy, policyPort } from '../../src/capabilities/policy/index.ts';
+import { askOutputs, type Company, loadCompany, markdownRenderers, sopPrompts, vocabulary } from '../../src/company/index.ts';
 import { type Message, MessageBoard } from '../../src/engine/board/index.ts';
-import { judgesOf, rulesOfJudges } from '../../src/engine/sop/judges.ts';
+import { judgesOf, rulesOfJudges } from '../../src/engine/sop/index.ts';
 import { initialContext, type Ports, type RoleContext, resolveView, type SopFile, type StateNodeConfig } from '../../src/engine/steps/index.ts';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/index.ts';
 import { changeSetUp } from '../helpers/change-repo.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readRunRecord } from '../../src/company/run-record.ts';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { readRunRecord } from '../../src/company/index.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
 import { type CompanyRun, demoScenario, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 

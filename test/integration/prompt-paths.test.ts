@@ -6,12 +6,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ScriptedProvider } from '../../src/capabilities/model/providers/scripted.ts';
-import { loadCompany } from '../../src/company/load-company.ts';
-import { startRun } from '../../src/company/start-run.ts';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
-import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
-import { withoutMachinePaths } from '../../src/host/sandbox/machine-paths.ts';
+import { ScriptedProvider } from '../../src/capabilities/model/index.ts';
+import { loadCompany, startRun } from '../../src/company/index.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
+import { DEFAULT_LIMITS, withoutMachinePaths } from '../../src/host/sandbox/index.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
-import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
+import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/index.ts';
 import { BIN, ROOT } from '../helpers/paths.ts';
 import {
   facts,

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { parse, stringify } from 'yaml';
-import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
+import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/index.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { facts, scenario, startWorker, stopWorker, TEST_QUEUE_SECRET, type WorkerProcess, waitUntil } from '../helpers/queue-workers.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';

@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue } from 'bullmq';
-import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
+import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/index.ts';
 import { innerPid, type Machines, makeMachines } from '../helpers/machines.ts';
 import { facts, referenceFacts, startWorker, stopWorker, submit, type WorkerProcess, waitUntil } from '../helpers/queue-workers.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { type JobData, type JobFields, jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
-import { signJob } from '../../src/apps/queue/job-signature.ts';
+import { type JobData, type JobFields, jobIdFor, QUEUE_NAME, signJob } from '../../src/apps/queue/index.ts';
 import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import {

@@ -7,9 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { OpenAIProvider } from '../../src/capabilities/model/providers/openai.ts';
-import type { QuotaWait } from '../../src/capabilities/model/retry.ts';
-import { readSettings } from '../../src/capabilities/model/settings.ts';
+import { OpenAIProvider, type QuotaWait, readSettings } from '../../src/capabilities/model/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { runCli } from '../helpers/run-cli.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/index.ts';
 import { artifactPath, launchBrowser } from '../helpers/browser.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { overflowing as overflowingOf } from '../helpers/page-overflow.ts';

@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
-import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/index.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { overflowing } from '../helpers/page-overflow.ts';

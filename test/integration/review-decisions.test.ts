@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
-import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { DEMO, ROOT } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO } from '../helpers/paths.ts';
 import { cleanEnv } from '../helpers/run-cli.ts';

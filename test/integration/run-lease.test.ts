@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { type HeldLease, leaseKey, RunLeases } from '../../src/apps/queue/run-lease.ts';
+import { type HeldLease, leaseKey, RunLeases } from '../../src/apps/queue/index.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';

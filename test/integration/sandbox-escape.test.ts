@@ -9,10 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { bubblewrapAvailability } from '../../src/host/sandbox/bubblewrap.ts';
-import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
-import type { SandboxLimits } from '../../src/host/sandbox/limits.ts';
-import { runSandboxed, type SandboxOutcome } from '../../src/host/sandbox/run-sandboxed.ts';
+import { bubblewrapAvailability, type ModeSetting, runSandboxed, type SandboxLimits, type SandboxOutcome } from '../../src/host/sandbox/index.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

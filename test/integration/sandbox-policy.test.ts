@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Scenario } from '../../src/capabilities/model/scenario.ts';
-import type { TestReport } from '../../src/documents/schemas.ts';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import type { Scenario } from '../../src/capabilities/model/index.ts';
+import type { TestReport } from '../../src/documents/index.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';

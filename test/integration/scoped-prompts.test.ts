@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { makeGraph } from '../../bench/graphs.ts';
 import { moduleSource, syntheticScenario } from '../../bench/scenario.ts';
-import { readAppendLog } from '../../src/ground/files/append-log.ts';
+import { readAppendLog } from '../../src/ground/files/index.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { type CompanyRun, demoScenario, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readUserConfig } from '../../src/apps/cli/user-config.ts';
+import { readUserConfig } from '../../src/apps/cli/index.ts';
 import { type CliResult, runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

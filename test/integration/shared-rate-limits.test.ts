@@ -6,10 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { Redis } from 'ioredis';
-import { requestWindow, SharedRateLimits } from '../../src/apps/queue/rate-limits.ts';
-import { rateLimitKey, workerRateLimits } from '../../src/apps/queue/worker-rate-limits.ts';
-import { createProvider } from '../../src/capabilities/model/select-provider.ts';
-import { readSettings } from '../../src/capabilities/model/settings.ts';
+import { rateLimitKey, requestWindow, SharedRateLimits, workerRateLimits } from '../../src/apps/queue/index.ts';
+import { createProvider, readSettings } from '../../src/capabilities/model/index.ts';
 import { startFakeOpenAI } from '../helpers/openai-server.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';

@@ -7,11 +7,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { renderTestReport } from '../../src/capabilities/test-round/render-test-report.ts';
-import { runTestRound } from '../../src/capabilities/test-round/test-round.ts';
-import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
-import { sandboxEnvironment } from '../../src/host/sandbox/sandbox-environment.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/sandbox-settings.ts';
+import { renderTestReport, runTestRound } from '../../src/capabilities/test-round/index.ts';
+import { DEFAULT_SANDBOX_SETTINGS, type ModeSetting, sandboxEnvironment } from '../../src/host/sandbox/index.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

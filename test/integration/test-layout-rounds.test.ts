@@ -9,10 +9,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_POLICY } from '../../src/capabilities/policy/policy-file.ts';
-import { policyPort } from '../../src/capabilities/policy/policy-port.ts';
-import { smokeReport } from '../../src/capabilities/project/smoke-run.ts';
-import { runTestRound } from '../../src/capabilities/test-round/test-round.ts';
+import { DEFAULT_POLICY, policyPort } from '../../src/capabilities/policy/index.ts';
+import { smokeReport } from '../../src/capabilities/project/index.ts';
+import { runTestRound } from '../../src/capabilities/test-round/index.ts';
 import { DEFAULT_SANDBOX_SETTINGS, runSandboxed } from '../../src/host/sandbox/index.ts';
 import { BUBBLEWRAP, GO, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { runTestRound } from '../../src/capabilities/test-round/test-round.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/sandbox-settings.ts';
+import { runTestRound } from '../../src/capabilities/test-round/index.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/index.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

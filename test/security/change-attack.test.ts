@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { startReviewServer } from '../../src/apps/review/index.ts';
 import { changeSetUp, git } from '../helpers/change-repo.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { runCliInPty, shownLines, terminalControls } from '../helpers/pty.ts';

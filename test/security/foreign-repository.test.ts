@@ -16,14 +16,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import PQueue from 'p-queue';
-import { readCommitDiff } from '../../src/apps/review/git-history.ts';
-import { checkRepository } from '../../src/capabilities/change/check-repository.ts';
-import { openWorktree } from '../../src/capabilities/change/open-worktree.ts';
-import { repositoryTampering } from '../../src/capabilities/change/repository-tampering.ts';
-import { Workspace } from '../../src/capabilities/repository/workspace.ts';
-import { NO_DIFF_PROGRAMS } from '../../src/host/git/git-hardening.ts';
-import { git } from '../../src/host/git/git-process.ts';
-import { isOldGit, parseGitVersion } from '../../src/host/git/git-version.ts';
+import { readCommitDiff } from '../../src/apps/review/index.ts';
+import { checkRepository, openWorktree, repositoryTampering } from '../../src/capabilities/change/index.ts';
+import { Workspace } from '../../src/capabilities/repository/index.ts';
+import { git, isOldGit, NO_DIFF_PROGRAMS, parseGitVersion } from '../../src/host/git/index.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const plain = (cwd: string, ...args: string[]) =>

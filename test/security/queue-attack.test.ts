@@ -17,15 +17,19 @@ import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Job, Queue } from 'bullmq';
-import { type JobData, type JobFields, jobIdFor, QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
-import { signJob } from '../../src/apps/queue/job-signature.ts';
-import { connectRedis } from '../../src/apps/queue/redis-connection.ts';
-import { openQueue } from '../../src/apps/queue/run-queue.ts';
-import { startWorker } from '../../src/apps/queue/worker.ts';
-import { resolveWorkerLimits } from '../../src/apps/queue/worker-limits.ts';
+import {
+  connectRedis,
+  type JobData,
+  type JobFields,
+  jobIdFor,
+  openQueue,
+  QUEUE_NAME,
+  resolveWorkerLimits,
+  signJob,
+  startWorker,
+} from '../../src/apps/queue/index.ts';
 import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
-import { DEFAULT_LIMITS } from '../../src/host/sandbox/limits.ts';
-import { runSandboxed } from '../../src/host/sandbox/run-sandboxed.ts';
+import { DEFAULT_LIMITS, runSandboxed } from '../../src/host/sandbox/index.ts';
 import { BIN, ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { startRedis, startRedisWith, type TestRedis } from '../helpers/redis-server.ts';
 import { cleanEnv, runCli } from '../helpers/run-cli.ts';

@@ -13,11 +13,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { Workspace } from '../../src/capabilities/repository/workspace.ts';
-import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
-import type { SandboxLimits } from '../../src/host/sandbox/limits.ts';
-import { runSandboxed, type SandboxOutcome } from '../../src/host/sandbox/run-sandboxed.ts';
-import type { SandboxMode } from '../../src/host/sandbox/sandbox-report.ts';
+import { Workspace } from '../../src/capabilities/repository/index.ts';
+import { type ModeSetting, runSandboxed, type SandboxLimits, type SandboxMode, type SandboxOutcome } from '../../src/host/sandbox/index.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

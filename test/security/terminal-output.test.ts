@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Queue } from 'bullmq';
-import { QUEUE_NAME } from '../../src/apps/queue/job-data.ts';
+import { QUEUE_NAME } from '../../src/apps/queue/index.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { type PtyResult, runCliInPty, shownLines, terminalControls } from '../helpers/pty.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';

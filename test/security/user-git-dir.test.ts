@@ -13,11 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ModeSetting } from '../../src/host/sandbox/choose-mode.ts';
-import { QUARANTINE } from '../../src/host/sandbox/git-dir-guard.ts';
-import type { SandboxLimits } from '../../src/host/sandbox/limits.ts';
-import { runSandboxed, type SandboxOutcome } from '../../src/host/sandbox/run-sandboxed.ts';
-import type { SandboxMode } from '../../src/host/sandbox/sandbox-report.ts';
+import { type ModeSetting, QUARANTINE, runSandboxed, type SandboxLimits, type SandboxMode, type SandboxOutcome } from '../../src/host/sandbox/index.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 

@@ -14,7 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { type ReviewServer, startReviewServer } from '../../src/apps/review/server/review-server.ts';
+import { type ReviewServer, startReviewServer } from '../../src/apps/review/index.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { CHROMIUM, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';

@@ -3,6 +3,7 @@ export {
   type AnswerPerson,
   ApprovalDesk,
   type ApprovalPolicy,
+  type ApprovalRequest,
   type AskPerson,
   approvalsOf,
   GATES,

@@ -9,4 +9,5 @@ export { planningMarkdown } from './markdown-of.ts';
 export * from './message-types.ts';
 export { queueBugFiles, queueTasks } from './queue-actions.ts';
 export { documentLine } from './render/outcome-detail.ts';
+export { renderPrd } from './render/prd.ts';
 export * from './views.ts';

@@ -1,5 +1,6 @@
 /** capabilities/change: its public face — what other folders may use of it. */
 
+export { renderChangeRequest } from './change-documents.ts';
 export { changeEndLines } from './change-end.ts';
 export { changeMessageTypes } from './change-message-types.ts';
 export { baseRunnerStarted, noNewFailures, queueChangeTasks, taskOp } from './change-references.ts';
@@ -11,7 +12,10 @@ export { checkTestCommand } from './check-test-command-step.ts';
 export { checkToolchains } from './check-toolchains.ts';
 export { compareWithBase } from './compare-with-base-step.ts';
 export { edit } from './edit-step.ts';
+export { listFiles } from './map/list-files.ts';
+export { cacheDir } from './map/tag-cache.ts';
 export { mapRepository } from './map-repository-step.ts';
+export { trackedFiles } from './nearest-path.ts';
 export { nearestTests } from './nearest-tests-step.ts';
 export { openWorktree } from './open-worktree.ts';
 export { read } from './read-step.ts';

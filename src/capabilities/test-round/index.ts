@@ -4,4 +4,6 @@ export { renderBugReport, renderTestReport } from './render-test-report.ts';
 export { runBaseTests } from './run-base-tests-step.ts';
 export { runTests } from './run-tests-step.ts';
 export { stopOnSecurityFindings } from './security-stop.ts';
+export { readTestCases } from './test-cases/read-test-cases.ts';
+export { runTestRound } from './test-round.ts';
 export { recordFailure, repeatedFailure, testsPassed } from './verdicts.ts';

@@ -2,6 +2,7 @@
 export { RUN_OUTCOMES, type RunConclusion, type RunOutcome } from './decide-outcome.ts';
 export { FileRunStore } from './file-run-store.ts';
 export { type CompanyDefinition, loadCompanyDefinition } from './load-company.ts';
+export { MemoryRunStore } from './memory-run-store.ts';
 export { type CheckedProjectDir, checkProjectDir, makeWayForProject } from './prepare-project.ts';
 export { publishOnce } from './publish-once.ts';
 export { checkContinuable, checkHintApplies, insteadFor, startAfresh, whyNotContinuable } from './run-continuation.ts';

@@ -1,8 +1,8 @@
 /** engine/sop: its public face — what other folders may use of it. */
-export { buildMachine } from './build-machine.ts';
+export { buildMachine, resolveSop } from './build-machine.ts';
 export { resolveCallKey } from './call-key.ts';
 export { companyGraph, roleGraph } from './company-graph.ts';
-export { type Diagnostic, errorsIn, formatDiagnostic, sopError, sopWarning, templateError, warningsIn } from './diagnostic.ts';
+export { type Diagnostic, errorsIn, formatDiagnostic, type Severity, sopError, sopWarning, templateError, warningsIn } from './diagnostic.ts';
 export { type CompanyFolders, initCompanyFolder } from './init-company-folder.ts';
 export { type Judge, judgesOf, rulesOfJudges } from './judges.ts';
 export { CLIENT } from './message-flow.ts';

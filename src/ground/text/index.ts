@@ -2,4 +2,4 @@
 export { CONTROL, LAYOUT } from './control-characters.ts';
 export { type IniSections, iniSections } from './ini-sections.ts';
 export { keywordOfPattern, keywordPattern } from './keyword-pattern.ts';
-export { commitSubject, MAX_SUBJECT, oneLine } from './one-line.ts';
+export { commitSubject, MAX_SUBJECT, oneLine, shortLine } from './one-line.ts';

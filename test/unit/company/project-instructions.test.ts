@@ -6,11 +6,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PromptRenderer } from '../../../src/capabilities/model/prompt-renderer.ts';
-import { countTextTokens } from '../../../src/capabilities/model/token-count.ts';
+import { countTextTokens, PromptRenderer } from '../../../src/capabilities/model/index.ts';
 import { codingRules, INSTRUCTIONS_TOKENS, projectInstructions, readInstructionsFile, SOURCE_TOKENS } from '../../../src/company/project-instructions.ts';
 import { markdownRenderers } from '../../../src/company/vocabulary.ts';
-import { loadRoleProfile } from '../../../src/engine/roles/role-profile.ts';
+import { loadRoleProfile } from '../../../src/engine/roles/index.ts';
 import { SopworksError } from '../../../src/ground/errors.ts';
 import { ROLES } from '../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../helpers/temp-dir.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { validateCompany } from '../../../src/company/load-company.ts';
-import { errorsIn, formatDiagnostic } from '../../../src/engine/sop/diagnostic.ts';
+import { errorsIn, formatDiagnostic } from '../../../src/engine/sop/index.ts';
 import { ROLES, SOPS } from '../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../helpers/temp-dir.ts';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { loadCompany, validateCompany } from '../../../src/company/load-company.ts';
-import { type Diagnostic, formatDiagnostic, type Severity } from '../../../src/engine/sop/diagnostic.ts';
+import { type Diagnostic, formatDiagnostic, type Severity } from '../../../src/engine/sop/index.ts';
 import { SopworksError } from '../../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../helpers/temp-dir.ts';

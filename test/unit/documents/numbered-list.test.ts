@@ -3,10 +3,9 @@
  * numbered them anyway is read without the label sopworks adds — no "AC-1: AC-1: …", and no re-ask.
  */
 import assert from 'node:assert/strict';
-import { renderPrd } from '../../../src/capabilities/artifacts/render/prd.ts';
-import { renderChangeRequest } from '../../../src/capabilities/change/change-documents.ts';
-import { parseJsonReply } from '../../../src/capabilities/model/parse/json-reply.ts';
-import { strictJsonSchema } from '../../../src/capabilities/model/strict-json-schema.ts';
+import { renderPrd } from '../../../src/capabilities/artifacts/index.ts';
+import { renderChangeRequest } from '../../../src/capabilities/change/index.ts';
+import { parseJsonReply, strictJsonSchema } from '../../../src/capabilities/model/index.ts';
 import { ChangeRequest, PRD } from '../../../src/documents/index.ts';
 import { withoutLabel } from '../../../src/documents/numbered-list.ts';
 

@@ -6,10 +6,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { renderPrd } from '../../../src/capabilities/artifacts/render/prd.ts';
-import { parseJsonReply } from '../../../src/capabilities/model/parse/json-reply.ts';
-import { strictJsonSchema } from '../../../src/capabilities/model/strict-json-schema.ts';
-import { askOutputs } from '../../../src/company/vocabulary.ts';
+import { renderPrd } from '../../../src/capabilities/artifacts/index.ts';
+import { parseJsonReply, strictJsonSchema } from '../../../src/capabilities/model/index.ts';
+import { askOutputs } from '../../../src/company/index.ts';
 import { PostedPRD, REVIEW_RULE, UNRECORDED_ASSUMPTION } from '../../../src/documents/schemas.ts';
 import { ROLES } from '../../helpers/paths.ts';
 

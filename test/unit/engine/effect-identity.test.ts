@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ApprovalDesk, type ApprovalRequest, parseWaiting, questionsOf } from '../../../src/capabilities/approvals/approval-desk.ts';
-import { messageTypes } from '../../../src/company/vocabulary.ts';
-import { MessageBoard } from '../../../src/engine/board/message-board.ts';
+import { ApprovalDesk, type ApprovalRequest, parseWaiting, questionsOf } from '../../../src/capabilities/approvals/index.ts';
+import { messageTypes } from '../../../src/company/index.ts';
+import { MessageBoard } from '../../../src/engine/board/index.ts';
 import {
   approvalCounter,
   askCounter,
@@ -18,7 +18,7 @@ import {
   sameApproval,
   seriesIdentity,
 } from '../../../src/engine/effect-identity.ts';
-import { MemoryRunStore } from '../../../src/engine/run/memory-run-store.ts';
+import { MemoryRunStore } from '../../../src/engine/run/index.ts';
 import { SopworksError } from '../../../src/ground/errors.ts';
 import { removeTempDirs, tempDir } from '../../helpers/temp-dir.ts';
 

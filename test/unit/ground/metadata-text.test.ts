@@ -4,8 +4,8 @@
  * names made from text follow the same rules.
  */
 import assert from 'node:assert/strict';
-import { projectNameFromSpec } from '../../../src/ground/files/project-name.ts';
-import { commitSubject, MAX_SUBJECT, oneLine, shortLine } from '../../../src/ground/text/one-line.ts';
+import { projectNameFromSpec } from '../../../src/ground/files/index.ts';
+import { commitSubject, MAX_SUBJECT, oneLine, shortLine } from '../../../src/ground/text/index.ts';
 
 /** Text as small models and hostile repositories write it. */
 const HOSTILE = [

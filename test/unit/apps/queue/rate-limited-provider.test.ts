@@ -8,13 +8,19 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RateLimitedProvider } from '../../../../src/apps/queue/rate-limited-provider.ts';
 import type { SharedRateLimits } from '../../../../src/apps/queue/rate-limits.ts';
-import { Gateway } from '../../../../src/capabilities/model/gateway.ts';
-import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
-import type { ChatMessage, Completion, CompletionRequest, Provider, ReplyShape } from '../../../../src/capabilities/model/provider.ts';
-import { UsageMeter } from '../../../../src/capabilities/model/usage.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import { Review } from '../../../../src/documents/schemas.ts';
-import { loadRoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import {
+  type ChatMessage,
+  type Completion,
+  type CompletionRequest,
+  Gateway,
+  PromptRenderer,
+  type Provider,
+  type ReplyShape,
+  UsageMeter,
+} from '../../../../src/capabilities/model/index.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import { Review } from '../../../../src/documents/index.ts';
+import { loadRoleProfile } from '../../../../src/engine/roles/index.ts';
 import { ROLES } from '../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { conversationsOf, draftText, unifiedDiff } from '../../../../src/apps/review/conversation.ts';
 import type { IndexedExchange } from '../../../../src/apps/review/read-run.ts';
-import type { Message } from '../../../../src/engine/board/message.ts';
+import type { Message } from '../../../../src/engine/board/index.ts';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 let n = 0;

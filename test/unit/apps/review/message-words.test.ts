@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { summarizeMessage } from '../../../../src/apps/review/message-summary.ts';
-import { knownMessageTypes } from '../../../../src/company/vocabulary.ts';
-import type { Message } from '../../../../src/engine/board/message.ts';
+import { knownMessageTypes } from '../../../../src/company/index.ts';
+import type { Message } from '../../../../src/engine/board/index.ts';
 
 const message = (type: string, payload: unknown): Message =>
   ({ id: 'msg-000001', seq: 1, type, from: 'someone', to: 'all', causedBy: [], payload, createdAt: '2024-05-01T12:00:00.000Z' }) as Message;

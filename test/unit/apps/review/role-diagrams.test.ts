@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { roleViewsOf, sopHasState } from '../../../../src/apps/review/role-diagrams.ts';
 import { RunInfo } from '../../../../src/apps/review/run-files.ts';
-import { SopFile } from '../../../../src/engine/steps/sop-file.ts';
+import { SopFile } from '../../../../src/engine/steps/index.ts';
 import { ROLES, SOPS } from '../../../helpers/paths.ts';
 
 const info = (sops = SOPS) => RunInfo.parse({ spec: 's', project: 'p', model: 'm', sops, roles: ROLES, startedAt: '2024-05-01T12:00:00.000Z' });

@@ -10,7 +10,7 @@ import type { LaunchView, RunStatus } from '../../../../src/apps/review/server/a
 import { describeStep } from '../../../../src/apps/review/state-step.ts';
 import { elapsedMs, humanTime, longDuration, shortModel } from '../../../../src/apps/review/web/client/format.ts';
 import { liveText, shownPhase } from '../../../../src/apps/review/web/client/run-state.ts';
-import type { SopFile } from '../../../../src/engine/steps/sop-file.ts';
+import type { SopFile } from '../../../../src/engine/steps/index.ts';
 
 const concluded = { type: 'Outcome', from: 'qa', payload: { outcome: 'failed', reason: 'QA rounds used up' } };
 

@@ -8,7 +8,7 @@ import { Exchange, RunInfo } from '../../../../src/apps/review/run-files.ts';
 import { buildRunReport } from '../../../../src/apps/review/run-report.ts';
 import { testRoundsOf } from '../../../../src/apps/review/test-rounds.ts';
 import { usageSummary } from '../../../../src/apps/review/usage-summary.ts';
-import type { Message } from '../../../../src/engine/board/message.ts';
+import type { Message } from '../../../../src/engine/board/index.ts';
 
 /** The report without colours (picocolors colours it when the tests run in a terminal). */
 const plain = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');

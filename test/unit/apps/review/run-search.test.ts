@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { IndexedExchange } from '../../../../src/apps/review/read-run.ts';
 import { searchRun } from '../../../../src/apps/review/run-search.ts';
-import type { Message } from '../../../../src/engine/board/message.ts';
+import type { Message } from '../../../../src/engine/board/index.ts';
 
 const messages = [
   {

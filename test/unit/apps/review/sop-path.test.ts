@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { actionStates, visitedStates } from '../../../../src/apps/review/sop-path.ts';
-import { sopStateDiagram } from '../../../../src/engine/sop/state-diagram.ts';
-import type { SopFile } from '../../../../src/engine/steps/sop-file.ts';
+import { sopStateDiagram } from '../../../../src/engine/sop/index.ts';
+import type { SopFile } from '../../../../src/engine/steps/index.ts';
 
 const sop = {
   initial: 'writing',

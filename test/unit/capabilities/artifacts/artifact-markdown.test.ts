@@ -3,12 +3,12 @@
  * show a model's text as written: a `|`, a line break, a backtick or a fence inside it garbles nothing.
  */
 import assert from 'node:assert/strict';
-import { markdownToHtml } from '../../../../src/apps/review/markdown-html.ts';
+import { markdownToHtml } from '../../../../src/apps/review/index.ts';
 import { documentMarkdown } from '../../../../src/capabilities/artifacts/document-markdown.ts';
 import { renderDesign } from '../../../../src/capabilities/artifacts/render/design.ts';
 import { renderPrd } from '../../../../src/capabilities/artifacts/render/prd.ts';
 import { renderTasks } from '../../../../src/capabilities/artifacts/render/tasks.ts';
-import type { Design, PRD } from '../../../../src/documents/schemas.ts';
+import type { Design, PRD } from '../../../../src/documents/index.ts';
 import { codeSpan, fence } from '../../../../src/ground/markdown.ts';
 
 const PIPES = 'Align columns with `|:---|---:|` markers; a cell may hold `a | b` (escaped as `\\|`)';

@@ -1,7 +1,7 @@
 /** The `criteria` view: the PRD's acceptance criteria a file serves, as its task names them by number. */
 import assert from 'node:assert/strict';
 import { criteria } from '../../../../src/capabilities/artifacts/views.ts';
-import type { PRD, TaskGraph } from '../../../../src/documents/schemas.ts';
+import type { PRD, TaskGraph } from '../../../../src/documents/index.ts';
 import type { BoardReader, Message } from '../../../../src/engine/board/index.ts';
 import { initialContext } from '../../../../src/engine/steps/index.ts';
 

@@ -5,8 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { checkDesign, designProblems, designRules, README_PURPOSE } from '../../../../src/capabilities/artifacts/design-check.ts';
-import { DEFAULT_POLICY, type Policy } from '../../../../src/capabilities/policy/policy-file.ts';
-import { policyPort } from '../../../../src/capabilities/policy/policy-port.ts';
+import { DEFAULT_POLICY, type Policy, policyPort } from '../../../../src/capabilities/policy/index.ts';
 import { SopworksError } from '../../../../src/ground/errors.ts';
 
 const roles = { writer: 'engineer', tester: 'qa' };

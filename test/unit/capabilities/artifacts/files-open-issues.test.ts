@@ -4,11 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { files } from '../../../../src/capabilities/artifacts/views.ts';
-import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import type { Design, PRD } from '../../../../src/documents/schemas.ts';
+import { PromptRenderer } from '../../../../src/capabilities/model/index.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import type { Design, PRD } from '../../../../src/documents/index.ts';
 import type { BoardReader, Message } from '../../../../src/engine/board/index.ts';
-import { loadRoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import { loadRoleProfile } from '../../../../src/engine/roles/index.ts';
 import { initialContext } from '../../../../src/engine/steps/index.ts';
 import { ROLES } from '../../../helpers/paths.ts';
 

@@ -1,7 +1,7 @@
 /** designExcerpt: the part of a design a per-file prompt carries. */
 import assert from 'node:assert/strict';
 import { classesOfFile, designExcerpt } from '../../../../src/capabilities/artifacts/design-excerpt.ts';
-import type { Design } from '../../../../src/documents/schemas.ts';
+import type { Design } from '../../../../src/documents/index.ts';
 
 const design: Design = {
   summary: 'A word counter.',

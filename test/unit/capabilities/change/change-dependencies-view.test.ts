@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { changeDependencies } from '../../../../src/capabilities/change/change-views.ts';
-import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
+import { PromptRenderer } from '../../../../src/capabilities/model/index.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
 import type { ChangeTaskGraph } from '../../../../src/documents/index.ts';
 import { validateTaskGraph } from '../../../../src/documents/index.ts';
 import type { BoardReader, Message } from '../../../../src/engine/board/index.ts';

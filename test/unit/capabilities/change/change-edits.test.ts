@@ -1,8 +1,8 @@
 /** Search/replace edits: parsed from a reply, applied exactly once or refused with the reason and the nearest lines. */
 import assert from 'node:assert/strict';
 import { applyEdits, WHOLE_FILE_LINES } from '../../../../src/capabilities/change/apply-edits.ts';
-import { parseEditsReply } from '../../../../src/capabilities/model/parse/edits-reply.ts';
-import type { EditsReply } from '../../../../src/documents/edits.ts';
+import { parseEditsReply } from '../../../../src/capabilities/model/index.ts';
+import type { EditsReply } from '../../../../src/documents/index.ts';
 
 const FILE = 'export function a() {\n  return 1;\n}\n\nexport function b() {\n  return 2;\n}\n';
 

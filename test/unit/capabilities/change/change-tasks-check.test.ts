@@ -5,7 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { changeTaskProblems, MAX_EDIT_BYTES } from '../../../../src/capabilities/change/check-change-tasks.ts';
 import { nearestPath } from '../../../../src/capabilities/change/nearest-path.ts';
-import type { ChangeTask } from '../../../../src/documents/change-schemas.ts';
+import type { ChangeTask } from '../../../../src/documents/index.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 const task = (file: string, op: ChangeTask['op'], from: string | null = null, dependsOn: string[] = []): ChangeTask => ({

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { editCriteria } from '../../../../src/capabilities/change/change-views.ts';
-import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
+import { PromptRenderer } from '../../../../src/capabilities/model/index.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
 import { type ChangeRequest, ChangeTaskGraph, type DesignDelta } from '../../../../src/documents/index.ts';
 import type { BoardReader, Message } from '../../../../src/engine/board/index.ts';
 import { initialContext } from '../../../../src/engine/steps/index.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildCoverage, renderCoverage } from '../../../../src/capabilities/coverage/index.ts';
-import { readTestCases } from '../../../../src/capabilities/test-round/test-cases/read-test-cases.ts';
+import { readTestCases } from '../../../../src/capabilities/test-round/index.ts';
 import { changeCriteria, citedCriteria, coverageSummary, describeCoverage, prdCriteria } from '../../../../src/documents/index.ts';
 import { ROOT } from '../../../helpers/paths.ts';
 

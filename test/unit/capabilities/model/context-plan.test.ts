@@ -12,10 +12,8 @@ import { FILE_INTERFACE_TOKENS, planContext, plannedSteps, promptBound, RENDERIN
 import { formatOf } from '../../../../src/capabilities/model/reply-format.ts';
 import { serverJsonSchema } from '../../../../src/capabilities/model/strict-json-schema.ts';
 import { countPromptTokens, countTextTokens } from '../../../../src/capabilities/model/token-count.ts';
-import { loadCompany } from '../../../../src/company/load-company.ts';
-import { sopPrompts } from '../../../../src/company/sop-prompts.ts';
-import { markdownRenderers as renderers } from '../../../../src/company/vocabulary.ts';
-import { BugReport, Design, PRD, Review, TaskGraph } from '../../../../src/documents/schemas.ts';
+import { loadCompany, markdownRenderers as renderers, sopPrompts } from '../../../../src/company/index.ts';
+import { BugReport, Design, PRD, Review, TaskGraph } from '../../../../src/documents/index.ts';
 import { SopworksError } from '../../../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../../../helpers/paths.ts';
 

@@ -11,8 +11,8 @@ import { PromptRenderer } from '../../../../src/capabilities/model/prompt-render
 import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../../../src/capabilities/model/provider.ts';
 import { countPromptTokens, countTextTokens } from '../../../../src/capabilities/model/token-count.ts';
 import { UsageMeter } from '../../../../src/capabilities/model/usage.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import { loadRoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import { loadRoleProfile } from '../../../../src/engine/roles/index.ts';
 import { ROLES } from '../../../helpers/paths.ts';
 
 /** A source file of about `lines` lines: exported functions with bodies, as an Engineer writes them. */

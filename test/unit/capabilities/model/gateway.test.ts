@@ -7,11 +7,11 @@ import { PromptRenderer } from '../../../../src/capabilities/model/prompt-render
 import { ScriptedProvider } from '../../../../src/capabilities/model/providers/scripted.ts';
 import type { Scenario } from '../../../../src/capabilities/model/scenario.ts';
 import { UsageMeter } from '../../../../src/capabilities/model/usage.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import { Review } from '../../../../src/documents/schemas.ts';
-import { loadRoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import { Review } from '../../../../src/documents/index.ts';
+import { loadRoleProfile } from '../../../../src/engine/roles/index.ts';
 import { SopworksError } from '../../../../src/ground/errors.ts';
-import { AppendLog, readAppendLog } from '../../../../src/ground/files/append-log.ts';
+import { AppendLog, readAppendLog } from '../../../../src/ground/files/index.ts';
 import { ROLES } from '../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 

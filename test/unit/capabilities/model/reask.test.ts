@@ -13,9 +13,9 @@ import type { ChatMessage, Completion, CompletionRequest, Provider } from '../..
 import { anchorOf, REASK_LIMITS, reaskOf } from '../../../../src/capabilities/model/reask.ts';
 import { countPromptTokens, countTextTokens } from '../../../../src/capabilities/model/token-count.ts';
 import { UsageMeter } from '../../../../src/capabilities/model/usage.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import { PRD } from '../../../../src/documents/schemas.ts';
-import { loadRoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import { PRD } from '../../../../src/documents/index.ts';
+import { loadRoleProfile } from '../../../../src/engine/roles/index.ts';
 import { SopworksError } from '../../../../src/ground/errors.ts';
 import { ROLES } from '../../../helpers/paths.ts';
 import { removeTempDirs } from '../../../helpers/temp-dir.ts';

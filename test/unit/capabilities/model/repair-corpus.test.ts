@@ -14,9 +14,9 @@ import { PromptRenderer } from '../../../../src/capabilities/model/prompt-render
 import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../../../src/capabilities/model/provider.ts';
 import { ScriptedProvider } from '../../../../src/capabilities/model/providers/scripted.ts';
 import { UsageMeter } from '../../../../src/capabilities/model/usage.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import { BugReport, CodeFile, Design, PRD, Review, TaskGraph } from '../../../../src/documents/schemas.ts';
-import { loadRoleProfile, type RoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import { BugReport, CodeFile, Design, PRD, Review, TaskGraph } from '../../../../src/documents/index.ts';
+import { loadRoleProfile, type RoleProfile } from '../../../../src/engine/roles/index.ts';
 import { SopworksError } from '../../../../src/ground/errors.ts';
 import { ROLES, ROOT } from '../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';

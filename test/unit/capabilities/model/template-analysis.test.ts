@@ -9,7 +9,7 @@ import Handlebars from 'handlebars';
 import { SOPWORKS_HELPERS } from '../../../../src/capabilities/model/check-templates.ts';
 import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
 import { analyseTemplate, type TemplateUse } from '../../../../src/capabilities/model/template-analysis.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 const HELPERS = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);

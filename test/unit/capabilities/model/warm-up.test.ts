@@ -9,8 +9,8 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
 import { WarmUp } from '../../../../src/capabilities/model/warm-up.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import type { RoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import type { RoleProfile } from '../../../../src/engine/roles/index.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 const settle = async () => {

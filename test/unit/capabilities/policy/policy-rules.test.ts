@@ -5,18 +5,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Gateway } from '../../../../src/capabilities/model/gateway.ts';
-import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
-import { ScriptedProvider } from '../../../../src/capabilities/model/providers/scripted.ts';
-import { UsageMeter } from '../../../../src/capabilities/model/usage.ts';
+import { Gateway, PromptRenderer, ScriptedProvider, UsageMeter } from '../../../../src/capabilities/model/index.ts';
 import { commandRefusal, isInstallCommand } from '../../../../src/capabilities/policy/may-run.ts';
 import { writeRefusal, writeRefusals } from '../../../../src/capabilities/policy/may-write.ts';
 import { DEFAULT_POLICY, type Policy } from '../../../../src/capabilities/policy/policy-file.ts';
-import { Workspace } from '../../../../src/capabilities/repository/workspace.ts';
-import { markdownRenderers } from '../../../../src/company/vocabulary.ts';
-import { loadRoleProfile } from '../../../../src/engine/roles/role-profile.ts';
+import { Workspace } from '../../../../src/capabilities/repository/index.ts';
+import { markdownRenderers } from '../../../../src/company/index.ts';
+import { loadRoleProfile } from '../../../../src/engine/roles/index.ts';
 import { SopworksError } from '../../../../src/ground/errors.ts';
-import { AppendLog, readAppendLog } from '../../../../src/ground/files/append-log.ts';
+import { AppendLog, readAppendLog } from '../../../../src/ground/files/index.ts';
 import { ROLES } from '../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 

@@ -2,13 +2,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_POLICY } from '../../../../src/capabilities/policy/policy-file.ts';
+import { DEFAULT_POLICY } from '../../../../src/capabilities/policy/index.ts';
 import { dependencyRegistries } from '../../../../src/capabilities/project/dependency-registries.ts';
-import { placeholdersIn } from '../../../../src/documents/index.ts';
-import { smokeCommandOf } from '../../../../src/documents/smoke-command.ts';
-import { installFailures } from '../../../../src/host/install/install-failures.ts';
-import { ManifestProblem, planInstall } from '../../../../src/host/install/install-plan.ts';
-import { resolveRegistries } from '../../../../src/host/install/registries.ts';
+import { placeholdersIn, smokeCommandOf } from '../../../../src/documents/index.ts';
+import { installFailures, ManifestProblem, planInstall, resolveRegistries } from '../../../../src/host/install/index.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 const whys = (file: string, content: string) => placeholdersIn(file, content).map((p) => `${p.line}: ${p.why}`);

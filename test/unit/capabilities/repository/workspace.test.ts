@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Workspace } from '../../../../src/capabilities/repository/workspace.ts';
-import { commitCommand, quotePath } from '../../../../src/host/git/fast-import-stream.ts';
+import { commitCommand, quotePath } from '../../../../src/host/git/index.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { runBaseTests } from '../../../../src/capabilities/test-round/base-tests.ts';
-import { installFailures } from '../../../../src/host/install/install-failures.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/host/sandbox/sandbox-settings.ts';
+import { installFailures } from '../../../../src/host/install/index.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/host/sandbox/index.ts';
 
 const ERESOLVE = [
   'npm error code ERESOLVE',

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseTestOutput } from '../../../../src/capabilities/test-round/parse-test-output.ts';
 import { stoppedByLimit } from '../../../../src/capabilities/test-round/stopped-by-limit.ts';
-import { DEFAULT_LIMITS } from '../../../../src/host/sandbox/limits.ts';
+import { DEFAULT_LIMITS } from '../../../../src/host/sandbox/index.ts';
 import { ROOT } from '../../../helpers/paths.ts';
 
 const output = (name: string) => parseTestOutput(fs.readFileSync(path.join(ROOT, 'test/fixtures/test-output', name), 'utf8'));

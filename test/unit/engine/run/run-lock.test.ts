@@ -12,8 +12,7 @@ import path from 'node:path';
 import { FileRunStore } from '../../../../src/engine/run/file-run-store.ts';
 import { acquireRunLock, lockOwner } from '../../../../src/engine/run/run-lock.ts';
 import type { RunLease } from '../../../../src/engine/run/run-store.ts';
-import { AppendLog } from '../../../../src/ground/files/append-log.ts';
-import { fenceWrites } from '../../../../src/ground/files/write-fence.ts';
+import { AppendLog, fenceWrites } from '../../../../src/ground/files/index.ts';
 import { pidScope } from '../../../../src/ground/pid-scope.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 

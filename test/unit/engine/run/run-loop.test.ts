@@ -6,9 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { MessageBoard } from '../../../../src/engine/board/message-board.ts';
-import { defineMessage } from '../../../../src/engine/board/message-type.ts';
-import { runMessages } from '../../../../src/engine/board/run-messages.ts';
+import { defineMessage, MessageBoard, runMessages } from '../../../../src/engine/board/index.ts';
 import type { CompanyDefinition } from '../../../../src/engine/run/load-company.ts';
 import { MemoryRunStore } from '../../../../src/engine/run/memory-run-store.ts';
 import { publishOnce } from '../../../../src/engine/run/publish-once.ts';
@@ -16,15 +14,9 @@ import type { LoopEvent } from '../../../../src/engine/run/run-events.ts';
 import { type RunApprovals, RunLoop, type SharedPorts, type StopSignals } from '../../../../src/engine/run/run-loop.ts';
 import type { RunStore } from '../../../../src/engine/run/run-store.ts';
 import { WorkInFlight } from '../../../../src/engine/run/work-in-flight.ts';
-import { resolveSop } from '../../../../src/engine/sop/build-machine.ts';
-import { receive } from '../../../../src/engine/steps/actions.ts';
-import { conclude } from '../../../../src/engine/steps/conclude.ts';
-import { project, spec } from '../../../../src/engine/steps/core-views.ts';
-import { publish } from '../../../../src/engine/steps/publish.ts';
-import { SopFile } from '../../../../src/engine/steps/sop-file.ts';
-import type { View } from '../../../../src/engine/steps/views.ts';
-import type { Vocabulary } from '../../../../src/engine/steps/vocabulary.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/host/sandbox/sandbox-settings.ts';
+import { resolveSop } from '../../../../src/engine/sop/index.ts';
+import { conclude, project, publish, receive, SopFile, spec, type View, type Vocabulary } from '../../../../src/engine/steps/index.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/host/sandbox/index.ts';
 
 const Note = defineMessage({ schema: z.object({ text: z.string().min(1) }).strict(), description: 'A note one role leaves another.' });
 

@@ -4,8 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { loadCompany } from '../../../../src/company/load-company.ts';
-import { vocabulary } from '../../../../src/company/vocabulary.ts';
+import { loadCompany, vocabulary } from '../../../../src/company/index.ts';
 import { judgesOf } from '../../../../src/engine/sop/judges.ts';
 import type { SopFile } from '../../../../src/engine/steps/index.ts';
 import { ROLES, SOPS } from '../../../helpers/paths.ts';

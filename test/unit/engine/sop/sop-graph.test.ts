@@ -3,11 +3,10 @@
  * diagram.
  */
 import assert from 'node:assert/strict';
-import { loadCompany } from '../../../../src/company/load-company.ts';
-import { vocabulary } from '../../../../src/company/vocabulary.ts';
+import { loadCompany, vocabulary } from '../../../../src/company/index.ts';
 import { companyFlowchart } from '../../../../src/engine/sop/company-flowchart.ts';
 import { companyGraph, roleGraph } from '../../../../src/engine/sop/company-graph.ts';
-import { SopFile } from '../../../../src/engine/steps/sop-file.ts';
+import { SopFile } from '../../../../src/engine/steps/index.ts';
 import { SopworksError } from '../../../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../../../helpers/paths.ts';
 

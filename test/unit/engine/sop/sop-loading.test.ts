@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { loadCompany } from '../../../../src/company/load-company.ts';
-import { vocabulary } from '../../../../src/company/vocabulary.ts';
+import { loadCompany, vocabulary } from '../../../../src/company/index.ts';
 import { resolveSop } from '../../../../src/engine/sop/build-machine.ts';
-import { SopFile } from '../../../../src/engine/steps/sop-file.ts';
+import { SopFile } from '../../../../src/engine/steps/index.ts';
 import { type ErrorCode, SopworksError } from '../../../../src/ground/errors.ts';
 import { ROLES, SOPS } from '../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';

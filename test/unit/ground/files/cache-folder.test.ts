@@ -2,9 +2,8 @@
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import path from 'node:path';
-import { cacheDir } from '../../../../src/capabilities/change/map/tag-cache.ts';
-import { modelsDir } from '../../../../src/capabilities/model/local-models/models-dir.ts';
-import { engineDir } from '../../../../src/capabilities/model/providers/local/engine-dir.ts';
+import { cacheDir } from '../../../../src/capabilities/change/index.ts';
+import { engineDir, modelsDir } from '../../../../src/capabilities/model/index.ts';
 import { cacheFolder } from '../../../../src/ground/files/cache-folder.ts';
 
 describe('cacheFolder', () => {

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readCommits } from '../../../../src/apps/review/git-history.ts';
-import { Workspace } from '../../../../src/capabilities/repository/workspace.ts';
+import { readCommits } from '../../../../src/apps/review/index.ts';
+import { Workspace } from '../../../../src/capabilities/repository/index.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 describe("sopworks' own git on a tampered repository", () => {

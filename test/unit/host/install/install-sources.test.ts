@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { allowed, authorityOf, originOf } from '../../../../src/host/egress/allow-list.ts';
-import { authorizationFor } from '../../../../src/host/egress/upstream.ts';
+import { allowed, authorityOf, authorizationFor, originOf } from '../../../../src/host/egress/index.ts';
 import { ignoredConfigs } from '../../../../src/host/install/ignored-configs.ts';
 import { checkInstall } from '../../../../src/host/install/install-project.ts';
 import { lockfileRefusals, packageJsonRefusals, specProblem } from '../../../../src/host/install/npm-sources.ts';

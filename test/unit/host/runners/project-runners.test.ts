@@ -8,8 +8,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { loadPolicy } from '../../../../src/capabilities/policy/load-policy.ts';
-import { commandRefusal } from '../../../../src/capabilities/policy/may-run.ts';
+import { commandRefusal, loadPolicy } from '../../../../src/capabilities/policy/index.ts';
 import { localCommand } from '../../../../src/host/runners/local-command.ts';
 import { type ProjectRunners, readProjectRunners } from '../../../../src/host/runners/project-runners.ts';
 import { runnerForm } from '../../../../src/host/runners/runner-form.ts';

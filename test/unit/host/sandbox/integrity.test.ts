@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ownRecordLine } from '../../../../src/engine/board/own-record-line.ts';
+import { ownRecordLine } from '../../../../src/engine/board/index.ts';
 import { NOT_RESTORED, restoreProtected, snapshotProtected } from '../../../../src/host/sandbox/integrity.ts';
 import { runningTest } from '../../../../src/host/sandbox/running-test.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';

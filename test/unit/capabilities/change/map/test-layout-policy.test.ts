@@ -7,8 +7,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { isTestPath } from '../../../../../src/capabilities/change/map/test-layout.ts';
-import { loadPolicy } from '../../../../../src/capabilities/policy/load-policy.ts';
-import { writeRefusal } from '../../../../../src/capabilities/policy/may-write.ts';
+import { loadPolicy, writeRefusal } from '../../../../../src/capabilities/policy/index.ts';
 import { ROOT } from '../../../../helpers/paths.ts';
 
 const TESTS = [

@@ -17,9 +17,9 @@ import { PromptRenderer } from '../../../../../src/capabilities/model/prompt-ren
 import { ScriptedProvider } from '../../../../../src/capabilities/model/providers/scripted.ts';
 import { replyText, Scenario, type ScriptedReply } from '../../../../../src/capabilities/model/scenario.ts';
 import { UsageMeter } from '../../../../../src/capabilities/model/usage.ts';
-import { markdownRenderers } from '../../../../../src/company/vocabulary.ts';
-import { PRD, Review, TaskGraph } from '../../../../../src/documents/schemas.ts';
-import { loadRoleProfile, type RoleProfile } from '../../../../../src/engine/roles/role-profile.ts';
+import { markdownRenderers } from '../../../../../src/company/index.ts';
+import { PRD, Review, TaskGraph } from '../../../../../src/documents/index.ts';
+import { loadRoleProfile, type RoleProfile } from '../../../../../src/engine/roles/index.ts';
 import { DEMO, ROLES, ROOT } from '../../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../../helpers/temp-dir.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { parseJsonReply } from '../../../../../src/capabilities/model/parse/json-reply.ts';
 import type { ParseResult } from '../../../../../src/capabilities/model/parse/result.ts';
-import { Review } from '../../../../../src/documents/schemas.ts';
+import { Review } from '../../../../../src/documents/index.ts';
 
 const expectOk = <T>(result: ParseResult<T>): { value: T; repaired: boolean } => {
   assert.equal(result.ok, true, result.ok ? '' : result.error);

@@ -10,9 +10,9 @@ import { parseJsonReply } from '../../../../../../src/capabilities/model/parse/j
 import { artifactGrammar } from '../../../../../../src/capabilities/model/providers/local/artifact-grammar.ts';
 import { jsonGrammar } from '../../../../../../src/capabilities/model/providers/local/json-grammar.ts';
 import { serverJsonSchema, strictJsonSchema } from '../../../../../../src/capabilities/model/strict-json-schema.ts';
-import { askOutputs } from '../../../../../../src/company/vocabulary.ts';
-import { Design } from '../../../../../../src/documents/schemas.ts';
-import { keywordOfPattern, keywordPattern } from '../../../../../../src/ground/text/keyword-pattern.ts';
+import { askOutputs } from '../../../../../../src/company/index.ts';
+import { Design } from '../../../../../../src/documents/index.ts';
+import { keywordOfPattern, keywordPattern } from '../../../../../../src/ground/text/index.ts';
 
 const design = {
   summary: 'Counts words.',

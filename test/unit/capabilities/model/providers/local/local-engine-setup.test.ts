@@ -20,9 +20,8 @@ import { readLocalSettings } from '../../../../../../src/capabilities/model/prov
 import { chooseContextSize, chooseThreads, memoryShortfall } from '../../../../../../src/capabilities/model/providers/local/machine-fit.ts';
 import { parseLlmFlag } from '../../../../../../src/capabilities/model/select-provider.ts';
 import { readSettings } from '../../../../../../src/capabilities/model/settings.ts';
-import { Design, PRD } from '../../../../../../src/documents/schemas.ts';
+import { Design, PRD } from '../../../../../../src/documents/index.ts';
 import { SopworksError } from '../../../../../../src/ground/errors.ts';
-import { priceOf, worstReplyTokens } from '../../../../../../src/session/model-choice.ts';
 import { ROOT } from '../../../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../../../helpers/temp-dir.ts';
 
@@ -52,13 +51,6 @@ describe('local engine set-up', () => {
   it('says how much memory a model needs and how much is free', () => {
     assert.equal(memoryShortfall(1e9, 2e9, 'RAM'), null);
     assert.equal(memoryShortfall(6.2e9, 3.5e9, 'RAM'), 'the model needs about 6.2 GB of RAM with its context, and 3.5 GB is free');
-  });
-
-  it('prices a local model at zero unless a price is set, and budgets for its continuations', () => {
-    const llm = { kind: 'local' as const, model: '/m.gguf' };
-    assert.deepEqual(priceOf(llm, readSettings({})), { inputPerMTok: 0, outputPerMTok: 0 });
-    assert.deepEqual(priceOf(llm, readSettings({ SOPWORKS_PRICE_INPUT: '0.1', SOPWORKS_PRICE_OUTPUT: '0.2' })), { inputPerMTok: 0.1, outputPerMTok: 0.2 });
-    assert.equal(worstReplyTokens(llm, readSettings({ SOPWORKS_MAX_OUTPUT_TOKENS: '100', SOPWORKS_MAX_CONTINUATIONS: '2' })), 300);
   });
 
   it('reads its settings, refusing bad values with the setting named', () => {
