@@ -10,28 +10,33 @@ import path from 'node:path';
 import { JsonLine, jsonLinesSchemaText } from '../../src/apps/console/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { readSpecInput } from '../../src/session/index.ts';
+import { sopworks as inProcess } from '../helpers/in-process.ts';
 import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
-import { cleanEnv } from '../helpers/run-cli.ts';
+import { type CliResult, cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Result = CliResult;
 
-function sopworks(args: string[], cwd: string, stdin = ''): Promise<Result> {
+/**
+ * The CLI as a child process, its standard input given: for the runs whose stdout is held to be JSON lines
+ * and nothing else (a stray write to the process's stdout shows only there) and for reading `-` from
+ * standard input. The calls that only read a run (status, review, resume's refusal) and commander's usage
+ * error run in this process (test/helpers/in-process.ts).
+ */
+function child(args: string[], cwd: string, stdin = ''): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, [BIN, ...args], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
+    cli.stdout.on('data', (d) => (stdout += d));
+    cli.stderr.on('data', (d) => (stderr += d));
+    cli.on('error', reject);
+    cli.on('close', (code) => resolve({ code, stdout, stderr }));
+    cli.stdin.end(stdin);
   });
 }
+
+const sopworks = (args: string[], cwd: string): Promise<Result> => inProcess(args, { cwd });
 
 /** Every stdout line parsed and held to the schema; a field the schema does not name fails too. */
 function jsonLines(result: Result): JsonLine[] {
@@ -67,7 +72,7 @@ describe('--json and the spec from a file or standard input', function () {
     const specFile = path.join(work, 'spec.txt');
     // A byte-order mark and surrounding blank lines are not part of the spec.
     await fs.writeFile(specFile, '\uFEFF\n  a CLI that counts word frequencies in text files\n\n');
-    const run = await sopworks(['run', '--json', '--spec-file', specFile, '--llm', `scripted:${DEMO}`, '--out', 'out'], work);
+    const run = await child(['run', '--json', '--spec-file', specFile, '--llm', `scripted:${DEMO}`, '--out', 'out'], work);
     assert.equal(run.code, 0, run.stderr);
     const lines = jsonLines(run);
     const types = new Set(lines.map((l) => l.type));
@@ -109,7 +114,7 @@ describe('--json and the spec from a file or standard input', function () {
     assert.deepEqual(reviewed.criteria, summary.criteria);
 
     // change --json on what the run made.
-    const change = await sopworks(
+    const change = await child(
       ['change', project, '--json', '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq-change.yaml')}`, '--out', path.join(work, 'changes')],
       work,
     );
@@ -124,7 +129,7 @@ describe('--json and the spec from a file or standard input', function () {
 
   it('keeps the exit codes: a run stopped by its token limit (3), resumed to done (0), with the spec read from standard input', async () => {
     const stdin = 'a CLI that counts word frequencies in text files\n';
-    const stopped = await sopworks(['run', '-', '--json', '--llm', `scripted:${DEMO}`, '--out', 'limits', '--max-tokens', '8000'], work, stdin);
+    const stopped = await child(['run', '-', '--json', '--llm', `scripted:${DEMO}`, '--out', 'limits', '--max-tokens', '8000'], work, stdin);
     assert.equal(stopped.code, 3, stopped.stderr);
     const lines = jsonLines(stopped);
     const summary = last(lines);
@@ -137,14 +142,14 @@ describe('--json and the spec from a file or standard input', function () {
     const status = jsonLines(await sopworks(['status', '--json', 'limits'], work));
     assert.ok(status[0]!.type === 'run' && status[0].outcome === 'budget-exhausted' && /token/i.test(status[0].reason ?? ''), JSON.stringify(status[0]));
 
-    const resumed = await sopworks(['resume', 'limits/wordfreq', '--json', '--max-tokens', '1000000'], work);
+    const resumed = await child(['resume', 'limits/wordfreq', '--json', '--max-tokens', '1000000'], work);
     assert.equal(resumed.code, 0, resumed.stderr);
     const end = last(jsonLines(resumed));
     assert.ok(end.type === 'summary' && end.command === 'resume' && end.outcome === 'done' && end.exitCode === 0);
   });
 
   it('ends with an error line and exit 2 on bad input, before anything is written', async () => {
-    const empty = await sopworks(['run', '-', '--json', '--llm', `scripted:${DEMO}`, '--out', 'empty'], work, '  \n');
+    const empty = await child(['run', '-', '--json', '--llm', `scripted:${DEMO}`, '--out', 'empty'], work, '  \n');
     assert.equal(empty.code, 2);
     const error = last(jsonLines(empty));
     assert.ok(error.type === 'error');

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createProvider, OpenAIProvider, readSettings } from '../../src/capabilities/model/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const FAST = { SOPWORKS_RETRY_BASE_MS: '10', SOPWORKS_RETRY_MAX_MS: '2000', SOPWORKS_TIMEOUT_MS: '500', SOPWORKS_MAX_RETRIES: '1' };
@@ -130,7 +130,7 @@ describe('servers that misbehave', function () {
     it('at the command line: exit 2 and no project written', async () => {
       server = await startFakeOpenAI({ replies: [], startUpCheck: NOT_COMPLETIONS[0]!.reply });
       const cwd = await tempDir();
-      const result = await runCli(['run', 'a todo app', '--out', cwd], { cwd, env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model' } });
+      const result = await sopworks(['run', 'a todo app', '--out', cwd], { cwd, env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model' } });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /answered a chat request with an HTML page \("Sign in - Corporate Proxy"\)/);
       assert.deepEqual(

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
+import { sopworks } from '../helpers/in-process.ts';
 import { DEMO } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 interface Reply {
@@ -47,7 +47,7 @@ describe('the issues a last review leaves open', function () {
     const scenario = path.join(root, 'scenario.yaml');
     await fs.writeFile(scenario, stringify({ ...demo, replies: [...pm, ...rest] }));
     const out = path.join(root, 'out');
-    const run = await runCli(['run', '--llm', `scripted:${scenario}`, '--out', out, '--name', 'open', '--until', 'design'], { cwd: root });
+    const run = await sopworks(['run', '--llm', `scripted:${scenario}`, '--out', out, '--name', 'open', '--until', 'design'], { cwd: root });
     stdout = run.stdout + run.stderr;
     assert.match(stdout, /stopped at design \(architect\), as --until design asked/, stdout);
     project = path.join(out, 'open');

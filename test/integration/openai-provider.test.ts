@@ -12,9 +12,9 @@ import { PRD } from '../../src/documents/index.ts';
 import { loadRoleProfile } from '../../src/engine/roles/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { AppendLog, readAppendLog } from '../../src/ground/files/index.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { type FakeOpenAI, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES } from '../helpers/paths.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const validPrd = {
@@ -212,7 +212,7 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     this.timeout(120_000);
     server = await startFakeOpenAI({ modelEntry: { max_model_len: 4096 }, replies: () => ({ content: 'not json at all' }) });
     const cwd = await tempDir();
-    const result = await runCli(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
+    const result = await sopworks(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
       cwd,
       env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model', SOPWORKS_MAX_REPAIRS: '1' },
     });
@@ -240,7 +240,7 @@ describe('the openai provider against a local OpenAI-compatible server', functio
     this.timeout(120_000);
     server = await startFakeOpenAI({ modelEntry: { max_model_len: 131072 }, replies: () => ({ content: 'not json at all' }) });
     const cwd = await tempDir();
-    const result = await runCli(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
+    const result = await sopworks(['run', 'a todo app', '--out', cwd, '--name', 'todo'], {
       cwd,
       env: { OPENAI_BASE_URL: server.url, SOPWORKS_MODEL: 'test-model', SOPWORKS_MAX_REPAIRS: '1', SOPWORKS_MAX_CONTINUATIONS: '2' },
     });
@@ -260,7 +260,7 @@ describe('the openai provider against a local OpenAI-compatible server', functio
   it('refuses a wrong key at the command line before writing anything (exit 2)', async () => {
     server = await startFakeOpenAI({ apiKey: 'the-right-key', replies: [] });
     const cwd = await tempDir();
-    const result = await runCli(['run', 'a todo app', '--out', cwd], {
+    const result = await sopworks(['run', 'a todo app', '--out', cwd], {
       cwd,
       env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-wrong' },
     });
