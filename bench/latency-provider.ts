@@ -10,8 +10,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Completion, CompletionRequest, Provider } from '../src/capabilities/model/provider.ts';
 import { ScriptedProvider } from '../src/capabilities/model/providers/scripted.ts';
-import type { Scenario } from '../src/capabilities/model/scenario.ts';
-import { replyText } from '../src/capabilities/model/scenario.ts';
+import { replyText, type Scenario } from '../src/capabilities/model/scenario.ts';
 import { countPromptTokens, countTextTokens } from '../src/capabilities/model/token-count.ts';
 
 export interface Latency {

@@ -5,13 +5,11 @@
  */
 
 import { ChangeRecord, squashBranch } from '../capabilities/change/index.ts';
-import type { UsageMeter } from '../capabilities/model/index.ts';
-import { usageFromExchanges, writeRecordedScenario } from '../capabilities/model/index.ts';
+import { type UsageMeter, usageFromExchanges, writeRecordedScenario } from '../capabilities/model/index.ts';
 import { runFigures } from '../capabilities/project/index.ts';
 import type { ChangeRequest, TestReport } from '../documents/index.ts';
 import type { Message } from '../engine/board/index.ts';
-import type { RunConclusion } from '../engine/run/index.ts';
-import { STATE_DIR } from '../engine/run/index.ts';
+import { type RunConclusion, STATE_DIR } from '../engine/run/index.ts';
 import { describeError } from '../ground/errors.ts';
 import type { OpenRun } from './open-run.ts';
 import { writeRunFolderDocuments } from './run-folder-documents.ts';

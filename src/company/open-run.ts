@@ -8,17 +8,21 @@
 import { createHash } from 'node:crypto';
 import { type AnswerPerson, ApprovalDesk, type ApprovalPolicy, type AskPerson } from '../capabilities/approvals/index.ts';
 import { documentLine, documentMarkdown } from '../capabilities/artifacts/index.ts';
-import type { ExchangeJournal, Gateway, PromptRenderer, WarmUp } from '../capabilities/model/index.ts';
-import { openGateway, replyParsingWarmUpTasks, schemaWarmUpTask } from '../capabilities/model/index.ts';
-import type { Policy } from '../capabilities/policy/index.ts';
-import { policyPort, policyWarmUpTasks } from '../capabilities/policy/index.ts';
-import type { Workspace } from '../capabilities/repository/index.ts';
-import { Materializer } from '../capabilities/repository/index.ts';
+import {
+  type ExchangeJournal,
+  type Gateway,
+  openGateway,
+  type PromptRenderer,
+  replyParsingWarmUpTasks,
+  schemaWarmUpTask,
+  type WarmUp,
+} from '../capabilities/model/index.ts';
+import { type Policy, policyPort, policyWarmUpTasks } from '../capabilities/policy/index.ts';
+import { Materializer, type Workspace } from '../capabilities/repository/index.ts';
 import { stopOnSecurityFindings } from '../capabilities/test-round/index.ts';
 import type { PRD } from '../documents/index.ts';
 import { MessageBoard } from '../engine/board/index.ts';
-import type { CommitFault, RunStore, SharedPorts } from '../engine/run/index.ts';
-import { publishOnce, WorkInFlight } from '../engine/run/index.ts';
+import { type CommitFault, publishOnce, type RunStore, type SharedPorts, WorkInFlight } from '../engine/run/index.ts';
 import { describeError } from '../ground/errors.ts';
 import { DEFAULT_SANDBOX_SETTINGS } from '../host/sandbox/index.ts';
 import type { Company } from './load-company.ts';

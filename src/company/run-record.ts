@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { GATES } from '../capabilities/approvals/index.ts';
 import { RoleModelRecord } from '../capabilities/model/index.ts';
 import { RunFigures } from '../capabilities/project/index.ts';
-import type { RunStore } from '../engine/run/index.ts';
-import { FileRunStore, RUN_OUTCOMES, type RunOutcome } from '../engine/run/index.ts';
+import { FileRunStore, RUN_OUTCOMES, type RunOutcome, type RunStore } from '../engine/run/index.ts';
 import { SopworksError } from '../ground/errors.ts';
 
 export { RUN_OUTCOMES, type RunOutcome };

@@ -5,8 +5,7 @@
  * SOP is refused before anything is written.
  */
 import type { z } from 'zod';
-import type { OutputSpec, SopPrompt } from '../capabilities/model/index.ts';
-import { formatOf, PromptRenderer } from '../capabilities/model/index.ts';
+import { formatOf, type OutputSpec, PromptRenderer, type SopPrompt } from '../capabilities/model/index.ts';
 import { stepsOf } from '../engine/sop/index.ts';
 import type { SopFile } from '../engine/steps/index.ts';
 import type { Company } from './load-company.ts';

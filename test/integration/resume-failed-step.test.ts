@@ -6,8 +6,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Scenario } from '../../src/capabilities/model/index.ts';
-import { type ChatMessage, type Completion, type CompletionRequest, type Provider, ScriptedProvider } from '../../src/capabilities/model/index.ts';
+import {
+  type ChatMessage,
+  type Completion,
+  type CompletionRequest,
+  type Provider,
+  type Scenario,
+  ScriptedProvider,
+} from '../../src/capabilities/model/index.ts';
 import { loadCompany, resumableRecord, resumeRun } from '../../src/company/index.ts';
 import { checkContinuable } from '../../src/engine/run/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';

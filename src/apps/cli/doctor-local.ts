@@ -3,8 +3,16 @@
  * the model file found, the engine found (not installed: doctor only looks), the model loaded on this
  * machine, and a short real generation with its latency. Reported in doctor's own shape.
  */
-import type { Check, ModelReport } from '../../capabilities/model/index.ts';
-import { type Engine, engineDir, LocalProvider, loadEngine, readLocalSettings, resolveLocalModel } from '../../capabilities/model/index.ts';
+import {
+  type Check,
+  type Engine,
+  engineDir,
+  LocalProvider,
+  loadEngine,
+  type ModelReport,
+  readLocalSettings,
+  resolveLocalModel,
+} from '../../capabilities/model/index.ts';
 import { describeError } from '../../ground/errors.ts';
 
 const ROLES = ['all roles'];

@@ -5,8 +5,7 @@ import { changeSummary } from '../../capabilities/change/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { cleanBlock, cleanStrings } from '../../ground/terminal-text.ts';
 import { summaryLine } from '../console/index.ts';
-import type { RunReport } from '../review/index.ts';
-import { buildRunReport, loadRun, readChangeDiff, renderChangeText, renderReportText, renderUsageText } from '../review/index.ts';
+import { buildRunReport, loadRun, type RunReport, readChangeDiff, renderChangeText, renderReportText, renderUsageText } from '../review/index.ts';
 import { EXIT, type Output } from './output.ts';
 
 /** The width to fit: $COLUMNS when set, else the terminal's; none for a pipe or a file (nothing is cut). */

@@ -9,8 +9,7 @@
  * run's totals and time are the whole run's: its start event says what its earlier processes used.
  */
 import pc from 'picocolors';
-import type { CallMeta, ProgressReport } from '../../capabilities/model/index.ts';
-import { formatUsd } from '../../capabilities/model/index.ts';
+import { type CallMeta, formatUsd, type ProgressReport } from '../../capabilities/model/index.ts';
 import type { RunEvent } from '../../company/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
 import type { Lines as Output } from '../../session/index.ts';

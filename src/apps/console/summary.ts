@@ -6,8 +6,7 @@
  */
 import path from 'node:path';
 import pc from 'picocolors';
-import type { UsageTotals } from '../../capabilities/model/index.ts';
-import { cacheHitRate, formatUsd } from '../../capabilities/model/index.ts';
+import { cacheHitRate, formatUsd, type UsageTotals } from '../../capabilities/model/index.ts';
 import { describeFigures, runFigures } from '../../capabilities/project/index.ts';
 import type { RunResult } from '../../company/index.ts';
 import { cleanBlock, cleanLine } from '../../ground/terminal-text.ts';

@@ -3,8 +3,7 @@
  * the wrapper a worker puts around every provider (provider-middleware.ts). Retries inside the
  * provider are requests too; a 429 among them pauses every worker (see worker-rate-limits.ts).
  */
-import type { Completion, CompletionRequest, Provider } from '../../capabilities/model/index.ts';
-import { countPromptTokens, countTextTokens } from '../../capabilities/model/index.ts';
+import { type Completion, type CompletionRequest, countPromptTokens, countTextTokens, type Provider } from '../../capabilities/model/index.ts';
 import type { SharedRateLimits } from './rate-limits.ts';
 
 export class RateLimitedProvider implements Provider {

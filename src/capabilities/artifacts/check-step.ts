@@ -6,8 +6,7 @@
  * conflict between the SOP's checks (it checks no design first), sopworks' fault, not the model's.
  */
 import { z } from 'zod';
-import * as S from '../../documents/index.ts';
-import { TASK_GRAPH_RULES, validateTaskGraph } from '../../documents/index.ts';
+import { Design, TASK_GRAPH_RULES, TaskGraph, validateTaskGraph } from '../../documents/index.ts';
 import { defineStep, type Ports } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { checkDesign, designRules, type PlanRoles } from './design-check.ts';
@@ -34,9 +33,9 @@ export const check = defineStep({
   output: z.void(),
   rules: ({ params }, ports) => (params.check === 'design' ? designRules(ports.policy, params) : [...TASK_GRAPH_RULES]),
   async run({ params, view }, ports) {
-    const design = S.Design.parse(await view(params.design));
+    const design = Design.parse(await view(params.design));
     if (params.check === 'design') return checkDesign(design, ports.policy, params);
-    const tasks = S.TaskGraph.parse(await view(params.tasks));
+    const tasks = TaskGraph.parse(await view(params.tasks));
     conflictsOfTasks(tasks, design, ports, params);
     const problems = validateTaskGraph(tasks, design);
     if (problems.length > 0) {
@@ -46,7 +45,7 @@ export const check = defineStep({
 });
 
 /** A task for a file of the design that its writer may not write: the design must change, which the task step cannot do. */
-function conflictsOfTasks(tasks: S.TaskGraph, design: S.Design, ports: Ports, roles: PlanRoles): void {
+function conflictsOfTasks(tasks: TaskGraph, design: Design, ports: Ports, roles: PlanRoles): void {
   const listed = new Set(design.files.map((f) => f.path));
   const refused = ports.policy.writeRefusals(
     roles.writer,

@@ -7,8 +7,7 @@
  * writer who may write nothing, a tester who may run nothing) is sopworks' conflict, not the model's.
  */
 
-import type { Design } from '../../documents/index.ts';
-import { smokeCommandOf } from '../../documents/index.ts';
+import { type Design, smokeCommandOf } from '../../documents/index.ts';
 import type { PolicyPort } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 

@@ -5,12 +5,9 @@
 
 import { type AnyStateMachine, createActor } from 'xstate';
 import { z } from 'zod';
-import * as S from '../../documents/index.ts';
-import { Removal } from '../../documents/index.ts';
-import type { RoleProfile } from '../../engine/roles/index.ts';
-import { stateName } from '../../engine/roles/index.ts';
-import type { Ports, Publish } from '../../engine/steps/index.ts';
-import { defineStep, EachFileOutput, type RoleContext } from '../../engine/steps/index.ts';
+import { CodeFile, Removal, type TaskGraph } from '../../documents/index.ts';
+import { type RoleProfile, stateName } from '../../engine/roles/index.ts';
+import { defineStep, EachFileOutput, type Ports, type Publish, type RoleContext } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { type JobHandle, runOverDag } from './dag-scheduler.ts';
 
@@ -42,7 +39,7 @@ export const eachFile = defineStep({
       throw new SopworksError('SOP_INVALID', `${ports.role.profile.id}: the per-file SOP ${params.sop} was not loaded; \`sopworks sop validate\` says why.`);
     }
     // A change run's task graph has the same shape (src/documents/change-schemas.ts).
-    const graph = (ports.board.latest<S.TaskGraph>('TaskGraph') ?? ports.board.latest<S.TaskGraph>('ChangeTaskGraph'))?.payload;
+    const graph = (ports.board.latest<TaskGraph>('TaskGraph') ?? ports.board.latest<TaskGraph>('ChangeTaskGraph'))?.payload;
     const asks: Record<string, number> = {};
     const kept = new Map<string, unknown>();
     const result = await runOverDag({
@@ -74,7 +71,7 @@ export const eachFile = defineStep({
  */
 function filePublish(publish: Publish, file: string, handle: JobHandle, context: RoleContext, seats: ReturnType<typeof fileSeats>): Publish {
   return async (draft) => {
-    const code = draft.type === 'Code' ? S.CodeFile.safeParse(draft.payload) : null;
+    const code = draft.type === 'Code' ? CodeFile.safeParse(draft.payload) : null;
     if (code?.success && code.data.path === file) handle.written(code.data.content);
     // A change run's deleted or renamed file is done too: what depends on it goes on.
     const removal = draft.type === 'Removal' ? Removal.safeParse(draft.payload) : null;
@@ -94,7 +91,7 @@ function filePublish(publish: Publish, file: string, handle: JobHandle, context:
  * by the next person — a second pair of eyes whenever there are two. Files the task graph does not name
  * (a test file in a bug report, say) are placed by their path.
  */
-export function fileSeats(seats: readonly RoleProfile[], file: string, graph: S.TaskGraph | undefined): { writer: RoleProfile; reviewer: RoleProfile } {
+export function fileSeats(seats: readonly RoleProfile[], file: string, graph: TaskGraph | undefined): { writer: RoleProfile; reviewer: RoleProfile } {
   const inGraph = graph?.tasks.findIndex((t) => t.file === file) ?? -1;
   const index = inGraph >= 0 ? inGraph : [...file].reduce((sum, ch) => (sum * 31 + ch.charCodeAt(0)) % 1_000_003, 0);
   return { writer: seats[index % seats.length]!, reviewer: seats[(index + 1) % seats.length]! };

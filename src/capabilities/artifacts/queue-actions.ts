@@ -1,7 +1,6 @@
 /** The actions that fill a role's file queue from the planning artifacts: the task graph's files, or those a bug report names. */
 import { z } from 'zod';
-import type { BugReport, TaskGraph } from '../../documents/index.ts';
-import { topologicalOrder } from '../../documents/index.ts';
+import { type BugReport, type TaskGraph, topologicalOrder } from '../../documents/index.ts';
 import { defineAction } from '../../engine/steps/index.ts';
 
 export const queueTasks = defineAction({

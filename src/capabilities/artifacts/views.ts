@@ -4,8 +4,7 @@
  * dependencies' interfaces, its part of the design, its content.
  */
 
-import type { Code, Design, PRD, TaskGraph } from '../../documents/index.ts';
-import { codeInterface, openIssuesOf, topologicalOrder } from '../../documents/index.ts';
+import { type Code, codeInterface, type Design, openIssuesOf, type PRD, type TaskGraph, topologicalOrder } from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View, type ViewScope } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';

@@ -3,8 +3,16 @@
  * Pure.
  */
 
-import type { BaselineTests, ChangeRequest, ChangeTaskGraph, DesignDelta, RepositoryMap } from '../../documents/index.ts';
-import { commandsList, diagramSections, filesList } from '../../documents/index.ts';
+import {
+  type BaselineTests,
+  type ChangeRequest,
+  type ChangeTaskGraph,
+  commandsList,
+  type DesignDelta,
+  diagramSections,
+  filesList,
+  type RepositoryMap,
+} from '../../documents/index.ts';
 import { bullets, codeSpan, document, fence, item, shellCommand } from '../../ground/markdown.ts';
 import { oneLine } from '../../ground/text/index.ts';
 

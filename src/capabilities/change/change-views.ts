@@ -3,8 +3,16 @@
  * and the current file's change task.
  */
 
-import type { ChangeRequest, ChangeTask, ChangeTaskGraph, Code, DesignDelta, Removal } from '../../documents/index.ts';
-import { changeCriteria, codeInterface } from '../../documents/index.ts';
+import {
+  type ChangeRequest,
+  type ChangeTask,
+  type ChangeTaskGraph,
+  type Code,
+  changeCriteria,
+  codeInterface,
+  type DesignDelta,
+  type Removal,
+} from '../../documents/index.ts';
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';

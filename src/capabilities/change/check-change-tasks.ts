@@ -5,8 +5,7 @@
  * path that does not exist is answered with the repository's nearest one, when one is near.
  */
 import fs from 'node:fs/promises';
-import type { ChangeTaskGraph } from '../../documents/index.ts';
-import { validateTaskGraph } from '../../documents/index.ts';
+import { type ChangeTaskGraph, validateTaskGraph } from '../../documents/index.ts';
 import { resolveInside } from '../../ground/files/index.ts';
 import { nearestPath, trackedFiles } from './nearest-path.ts';
 

@@ -1,7 +1,6 @@
 /** `compareWithBase`: a change's test round judged against the tests on its base (compare-with-base.ts). */
 import { z } from 'zod';
-import type * as C from '../../documents/index.ts';
-import { TestReport } from '../../documents/index.ts';
+import { type BaselineTests, TestReport } from '../../documents/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { compareWithBase as compare } from './compare-with-base.ts';
@@ -16,7 +15,7 @@ export const compareWithBase = defineStep({
   async run({ params, context }, ports) {
     const report = context.slots[params.slot] as TestReport | undefined;
     if (!report) throw new SopworksError('SOP_INVALID', `compareWithBase: the slot ${params.slot} holds no test report.`);
-    const base = ports.board.latest<C.BaselineTests>('BaselineTests')?.payload ?? null;
+    const base = ports.board.latest<BaselineTests>('BaselineTests')?.payload ?? null;
     const vsBase = compare(report, base);
     if (!report.passed)
       ports.run.report({ kind: 'check', detail: `round ${report.round}: ${vsBase.newFailures ? 'new failures' : 'nothing new'}: ${vsBase.lines[0]}` });

@@ -3,11 +3,9 @@
  * to the file as it is (apply-edits.ts); a block that does not fit is re-asked, nothing is applied in part.
  */
 import { z } from 'zod';
-import type { Code, EditsReply, RepositoryMap } from '../../documents/index.ts';
-import { placeholdersIn } from '../../documents/index.ts';
+import { type Code, type EditsReply, placeholdersIn, type RepositoryMap } from '../../documents/index.ts';
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
-import type { Ports, RoleContext } from '../../engine/steps/index.ts';
-import { defineStep } from '../../engine/steps/index.ts';
+import { defineStep, type Ports, type RoleContext } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { applyEdits } from './apply-edits.ts';
 import { currentChangeTask } from './change-views.ts';

@@ -1,7 +1,6 @@
 /** `mapRepository`: a change run's bounded map of the repository as it is at the base (repository-map.ts). */
 import { z } from 'zod';
-import type { Requirement } from '../../documents/index.ts';
-import * as C from '../../documents/index.ts';
+import { RepositoryMap, type Requirement } from '../../documents/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { slugOf } from '../../ground/files/index.ts';
 import { git } from '../../host/git/index.ts';
@@ -13,11 +12,11 @@ export const mapRepository = defineStep({
     "the signatures of the files that matter most to the request — parsed with tree-sitter, ranked by PageRank personalised by the request's " +
     'words — within `tokens` tokens (src/capabilities/change/repository-map.ts); never whole files. The output is a RepositoryMap (publish it for the others).',
   params: z.object({ tokens: z.number().int().min(256).max(32_000).default(MAP_BOUNDS.tokens) }).strict(),
-  output: C.RepositoryMap,
+  output: RepositoryMap,
   async run({ params }, ports) {
     const root = ports.repository.root;
     // Before the run's first commit the work tree's HEAD is the base; later (a restored step) the map on the board stands.
-    const earlier = ports.board.latest<C.RepositoryMap>('RepositoryMap');
+    const earlier = ports.board.latest<RepositoryMap>('RepositoryMap');
     if (earlier) return earlier.payload;
     const [head, branch] = await Promise.all([git(root, ['rev-parse', 'HEAD']), git(root, ['symbolic-ref', '--short', 'HEAD'])]);
     const name = branch.stdout.trim();

@@ -3,8 +3,7 @@
  * runner printed them, test-round/test-cases/) and whether that proves it. Pure: the same criteria and
  * the same round give the same matrix, on resume and on a replay.
  */
-import type { Coverage, Criterion, CriterionStatus, TestCase, TestReport } from '../../documents/index.ts';
-import { citedCriteria } from '../../documents/index.ts';
+import { type Coverage, type Criterion, type CriterionStatus, citedCriteria, type TestCase, type TestReport } from '../../documents/index.ts';
 
 function statusOf(tests: readonly TestCase[]): CriterionStatus {
   if (tests.some((t) => t.outcome === 'failed')) return 'failing';

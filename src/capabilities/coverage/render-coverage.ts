@@ -2,8 +2,7 @@
  * The committed coverage matrix (docs/test-reports/coverage.md): each criterion with its priority,
  * status and the tests that cite it, as lists (a criterion is a model's text, shown as written).
  */
-import type { Coverage } from '../../documents/index.ts';
-import { describeCoverage, TEST_LISTING_RULE } from '../../documents/index.ts';
+import { type Coverage, describeCoverage, TEST_LISTING_RULE } from '../../documents/index.ts';
 import { codeSpan, document, item } from '../../ground/markdown.ts';
 
 const STATUS_TEXT = { proven: 'proven', failing: 'FAILING', untested: 'untested — no test cites it' } as const;

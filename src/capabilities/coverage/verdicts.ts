@@ -3,12 +3,11 @@
  * P0 criterion proven by a passing test that names it — and a criterion no test names can go back to QA.
  */
 import { z } from 'zod';
-import * as S from '../../documents/index.ts';
-import { coverageSummary } from '../../documents/index.ts';
+import { Coverage, coverageSummary } from '../../documents/index.ts';
 import { defineGuard } from '../../engine/steps/index.ts';
 
-const inSlot = (slots: Record<string, unknown>, slot: string): S.Coverage | undefined => {
-  const parsed = S.Coverage.safeParse(slots[slot]);
+const inSlot = (slots: Record<string, unknown>, slot: string): Coverage | undefined => {
+  const parsed = Coverage.safeParse(slots[slot]);
   return parsed.success ? parsed.data : undefined;
 };
 

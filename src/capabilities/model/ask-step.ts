@@ -2,8 +2,7 @@
 import { z } from 'zod';
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
 import { resolveCallKey } from '../../engine/sop/index.ts';
-import type { OutputSpec, Ports } from '../../engine/steps/index.ts';
-import { defineStep } from '../../engine/steps/index.ts';
+import { defineStep, type OutputSpec, type Ports } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { checkRelativePath } from '../../ground/files/index.ts';
 

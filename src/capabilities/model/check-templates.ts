@@ -8,8 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { RoleProfile } from '../../engine/roles/index.ts';
-import type { TemplateRole } from '../../engine/sop/index.ts';
-import { type Diagnostic, stepsOf, templateError } from '../../engine/sop/index.ts';
+import { type Diagnostic, stepsOf, type TemplateRole, templateError } from '../../engine/sop/index.ts';
 import type { StepPrompt, Vocabulary } from '../../engine/steps/index.ts';
 import { analyseTemplate, type Position, type TemplateAnalysis, type TemplateUse } from './template-analysis.ts';
 

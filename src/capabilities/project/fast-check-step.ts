@@ -5,8 +5,7 @@
  * check the file failed so far, which its Code message keeps: each failure is a model review saved.
  */
 import { z } from 'zod';
-import * as S from '../../documents/index.ts';
-import { describePlaceholders, placeholderRule, placeholdersIn } from '../../documents/index.ts';
+import { CodeFile, describePlaceholders, FastCheckVerdict, placeholderRule, placeholdersIn } from '../../documents/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { checkersFor, runFastChecks } from './fast-checks.ts';
@@ -26,7 +25,7 @@ export const fastCheck = defineStep({
       completeness: z.boolean().default(true),
     })
     .strict(),
-  output: S.FastCheckVerdict,
+  output: FastCheckVerdict,
   // What the writer's prompt states: the checkers this file gets in this project now, and completeness.
   rules: async ({ params, view }, ports) => {
     const file = await view('current');
@@ -42,7 +41,7 @@ export const fastCheck = defineStep({
     ];
   },
   async run({ params, context }, ports) {
-    const draft = S.CodeFile.safeParse(context.slots[params.slot]);
+    const draft = CodeFile.safeParse(context.slots[params.slot]);
     if (!draft.success) {
       throw new SopworksError(
         'SOP_INVALID',
@@ -50,7 +49,7 @@ export const fastCheck = defineStep({
       );
     }
     const { path: file, content } = draft.data;
-    const earlier = S.FastCheckVerdict.safeParse(context.slots[params.history]);
+    const earlier = FastCheckVerdict.safeParse(context.slots[params.history]);
     const checks = await runFastChecks({
       file,
       content,

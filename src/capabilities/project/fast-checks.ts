@@ -13,8 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { FastCheck } from '../../documents/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import type { SandboxSettings } from '../../host/sandbox/index.ts';
-import { runSandboxed, SANDBOX_PROJECT } from '../../host/sandbox/index.ts';
+import { runSandboxed, SANDBOX_PROJECT, type SandboxSettings } from '../../host/sandbox/index.ts';
 
 const exec = promisify(execFile);
 

@@ -4,8 +4,7 @@
  * test, quoting what was refused and where, or the installer's own error lines.
  */
 
-import type { InstallPlan, UnmetDependency } from '../../host/install/index.ts';
-import { describeInstallFailure, describeRefusal, type Refusal } from '../../host/install/index.ts';
+import { describeInstallFailure, describeRefusal, type InstallPlan, type Refusal, type UnmetDependency } from '../../host/install/index.ts';
 import type { SandboxOutcome, SandboxReport } from '../../host/sandbox/index.ts';
 
 /** The DependencyInstall message's payload (artifacts/schemas.ts), which the step publishes. */

@@ -13,8 +13,18 @@
  * Pure.
  */
 import { z } from 'zod';
-import * as S from '../../documents/index.ts';
-import { isSourceFile, type Placeholder, placeholdersIn } from '../../documents/index.ts';
+import {
+  Code,
+  Coverage,
+  CriterionStatus,
+  coverageSummary,
+  isSourceFile,
+  openIssuesOf,
+  type Placeholder,
+  PostedPRD,
+  placeholdersIn,
+  TestReport,
+} from '../../documents/index.ts';
 import type { Message } from '../../engine/board/index.ts';
 
 export const RunFigures = z.object({
@@ -48,7 +58,7 @@ export const RunFigures = z.object({
       total: z.number().int(),
       p0Proven: z.number().int(),
       p0Total: z.number().int(),
-      unmet: z.array(z.object({ id: z.string(), status: S.CriterionStatus })),
+      unmet: z.array(z.object({ id: z.string(), status: CriterionStatus })),
     })
     .nullable()
     .optional(),
@@ -58,12 +68,12 @@ export const RunFigures = z.object({
 export type RunFigures = z.infer<typeof RunFigures>;
 
 export function runFigures(messages: readonly Message[]): RunFigures {
-  const finalCode = new Map<string, S.Code>();
+  const finalCode = new Map<string, Code>();
   const byChecker: Record<string, number> = {};
   let reviewsSaved = 0;
   for (const message of messages) {
     if (message.type !== 'Code') continue;
-    const code = S.Code.safeParse(message.payload);
+    const code = Code.safeParse(message.payload);
     if (!code.success) continue;
     finalCode.set(code.data.path, code.data);
     for (const check of code.data.checks?.checks ?? []) {
@@ -78,7 +88,7 @@ export function runFigures(messages: readonly Message[]): RunFigures {
 
   const reports = messages
     .filter((m) => m.type === 'TestReport')
-    .map((m) => S.TestReport.safeParse(m.payload))
+    .map((m) => TestReport.safeParse(m.payload))
     .flatMap((r) => (r.success ? [r.data] : []));
   const testRounds = reports.filter((r) => (r.kind ?? 'tests') === 'tests');
   const lastTests = testRounds.at(-1);
@@ -87,31 +97,31 @@ export function runFigures(messages: readonly Message[]): RunFigures {
   const total = counts ? counts.passed + counts.failed : 0;
   const coverage = messages
     .filter((m) => m.type === 'Coverage')
-    .map((m) => S.Coverage.safeParse(m.payload))
+    .map((m) => Coverage.safeParse(m.payload))
     .findLast((c) => c.success)?.data;
   return {
     completeness: { complete, files: sources.length, ratio: sources.length > 0 ? complete / sources.length : null, incomplete },
     executability: { passed: smoke ? smoke.passed : null, command: smoke?.command ?? null },
     tests: { rounds: testRounds.length, passed: counts?.passed ?? null, failed: counts?.failed ?? null, passRate: total > 0 ? counts!.passed / total : null },
     fastChecks: { reviewsSaved, byChecker },
-    criteria: coverage ? S.coverageSummary(coverage) : null,
+    criteria: coverage ? coverageSummary(coverage) : null,
     openIssues: openIssues(messages, [...finalCode.values()]),
   };
 }
 
 /** The latest PRD's open review issues, then each file's (its final version), where there are any. */
-function openIssues(messages: readonly Message[], codes: readonly S.Code[]): NonNullable<RunFigures['openIssues']> {
+function openIssues(messages: readonly Message[], codes: readonly Code[]): NonNullable<RunFigures['openIssues']> {
   const prd = messages.findLast((m) => m.type === 'PRD');
-  const parsed = prd ? S.PostedPRD.safeParse(prd.payload) : null;
+  const parsed = prd ? PostedPRD.safeParse(prd.payload) : null;
   const found = [
-    { artifact: 'PRD', issues: parsed?.success ? S.openIssuesOf(parsed.data.review) : [] },
-    ...codes.map((code) => ({ artifact: code.path, issues: S.openIssuesOf(code.review) })),
+    { artifact: 'PRD', issues: parsed?.success ? openIssuesOf(parsed.data.review) : [] },
+    ...codes.map((code) => ({ artifact: code.path, issues: openIssuesOf(code.review) })),
   ];
   return found.filter((entry) => entry.issues.length > 0);
 }
 
 /** The placeholders a file has that it did not have before the run edited it (each inherited line's text once). */
-function addedPlaceholders(code: S.Code): Placeholder[] {
+function addedPlaceholders(code: Code): Placeholder[] {
   const inherited = [...(code.inheritedPlaceholders ?? [])];
   return placeholdersIn(code.path, code.content).filter((p) => {
     const at = inherited.indexOf(p.text);

@@ -5,8 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { assertMayWrite } from '../../ground/files/index.ts';
-import type { Identity } from '../../host/git/index.ts';
-import { git } from '../../host/git/index.ts';
+import { git, type Identity } from '../../host/git/index.ts';
 
 /** Who commits every artifact (each is authored by its role). */
 export const COMMITTER: Identity = { name: 'sopworks', email: 'sopworks@sopworks.local' };

@@ -17,8 +17,7 @@ import { crashPoint } from '../../ground/crash-point.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { assertMayWrite, isExecutableFile, noFollowRefusal, readTextIfExists, resolveInside, writeNoFollow } from '../../ground/files/index.ts';
 import { cleanLine } from '../../ground/terminal-text.ts';
-import type { Identity } from '../../host/git/index.ts';
-import { findOnPath, GitImporter, git } from '../../host/git/index.ts';
+import { findOnPath, GitImporter, git, type Identity } from '../../host/git/index.ts';
 import { COMMITTER, exists, gitDirOf, startRepository } from './repository-folder.ts';
 
 export { STATE_DIR };

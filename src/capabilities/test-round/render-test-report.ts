@@ -1,7 +1,6 @@
 import type { BugReport, TestReport } from '../../documents/index.ts';
 import { bullets, document, shellCommand } from '../../ground/markdown.ts';
-import type { SandboxReport } from '../../host/sandbox/index.ts';
-import { describeLimits, securityViolations } from '../../host/sandbox/index.ts';
+import { describeLimits, type SandboxReport, securityViolations } from '../../host/sandbox/index.ts';
 
 /**
  * Committed test report: what ran and what it did — counts and failures, and what the sandbox stopped

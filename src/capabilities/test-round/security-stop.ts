@@ -8,8 +8,7 @@
  * Both end the run the way a failed commit does: a first reason, then a nudge to the run's watcher.
  */
 import type { Message, MessageBoard } from '../../engine/board/index.ts';
-import type { SandboxSettings } from '../../host/sandbox/index.ts';
-import { type SandboxFacts, sandboxFacts, sandboxRefusal, sandboxRefusalNow, securityStopReason } from '../../host/sandbox/index.ts';
+import { type SandboxFacts, type SandboxSettings, sandboxFacts, sandboxRefusal, sandboxRefusalNow, securityStopReason } from '../../host/sandbox/index.ts';
 
 export interface RunStopper {
   first: string | null;

@@ -8,8 +8,19 @@ import { type AnyStateMachine, and, assign, fromPromise, not, setup } from 'xsta
 import { SopworksError } from '../../ground/errors.ts';
 import { locate, type YamlSource } from '../../ground/files/index.ts';
 import { approvalCounter, askCounter, countedOnce } from '../effect-identity.ts';
-import type { Ports, SopFile, StateNodeConfig, StepEffect } from '../steps/index.ts';
-import { EachFileOutput, entriesOf, initialContext, type Kind, type RoleContext, resolveView, type Vocabulary } from '../steps/index.ts';
+import {
+  EachFileOutput,
+  entriesOf,
+  initialContext,
+  type Kind,
+  type Ports,
+  type RoleContext,
+  resolveView,
+  type SopFile,
+  type StateNodeConfig,
+  type StepEffect,
+  type Vocabulary,
+} from '../steps/index.ts';
 import { resolveCallKey } from './call-key.ts';
 import { type Judge, judgesOf, rulesOfJudges } from './judges.ts';
 import { type RevisionBound, revisionBoundOf, revisionsLeft } from './revision-bound.ts';

@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { YamlSource } from '../../ground/files/index.ts';
-import type { Vocabulary } from '../steps/index.ts';
-import { SopFile } from '../steps/index.ts';
+import { SopFile, type Vocabulary } from '../steps/index.ts';
 import { resolveSopReferences } from './build-machine.ts';
 import { checkMachine } from './check-machine.ts';
 import { checkNames } from './check-names.ts';

@@ -1,5 +1,4 @@
-import type { Design } from '../../../documents/index.ts';
-import { commandsList, diagramSections, filesList } from '../../../documents/index.ts';
+import { commandsList, type Design, diagramSections, filesList } from '../../../documents/index.ts';
 import { codeSpan, document, item, shellCommand } from '../../../ground/markdown.ts';
 import { oneLine } from '../../../ground/text/index.ts';
 

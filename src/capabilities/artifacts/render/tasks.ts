@@ -1,5 +1,4 @@
-import type { TaskGraph } from '../../../documents/index.ts';
-import { topologicalOrder } from '../../../documents/index.ts';
+import { type TaskGraph, topologicalOrder } from '../../../documents/index.ts';
 import { codeSpan, document, item } from '../../../ground/markdown.ts';
 
 const nodeId = (index: number): string => `t${index + 1}`;

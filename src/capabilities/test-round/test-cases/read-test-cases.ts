@@ -7,8 +7,7 @@
  */
 import { readAva } from './ava.ts';
 import { readCargo } from './cargo.ts';
-import type { TestCase } from './cases.ts';
-import { gathered } from './cases.ts';
+import { gathered, type TestCase } from './cases.ts';
 import { readGoTest } from './go-test.ts';
 import { readJest } from './jest.ts';
 import { readMochaSpec } from './mocha-spec.ts';
