@@ -23,7 +23,10 @@ export { type OpenQuestions, questionLines } from './question-lines.ts';
 export { type CheckedResumeAsk, ResumeAsk } from './resume-ask.ts';
 export type { SessionCommand, SessionResult } from './session-result.ts';
 export { checkSpec, MAX_SPEC, readSpecInput } from './spec-input.ts';
-export { type CheckedStartAsk, MAX_ENGINEERS, StartAsk } from './start-ask.ts';
+export { type CheckedStartAsk, MAX_ENGINEERS, QueuedFlagsAsk, StartAsk } from './start-ask.ts';
+
+/** The gates `--approve` names, checked: an unknown one is refused, naming the gates there are. */
+export const gatesOf = async (asked: string[] | null, command: string): Promise<string[]> => (await import('./prepare-company.ts')).gatesOf(asked, command);
 
 /** Checks everything a new project's run may be refused for; writes nothing. */
 export const prepareStart = async (asked: StartAsk, hooks: SessionHooks): Promise<PreparedRun> =>

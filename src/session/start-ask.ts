@@ -63,4 +63,10 @@ export const StartAsk = z.object({
   roles: rolesFlag(),
 });
 export type StartAsk = z.input<typeof StartAsk>;
+
+/**
+ * The flags of `run` that a queued run takes too (`sopworks submit`), each kept in its run.json as `run`
+ * keeps it: where it stops, the gates it waits at, its limits, its Engineers and each role's model.
+ */
+export const QueuedFlagsAsk = StartAsk.pick({ until: true, approve: true, budget: true, maxTokens: true, maxTime: true, engineers: true, modelFor: true });
 export type CheckedStartAsk = z.output<typeof StartAsk>;

@@ -5,9 +5,10 @@
  * afterwards and on run.json still naming the flag:
  * - flags: --until design, a gate (--approve design), a token budget (--max-tokens), --engineers 2;
  * - ways: `sopworks resume` after a Ctrl-C, the page's decision (`sopworks serve`: POST …/decision, the
- *   server starting `sopworks resume`), the page's answers (POST …/answers), `sopworks answer` then resume.
- * A queued worker is no way here: `sopworks submit` carries none of these flags (`sopworks submit --help`),
- * so no queued run has them to keep.
+ *   server starting `sopworks resume`), the page's answers (POST …/answers), `sopworks answer` then resume,
+ *   and a queued worker: the flag given to `sopworks submit`, the worker that started the run stopped
+ *   (SIGTERM: it hands the run back, interrupted) and another worker resuming it from its folder (a real
+ *   Redis and `sopworks worker` processes; skipped loudly without redis-server).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -15,10 +16,15 @@ import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Queue } from 'bullmq';
+import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/index.ts';
 import { type ReviewServer, startReviewServer } from '../../src/apps/review/index.ts';
 import { sopworks } from '../helpers/in-process.ts';
-import { BIN, DEMO } from '../helpers/paths.ts';
-import { cleanEnv } from '../helpers/run-cli.ts';
+import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
+import { startWorker, stopWorker, TEST_QUEUE_SECRET, type WorkerProcess, waitUntil } from '../helpers/queue-workers.ts';
+import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
+import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { REDIS, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const TOKEN = 'flags-kept-token-0123456789abcdef';
@@ -125,6 +131,9 @@ describe('every flag kept in run.json holds however the run is continued', funct
   let root: string;
   let out: string;
   let server: ReviewServer;
+  /** Started by the first queued cell: the queue's Redis, and what the test reads of its jobs. */
+  let queued: Promise<{ redis: TestRedis; queue: Queue }> | null = null;
+  const workers: WorkerProcess[] = [];
 
   before(async () => {
     root = await tempDir('sopworks-flags-kept-');
@@ -134,6 +143,12 @@ describe('every flag kept in run.json holds however the run is continued', funct
   });
   after(async () => {
     await server?.close();
+    await Promise.all(workers.map(stopWorker));
+    if (queued) {
+      const { redis, queue } = await queued;
+      await queue.close();
+      await redis.stop();
+    }
     await removeTempDirs();
   });
 
@@ -159,7 +174,7 @@ describe('every flag kept in run.json holds however the run is continued', funct
   };
 
   /** A way of continuing: starts the run so that it stops where that way continues it, then continues it. */
-  const WAYS: { name: string; continue(flag: Flag, name: string): Promise<void> }[] = [
+  const WAYS: { name: string; requires?: SystemRequirement[]; continue(flag: Flag, name: string): Promise<void> }[] = [
     {
       name: '`sopworks resume` after a Ctrl-C',
       async continue(flag, name) {
@@ -214,11 +229,51 @@ describe('every flag kept in run.json holds however the run is continued', funct
         assert.notEqual(resumed.code, 2, resumed.stderr);
       },
     },
+    {
+      name: 'a queued worker (given to `sopworks submit`, its first worker stopped, another resuming it)',
+      requires: [REDIS],
+      async continue(flag, name) {
+        queued ??= startRedis().then((redis) => ({ redis, queue: new Queue(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port } }) }));
+        const { redis, queue } = await queued;
+        const env = { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: TEST_QUEUE_SECRET };
+        const submitted = await runCli(['submit', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...flag.args, ...gatesOf(flag, [])], {
+          cwd: ROOT,
+          env,
+        });
+        assert.equal(submitted.code, 0, submitted.stdout + submitted.stderr);
+        const project = path.join(out, name);
+        // Slow replies: the first worker is stopped once the run has begun, long before its flag's point.
+        const first = startWorker(redis.url, [], { env: { SOPWORKS_SCRIPTED_LATENCY_MS: '400' } });
+        workers.push(first);
+        await waitUntil(
+          'the run has begun',
+          async () => (await runJson(project).catch(() => null)) !== null,
+          60_000,
+          () => first.lines.join('\n'),
+        );
+        first.child.kill('SIGTERM');
+        await first.waitFor(/handed back/);
+        await first.exited;
+        assert.equal((await runJson(project)).outcome, 'interrupted', 'stopped before its point: the other worker continues it');
+        const second = startWorker(redis.url);
+        workers.push(second);
+        const job = (await queue.getJob(jobIdFor({ out, name })))!;
+        await waitUntil(
+          'the job has ended',
+          async () => ['completed', 'failed'].includes(await job.getState()),
+          300_000,
+          () => second.lines.join('\n'),
+        );
+        assert.match(second.lines.join('\n'), new RegExp(`${name}: resuming `), 'the second worker resumed the run from its folder');
+        await stopWorker(second);
+      },
+    },
   ];
 
   FLAGS.forEach((flag, f) => {
     WAYS.forEach((way, w) => {
-      it(`${flag.name} holds through ${way.name}`, async () => {
+      it(`${flag.name} holds through ${way.name}`, async function () {
+        requireSystem(this, ...(way.requires ?? []));
         const name = `flag${f}-way${w}`;
         await way.continue(flag, name);
         await flag.held(path.join(out, name));

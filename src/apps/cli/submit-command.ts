@@ -6,15 +6,27 @@ import path from 'node:path';
 import { z } from 'zod';
 import { loadScenario, parseLlmFlag, readSettings } from '../../capabilities/model/index.ts';
 import { loadCompany, readInstructionsFile } from '../../company/index.ts';
+import { type CompanyDefinition, checkUntil } from '../../engine/run/index.ts';
 import { formatDiagnostic } from '../../engine/sop/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { checkProjectName, projectNameFromSpec } from '../../ground/files/index.ts';
-import { checkSpec, parseRequest } from '../../session/index.ts';
+import { checkSpec, gatesOf, parseRequest, QueuedFlagsAsk } from '../../session/index.ts';
 import { runState } from '../eval/index.ts';
-import { connectRedis, MAX_JOB_INSTRUCTIONS, openQueue, queueErrorLine, queueSecret, redisUrl, redisWaitMs, shownUrl, submitRun } from '../queue/index.ts';
+import {
+  connectRedis,
+  MAX_JOB_INSTRUCTIONS,
+  openQueue,
+  type QueuedRunFlags,
+  queueErrorLine,
+  queueSecret,
+  redisUrl,
+  redisWaitMs,
+  shownUrl,
+  submitRun,
+} from '../queue/index.ts';
 import { EXIT, type Output } from './output.ts';
 
-const SubmitOptions = z.object({
+const SubmitOptions = QueuedFlagsAsk.extend({
   name: z.string().optional(),
   out: z.string().min(1),
   llm: z.string().optional(),
@@ -42,6 +54,7 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
   // The SOPs are checked here, so a job a worker cannot run is never queued.
   const company = await loadCompany(options.sops, options.roles);
   for (const warning of company.warnings) io.err(formatDiagnostic(warning));
+  const flags = await queuedFlags(options, company);
   const out = path.resolve(options.out);
   const projectDir = path.join(out, name);
   const state = await runState(projectDir);
@@ -67,6 +80,7 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
         roles: path.resolve(options.roles),
         allowUnsandboxed: options.allowUnsandboxed,
         instructions,
+        flags,
       },
       secret,
     );
@@ -82,6 +96,26 @@ export async function submitCommand(specWords: string[], rawOptions: unknown, io
     await queue.close();
     await redis.quit().catch(() => {});
   }
+}
+
+/**
+ * The flags of `run` given to submit, checked as `run` checks them (a gate or a stop point the company
+ * has not is refused here, not by a worker), as the job carries them: the ones given, null when none.
+ */
+async function queuedFlags(options: z.output<typeof SubmitOptions>, company: CompanyDefinition): Promise<QueuedRunFlags | null> {
+  await gatesOf(options.approve, 'submit');
+  checkUntil(company, options.until);
+  const flags: QueuedRunFlags = {
+    ...(options.until ? { until: options.until } : {}),
+    ...(options.approve ? { approve: options.approve } : {}),
+    ...(options.budget === null ? {} : { budget: options.budget }),
+    ...(options.maxTokens === null ? {} : { maxTokens: options.maxTokens }),
+    ...(options.maxTime === null ? {} : { maxTime: options.maxTime.text }),
+    // One Engineer is run's default: a job that asks no more carries none.
+    ...(options.engineers === null || options.engineers === 1 ? {} : { engineers: options.engineers }),
+    ...(options.modelFor.length > 0 ? { modelFor: options.modelFor } : {}),
+  };
+  return Object.keys(flags).length > 0 ? flags : null;
 }
 
 /** The instructions file's text, checked as `run --instructions` checks it, and within what a job carries. */

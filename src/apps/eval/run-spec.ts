@@ -11,7 +11,17 @@ import path from 'node:path';
 import { STATE_DIR } from '../../capabilities/repository/index.ts';
 import { type RunOutcome, readRunRecord } from '../../company/index.ts';
 import { describeError, type ErrorCode, SopworksError } from '../../ground/errors.ts';
-import { execute, exitCodeOfError, type Lines, type PreparedRun, prepareChange, prepareResume, prepareStart, type SessionHooks } from '../../session/index.ts';
+import {
+  execute,
+  exitCodeOfError,
+  type Lines,
+  type PreparedRun,
+  prepareChange,
+  prepareResume,
+  prepareStart,
+  type SessionHooks,
+  type StartAsk,
+} from '../../session/index.ts';
 import { commandOutput, reportRun } from '../console/index.ts';
 import { tracedRun } from '../tracing/index.ts';
 import { changeRepository } from './change-repository.ts';
@@ -40,6 +50,11 @@ export interface SpecRunRequest {
   chaos?: { rate: number; seed: number } | null;
   /** The person's instructions for every role (a job's, from `submit --instructions`): as `run --instructions` gives them. */
   instructions?: string | null;
+  /**
+   * The flags of `run` a new run starts with (a job's, from `submit --until …`), as `run`'s request takes
+   * them; a resumed run keeps those of its run.json instead.
+   */
+  flags?: Pick<StartAsk, 'until' | 'approve' | 'budget' | 'maxTokens' | 'maxTime' | 'engineers' | 'modelFor'> | null;
 }
 
 /** What a project folder says about its run. */
@@ -127,5 +142,5 @@ async function prepareSpec(request: SpecRunRequest, state: RunState, projectDir:
     const repo = await changeRepository(request.out, request.name, request.change);
     return prepareChange({ ...common, repo, request: request.spec, sops: path.join(request.sops, 'change') }, hooks);
   }
-  return prepareStart({ ...common, spec: request.spec, sops: request.sops, instructionsText: request.instructions ?? null }, hooks);
+  return prepareStart({ ...common, ...request.flags, spec: request.spec, sops: request.sops, instructionsText: request.instructions ?? null }, hooks);
 }

@@ -1,5 +1,14 @@
 /** apps/queue: its public face — what other folders may use of it. */
-export { type JobData, type JobFields, JobProgress, type JobResult, jobIdFor, MAX_JOB_INSTRUCTIONS, QUEUE_NAME } from './job-data.ts';
+export {
+  type JobData,
+  type JobFields,
+  JobProgress,
+  type JobResult,
+  jobIdFor,
+  MAX_JOB_INSTRUCTIONS,
+  QUEUE_NAME,
+  type QueuedRunFlags,
+} from './job-data.ts';
 export { QUEUE_SECRET_ENV, queueSecret, signJob, verifyJob } from './job-signature.ts';
 export { queueRunner } from './queue-runner.ts';
 export { rateLimitSettings, requestWindow, SharedRateLimits } from './rate-limits.ts';

@@ -82,8 +82,8 @@ async function underCompany(what: string, file: string, limits: WorkerLimits): P
 }
 
 /** Each endpoint and model a role's chain names must be one the worker allows. */
-function checkModels(roles: readonly { id: string; model?: RoleModel | undefined }[], jobModel: string | null, limits: WorkerLimits): void {
-  const models: string[] = jobModel ? [jobModel] : [];
+function checkModels(roles: readonly { id: string; model?: RoleModel | undefined }[], jobModels: readonly string[], limits: WorkerLimits): void {
+  const models: string[] = [...jobModels];
   for (const role of roles) {
     if (role.model === undefined) continue;
     const chain = typeof role.model === 'string' ? [role.model] : [role.model, ...(role.model.fallbacks ?? [])];
@@ -117,7 +117,13 @@ export async function admitJob(data: JobData, limits: WorkerLimits): Promise<voi
   if (data.scenario !== null) await underCompany('scenario', data.scenario, limits);
   if (data.allowUnsandboxed && !limits.allowUnsandboxed)
     throw new JobRefused('it asks to run generated code unsandboxed, which this worker was not started to allow (worker --allow-unsandboxed)');
-  checkModels(await companyRoles(data.sops), data.model ?? null, limits);
+  // `--model-for role=model` asks that model of the worker's endpoint too.
+  const asked = [data.model ?? null, ...(data.flags?.modelFor ?? []).map((entry) => entry.slice(entry.indexOf('=') + 1).trim())];
+  checkModels(
+    await companyRoles(data.sops),
+    asked.filter((m): m is string => Boolean(m)),
+    limits,
+  );
   const state = path.join(data.out, data.name, STATE_DIR);
   if (await fs.stat(path.join(state, 'run.json')).catch(() => null)) await admitRecord(state, limits);
 }
@@ -149,5 +155,5 @@ async function admitRecord(stateDir: string, limits: WorkerLimits): Promise<void
   await underCompany('roles folder (in its run.json)', record.roles, limits);
   if (record.llm.kind === 'local') throw new JobRefused('its run.json names a local model file: a worker asks its own endpoint or a scenario');
   if (record.llm.kind === 'scripted') await underCompany('scenario (in its run.json)', record.llm.file, limits);
-  else checkModels(record.llm.roles ? roleModelsFromRecord(record.llm.roles) : [], record.llm.model, limits);
+  else checkModels(record.llm.roles ? roleModelsFromRecord(record.llm.roles) : [], record.llm.model ? [record.llm.model] : [], limits);
 }

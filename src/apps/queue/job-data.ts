@@ -15,6 +15,27 @@ export const QUEUE_NAME = 'sopworks-runs';
 /** The most characters of instructions a job carries (a run shows the roles its first 2,000 tokens anyway). */
 export const MAX_JOB_INSTRUCTIONS = 64 * 1024;
 
+/**
+ * The flags of `run` a job carries (`submit`'s QueuedFlagsAsk), as values `run`'s request takes again —
+ * the worker's start checks them as `run` does; the run keeps them in its run.json for every way it is
+ * continued. Each absent one is `run`'s default.
+ */
+export const QueuedRunFlags = z
+  .object({
+    until: z.string(),
+    approve: z.array(z.string()),
+    budget: z.number(),
+    maxTokens: z.number(),
+    /** As it was written (`30m`, `1h30m`): the outcome quotes it. */
+    maxTime: z.string(),
+    engineers: z.number(),
+    /** `role=model`, each. */
+    modelFor: z.array(z.string()),
+  })
+  .partial()
+  .strict();
+export type QueuedRunFlags = z.infer<typeof QueuedRunFlags>;
+
 export const JobFields = z.object({
   /** The sopworks version that submitted it: a worker of another version hands the job back. */
   version: z.string(),
@@ -39,6 +60,8 @@ export const JobFields = z.object({
     .max(MAX_JOB_INSTRUCTIONS, `at most ${MAX_JOB_INSTRUCTIONS} characters`)
     .refine((text) => !text.includes('\0') && text.trim() !== '', 'text that is not blank')
     .nullish(),
+  /** `submit --until/--approve/--budget/…`: the flags of `run` the queued run starts with; absent or null: none. */
+  flags: QueuedRunFlags.nullish(),
   /** `eval --chaos`: the share of the scenario's replies spoiled and the seed; absent or null: a clean run. */
   chaos: z.object({ rate: z.number().min(0).max(1), seed: z.number().int().min(0) }).nullish(),
   submittedAt: z.string(),

@@ -7,7 +7,8 @@
  *
  * - unsigned, mis-signed, or beyond the worker's limits → refused: the job fails once, saying why, and
  *   stays in `sopworks jobs`; nothing of it runs;
- * - `done` → the job completes;
+ * - `done`, or `paused` where `submit --until` asked → the job completes;
+ * - `paused` at the endpoint's limit (no SOPWORKS_WAIT_FOR_QUOTA) → fails once, saying when it resets;
  * - another final outcome, a bad spec, a SOP error, a missing run folder → UnrecoverableError: the job
  *   fails once, never retried (a retry cannot fix it);
  * - the run's lease held by a live worker → the job waits (delayed) until that lease would have expired,
@@ -119,6 +120,7 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
       logFile: path.join(data.out, 'logs', `${data.name}.log`),
       chaos: data.chaos ?? null,
       instructions: data.instructions ?? null,
+      flags: data.flags ?? null,
     },
     { stop: context.stop, lease, provider: context.provider },
   );
@@ -134,6 +136,7 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
     if (after.outcome === 'done') return result;
     throw new UnrecoverableError(`the run ended ${after.outcome}: ${record.reason ?? ''} (sopworks resume ${projectDir} continues it)`);
   }
+  if (after.kind === 'resumable' && after.outcome === 'paused') return pausedRun(job, projectDir, context);
   // Stopped by the worker's shutdown — even before its run record was written: another worker takes it.
   if (context.closing() && error === null) {
     context.log(`${job.id} ${data.name}: handed back (interrupted by the worker's shutdown)`);
@@ -144,6 +147,21 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
     throw new UnrecoverableError(error.split('\n')[0]!);
   }
   throw new Error(error ?? `the run stopped before its outcome (${after.kind === 'resumable' ? (after.outcome ?? 'cut off') : after.kind}); it is retried`);
+}
+
+/**
+ * A run that ended paused is never retried: a retry would resume it. Paused where `submit --until` asked,
+ * it did what was asked (the job completes); paused at its endpoint's limit without SOPWORKS_WAIT_FOR_QUOTA,
+ * the job fails once, saying when the limit resets and how to go on.
+ */
+async function pausedRun(job: Job, projectDir: string, context: WorkerContext): Promise<JobResult> {
+  const record = await readRunRecord(path.join(projectDir, STATE_DIR));
+  const reason = record.reason ?? '';
+  context.log(cleanLine(`${job.id}: paused: ${reason}`));
+  if (!record.resumeAt) return { outcome: 'paused', reason, projectDir, worker: context.id };
+  throw new UnrecoverableError(
+    `the run paused at its endpoint's limit: ${reason} (after ${record.resumeAt}, sopworks resume ${projectDir} continues it, or submit it again; SOPWORKS_WAIT_FOR_QUOTA=true on the workers waits instead)`,
+  );
 }
 
 /** Records this take-up of the run; fails the job when the run has not moved on over several in a row. */

@@ -1,4 +1,5 @@
 /** `sopworks submit`: submit-command.ts does it, loaded only then. */
+import { flagsOf, QueuedFlagsAsk } from '../../../session/index.ts';
 import type { CommandEntry } from '../command-table.ts';
 import { allowUnsandboxedFlag, rolesFlag, sopsFlag } from './shared-flags.ts';
 
@@ -16,5 +17,7 @@ export const submitEntry: CommandEntry = {
     allowUnsandboxedFlag("run generated code that cannot be sandboxed with the worker's rights, only limited"),
     sopsFlag(),
     rolesFlag,
+    // What the run keeps in its run.json, as `run` takes them.
+    ...flagsOf(QueuedFlagsAsk),
   ],
 };
