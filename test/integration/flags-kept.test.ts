@@ -248,7 +248,7 @@ describe('every flag kept in run.json holds however the run is continued', funct
         await waitUntil(
           'the run has begun',
           async () => (await runJson(project).catch(() => null)) !== null,
-          60_000,
+          180_000,
           () => first.lines.join('\n'),
         );
         first.child.kill('SIGTERM');
