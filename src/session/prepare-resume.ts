@@ -15,6 +15,7 @@ import { checkContinuable, checkHintApplies, checkUntil } from '../engine/run/in
 import { SopworksError } from '../ground/errors.ts';
 import { describeFindings, inspectProject } from '../host/git/index.ts';
 import { refuseUnsandboxableAtStart, sandboxSettings } from '../host/sandbox/index.ts';
+import { continuationAdvice } from './continuation-advice.ts';
 import { type PreparedRun, settingsOf } from './execute.ts';
 import type { Lines, SessionHooks } from './hooks.ts';
 import { chaosOf, choiceOfRecord, chooseModel, withChaos } from './model-choice.ts';
@@ -27,7 +28,7 @@ export async function prepareResume(asked: ResumeAsk, hooks: SessionHooks): Prom
   const projectDir = path.resolve(ask.project);
   await refuseTampered(projectDir, hooks.lines);
   const record = await resumableRecord(projectDir);
-  await checkContinuable(projectDir, record);
+  await checkContinuable(projectDir, record, continuationAdvice);
   if (ask.hint) checkHintApplies(record);
   const settings = settingsOf(hooks);
   const unsandboxable = await refuseUnsandboxableAtStart(sandboxSettings(settings.sandbox, ask.allowUnsandboxed));

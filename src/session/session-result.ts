@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { approvalsOf, parseWaiting, questionsOf } from '../capabilities/approvals/index.ts';
 import type { RunResult } from '../company/index.ts';
-import { BaselineTests } from '../documents/index.ts';
-import { insteadFor, startAfresh, whyNotContinuable } from '../engine/run/index.ts';
 import { cleanLine } from '../ground/terminal-text.ts';
+import { continuationAdvice } from './continuation-advice.ts';
 import { exitCodeOfOutcome } from './exit-code.ts';
 import { type OpenQuestions, questionLines } from './question-lines.ts';
 
@@ -33,36 +32,12 @@ export function sessionResult(command: SessionCommand, run: RunResult, extraNext
   return { command, run, exitCode: exitCodeOfOutcome(run.outcome), lines, next: [...next, ...extraNext], questions };
 }
 
-/** The base's tests as they could not run (a change stopped before any code), or null. */
-function baseThatCouldNotRun(messages: RunResult['messages']): BaselineTests | null {
-  const posted = [...messages].reverse().find((m) => m.type === 'BaselineTests');
-  const base = BaselineTests.safeParse(posted?.payload);
-  return base.success && !base.data.runner.started ? base.data : null;
-}
-
-/**
- * A change whose base's tests could not run here failed on this machine's environment, not on a model's
- * reply or the SOP's bound: what helps is making what they need available, then starting it again.
- */
-function environmentAdvice(base: BaselineTests, record: object | null): string {
-  const install = base.signature === 'install failed';
-  return [
-    `The repository's tests could not run here (${cleanLine(base.runner.line ?? 'no cause was read')}), so no code was written: the cause is this machine's environment, not the model or the SOP, and a resumed run would end the same way.`,
-    install
-      ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
-      : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
-    `Then start it again: ${startAfresh(record)}.`,
-  ].join('\n');
-}
-
 /** The lines that say what to do next, and the commands among them. */
 function whatNext(result: RunResult, shown: string): { lines: string[]; next: string[] } {
   if (result.outcome === 'done') return { lines: [`\nNext: cd ${shown} && git log --stat`], next: [`cd ${shown} && git log --stat`] };
   if (result.outcome === 'criteria-unmet') return criteriaUnmet(shown);
-  const why = result.outcome === 'failed' ? whyNotContinuable(result.messages) : null;
-  const base = why ? baseThatCouldNotRun(result.messages) : null;
-  if (base) return { lines: [`\n${environmentAdvice(base, runRecordOf(result.projectDir))}`], next: [] };
-  if (why) return { lines: [`\n${cleanLine(why)}\n${insteadFor(runRecordOf(result.projectDir))}`], next: [] };
+  const advice = result.outcome === 'failed' ? continuationAdvice(result.messages, runRecordOf(result.projectDir)) : null;
+  if (advice) return { lines: [`\n${cleanLine(advice.why)}\n${advice.instead}`], next: [] };
   const lines = [`\nContinue it with: sopworks resume ${shown}`];
   const next = [`sopworks resume ${shown}`];
   if (result.outcome === 'budget-exhausted') lines.push('Raise the limit with --budget <dollars> or --max-tokens <tokens> when you resume.');

@@ -10,7 +10,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { GREETINGS_BRANCH as BRANCH, changeSetUp, GREETINGS_SCENARIO, git, type Reply } from '../helpers/change-repo.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { type NpmRegistry, startNpmRegistry } from '../helpers/npm-registry.ts';
+import { ROOT } from '../helpers/paths.ts';
 import { BUBBLEWRAP, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
@@ -140,6 +142,21 @@ describe("sopworks change: the repository's own test runner", function () {
       assert.match(result.stdout, /^To drop it: git -C .* worktree remove .* --force && git -C .* branch -D sopworks\/let-greet-take-language-option$/m);
       const exchanges = await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8');
       assert.doesNotMatch(exchanges, /"action":"edit_file"/, 'no edit was asked for');
+      // `resume` refuses it with the same advice, read from the base's first cause: never a stronger model.
+      const board = await fs.readFile(path.join(run.worktree, '.sopworks', 'board.jsonl'));
+      const resumed = await sopworks(['resume', run.worktree], { cwd: ROOT, env: { SOPWORKS_NPM_REGISTRY: npm.url } });
+      assert.equal(resumed.code, 2, resumed.stdout + resumed.stderr);
+      assert.match(
+        resumed.stderr,
+        /cannot be continued\. The repository's tests could not run here \(.*\), so no code was written: the cause is this machine's environment, not the model or the SOP/,
+      );
+      assert.match(
+        resumed.stderr,
+        Object.keys(devDependencies).length > 0 ? /Make the package it could not get available to sopworks' sandbox/ : /Make what the tests need available/,
+      );
+      assert.match(resumed.stderr, /Then start it again: `sopworks change .* "<request>"`/);
+      assert.doesNotMatch(resumed.stdout + resumed.stderr, /stronger model/);
+      assert.deepEqual(await fs.readFile(path.join(run.worktree, '.sopworks', 'board.jsonl')), board, 'the refused resume wrote nothing');
       run.untouched();
     });
   }

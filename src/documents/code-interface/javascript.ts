@@ -42,7 +42,7 @@ export function javascriptInterface(root: SyntaxNode, source: string): string {
   const render = (node: SyntaxNode): string => textWith(source, node.startIndex, node.endIndex, cutsIn(node, source));
   const shown = (node: SyntaxNode): string => [...commentsAbove(node, isComment, ''), render(node)].join('\n');
   const top = root.namedChildren.filter((node): node is SyntaxNode => node !== null);
-  const named = namedByCommonJs(top);
+  const named = new Set([...namedByCommonJs(top), ...namedByEsExports(top)]);
   const parts: string[] = [];
   for (const node of top) {
     if (node.type === 'export_statement' || node.type === 'ambient_declaration' || commonJsExport(node)) parts.push(shown(node));
@@ -74,13 +74,25 @@ function cutsIn(node: SyntaxNode, source: string): Cut[] {
       if (!child) continue;
       if (value && child.startIndex === value.startIndex && !FUNCTIONS.has(value.type) && !CLASSES.has(value.type)) {
         const inner = cutsIn(value, source);
-        if (tooLong(textWith(source, value.startIndex, value.endIndex, inner))) cuts.push(cutOf(value, '…'));
+        if (tooLong(textWith(source, value.startIndex, value.endIndex, inner))) cuts.push(cutOf(value, value.type === 'object' ? objectKeys(value) : '…'));
         else cuts.push(...inner);
       } else visit(child);
     }
   };
   visit(node);
   return cuts;
+}
+
+/** An object too long to show, as its keys (`{ enabled: …, red: …, bold() { … } }`): what a module exporting it offers. */
+function objectKeys(object: SyntaxNode): string {
+  const keys = object.namedChildren.flatMap((entry) => {
+    if (entry?.type === 'shorthand_property_identifier') return [entry.text];
+    if (entry?.type === 'pair') return [`${entry.childForFieldName('key')?.text ?? '?'}: …`];
+    if (entry?.type === 'method_definition') return [`${entry.childForFieldName('name')?.text ?? '?'}() { … }`];
+    if (entry?.type === 'spread_element') return ['...…'];
+    return [];
+  });
+  return `{ ${keys.join(', ')} }`;
 }
 
 /** A class's body with its public members only, each at its own indentation. */
@@ -121,6 +133,24 @@ function namedByCommonJs(top: readonly SyntaxNode[]): Set<string> {
       if (entry?.type === 'shorthand_property_identifier') names.add(entry.text);
       const value = entry?.type === 'pair' ? entry.childForFieldName('value') : null;
       if (value?.type === 'identifier') names.add(value.text);
+    }
+  }
+  return names;
+}
+
+/** The top-level names an ES export hands out without declaring them: `export default $` names $, `export { a, b as c }` a and b. */
+function namedByEsExports(top: readonly SyntaxNode[]): Set<string> {
+  const names = new Set<string>();
+  for (const node of top) {
+    if (node.type !== 'export_statement' || node.childForFieldName('source') || node.childForFieldName('declaration')) continue;
+    const value = node.childForFieldName('value');
+    if (value?.type === 'identifier') names.add(value.text);
+    for (const clause of node.namedChildren) {
+      if (clause?.type !== 'export_clause') continue;
+      for (const specifier of clause.namedChildren) {
+        const name = specifier?.childForFieldName('name');
+        if (name) names.add(name.text);
+      }
     }
   }
   return names;

@@ -5,7 +5,16 @@ export { type CompanyDefinition, loadCompanyDefinition } from './load-company.ts
 export { MemoryRunStore } from './memory-run-store.ts';
 export { type CheckedProjectDir, checkProjectDir, makeWayForProject } from './prepare-project.ts';
 export { publishOnce } from './publish-once.ts';
-export { checkContinuable, checkHintApplies, insteadFor, startAfresh, whyNotContinuable } from './run-continuation.ts';
+export {
+  adviceOfBound,
+  type ContinuationAdvice,
+  checkContinuable,
+  checkHintApplies,
+  insteadFor,
+  type NotContinuable,
+  startAfresh,
+  whyNotContinuable,
+} from './run-continuation.ts';
 export type { EarlierUsage, LoopEvent } from './run-events.ts';
 export { lockOwner } from './run-lock.ts';
 export { type CommitFault, type RunApprovals, RunLoop, type SharedPorts, type StopSignals } from './run-loop.ts';

@@ -59,11 +59,30 @@ export const insteadFor = (record: object | null): string =>
     ? INSTEAD.replace('`sopworks run`', startAfresh(record)).replace('a clearer spec', 'a clearer request')
     : INSTEAD;
 
-/** Refuses, before anything is written, to resume a run its SOP concluded failed. */
-export async function checkContinuable(projectDir: string, record: object | null = null): Promise<void> {
+/** Why a run cannot be continued, and what helps instead. */
+export interface NotContinuable {
+  why: string;
+  instead: string;
+}
+
+/** Why resume cannot continue the run on this board, and what helps; null when it can. */
+export type ContinuationAdvice = (messages: readonly Message[], record: object | null) => NotContinuable | null;
+
+/** The SOP's own bound was reached: a new run with what made it give up changed. */
+export const adviceOfBound: ContinuationAdvice = (messages, record) => {
+  const why = whyNotContinuable(messages);
+  return why ? { why, instead: insteadFor(record) } : null;
+};
+
+/**
+ * Refuses, before anything is written, to resume a run its SOP concluded failed, saying why and what helps
+ * — as `advise` reads the board: the company knows causes the engine does not (a change's base that could
+ * not run here is this machine's environment, and no stronger model helps it).
+ */
+export async function checkContinuable(projectDir: string, record: object | null = null, advise: ContinuationAdvice = adviceOfBound): Promise<void> {
   const { records } = await readAppendLog(path.join(projectDir, STATE_DIR, 'board.jsonl'));
-  const why = whyNotContinuable(records as Pick<Message, 'type'>[]);
-  if (why) throw new SopworksError('NOT_RESUMABLE', `${projectDir} cannot be continued. ${why}`, { hint: insteadFor(record) });
+  const advice = advise(records as Message[], record);
+  if (advice) throw new SopworksError('NOT_RESUMABLE', `${projectDir} cannot be continued. ${advice.why}`, { hint: advice.instead });
 }
 
 /** The reasons of a run whose step failed on the model's replies: the steps `resume` asks again. */

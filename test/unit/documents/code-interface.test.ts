@@ -336,6 +336,15 @@ describe('codeInterface: what a file that depends on another is shown of it', ()
       );
     });
 
+    it('shows the declaration an ES export names (`export default $`, `export { a as b }`), a long object as its keys', async () => {
+      const entries = Array.from({ length: 30 }, (_, i) => `\tcolor${i}: init(${i}, 39),`).join('\n');
+      const source = `'use strict';\nfunction init(x, y) {\n  return x + y;\n}\nconst $ = {\n\tenabled: true,\n${entries}\n\tstrip(text) { return text; },\n};\nconst other = 1;\nconst hidden = 2;\nexport { other as renamed };\nexport default $;\n`;
+      const shown = await codeInterface('index.mjs', source);
+      const keys = Array.from({ length: 30 }, (_, i) => `color${i}: …`).join(', ');
+      assert.equal(shown, `const $ = { enabled: …, ${keys}, strip() { … } };\nconst other = 1;\nexport { other as renamed };\nexport default $;`);
+      assert.ok(await parsesWhole('index.mjs', shown), shown);
+    });
+
     it('says so when a module exports nothing', async () => {
       assert.equal(await codeInterface('bin/run.mjs', 'console.log("hello");\nprocess.exit(0);\n'), '(it exports nothing)');
     });

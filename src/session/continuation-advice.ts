@@ -1,0 +1,41 @@
+/**
+ * Why a stopped run cannot be continued, and what helps instead — the one place that chooses it, for the
+ * run's own end (session-result.ts) and for a `resume` refused later (prepare-resume.ts) alike: a run whose
+ * SOP's bound was reached wants a new run with what made it give up changed (src/engine/run/run-continuation.ts),
+ * but a change whose base's tests could not run here failed on this machine's environment, and what helps
+ * is what its base report's first cause names.
+ */
+import { BaselineTests } from '../documents/index.ts';
+import type { Message } from '../engine/board/index.ts';
+import { adviceOfBound, type ContinuationAdvice, type NotContinuable, startAfresh } from '../engine/run/index.ts';
+import { cleanLine } from '../ground/terminal-text.ts';
+
+export const continuationAdvice: ContinuationAdvice = (messages, record) => {
+  const bound = adviceOfBound(messages, record);
+  const base = bound ? baseThatCouldNotRun(messages) : null;
+  return base ? environmentAdvice(base, record) : bound;
+};
+
+/** The base's tests as they could not run (a change stopped before any code), or null. */
+function baseThatCouldNotRun(messages: readonly Message[]): BaselineTests | null {
+  const posted = [...messages].reverse().find((m) => m.type === 'BaselineTests');
+  const base = BaselineTests.safeParse(posted?.payload);
+  return base.success && !base.data.runner.started ? base.data : null;
+}
+
+/**
+ * A change whose base's tests could not run here failed on this machine's environment, not on a model's
+ * reply or the SOP's bound: what helps is making what they need available, then starting it again.
+ */
+function environmentAdvice(base: BaselineTests, record: object | null): NotContinuable {
+  const install = base.signature === 'install failed';
+  return {
+    why: `The repository's tests could not run here (${cleanLine(base.runner.line ?? 'no cause was read')}), so no code was written: the cause is this machine's environment, not the model or the SOP, and a resumed run would end the same way.`,
+    instead: [
+      install
+        ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
+        : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
+      `Then start it again: ${startAfresh(record)}.`,
+    ].join('\n'),
+  };
+}

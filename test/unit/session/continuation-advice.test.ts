@@ -1,0 +1,71 @@
+/**
+ * What a stopped run is told instead of "continue it with resume" — at its end and when `resume` refuses
+ * it later, from the same place: a SOP that reached its bound wants a new run with a stronger model or a
+ * clearer request; a change whose base's tests could not run here wants what its base report's first
+ * cause names, and no model is blamed.
+ */
+import assert from 'node:assert/strict';
+import type { BaselineTests } from '../../../src/documents/index.ts';
+import type { Message } from '../../../src/engine/board/index.ts';
+import { continuationAdvice } from '../../../src/session/continuation-advice.ts';
+
+const message = (seq: number, type: string, from: string, payload: unknown): Message =>
+  ({ id: `msg-${seq}`, seq, type, from, to: 'all', causedBy: [], createdAt: '', payload }) as Message;
+
+const record = { change: { repo: '/home/dev/greetings', branch: 'sopworks/lang-option' } };
+
+function baseThatCouldNotRun(signature: string, line: string): BaselineTests {
+  return {
+    round: 1,
+    command: ['npm', 'test'],
+    passed: false,
+    exitCode: 1,
+    timedOut: false,
+    counts: null,
+    failures: [],
+    signature,
+    output: line,
+    sandbox: null,
+    ran: true,
+    runner: { started: false, line },
+  };
+}
+
+const stopped = (base: BaselineTests | null) => [
+  message(1, 'Requirement', 'client', { request: 'greet in French' }),
+  ...(base ? [message(2, 'BaselineTests', 'qa', base)] : []),
+  message(3, 'Outcome', 'qa', { outcome: 'failed', reason: "the repository's tests could not be run on the base, so no code was written" }),
+];
+
+describe('why a stopped run cannot be continued, and what helps', () => {
+  it('names the environment and the package to make available when the base could not be installed', () => {
+    const advice = continuationAdvice(
+      stopped(baseThatCouldNotRun('install failed', 'the dependencies could not be installed (npm install): no-such-runner')),
+      record,
+    );
+    assert.ok(advice);
+    assert.equal(
+      advice.why,
+      "The repository's tests could not run here (the dependencies could not be installed (npm install): no-such-runner), so no code was written: the cause is this machine's environment, not the model or the SOP, and a resumed run would end the same way.",
+    );
+    assert.match(advice.instead, /^Make the package it could not get available to sopworks' sandbox: a registry it can reach/);
+    assert.match(
+      advice.instead,
+      /\nThen start it again: `sopworks change \/home\/dev\/greetings "<request>"` \(a new branch; sopworks\/lang-option keeps this one/,
+    );
+    assert.doesNotMatch(advice.why + advice.instead, /stronger model/);
+  });
+
+  it('names what the tests need when the runner did not start', () => {
+    const advice = continuationAdvice(stopped(baseThatCouldNotRun('runner did not start', '`npm test` did not start: sh: 1: mocha: not found')), record);
+    assert.match(advice?.why ?? '', /\(`npm test` did not start: sh: 1: mocha: not found\)/);
+    assert.match(advice?.instead ?? '', /^Make what the tests need available: the runner or module the line names/);
+  });
+
+  it("says the SOP's bound and a stronger model for a run that failed on its own rounds, and nothing for one resume continues", () => {
+    const advice = continuationAdvice(stopped(null), record);
+    assert.match(advice?.why ?? '', /^The qa's SOP concluded the run failed \(.*\): its own bound was reached/);
+    assert.match(advice?.instead ?? '', /with a stronger model \(--model\), a clearer request/);
+    assert.equal(continuationAdvice([message(1, 'Requirement', 'client', { request: 'x' })], record), null);
+  });
+});
