@@ -5,6 +5,7 @@
  * but a change whose base's tests could not run here failed on this machine's environment, and what helps
  * is what its base report's first cause names.
  */
+import { OWN_SCRIPTS_OFF } from '../capabilities/test-round/index.ts';
 import { BaselineTests } from '../documents/index.ts';
 import type { Message } from '../engine/board/index.ts';
 import { adviceOfBound, type ContinuationAdvice, type NotContinuable, startAfresh } from '../engine/run/index.ts';
@@ -28,13 +29,18 @@ function baseThatCouldNotRun(messages: readonly Message[]): BaselineTests | null
  * reply or the SOP's bound: what helps is making what they need available, then starting it again.
  */
 function environmentAdvice(base: BaselineTests, record: object | null): NotContinuable {
-  const install = base.signature === 'install failed';
+  const line = base.runner.line ?? 'no cause was read';
   return {
-    why: `The repository's tests could not run here (${cleanLine(base.runner.line ?? 'no cause was read')}), so no code was written: the cause is this machine's environment, not the model or the SOP, and a resumed run would end the same way.`,
+    why: `The repository's tests could not run here (${cleanLine(line)}), so no code was written: the cause is this machine's environment, not the model or the SOP, and a resumed run would end the same way.`,
     instead: [
-      install
+      base.signature === 'install failed'
         ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
         : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
+      ...(line.includes(OWN_SCRIPTS_OFF)
+        ? [
+            "If they need what the repository's own install scripts write (a build, the `dist/` its packages import), let install scripts run: `dependencies: { scripts: true }` in the policy.yaml of a copy of sops/change, passed with --sops — they then run in the install's sandbox, behind its egress proxy, and its dependencies' scripts with them (docs/sandbox.md).",
+          ]
+        : []),
       `Then start it again: ${startAfresh(record)}.`,
     ].join('\n'),
   };

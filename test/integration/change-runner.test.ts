@@ -30,8 +30,8 @@ const withNpmTest = withTestCommand(['npm', 'test']);
 let GREETINGS_DESIGN: Reply;
 const designOf = (reply: Reply) => reply.json as Record<string, unknown>;
 
-const manifest = (devDependencies: Record<string, string>, test: string) =>
-  `${JSON.stringify({ name: 'greetings', version: '0.3.0', type: 'module', scripts: { test }, devDependencies }, null, 2)}\n`;
+const manifest = (devDependencies: Record<string, string>, test: string, scripts: Record<string, string> = {}) =>
+  `${JSON.stringify({ name: 'greetings', version: '0.3.0', type: 'module', scripts: { ...scripts, test }, devDependencies }, null, 2)}\n`;
 
 describe("sopworks change: the repository's own test runner", function () {
   this.timeout(300_000);
@@ -111,7 +111,10 @@ describe("sopworks change: the repository's own test runner", function () {
   ] as const) {
     it(`stops before any code is written for ${what}, the base report quoting why`, async () => {
       const runner = Object.keys(devDependencies)[0] ?? 'mocha';
-      const run = await changeSetUp(withNpmTest, { extra: { 'package.json': manifest(devDependencies, runner), '.gitignore': 'node_modules/\n' } });
+      // The repository's own postinstall, which install scripts being off leaves unrun, is named with the cause.
+      const own = Object.keys(devDependencies).length === 0;
+      const scripts: Record<string, string> = own ? { postinstall: 'node scripts/link.js' } : {};
+      const run = await changeSetUp(withNpmTest, { extra: { 'package.json': manifest(devDependencies, runner, scripts), '.gitignore': 'node_modules/\n' } });
       const result = await run.change([], { SOPWORKS_NPM_REGISTRY: npm.url });
       assert.equal(result.code, 1, result.stdout + result.stderr);
       // The outcome names the first cause: the install that failed, or the runner that is not there — not an exit code.
@@ -138,6 +141,15 @@ describe("sopworks change: the repository's own test runner", function () {
       );
       assert.match(result.stdout, /^Then start it again: `sopworks change .* "<request>"`/m);
       assert.doesNotMatch(result.stdout, /stronger model/);
+      const ownLine =
+        /mocha: not found — the repository's own install scripts did not run \(install scripts are off: the policy's dependencies\.scripts\): postinstall `node scripts\/link\.js`/;
+      const ownAdvice =
+        /^If they need what the repository's own install scripts write .* `dependencies: \{ scripts: true \}` in the policy\.yaml of a copy of sops\/change/m;
+      if (own) {
+        assert.match(result.stdout, ownLine);
+        assert.match(result.stdout, ownAdvice);
+        assert.match(report, ownLine);
+      } else assert.doesNotMatch(result.stdout, /own install scripts/);
       assert.match(result.stdout, /^Do not merge sopworks\/let-greet-take-language-option: the run ended failed, not done\.$/m);
       assert.match(result.stdout, /^To drop it: git -C .* worktree remove .* --force && git -C .* branch -D sopworks\/let-greet-take-language-option$/m);
       const exchanges = await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8');
@@ -156,6 +168,7 @@ describe("sopworks change: the repository's own test runner", function () {
       );
       assert.match(resumed.stderr, /Then start it again: `sopworks change .* "<request>"`/);
       assert.doesNotMatch(resumed.stdout + resumed.stderr, /stronger model/);
+      if (own) assert.match(resumed.stderr, ownAdvice);
       assert.deepEqual(await fs.readFile(path.join(run.worktree, '.sopworks', 'board.jsonl')), board, 'the refused resume wrote nothing');
       run.untouched();
     });

@@ -8,6 +8,7 @@
 
 import type { BaselineTests } from '../../documents/index.ts';
 import type { Progress } from '../../engine/steps/index.ts';
+import type { OwnScript } from '../../host/install/index.ts';
 import { localCommand, NO_RUNNERS, type ProjectRunners } from '../../host/runners/index.ts';
 import type { AcceptLine, SandboxSettings } from '../../host/sandbox/index.ts';
 import { parseTestOutput } from './parse-test-output.ts';
@@ -32,6 +33,8 @@ export interface BaseTestsRequest {
   sandbox: SandboxSettings;
   /** The dependency install that ran before (null: none ran). A failed one is why the tests cannot start. */
   install: InstallFacts | null;
+  /** The repository's own install scripts the install did not run (scripts off): named when the tests could not start. */
+  ownScriptsOff?: readonly OwnScript[];
   /** The repository's scripts and installed binaries, which a runner form (`npx vitest run`) runs from (src/host/runners/). */
   runners?: ProjectRunners;
   progress(event: Progress): void;
@@ -64,8 +67,18 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
       ? { started: false, line: `no tests ran: ${none.message}` }
       : runnerStart(parseTestOutput(round.output), round.exitCode, round.output);
   // The first cause names the command, then the line that says why: `npm test` did not start: sh: 1: mocha: not found.
-  if (!runner.started && runner.line && !none) runner.line = `\`${request.command.join(' ')}\` did not start: ${runner.line}`;
+  if (!runner.started && runner.line && !none)
+    runner.line = `\`${request.command.join(' ')}\` did not start: ${runner.line}${ownScriptsOff(request.ownScriptsOff ?? [])}`;
   return { ...round, ran: true, runner };
+}
+
+/** Said of a base whose tests could not start while the repository's own install scripts stayed off (continuation advice reads it). */
+export const OWN_SCRIPTS_OFF = "the repository's own install scripts did not run";
+
+function ownScriptsOff(scripts: readonly OwnScript[]): string {
+  if (scripts.length === 0) return '';
+  const named = scripts.map((s) => `${s.name} \`${s.command}\``).join(', ');
+  return ` — ${OWN_SCRIPTS_OFF} (install scripts are off: the policy's dependencies.scripts): ${named}`;
 }
 
 const INSTALLER_ERROR =

@@ -4,6 +4,7 @@ import * as C from '../../documents/index.ts';
 import { ownRecordLine } from '../../engine/board/index.ts';
 import { defineStep } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
+import { ownInstallScripts } from '../../host/install/index.ts';
 import { readProjectRunners } from '../../host/runners/index.ts';
 import { type InstallFacts, runBaseTests as runOnBase } from './base-tests.ts';
 
@@ -49,6 +50,8 @@ export const runBaseTests = defineStep({
         timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
         sandbox: ports.sandbox,
         install: install ?? null,
+        // What the package manager would have run of the repository's own package.json, had install scripts been on.
+        ownScriptsOff: install?.passed && !ports.policy.dependencies.scripts ? ownInstallScripts(repository.root) : [],
         progress: (event) => report(event),
         acceptRecordLine: ownRecordLine(ports.board),
         holdCommits: (work) => repository.withCommitsHeld(work),

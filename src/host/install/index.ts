@@ -4,6 +4,7 @@ export { type InstallPlan, installedAlready, markInstalled, packagesWithInstallS
 export { checkInstall, type InstallRun, runInstall } from './install-project.ts';
 export type { UnmetDependency } from './installed-check.ts';
 export { ManifestProblem } from './manifest-problem.ts';
+export { type OwnScript, ownInstallScripts } from './own-scripts.ts';
 export { ManagerUnavailable } from './provision-manager.ts';
 export { describeRefusal, type Refusal } from './refusal.ts';
 export { configuredRegistries, type DependencyRegistries, resolveRegistries } from './registries.ts';

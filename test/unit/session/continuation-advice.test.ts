@@ -62,6 +62,22 @@ describe('why a stopped run cannot be continued, and what helps', () => {
     assert.match(advice?.instead ?? '', /^Make what the tests need available: the runner or module the line names/);
   });
 
+  it("says how to let the repository's own install scripts run when they stayed off, besides what the tests need", () => {
+    const line =
+      "`npm test` did not start: Error: Cannot find module '@changesets/git/dist/changesets-git.cjs.js' — the repository's own install scripts did not run (install scripts are off: the policy's dependencies.scripts): postinstall `preconstruct dev`";
+    const advice = continuationAdvice(stopped(baseThatCouldNotRun('runner did not start', line)), record);
+    const [needs, scripts, again] = advice?.instead.split('\n') ?? [];
+    assert.match(needs ?? '', /^Make what the tests need available/);
+    assert.match(
+      scripts ?? '',
+      /^If they need what the repository's own install scripts write .*`dependencies: \{ scripts: true \}` in the policy\.yaml of a copy of sops\/change, passed with --sops/,
+    );
+    assert.match(again ?? '', /^Then start it again: /);
+    // A base that could not start for another reason is not told about scripts.
+    const other = continuationAdvice(stopped(baseThatCouldNotRun('runner did not start', '`npm test` did not start: sh: 1: mocha: not found')), record);
+    assert.doesNotMatch(other?.instead ?? '', /install scripts/);
+  });
+
   it("says the SOP's bound and a stronger model for a run that failed on its own rounds, and nothing for one resume continues", () => {
     const advice = continuationAdvice(stopped(null), record);
     assert.match(advice?.why ?? '', /^The qa's SOP concluded the run failed \(.*\): its own bound was reached/);
