@@ -27,7 +27,10 @@ export interface RunResult {
   lastTestReport: TestReport | null;
   /** The run's documents kept out of its commits, relative to its folder (`.sopworks/documents/…`). */
   documents: string[];
+  /** This process's time on the run. */
   wallMs: number;
+  /** The whole run's: its earlier processes' too (run.json's wallMs), as its usage is. */
+  runWallMs: number;
 }
 
 /** `started`: when this process took up the run (Date.now()); `recordTo`: where to write the scenario, if anywhere. */
@@ -98,6 +101,7 @@ export async function finishRun(run: OpenRun, decided: RunConclusion, started: n
     lastTestReport: lastTestRound(board.list()),
     documents,
     wallMs,
+    runWallMs: (record.wallMs ?? 0) + wallMs,
   };
 }
 

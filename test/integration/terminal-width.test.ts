@@ -112,6 +112,12 @@ describe('a terminal view that fits its width', function () {
       totals.every((t) => t.tokens >= earlier && t.tokens <= whole),
       `each status between ${earlier} and the whole run's ${whole}`,
     );
+    // The summary's usage is the whole run's too: its tokens, and its time with the first process's.
+    const usage = lines.find((l) => l.startsWith('Usage'))!;
+    const [, tokens, seconds] = /^Usage\s+([\d,]+) tokens, cost unknown, ([\d.]+)s/.exec(usage) ?? [];
+    assert.equal(Number(tokens?.replaceAll(',', '')), whole, usage);
+    // run.json's time is written a moment before the summary's is taken: at least it, never only this process's.
+    assert.ok(Number(seconds) * 1000 >= after.wallMs - 100, `${usage}: run.json says ${after.wallMs} ms, the first process ${record.wallMs}`);
   });
 
   it('leaves the lines whole in a pipe', async () => {

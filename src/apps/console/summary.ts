@@ -46,7 +46,7 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   lines.push(`${pc.bold('Model')}     ${cleanLine(facts.model)}`);
   // One line, the figures a person looks for first (a narrow terminal cuts the rest): the tables per role
   // and per step are `sopworks review --usage`'s, named on the last line with the command first, so the outcome stays on screen.
-  lines.push(`${pc.bold('Usage')}     ${usageLine(result.usage.total(), result.wallMs)}`);
+  lines.push(`${pc.bold('Usage')}     ${usageLine(result.usage.total(), result.runWallMs)}`);
   // Which model answered what, each at its own price, once a run asks more than one: a line each.
   const byModel = result.usage.byModel();
   if (byModel.size > 1) for (const [model, u] of byModel) lines.push(`  ${cleanLine(model)} — ${usageLine(u)}`);
