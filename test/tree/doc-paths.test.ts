@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Every `src/…` and `docs/…` path that README.md, docs/*.md and the files of src/ name exists in this
- * repository, so a move or a rename cannot leave the docs or a comment pointing at nothing. A pattern (`spoil-*.ts`, `<name>.ts`) is checked as
+ * Every `src/…`, `docs/…` and `test/<tier>/…` path that README.md, docs/*.md and the files of src/ name exists in
+ * this repository, so a move or a rename (a test moved into src/'s mirror) cannot leave the docs or a comment
+ * pointing at nothing. A pattern (`spoil-*.ts`, `<name>.ts`) is checked as
  * the folder it names. Four kinds of path are not ours and are passed over: files of a project sopworks
  * generates (`src/count.js`, `src/a.py`: sopworks's own source is TypeScript), the documents a run writes
  * into that project (`docs/prd.md`, `docs/test-reports/round-N.md`, …), and the files `change` reads in a
@@ -16,7 +17,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
  * A path as prose names it: `src/` or `docs/` not inside another word or path, up to its last name
  * character; `pattern` is set when a wildcard or a placeholder (`*`, `<name>`) follows.
  */
-const PATH_IN_PROSE = /(?<![\w./-])(?<path>(?:src|docs)\/[\w./-]*[\w/])(?<pattern>[-.]?[*<])?/g;
+const PATH_IN_PROSE = /(?<![\w./-])(?<path>(?:src|docs|test\/(?:unit|tree|integration|security|helpers))\/[\w./-]*[\w/])(?<pattern>[-.]?[*<])?/g;
 /** The documents a run commits into the project it makes (the documents tier writes them). */
 const GENERATED_DOCS = ['docs/prd.md', 'docs/design.md', 'docs/tasks.md', 'docs/USER_GUIDE.md'];
 const GENERATED_DOC_FOLDERS = ['docs/bug-reports/', 'docs/test-reports/', 'docs/changes/'];
@@ -81,7 +82,15 @@ describe('paths named in README.md, docs/ and the comments of src/', () => {
       'Also docs/nowhere.md. Then the project writes src/count.js and docs/prd.md and docs/test-reports/round-1.md.',
       'Still here: `src/ground/errors.ts`, not a path: mysrc/x.ts; a repository may hold docs/CONVENTIONS.md.',
       'Patterns: `src/llm/providers/<name>.ts`, `src/capabilities/model/chaos/spoil-*.ts`, `src/nowhere/x-*.ts`.',
+      "Tests: `test/unit/decide-outcome.test.ts` (moved), `test/unit/engine/run/decide-outcome.test.ts`, a project's test/index.js.",
     ].join('\n');
-    assert.deepEqual(missingPaths(text, ROOT), ['src/engine/vocabulary/step.ts', 'src/sandbox/', 'docs/nowhere.md', 'src/llm/providers/', 'src/nowhere/']);
+    assert.deepEqual(missingPaths(text, ROOT), [
+      'src/engine/vocabulary/step.ts',
+      'src/sandbox/',
+      'docs/nowhere.md',
+      'src/llm/providers/',
+      'src/nowhere/',
+      'test/unit/decide-outcome.test.ts',
+    ]);
   });
 });

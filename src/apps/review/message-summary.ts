@@ -1,7 +1,6 @@
 /** One line that says what a board message carries, for timelines. Pure. */
 
 import type * as S from '../../documents/index.ts';
-import type * as C from '../../documents/index.ts';
 import { describeCoverage } from '../../documents/index.ts';
 import type { Message } from '../../engine/board/index.ts';
 import { shellCommand } from '../../ground/markdown.ts';
@@ -68,15 +67,15 @@ const ARTIFACTS: Record<string, Describer> = {
 };
 
 const CHANGES: Record<string, Describer> = {
-  RepositoryMap: (p: C.RepositoryMap) =>
+  RepositoryMap: (p: S.RepositoryMap) =>
     `map of the repository at ${p.base.slice(0, 12)}: ${plural(p.fileCount, 'file')}, ${plural(p.interfaces.length, 'interface')}`,
-  ChangeRequest: (p: C.ChangeRequest) =>
+  ChangeRequest: (p: S.ChangeRequest) =>
     criteria(`${p.title}: ${plural(p.changes.length, 'change')}, ${plural(p.acceptanceCriteria.length, 'acceptance criterion')}`),
-  DesignDelta: (p: C.DesignDelta) => `${p.language}; ${plural(p.files.length, 'file')} touched; tests: ${shellCommand(p.testCommand)}`,
-  ChangeTaskGraph: (p: C.ChangeTaskGraph) =>
+  DesignDelta: (p: S.DesignDelta) => `${p.language}; ${plural(p.files.length, 'file')} touched; tests: ${shellCommand(p.testCommand)}`,
+  ChangeTaskGraph: (p: S.ChangeTaskGraph) =>
     `${plural(p.tasks.length, 'task')}: ${p.tasks.map((t) => `${t.op} ${t.from ? `${t.from} → ` : ''}${t.file}`).join(', ')}`,
-  Removal: (p: C.Removal) => (p.renamedTo ? `${p.path} moved to ${p.renamedTo}` : `${p.path} removed`),
-  BaselineTests: (p: C.BaselineTests) => (p.ran ? `the tests on the base ${testCounts(p)}` : 'the base has no tests'),
+  Removal: (p: S.Removal) => (p.renamedTo ? `${p.path} moved to ${p.renamedTo}` : `${p.path} removed`),
+  BaselineTests: (p: S.BaselineTests) => (p.ran ? `the tests on the base ${testCounts(p)}` : 'the base has no tests'),
 };
 
 function describe(message: Message): string {
