@@ -16,6 +16,7 @@ import * as testRound from '../capabilities/test-round/index.ts';
 import * as documents from '../documents/index.ts';
 import * as board from '../engine/board/index.ts';
 import * as steps from '../engine/steps/index.ts';
+import { runDocuments } from './run-documents.ts';
 
 /** Every message type the board accepts, in the order the reference lists them. */
 export const messageTypes: steps.Vocabulary['messages'] = {
@@ -150,6 +151,7 @@ export const vocabulary: steps.Vocabulary = {
     designDelta: change.designDelta,
     changeTasks: change.changeTasks,
     baseline: change.baseline,
+    documents: runDocuments,
   },
   messages: messageTypes,
 };

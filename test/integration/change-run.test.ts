@@ -129,13 +129,16 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(sent('write_design_delta'), /### src\/greet\.js\n```\n\/\/ Greetings for people\./, 'the requested file is sent');
     assert.match(sent('write_design_delta'), /Not read: `assets\/logo\.png`: a binary file/);
     // Each role is who a change needs: the Product Manager writes a change request, not a PRD.
-    const system = (action: string) => exchanges.find((e) => e.action === action).messages[0].content as string;
+    // Who the role is, after the documents the request opens with (the system prompt is the same for every role).
+    const call = (action: string) => exchanges.find((e) => e.action === action).messages as { content: string }[];
+    const part = (action: string) => /# Your part\n[\s\S]*?(?=\n\n(?!Constraints:))/.exec(call(action)[1]!.content)?.[0] ?? '';
     assert.match(
-      system('write_change_request'),
-      /^You are Alice, the Product Manager .*\nYour goal: Turn the client's one-line change to an existing repository into a precise, testable change request/,
+      part('write_change_request'),
+      /^# Your part\nYou are Alice, the Product Manager\.\nYour goal: Turn the client's one-line change to an existing repository into a precise, testable change request/,
     );
     for (const action of ['write_change_request', 'write_design_delta', 'edit_file', 'write_change_tests']) {
-      assert.doesNotMatch(system(action), /\bPRD\b|product requirements/i, `${action}'s system prompt speaks of a PRD`);
+      assert.equal(call(action)[0]!.content, call('write_change_request')[0]!.content, 'one system prompt');
+      assert.doesNotMatch(`${call(action)[0]!.content}\n${part(action)}`, /\bPRD\b|product requirements/i, `${action}'s role speaks of a PRD`);
     }
 
     // `review` shows the change against its base.
@@ -160,11 +163,13 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.equal(edits[1].ok, true);
     // The review saw the diff, and the criteria it judges it by: those its task names, what must keep working.
     assert.match(sent('review_edit'), /```diff\n--- a\/src\/greet\.js\n\+\+\+ b\/src\/greet\.js/);
+    // The review names the criteria by id: their text is in the change request its request opens with.
+    assert.match(sent('review_edit'), /### 3\. The change request's acceptance criteria it serves \(in the change request above\)\n- AC-1\n/);
+    assert.match(sent('review_edit'), /### 4\. What must keep working: the change may break none of it \(in the change request above\)\n- KW-1\n/);
     assert.match(
       sent('review_edit'),
-      /### 3\. The change request's acceptance criteria it serves\n- AC-1: greet\("Ada", \{ lang: "fr" \}\) returns "Bonjour, Ada !"\./,
+      /^- AC-1: greet\("Ada", \{ lang: "fr" \}\) returns "Bonjour, Ada !"\.[\s\S]*^- KW-1: greet's English greeting[\s\S]*# Your part/m,
     );
-    assert.match(sent('review_edit'), /### 4\. What must keep working: the change may break none of it\n- KW-1: greet's English greeting/);
   });
 
   it('changes a Python repository: its unittest suite runs on the base, then old and new tests pass', async function () {

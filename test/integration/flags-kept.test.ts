@@ -105,7 +105,7 @@ const FLAGS: Flag[] = [
       // Each Engineer is introduced by its own name in its prompts (the second one numbered).
       const engineers = new Set<string>();
       for (const exchange of await jsonLines<{ role: string; messages: { content: string }[] }>(project, 'exchanges.jsonl'))
-        if (exchange.role === 'engineer') engineers.add(/^You are ([^,.]+)/.exec(exchange.messages[0]!.content)?.[1] ?? '?');
+        if (exchange.role === 'engineer') engineers.add(/^You are ([^,.]+)/m.exec(exchange.messages[1]!.content)?.[1] ?? '?');
       assert.equal(engineers.size, 2, `the files were shared by two Engineers: ${[...engineers].join(', ')}`);
     },
   },

@@ -76,7 +76,7 @@ describe('the openai provider against a local OpenAI-compatible server', functio
       first!.body.messages.map((m: { role: string }) => m.role),
       ['system', 'user'],
     );
-    assert.match(first!.body.messages[0].content, /Product Manager/);
+    assert.match(first!.body.messages[1].content, /You are Alice, the Product Manager\./);
     assert.match(first!.body.messages[1].content, /> a todo list in the terminal/);
     assert.equal(first!.body.response_format.type, 'json_schema');
     assert.equal(first!.body.response_format.json_schema.name, 'PRD');

@@ -35,8 +35,8 @@ describe('prompt_cache_key', function () {
     }
   }
 
-  /** Which role asked each request: the system prompt names the role's person. */
-  const roleOf = (request: RecordedRequest): string => /^You are \w+, the ([\w ]+?) of/.exec(request.body.messages[0].content)?.[1] ?? '?';
+  /** Which role asked each request: its part of the request names the role's person. */
+  const roleOf = (request: RecordedRequest): string => /^You are \w+, the ([\w ]+?)\.$/m.exec(request.body.messages[1].content)?.[1] ?? '?';
 
   it('sends one key per run and role when asked to (SOPWORKS_PROMPT_CACHE_KEY=on)', async () => {
     const { requests } = await runAgainst({ SOPWORKS_PROMPT_CACHE_KEY: 'on' });

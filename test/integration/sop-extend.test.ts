@@ -106,9 +106,10 @@ describe('SOPs and prompts as data', function () {
       const [call, ...more] = (await exchanges(run)).filter((e) => e.role === 'technical-writer');
       assert.equal(more.length, 0);
       assert.equal(call!.key, 'docs/USER_GUIDE.md');
-      assert.match(call!.messages[0]!.content, /^You are Erin, the Technical Writer of a small software company\./);
       const prompt = call!.messages[1]!.content;
-      assert.match(prompt, /^Write the user guide of wordfreq as `docs\/USER_GUIDE\.md`, in Markdown\./);
+      // After the run's documents, who the role is, then its own template.
+      assert.match(prompt, /^# The run's documents, as they stand\n[\s\S]*\n# Your part\nYou are Erin, the Technical Writer\./);
+      assert.match(prompt, /^Write the user guide of wordfreq as `docs\/USER_GUIDE\.md`, in Markdown\./m);
       assert.match(prompt, /## How it is run\n`node src\/cli\.js --top 10 FILE\.\.\.`\n/);
       assert.match(prompt, /### src\/count\.js\n```/, 'the committed source files, through the shared code-files partial');
       assert.match(prompt, /Reply with the complete content of `docs\/USER_GUIDE\.md` in exactly one fenced code block/);

@@ -40,7 +40,7 @@ export const clarify = defineStep({
     const reply = (await ports.model.ask({
       call: { role, action: params.action, key: null },
       profile: ports.role.profile,
-      variables: { ...variables, max: params.max, key: null },
+      variables: { ...variables, documents: await view('documents'), max: params.max, key: null },
       output: { kind: 'json', name: 'ClarifyingQuestions', schema },
       occurrence: round,
       signal,

@@ -49,7 +49,7 @@ export const edit = defineStep({
     const reply = (await ports.model.ask({
       call: { role, action: params.action, key: file },
       profile: ports.role.fileSeats?.[params.by] ?? ports.role.profile,
-      variables: { ...variables, original: { path: file, content: original }, key: file },
+      variables: { ...variables, documents: await view('documents'), original: { path: file, content: original }, key: file },
       output: { kind: 'edits', path: file },
       occurrence: countOf(context.asks, askCounter(params.action, file)),
       accept: (value) => {

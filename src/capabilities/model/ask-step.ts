@@ -72,7 +72,7 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
       return ports.model.ask({
         call: { role, action: params.action, key },
         profile: ports.role.fileSeats?.[params.by] ?? ports.role.profile,
-        variables: { ...variables, key, revisions: revisionsOf(revisionsLeft ?? null) },
+        variables: { ...variables, documents: await view('documents'), key, revisions: revisionsOf(revisionsLeft ?? null) },
         output,
         occurrence: countOf(context.asks, askCounter(params.action, key)),
         // A file the role may not write goes back to it with the reason, like any invalid reply.

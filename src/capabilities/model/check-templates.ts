@@ -13,7 +13,7 @@ import type { StepPrompt, Vocabulary } from '../../engine/steps/index.ts';
 import { analyseTemplate, type Position, type TemplateAnalysis, type TemplateUse } from './template-analysis.ts';
 
 /** The helpers PromptRenderer (src/capabilities/model/prompt-renderer.ts) registers besides Handlebars' built-in ones. */
-export const SOPWORKS_HELPERS = ['json', 'markdown', 'join', 'fence', 'includes', 'paths', 'isDocument', 'criterionId'] as const;
+export const SOPWORKS_HELPERS = ['json', 'markdown', 'join', 'fence', 'includes', 'paths', 'isDocument', 'criterionId', 'above'] as const;
 const HELPERS: ReadonlySet<string> = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);
 const PROFILE_FIELDS = [...Object.keys(RoleProfile.shape), 'id', 'email'];
 
@@ -187,6 +187,11 @@ async function checkSharedTemplates(kinds: Map<Kind, string>, { sharedDir, diagn
   await shared('repair', repair, firstStep, 'every re-ask after an invalid reply');
   // rules.hbs is optional (a roles folder without it gets the rules in plain words).
   if (await exists(path.join(sharedDir, 'rules.hbs'))) await shared('rules', ['rules'], firstStep, 'every step whose reply a check judges');
+  // role.hbs and documents.hbs open every request, together (a roles folder without them keeps the role in its system prompt).
+  if ((await exists(path.join(sharedDir, 'role.hbs'))) && (await exists(path.join(sharedDir, 'documents.hbs')))) {
+    await shared('role', ['role'], firstStep, 'every model call, after the documents it opens with,');
+    await shared('documents', ['prefix'], firstStep, 'every model call, as the documents it opens with,');
+  }
 }
 
 function useProblem(use: TemplateUse, scope: Scope, partials: Map<string, string>): string | null {

@@ -96,6 +96,11 @@ export async function fittedVariables(
   const room = route.provider.contextWindow! - replyAllowanceOf(request, route) - REASK_TOKENS;
   const countPrompt = (messages: readonly ChatMessage[]) => route.provider.countPromptTokens?.(messages) ?? countPromptTokens(messages);
   const countText = (text: string) => route.provider.countTextTokens?.(text) ?? countTextTokens(text);
-  const fitted = await fitFiles(request.variables, (variables) => countPrompt(render(variables)) - room, countText);
+  const overflow = (variables: Record<string, unknown>) => countPrompt(render(variables)) - room;
+  // The documents every request opens with (for a provider's cache) go first when the prompt is too long:
+  // each step's templates then show the parts of them it needs, as the context plan counts them.
+  const { documents, ...scoped } = request.variables;
+  const variables = documents !== undefined && overflow(request.variables) > 0 ? scoped : request.variables;
+  const fitted = await fitFiles(variables, overflow, countText);
   return fitted.variables;
 }

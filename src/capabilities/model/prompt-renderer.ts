@@ -1,7 +1,9 @@
 /**
  * Renders prompts from Handlebars templates (strict mode: a variable the template uses but was not
  * given is an error, not an empty string). Layout of the roles folder:
- *   roles/_shared/system.hbs         the system prompt, from the role profile
+ *   roles/_shared/system.hbs         the system prompt: the same for every role and step (a prompt cache serves it)
+ *   roles/_shared/documents.hbs      what every request opens with: the run's documents as they stand (the `documents` view)
+ *   roles/_shared/role.hbs           who the role is, after them (without the two: the role is in system.hbs, as before)
  *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
  *   roles/_shared/repair.hbs         the re-ask after an invalid reply (error, excerpt, partial)
  *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
@@ -47,6 +49,17 @@ function compiledIn(handlebars: typeof Handlebars, source: string): HandlebarsTe
   };
 }
 
+/** The documents a request opens with (the `documents` view), by the type `{{markdown}}` renders them as. */
+const PREFIX_NAMES: Readonly<Record<string, string>> = { PRD: 'prd', Design: 'design' };
+
+/** Whether the request opens with the document `name` and `value` is it (absent: the step was given no other). */
+function sameAsOpening(root: unknown, name: string, value: unknown): boolean {
+  const documents = (root as { documents?: Record<string, unknown> } | undefined)?.documents;
+  const opening = documents?.[name];
+  if (opening === null || opening === undefined) return false;
+  return value === undefined || value === opening || JSON.stringify(value) === JSON.stringify(opening);
+}
+
 export type OutputKind = 'json' | 'code' | 'files' | 'edits';
 
 /** What the format templates (roles/_shared/format-<kind>.hbs) are given: the kind, the schema or path, the reply's limit. */
@@ -85,10 +98,18 @@ export class PromptRenderer {
     private readonly projectInstructions: string | null = null,
   ) {
     this.handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value, null, 2));
-    this.handlebars.registerHelper('markdown', (type: string, value: unknown) => {
+    this.handlebars.registerHelper('markdown', (type: string, value: unknown, options: Handlebars.HelperOptions) => {
       const render = markdown[type];
       if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(markdown).join(', ')})`);
+      // A document the prompt opens with is not shown twice: a template's copy of it points there.
+      const name = PREFIX_NAMES[type];
+      if (name && sameAsOpening(options.data?.root, name, value)) return `(The ${type} is the one this request opens with, under "The run's documents".)`;
       return render(value);
+    });
+    // `(above "changeRequest")`: the prompt opens with this document as the step's view has it (a partial then points there).
+    this.handlebars.registerHelper('above', (name: unknown, options: Handlebars.HelperOptions) => {
+      const root = options.data?.root as Record<string, unknown> | undefined;
+      return typeof name === 'string' && sameAsOpening(root, name, root && name in root ? root[name] : undefined);
     });
     // A file, a diff or a diagram in a fence longer than any fence inside it: a README's own ``` blocks stay in it.
     this.handlebars.registerHelper('fence', (text: unknown, language: unknown) => fence(String(text ?? ''), typeof language === 'string' ? language : ''));
@@ -145,7 +166,25 @@ export class PromptRenderer {
     });
     const stated = rules.length === 0 ? '' : `${this.renderRules(rules).trimEnd()}\n\n`;
     const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
-    return { system, user: `${request.trimEnd()}\n\n${stated}${said}${instructions.trimEnd()}\n` };
+    return { system, user: `${this.renderOpening(profile, variables.documents)}${request.trimEnd()}\n\n${stated}${said}${instructions.trimEnd()}\n` };
+  }
+
+  /**
+   * What every request opens with, before the step's own text (docs/performance.md, "Prompt caches"): the
+   * run's documents as they stand (documents.hbs, from the `documents` view), then who the role is
+   * (role.hbs) — so that the calls of every role and step share one prefix, the system prompt being the
+   * same for all. A roles folder made before the two existed keeps the role in its system prompt and
+   * each step's documents where its templates put them: empty.
+   */
+  private renderOpening(profile: RoleProfile, documents: unknown): string {
+    const shared = (name: string) => path.join(this.rolesDir, '_shared', `${name}.hbs`);
+    if (!this.layeredForCache()) return '';
+    const opening = documents ? `${this.renderFile(shared('documents'), { prefix: documents }).trimEnd()}\n\n` : '';
+    return `${opening}${this.renderFile(shared('role'), { role: profile }).trimEnd()}\n\n`;
+  }
+
+  private layeredForCache(): boolean {
+    return ['documents', 'role'].every((name) => fs.existsSync(path.join(this.rolesDir, '_shared', `${name}.hbs`)));
   }
 
   /**
@@ -166,7 +205,9 @@ export class PromptRenderer {
       continuedChars: null,
       ...format,
     });
-    return { system, user: `${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
+    // The role's part is fixed text; the documents the request opens with are views (sop-prompts.ts counts them).
+    const role = this.layeredForCache() ? `${this.renderFile(path.join(this.rolesDir, '_shared', 'role.hbs'), { role: profile }).trimEnd()}\n\n` : '';
+    return { system, user: `${role}${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
   }
 
   /** The role's system prompt, and the project's instructions after it (a stable prefix: every call of the role shares it). */

@@ -128,7 +128,8 @@ describe('gateway', () => {
     await exchanges.close();
     const { records } = await readAppendLog(logFile);
     const user = (records[0] as { messages: { content: string }[] }).messages[1]!.content;
-    assert.match(user, /^Review `src\/a\.js`/);
+    // The role's part (its identity), then the request: the documents a run's requests open with are the run's views (none here).
+    assert.match(user, /^# Your part\nYou are Carol, the Engineer\.\n[\s\S]*\n\nReview `src\/a\.js`/);
     assert.match(user, /## Output format\nReply with a single JSON object/);
     assert.match(user, /"required": \[\s*"approved",\s*"issues"\s*\]/);
   });

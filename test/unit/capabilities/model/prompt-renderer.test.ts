@@ -47,14 +47,15 @@ describe('PromptRenderer', () => {
     roleYaml = parseYaml(await fs.readFile(path.join(ROLES, 'product-manager', 'role.yaml'), 'utf8'));
   });
 
-  it('renders write_prd: the role in the system prompt, the spec and the schema in the request', () => {
+  it('renders write_prd: a system prompt the same for every role, the role, the spec and the schema in the request', () => {
     const renderer = new PromptRenderer(ROLES, markdownRenderers);
     const spec = 'a CLI that counts word frequencies in a text file';
     const prompt = renderer.render(profile, 'write_prd', { spec }, { kind: 'json', schema: SCHEMA });
-    assert.ok(prompt.system.includes(roleYaml.title), prompt.system);
-    assert.ok(prompt.system.includes(roleYaml.name));
-    assert.ok(prompt.system.includes(roleYaml.goal));
-    assert.ok(prompt.system.includes(roleYaml.constraints[0]!));
+    for (const said of [roleYaml.title, roleYaml.name, roleYaml.goal, roleYaml.constraints[0]!]) {
+      assert.ok(!prompt.system.includes(said), prompt.system);
+      assert.ok(prompt.user.includes(said), prompt.user);
+    }
+    assert.ok(prompt.user.indexOf(roleYaml.goal) < prompt.user.indexOf(spec), 'who the role is comes before what it is asked');
     assert.ok(prompt.user.includes(spec), prompt.user);
     assert.ok(prompt.user.includes(SCHEMA), 'the JSON schema text is in the request verbatim');
     assert.ok(prompt.user.indexOf(spec) < prompt.user.indexOf(SCHEMA), 'the request comes before the format instructions');
@@ -115,7 +116,7 @@ describe('PromptRenderer', () => {
     await fs.writeFile(path.join(roles, 'product-manager', 'show_file.hbs'), '## README.md\n{{fence content}}\n\nReview it.\n');
     const content = '# tool\n\n```sh\nnpm test\n```\n';
     const prompt = new PromptRenderer(roles, markdownRenderers).render(profile, 'show_file', { content }, { kind: 'json', schema: SCHEMA });
-    assert.ok(prompt.user.startsWith(`## README.md\n\`\`\`\`\n${content}\`\`\`\`\n\nReview it.`), prompt.user);
+    assert.ok(prompt.user.includes(`\n\n## README.md\n\`\`\`\`\n${content}\`\`\`\`\n\nReview it.`), prompt.user);
   });
 
   it('refuses the markdown helper for an artifact it cannot render', async () => {
