@@ -40,6 +40,9 @@ const keptTest = (title: string): Reply => ({
   ].join('\n'),
 });
 
+/** QA's answer when asked which untested criteria no automated test can prove: none. */
+const noneManual: Reply = { role: 'qa', action: 'declare_change_manual_criteria', json: { checks: [] } };
+
 interface Logged {
   action: string;
   messages: { role: string; content: string }[];
@@ -52,7 +55,7 @@ describe('done means covered, for a change: a criterion of the change request no
   after(removeTempDirs);
 
   it('goes back to QA for its test — a KW-n exercising the behaviour kept — and the change ends done once it passes', async () => {
-    const run = await changeSetUp((replies) => [...withoutKwTest(replies), keptTest("KW-1: greet's English greeting, its TypeError, and shout")]);
+    const run = await changeSetUp((replies) => [...withoutKwTest(replies), noneManual, keptTest("KW-1: greet's English greeting, its TypeError, and shout")]);
     const result = await run.change();
     const said = result.stdout + result.stderr;
     assert.equal(result.code, 0, said);
@@ -81,7 +84,13 @@ describe('done means covered, for a change: a criterion of the change request no
 
   it('ends criteria-unmet (exit 6), naming the criterion, when the tests QA adds still name none', async () => {
     // Two different replies (the same one twice would be a loop), neither naming KW-1.
-    const run = await changeSetUp((replies) => [...withoutKwTest(replies), keptTest('greet as before'), keptTest('greet and shout as before')]);
+    const run = await changeSetUp((replies) => [
+      ...withoutKwTest(replies),
+      noneManual,
+      keptTest('greet as before'),
+      noneManual,
+      keptTest('greet and shout as before'),
+    ]);
     const result = await run.change();
     const said = result.stdout + result.stderr;
     assert.equal(result.code, 6, said);
@@ -95,6 +104,43 @@ describe('done means covered, for a change: a criterion of the change request no
     const coverage = await fs.readFile(path.join(run.worktree, '.sopworks', 'documents', 'test-reports', 'coverage.md'), 'utf8');
     assert.match(coverage, /\*\*KW-1\*\* \(P0, untested — no test cites it\)/);
     assert.match(git(run.worktree, 'show', `${BRANCH}:src/greet.js`), /Bonjour/);
+    run.untouched();
+  });
+
+  it('a criterion QA declares manual that the review finds testable comes back to QA for its test, and the change ends done', async () => {
+    const declared: Reply = {
+      role: 'qa',
+      action: 'declare_change_manual_criteria',
+      json: {
+        checks: [{ id: 'KW-1', reason: 'the greeting is a matter of wording', artifacts: ['src/greet.js'], lookFor: 'the English greeting kept as it was' }],
+      },
+    };
+    const testable: Reply = {
+      role: 'product-manager',
+      action: 'review_change_manual_criteria',
+      json: { verdicts: [{ id: 'KW-1', verdict: 'testable', reason: "a test can call greet('Ada') and compare it with 'Hello, Ada!'" }] },
+    };
+    const run = await changeSetUp((replies) => [
+      ...withoutKwTest(replies),
+      declared,
+      testable,
+      keptTest("KW-1: greet's English greeting, its TypeError, and shout"),
+    ]);
+    const result = await run.change();
+    const said = result.stdout + result.stderr;
+    assert.equal(result.code, 0, said);
+    assert.match(result.stdout, /^ {2}Criteria {7}4 of 4 proven \(P0: 4 of 4\)$/m, said);
+    const [review] = await asked(run.worktree, 'review_change_manual_criteria');
+    const shown = review!.messages.find((m) => m.role === 'user')!.content;
+    assert.match(shown, /^## KW-1: greet's English greeting/m, 'the Product Manager of the change is shown the criterion');
+    assert.match(shown, /^### src\/greet\.js$/m, 'and the file it names, as the change wrote it');
+    const [ask] = await asked(run.worktree, 'write_change_criterion_tests');
+    assert.match(ask!.messages.find((m) => m.role === 'user')!.content, /- manual: testable \(a test can call greet\('Ada'\)/);
+    const coverage = await fs.readFile(path.join(run.worktree, '.sopworks', 'documents', 'test-reports', 'coverage.md'), 'utf8');
+    assert.match(
+      coverage,
+      /\*\*KW-1\*\* \(P0, proven\)[^\n]*\n {2}- passed: `KW-1: greet's English greeting, its TypeError, and shout`\n {2}- manual: testable/,
+    );
     run.untouched();
   });
 });

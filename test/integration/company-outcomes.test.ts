@@ -111,7 +111,7 @@ describe('run outcomes', function () {
     const sops = path.join(dir, 'sops');
     await fs.cp(SOPS, sops, { recursive: true });
     const company = await fs.readFile(path.join(sops, 'company.yaml'), 'utf8');
-    await fs.writeFile(path.join(sops, 'company.yaml'), company.replace(/  - id: qa\n    watches: \[CodeComplete\]\n/, ''));
+    await fs.writeFile(path.join(sops, 'company.yaml'), company.replace(/  - id: qa\n    watches: \[CodeComplete, ManualVerdicts\]\n/, ''));
     const scenario = await demoScenario();
     const { result } = await runScenario({ ...scenario, replies: scenario.replies.filter((r) => r.role !== 'qa') }, { sops, roles: ROLES });
     assert.equal(result.outcome, 'failed');

@@ -68,8 +68,10 @@ describe('done means covered: a P0 criterion no test names', function () {
     const unnamed = (title: string) => ({ ...added, reply: added.reply!.replace("'AC-1: node src/cli.js 2000 1900 prints 2000 leap'", `'${title}'`) });
     const tries = [unnamed('the CLI prints the verdicts'), unnamed('the CLI prints each verdict')];
     assert.ok(tries.every((t) => t.reply !== added.reply));
+    // Asked twice which criteria no automated test can prove, QA says none both times.
+    const noneManual = scenario.replies.find((r) => r.action === 'declare_manual_criteria')!;
     const file = path.join(await tempDir('sopworks-criteria-gate-scenario-'), 'unnamed.yaml');
-    await fs.writeFile(file, stringify({ ...scenario, replies: [...scenario.replies.filter((r) => r !== added), ...tries] }));
+    await fs.writeFile(file, stringify({ ...scenario, replies: [...scenario.replies.filter((r) => r !== added), ...tries, noneManual] }));
 
     const { code, stdout, project } = await run(file);
     assert.equal(code, 6, stdout);

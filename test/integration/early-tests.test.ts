@@ -65,7 +65,10 @@ async function earlyTestsCompany(): Promise<string> {
   const dir = path.join(await tempDir(), 'sops');
   await fs.cp(SOPS, dir, { recursive: true });
   const company = await fs.readFile(path.join(dir, 'company.yaml'), 'utf8');
-  const switched = company.replace(/  - id: qa\n    watches: \[CodeComplete\]/, '  - id: qa\n    sop: qa-early.yaml\n    watches: [TaskGraph, CodeComplete]');
+  const switched = company.replace(
+    /  - id: qa\n    watches: \[CodeComplete, ManualVerdicts\]/,
+    '  - id: qa\n    sop: qa-early.yaml\n    watches: [TaskGraph, CodeComplete, ManualVerdicts]',
+  );
   assert.notEqual(switched, company, 'company.yaml has the qa entry this test rewrites');
   await fs.writeFile(path.join(dir, 'company.yaml'), switched);
   return dir;

@@ -43,7 +43,7 @@ import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 /** The steps that ask a model: their replies are what the checks judge. */
 const ASKS = new Set(['ask', 'edit', 'clarify']);
 /** Steps that can send what the step before gave back to its writer: each states its rules. */
-const JUDGES = new Set(['check', 'checkChangeTasks', 'checkTestCommand', 'fastCheck']);
+const JUDGES = new Set(['check', 'checkChangeTasks', 'checkTestCommand', 'fastCheck', 'manualClaims']);
 /** Every other step a reply can reach before the next model call, and why it refuses nothing of it. */
 const NOT_JUDGES: Record<string, string> = {
   publish: 'posts what was accepted (a path the role may not write is refused before the model is asked: the policy rule)',
@@ -60,6 +60,8 @@ const NOT_JUDGES: Record<string, string> = {
   coverage: 'builds the coverage matrix of a test round: it refuses nothing',
   read: 'reads the files asked for; what it cannot read is shown to the next step, never sent back',
   mapRepository: 'maps the repository',
+  pendingManualChecks: 'collects the manual checks awaiting a verdict from the matrix: it refuses nothing',
+  manualBug: 'turns the rejected manual checks of the matrix into a bug report: it refuses nothing',
 };
 
 const asList = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -227,8 +229,8 @@ describe('no hidden rules: every check that can refuse a reply is stated in the 
     await fs.cp(SOPS, early, { recursive: true });
     const companyFile = path.join(early, 'company.yaml');
     const hired = (await fs.readFile(companyFile, 'utf8')).replace(
-      / {2}- id: qa\n {4}watches: \[CodeComplete\]/,
-      '  - id: qa\n    sop: qa-early.yaml\n    watches: [TaskGraph, CodeComplete]',
+      / {2}- id: qa\n {4}watches: \[CodeComplete, ManualVerdicts\]/,
+      '  - id: qa\n    sop: qa-early.yaml\n    watches: [TaskGraph, CodeComplete, ManualVerdicts]',
     );
     await fs.writeFile(companyFile, hired);
     families.push(

@@ -30,10 +30,16 @@ const Criteria = z
     total: z.number().int(),
     p0Proven: z.number().int(),
     p0Total: z.number().int(),
-    unmet: z.array(z.object({ id: z.string(), status: z.string() })).describe('the P0 criteria not proven: untested or failing'),
+    unmet: z
+      .array(z.object({ id: z.string(), status: z.string() }))
+      .describe('the P0 criteria not proven: untested, failing, or rejected by their manual check'),
+    manual: z
+      .array(z.object({ id: z.string(), verdict: z.string(), reason: z.string().nullable() }))
+      .optional()
+      .describe('the criteria no automated test can prove, checked by a review reading the files: accepted, rejected, testable or awaiting, with its reason'),
   })
   .nullable()
-  .describe('the acceptance criteria proven by a passing test (P0 apart); null before any coverage matrix');
+  .describe('the acceptance criteria proven by a passing test or an accepted manual check (P0 apart); null before any coverage matrix');
 
 const Call = { role: z.string(), action: z.string(), key: z.string().nullable().describe('the file of a per-file action') };
 

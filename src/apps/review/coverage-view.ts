@@ -3,7 +3,7 @@
  * it — the test file that holds each (so the page can link to it) and the lines of the runner's output
  * that name it — and the test round it was read from. Built from the board alone, like the matrix itself.
  */
-import { Coverage, type CriterionStatus, describeCoverage, type TestFiles, type TestReport } from '../../documents/index.ts';
+import { Coverage, type CriterionStatus, describeCoverage, type ManualCheckState, type TestFiles, type TestReport } from '../../documents/index.ts';
 import type { Message } from '../../engine/board/index.ts';
 
 export interface CoverageTestView {
@@ -22,6 +22,8 @@ export interface CriterionView {
   priority: 'P0' | 'P1' | 'P2';
   status: CriterionStatus;
   tests: CoverageTestView[];
+  /** Its manual check — why no test can prove it, the files read, the review's verdict — or null. */
+  manual: ManualCheckState | null;
 }
 
 export interface CoverageView {

@@ -49,6 +49,8 @@ const ARTIFACTS: Record<string, Describer> = {
   Tests: (p: S.TestFiles) => p.files.map((f) => f.path).join(', '),
   TestReport: (p: S.TestReport) => `round ${p.round} ${testCounts(p)}`,
   Coverage: (p: S.Coverage) => `after round ${p.round}: ${describeCoverage(p)}`,
+  ManualChecks: (p: S.ManualChecks) => `to review by reading: ${p.checks.map((c) => `${c.id} (${c.artifacts.join(', ')})`).join('; ')}`,
+  ManualVerdicts: (p: S.ManualVerdicts) => p.verdicts.map((v) => `${v.id} ${v.verdict}: ${v.reason}`).join('; '),
   BugReport: (p: S.BugReport) => p.summary,
   Document: (p: { path: string }) => p.path,
   Outcome: (p: S.Outcome) => `${p.outcome}: ${p.reason}`,

@@ -115,9 +115,13 @@ function criteriaLines(report: RunReport, width: number | undefined): string[] {
   const { coverage } = report;
   if (!coverage) return [heading('Criteria'), '  no coverage matrix yet'];
   const s = coverageSummary(coverage);
-  const shown = { proven: pc.green('proven'), failing: pc.red('FAILING'), untested: pc.yellow('untested') } as const;
+  const shown = { proven: pc.green('proven'), failing: pc.red('FAILING'), rejected: pc.red('REJECTED'), untested: pc.yellow('untested') } as const;
   const tests = (c: (typeof coverage.criteria)[number]) =>
-    c.tests.length === 0 ? pc.dim('no test') : `${c.tests.filter((t) => t.outcome === 'passed').length}/${c.tests.length} tests pass`;
+    c.tests.length > 0
+      ? `${c.tests.filter((t) => t.outcome === 'passed').length}/${c.tests.length} tests pass`
+      : c.manual
+        ? `manual: ${c.manual.verdict === null ? 'awaiting review' : `${c.manual.verdict} (${oneLine(c.manual.verdictReason ?? '', 120)})`}`
+        : pc.dim('no test');
   return [
     fitLine(heading(`Criteria (round ${coverage.round}: ${s.proven} of ${s.total} proven, P0 ${s.p0Proven} of ${s.p0Total})`), width),
     ...columns(

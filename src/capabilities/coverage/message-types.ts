@@ -16,3 +16,15 @@ export const Coverage = defineMessage({
     return `test: coverage after round ${coverage.round}, ${s.proven} of ${s.total} criteria proven (P0: ${s.p0Proven} of ${s.p0Total})`;
   },
 });
+
+export const ManualChecks = defineMessage({
+  schema: S.ManualChecks,
+  description:
+    'The criteria QA declares manual — no automated test can prove them — each with why, the files to read and what to look for, sent to the review (the Product Manager); sent again when a file one reads has changed since its verdict. A coordination message: the verdicts show in the coverage matrix.',
+});
+
+export const ManualVerdicts = defineMessage({
+  schema: S.ManualVerdicts,
+  description:
+    "The review's verdict on each manual check: accepted (the criterion is proven), rejected (back to the Engineer who owns the file) or testable (back to QA for its test), with the reason. A coordination message: the coverage matrix shows them.",
+});

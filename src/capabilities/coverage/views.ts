@@ -1,7 +1,26 @@
 /** The views of coverage a SOP step may hand to a template or a conclusion. */
-import { latestOf } from '../../engine/steps/index.ts';
+import type { ManualChecks } from '../../documents/index.ts';
+import { criteriaOf } from '../../documents/index.ts';
+import { latestOf, type View } from '../../engine/steps/index.ts';
+import { latestFiles } from './manual-state.ts';
 
 export const coverageView = latestOf(
   'Coverage',
-  'The latest Coverage: `round`, `criteria` (each `id`, `text`, `priority`, `status` — proven, failing or untested — and the `tests` citing it), `testsNamed`, `strayCitations`.',
+  'The latest Coverage: `round`, `criteria` (each `id`, `text`, `priority`, `status` — proven, failing, rejected or untested — the `tests` citing it, and its `manual` check: `reason`, `artifacts`, `lookFor`, `verdict`, `verdictReason`, or null), `testsNamed`, `strayCitations`.',
 );
+
+export const manualReview: View = {
+  description:
+    "What a review of manual checks reads: the latest ManualChecks' `checks` (each `id`, the criterion's `text`, QA's `reason` no test can prove it, `lookFor` and the `artifacts` it names) and `files`: each artifact as the run last wrote it (`path`, `content`; fitted to the model's context like any list of files).",
+  read: ({ board }) => {
+    // Before any declaration (a prompt rendered to check its rules): nothing to review.
+    const message = board.latest<ManualChecks>('ManualChecks') ?? { payload: { checks: [] } };
+    const criteria = criteriaOf((board.latest('ChangeRequest') ?? board.latest('PRD'))?.payload);
+    const written = latestFiles(board);
+    const paths = [...new Set(message.payload.checks.flatMap((c) => c.artifacts))];
+    return {
+      checks: message.payload.checks.map((c) => ({ ...c, text: criteria.find((k) => k.id === c.id)?.text ?? '(not a criterion of this run)' })),
+      files: paths.map((path) => ({ path, content: written.get(path)?.content ?? '(this run has not written this file)' })),
+    };
+  },
+};

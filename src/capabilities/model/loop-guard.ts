@@ -1,7 +1,8 @@
 /**
  * The loop guard: the same valid reply to the same call twice in a row is a loop, not progress — the
- * step stops and says where. Review verdicts are exempt: "approved, no issues" is rightly the same every
- * time; a review that keeps coming back to the same issues is the SOP's `repeats` guard's to catch. A
+ * step stops and says where. Verdicts are exempt: "approved, no issues" is rightly the same every time
+ * (a review that keeps coming back to the same issues is the SOP's `repeats` guard's to catch), and so
+ * are "no criterion is manual" and a manual check's verdict on a file read again (bounded by the SOP). A
  * call the guard applies to states its rule in the prompt (LOOP_RULE): no check applies a rule unsaid.
  */
 import { callIdentity } from '../../engine/effect-identity.ts';
@@ -12,6 +13,9 @@ import { describeCall } from './provider.ts';
 
 /** The guard's rule, as the prompt of a call it applies to states it. */
 export const LOOP_RULE = 'Your reply must differ from your last answer to this same step: the same answer again is refused as a loop, not progress.';
+
+/** The outputs that are verdicts, which may rightly repeat. */
+const VERDICTS = new Set(['Review', 'ManualChecks', 'ManualVerdicts']);
 
 export class LoopGuard {
   /** Valid replies by call and occurrence. */
@@ -24,7 +28,7 @@ export class LoopGuard {
 
   /** Whether a reply to this call can be refused as a loop: there is a valid reply to the call before it, and it is no review. */
   applies(request: AskRequest): boolean {
-    if (request.output.kind === 'json' && request.output.name === 'Review') return false;
+    if (request.output.kind === 'json' && VERDICTS.has(request.output.name)) return false;
     return request.occurrence > 0 && this.validReplies.has(callIdentity(request.call, request.occurrence - 1));
   }
 

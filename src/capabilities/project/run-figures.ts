@@ -18,6 +18,7 @@ import {
   Coverage,
   CriterionStatus,
   coverageSummary,
+  describeManual,
   isSourceFile,
   openIssuesOf,
   type Placeholder,
@@ -59,6 +60,10 @@ export const RunFigures = z.object({
       p0Proven: z.number().int(),
       p0Total: z.number().int(),
       unmet: z.array(z.object({ id: z.string(), status: CriterionStatus })),
+      /** The criteria checked by a review's reading instead of a test, and its verdict (absent from older figures). */
+      manual: z
+        .array(z.object({ id: z.string(), verdict: z.enum(['accepted', 'rejected', 'testable', 'awaiting']), reason: z.string().nullable() }))
+        .optional(),
     })
     .nullable()
     .optional(),
@@ -164,7 +169,7 @@ export function describeFigures(figures: RunFigures): { name: string; value: str
       value: criteria
         ? `${criteria.proven} of ${criteria.total} proven (P0: ${criteria.p0Proven} of ${criteria.p0Total}${
             criteria.unmet.length > 0 ? `; unmet: ${criteria.unmet.map((u) => `${u.id} ${u.status}`).join(', ')}` : ''
-          })`
+          }${describeManual(criteria.manual)})`
         : 'n/a (no coverage matrix yet)',
     },
     {

@@ -103,10 +103,10 @@ describe('sop validation', () => {
     });
 
     it('a wrong type in company.yaml and in a step parameter', async () => {
-      const watches = await edit(file('company.yaml'), 'watches: [CodeComplete]', 'watches: CodeComplete', 'watches: '.length);
+      const watches = await edit(file('company.yaml'), 'watches: [CodeComplete, ManualVerdicts]', 'watches: CodeComplete, ManualVerdicts', 'watches: '.length);
       expectAt(await diagnosticsOf(copy), 'error', watches, /^roles\.3\.watches: Invalid input: expected array, received string/);
 
-      await edit(file('company.yaml'), 'watches: CodeComplete', 'watches: [CodeComplete]');
+      await edit(file('company.yaml'), 'watches: CodeComplete, ManualVerdicts', 'watches: [CodeComplete, ManualVerdicts]');
       const max = await edit(file('qa.yaml'), '{ counter: rounds, max: 3 }', '{ counter: rounds, max: three }', '{ counter: rounds, max: '.length);
       expectAt(await diagnosticsOf(copy), 'error', max, /^guard "below": max: Invalid input: expected number, received string/);
     });
@@ -296,7 +296,11 @@ describe('sop validation', () => {
 
     it('refuses a machine with no final state and no state that waits for a message', async () => {
       const pm = file('product-manager.yaml');
-      await edit(pm, '    on:\n      Requirement: { target: clarifying, actions: [receive] }', '    always: clarifying');
+      await edit(
+        pm,
+        '    on:\n      Requirement: { target: clarifying, actions: [receive] }\n      ManualChecks: { target: judgingManual, actions: [receive] }',
+        '    always: clarifying',
+      );
       await edit(
         pm,
         '      input: { type: PRD, payload: prd, fields: { review: review } }\n      onDone: idle',
@@ -314,12 +318,12 @@ describe('sop validation', () => {
 
   describe('who sends what to whom', () => {
     it('refuses a role that no one ever sends work to', async () => {
-      const where = await edit(file('company.yaml'), 'watches: [CodeComplete]', 'watches: [Document]', 'watches: '.length);
+      const where = await edit(file('company.yaml'), 'watches: [CodeComplete, ManualVerdicts]', 'watches: [Document]', 'watches: '.length);
       expectAt(await diagnosticsOf(copy), 'error', where, /^role "qa" is never given work: no role sends it Document/);
     });
 
     it('warns when a watched type has no sender and a published one has no reader (Outcome is read by the company)', async () => {
-      await edit(file('company.yaml'), '  - id: qa\n    watches: [CodeComplete]\n', '');
+      await edit(file('company.yaml'), '  - id: qa\n    watches: [CodeComplete, ManualVerdicts]\n', '');
       const diagnostics = await diagnosticsOf(copy);
       const bugReport = await positionOf(file('company.yaml'), 'BugReport]');
       expectAt(diagnostics, 'warning', bugReport, /^role "engineer" watches BugReport, but no role sends it one, so its on: BugReport transitions never fire/);

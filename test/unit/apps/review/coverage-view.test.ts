@@ -87,4 +87,12 @@ describe("the workbench's coverage view", () => {
     assert.deepEqual(view.criteria[0]!.tests[0], { name: 'AC-1: prints', outcome: 'passed', file: null, output: ['ok 1 - AC-1: prints'] });
     assert.equal(coverageViewOf([message(1, 'Tests', { files: [] })]), null);
   });
+
+  it("shows a manual check's verdict, its reason and the files it read, and a matrix from before manual checks as none", () => {
+    const manual = { reason: 'prose', artifacts: ['README.md'], lookFor: 'install steps', verdict: 'accepted', verdictReason: 'all there' };
+    const view = coverageViewOf(run('', [], [{ ...criterion('AC-1', []), status: 'proven', manual } as never]))!;
+    assert.deepEqual(view.criteria[0]!.manual, manual);
+    assert.equal(view.summary, '1 of 1 criteria proven (P0: 1 of 1; manual: AC-1 accepted)');
+    assert.equal(coverageViewOf(run('', [], [criterion('AC-1', [])]))!.criteria[0]!.manual, null);
+  });
 });

@@ -81,6 +81,11 @@ const EXPECTED: Record<string, [unknown, RegExp]> = {
     },
     /^after round 2: 1 of 3 criteria proven \(P0: 1 of 2; unmet: AC-2 untested\)$/,
   ],
+  ManualChecks: [
+    { checks: [{ id: 'AC-4', reason: 'prose', artifacts: ['README.md', 'docs/guide.md'], lookFor: 'install steps' }] },
+    /^to review by reading: AC-4 \(README\.md, docs\/guide\.md\)$/,
+  ],
+  ManualVerdicts: [{ verdicts: [{ id: 'AC-4', verdict: 'rejected', reason: 'no install steps' }] }, /^AC-4 rejected: no install steps$/],
 };
 const DESCRIBED_ELSEWHERE = [
   'Requirement',

@@ -55,6 +55,7 @@ describe('the coverage matrix', () => {
         { id: 'AC-4', status: 'failing' },
         { id: 'AC-6', status: 'untested' },
       ],
+      manual: [],
     });
   });
 

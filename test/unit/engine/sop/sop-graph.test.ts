@@ -72,7 +72,7 @@ describe('sop graph', () => {
     assert.match(page, /^# sopworks default company\n/);
     assert.equal(page.match(/^```mermaid\nflowchart LR$/gm)?.length, 1);
     assert.equal(page.match(/^```mermaid\nstateDiagram-v2$/gm)?.length, 4);
-    assert.match(page, /^## qa\n\n`.*qa\.yaml` — watches CodeComplete\n\n```mermaid\nstateDiagram-v2\n {2}\[\*\] --> idle$/m);
+    assert.match(page, /^## qa\n\n`.*qa\.yaml` — watches CodeComplete, ManualVerdicts\n\n```mermaid\nstateDiagram-v2\n {2}\[\*\] --> idle$/m);
 
     const qa = roleGraph(company, 'qa');
     assert.match(qa, /^stateDiagram-v2\n/);

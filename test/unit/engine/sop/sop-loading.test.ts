@@ -59,7 +59,7 @@ describe('SOP loading', () => {
     );
     assert.equal(company.name, 'sopworks default company');
     const qa = company.roles[3]!;
-    assert.deepEqual(qa.watches, ['CodeComplete']);
+    assert.deepEqual(qa.watches, ['CodeComplete', 'ManualVerdicts']);
     assert.equal(qa.sopFile, path.join(SOPS, 'qa.yaml'));
     assert.equal(qa.sop.id, 'qa');
     assert.equal(qa.profile.email, 'qa@sopworks.local');
@@ -120,7 +120,7 @@ describe('SOP loading', () => {
     });
 
     it('a watched message type that does not exist', async () => {
-      const pos = await edit(companyFile, 'watches: [CodeComplete]', 'watches: [CodeCompleted]', 'watches: ['.length);
+      const pos = await edit(companyFile, 'watches: [CodeComplete, ManualVerdicts]', 'watches: [CodeCompleted, ManualVerdicts]', 'watches: ['.length);
       await rejectsAt(copy, 'SOP_INVALID', at(companyFile, pos), /unknown message type "CodeCompleted"/, /known: .*CodeComplete/);
     });
 

@@ -1,12 +1,39 @@
 /**
  * The Criteria section: the last coverage matrix, each criterion with its status and the tests that cite
  * it — each test linked to its file in Code and to its test round in Tests (whose runner output it opens),
- * with the lines of that output that name it.
+ * with the lines of that output that name it — or its manual check: the review's verdict and the files read.
  */
 import type { CoverageTestView, CoverageView, CriterionView } from '../../server/api-types.ts';
 import { fill, h, scrollable } from './dom.ts';
 
-const STATUS = { proven: ['ok', 'proven'], failing: ['bad', 'failing'], untested: ['bad', 'untested — no test names it'] } as const;
+const STATUS = {
+  proven: ['ok', 'proven'],
+  failing: ['bad', 'failing'],
+  rejected: ['bad', 'rejected by its manual check'],
+  untested: ['bad', 'untested — no test names it'],
+} as const;
+
+/** A criterion no automated test can prove: the review's verdict and reason, QA's reason, and the files read (each linked to Code). */
+function manualCheck(manual: NonNullable<CriterionView['manual']>): HTMLDivElement {
+  const verdict = manual.verdict ?? 'awaiting review';
+  return h(
+    'div',
+    { class: `manual-check ${verdict}` },
+    h(
+      'p',
+      {},
+      h('span', { class: `badge ${manual.verdict === 'accepted' ? 'ok' : manual.verdict === null ? '' : 'bad'}` }, `manual: ${verdict}`),
+      manual.verdictReason ? ` ${manual.verdictReason}` : null,
+    ),
+    h(
+      'p',
+      { class: 'muted' },
+      `No automated test: ${manual.reason}. Read `,
+      manual.artifacts.flatMap((path, i) => [i > 0 ? ', ' : '', h('a', { href: `#file-${path}` }, path)]),
+      ` for: ${manual.lookFor}`,
+    ),
+  );
+}
 
 function testItem(test: CoverageTestView, roundLink: string | null): HTMLLIElement {
   return h(
@@ -46,7 +73,10 @@ function criterionCard(criterion: CriterionView, roundLink: string | null): HTML
           { class: 'criterion-tests' },
           criterion.tests.map((t) => testItem(t, roundLink)),
         )
-      : h('p', { class: 'muted' }, 'No test names it.'),
+      : criterion.manual
+        ? null
+        : h('p', { class: 'muted' }, 'No test names it.'),
+    criterion.manual ? manualCheck(criterion.manual) : null,
   );
 }
 
