@@ -17,10 +17,10 @@ import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { parse, stringify } from 'yaml';
 import { jobIdFor, QUEUE_NAME } from '../../src/apps/queue/index.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { facts, scenario, startWorker, stopWorker, TEST_QUEUE_SECRET, type WorkerProcess, waitUntil } from '../helpers/queue-workers.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -82,7 +82,7 @@ describe('a worker frozen while its tests and its git run, whose run another wor
   it('writes nothing into the run when it wakes, kills what it started, and the run ends done once as if uninterrupted', async () => {
     const file = await slowScenario(companyDir);
     const referenceOut = await tempDir();
-    const reference = await runCli(['run', '--llm', `scripted:${file}`, '--out', referenceOut], { cwd: referenceOut });
+    const reference = await sopworks(['run', '--llm', `scripted:${file}`, '--out', referenceOut], { cwd: referenceOut });
     assert.equal(reference.code, 0, reference.stdout + reference.stderr);
     const expected = await facts(path.join(referenceOut, 'roman'));
 
@@ -93,7 +93,7 @@ describe('a worker frozen while its tests and its git run, whose run another wor
     const a = startWorker(redis!.url, ['--concurrency', '1', ...companyRoots]);
     workers.push(a);
     await a.waitFor(/^Worker \S+ /);
-    const submitted = await runCli(['submit', '--llm', `scripted:${file}`, '--out', out], {
+    const submitted = await sopworks(['submit', '--llm', `scripted:${file}`, '--out', out], {
       cwd: ROOT,
       env: { SOPWORKS_REDIS_URL: redis!.url, SOPWORKS_QUEUE_SECRET: TEST_QUEUE_SECRET },
     });

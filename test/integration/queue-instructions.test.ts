@@ -12,10 +12,10 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { type JobData, jobIdFor, MAX_JOB_INSTRUCTIONS, QUEUE_NAME, signJob } from '../../src/apps/queue/index.ts';
 import { readAppendLog } from '../../src/ground/files/index.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
 import { facts, scenario, startWorker, stopWorker, TEST_QUEUE_SECRET, type WorkerProcess, waitUntil } from '../helpers/queue-workers.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -57,11 +57,11 @@ describe('submit --instructions: the job carries them to the worker, signed', fu
 
   it("gives the worker's run the instructions a local run gives its roles, and refuses a job whose instructions were changed", async () => {
     const local = path.join(dir, 'local');
-    const ran = await runCli(['run', '--llm', `scripted:${scenario('roman')}`, '--instructions', file, '--out', local], { cwd: dir });
+    const ran = await sopworks(['run', '--llm', `scripted:${scenario('roman')}`, '--instructions', file, '--out', local], { cwd: dir });
     assert.equal(ran.code, 0, ran.stderr);
 
     const out = path.join(dir, 'queued');
-    const submitted = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--instructions', file, '--out', out], { cwd: ROOT, env: env() });
+    const submitted = await sopworks(['submit', '--llm', `scripted:${scenario('roman')}`, '--instructions', file, '--out', out], { cwd: ROOT, env: env() });
     assert.equal(submitted.code, 0, submitted.stderr);
     const id = jobIdFor({ out, name: 'roman' });
     const job = (await queue.getJob(id))!;
@@ -109,7 +109,7 @@ describe('submit --instructions: the job carries them to the worker, signed', fu
     const long = path.join(dir, 'long.md');
     await fs.writeFile(long, 'y'.repeat(MAX_JOB_INSTRUCTIONS + 1));
     const before = await queue.getJobCounts();
-    const result = await runCli(['submit', '--llm', `scripted:${scenario('vowels')}`, '--instructions', long, '--out', path.join(dir, 'never')], {
+    const result = await sopworks(['submit', '--llm', `scripted:${scenario('vowels')}`, '--instructions', long, '--out', path.join(dir, 'never')], {
       cwd: ROOT,
       env: env(),
     });

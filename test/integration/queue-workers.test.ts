@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Queue } from 'bullmq';
 import { type JobData, type JobFields, jobIdFor, QUEUE_NAME, signJob } from '../../src/apps/queue/index.ts';
 import { SOPWORKS_VERSION } from '../../src/ground/version.ts';
+import { sopworks } from '../helpers/in-process.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
 import {
   facts,
@@ -25,7 +26,6 @@ import {
   waitUntil,
 } from '../helpers/queue-workers.ts';
 import { freePort, startRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { runCli } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -145,7 +145,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     );
     const out = path.join(cwd, 'out');
     workers.push(startWorker(redis, out, ['--concurrency', '2']));
-    const result = await runCli(['eval', suite, '--queue', '--out', out], { cwd, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
+    const result = await sopworks(['eval', suite, '--queue', '--out', out], { cwd, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const results = JSON.parse(await fs.readFile(path.join(out, 'eval.json'), 'utf8')) as {
       specs: { name: string; outcome: string; entryRuns: boolean | null }[];
@@ -192,7 +192,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     const gone = (await queue.getJob('lost'))!;
     assert.equal(gone.attemptsMade, 1);
     assert.match(gone.failedReason, /the run folder .*lost is missing .* although elsewhere:1 made it: workers must share the storage/);
-    const listed = await runCli(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
+    const listed = await sopworks(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
     assert.equal(listed.code, 0);
     assert.match(listed.stdout, /0 queued, 0 running, 0 finished, 2 failed/);
     assert.match(listed.stdout, /^broken\s+failed\s+1\s/m);
@@ -213,19 +213,19 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
   it('refuses an unreachable Redis, a malformed URL and a Redis that evicts keys, before anything is queued', async () => {
     const out = await tempDir();
     const nobody = `redis://127.0.0.1:${await freePort()}`;
-    const unreachable = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], {
+    const unreachable = await sopworks(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], {
       cwd: out,
       // Not waited for here (queue-faults.test.ts waits for a Redis that comes back).
       env: { SOPWORKS_REDIS_URL: nobody, SOPWORKS_QUEUE_SECRET: SECRET, SOPWORKS_REDIS_WAIT_MS: '0' },
     });
     assert.equal(unreachable.code, 2);
     assert.match(unreachable.stderr, /Cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)\. Nothing was queued or run\./);
-    const malformed = await runCli(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: 'http://localhost:6379' } });
+    const malformed = await sopworks(['jobs'], { cwd: out, env: { SOPWORKS_REDIS_URL: 'http://localhost:6379' } });
     assert.equal(malformed.code, 2);
     assert.match(malformed.stderr, /SOPWORKS_REDIS_URL="http:\/\/localhost:6379" must be a redis:\/\/ or rediss:\/\/ URL/);
     await redis.client.config('SET', 'maxmemory-policy', 'allkeys-lru');
     try {
-      const evicting = await runCli(['worker'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
+      const evicting = await sopworks(['worker'], { cwd: out, env: { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET } });
       assert.equal(evicting.code, 2);
       assert.match(evicting.stderr, /evicts keys \(maxmemory-policy allkeys-lru\).*\n.*maxmemory-policy noeviction/);
     } finally {
@@ -237,10 +237,10 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
   it('refuses to queue a run that fails the checks `run` makes: a bad name, SOPs that do not load, a finished project', async () => {
     const out = await tempDir();
     const env = { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: SECRET };
-    const badName = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--name', 'Not A Name', '--out', out], { cwd: out, env });
+    const badName = await sopworks(['submit', '--llm', `scripted:${scenario('roman')}`, '--name', 'Not A Name', '--out', out], { cwd: out, env });
     assert.equal(badName.code, 2);
     assert.match(badName.stderr, /Invalid project name "Not A Name"/);
-    const badSops = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--sops', path.join(out, 'no-sops'), '--out', out], { cwd: out, env });
+    const badSops = await sopworks(['submit', '--llm', `scripted:${scenario('roman')}`, '--sops', path.join(out, 'no-sops'), '--out', out], { cwd: out, env });
     assert.equal(badSops.code, 2, badSops.stderr);
     await fs.mkdir(path.join(out, 'roman', '.sopworks'), { recursive: true });
     await fs.writeFile(
@@ -256,7 +256,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
         outcome: 'done',
       }),
     );
-    const finished = await runCli(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], { cwd: out, env });
+    const finished = await sopworks(['submit', '--llm', `scripted:${scenario('roman')}`, '--out', out], { cwd: out, env });
     assert.equal(finished.code, 2);
     assert.match(finished.stderr, /roman already exists \(outcome done\); nothing was queued/);
     assert.deepEqual(await queue.getJobCounts('waiting', 'active', 'completed', 'failed'), { waiting: 0, active: 0, completed: 0, failed: 0 });
