@@ -52,6 +52,24 @@ describe('done means covered: a P0 criterion no test names', function () {
       ['test: coverage after round n, 0 of 1 criteria proven (P0: 0 of 1)', 'test: coverage after round n, 1 of 1 criteria proven (P0: 1 of 1)'],
     );
     assert.ok(log.includes('test: add test/leapyear.test.js, test/cli.test.js'), 'the tests QA added are committed beside its first ones');
+    // The matrix a person reads after each round: AC-1 untested, then proven by the test QA added.
+    const commits = (await exec('git', ['log', '--reverse', '--format=%H', '--', 'docs/test-reports/coverage.md'], { cwd: project })).stdout.trim().split('\n');
+    const pages = await Promise.all(commits.map(async (c) => (await exec('git', ['show', `${c}:docs/test-reports/coverage.md`], { cwd: project })).stdout));
+    assert.deepEqual(
+      pages.map((page) => page.split('\n').filter((line) => /^(0|1) of 1 criteria proven|^- \*\*AC-1\*\*|^ {2}- /.test(line))),
+      [
+        [
+          '0 of 1 criteria proven (P0: 0 of 1; unmet: AC-1 untested). A criterion is proven by a passing test that names its id (`AC-3`, `test_ac3_…`, `TestAC3…`) and no failing one — or, one no automated test can prove, by a manual check its review accepted; P0 criteria must all be proven.',
+          '- **AC-1** (P0, untested — no test cites it): `node src/cli.js 2000 1900` prints 2000 leap',
+        ],
+        [
+          '1 of 1 criteria proven (P0: 1 of 1). A criterion is proven by a passing test that names its id (`AC-3`, `test_ac3_…`, `TestAC3…`) and no failing one — or, one no automated test can prove, by a manual check its review accepted; P0 criteria must all be proven.',
+          '- **AC-1** (P0, proven): `node src/cli.js 2000 1900` prints 2000 leap',
+          '  - passed: `AC-1: node src/cli.js 2000 1900 prints 2000 leap`',
+        ],
+      ],
+    );
+    assert.equal((await asked(project, 'declare_manual_criteria')).length, 1, 'asked which criteria no test can prove first: none');
 
     const [ask] = await asked(project, 'write_criterion_tests');
     assert.ok(ask, 'QA was asked once for the tests of the untested criterion');
