@@ -105,7 +105,7 @@ describe('scoped prompts', function () {
       const writes = large.filter((e) => e.action === 'write_file');
       assert.equal(writes.length, 21, 'the 20 modules and the README');
       const start = opening(writes[0]!);
-      assert.match(start, /^# The run's documents, as they stand\n## The client's spec\n[\s\S]*Product Requirements[\s\S]*System design[\s\S]*`node --test`/);
+      assert.match(start, /^# The run's documents\n## The client's spec\n[\s\S]*Product Requirements[\s\S]*System design[\s\S]*`node --test`/);
       const later = large.slice(large.findIndex((e) => e.action === 'write_file'));
       assert.ok(later.some((e) => e.role === 'qa') && later.some((e) => e.action === 'review_file'));
       for (const e of [...large.filter((e) => e.role === 'architect' && e.action === 'write_tasks'), ...later]) {
@@ -127,7 +127,7 @@ describe('scoped prompts', function () {
       const text = prompt(sent(list, 'fix_file', 'src/tokenize.js'));
       // It opens as the Engineer's writing prompts do (the run's documents), so a prompt cache serves that start.
       const start = opening(sent(list, 'write_file', 'src/tokenize.js'));
-      assert.match(start, /^# The run's documents, as they stand\n[\s\S]*System design[\s\S]*`node --test`/);
+      assert.match(start, /^# The run's documents\n[\s\S]*System design[\s\S]*`node --test`/);
       assert.ok(sent(list, 'fix_file', 'src/tokenize.js').messages.at(-1)!.content.startsWith(start));
       assert.match(text, /## Test output \(round 1\)/);
       assert.match(text, /not ok|fail/i);

@@ -108,7 +108,7 @@ describe('SOPs and prompts as data', function () {
       assert.equal(call!.key, 'docs/USER_GUIDE.md');
       const prompt = call!.messages[1]!.content;
       // After the run's documents, who the role is, then its own template.
-      assert.match(prompt, /^# The run's documents, as they stand\n[\s\S]*\n# Your part\nYou are Erin, the Technical Writer\./);
+      assert.match(prompt, /^# The run's documents\n[\s\S]*\n# Your part\nYou are Erin, the Technical Writer\./);
       assert.match(prompt, /^Write the user guide of wordfreq as `docs\/USER_GUIDE\.md`, in Markdown\./m);
       assert.match(prompt, /## How it is run\n`node src\/cli\.js --top 10 FILE\.\.\.`\n/);
       assert.match(prompt, /### src\/count\.js\n```/, 'the committed source files, through the shared code-files partial');

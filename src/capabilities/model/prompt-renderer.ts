@@ -103,7 +103,7 @@ export class PromptRenderer {
       if (!render) throw new Error(`markdown helper: no renderer for "${type}" (known: ${Object.keys(markdown).join(', ')})`);
       // A document the prompt opens with is not shown twice: a template's copy of it points there.
       const name = PREFIX_NAMES[type];
-      if (name && sameAsOpening(options.data?.root, name, value)) return `(The ${type} is the one this request opens with, under "The run's documents".)`;
+      if (name && sameAsOpening(options.data?.root, name, value)) return `(The ${type} is in the run's documents above.)`;
       return render(value);
     });
     // `(above "changeRequest")`: the prompt opens with this document as the step's view has it (a partial then points there).
