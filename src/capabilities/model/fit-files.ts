@@ -82,6 +82,19 @@ export async function fitFiles(
 }
 
 /**
+ * Whether a route's cache makes the run's documents whole in every request (the cacheable start) cheaper
+ * than each step's own excerpts of them: unless a cached prompt token is known to cost more than a quarter
+ * of an uncached one (gpt-4o and gpt-4o-mini: half), where the excerpts cost fewer effective input tokens.
+ * A quarter or less (gpt-4.1, gpt-5), nothing, or a cached price not known (a server of one's own, the
+ * local engine, a price set without one) keeps them (docs/performance.md, "Prompt caches").
+ */
+export function cacheRewardsDocuments(route: ModelRoute): boolean {
+  const cached = route.price?.cachedInputPerMTok;
+  if (route.price === null || cached === undefined || route.price.inputPerMTok === 0) return true;
+  return cached / route.price.inputPerMTok <= 0.25;
+}
+
+/**
  * The variables of a call fitted to the smallest context window among the models that may answer it
  * (unchanged when none is known): room for the prompt, its reply and a re-ask's additions.
  */
@@ -90,8 +103,10 @@ export async function fittedVariables(
   chain: readonly ModelRoute[],
   render: (variables: Record<string, unknown>) => readonly ChatMessage[],
 ): Promise<Record<string, unknown>> {
+  const { documents, ...scoped } = request.variables;
+  const opening = documents !== undefined && chain.every(cacheRewardsDocuments) ? request.variables : scoped;
   const windowed = chain.filter((route) => route.provider.contextWindow !== undefined);
-  if (windowed.length === 0) return request.variables;
+  if (windowed.length === 0) return opening;
   const route = windowed.reduce((a, b) => (b.provider.contextWindow! < a.provider.contextWindow! ? b : a));
   const room = route.provider.contextWindow! - replyAllowanceOf(request, route) - REASK_TOKENS;
   const countPrompt = (messages: readonly ChatMessage[]) => route.provider.countPromptTokens?.(messages) ?? countPromptTokens(messages);
@@ -99,8 +114,7 @@ export async function fittedVariables(
   const overflow = (variables: Record<string, unknown>) => countPrompt(render(variables)) - room;
   // The documents every request opens with (for a provider's cache) go first when the prompt is too long:
   // each step's templates then show the parts of them it needs, as the context plan counts them.
-  const { documents, ...scoped } = request.variables;
-  const variables = documents !== undefined && overflow(request.variables) > 0 ? scoped : request.variables;
+  const variables = opening.documents !== undefined && overflow(opening) > 0 ? scoped : opening;
   const fitted = await fitFiles(variables, overflow, countText);
   return fitted.variables;
 }

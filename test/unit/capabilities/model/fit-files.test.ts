@@ -5,10 +5,11 @@
  * that fits is sent as it is.
  */
 import assert from 'node:assert/strict';
-import { fitFiles } from '../../../../src/capabilities/model/fit-files.ts';
+import { fitFiles, fittedVariables } from '../../../../src/capabilities/model/fit-files.ts';
 import { Gateway } from '../../../../src/capabilities/model/gateway.ts';
+import { type Price, priceFor } from '../../../../src/capabilities/model/prices.ts';
 import { PromptRenderer } from '../../../../src/capabilities/model/prompt-renderer.ts';
-import type { ChatMessage, Completion, CompletionRequest, Provider } from '../../../../src/capabilities/model/provider.ts';
+import type { ChatMessage, Completion, CompletionRequest, ModelRoute, Provider } from '../../../../src/capabilities/model/provider.ts';
 import { countPromptTokens, countTextTokens } from '../../../../src/capabilities/model/token-count.ts';
 import { UsageMeter } from '../../../../src/capabilities/model/usage.ts';
 import { markdownRenderers } from '../../../../src/company/index.ts';
@@ -109,5 +110,35 @@ describe("a prompt's files fitted to the model's context", () => {
     const user = prompt[1]!.content;
     for (const f of files) assert.ok(user.includes(`### ${f.path}`), `${f.path} is still named`);
     assert.match(user, /⋮ \(the whole file does not fit the model's context: its interface\)/);
+  });
+});
+
+describe("the run's documents every request opens with, kept where the cache makes them cheaper", () => {
+  const route = (price: Price | null): ModelRoute => ({ label: 'm', provider: new WindowedModel(1_000_000), price, maxOutputTokens: 4096 });
+  const unwindowed = (price: Price | null): ModelRoute => ({
+    ...route(price),
+    provider: { label: 'm', complete: async () => ({ text: '', usage: null, finishReason: 'stop' }) },
+  });
+  const request = { variables: { documents: { spec: 'a CLI that counts words' }, task: 'src/count.js' } };
+  const render = (variables: Record<string, unknown>): ChatMessage[] => [{ role: 'user', content: JSON.stringify(variables) }];
+
+  it("keeps them where a cached token costs a quarter or less (gpt-4.1, gpt-5), or nothing, or the price is not known (a server of one's own)", async () => {
+    for (const price of [
+      priceFor('gpt-4.1', null),
+      priceFor('gpt-5-mini', null),
+      { inputPerMTok: 0, outputPerMTok: 0 },
+      { inputPerMTok: 3, outputPerMTok: 15 },
+      null,
+    ]) {
+      for (const make of [route, unwindowed]) assert.deepEqual(await fittedVariables(request, [make(price)], render), request.variables, JSON.stringify(price));
+    }
+  });
+
+  it('leaves them out where a cached token costs more than a quarter (gpt-4o-mini, the default, and gpt-4o; DeepSeek set by hand), and when any model of the chain would', async () => {
+    const scoped = { task: 'src/count.js' };
+    for (const price of [priceFor('gpt-4o-mini', null), priceFor('gpt-4o', null), { inputPerMTok: 0.27, outputPerMTok: 1.1, cachedInputPerMTok: 0.07 }]) {
+      for (const make of [route, unwindowed]) assert.deepEqual(await fittedVariables(request, [make(price)], render), scoped, JSON.stringify(price));
+    }
+    assert.deepEqual(await fittedVariables(request, [route(priceFor('gpt-5', null)), route(priceFor('gpt-4o', null))], render), scoped);
   });
 });
