@@ -13,7 +13,7 @@ describe('the change benchmark', function () {
   this.timeout(180_000);
   after(removeTempDirs);
 
-  it('reports prompt tokens per call for each repository size, the edit prompt the same whatever the size', async () => {
+  it('reports prompt tokens per call for each repository size, the edit prompt growing only with the bounded map', async () => {
     const json = path.join(await tempDir(), 'rows.json');
     const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'bench/change-prompts.ts', '--sizes', '3,40', '--json', json], { cwd: ROOT });
     const rows = JSON.parse(await fs.readFile(json, 'utf8')) as {
@@ -31,7 +31,13 @@ describe('the change benchmark', function () {
       ],
     );
     assert.ok(rows.every((r) => r.promptTokensPerCall > 0));
-    assert.equal(rows[0]!.byAction.edit_file, rows[1]!.byAction.edit_file, 'an edit is sent its file, not the repository');
+    // Every request of a change opens with the run's documents, the repository's bounded map among them (for
+    // a provider's cache): an edit and its review grow by what the map grows, as the first prompt does
+    // (the map and the request), and by nothing else of the repository.
+    const grown = (action: string) => rows[1]!.byAction[action]! - rows[0]!.byAction[action]!;
+    assert.ok(grown('write_change_request') > 0, 'the map of 40 files is longer than that of 3');
+    assert.equal(grown('edit_file'), grown('write_change_request'), 'an edit is sent its file and the map, not the repository');
+    assert.equal(grown('review_edit'), grown('write_change_request'), 'a review is sent its diff and the map, not the repository');
     assert.match(stdout, /prompt tokens\/call/);
   });
 });
