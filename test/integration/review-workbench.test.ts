@@ -329,6 +329,8 @@ describe('the viewer as a workbench: the run goes on from the page', function ()
     await page.waitForSelector('#decision form');
     assert.equal(await text(page, '#summary .badge'), 'waiting for you', 'awaiting a decision is not "finished"');
     await page.evaluate(() => ((globalThis as any).notReloaded = true));
+    // The page follows the run (its stream open) before the click: until then its line says it is connecting.
+    await liveSays(page, 'waiting for you');
     // Every state the header shows, in its badge and its line, while the run goes on: never two at once.
     await page.evaluate(() => {
       const g = globalThis as any;

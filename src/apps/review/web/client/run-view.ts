@@ -45,7 +45,8 @@ export class RunView {
   private known: KnownPage | null = null;
   private status: RunStatus | null = null;
   private launch: LaunchView | null = null;
-  private connected = false;
+  /** The run's stream: not opened yet, open, or lost (the browser retries on its own). */
+  private connection: 'connecting' | 'open' | 'lost' = 'connecting';
   /** The run's own event stream once the run exists; until then, the list's stream tells when it appears. */
   private events: EventSource | null = null;
   private waitingFor: EventSource | null = null;
@@ -73,22 +74,31 @@ export class RunView {
   }
 
   private showLive(): void {
-    const { live, status, connected } = this;
+    const { live, status, connection } = this;
     live.hidden = false;
-    const running = connected && status !== null && status.running;
+    const running = connection === 'open' && status !== null && status.running;
     live.className = `live ${running ? 'on' : ''}`;
-    // The badge's state, said again where the header can be seen from anywhere on the page.
-    live.textContent = !connected ? 'not following (reconnecting…)' : status === null ? 'waiting for the run' : liveText(status, this.launch);
+    // The badge's state, said again where the header can be seen from anywhere on the page; a stream not
+    // opened yet is connecting (a page just loaded), one that was open and dropped is reconnecting.
+    live.textContent =
+      connection === 'connecting'
+        ? 'connecting…'
+        : connection === 'lost'
+          ? 'not following (reconnecting…)'
+          : status === null
+            ? 'waiting for the run'
+            : liveText(status, this.launch);
   }
 
   private stream(url: string): EventSource {
+    this.connection = 'connecting';
     const source = new EventSource(url);
     source.addEventListener('open', () => {
-      this.connected = true;
+      this.connection = 'open';
       this.showLive();
     });
     source.addEventListener('error', () => {
-      this.connected = false;
+      this.connection = 'lost';
       this.showLive();
     });
     // The stream's first event also asks for a load.
