@@ -20,10 +20,26 @@ export function vitestCounts(text: string): Counts | null {
   if (/^\s*No test files found/m.test(text)) return NONE;
   const line = /^\s*Tests\s+((?:\d+ \w+(?: \| )?)+)\s*\(\d+\)\s*$/m.exec(text)?.[1];
   if (!line) return null;
-  const failures = [...text.matchAll(/^\s*FAIL\s+(\S.*?)\s*$\n(?:\s*\n)*\s*(\S.*)$/gm)]
-    .filter((m) => m[1]!.includes(' > '))
-    .map((m) => ({ name: m[1]!.trim(), message: m[2]!.trim() }));
-  return { counts: { passed: count(line, /(\d+) passed/), failed: count(line, /(\d+) failed/) }, failures: unique(failures), ...skipped(line) };
+  return { counts: { passed: count(line, /(\d+) passed/), failed: count(line, /(\d+) failed/) }, failures: unique(vitestFailures(text)), ...skipped(line) };
+}
+
+/**
+ * vitest's "Failed Tests" section: a "FAIL  file > suite > name" header per test, and the error under it —
+ * once for several tests that failed with the same error, their headers one under the other.
+ */
+function vitestFailures(text: string): Failure[] {
+  const failures: Failure[] = [];
+  let waiting: string[] = [];
+  for (const line of text.split('\n')) {
+    const header = /^\s*FAIL\s+(\S.*?)\s*$/.exec(line);
+    if (header) {
+      if (header[1]!.includes(' > ')) waiting.push(header[1]!);
+    } else if (waiting.length > 0 && line.trim() !== '') {
+      for (const name of waiting) failures.push({ name, message: line.trim() });
+      waiting = [];
+    }
+  }
+  return failures;
 }
 
 /** jest: "Tests:       1 failed, 2 passed, 3 total"; its failures as "● suite › name" and the message under it. */

@@ -106,6 +106,21 @@ describe('counts of vitest, jest, mocha, jasmine, go test and cargo test', () =>
     });
   });
 
+  it("reads vitest's failures that share one error: each test its name, each the error under their headers", () => {
+    // vitest 3.2.7's own output (--reporter=verbose): three tests failing with the same assertion are
+    // listed as three FAIL headers over one error, then a timeout and another error of their own.
+    const parsed = parseTestOutput(fs.readFileSync(path.join(ROOT, 'test/fixtures/test-output/vitest-verbose-grouped.txt'), 'utf8'));
+    assert.deepEqual(parsed.counts, { passed: 1, failed: 5 });
+    const same = "AssertionError: expected 'vulnerable' to be 'safe' // Object.is equality";
+    assert.deepEqual(parsed.failures, [
+      { name: 'src/a.spec.ts > grouped > same error 1', message: same },
+      { name: 'src/a.spec.ts > grouped > same error 2', message: same },
+      { name: 'src/a.spec.ts > grouped > same error 3', message: same },
+      { name: 'src/a.spec.ts > grouped > times out', message: 'Error: Test timed out in 50ms.' },
+      { name: 'src/a.spec.ts > grouped > another error', message: 'AssertionError: expected [ 1 ] to deeply equal [ 2 ]' },
+    ]);
+  });
+
   it('reads jest, a file that could not load named by its file', () => {
     const parsed = parseTestOutput(JEST);
     assert.deepEqual(parsed.counts, { passed: 1, failed: 1 });
