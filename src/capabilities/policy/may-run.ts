@@ -7,7 +7,7 @@
  * refusal names the forms that are allowed, the repository's own declared commands first.
  */
 import path from 'node:path';
-import { type ProjectRunners, runnerForm, workspaceOf } from '../../host/runners/index.ts';
+import { type ProjectRunners, runnerForm, runnersFirst, someNames, workspaceOf } from '../../host/runners/index.ts';
 import { rulesOf } from './may-write.ts';
 import type { Policy, RolePolicy } from './policy-file.ts';
 
@@ -101,6 +101,8 @@ const startsWith = (argv: readonly string[], entry: string): boolean => {
   return words.length <= argv.length && words.every((word, i) => word === argv[i]);
 };
 
+const listed = (names: readonly string[]): string => (names.length === 0 ? '' : ` (${someNames(names)})`);
+
 /** The forms a role may run, in words: the repository's declared commands it may run, its own tools, and the policy's prefixes. */
 function allowedForms(role: string, rules: RolePolicy, context: RunContext): string {
   const mayRun = (argv: readonly string[]) => ownTool(rules, argv, context.runners) === 'allowed' || rules.run.some((entry) => startsWith(argv, entry));
@@ -108,7 +110,7 @@ function allowedForms(role: string, rules: RolePolicy, context: RunContext): str
   const parts = [
     declared.length > 0 ? `The repository's own: ${declared.join('; ')}` : null,
     rules.runInstalled
-      ? `its tools, nothing fetched: npx <bin> for a binary of its dependencies${context.runners?.bins.length ? ` (${context.runners.bins.slice(0, 8).join(', ')})` : ''}, npm run <script> for a package.json script${context.runners?.scripts.length ? ` (${context.runners.scripts.slice(0, 8).join(', ')})` : ''}`
+      ? `its tools, nothing fetched: npx <bin> for a binary of its dependencies${listed(runnersFirst(context.runners?.bins ?? []))}, npm run <script> for a package.json script${listed(context.runners?.scripts ?? [])}`
       : null,
     rules.run.length > 0 ? `commands starting with: ${rules.run.join('; ')}` : null,
   ].filter((part): part is string => part !== null);

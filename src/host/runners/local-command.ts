@@ -4,7 +4,7 @@
  * npx's registry lookup nor pnpm or yarn themselves are needed — and a script run by pnpm or yarn is run
  * by npm, which runs package.json scripts the same way (its node_modules/.bin on PATH). Pure.
  */
-import { type ProjectRunners, workspaceOf } from './project-runners.ts';
+import { type ProjectRunners, runnersFirst, someNames, workspaceOf } from './project-runners.ts';
 import { runnerForm } from './runner-form.ts';
 
 export type LocalCommand = { argv: string[]; note: string | null } | { refused: string };
@@ -38,7 +38,7 @@ export function localCommand(argv: readonly string[], runners: ProjectRunners): 
   }
   if (!runners.installed || !runners.bins.includes(form.bin)) {
     return {
-      refused: `"${form.bin}" is not among the binaries the repository's installed dependencies provide (node_modules/.bin${runners.installed ? `: ${runners.bins.slice(0, 12).join(', ') || 'empty'}` : ' does not exist: nothing was installed'}); sopworks fetches nothing at test time`,
+      refused: `"${form.bin}" is not among the binaries the repository's installed dependencies provide (node_modules/.bin${runners.installed ? `: ${someNames(runnersFirst(runners.bins)) || 'empty'}` : ' does not exist: nothing was installed'}); sopworks fetches nothing at test time`,
     };
   }
   const run = [`node_modules/.bin/${form.bin}`, ...form.args];

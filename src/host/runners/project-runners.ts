@@ -28,6 +28,18 @@ export interface WorkspaceScripts {
 
 export const NO_RUNNERS: ProjectRunners = { scripts: [], bins: [], installed: false };
 
+/** The JavaScript test runners (and coverage wrappers around them) a repository's own tools may be. */
+export const JS_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'uvu', 'jasmine', 'c8', 'nyc', 'borp', 'lab', 'qunit']);
+
+/** A project's binaries as said to a model: its test runners first, then the rest. */
+export const runnersFirst = (bins: readonly string[]): string[] => [...bins.filter((b) => JS_RUNNERS.has(b)), ...bins.filter((b) => !JS_RUNNERS.has(b))];
+
+/** The first twelve names, saying how many more there are: a list cut silently reads as complete. */
+export function someNames(names: readonly string[]): string {
+  const shown = names.slice(0, 12).join(', ');
+  return names.length > 12 ? `${shown} and ${names.length - 12} more` : shown;
+}
+
 const Manifest = z
   .object({
     scripts: z.record(z.string(), z.string()).optional(),
@@ -55,8 +67,9 @@ export async function readProjectRunners(root: string): Promise<ProjectRunners> 
   const locked = Object.entries(lock?.packages ?? {}).flatMap(([where, entry]) =>
     typeof entry.bin === 'string' ? [path.posix.basename(where)] : Object.keys(entry.bin ?? {}),
   );
-  // A scoped package's binary is named without its scope (@scope/tool → tool), as npm links it by default.
-  const own = declared.map((name) => name.replace(/^@[^/]+\//, ''));
+  // A scoped package's binary is named without its scope (@scope/tool → tool), as npm links it by default;
+  // type packages (@types/node) have none.
+  const own = declared.filter((name) => !name.startsWith('@types/')).map((name) => name.replace(/^@[^/]+\//, ''));
   return { scripts, bins: [...new Set([...locked, ...own])].sort(), installed: false, ...inMonorepo };
 }
 

@@ -61,7 +61,7 @@ describe("the repository's own runners", () => {
     const missing = localCommand(words('npx jest'), INSTALLED);
     assert.match(
       'refused' in missing ? missing.refused : '',
-      /^"jest" is not among the binaries .* \(node_modules\/\.bin: tsc, vitest\); sopworks fetches nothing at test time$/,
+      /^"jest" is not among the binaries .* \(node_modules\/\.bin: vitest, tsc\); sopworks fetches nothing at test time$/,
     );
     const before = localCommand(words('npx vitest run'), { ...INSTALLED, installed: false });
     assert.match('refused' in before ? before.refused : '', /node_modules\/\.bin does not exist: nothing was installed/);
@@ -69,7 +69,10 @@ describe("the repository's own runners", () => {
 
   it('reads the scripts and binaries: declared and locked before the install, node_modules/.bin after it', async () => {
     const root = await tempDir('sopworks-runners-');
-    const manifest = { scripts: { test: 'vitest run' }, devDependencies: { vitest: '^4.0.0', typescript: '^5.0.0', '@scope/tool': '1.0.0' } };
+    const manifest = {
+      scripts: { test: 'vitest run' },
+      devDependencies: { vitest: '^4.0.0', typescript: '^5.0.0', '@scope/tool': '1.0.0', '@types/node': '^20.0.0' },
+    };
     await fs.writeFile(path.join(root, 'package.json'), JSON.stringify(manifest));
     await fs.writeFile(
       path.join(root, 'package-lock.json'),
@@ -90,9 +93,16 @@ describe("the repository's own runners", () => {
     }
     assert.match(
       commandRefusal(policy, 'qa', words('npx jest'), context)!,
-      /^"npx jest" runs "jest", which no dependency the repository installed provides: sopworks fetches nothing at test time\. Allowed by the policy: The repository's own: `npx vitest run` \(package\.json scripts\.test: pnpm vitest run\); its tools, nothing fetched: npx <bin> for a binary of its dependencies \(tsc, vitest\), npm run <script> for a package\.json script \(lint, test, test:unit\); commands starting with: node;/,
+      /^"npx jest" runs "jest", which no dependency the repository installed provides: sopworks fetches nothing at test time\. Allowed by the policy: The repository's own: `npx vitest run` \(package\.json scripts\.test: pnpm vitest run\); its tools, nothing fetched: npx <bin> for a binary of its dependencies \(vitest, tsc\), npm run <script> for a package\.json script \(lint, test, test:unit\); commands starting with: node;/,
     );
     assert.match(commandRefusal(policy, 'qa', words('npm run coverage'), context)!, /runs the script "coverage", which package\.json does not have/);
+    // A long list leads with its test runners and says it is cut: vitest, after twelve other tools, was left out unsaid.
+    const tools = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'].map((letter) => `${letter}-tool`);
+    const many = { runners: { ...INSTALLED, bins: [...tools, 'vitest'] }, declared: [] };
+    assert.match(
+      commandRefusal(policy, 'qa', words('npx jest'), many)!,
+      /npx <bin> for a binary of its dependencies \(vitest, a-tool, b-tool, c-tool, d-tool, e-tool, f-tool, g-tool, h-tool, i-tool, j-tool, k-tool and 3 more\),/,
+    );
     assert.match(commandRefusal(policy, 'qa', words('npx -p cowsay cowsay'), context)!, /installs dependencies;/);
     const python = {
       declared: [

@@ -6,11 +6,10 @@
  * JavaScript runners, Python's, Go's, Rust's. Pure.
  */
 import path from 'node:path';
+import { JS_RUNNERS } from '../../../../host/runners/index.ts';
 
 export type Suite = 'javascript' | 'python' | 'go' | 'rust' | 'java' | 'other';
 
-/** JavaScript test runners a package's script may call, by their binary's name. */
-export const JS_RUNNERS = new Set(['vitest', 'jest', 'mocha', 'ava', 'tap', 'tape', 'uvu', 'jasmine', 'c8', 'nyc', 'borp', 'lab', 'qunit']);
 const PYTHON_RUNNERS = new Set(['pytest', 'py.test', 'nose2', 'trial', 'green', 'ward']);
 
 /** The words as sopworks runs them; null when they do not name a program it can run as written. */
