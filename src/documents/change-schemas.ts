@@ -9,6 +9,10 @@ import { RelativePath } from '../ground/files/index.ts';
 import { numberedTexts } from './numbered-list.ts';
 import { Design, TestReport, taskGraphOf, taskWork } from './schemas.ts';
 
+/** When a change's design names a build (said in the schema, and in write_design_delta's prompt). */
+export const BUILD_RULE =
+  'null unless the tests import what a build writes (a package entry point the map lists as not in the repository, a `dist/` or `lib/` file): then one of the build steps the map lists, such as `npm run build` — not needed when the test command builds itself (`npm test` runs a `pretest` script)';
+
 const text = (what: string) => z.string().trim().min(1, `${what} must not be empty`);
 
 /** The repository as the company sees it: bounded, never its whole content (repository-map.ts). */
@@ -37,8 +41,12 @@ export const RepositoryMap = z.object({
       files: z.number().int().min(0),
       commands: z.array(z.object({ argv: z.array(z.string()).min(1), source: z.string() })),
       examples: z.array(z.string()).default([]),
+      /** The build steps it declares (map/build-commands.ts), which the design's `buildCommand` may name; absent from older maps. */
+      builds: z.array(z.object({ argv: z.array(z.string()).min(1), source: z.string() })).default([]),
+      /** Its packages' entry points that name a file it does not hold (`packages/git/package.json main: dist/x.js`): a build writes them. */
+      unbuilt: z.array(z.string()).default([]),
     })
-    .default({ files: 0, commands: [], examples: [] }),
+    .default({ files: 0, commands: [], examples: [], builds: [], unbuilt: [] }),
   /** Tokens the signatures take. */
   signatureTokens: z.number().int().min(0).default(0),
 });
@@ -79,6 +87,17 @@ export type ExistingTests = z.infer<typeof ExistingTests>;
  */
 export const DesignDelta = Design.extend({
   unchanged: z.array(text('something that stays as it is')),
+  /**
+   * The repository's own command that builds what its tests import (`npm run build`), run by QA in the
+   * tests' sandbox before the tests on the base and before every test round; null when the tests run on
+   * the sources as they are. Optional, not defaulted, so older designs still parse (none).
+   */
+  buildCommand: z
+    .array(text('a buildCommand word'))
+    .min(1)
+    .nullable()
+    .optional()
+    .describe(`The repository's own build command, as argv, run before the tests; ${BUILD_RULE}`),
 });
 
 export const ChangeOp = z.enum(['modify', 'add', 'delete', 'rename']);

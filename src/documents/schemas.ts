@@ -213,8 +213,15 @@ export const TestReport = z.object({
    * coverage matrix reads them (test-citations.ts). Absent from rounds that ran no tests and older reports.
    */
   cases: z.object({ named: z.number().int().min(0), citing: z.array(TestCase) }).optional(),
-  /** What the round ran (absent: the tests): the tests, the dependency install before them, or the program on its smoke input. */
-  kind: z.enum(['tests', 'install', 'smoke']).optional(),
+  /** What the round ran (absent: the tests): the tests, the dependency install before them, the repository's build that failed before them, or the program on its smoke input. */
+  kind: z.enum(['tests', 'install', 'build', 'smoke']).optional(),
+  /**
+   * The repository's own build, run before the tests in the same sandbox (a change's design `buildCommand`:
+   * src/capabilities/test-round/build-first.ts): its command, exit code and the tail of its output. Absent when none ran.
+   */
+  build: z
+    .object({ command: z.array(z.string()).min(1), passed: z.boolean(), exitCode: z.number().int().nullable(), timedOut: z.boolean(), output: z.string() })
+    .optional(),
   /**
    * A change run's round compared with the tests on its base (src/capabilities/change/compare-with-base.ts): whether
    * anything failed that did not fail before, how that was decided, and the lines that decided it. Absent elsewhere.

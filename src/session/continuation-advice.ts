@@ -5,7 +5,7 @@
  * but a change whose base's tests could not run here failed on this machine's environment, and what helps
  * is what its base report's first cause names.
  */
-import { OWN_SCRIPTS_OFF } from '../capabilities/test-round/index.ts';
+import { BUILD_NOT_RUN, OWN_SCRIPTS_OFF } from '../capabilities/test-round/index.ts';
 import { BaselineTests } from '../documents/index.ts';
 import type { Message } from '../engine/board/index.ts';
 import { adviceOfBound, type ContinuationAdvice, type NotContinuable, startAfresh } from '../engine/run/index.ts';
@@ -33,9 +33,16 @@ function environmentAdvice(base: BaselineTests, record: object | null): NotConti
   return {
     why: `The repository's tests could not run here (${cleanLine(line)}), so no code was written: the cause is this machine's environment, not the model or the SOP, and a resumed run would end the same way.`,
     instead: [
-      base.signature === 'install failed'
-        ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
-        : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
+      base.kind === 'build'
+        ? "Make what the repository's build needs available (the tool or module its output names, declared in the repository so that the install brings it): the build runs in the tests' sandbox, without network, before the tests; its output is in the base's report."
+        : base.signature === 'install failed'
+          ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
+          : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
+      ...(line.includes(BUILD_NOT_RUN)
+        ? [
+            "If the tests import what that build writes (a package's `dist/` entry point), say so in the request — the design's `buildCommand` names the build, and QA runs it in the tests' sandbox before the tests (docs/sandbox.md).",
+          ]
+        : []),
       ...(line.includes(OWN_SCRIPTS_OFF)
         ? [
             "If they need what the repository's own install scripts write (a build, the `dist/` its packages import), let install scripts run: `dependencies: { scripts: true }` in the policy.yaml of a copy of sops/change, passed with --sops — they then run in the install's sandbox, behind its egress proxy, and its dependencies' scripts with them (docs/sandbox.md).",

@@ -42,7 +42,10 @@ export async function changeSetUp(edit: (replies: Reply[]) => Reply[] = (r) => r
   const dir = await tempDir('sopworks-change-');
   const repo = path.join(dir, 'greetings');
   await fs.cp(CHANGE_FIXTURE, repo, { recursive: true });
-  for (const [file, content] of Object.entries(options.extra ?? {})) await fs.writeFile(path.join(repo, file), content);
+  for (const [file, content] of Object.entries(options.extra ?? {})) {
+    await fs.mkdir(path.dirname(path.join(repo, file)), { recursive: true });
+    await fs.writeFile(path.join(repo, file), content);
+  }
   for (const file of options.without ?? []) await fs.rm(path.join(repo, file), { recursive: true });
   git(repo, 'init', '--quiet', '--initial-branch=main');
   git(repo, 'add', '.');

@@ -35,7 +35,7 @@ export function renderDesignDelta(delta: DesignDelta): string {
     '# Design delta',
     delta.summary,
     `## Approach\n\n${delta.approach}`,
-    `## Language and commands\n\n${commandsList(delta)}`,
+    `## Language and commands\n\n${commandsList(delta, delta.buildCommand ? [['Built first with', codeSpan(shellCommand(delta.buildCommand))]] : [])}`,
     `## Files touched\n\n${filesList(delta)}`,
     `## What stays as it is\n\n${delta.unchanged.length > 0 ? bullets(delta.unchanged) : '(nothing named)'}`,
     ...diagramSections(delta),
@@ -60,7 +60,9 @@ export function renderBaselineTests(report: BaselineTests): string {
   if (!report.runner.started) {
     return document(
       '# Tests on the base: they could not run',
-      `Before any change, the repository's tests were to run on the base commit, but the test command could not start, so no code was written. Install what it needs (or declare it in the repository), then start the change again.`,
+      report.kind === 'build'
+        ? `Before any change, the repository's tests were to run on the base commit after its own build, but the build failed, so the tests did not run and no code was written. Make what the build needs available (declared in the repository), then start the change again.`
+        : `Before any change, the repository's tests were to run on the base commit, but the test command could not start, so no code was written. Install what it needs (or declare it in the repository), then start the change again.`,
       `Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}`,
       `## Why\n\n${fence(report.runner.line ?? '(no output)')}`,
     );
@@ -69,7 +71,7 @@ export function renderBaselineTests(report: BaselineTests): string {
   return document(
     '# Tests on the base',
     `Before any change, the repository's tests ran on the base commit. Failures here were there before the change and are not blamed on it.`,
-    `Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${report.passed ? 'PASSED' : 'FAILED'} (${counts})`,
+    `${report.build ? `Built first with: \`${shellCommand(report.build.command)}\` (exit code ${report.build.exitCode ?? '(killed)'})  \n` : ''}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${report.passed ? 'PASSED' : 'FAILED'} (${counts})`,
     report.failures.length > 0 ? `## Failing on the base already\n\n${bullets(report.failures.map((f) => f.name))}` : null,
   );
 }
@@ -81,6 +83,9 @@ export function renderRepositoryMap(map: RepositoryMap): string {
     `## Files\n\nOne line per folder; \`name{1..9}.ext\` stands for name1.ext … name9.ext; a folder shown as \`folder/: … N files, not listed\` was folded to fit the map's budget.\n\n${fence(map.tree)}`,
     map.tests.commands.length > 0
       ? `## Tests\n\n${map.tests.files} test files; run with ${map.tests.commands.map((c) => `\`${shellCommand(c.argv)}\` (${c.source})`).join(', ')}.`
+      : null,
+    map.tests.builds.length > 0
+      ? `## Build\n\nDeclared build steps: ${map.tests.builds.map((c) => `\`${shellCommand(c.argv)}\` (${c.source})`).join(', ')}.${map.tests.unbuilt.length > 0 ? ` Entry points not in the repository (a build writes them): ${map.tests.unbuilt.map(codeSpan).join(', ')}.` : ''}`
       : null,
     ...map.manifests.map((m) => `## ${m.path}\n\n${fence(m.content)}`),
     ...map.readmes.map((r) => `## ${r.path}\n\n${fence(r.content)}`),

@@ -39,7 +39,7 @@ export const changeMessageTypes = {
     committed,
     schema: C.DesignDelta,
     description:
-      'A Design of what the repository becomes (its `testCommand` runs old and new tests) plus what stays `unchanged`; rendered as docs/changes/<n>-<slug>/design.md (the run folder, or committed with --commit-documents).',
+      'A Design of what the repository becomes (its `testCommand` runs old and new tests, after its `buildCommand` when the tests import what a build writes) plus what stays `unchanged`; rendered as docs/changes/<n>-<slug>/design.md (the run folder, or committed with --commit-documents).',
     ...oneDocument(at('design.md'), renderDesignDelta),
     subject: () => 'docs: design delta of the change',
   }),

@@ -93,7 +93,7 @@ export const changeRemoval: View = {
 
 export const repoMap = latestOf(
   'RepositoryMap',
-  'The latest RepositoryMap (a change run): `tree`, `manifests`, `readmes`, `interfaces`, `hasTests`, `fileCount`, `omitted`, `base`, `branch`, `changeDir`.',
+  'The latest RepositoryMap (a change run): `tree`, `manifests`, `readmes`, `interfaces`, `hasTests`, `fileCount`, `omitted`, `base`, `branch`, `changeDir`, and `tests` (`files`, `commands`, `examples`, the build steps it declares `builds`, and `unbuilt`: entry points it does not hold).',
 );
 export const changeRequest = latestOf('ChangeRequest', 'The latest ChangeRequest.');
 export const designDelta = latestOf('DesignDelta', 'The latest DesignDelta.');

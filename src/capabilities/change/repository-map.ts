@@ -1,6 +1,6 @@
 /**
  * The map of a repository a change run works from, as aider's repository map is: every path (the tree,
- * compressed, never cut), the manifests and README, how its tests run, and — within a token budget — the
+ * compressed, never cut), the manifests and README, how its tests run and what it builds first, and — within a token budget — the
  * signatures of the files that matter most to the request: every source file parsed with tree-sitter
  * for its definitions and references (map/file-tags.ts, cached by blob: map/tag-cache.ts), ranked with
  * PageRank personalised by the request's words (map/rank-files.ts). The company then asks for the files
@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { RepositoryMap } from '../../documents/index.ts';
 import { hasControls } from '../../ground/terminal-text.ts';
 import { git } from '../../host/git/index.ts';
+import { buildCommands, unbuiltEntries } from './map/build-commands.ts';
 import { fillBudget } from './map/fill-budget.ts';
 import { foldedTree } from './map/fold-tree.ts';
 import { listFiles, type TreeFile } from './map/list-files.ts';
@@ -96,6 +97,8 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
       files: testFiles.length,
       commands: (await testCommands(paths, read)).map(({ argv, source }) => ({ argv, source })),
       examples: testExamples(testFiles),
+      builds: (await buildCommands(paths, read)).map(({ argv, source }) => ({ argv, source })),
+      unbuilt: await unbuiltEntries(paths, read),
     },
     omitted: tagging.files.filter((f) => f.tags.definitions.length > 0).length - signatures.interfaces.length,
     signatureTokens: signatures.tokens,

@@ -1,5 +1,6 @@
 /**
- * Runs the repository's existing tests on the base, before any code is written: a test round
+ * Runs the repository's existing tests on the base, before any code is written — after its own build
+ * when the design names one (a build that fails is the base's first cause) — a test round
  * (test-round.ts) in the change's work tree, which holds the base and the change's documents so far (the
  * Engineers wait for this report), with the dependencies the install step put there. What was failing
  * before the change is known — and not blamed on it — and a runner that could not start at all is said
@@ -11,6 +12,7 @@ import type { Progress } from '../../engine/steps/index.ts';
 import type { OwnScript } from '../../host/install/index.ts';
 import { localCommand, NO_RUNNERS, type ProjectRunners } from '../../host/runners/index.ts';
 import type { AcceptLine, SandboxSettings } from '../../host/sandbox/index.ts';
+import { buildFailureLine } from './build-first.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { runnerStart } from './runner-start.ts';
 import { NO_TESTS_RAN, runTestRound } from './test-round.ts';
@@ -37,6 +39,10 @@ export interface BaseTestsRequest {
   ownScriptsOff?: readonly OwnScript[];
   /** The repository's scripts and installed binaries, which a runner form (`npx vitest run`) runs from (src/host/runners/). */
   runners?: ProjectRunners;
+  /** The repository's own build, run before the tests in the same sandbox (the design's `buildCommand`); null: none. */
+  build?: readonly string[] | null;
+  /** The build steps the repository declares (its map's): named when the tests could not start and no build ran. */
+  declaredBuilds?: readonly { argv: readonly string[]; source: string }[];
   progress(event: Progress): void;
   acceptRecordLine?: AcceptLine;
   holdCommits?: <T>(work: () => Promise<T>) => Promise<T>;
@@ -46,7 +52,10 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
   if (request.install && !request.install.passed) return installFailed(request.install);
   const local = localCommand(request.command, request.runners ?? NO_RUNNERS);
   if ('refused' in local) return notStarted(request.command, `the test command could not start: ${local.refused}`);
+  const build = request.build ? localCommand(request.build, request.runners ?? NO_RUNNERS) : null;
+  if (build && 'refused' in build) return notStarted([...request.build!], `the build command could not start: ${build.refused}`);
   const round = await runTestRound({
+    build: build && request.build ? { command: [...request.build], runAs: build.argv } : null,
     round: 1,
     removeLeftovers: true,
     testCommand: [...request.command],
@@ -59,6 +68,8 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
     ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
     ...(request.holdCommits ? { holdCommits: request.holdCommits } : {}),
   });
+  // A build that failed is the first cause: the tests never ran.
+  if (round.kind === 'build' && round.build) return { ...round, ran: true, runner: { started: false, line: buildFailureLine(round.build) } };
   const none = round.failures.find((f) => f.name === NO_TESTS_RAN);
   // Tests the repository has, and a command that ran none of them: the command is wrong, and nothing the change does could be judged by it.
   const runner = round.passed
@@ -68,8 +79,19 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
       : runnerStart(parseTestOutput(round.output), round.exitCode, round.output);
   // The first cause names the command, then the line that says why: `npm test` did not start: sh: 1: mocha: not found.
   if (!runner.started && runner.line && !none)
-    runner.line = `\`${request.command.join(' ')}\` did not start: ${runner.line}${ownScriptsOff(request.ownScriptsOff ?? [])}`;
+    runner.line = `\`${request.command.join(' ')}\` did not start: ${runner.line}${request.build || !COULD_NOT_LOAD.test(runner.line) ? '' : buildNotRun(request.declaredBuilds ?? [])}${ownScriptsOff(request.ownScriptsOff ?? [])}`;
   return { ...round, ran: true, runner };
+}
+
+/** Said of a base whose tests could not start with no build before them, when the repository declares one (continuation advice reads it). */
+export const BUILD_NOT_RUN = 'the repository declares a build, which the design did not name, so none ran before the tests';
+
+/** A cause that a build could answer: a test that could not load what it imports (a missing runner is not one). */
+const COULD_NOT_LOAD = /Cannot find module|ERR_MODULE_NOT_FOUND|MODULE_NOT_FOUND|no test could be loaded/;
+
+function buildNotRun(builds: readonly { argv: readonly string[]; source: string }[]): string {
+  if (builds.length === 0) return '';
+  return ` — ${BUILD_NOT_RUN}: ${builds.map((b) => `\`${b.argv.join(' ')}\` (${b.source})`).join('; ')}`;
 }
 
 /** Said of a base whose tests could not start while the repository's own install scripts stayed off (continuation advice reads it). */

@@ -1,5 +1,5 @@
 /** capabilities/test-round: its public face — what other folders may use of it. */
-export { OWN_SCRIPTS_OFF } from './base-tests.ts';
+export { BUILD_NOT_RUN, OWN_SCRIPTS_OFF } from './base-tests.ts';
 export { BugReport, TestReport } from './message-types.ts';
 export { renderBugReport, renderTestReport } from './render-test-report.ts';
 export { runBaseTests } from './run-base-tests-step.ts';

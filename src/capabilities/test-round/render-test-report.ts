@@ -13,7 +13,7 @@ export function renderTestReport(report: TestReport): string {
   const verdict = report.passed ? 'PASSED' : report.timedOut ? 'TIMED OUT' : 'FAILED';
   return document(
     `# Test report — round ${report.round}: ${verdict}`,
-    `${report.kind && report.kind !== 'tests' ? `What ran: ${KIND_TEXT[report.kind]}  \n` : ''}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${counts}`,
+    `${report.kind && report.kind !== 'tests' ? `What ran: ${KIND_TEXT[report.kind]}  \n` : ''}${builtFirst(report)}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${counts}`,
     report.vsBase
       ? `## Compared with the base\n\n${report.vsBase.newFailures ? 'Something fails that did not fail on the base: the change is blamed.' : 'Nothing fails that did not fail on the base: the change is not blamed.'} Decided ${BY_TEXT[report.vsBase.by]}:\n\n${quote(report.vsBase.lines)}`
       : null,
@@ -21,6 +21,12 @@ export function renderTestReport(report: TestReport): string {
     report.sandbox ? renderStopped(report.sandbox) : null,
     report.sandbox ? renderEnvironment(report.sandbox) : null,
   );
+}
+
+/** The build that ran before the tests and passed (a failed one is the report's own command): its command and exit code, never its timings. */
+function builtFirst(report: TestReport): string {
+  if (!report.build || report.kind === 'build') return '';
+  return `Built first with: \`${shellCommand(report.build.command)}\` (exit code ${report.build.exitCode ?? '(killed)'})  \n`;
 }
 
 /**
@@ -50,6 +56,7 @@ export const quote = (lines: readonly string[]): string => `\`\`\`\n${lines.join
 
 const KIND_TEXT = {
   install: "the install of the project's dependencies, before the tests",
+  build: "the repository's own build, before the tests (which did not run: it failed)",
   smoke: 'the program, on its smoke input, after the tests passed',
 } as const;
 

@@ -10,7 +10,7 @@ import { type InstallFacts, runBaseTests as runOnBase } from './base-tests.ts';
 
 export const runBaseTests = defineStep({
   description:
-    "Run the repository's existing tests on the base, before any code is written — the design delta's test command, in the sandbox, in the " +
+    "Run the repository's existing tests on the base, before any code is written — the design delta's build command first when it names one, then its test command, in the sandbox, in the " +
     'work tree (with what an installDependencies step kept in the slot `install` put there) — so failures that were there already are known ' +
     'and not blamed on the change. A repository without tests is said so (`ran: false`); a runner that could not start (not installed, a failed ' +
     'install, no test file it could load) is said with its command and the line that explains it (`runner.started: false`).',
@@ -25,7 +25,7 @@ export const runBaseTests = defineStep({
   async run({ params, view, context }, ports) {
     const map = ports.board.latest<C.RepositoryMap>('RepositoryMap')?.payload;
     if (!map) throw new SopworksError('SOP_INVALID', 'runBaseTests needs the RepositoryMap on the board (a change run publishes it first).');
-    const design = C.DesignDelta.pick({ testCommand: true }).parse(await view(params.design));
+    const design = C.DesignDelta.pick({ testCommand: true, buildCommand: true }).parse(await view(params.design));
     const { report } = ports.run;
     if (!map.hasTests) {
       report({ kind: 'tests-start', detail: 'base: the repository has no tests; QA writes the first ones' });
@@ -42,10 +42,20 @@ export const runBaseTests = defineStep({
         hint: `Change the design's test command, or edit ${ports.policy.source} if this command is safe to run.`,
       });
     }
+    const buildRefusal = design.buildCommand
+      ? ports.policy.commandRefusal(ports.role.profile.id, design.buildCommand, { runners, declared: map.tests.builds })
+      : null;
+    if (buildRefusal) {
+      throw new SopworksError('TEST_RUN_FAILED', `Refused to run the design's build command on the base: ${buildRefusal}`, {
+        hint: `Change the design's build command, or edit ${ports.policy.source} if this command is safe to run.`,
+      });
+    }
     const baseline = await ports.run.trackWork(() =>
       runOnBase({
         root: repository.root,
         command: design.testCommand,
+        build: design.buildCommand ?? null,
+        declaredBuilds: map.tests.builds,
         runners,
         timeoutSeconds: Math.ceil(params.timeoutMs / 1000),
         sandbox: ports.sandbox,

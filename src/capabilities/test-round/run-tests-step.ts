@@ -9,7 +9,7 @@ import { runTestRound } from './test-round.ts';
 
 export const runTests = defineStep({
   description:
-    "Run the design's test command in the sandbox (docs/sandbox.md), without network, with a wall-clock limit, if the policy " +
+    "Run the design's test command in the sandbox (docs/sandbox.md) — after a change design's `buildCommand` when it names one, in the same sandbox — without network, with a wall-clock limit, if the policy " +
     'lets this role run it (dependencies come from an installDependencies step before it); the output is a TestReport. ' +
     'unittest, pytest and go test are run with -v, so that their output names each test for the coverage matrix. ' +
     '`design` names the view or slot whose test command is run (a change run: designDelta). `leftovers: remove` removes ' +
@@ -24,6 +24,8 @@ export const runTests = defineStep({
   output: S.TestReport,
   async run({ params, view }, ports) {
     const design = S.Design.parse(await view(params.design));
+    // A change's design may name the repository's own build, run before the tests each round (build-first.ts).
+    const build = S.DesignDelta.pick({ buildCommand: true }).safeParse(await view(params.design)).data?.buildCommand ?? null;
     const round = ports.board.all('TestReport').length + 1;
     const { repository } = ports;
     // The code and tests just posted may still be on their way into the repository.
@@ -40,9 +42,19 @@ export const runTests = defineStep({
         },
       );
     }
-    // Counted as a whole: its progress lines (an install, notices, a sandbox line) are not one start and one end.
+    const buildRefusal = build ? ports.policy.commandRefusal(ports.role.profile.id, build, { runners }) : null;
+    const buildLocal = build && !buildRefusal ? localCommand(build, runners) : null;
+    if (build && (buildRefusal || !buildLocal || 'refused' in buildLocal)) {
+      throw new SopworksError(
+        'TEST_RUN_FAILED',
+        `Refused to run the design's build command: ${buildRefusal ?? (buildLocal && 'refused' in buildLocal ? buildLocal.refused : '')}.`,
+        { hint: `Change the design's build command, or edit ${ports.policy.source} if this command is safe to run.` },
+      );
+    }
+    // Counted as a whole: its progress lines (an install, a build, notices, a sandbox line) are not one start and one end.
     return ports.run.trackWork(() =>
       runTestRound({
+        build: build && buildLocal && 'argv' in buildLocal ? { command: build, runAs: buildLocal.argv } : null,
         round,
         testCommand: design.testCommand,
         runAs: local.argv,

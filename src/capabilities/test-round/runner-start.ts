@@ -33,12 +33,21 @@ const CANNOT_START = [
  */
 const NOTHING_LOADED = [/collected 0 items \/ \d+ errors?/, /Interrupted: \d+ errors? during collection/, /^Tests:\s+0 total/m];
 /** The lines that say why a test file could not load, the most telling first (unittest's ImportError only wraps the missing module's). */
-const LOAD_ERRORS = [/ModuleNotFoundError: .+|No module named .+/, /Cannot find module '[^']+'|ERR_MODULE_NOT_FOUND.*/, /ImportError: .+/, /SyntaxError: .+/];
+const LOAD_ERRORS = [
+  /ModuleNotFoundError: .+|No module named .+/,
+  /Cannot find module '[^']+'/,
+  /ERR_MODULE_NOT_FOUND.*/,
+  /ImportError: .+/,
+  /SyntaxError: .+/,
+];
 
 function nothingLoaded(parsed: ParsedTestOutput, output: string): string | null {
   if ((parsed.counts?.passed ?? 0) > 0) return null;
   const unittest = /unittest\.loader\._FailedTest/.test(output) && !/^FAIL: /m.test(output);
-  if (!unittest && !NOTHING_LOADED.some((pattern) => pattern.test(output))) return null;
+  // node --test reports a test file that could not import what it needs as one failing "test" named for the file.
+  const nodeFiles =
+    parsed.failures.length > 0 && parsed.failures.every((f) => /\.[cm]?[jt]sx?$/.test(f.name)) && /ERR_MODULE_NOT_FOUND|Cannot find module/.test(output);
+  if (!unittest && !nodeFiles && !NOTHING_LOADED.some((pattern) => pattern.test(output))) return null;
   const lines = output.split('\n');
   const cause = LOAD_ERRORS.map((pattern) => lines.map((l) => pattern.exec(l)?.[0]).find(Boolean)).find(Boolean);
   return `no test could be loaded, so none ran${cause ? `: ${cause.trim()}` : ''}`;

@@ -1,6 +1,6 @@
 /**
  * A test round: install the project's dependencies from its lockfile (when the policy allows it), run the
- * test command in the sandbox with a wall-clock limit, and read the runner's output into a report — counts,
+ * repository's own build when the design names one (build-first.ts), then the test command, in the sandbox, each with a wall-clock limit, and read the runner's output into a report — counts,
  * failing tests, a failure signature that ignores timings, and what the sandbox saw. What the run left in
  * the work tree outside the committed files (a `__pycache__/`, a cache, coverage) is removed after it.
  * Progress goes to `progress` as lines a person reads.
@@ -12,6 +12,7 @@ import type { Progress } from '../../engine/steps/index.ts';
 import { looseEntries, removeNewEntries } from '../../host/git/index.ts';
 import { namingTests } from '../../host/runners/index.ts';
 import { type AcceptLine, runSandboxed, type SandboxOutcome, type SandboxReport, type SandboxSettings, withoutMachinePaths } from '../../host/sandbox/index.ts';
+import { type BuildFacts, buildFacts, buildFailure, buildFailureLine } from './build-first.ts';
 import { failureSignature, type ParsedTestOutput, parseTestOutput } from './parse-test-output.ts';
 import { stoppedByLimit } from './stopped-by-limit.ts';
 import { readTestCases } from './test-cases/read-test-cases.ts';
@@ -36,13 +37,19 @@ export interface TestRoundRequest {
    * branch). A new project keeps it: its build output (`tsc` → dist/) is what the smoke run starts.
    */
   removeLeftovers?: boolean;
+  /** The repository's own build, run in the same sandbox before the tests (`runAs`: how, as for the tests); absent or null: none. */
+  build?: { command: string[]; runAs: string[] } | null;
 }
 
 /** The round's result: the TestReport artifact's fields (src/documents/schemas.ts). */
 export interface TestRound extends ParsedTestOutput {
   round: number;
-  /** The command whose result this is: the test command, or the install that failed before it. */
+  /** The command whose result this is: the test command, or the install or build that failed before it. */
   command: string[];
+  /** What the round ran when it was not the tests: the build, which failed (the tests did not run). */
+  kind?: 'build';
+  /** The repository's build before the tests, when one ran. */
+  build?: BuildFacts;
   passed: boolean;
   exitCode: number | null;
   timedOut: boolean;
@@ -65,34 +72,63 @@ function casesOf(output: string): TestRound['cases'] {
   return { named: cases.length, citing: cases.filter((c) => citedCriteria(c.name).length > 0).slice(0, MAX_CITING) };
 }
 
-export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
-  const { round, testCommand, sandbox, progress } = request;
-  const hold = request.holdCommits ?? (<T>(work: () => Promise<T>) => work());
-  const run = (argv: readonly string[]) =>
-    hold(async () => {
-      // What the runner leaves behind (`__pycache__/`, `.pytest_cache/`, coverage) is no part of the project.
-      const before = request.removeLeftovers ? await looseEntries(request.projectDir) : null;
-      const outcome = await runSandboxed({
-        argv,
-        projectDir: request.projectDir,
-        limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
-        setting: sandbox.mode,
-        allowUnsandboxed: sandbox.allowUnsandboxed,
-        ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
-        onNotice: (notice) => progress({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
-      });
-      if (before) await removeNewEntries(request.projectDir, before);
-      return outcome;
+/** The build (when the request names one) and then the tests, in the sandbox, with no commit landing meanwhile; what they left removed after both. */
+async function buildAndTest(
+  request: TestRoundRequest,
+  argv: readonly string[],
+  announce: () => void,
+): Promise<{ built: BuildRun | null; outcome: SandboxOutcome | null }> {
+  const { round, sandbox, progress } = request;
+  const sandboxed = (command: readonly string[]) =>
+    runSandboxed({
+      argv: command,
+      projectDir: request.projectDir,
+      limits: { ...sandbox.limits, wallSeconds: Math.ceil(request.timeoutMs / 1000) },
+      setting: sandbox.mode,
+      allowUnsandboxed: sandbox.allowUnsandboxed,
+      ...(request.acceptRecordLine ? { acceptRecordLine: request.acceptRecordLine } : {}),
+      onNotice: (notice) => progress({ kind: 'tests-start', detail: `round ${round}: ${notice}` }),
     });
+  const hold = request.holdCommits ?? (<T>(work: () => Promise<T>) => work());
+  return hold(async () => {
+    // What the build and the runner leave behind (`dist/`, `__pycache__/`, coverage) is no part of the project.
+    const before = request.removeLeftovers ? await looseEntries(request.projectDir) : null;
+    let built: BuildRun | null = null;
+    if (request.build) {
+      const { command, runAs } = request.build;
+      const shown = runAs.join('\0') !== command.join('\0') ? ` (run as ${runAs.join(' ')})` : '';
+      progress({ kind: 'tests-start', detail: `round ${round}: building first: ${command.join(' ')}${shown}` });
+      const outcome = await sandboxed(runAs);
+      built = { facts: buildFacts(command, outcome, request.projectDir), outcome };
+      progress({ kind: 'tests-start', detail: `round ${round}: ${built.facts.passed ? 'built' : buildFailureLine(built.facts)}` });
+    }
+    if (built && !built.facts.passed) {
+      if (before) await removeNewEntries(request.projectDir, before);
+      return { built, outcome: null };
+    }
+    announce();
+    const outcome = await sandboxed(argv);
+    if (before) await removeNewEntries(request.projectDir, before);
+    return { built, outcome };
+  });
+}
 
+interface BuildRun {
+  facts: BuildFacts;
+  outcome: SandboxOutcome;
+}
+
+export async function runTestRound(request: TestRoundRequest): Promise<TestRound> {
+  const { round, testCommand, progress } = request;
   // Dependencies were installed by the SOP's installDependencies step before this round, if it has one.
-  let outcome: SandboxOutcome | null = null;
   const command = testCommand;
   // Run so that the output names each test (unittest, pytest and go test do only with -v): the coverage reads the names.
   const runnable = namingTests(request.runAs ?? testCommand);
   const runAs = runnable.join('\0') !== testCommand.join('\0') ? runnable : null;
-  progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}${runAs ? ` (run as ${runAs.join(' ')})` : ''}` });
-  outcome ??= await run(runAs ?? testCommand);
+  const announce = () => progress({ kind: 'tests-start', detail: `round ${round}: ${testCommand.join(' ')}${runAs ? ` (run as ${runAs.join(' ')})` : ''}` });
+  const { built, outcome: tested } = await buildAndTest(request, runAs ?? testCommand, announce);
+  if (!tested && built) return buildFailedRound(round, built, progress);
+  let outcome = tested!;
   // What the report (and so QA's prompt) carries names no folder of this machine: `.` is the project. A
   // runner that colours its output when it likes (FORCE_COLOR in the repository's script) is read plain.
   outcome = { ...outcome, output: withoutMachinePaths(stripVTControlCharacters(outcome.output), request.projectDir) };
@@ -107,9 +143,17 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
   const counts = parsed.counts ? ` (${parsed.counts.passed} passed, ${parsed.counts.failed} failed)` : '';
   const verdict = passed ? 'passed' : outcome.timedOut ? 'timed out' : none ? 'NO TESTS RAN' : 'failed';
   progress({ kind: 'tests-end', detail: `round ${round}: ${verdict}${counts}`, passed });
+  // What the sandbox stopped of the build is the round's too: a write to `.git` stops the run whichever command made it.
+  if (built)
+    outcome = {
+      ...outcome,
+      limitsHit: [...new Set([...built.outcome.limitsHit, ...outcome.limitsHit])],
+      violations: [...built.outcome.violations, ...outcome.violations],
+    };
   const seen = sandboxSeen(outcome);
   if (seen) progress({ kind: 'tests-end', detail: `round ${round}: sandbox ${outcome.mode}: ${seen}`, passed });
   return {
+    ...(built ? { build: built.facts } : {}),
     round,
     command,
     passed,
@@ -120,15 +164,43 @@ export async function runTestRound(request: TestRoundRequest): Promise<TestRound
     signature: passed ? 'passed' : failureSignature(parsed, outcome.exitCode, outcome.timedOut, outcome.output),
     output: outcome.output.slice(-OUTPUT_TAIL),
     cases: casesOf(outcome.output),
-    sandbox: {
-      mode: outcome.mode,
-      limits: outcome.limits,
-      limitsHit: outcome.limitsHit,
-      violations: outcome.violations,
-      gaps: outcome.gaps,
-      ...(outcome.limitNotes ? { limitNotes: outcome.limitNotes } : {}),
-      ...(outcome.environment ? { environment: outcome.environment } : {}),
-    },
+    sandbox: sandboxReport(outcome),
+  };
+}
+
+function sandboxReport(outcome: SandboxOutcome): SandboxReport {
+  return {
+    mode: outcome.mode,
+    limits: outcome.limits,
+    limitsHit: outcome.limitsHit,
+    violations: outcome.violations,
+    gaps: outcome.gaps,
+    ...(outcome.limitNotes ? { limitNotes: outcome.limitNotes } : {}),
+    ...(outcome.environment ? { environment: outcome.environment } : {}),
+  };
+}
+
+/** A round whose build failed: the build is what ran and what failed; the tests did not run. */
+function buildFailedRound(round: number, built: BuildRun, progress: TestRoundRequest['progress']): TestRound {
+  const { facts, outcome } = built;
+  const failure = buildFailure(facts);
+  progress({ kind: 'tests-end', detail: `round ${round}: BUILD FAILED`, passed: false });
+  const seen = sandboxSeen(outcome);
+  if (seen) progress({ kind: 'tests-end', detail: `round ${round}: sandbox ${outcome.mode}: ${seen}`, passed: false });
+  return {
+    round,
+    kind: 'build',
+    command: facts.command,
+    build: facts,
+    passed: false,
+    exitCode: facts.exitCode,
+    timedOut: facts.timedOut,
+    counts: null,
+    failures: [failure],
+    signature: `build failed\n${failureSignature(parseTestOutput(facts.output), facts.exitCode, facts.timedOut, facts.output)}`,
+    output: facts.output,
+    cases: { named: 0, citing: [] },
+    sandbox: sandboxReport(outcome),
   };
 }
 
