@@ -160,6 +160,7 @@ export const vocabulary: steps.Vocabulary = {
     designDelta: change.designDelta,
     changeTasks: change.changeTasks,
     baseline: change.baseline,
+    existingTests: change.existingTests,
     documents: runDocuments,
   },
   messages: messageTypes,

@@ -98,4 +98,15 @@ export const repoMap = latestOf(
 export const changeRequest = latestOf('ChangeRequest', 'The latest ChangeRequest.');
 export const designDelta = latestOf('DesignDelta', 'The latest DesignDelta.');
 export const changeTasks = latestOf('ChangeTaskGraph', 'The latest ChangeTaskGraph.');
+/**
+ * The `existingTests` slot the nearestTests step keeps, for a run whose QA was already past that step when
+ * it was saved — under a change SOP from before the step existed, resumed in writingTests: it kept no such
+ * slot, and its prompt is shown no existing tests rather than failing (the slot, when kept, comes first).
+ */
+export const existingTests: View = {
+  description:
+    "The repository's existing tests nearest to the change, as the slot the nearestTests step keeps (`files`); a run saved before its SOP had that step has none: `files` is empty.",
+  read: () => ({ files: [] }),
+};
+
 export const baseline = latestOf('BaselineTests', 'The latest BaselineTests: the existing tests as they ran on the base, before the change.');
