@@ -59,9 +59,14 @@ const filesUnder = (dir) =>
 const files = tiers.flatMap(filesUnder);
 const spec = [...LONGEST.filter((file) => files.includes(file)), ...files.filter((file) => !LONGEST.includes(file))];
 const serial = tiers.every((tier) => TIERS['test:unit'].includes(tier));
+const startsChildren = named
+  ? process.argv.slice(2).some((arg) => /(^|\/)test\/(integration|security)\//.test(arg))
+  : tiers.some((tier) => !TIERS['test:unit'].includes(tier));
 
 module.exports = {
   'node-option': ['import=tsx'],
+  // The suites that start the CLI as a child run it from dist/, built first (test/helpers/build-once.cjs).
+  ...(startsChildren ? { require: ['test/helpers/build-once.cjs'] } : {}),
   ...(named ? {} : { spec, ...(serial ? {} : { parallel: true, jobs: 3 }) }),
   timeout: 60000,
   reporter: 'test/helpers/summary-reporter.cjs',

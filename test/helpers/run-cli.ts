@@ -1,4 +1,4 @@
-/** Runs the real CLI (bin/sopworks.js) as a child process, as a user would. */
+/** Runs the CLI as a child process, as a user would: the JavaScript built from src/ before the suite (paths.ts, BIN). */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
