@@ -7,7 +7,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readRunRecord } from '../../src/company/index.ts';
+import { loadRoleProfile, reviewerOf } from '../../src/engine/roles/index.ts';
 import { readAppendLog } from '../../src/ground/files/index.ts';
+import { ROLES } from '../helpers/paths.ts';
 import { type CompanyRun, demoScenario, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
@@ -84,11 +86,61 @@ describe('parallel engineering', function () {
     );
   });
 
+  interface Logged extends Exchange {
+    messages: { role: string; content: string }[];
+  }
+  const exchanges = async (run: CompanyRun) => (await readAppendLog(path.join(run.project, '.sopworks', 'exchanges.jsonl'))).records as Logged[];
+  /** The role's part of a request says who is asked (the system prompt is the same for everyone). */
+  const askedOf = (e: Logged) => e.messages.find((m) => m.role === 'user')!.content;
+  const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const line = (text: string) => new RegExp(`^${escaped(text)}$`, 'm');
+
+  describe('with one Engineer (the default)', () => {
+    it("has every file reviewed by the role's second person, who writes none: the review prompts say whose work it is", async () => {
+      const writer = await loadRoleProfile(ROLES, 'engineer');
+      const reviewer = reviewerOf(writer);
+      assert.ok(writer.reviewer?.goal, "the shipped Engineer's role.yaml names its reviewer's goal");
+      const calls = (await exchanges(one)).filter((e) => e.role === 'engineer');
+      const reviews = calls.filter((e) => e.action.startsWith('review_'));
+      assert.ok(reviews.some((e) => e.action === 'review_file') && reviews.some((e) => e.action === 'review_fix'), 'files and fixes are reviewed');
+      for (const review of reviews) {
+        const asked = askedOf(review);
+        assert.match(asked, line(`You are ${reviewer.name}, the ${reviewer.title}.`), `${review.action} ${review.key}`);
+        assert.match(
+          asked,
+          line(`You review the work of ${writer.name}, the ${writer.title}, who wrote it: it is theirs, not yours, and they revise it from your review.`),
+        );
+        assert.match(asked, line(`Your goal: ${writer.reviewer!.goal}`));
+        assert.ok(!asked.includes(writer.goal), `${review.action} ${review.key} is not given the writer's goal`);
+        assert.match(asked, new RegExp(`^Review (this fix of )?\`${escaped(review.key!)}\`, which ${escaped(writer.name)} (wrote|made)`, 'm'));
+      }
+      for (const write of calls.filter((e) => !e.action.startsWith('review_'))) {
+        assert.match(askedOf(write), line(`You are ${writer.name}, the ${writer.title}.`), `${write.action} ${write.key} is the writer's`);
+        assert.doesNotMatch(askedOf(write), /^You review the work of/m);
+      }
+    });
+
+    it("names the writer and the reviewer apart in each Code message, and the commits stay the writer's", async () => {
+      const writer = await loadRoleProfile(ROLES, 'engineer');
+      const reviewer = reviewerOf(writer);
+      const { records } = await readAppendLog(path.join(one.project, '.sopworks', 'board.jsonl'));
+      const code = (records as { type: string; payload: { author: unknown; reviewer: unknown } }[]).filter((m) => m.type === 'Code');
+      assert.ok(code.length > 0);
+      for (const { payload } of code) {
+        assert.deepEqual(payload.author, { name: writer.title, email: writer.email });
+        assert.deepEqual(payload.reviewer, { name: reviewer.title, email: reviewer.email });
+      }
+      const authors = new Set(
+        (await git(one.project, 'log', '--format=%s|%an <%ae>'))
+          .split('\n')
+          .filter((l) => /^(feat: add|fix:) /.test(l))
+          .map((l) => l.split('|')[1]),
+      );
+      assert.deepEqual([...authors], [`${writer.title} <${writer.email}>`]);
+    });
+  });
+
   describe('with several Engineers (--engineers 3)', () => {
-    interface Logged extends Exchange {
-      messages: { role: string; content: string }[];
-    }
-    const exchanges = async (run: CompanyRun) => (await readAppendLog(path.join(run.project, '.sopworks', 'exchanges.jsonl'))).records as Logged[];
     const taskOrder = async (run: CompanyRun) => {
       const { records } = await readAppendLog(path.join(run.project, '.sopworks', 'board.jsonl'));
       return (records as { type: string; payload: { tasks?: { file: string }[] } }[]).find((m) => m.type === 'TaskGraph')!.payload.tasks!.map((t) => t.file);
@@ -122,13 +174,14 @@ describe('parallel engineering', function () {
     it('has each file reviewed by another Engineer than the one who wrote it: the prompts say who is asked', async () => {
       const who = expected(await taskOrder(team));
       const calls = (await exchanges(team)).filter((e) => e.role === 'engineer');
-      // The role's part of the request says who is asked (the system prompt is the same for everyone).
-      const askedOf = (e: Logged) => e.messages.find((m) => m.role === 'user')!.content;
+      const profile = await loadRoleProfile(ROLES, 'engineer');
       for (const [file, { writer, reviewer }] of who) {
         const write = calls.find((e) => e.action === 'write_file' && e.key === file)!;
         const review = calls.find((e) => e.action === 'review_file' && e.key === file)!;
         assert.match(askedOf(write), new RegExp(`^You are [^,]+, the ${writer}\\.$`, 'm'), `${file} is written by ${writer}`);
         assert.match(askedOf(review), new RegExp(`^You are [^,]+, the ${reviewer}\\.$`, 'm'), `${file} is reviewed by ${reviewer}`);
+        assert.match(askedOf(review), new RegExp(`^You review the work of [^,]+, the ${writer}, who wrote it:`, 'm'), `${file}'s review names its writer`);
+        assert.ok(!askedOf(review).includes(profile.goal) && askedOf(review).includes(profile.reviewer!.goal!), `${file}'s reviewer has a reviewer's goal`);
       }
       const fix = calls.find((e) => e.action === 'fix_file')!;
       assert.match(askedOf(fix), new RegExp(`^You are [^,]+, the ${who.get(fix.key!)!.writer}\\.$`, 'm'), 'a file is fixed by the Engineer who wrote it');

@@ -4,9 +4,11 @@
  * name is not sent it again — the run goes on.
  */
 import assert from 'node:assert/strict';
+import { loadRoleProfile, reviewerOf } from '../../src/engine/roles/index.ts';
 import { demoRepliesInOrder, demoSpec } from '../helpers/demo-replies.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { type FakeOpenAI, type FakeReply, type RecordedRequest, startFakeOpenAI } from '../helpers/openai-server.ts';
+import { ROLES } from '../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 describe('prompt_cache_key', function () {
@@ -14,8 +16,12 @@ describe('prompt_cache_key', function () {
   after(removeTempDirs);
 
   let replies: string[];
+  /** The Engineer's reviewer is a person of the Engineer's role: their requests are the role's. */
+  let sameRole: Map<string, string>;
   before(async () => {
     replies = await demoRepliesInOrder();
+    const engineer = await loadRoleProfile(ROLES, 'engineer');
+    sameRole = new Map([[reviewerOf(engineer).title, engineer.title]]);
   });
 
   /** A run of the demo against a server answering with its replies; `answer` may refuse a request instead. */
@@ -36,7 +42,10 @@ describe('prompt_cache_key', function () {
   }
 
   /** Which role asked each request: its part of the request names the role's person. */
-  const roleOf = (request: RecordedRequest): string => /^You are \w+, the ([\w ]+?)\.$/m.exec(request.body.messages[1].content)?.[1] ?? '?';
+  const roleOf = (request: RecordedRequest): string => {
+    const title = /^You are \w+, the ([\w ]+?)\.$/m.exec(request.body.messages[1].content)?.[1] ?? '?';
+    return sameRole.get(title) ?? title;
+  };
 
   it('sends one key per run and role when asked to (SOPWORKS_PROMPT_CACHE_KEY=on)', async () => {
     const { requests } = await runAgainst({ SOPWORKS_PROMPT_CACHE_KEY: 'on' });

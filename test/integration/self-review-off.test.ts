@@ -49,8 +49,9 @@ describe('self-review switched off', function () {
     const code = (await records(run, 'board.jsonl')).filter((m) => m.type === 'Code');
     assert.ok(code.length >= 2);
     for (const message of code) {
-      const payload = message.payload as { path: string; review: unknown; checks: { approved: boolean } | null };
+      const payload = message.payload as { path: string; review: unknown; reviewer: unknown; checks: { approved: boolean } | null };
       assert.equal(payload.review, null, `${payload.path} carries no review`);
+      assert.equal(payload.reviewer, null, `${payload.path} names no reviewer: nobody reviewed it`);
       assert.equal(payload.checks?.approved, true, `${payload.path} passed its fast checks`);
     }
   });

@@ -6,7 +6,7 @@
 import { type AnyStateMachine, createActor } from 'xstate';
 import { z } from 'zod';
 import { CodeFile, Removal, type TaskGraph } from '../../documents/index.ts';
-import { type RoleProfile, stateName } from '../../engine/roles/index.ts';
+import { asReviewerOf, type RoleProfile, reviewerOf, stateName } from '../../engine/roles/index.ts';
 import { defineStep, EachFileOutput, type Ports, type Publish, type RoleContext } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
 import { type JobHandle, runOverDag } from './dag-scheduler.ts';
@@ -77,24 +77,28 @@ function filePublish(publish: Publish, file: string, handle: JobHandle, context:
     const removal = draft.type === 'Removal' ? Removal.safeParse(draft.payload) : null;
     if (removal?.success) handle.written(removal.data.content ?? '');
     const nth = context.published + (await handle.turn());
-    // Who wrote and who reviewed it go with the file: the commit is its writer's.
-    const signed =
-      draft.type === 'Code' ? { ...draft, payload: { ...(draft.payload as object), author: person(seats.writer), reviewer: person(seats.reviewer) } } : draft;
+    // Who wrote and who reviewed it go with the file: the commit is its writer's. A file no model reviewed
+    // (`selfReview: false`) names no reviewer.
+    const signed = draft.type === 'Code' ? { ...draft, payload: signedCode(draft.payload as { review?: unknown }, seats) } : draft;
     // The next file may post as soon as this message is on the board; the commits keep board order.
     return publish(signed, nth, () => handle.posted());
   };
 }
 
 /**
- * A file's writer and reviewer among the role's people: the files are dealt out in task-graph order
- * (the same file goes to the same person when it is written and when it is fixed), and each is reviewed
- * by the next person — a second pair of eyes whenever there are two. Files the task graph does not name
- * (a test file in a bug report, say) are placed by their path.
+ * A file's writer and reviewer: the files are dealt out among the role's people in task-graph order (the
+ * same file goes to the same person when it is written and when it is fixed), and each is reviewed by
+ * the next person; a role held by one is reviewed by its second person, who writes no files
+ * (role.yaml's `reviewer`) — never by the writer. The reviewer comes as their review prompts present them:
+ * judging the writer's work, with a reviewer's goal. Files the task graph does not name (a test file in a
+ * bug report, say) are placed by their path.
  */
 export function fileSeats(seats: readonly RoleProfile[], file: string, graph: TaskGraph | undefined): { writer: RoleProfile; reviewer: RoleProfile } {
   const inGraph = graph?.tasks.findIndex((t) => t.file === file) ?? -1;
   const index = inGraph >= 0 ? inGraph : [...file].reduce((sum, ch) => (sum * 31 + ch.charCodeAt(0)) % 1_000_003, 0);
-  return { writer: seats[index % seats.length]!, reviewer: seats[(index + 1) % seats.length]! };
+  const writer = seats[index % seats.length]!;
+  const reviewer = seats.length > 1 ? seats[(index + 1) % seats.length]! : reviewerOf(writer);
+  return { writer, reviewer: asReviewerOf(reviewer, writer) };
 }
 
 /** The values each file's machine kept, in queue order: lists joined, a later item with a path replacing an earlier one. */
@@ -109,6 +113,10 @@ function joinCollected(values: unknown[]): unknown[] {
     const itemPath = (item as { path?: unknown } | null)?.path;
     return typeof itemPath !== 'string' || lastByPath.get(itemPath) === index;
   });
+}
+
+function signedCode(payload: { review?: unknown }, seats: ReturnType<typeof fileSeats>): object {
+  return { ...payload, author: person(seats.writer), reviewer: payload.review == null ? null : person(seats.reviewer) };
 }
 
 const person = (profile: RoleProfile): { name: string; email: string } => ({ name: profile.title, email: profile.email });

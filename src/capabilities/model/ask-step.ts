@@ -22,8 +22,9 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
       'Ask the model: render roles/<role>/<action>.hbs with the listed views, and validate the reply as `output` ' +
       '(a structured artifact such as PRD or Review; `code` for one file whose path is the key; `files` for several). ' +
       '`key` tells calls of one action apart: `current` (the current file) or a fixed project path such as docs/USER_GUIDE.md. ' +
-      "`by`, in a per-file SOP: who is asked — the file's `writer` (default) or its `reviewer`, another of the role's people " +
-      'when the run hires several (`--engineers N`); the same one otherwise.',
+      "`by`, in a per-file SOP: who is asked — the file's `writer` (default) or its `reviewer`, never the writer: the next " +
+      "of the role's people when the run hires several (`--engineers N`), else the role's second person (role.yaml's " +
+      "`reviewer`), who writes no files; the reviewer is told whose work it judges, and given the reviewer's goal.",
     params: z
       .object({
         action: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use lower-case letters, digits and underscores'),

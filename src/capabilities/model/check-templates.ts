@@ -15,7 +15,7 @@ import { analyseTemplate, type Position, type TemplateAnalysis, type TemplateUse
 /** The helpers PromptRenderer (src/capabilities/model/prompt-renderer.ts) registers besides Handlebars' built-in ones. */
 export const SOPWORKS_HELPERS = ['json', 'markdown', 'join', 'fence', 'includes', 'paths', 'isDocument', 'criterionId', 'above'] as const;
 const HELPERS: ReadonlySet<string> = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);
-const PROFILE_FIELDS = [...Object.keys(RoleProfile.shape), 'id', 'email'];
+const PROFILE_FIELDS = [...Object.keys(RoleProfile.shape), 'id', 'email', 'reviewing'];
 
 type Kind = 'json' | 'code' | 'files' | 'edits';
 const kindOf = (output: string): Kind => (output === 'code' || output === 'files' || output === 'edits' ? output : 'json');

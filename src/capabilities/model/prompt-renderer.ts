@@ -23,6 +23,9 @@ import type { WarmUpTask } from './warm-up.ts';
 /** Strict: a name a template uses but was not given is an error. Prompts are text, not HTML: no escaping. */
 const COMPILE_OPTIONS = { strict: true, noEscape: true } as const;
 
+/** The role as templates see it: `reviewing` (whose work a review judges) is always there, null outside a review. */
+const roleView = (profile: RoleProfile): Omit<RoleProfile, 'reviewing'> & { reviewing: RoleProfile['reviewing'] | null } => ({ reviewing: null, ...profile });
+
 /**
  * Each template text compiled once per process, whatever renderer asks: a worker's runs each make a
  * renderer of their own (a run's helpers are its own), and compiling the same templates again for every
@@ -156,7 +159,7 @@ export class PromptRenderer {
     rules: readonly string[] = [],
   ): RenderedPrompt {
     const system = this.renderSystem(profile);
-    const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: profile });
+    const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: roleView(profile) });
     const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), {
       replyTokens: null,
       replyChars: null,
@@ -180,7 +183,7 @@ export class PromptRenderer {
     const shared = (name: string) => path.join(this.rolesDir, '_shared', `${name}.hbs`);
     if (!this.layeredForCache()) return '';
     const opening = documents ? `${this.renderFile(shared('documents'), { prefix: documents }).trimEnd()}\n\n` : '';
-    return `${opening}${this.renderFile(shared('role'), { role: profile }).trimEnd()}\n\n`;
+    return `${opening}${this.renderFile(shared('role'), { role: roleView(profile) }).trimEnd()}\n\n`;
   }
 
   private layeredForCache(): boolean {
@@ -206,13 +209,13 @@ export class PromptRenderer {
       ...format,
     });
     // The role's part is fixed text; the documents the request opens with are views (sop-prompts.ts counts them).
-    const role = this.layeredForCache() ? `${this.renderFile(path.join(this.rolesDir, '_shared', 'role.hbs'), { role: profile }).trimEnd()}\n\n` : '';
+    const role = this.layeredForCache() ? `${this.renderFile(path.join(this.rolesDir, '_shared', 'role.hbs'), { role: roleView(profile) }).trimEnd()}\n\n` : '';
     return { system, user: `${role}${source(this.templatePath(profile.id, action)).trimEnd()}\n\n${instructions.trimEnd()}\n` };
   }
 
   /** The role's system prompt, and the project's instructions after it (a stable prefix: every call of the role shares it). */
   private renderSystem(profile: RoleProfile): string {
-    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: profile });
+    const system = this.renderFile(path.join(this.rolesDir, '_shared', 'system.hbs'), { role: roleView(profile) });
     if (this.projectInstructions === null) return system;
     const file = path.join(this.rolesDir, '_shared', 'project-instructions.hbs');
     // A roles folder made before project-instructions.hbs existed still shows them, under this heading.

@@ -1,4 +1,4 @@
 /** engine/roles: its public face — what other folders may use of it. */
-export { loadRoleProfile, RoleProfile, seatsOf } from './role-profile.ts';
+export { asReviewerOf, loadRoleProfile, RoleProfile, reviewerOf, seatsOf } from './role-profile.ts';
 export { type RoleProgress, RoleRuntime, type RoleStatus } from './role-runtime.ts';
 export { stateName } from './state-name.ts';
