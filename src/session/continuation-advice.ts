@@ -24,6 +24,9 @@ function baseThatCouldNotRun(messages: readonly Message[]): BaselineTests | null
   return base.success && !base.data.runner.started ? base.data : null;
 }
 
+/** The install's cause when the repository's package manager is newer than this Node.js (host/install, install-failures.ts). */
+const NODE_TOO_OLD = /packageManager names, needs Node\.js \S+ or newer/;
+
 /**
  * A change whose base's tests could not run here failed on this machine's environment, not on a model's
  * reply or the SOP's bound: what helps is making what they need available, then starting it again.
@@ -35,9 +38,11 @@ function environmentAdvice(base: BaselineTests, record: object | null): NotConti
     instead: [
       base.kind === 'build'
         ? "Make what the repository's build needs available (the tool or module its output names, declared in the repository so that the install brings it): the build runs in the tests' sandbox, without network, before the tests; its output is in the base's report."
-        : base.signature === 'install failed'
-          ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
-          : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
+        : base.signature === 'install failed' && NODE_TOO_OLD.test(line)
+          ? "Run sopworks under the Node.js the line names (its package manager will not run on this one), or name in the repository's package.json `packageManager` a version that supports this Node.js."
+          : base.signature === 'install failed'
+            ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
+            : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
       ...(line.includes(BUILD_NOT_RUN)
         ? [
             "If the tests import what that build writes (a package's `dist/` entry point), say so in the request — the design's `buildCommand` names the build, and QA runs it in the tests' sandbox before the tests (docs/sandbox.md).",

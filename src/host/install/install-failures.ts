@@ -14,7 +14,8 @@ export function installerErrorLines(output: string, max = 8): string[] {
   const lines = output
     .split('\n')
     .map((line) => line.trimEnd())
-    .filter((line) => /^(npm (error|ERR!)|ERROR:|error:|sopworks egress proxy:)/.test(line.trim()))
+    // …and an error Node itself printed when the installer crashed ("Error [ERR_…]: …").
+    .filter((line) => /^(npm (error|ERR!)|ERROR:|error:|sopworks egress proxy:|(?:[A-Z]\w*)?Error(?: \[[A-Z_]+\])?: )/.test(line.trim()))
     .filter((line) => !/A complete log of this run|^npm (error|ERR!)\s*$/.test(line.trim()));
   const unique = [...new Set(lines)];
   return unique.length > max ? [...unique.slice(0, max - 1), `… ${unique.length - max + 1} more`] : unique;
@@ -74,6 +75,8 @@ export function installFailures(output: string): InstallFailure[] {
       `the install asked for ${refused[1]}, which the egress proxy does not let through (${refused[2]!.trim()}): it forwards only the configured registry's package metadata and files (docs/sandbox.md, "The install step's threat model")`,
     );
   }
+  const engine = nodeTooOld(output);
+  if (engine) add(engine.name, engine.message);
   if (/SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT|CERTIFICATE_VERIFY_FAILED|unable to verify the first certificate/.test(output)) {
     add('install: the registry', "the registry's certificate is not trusted (see the installer's lines)");
   }
@@ -86,6 +89,24 @@ export function installFailures(output: string): InstallFailure[] {
     );
   }
   return failures;
+}
+
+/**
+ * A package manager newer than this Node.js: pnpm and yarn print "This version of pnpm requires at least
+ * Node.js v22.13" and "The current version of Node.js is v20.20.2", then fail on whatever they lack.
+ */
+function nodeTooOld(output: string): InstallFailure | null {
+  const needs = /This version of (\S+) requires at least Node\.js v?(\S+)/.exec(output);
+  if (!needs) return null;
+  const [, manager, wanted] = needs;
+  const version = /installed with \S+ (\S+),/.exec(output)?.[1];
+  const current = /The current version of Node\.js is v?(\S+)/.exec(output)?.[1] ?? process.versions.node;
+  return {
+    name: `install: ${manager}`,
+    message:
+      `${manager}${version ? ` ${version}` : ''}, the version the repository's packageManager names, needs Node.js ${wanted} or newer, and sopworks runs on Node.js ${current} here: ` +
+      `run sopworks under Node.js ${wanted} or newer, or name a ${manager} version that supports Node.js ${current} in package.json's packageManager`,
+  };
 }
 
 /** Failures of an install that did not succeed: what is recognised, then the installer's own lines. */

@@ -56,6 +56,15 @@ describe('why a stopped run cannot be continued, and what helps', () => {
     assert.doesNotMatch(advice.why + advice.instead, /stronger model/);
   });
 
+  it("says to run under a newer Node.js, not to reach a registry, when the repository's package manager needs one", () => {
+    const line =
+      "the dependencies could not be installed (pnpm install): pnpm 11.13.1, the version the repository's packageManager names, needs Node.js 22.13 or newer, and sopworks runs on Node.js 20.20.2 here: run sopworks under Node.js 22.13 or newer, or name a pnpm version that supports Node.js 20.20.2 in package.json's packageManager";
+    const advice = continuationAdvice(stopped(baseThatCouldNotRun('install failed', line)), record);
+    assert.ok(advice);
+    assert.match(advice.instead, /^Run sopworks under the Node\.js the line names \(its package manager will not run on this one\)/);
+    assert.doesNotMatch(advice.instead, /registry/);
+  });
+
   it('names what the tests need when the runner did not start', () => {
     const advice = continuationAdvice(stopped(baseThatCouldNotRun('runner did not start', '`npm test` did not start: sh: 1: mocha: not found')), record);
     assert.match(advice?.why ?? '', /\(`npm test` did not start: sh: 1: mocha: not found\)/);
