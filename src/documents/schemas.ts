@@ -233,6 +233,11 @@ export const TestReport = z.object({
       failingBefore: z.array(z.string()),
       failingNow: z.array(z.string()),
       lines: z.array(z.string()),
+      /**
+       * Tests seen both passing and failing on the same code (a new failure that passed when run again,
+       * or failed when the base's tests ran again: change/flaky-tests.ts), not blamed on the change.
+       */
+      flaky: z.array(z.object({ name: z.string(), evidence: z.string() })).default([]),
     })
     .optional(),
 });

@@ -57,6 +57,7 @@ const NOT_JUDGES: Record<string, string> = {
   runProgram: "a failed run is the code's bug",
   runBaseTests: 'runs the repository as it was',
   compareWithBase: 'compares test rounds',
+  rerunNewFailures: 'runs the tests again to tell flaky tests from broken ones: it refuses no reply',
   coverage: 'builds the coverage matrix of a test round: it refuses nothing',
   read: 'reads the files asked for; what it cannot read is shown to the next step, never sent back',
   mapRepository: 'maps the repository',

@@ -35,7 +35,10 @@ export function renderSummary(result: RunResult, facts: SummaryFacts): string {
   const t = result.lastTestReport;
   if (t) {
     const counts = t.counts ? `${t.counts.passed} passed, ${t.counts.failed} failed` : `exit code ${t.exitCode}`;
-    lines.push(`${pc.bold('Tests')}     round ${t.round} ${t.passed ? pc.green('passed') : pc.red('failed')} (${counts})`);
+    // Flaky tests set aside are named with what they were seen doing: they are why a failed round may end done.
+    const flaky = (t.vsBase?.flaky ?? []).map((f) => `${f.name} (${f.evidence})`);
+    const aside = flaky.length > 0 ? `; flaky, not blamed: ${cleanLine(flaky.join('; '))}` : '';
+    lines.push(`${pc.bold('Tests')}     round ${t.round} ${t.passed ? pc.green('passed') : pc.red('failed')} (${counts}${aside})`);
   } else {
     lines.push(`${pc.bold('Tests')}     not run`);
   }

@@ -28,7 +28,8 @@ export function testCounts(report: S.TestReport): string {
     : report.exitCode === null
       ? ''
       : ` (exit code ${report.exitCode})`;
-  return `${verdict}${counts}`;
+  const flaky = report.vsBase?.flaky?.length ?? 0;
+  return `${verdict}${counts}${flaky > 0 ? `, ${flaky} flaky (not blamed)` : ''}`;
 }
 
 /** What each message type carries, in words: one describer per type, from its payload. */

@@ -171,8 +171,12 @@ export function renderReportText(untrusted: RunReport, options: ReportTextOption
     // How it ran is the machine's, not the project's: here, not in the committed report.
     const mode = r.sandbox ? pc.dim(` · sandbox ${r.sandbox.mode}`) : '';
     lines.push(fitLine(`  round ${r.round}  ${verdict}  ${pc.dim(shellCommand(r.command))}${mode}`, width));
-    for (const failure of r.failures)
-      lines.push(fitLine(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`, width));
+    const flaky = new Map((r.vsBase?.flaky ?? []).map((f) => [f.name, f.evidence]));
+    for (const failure of r.failures) {
+      const aside = flaky.get(failure.name);
+      if (aside !== undefined) lines.push(fitLine(`    ${pc.yellow('~')} ${failure.name}: flaky, not blamed (${aside})`, width));
+      else lines.push(fitLine(`    ${pc.red('✗')} ${failure.name}${failure.message ? `: ${oneLine(failure.message, 100)}` : ''}`, width));
+    }
     if (round.bug) lines.push(fitLine(`    bug report ${round.bug.id} → ${round.bug.to}: ${oneLine(round.bug.payload.summary, 100)}`, width));
   }
 

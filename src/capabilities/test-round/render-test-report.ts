@@ -17,6 +17,9 @@ export function renderTestReport(report: TestReport): string {
     report.vsBase
       ? `## Compared with the base\n\n${report.vsBase.newFailures ? 'Something fails that did not fail on the base: the change is blamed.' : 'Nothing fails that did not fail on the base: the change is not blamed.'} Decided ${BY_TEXT[report.vsBase.by]}:\n\n${quote(report.vsBase.lines)}`
       : null,
+    (report.vsBase?.flaky ?? []).length > 0
+      ? `## Flaky tests\n\nSeen passing and failing on the same code (run again): not blamed on the change.\n\n${bullets((report.vsBase?.flaky ?? []).map((f) => `${f.name}: ${f.evidence}`))}`
+      : null,
     report.failures.length > 0 ? `## Failures\n\n${report.failures.map((f) => `### ${f.name}\n\n\`\`\`\n${f.message.trim()}\n\`\`\``).join('\n\n')}` : null,
     report.sandbox ? renderStopped(report.sandbox) : null,
     report.sandbox ? renderEnvironment(report.sandbox) : null,

@@ -10,6 +10,13 @@ export const testsPassed = defineGuard({
   test: ({ context }, params) => (context.slots[params.slot] as TestReport | undefined)?.passed === true,
 });
 
+export const flakySetAside = defineGuard({
+  description: 'The test report in a slot (default testReport) set flaky tests aside (a rerunNewFailures step): seen passing and failing on the same code.',
+  params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
+  names: { readsSlot: 'slot' },
+  test: ({ context }, params) => ((context.slots[params.slot] as TestReport | undefined)?.vsBase?.flaky ?? []).length > 0,
+});
+
 export const repeatedFailure = defineGuard({
   description: 'The last two test reports failed the same way (a loop, not progress).',
   params: z.object({}).strict(),

@@ -5,5 +5,5 @@ export { GitImporter } from './git-importer.ts';
 export { findOnPath, git } from './git-process.ts';
 export { isOldGit, parseGitVersion } from './git-version.ts';
 export { looseEntries, removeNewEntries } from './loose-entries.ts';
-export { readBlobs } from './read-blobs.ts';
+export { readBlobBytes, readBlobs } from './read-blobs.ts';
 export { attributeDrivers, describeFindings, inspectProject } from './tamper-check.ts';

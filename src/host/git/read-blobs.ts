@@ -9,7 +9,13 @@ import { gitEnv } from './git-process.ts';
 
 /** The text of each object (`<commit>:<path>` or a blob hash) that exists; a missing one is left out. */
 export async function readBlobs(cwd: string, objects: readonly string[]): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
+  const bytes = await readBlobBytes(cwd, objects);
+  return new Map([...bytes].map(([object, content]) => [object, content.toString('utf8')]));
+}
+
+/** The bytes of each object that exists, as `readBlobs` reads them (a binary file stays whole). */
+export async function readBlobBytes(cwd: string, objects: readonly string[]): Promise<Map<string, Buffer>> {
+  const found = new Map<string, Buffer>();
   if (objects.length === 0) return found;
   const env = await gitEnv(cwd);
   const output = await new Promise<Buffer>((resolve, reject) => {
@@ -39,7 +45,7 @@ export async function readBlobs(cwd: string, objects: readonly string[]): Promis
       at = headerEnd + 1 + (other === undefined ? 0 : Number(other) + 1);
       continue;
     }
-    found.set(object, output.subarray(headerEnd + 1, headerEnd + 1 + Number(size)).toString('utf8'));
+    found.set(object, output.subarray(headerEnd + 1, headerEnd + 1 + Number(size)));
     at = headerEnd + 1 + Number(size) + 1;
   }
   return found;
