@@ -160,7 +160,7 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     assert.deepEqual(await facts(path.join(out, 'roman')), reference.get('roman'));
   });
 
-  it('fails a job a retry cannot fix once, and leaves a job of another version on the queue untouched', async () => {
+  it('fails a job a retry cannot fix once, never resumes a run its job paused, and leaves a job of another version on the queue untouched', async () => {
     const out = await tempDir();
     const data = (name: string, extra: Partial<JobFields> = {}): JobData => {
       const fields: JobFields = {
@@ -196,6 +196,24 @@ describe('the job queue: BullMQ on a real Redis, several worker processes', func
     assert.equal(listed.code, 0);
     assert.match(listed.stdout, /0 queued, 0 running, 0 finished, 2 failed/);
     assert.match(listed.stdout, /^broken\s+failed\s+1\s/m);
+
+    // A job handed out again after its run paused where --until asked (its lease lost as it paused, say) is
+    // not resumed past its point: it completes, the run as it was.
+    const held = path.join(out, 'until-prd', '.sopworks');
+    const run = await sopworks(['run', '--llm', `scripted:${scenario('roman')}`, '--until', 'prd', '--name', 'until-prd', '--out', out], { cwd: out });
+    assert.equal(JSON.parse(await fs.readFile(path.join(held, 'run.json'), 'utf8')).outcome, 'paused', run.stdout);
+    const board = await fs.readFile(path.join(held, 'board.jsonl'), 'utf8');
+    // Held while it is made as a job taken up before would be (with its progress), so the worker takes it only then.
+    await queue.pause();
+    const again = await queue.add('until-prd', data('until-prd', { flags: { until: 'prd' } }), { jobId: 'until-prd' });
+    await again.updateProgress({ folderMade: true, worker: 'elsewhere:1', board: board.trim().split('\n').length, idleTakeUps: 0 });
+    await queue.resume();
+    await waitUntil('the job handed out again has ended', async () => ['completed', 'failed'].includes(await again.getState()), 60_000);
+    const ended = (await queue.getJob('until-prd'))!;
+    assert.equal(await ended.getState(), 'completed', ended.failedReason);
+    assert.equal(ended.returnvalue.outcome, 'paused');
+    assert.equal(JSON.parse(await fs.readFile(path.join(held, 'run.json'), 'utf8')).outcome, 'paused', 'still paused at its point');
+    assert.equal(await fs.readFile(path.join(held, 'board.jsonl'), 'utf8'), board, 'nothing more was done');
 
     await queue.add('future', data('future', { version: '99.0.0' }), { jobId: 'future' });
     const { code } = await worker.exited;

@@ -7,7 +7,8 @@
  *
  * - unsigned, mis-signed, or beyond the worker's limits → refused: the job fails once, saying why, and
  *   stays in `sopworks jobs`; nothing of it runs;
- * - `done`, or `paused` where `submit --until` asked → the job completes;
+ * - `done`, or `paused` where `submit --until` asked → the job completes; so does a job handed out again
+ *   after its run paused there (it is not resumed past its point);
  * - `paused` at the endpoint's limit (no SOPWORKS_WAIT_FOR_QUOTA) → fails once, saying when it resets;
  * - another final outcome, a bad spec, a SOP error, a missing run folder → UnrecoverableError: the job
  *   fails once, never retried (a retry cannot fix it);
@@ -102,6 +103,9 @@ async function runUnderLease(job: Job, token: string | undefined, data: JobData,
       `the run folder ${projectDir} is missing on ${context.id}, although ${progress.data.worker} made it: workers must share the storage of --out (docs/scaling.md); nothing was run`,
     );
   }
+  // This job's run paused earlier (where --until asked, or at its endpoint's limit) and the job was handed out
+  // again — its lease lost as the run paused, a stalled check: resuming it would go past its point.
+  if (progress.success && progress.data.folderMade && state.kind === 'resumable' && state.outcome === 'paused') return pausedRun(job, projectDir, context);
   if (state.kind === 'absent') await fs.mkdir(projectDir, { recursive: true });
   await countTakeUp(job, projectDir, progress.success ? progress.data : null, context.id);
   context.log(`${job.id} ${data.name}: ${state.kind === 'resumable' ? 'resuming' : state.kind === 'finished' ? 'already finished' : 'starting'} ${projectDir}`);
