@@ -207,8 +207,9 @@ function buildFailedRound(round: number, built: BuildRun, progress: TestRoundReq
 /** The name a run that ran no test is reported under (a failure of its own, and the round's first cause). */
 export const NO_TESTS_RAN = 'no tests ran';
 
-function noTestsRan(read: ParsedTestOutput, command: readonly string[], exitCode: number | null): { name: string; message: string } | null {
-  if (!read.counts || read.counts.passed + read.counts.failed > 0 || (read.skipped ?? 0) > 0 || read.running) return null;
+export function noTestsRan(read: ParsedTestOutput, command: readonly string[], exitCode: number | null): { name: string; message: string } | null {
+  // A test file that failed to load (jest's `Test suite failed to run`) is a failure, with its own cause: not "no tests".
+  if (!read.counts || read.counts.passed + read.counts.failed > 0 || read.failures.length > 0 || (read.skipped ?? 0) > 0 || read.running) return null;
   return {
     name: NO_TESTS_RAN,
     message: `\`${command.join(' ')}\` ran 0 tests (exit code ${exitCode ?? 'none'}): it found no test where it looked — a different pattern or folder than the repository's tests use`,
