@@ -8,7 +8,8 @@
  *   server starting `sopworks resume`), the page's answers (POST …/answers), `sopworks answer` then resume,
  *   and a queued worker: the flag given to `sopworks submit`, the worker that started the run stopped
  *   (SIGTERM: it hands the run back, interrupted) and another worker resuming it from its folder (a real
- *   Redis and `sopworks worker` processes; skipped loudly without redis-server).
+ *   Redis and `sopworks worker` processes; skipped loudly without redis-server). The four flags' runs go
+ *   through the queue together, in one pass of two workers; each cell asserts on its own run.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -23,7 +24,7 @@ import { sopworks } from '../helpers/in-process.ts';
 import { BIN, DEMO, ROOT } from '../helpers/paths.ts';
 import { startWorker, stopWorker, TEST_QUEUE_SECRET, type WorkerProcess, waitUntil } from '../helpers/queue-workers.ts';
 import { startRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { cleanEnv, runCli } from '../helpers/run-cli.ts';
+import { type CliResult, cleanEnv } from '../helpers/run-cli.ts';
 import { REDIS, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -111,6 +112,17 @@ const FLAGS: Flag[] = [
   },
 ];
 
+const cellName = (f: number, w: number) => `flag${f}-way${w}`;
+
+/** What the queued way's one pass saw, for each flag's cell to assert on (its runs named by cellName). */
+interface QueuedPass {
+  submitted: Map<string, CliResult>;
+  /** The first worker's lines, and each run's outcome once it had stopped. */
+  firstLines: string;
+  afterFirst: Map<string, string>;
+  secondLines: string;
+}
+
 function request(server: ReviewServer, route: string, body?: unknown): Promise<{ status: number; body: any }> {
   const { hostname, port, origin } = new URL(server.url);
   return new Promise((resolve, reject) => {
@@ -131,8 +143,10 @@ describe('every flag kept in run.json holds however the run is continued', funct
   let root: string;
   let out: string;
   let server: ReviewServer;
-  /** Started by the first queued cell: the queue's Redis, and what the test reads of its jobs. */
-  let queued: Promise<{ redis: TestRedis; queue: Queue }> | null = null;
+  /** Started by the first queued cell: the queue's Redis, what the test reads of its jobs, and the pass it serves. */
+  let redis: TestRedis | null = null;
+  let queue: Queue | null = null;
+  let queued: Promise<QueuedPass> | null = null;
   const workers: WorkerProcess[] = [];
 
   before(async () => {
@@ -144,11 +158,8 @@ describe('every flag kept in run.json holds however the run is continued', funct
   after(async () => {
     await server?.close();
     await Promise.all(workers.map(stopWorker));
-    if (queued) {
-      const { redis, queue } = await queued;
-      await queue.close();
-      await redis.stop();
-    }
+    await queue?.close();
+    await redis?.stop();
     await removeTempDirs();
   });
 
@@ -232,49 +243,69 @@ describe('every flag kept in run.json holds however the run is continued', funct
     {
       name: 'a queued worker (given to `sopworks submit`, its first worker stopped, another resuming it)',
       requires: [REDIS],
-      async continue(flag, name) {
-        queued ??= startRedis().then((redis) => ({ redis, queue: new Queue(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port } }) }));
-        const { redis, queue } = await queued;
-        const env = { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: TEST_QUEUE_SECRET };
-        const submitted = await runCli(['submit', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...flag.args, ...gatesOf(flag, [])], {
-          cwd: ROOT,
-          env,
-        });
+      async continue(_flag, name) {
+        // One pass serves the four flags' cells (each asserts on its own run): workers and a Redis per cell
+        // cost four minutes of the suite's time.
+        queued ??= queuedPass();
+        const pass = await queued;
+        const submitted = pass.submitted.get(name)!;
         assert.equal(submitted.code, 0, submitted.stdout + submitted.stderr);
-        const project = path.join(out, name);
-        // Slow replies: the first worker is stopped once the run has begun, long before its flag's point.
-        const first = startWorker(redis.url, [], { env: { SOPWORKS_SCRIPTED_LATENCY_MS: '400' } });
-        workers.push(first);
-        await waitUntil(
-          'the run has begun',
-          async () => (await runJson(project).catch(() => null)) !== null,
-          180_000,
-          () => first.lines.join('\n'),
-        );
-        first.child.kill('SIGTERM');
-        await first.waitFor(/handed back/);
-        await first.exited;
-        assert.equal((await runJson(project)).outcome, 'interrupted', 'stopped before its point: the other worker continues it');
-        const second = startWorker(redis.url);
-        workers.push(second);
-        const job = (await queue.getJob(jobIdFor({ out, name })))!;
-        await waitUntil(
-          'the job has ended',
-          async () => ['completed', 'failed'].includes(await job.getState()),
-          300_000,
-          () => second.lines.join('\n'),
-        );
-        assert.match(second.lines.join('\n'), new RegExp(`${name}: resuming `), 'the second worker resumed the run from its folder');
-        await stopWorker(second);
+        assert.match(pass.firstLines, new RegExp(`${name}: handed back `), 'the first worker handed the run back');
+        assert.equal(pass.afterFirst.get(name), 'interrupted', 'stopped before its point: the other worker continues it');
+        assert.match(pass.secondLines, new RegExp(`${name}: resuming `), 'the second worker resumed the run from its folder');
       },
     },
   ];
+  const QUEUED = WAYS.length - 1;
+
+  /**
+   * The queued way for every flag at once: the four runs submitted (each flag given to `sopworks submit`
+   * only), one worker taking all four, stopped (SIGTERM) once all have begun, and another worker resuming
+   * them from their folders until each job has ended.
+   */
+  async function queuedPass(): Promise<QueuedPass> {
+    redis = await startRedis();
+    queue = new Queue(QUEUE_NAME, { connection: { host: '127.0.0.1', port: redis.port } });
+    const env = { SOPWORKS_REDIS_URL: redis.url, SOPWORKS_QUEUE_SECRET: TEST_QUEUE_SECRET };
+    const submitted = new Map<string, CliResult>();
+    for (const [f, flag] of FLAGS.entries()) {
+      const name = cellName(f, QUEUED);
+      submitted.set(
+        name,
+        await sopworks(['submit', '--llm', `scripted:${DEMO}`, '--out', out, '--name', name, ...flag.args, ...gatesOf(flag, [])], { cwd: ROOT, env }),
+      );
+    }
+    const names = [...submitted].filter(([, result]) => result.code === 0).map(([name]) => name);
+    const concurrency = ['--concurrency', String(names.length)];
+    // Slow replies: the first worker is stopped once every run has begun, long before any flag's point (five
+    // replies at the earliest), however unevenly the four began.
+    const first = startWorker(redis.url, concurrency, { env: { SOPWORKS_SCRIPTED_LATENCY_MS: '2000' } });
+    workers.push(first);
+    const begun = async (name: string) => (await runJson(path.join(out, name)).catch(() => null)) !== null;
+    await waitUntil(
+      'every run has begun',
+      async () => (await Promise.all(names.map(begun))).every(Boolean),
+      180_000,
+      () => first.lines.join('\n'),
+    );
+    first.child.kill('SIGTERM');
+    await first.exited;
+    const afterFirst = new Map<string, string>();
+    for (const name of names) afterFirst.set(name, (await runJson(path.join(out, name))).outcome);
+    const second = startWorker(redis.url, concurrency);
+    workers.push(second);
+    const jobs = await Promise.all(names.map(async (name) => (await queue!.getJob(jobIdFor({ out, name })))!));
+    const ended = async () => (await Promise.all(jobs.map((job) => job.getState()))).every((state) => ['completed', 'failed'].includes(state));
+    await waitUntil('every job has ended', ended, 300_000, () => second.lines.join('\n'));
+    await stopWorker(second);
+    return { submitted, firstLines: first.lines.join('\n'), afterFirst, secondLines: second.lines.join('\n') };
+  }
 
   FLAGS.forEach((flag, f) => {
     WAYS.forEach((way, w) => {
       it(`${flag.name} holds through ${way.name}`, async function () {
         requireSystem(this, ...(way.requires ?? []));
-        const name = `flag${f}-way${w}`;
+        const name = cellName(f, w);
         await way.continue(flag, name);
         await flag.held(path.join(out, name));
       });
