@@ -43,6 +43,7 @@ const LONGEST = [
   'test/integration/run-until.test.ts',
   'test/integration/cache-figures.test.ts',
   'test/integration/change-failures.test.ts',
+  'test/integration/change-flaky-tests.test.ts',
   'test/integration/change-lifecycle.test.ts',
   'test/integration/change-bench.test.ts',
   'test/integration/bench-scale.test.ts',

@@ -2,14 +2,17 @@
  * `sopworks change` on a repository whose one existing test is flaky: it fails on its second run only
  * (a counter it keeps in a file of its own), so it passes on the base, fails in round 1 and passes when
  * the round runs again. The run ends done, naming the flaky test and what it was seen doing in the
- * summary and the round's report — and a real new failure beside it is still blamed on the change.
+ * summary and the round's report — and a real new failure beside it is still blamed on the change. A
+ * kill -9 during either re-run resumes to the uninterrupted run's branch, with nothing of the re-runs left.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { changeSetUp, type Reply } from '../helpers/change-repo.ts';
+import { GREETINGS_BRANCH as BRANCH, changeSetUp, git, type Reply } from '../helpers/change-repo.ts';
 import { sopworks } from '../helpers/in-process.ts';
-import { ROOT } from '../helpers/paths.ts';
+import { BIN, ROOT } from '../helpers/paths.ts';
+import { cleanEnv } from '../helpers/run-cli.ts';
 import { removeTempDirs } from '../helpers/temp-dir.ts';
 
 /** A test that counts its runs in test/runs.txt and fails on the second: deterministic, whatever the machine. */
@@ -112,4 +115,43 @@ describe('sopworks change: flaky tests', function () {
     assert.match(prompts, /These tests are flaky/);
     run.untouched();
   });
+
+  for (const [during, line] of [
+    ["the round's re-run", /▶ tests round 1 re-run/],
+    ["the base's re-run", /▶ tests base re-run/],
+  ] as const) {
+    it(`a kill -9 during ${during} resumes to the branch of the uninterrupted run`, async () => {
+      const whole = await changeSetUp((replies) => replies, { extra: FLAKY });
+      const uninterrupted = await whole.change();
+      assert.equal(uninterrupted.code, 0, uninterrupted.stdout + uninterrupted.stderr);
+      const run = await changeSetUp((replies) => replies, { extra: FLAKY });
+      const killed = await changeUntilKilled(run.repo, run.scenarioFile, path.join(run.dir, 'out'), (out) => line.test(out));
+      assert.equal(killed.signal, 'SIGKILL', `the run was killed before it finished:\n${killed.stdout}`);
+      const resumed = await sopworks(['resume', run.worktree], { cwd: ROOT });
+      assert.equal(resumed.code, 0, `killed after:\n${killed.stdout}\nresumed:\n${resumed.stdout}${resumed.stderr}`);
+      assert.match(resumed.stdout, /Outcome\s+done — .*flaky, not blamed on the change: the clock ticks/);
+      const tree = (repo: string) => git(repo, 'rev-parse', `${BRANCH}^{tree}`).trim();
+      assert.equal(tree(run.repo), tree(whole.repo));
+      await assert.rejects(fs.stat(path.join(run.worktree, '.sopworks', 'base-tree')), 'the copy of the base is gone');
+      run.untouched();
+    });
+  }
 });
+
+/** Starts the change as a child and SIGKILLs it once `kill(stdout)` says so; resolves with the lines printed. */
+function changeUntilKilled(repo: string, scenario: string, out: string, kill: (stdout: string) => boolean) {
+  return new Promise<{ signal: string | null; stdout: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'change', repo, '--llm', `scripted:${scenario}`, '--out', out], {
+      cwd: ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (!child.killed && kill(stdout)) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('close', (_code, signal) => resolve({ signal, stdout }));
+  });
+}

@@ -21,6 +21,14 @@ interface Touched {
   base: { mode: string; blob: string } | null;
 }
 
+/**
+ * Removes a copy an earlier use left (a kill -9 during the base's re-run): before anything runs in the
+ * work tree again, or a runner that looks everywhere (`node --test`) would run the copy's tests too.
+ */
+export async function removeBaseTree(root: string): Promise<void> {
+  await removeTree(path.join(root, BASE_TREE_DIR));
+}
+
 /** Runs `work` in a copy of `root` holding the base `base`'s files; the copy is removed afterwards, whatever happens. */
 export async function withBaseTree<T>(root: string, base: string, work: (dir: string) => Promise<T>): Promise<T> {
   const holder = path.join(root, BASE_TREE_DIR);

@@ -8,7 +8,7 @@
 import type { Progress } from '../../engine/steps/index.ts';
 import { localCommand, readProjectRunners } from '../../host/runners/index.ts';
 import type { AcceptLine, SandboxSettings } from '../../host/sandbox/index.ts';
-import { withBaseTree } from './base-tree.ts';
+import { removeBaseTree, withBaseTree } from './base-tree.ts';
 import { runTestRound, type TestRound } from './test-round.ts';
 
 export interface RerunRequest {
@@ -24,6 +24,7 @@ export interface RerunRequest {
 
 /** The round's command again (null: it could not start, said in a progress line), on the tree it ran on. */
 export async function rerunRound(request: RerunRequest, run: RunWhat): Promise<TestRound | null> {
+  await removeBaseTree(request.root);
   return runIn(request, request.root, run, `round ${request.round} re-run`, true);
 }
 
