@@ -73,6 +73,16 @@ const RUNS: RecordedRun[] = [
     criteria: { proven: 19, total: 19 },
   },
   {
+    file: 'envdiff-node.yaml',
+    what: 'a new Node.js CLI (two .env files compared), each file reviewed by the Reviewing Engineer',
+    needs: [],
+    outcome: /^done — all tests pass$/,
+    code: 0,
+    tests: 31,
+    reasks: 0,
+    criteria: { proven: 24, total: 24 },
+  },
+  {
     file: 'redact-change.yaml',
     what: 'a change to @pinojs/redact, a real repository (an onRedact option)',
     needs: [],
