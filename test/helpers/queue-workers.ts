@@ -8,8 +8,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { readAppendLog } from '../../src/ground/files/index.ts';
+import { sopworks } from './in-process.ts';
 import { BIN, ROOT } from './paths.ts';
-import { cleanEnv, runCli } from './run-cli.ts';
+import { cleanEnv } from './run-cli.ts';
 import { TESTS_TEMP_ROOT, tempDir } from './temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -38,8 +39,8 @@ export async function facts(project: string): Promise<RunFacts> {
 const references = new Map<string, Promise<RunFacts>>();
 
 /**
- * The scenario run once by `sopworks run`, uninterrupted: what every queued run of it must equal. On a
- * "machine" (machines.ts), run there: what a sandbox can bound differs by machine and shows in the test
+ * The scenario run once by `sopworks run` (in this process), uninterrupted: what every queued run of it
+ * must equal. On a "machine" (machines.ts), run there: what a sandbox can bound differs by machine and shows in the test
  * reports (a PID namespace without a pids cgroup, say).
  */
 export function referenceFacts(name: string, on?: { name: string; prefix: string[] }): Promise<RunFacts> {
@@ -50,7 +51,7 @@ export function referenceFacts(name: string, on?: { name: string; prefix: string
       const out = await tempDir();
       const result = on
         ? await runOn(on.prefix, ['run', '--llm', `scripted:${scenario(name)}`, '--out', out])
-        : await runCli(['run', '--llm', `scripted:${scenario(name)}`, '--out', out], { cwd: out });
+        : await sopworks(['run', '--llm', `scripted:${scenario(name)}`, '--out', out], { cwd: out });
       if (result.code !== 0) throw new Error(`the reference run of ${name} failed:\n${result.stdout}${result.stderr}`);
       return facts(path.join(out, name));
     })();
@@ -139,9 +140,9 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
   }
 }
 
-/** `sopworks submit` of a scenario. */
+/** `sopworks submit` of a scenario, in this process (test/helpers/in-process.ts): nothing of it is about a process. */
 export const submit = (redisUrl: string, name: string, out: string, env: Record<string, string> = {}) =>
-  runCli(['submit', '--llm', `scripted:${scenario(name)}`, '--out', out], {
+  sopworks(['submit', '--llm', `scripted:${scenario(name)}`, '--out', out], {
     cwd: ROOT,
     env: { SOPWORKS_REDIS_URL: redisUrl, SOPWORKS_QUEUE_SECRET: TEST_QUEUE_SECRET, ...env },
   });
