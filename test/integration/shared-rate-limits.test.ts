@@ -187,7 +187,9 @@ describe('shared rate limits on a real Redis', function () {
     it('with SOPWORKS_WAIT_FOR_QUOTA, the run waits for the reset and goes on, and no other worker of the endpoint asks it anything before then', async () => {
       const { endpoint, times } = await endpointLimitedOnce({
         status: 429,
-        error: { message: 'Rate limit reached for requests per day (RPD). Please try again in 4s.', code: 'rate_limit_exceeded' },
+        // Long enough that the second run is submitted while the first still waits, however slow the machine:
+        // at 4 s a loaded machine submitted it after the reset, and the first worker, free again, took both.
+        error: { message: 'Rate limit reached for requests per day (RPD). Please try again in 20s.', code: 'rate_limit_exceeded' },
       });
       const out = await tempDir();
       // One run each: the second worker is the other worker of the endpoint.
@@ -199,7 +201,7 @@ describe('shared rate limits on a real Redis', function () {
       // The first run waits for the reset; the second is submitted only then, for the other worker to take.
       const log = path.join(out, 'logs', 'todo-first.log');
       await waitUntil('the first run waits for the reset', async () => /paused until/.test(await fs.readFile(log, 'utf8').catch(() => '')));
-      const reset = times[0]! + 4000;
+      const reset = times[0]! + 20_000;
       await submitTodo(endpoint, out, 'todo-second');
       const [first, second] = await Promise.all([jobOf(out, 'todo-first'), jobOf(out, 'todo-second')]);
       assert.equal(first.state, 'completed', first.reason);
@@ -228,7 +230,8 @@ describe('shared rate limits on a real Redis', function () {
       const job = await jobOf(out, 'todo-limited');
       assert.equal(job.state, 'failed');
       assert.equal(job.attempts, 1, 'not retried: a retry would ask before the reset');
-      assert.match(job.reason, /paused at its endpoint's limit: .*it resets at \d\d:\d\d:\d\d UTC/);
+      // A reset past midnight UTC is said with its date ("it resets at 2026-11-28 00:00:48 UTC").
+      assert.match(job.reason, /paused at its endpoint's limit: .*it resets at (?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d UTC/);
       assert.match(job.reason, /sopworks resume \S+todo-limited continues it.*SOPWORKS_WAIT_FOR_QUOTA=true/);
       const record = JSON.parse(await fs.readFile(path.join(out, 'todo-limited', '.sopworks', 'run.json'), 'utf8'));
       assert.equal(record.outcome, 'paused');
