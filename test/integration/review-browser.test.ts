@@ -434,7 +434,10 @@ describe('the review viewer in a real browser', function () {
     await page.close();
   });
 
-  it('fits a phone: at 390 px only code blocks and drawings scroll sideways, and every column is in reach', async () => {
+  it('fits a phone: at 390 px only code blocks and drawings scroll sideways, and every column is in reach', async function () {
+    // The list redraws while another run of this suite's folder goes on: on a loaded machine its rows were
+    // seen unlaid (0×0) for over 10 s, so the settled layout is waited for longer, with room for it.
+    this.timeout(120_000);
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const problems = watchPage(page, server);
     const overflowing = () => overflowingOf(page);
@@ -442,7 +445,7 @@ describe('the review viewer in a real browser', function () {
     await page.waitForSelector('tr[data-run="wordfreq"]');
     assert.deepEqual(await overflowing(), [], 'the run list');
     // Each cell's box, and whether it is on screen; the list may be redrawing when a run elsewhere
-    // changes, so the check waits (a few seconds at most) for a settled layout before it judges.
+    // changes, so the check waits (up to 45 s) for a settled layout before it judges.
     const cellsOf = () =>
       page.locator('tr[data-run="wordfreq"] td').evaluateAll((tds) =>
         tds.map((td) => {
@@ -463,7 +466,7 @@ describe('the review viewer in a real browser', function () {
             return box.width > 0 && box.height > 0 && box.right <= 391;
           }),
         undefined,
-        { timeout: 10_000 },
+        { timeout: 45_000 },
       )
       .catch(() => undefined);
     const cells = await cellsOf();
