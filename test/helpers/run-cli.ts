@@ -22,9 +22,9 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, NO_COLOR: '1', XDG_CONFIG_HOME: NO_USER_CONFIG, ...extra };
 }
 
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; bin?: string }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { cwd: options.cwd, env: cleanEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -4,25 +4,15 @@
  * (test/helpers/built-cli.mjs); this one holds that both give the same demo, byte for byte in git.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { demoTree } from '../helpers/demo-tree.ts';
 import { BIN, DEMO, ROOT, SOURCE_BIN } from '../helpers/paths.ts';
-import { cleanEnv } from '../helpers/run-cli.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
-function start(bin: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const start = (bin: string, args: string[], cwd: string) => runCli(args, { cwd, bin });
 
 const treeOf = (project: string) => execFileSync('git', ['rev-parse', 'HEAD^{tree}'], { cwd: project, encoding: 'utf8' }).trim();
 
