@@ -63,6 +63,34 @@ function sameAsOpening(root: unknown, name: string, value: unknown): boolean {
   return value === undefined || value === opening || JSON.stringify(value) === JSON.stringify(opening);
 }
 
+/** The documents a draft can be (the `documents` view's names, which are also the views that give a step its draft). */
+const DRAFTABLE = ['changeRequest', 'designDelta', 'prd', 'design'] as const;
+
+/**
+ * The documents a request opens with, and in them a draft the step is given (a PRD under review or
+ * revision, a design being fixed) where that document will stand once published: the step after it —
+ * the next review, or the first step given it published — then shares the prefix through it.
+ * `drafts` says which are drafts (documents.hbs says so after each).
+ */
+function withDrafts(documents: unknown, variables: Record<string, unknown>): unknown {
+  if (!documents || typeof documents !== 'object') return documents;
+  const published = documents as Record<string, unknown>;
+  const drafts = DRAFTABLE.filter((name) => (published[name] ?? null) === null && variables[name] !== null && typeof variables[name] === 'object');
+  const opening: Record<string, unknown> = { ...published, drafts: Object.fromEntries(DRAFTABLE.map((name) => [name, drafts.includes(name)])) };
+  for (const name of drafts) opening[name] = variables[name];
+  return opening;
+}
+
+/** What `{{outputFormat}}` renders as, for render() to put the rules, guidance and format there. */
+const FORMAT_MARK = '\u0000output format\u0000';
+
+/** A rendered request split where its template put `{{outputFormat}}` (own: null when it did not). */
+function splitAtFormat(request: string): [fixed: string, own: string | null] {
+  const at = request.indexOf(FORMAT_MARK);
+  if (at < 0) return [request, null];
+  return [request.slice(0, at), request.slice(at + FORMAT_MARK.length).replaceAll(FORMAT_MARK, '')];
+}
+
 export type OutputKind = 'json' | 'code' | 'files' | 'edits';
 
 /** What the format templates (roles/_shared/format-<kind>.hbs) are given: the kind, the schema or path, the reply's limit. */
@@ -124,6 +152,8 @@ export class PromptRenderer {
     this.handlebars.registerHelper('paths', (items: unknown) =>
       Array.isArray(items) ? items.map((entry) => (entry && typeof entry === 'object' ? (entry as { path?: unknown }).path : undefined)) : [],
     );
+    // `{{outputFormat}}`: where the rules, guidance and output format go (render(), splitAtFormat); absent: last.
+    this.handlebars.registerHelper('outputFormat', () => FORMAT_MARK);
     // `(criterionId "AC" @index)`: a criterion's id from its place in its list (src/documents/criteria.ts).
     this.handlebars.registerHelper('criterionId', (prefix: unknown, index: unknown) => `${String(prefix)}-${Number(index) + 1}`);
     // A file written for people to read (a README, a user guide): its prompt carries what users are promised.
@@ -159,7 +189,9 @@ export class PromptRenderer {
     rules: readonly string[] = [],
   ): RenderedPrompt {
     const system = this.renderSystem(profile);
-    const request = this.renderFile(this.templatePath(profile.id, action), { ...variables, role: roleView(profile) });
+    const documents = withDrafts(variables.documents, variables);
+    const given = documents === variables.documents ? variables : { ...variables, documents };
+    const request = this.renderFile(this.templatePath(profile.id, action), { ...given, role: roleView(profile) });
     const instructions = this.renderFile(path.join(this.rolesDir, '_shared', `format-${format.kind}.hbs`), {
       replyTokens: null,
       replyChars: null,
@@ -169,7 +201,12 @@ export class PromptRenderer {
     });
     const stated = rules.length === 0 ? '' : `${this.renderRules(rules).trimEnd()}\n\n`;
     const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
-    return { system, user: `${this.renderOpening(profile, variables.documents)}${request.trimEnd()}\n\n${stated}${said}${instructions.trimEnd()}\n` };
+    // A template that puts `{{outputFormat}}` before the call's own part (a review's file) gets them there:
+    // the calls of the step then share a prefix through them; otherwise they close the request.
+    const [fixed, own] = splitAtFormat(request);
+    const ending = `${stated}${said}${instructions.trimEnd()}\n`;
+    const user = own === null ? `${fixed.trimEnd()}\n\n${ending}` : `${fixed.trimEnd()}\n\n${ending}\n${own.trim()}\n`;
+    return { system, user: `${this.renderOpening(profile, documents)}${user}` };
   }
 
   /**

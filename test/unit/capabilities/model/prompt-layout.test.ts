@@ -3,7 +3,8 @@
  * caches"): every request opens with the same system prompt, whatever the role, then the run's documents
  * as they stand (the `documents` view), and only then the role, the step's own part and the format — so
  * that two different steps of two different roles share a prefix longer than OpenAI's 1,024-token minimum.
- * Documents a step is given as they stand are not shown twice; a draft that differs is shown whole.
+ * Documents a step is given as they stand are not shown twice; a draft that differs from a published one
+ * is shown whole, and a draft of a document not yet published stands where the documents will show it.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -58,6 +59,59 @@ describe("a run's prompts, laid out for a provider's cache", () => {
     const draft = { ...design, summary: 'A draft being revised.' };
     const revising = renderer.render(architect, 'write_tasks', { prd, design: draft, documents, key: null, revisions: null }, format);
     assert.ok(revising.user.indexOf(markdownRenderers.Design!(draft)) > revising.user.indexOf(`You are ${architect.name}`));
+  });
+
+  it('show a draft not yet published where the documents will show it, so the next step shares the prefix through it', async () => {
+    const { spec, prd } = await recordedDocuments();
+    const renderer = new PromptRenderer(ROLES, markdownRenderers);
+    const pm = await loadRoleProfile(ROLES, 'product-manager');
+    const architect = await loadRoleProfile(ROLES, 'architect');
+    const format = { kind: 'json' as const, schema: '{}' };
+    const before = { spec, repoMap: null, changeRequest: null, designDelta: null, prd: null, design: null };
+    const review = renderer.render(pm, 'review_prd', { spec, prd, documents: before, key: null, revisions: null }, format);
+    const design = renderer.render(architect, 'write_design', { prd, documents: { ...before, prd }, key: null, revisions: null }, format);
+
+    const shared = review.user.slice(0, sharedStart(review.user, design.user));
+    assert.ok(shared.includes(markdownRenderers.PRD!(prd)), 'the draft under review stands where the published PRD will');
+    assert.ok(review.user.indexOf(markdownRenderers.PRD!(prd)) < review.user.indexOf(`You are ${pm.name}`), 'before the role');
+    assert.equal(review.user.split(markdownRenderers.PRD!(prd)).length, 2, 'the draft once');
+    assert.match(review.user, /The PRD above is a draft, not yet published/);
+    assert.doesNotMatch(design.user, /is a draft, not yet published/, 'a published PRD is not called a draft');
+  });
+
+  it("share between two reviews of two files the step's fixed text and output format, before each file", async () => {
+    const { spec, prd, design } = await recordedDocuments();
+    const renderer = new PromptRenderer(ROLES, markdownRenderers);
+    const engineer = await loadRoleProfile(ROLES, 'engineer');
+    const documents = { spec, repoMap: null, changeRequest: null, designDelta: null, prd, design };
+    const schema = '{"type": "object", "description": "a review"}';
+    const review = (file: string, content: string) =>
+      renderer.render(
+        engineer,
+        'review_file',
+        {
+          documents,
+          key: file,
+          revisions: { last: false, more: '2 more revisions' },
+          draft: { path: file, content },
+          task: { description: `Write ${file}.` },
+          designExcerpt: { file: { path: file, purpose: 'a part' }, classDiagram: null, sequenceDiagram: null },
+          criteria: { named: true, items: [{ id: 'AC-1', text: 'works' }] },
+          dependencies: [],
+        },
+        { kind: 'json', schema },
+      ).user;
+    const one = review('src/a.js', 'export const a = 1;\n');
+    const two = review('src/b.js', 'export const b = 2;\n');
+    const shared = one.slice(0, sharedStart(one, two));
+    assert.ok(shared.includes(schema) && shared.includes('Approve it only if it meets every criterion'), 'the format and the fixed instructions are shared');
+    for (const [user, file] of [
+      [one, 'src/a.js'],
+      [two, 'src/b.js'],
+    ] as const) {
+      assert.ok(user.indexOf(schema) < user.indexOf(`## The file to review: ${file}`), 'the file after the format');
+      assert.match(user, /### 1\. Its task\nWrite src\/[ab]\.js\.[\s\S]*reviewed again \(2 more revisions at most\)[\s\S]*reply in the format above\.\n$/);
+    }
   });
 
   it('open with the role when a step is given no documents (their view left out to fit a small context)', async () => {

@@ -119,6 +119,7 @@ describe('template analysis', () => {
       isDocument: '{{#if (isDocument "README.md")}}a document{{/if}}{{#if (isDocument "src/a.js")}}code{{/if}}',
       criterionId: '{{#each list}}{{criterionId "KW" @index}};{{/each}}',
       above: '{{#if (above "bug")}}bug above{{else}}bug here{{/if}}',
+      outputFormat: 'the step said{{outputFormat}}the call said',
     };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
     const renderer = new PromptRenderer(roles, markdownRenderers);
@@ -135,5 +136,6 @@ describe('template analysis', () => {
     assert.match(user, /^a document$/m, 'README.md is a document, src/a.js is not');
     assert.match(user, /^KW-1;KW-2;$/m, 'a criterion id from its place in its list');
     assert.match(user, /^bug here$/m, 'no request opens with the bug report');
+    assert.match(user, /^the step said\n\nformat\n\nthe call said\n$/m, 'the format where the template puts it, the rest after it');
   });
 });
