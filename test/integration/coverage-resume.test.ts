@@ -41,18 +41,21 @@ async function matrixOf(project: string): Promise<Matrix> {
   };
 }
 
-/** Starts the demo and SIGKILLs it once the `nth` progress line matching `line` is printed. */
-function killedAt(out: string, line: RegExp, nth: number): Promise<{ signal: string | null; stdout: string }> {
+/** Where a run is killed: once the `nth` progress line matching `line` is printed, or by the run itself at a crash point. */
+type KillPoint = { line: RegExp; nth: number } | { crashAt: string };
+
+/** Starts the demo and SIGKILLs it at `kill`. */
+function killedAt(out: string, kill: KillPoint): Promise<{ signal: string | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'run', '--llm', `scripted:${DEMO}`, '--out', out], {
       cwd: out,
-      env: cleanEnv(LATENCY),
+      env: cleanEnv({ ...LATENCY, ...('crashAt' in kill ? { SOPWORKS_CRASH_AT: kill.crashAt } : {}) }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if ((stdout.match(new RegExp(line.source, 'gm')) ?? []).length >= nth) child.kill('SIGKILL');
+      if ('line' in kill && (stdout.match(new RegExp(kill.line.source, 'gm')) ?? []).length >= kill.nth) child.kill('SIGKILL');
     });
     child.on('error', reject);
     child.on('close', (_code, signal) => resolve({ signal, stdout }));
@@ -63,12 +66,15 @@ describe('the coverage matrix, rebuilt on resume and from a recorded run', funct
   this.timeout(300_000);
   let reference: Matrix;
   let referenceOut: string;
+  /** The board's records of the uninterrupted run, in order. */
+  let referenceBoard: { type: string }[];
 
   before(async () => {
     referenceOut = await tempDir('sopworks-coverage-');
     const run = await sopworks(['run', '--llm', `scripted:${DEMO}`, '--out', referenceOut], { cwd: referenceOut, env: LATENCY });
     assert.equal(run.code, 0, run.stdout + run.stderr);
     reference = await matrixOf(path.join(referenceOut, 'wordfreq'));
+    referenceBoard = (await readAppendLog(path.join(referenceOut, 'wordfreq', '.sopworks', 'board.jsonl'))).records as { type: string }[];
     // The demo's matrix changes between its rounds: a resume that rebuilt it from the wrong round would show.
     assert.ok(reference.versions.length >= 2 && new Set(reference.versions).size === reference.versions.length, reference.versions.join('\n---\n'));
     assert.equal(reference.board.length, reference.versions.length, 'one matrix a round, each committed');
@@ -76,17 +82,28 @@ describe('the coverage matrix, rebuilt on resume and from a recorded run', funct
   });
   after(removeTempDirs);
 
-  const kills = [
-    { what: 'as its first test round is reported, before the matrix of that round is built', line: /⇢ TestReport → /, nth: 1 },
-    { what: 'as the matrix of its first round is posted', line: /⇢ Coverage → /, nth: 1 },
-    { what: 'as the matrix of its last round is posted', line: /⇢ Coverage → /, nth: 2 },
+  // The last matrix is posted just before the run ends: a kill sent on its progress line can arrive after
+  // the run has finished, so that one is the run's own crash point, on writing the board's next record
+  // (half of it written: the resume drops that torn line and posts it again).
+  const afterLastMatrix = (): KillPoint => {
+    const next = referenceBoard.map((m) => m.type).lastIndexOf('Coverage') + 1;
+    assert.ok(next > 0 && next < referenceBoard.length, 'the uninterrupted run posts a message after its last matrix');
+    return { crashAt: `board.append:${next + 1}` };
+  };
+  const kills: { what: string; at: () => KillPoint }[] = [
+    { what: 'as its first test round is reported, before the matrix of that round is built', at: () => ({ line: /⇢ TestReport → /, nth: 1 }) },
+    { what: 'as the matrix of its first round is posted', at: () => ({ line: /⇢ Coverage → /, nth: 1 }) },
+    { what: 'as the matrix of its last round is posted', at: afterLastMatrix },
   ];
   for (const kill of kills) {
     it(`killed ${kill.what}, resumes to the same matrix, each version of it the same`, async () => {
       const out = await tempDir('sopworks-coverage-');
-      const killed = await killedAt(out, kill.line, kill.nth);
+      const point = kill.at();
+      const killed = await killedAt(out, point);
       assert.equal(killed.signal, 'SIGKILL', `the run was killed before it finished:\n${killed.stdout}`);
       const project = path.join(out, 'wordfreq');
+      const stopped = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+      if ('crashAt' in point) assert.equal((stopped.records.at(-1) as { type: string }).type, 'Coverage', 'killed right after the last matrix was posted');
       const resumed = await sopworks(['resume', project], { cwd: out, env: LATENCY });
       assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
       assert.deepEqual(await matrixOf(project), reference);
