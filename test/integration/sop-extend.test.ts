@@ -112,7 +112,10 @@ describe('SOPs and prompts as data', function () {
       assert.match(prompt, /^Write the user guide of wordfreq as `docs\/USER_GUIDE\.md`, in Markdown\./m);
       assert.match(prompt, /## How it is run\n`node src\/cli\.js --top 10 FILE\.\.\.`\n/);
       assert.match(prompt, /### src\/count\.js\n```/, 'the committed source files, through the shared code-files partial');
-      assert.match(prompt, /Reply with the complete content of `docs\/USER_GUIDE\.md` in exactly one fenced code block/);
+      assert.match(
+        prompt,
+        /Reply with the complete content of the file in exactly one fenced code block[\s\S]*\nThe file to write: `docs\/USER_GUIDE\.md`\.\n/,
+      );
     });
   });
 

@@ -4,10 +4,10 @@
  *   roles/_shared/system.hbs         the system prompt: the same for every role and step (a prompt cache serves it)
  *   roles/_shared/documents.hbs      what every request opens with: the run's documents as they stand (the `documents` view)
  *   roles/_shared/role.hbs           who the role is, after them (without the two: the role is in system.hbs, as before)
- *   roles/_shared/format-<kind>.hbs  output-format instructions appended to every request (json, code, files)
+ *   roles/_shared/format-<kind>.hbs  output-format instructions: last, or where the template says `{{outputFormat}}`
  *   roles/_shared/repair.hbs         the re-ask after an invalid reply (error, excerpt, partial)
- *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), placed before the format
- *   roles/_shared/rules.hbs          the rules the reply must meet (the checks after the step), before the format
+ *   roles/_shared/guidance.hbs       a person's guidance (`resume --hint`), before the format, or last
+ *   roles/_shared/rules.hbs          the rules the reply must meet (the checks after the step), before the format, or last
  *   roles/_shared/project-instructions.hbs  the project's own instructions (AGENTS.md, --instructions), after the system prompt
  *   roles/_shared/*.hbs              also available to every template as partials ({{> name}})
  *   roles/<role>/<action>.hbs        the request of one SOP step
@@ -178,7 +178,8 @@ export class PromptRenderer {
   /**
    * Renders one SOP step's request: system prompt from the profile, request plus format instructions —
    * with, between the two, the rules the reply must meet (the checks it will face) and, when a person
-   * gave guidance for the step (`resume --hint`), that guidance.
+   * gave guidance for the step (`resume --hint`), that guidance; or, where the template says
+   * `{{outputFormat}}`, the format there and the rules and guidance last.
    */
   render(
     profile: RoleProfile,
@@ -201,11 +202,14 @@ export class PromptRenderer {
     });
     const stated = rules.length === 0 ? '' : `${this.renderRules(rules).trimEnd()}\n\n`;
     const said = guidance === null ? '' : `${this.renderGuidance(guidance).trimEnd()}\n\n`;
-    // A template that puts `{{outputFormat}}` before the call's own part (a review's file) gets them there:
-    // the calls of the step then share a prefix through them; otherwise they close the request.
+    // A template that puts `{{outputFormat}}` before the call's own part (a review's file, a file's task)
+    // gets the format there, and the rules and guidance (which name the file) after that part: the calls
+    // of the step then share a prefix through the format. Otherwise the three close the request.
     const [fixed, own] = splitAtFormat(request);
-    const ending = `${stated}${said}${instructions.trimEnd()}\n`;
-    const user = own === null ? `${fixed.trimEnd()}\n\n${ending}` : `${fixed.trimEnd()}\n\n${ending}\n${own.trim()}\n`;
+    const user =
+      own === null
+        ? `${fixed.trimEnd()}\n\n${stated}${said}${instructions.trimEnd()}\n`
+        : `${fixed.trimEnd()}\n\n${instructions.trimEnd()}\n\n${own.trim()}\n\n${stated}${said}`.trimEnd() + '\n';
     return { system, user: `${this.renderOpening(profile, documents)}${user}` };
   }
 

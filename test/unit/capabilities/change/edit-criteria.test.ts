@@ -94,7 +94,9 @@ describe("a change's edit, reviewed against named criteria", () => {
       designDelta: delta,
       draft: { diff: '--- a/src/greet.js\n+++ b/src/greet.js\n' },
     });
-    assert.match(user, /Review this change to `src\/greet\.js` against the criteria below, and nothing else\./);
+    assert.match(user, /Review the change below against the criteria given with it — [^\n]* — and nothing else\./);
+    assert.match(user, /## The change to review: `src\/greet\.js`\n/);
+    assert.match(user, /Review this change to `src\/greet\.js` against these criteria, and reply in the format above\.\n$/);
     assert.match(user, /### 1\. Its task \(modify\)\nAdd lang with a GREETINGS table\./);
     assert.match(user, /### 2\. Its part in the design delta\n`src\/greet\.js`: greet\(name, lang = "en"\) looks the template up in GREETINGS/);
     assert.match(user, /### 3\. The change request's acceptance criteria it serves\n- AC-1: greet\("Ana", "fr"\)[^\n]*\n- AC-2: [^\n]*\n\n### 4\./);

@@ -114,6 +114,47 @@ describe("a run's prompts, laid out for a provider's cache", () => {
     }
   });
 
+  it("share between two writes of two files the output format, before each file's task, with the rules that name the file after it", async () => {
+    const { spec, prd, design } = await recordedDocuments();
+    const renderer = new PromptRenderer(ROLES, markdownRenderers);
+    const engineer = await loadRoleProfile(ROLES, 'engineer');
+    const documents = { spec, repoMap: null, changeRequest: null, designDelta: null, prd, design };
+    const write = (file: string) =>
+      renderer.render(
+        engineer,
+        'write_file',
+        {
+          documents,
+          key: file,
+          revisions: null,
+          prd,
+          task: { description: `Write ${file}.` },
+          designExcerpt: { file: { path: file, purpose: 'a part', executable: false }, testCommand: ['node', '--test'], packages: [] },
+          criteria: { named: true, items: [{ id: 'AC-1', text: 'works' }] },
+          dependencies: [],
+        },
+        { kind: 'code', path: file, replyTokens: 4096, replyChars: 12288 },
+        null,
+        [`\`${file}\` must pass \`node --check\`.`],
+      ).user;
+    const one = write('src/a.js');
+    const two = write('src/b.js');
+    const shared = one.slice(0, sharedStart(one, two));
+    assert.match(
+      shared,
+      /## Output format\nReply with the complete content of the file in exactly one fenced code block[\s\S]*Your whole reply may be at most 4096 tokens/,
+    );
+    for (const [user, file] of [
+      [one, 'src/a.js'],
+      [two, 'src/b.js'],
+    ] as const) {
+      const at = (text: string) => user.indexOf(text);
+      assert.ok(at(`The file to write: \`${file}\`.`) < at(`## Task: \`${file}\``), 'the format names the file, before its task');
+      assert.ok(at(`Write \`${file}\`, in the format stated above.`) < at('## Rules your reply must meet'), 'the rules last');
+      assert.ok(user.endsWith(`- \`${file}\` must pass \`node --check\`.\n`));
+    }
+  });
+
   it('open with the role when a step is given no documents (their view left out to fit a small context)', async () => {
     const pm = await loadRoleProfile(ROLES, 'product-manager');
     const prompt = new PromptRenderer(ROLES, markdownRenderers).render(
