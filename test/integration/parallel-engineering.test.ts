@@ -112,7 +112,12 @@ describe('parallel engineering', function () {
         );
         assert.match(asked, line(`Your goal: ${writer.reviewer!.goal}`));
         assert.ok(!asked.includes(writer.goal), `${review.action} ${review.key} is not given the writer's goal`);
-        assert.match(asked, new RegExp(`^Review (this fix of )?\`${escaped(review.key!)}\`, which ${escaped(writer.name)} (wrote|made)`, 'm'));
+        // A file's review names the writer over the file it opens with; a fix's, with the file in the same line.
+        const whose =
+          review.action === 'review_fix'
+            ? `^Review this fix of \`${escaped(review.key!)}\`, which ${escaped(writer.name)} made`
+            : `^Review the file below, which ${escaped(writer.name)} wrote,[^]*^## The file to review: ${escaped(review.key!)}$`;
+        assert.match(asked, new RegExp(whose, 'm'), `${review.action} ${review.key}`);
       }
       for (const write of calls.filter((e) => !e.action.startsWith('review_'))) {
         assert.match(askedOf(write), line(`You are ${writer.name}, the ${writer.title}.`), `${write.action} ${write.key} is the writer's`);
