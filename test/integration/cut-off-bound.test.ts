@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Gateway, OpenAIProvider, PromptRenderer, readSettings, UsageMeter } from '../../src/capabilities/model/index.ts';
+import { createOpenAIProvider, Gateway, PromptRenderer, readSettings, UsageMeter } from '../../src/capabilities/model/index.ts';
 import { markdownRenderers } from '../../src/company/index.ts';
 import { PRD } from '../../src/documents/index.ts';
 import { loadRoleProfile } from '../../src/engine/roles/index.ts';
@@ -42,7 +42,7 @@ async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) 
   await fs.mkdir(path.join(roles, 'product-manager'));
   await fs.copyFile(path.join(ROLES, 'product-manager', 'role.yaml'), path.join(roles, 'product-manager', 'role.yaml'));
   await fs.writeFile(path.join(roles, 'product-manager', 'write_prd.hbs'), 'Write the PRD of: {{spec}}\n');
-  const provider = await OpenAIProvider.create(settings.model);
+  const provider = await createOpenAIProvider(settings.model);
   const meter = new UsageMeter();
   const gateway = new Gateway({ provider, renderer: new PromptRenderer(roles, markdownRenderers), meter, exchanges: null, maxRepairs: settings.maxRepairs });
   const profile = await loadRoleProfile(roles, 'product-manager');

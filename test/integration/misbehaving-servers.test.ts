@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createProvider, OpenAIProvider, readSettings } from '../../src/capabilities/model/index.ts';
+import { createOpenAIProvider, createProvider, readSettings } from '../../src/capabilities/model/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
@@ -47,7 +47,7 @@ describe('servers that misbehave', function () {
   const settingsFor = (url: string, env: Record<string, string> = {}) =>
     readSettings({ OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'test-model', ...FAST, ...env });
   const complete = async (url: string, env: Record<string, string> = {}) => {
-    const provider = await OpenAIProvider.create(settingsFor(url, env).model);
+    const provider = await createOpenAIProvider(settingsFor(url, env).model);
     return provider.complete({ call, messages: [{ role: 'user', content: 'hi' }], jsonSchema: null });
   };
   const failure = async (promise: Promise<unknown>): Promise<SopworksError> => {

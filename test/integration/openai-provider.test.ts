@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Gateway, OpenAIProvider, PromptRenderer, readSettings, UsageMeter } from '../../src/capabilities/model/index.ts';
+import { createOpenAIProvider, Gateway, PromptRenderer, readSettings, UsageMeter } from '../../src/capabilities/model/index.ts';
 import { markdownRenderers } from '../../src/company/index.ts';
 import { PRD } from '../../src/documents/index.ts';
 import { loadRoleProfile } from '../../src/engine/roles/index.ts';
@@ -29,7 +29,7 @@ const validPrd = {
 
 async function gatewayFor(server: FakeOpenAI, env: Record<string, string> = {}) {
   const settings = readSettings({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'test-model', ...env });
-  const provider = await OpenAIProvider.create(settings.model);
+  const provider = await createOpenAIProvider(settings.model);
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });

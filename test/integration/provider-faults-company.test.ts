@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { CONTINUE_PROMPT, OpenAIProvider, type Provider, type RetryEvent, readSettings, ScriptedProvider } from '../../src/capabilities/model/index.ts';
+import { CONTINUE_PROMPT, createOpenAIProvider, type Provider, type RetryEvent, readSettings, ScriptedProvider } from '../../src/capabilities/model/index.ts';
 import { loadCompany, type RunResult, readRunRecord, resumeRun, startRun } from '../../src/company/index.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
 import { ROLES, SOPS } from '../helpers/paths.ts';
@@ -135,7 +135,7 @@ describe('the whole company against the local server, with faults', function () 
     });
     const notices: string[] = [];
     const retries: RetryEvent[] = [];
-    const provider = await OpenAIProvider.create(settings.model, { onNotice: (m) => notices.push(m), onRetry: (_call, e) => retries.push(e) });
+    const provider = await createOpenAIProvider(settings.model, { onNotice: (m) => notices.push(m), onRetry: (_call, e) => retries.push(e) });
     const { result, tree, projectDir } = await runCompany(provider, { kind: 'openai', model: 'test-model' });
     assert.deepEqual(answers.unknown, [], 'every prompt was one the scripted run sent');
     return { result, tree, answers, server, notices, retries, provider, projectDir };

@@ -8,7 +8,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { CONTINUE_PROMPT, Gateway, OpenAIProvider, PromptRenderer, type RetryEvent, readSettings, UsageMeter } from '../../src/capabilities/model/index.ts';
+import {
+  CONTINUE_PROMPT,
+  createOpenAIProvider,
+  Gateway,
+  PromptRenderer,
+  type RetryEvent,
+  readSettings,
+  UsageMeter,
+} from '../../src/capabilities/model/index.ts';
 import { markdownRenderers } from '../../src/company/index.ts';
 import { PRD } from '../../src/documents/index.ts';
 import { loadRoleProfile } from '../../src/engine/roles/index.ts';
@@ -38,7 +46,7 @@ async function setup(server: FakeOpenAI, env: Record<string, string> = {}) {
   const settings = readSettings({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'test-model', ...FAST, ...env });
   const notices: string[] = [];
   const retries: RetryEvent[] = [];
-  const provider = await OpenAIProvider.create(settings.model, { onNotice: (m) => notices.push(m), onRetry: (_call, e) => retries.push(e) });
+  const provider = await createOpenAIProvider(settings.model, { onNotice: (m) => notices.push(m), onRetry: (_call, e) => retries.push(e) });
   const meter = new UsageMeter();
   const logFile = path.join(await tempDir(), 'exchanges.jsonl');
   const exchanges = await AppendLog.open(logFile, { flush: 'each' });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { OpenAIProvider, type QuotaWait, readSettings } from '../../src/capabilities/model/index.ts';
+import { createOpenAIProvider, type QuotaWait, readSettings } from '../../src/capabilities/model/index.ts';
 import { SopworksError } from '../../src/ground/errors.ts';
 import { sopworks } from '../helpers/in-process.ts';
 import { type FakeOpenAI, type FakeReply, startFakeOpenAI } from '../helpers/openai-server.ts';
@@ -89,7 +89,7 @@ describe('a limit that says when it resets: the run waits instead of failing', f
     const settings = readSettings({ OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'sk-test', SOPWORKS_MODEL: 'test-model', ...FAST, ...env });
     const notices: string[] = [];
     const waits: QuotaWait[] = [];
-    const made = await OpenAIProvider.create(settings.model, { onNotice: (n) => notices.push(n), onQuotaWait: (_call, w) => waits.push(w) });
+    const made = await createOpenAIProvider(settings.model, { onNotice: (n) => notices.push(n), onQuotaWait: (_call, w) => waits.push(w) });
     const ask = () =>
       made.complete({ call: { role: 'product-manager', action: 'write_prd', key: null }, messages: [{ role: 'user', content: 'hi' }], jsonSchema: null });
     return { ask, notices, waits };

@@ -24,6 +24,7 @@ export { parseJsonReply } from './parse/json-reply.ts';
 export { formatUsd, type Price, priceFor } from './prices.ts';
 export { PromptRenderer } from './prompt-renderer.ts';
 export type { CallMeta, CallProgress, ChatMessage, Completion, CompletionRequest, Provider, ReplyShape } from './provider.ts';
+export { CONTINUE_PROMPT } from './providers/continue-prompt.ts';
 export { artifactGrammar } from './providers/local/artifact-grammar.ts';
 export { detectGpu } from './providers/local/detect-gpu.ts';
 export { engineDir } from './providers/local/engine-dir.ts';
@@ -33,7 +34,8 @@ export { type Engine, installedIn, loadEngine } from './providers/local/load-eng
 export { LocalProvider } from './providers/local/local-provider.ts';
 export { readLocalSettings } from './providers/local/local-settings.ts';
 export { chooseThreads, formatBytes } from './providers/local/machine-fit.ts';
-export { CONTINUE_PROMPT, OpenAIProvider } from './providers/openai.ts';
+export type { OpenAIProvider } from './providers/openai.ts';
+export { createOpenAIProvider } from './providers/openai-load.ts';
 export { RoutedProvider } from './providers/routed.ts';
 export { ScriptedProvider } from './providers/scripted.ts';
 export { writeRecordedScenario } from './record-scenario.ts';

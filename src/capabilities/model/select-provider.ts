@@ -12,6 +12,7 @@ import { preflight } from './endpoint/preflight.ts';
 import { modelIdentity } from './model-identity.ts';
 import { priceFor } from './prices.ts';
 import type { CallMeta, ModelRoute, Provider } from './provider.ts';
+import { createOpenAIProvider } from './providers/openai-load.ts';
 import { RoutedProvider } from './providers/routed.ts';
 import { ScriptedProvider } from './providers/scripted.ts';
 import type { QuotaWait, RetryEvent } from './retry.ts';
@@ -125,9 +126,7 @@ async function createBareProvider(
         maxContinuations: settings.explicit.maxContinuations ? modelSettings.maxContinuations : plan.maxContinuations,
       }
     : modelSettings;
-  // Loaded on demand: LangChain takes a second to import, and scripted runs never need it.
-  const { OpenAIProvider } = await import('./providers/openai.ts');
-  const provider = await OpenAIProvider.create(planned, hooks);
+  const provider = await createOpenAIProvider(planned, hooks);
   if (plan) {
     provider.fitTo(plan);
     (hooks.onNotice ?? ((text: string) => process.stderr.write(`notice: ${cleanLine(text)}\n`)))(
@@ -183,7 +182,6 @@ export async function createProviderForRoles(
       hint: 'Set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a compatible server) in the environment or .env, or give each role a baseUrl in sops/company.yaml.',
     });
   }
-  const { OpenAIProvider } = await import('./providers/openai.ts');
   // Each endpoint is checked once, with the last model a chain there falls back to: a first model the
   // endpoint does not know is what its fallbacks are for, not a reason to refuse the run.
   const endpointOf = (s: ResolvedModel['settings']) => `${s.baseUrl ?? 'https://api.openai.com/v1'}\u0000${s.apiKey ?? ''}`;
@@ -207,7 +205,7 @@ export async function createProviderForRoles(
     let route = clients.get(key);
     if (!route) {
       route = checked.get(endpoint)!.then(async () => {
-        const provider = wrapped(await OpenAIProvider.create(s, hooks), hooks);
+        const provider = wrapped(await createOpenAIProvider(s, hooks), hooks);
         const price = resolved.price ? { inputPerMTok: resolved.price.input, outputPerMTok: resolved.price.output } : priceFor(s.model, settings.price);
         return { label: provider.label, provider, price, maxOutputTokens: s.maxOutputTokens * (1 + s.maxContinuations) };
       });

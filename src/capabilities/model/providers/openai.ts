@@ -34,6 +34,7 @@ import { decideRetry, type RetryDecision } from '../retry-decision.ts';
 import type { SchemaCaps } from '../schema-caps.ts';
 import type { ModelSettings } from '../settings.ts';
 import { countTextTokens } from '../token-count.ts';
+import { CONTINUE_PROMPT } from './continue-prompt.ts';
 import { refused, serverText } from './error-text.ts';
 import { rejectsFormat, StructuredOutputRejected } from './format-rejection.ts';
 import { addCached, textOf, usageOf } from './openai-reply.ts';
@@ -59,10 +60,6 @@ export interface OpenAIProviderHooks {
   /** A limit's reset waited out (SOPWORKS_WAIT_FOR_QUOTA), as the wait begins. */
   onQuotaWait?: (call: CallMeta, wait: QuotaWait) => void;
 }
-
-/** Sent after a reply cut off at the output limit; the answer is appended to what came before. */
-export const CONTINUE_PROMPT =
-  'Your reply was cut off at the output limit. Continue exactly where it stopped — do not repeat anything already written, add no preamble and no closing remarks; send only the rest.';
 
 export class OpenAIProvider implements Provider {
   readonly label: string;
