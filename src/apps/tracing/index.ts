@@ -1,3 +1,3 @@
 /** apps/tracing: its public face — what other folders may use of it. */
-export { startRunTracing, tracingSettings } from './run-tracing.ts';
 export { tracedRun } from './traced-run.ts';
+export { type TracingSettings, tracingSettings } from './tracing-settings.ts';

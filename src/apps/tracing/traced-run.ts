@@ -1,8 +1,8 @@
-/** Runs a run or a resume with its OpenTelemetry traces when an endpoint is set (run-tracing.ts). */
+/** Runs a run or a resume with its OpenTelemetry traces when an endpoint is set (run-tracing.ts, loaded only then). */
 import type { RunEvent } from '../../company/index.ts';
 import { SOPWORKS_VERSION } from '../../ground/version.ts';
 import type { SessionResult } from '../../session/index.ts';
-import { startRunTracing, tracingSettings } from './run-tracing.ts';
+import { tracingSettings } from './tracing-settings.ts';
 
 export async function tracedRun(
   kind: 'run' | 'resume',
@@ -10,7 +10,10 @@ export async function tracedRun(
   onEvent: (event: RunEvent) => void,
   go: (onEvent: (event: RunEvent) => void) => Promise<SessionResult>,
 ): Promise<SessionResult> {
-  const tracing = startRunTracing(tracingSettings(), SOPWORKS_VERSION, warn, kind);
+  const settings = tracingSettings();
+  if (!settings.url) return go(onEvent);
+  const { startRunTracing } = await import('./run-tracing.ts');
+  const tracing = startRunTracing(settings, SOPWORKS_VERSION, warn, kind);
   if (!tracing) return go(onEvent);
   let result: SessionResult;
   try {
