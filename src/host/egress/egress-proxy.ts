@@ -20,10 +20,12 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import tls from 'node:tls';
 import { allowed, authorityOf, describeOrigin, normalHost, type Origin, originOf } from './allow-list.ts';
+import type { UpstreamSettings } from './credentials.ts';
+import { DEFAULT_EGRESS_BOUNDS, type EgressBounds } from './egress-bounds.ts';
 import { createEgressCa, type EgressCa } from './egress-ca.ts';
 import type { EgressRegistry } from './registry-paths.ts';
-import { DEFAULT_EGRESS_BOUNDS, type EgressBounds, type EgressRequest, type RelayContext, refuse, relay } from './relay.ts';
-import { type UpstreamSettings, upstream as upstreamOf } from './upstream.ts';
+import { type EgressRequest, type RelayContext, refuse, relay } from './relay.ts';
+import { upstream as upstreamOf } from './upstream.ts';
 
 export type { EgressRequest } from './relay.ts';
 

@@ -12,10 +12,12 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { request as undiciRequest } from 'undici';
 import { describeOrigin, type Origin } from './allow-list.ts';
+import { authorizationFor, type Credential } from './credentials.ts';
+import type { EgressBounds } from './egress-bounds.ts';
 import { listedFiles } from './listed-files.ts';
 import { type EgressRegistry, judgePath } from './registry-paths.ts';
 import { forwardedHeaders } from './request-headers.ts';
-import { authorizationFor, type Credential, type Upstream } from './upstream.ts';
+import type { Upstream } from './upstream.ts';
 
 export interface EgressRequest {
   /** `CONNECT host:port`, or the method and URL of a plain request. */
@@ -24,18 +26,6 @@ export interface EgressRequest {
   /** The upstream status, or why it was refused or failed. */
   result: string;
 }
-
-/** How much one answer may bring, and for how long. */
-export interface EgressBounds {
-  /** An npm package's metadata or a pip page, in bytes (a pip page is held in memory to read its links). */
-  metadataBytes: number;
-  /** A file: a tarball, a wheel, a source distribution, in bytes. */
-  fileBytes: number;
-  /** One request upstream, from sending it to the answer's last byte, in milliseconds. */
-  responseMs: number;
-}
-
-export const DEFAULT_EGRESS_BOUNDS: EgressBounds = { metadataBytes: 64 * 1024 * 1024, fileBytes: 2 * 1024 * 1024 * 1024, responseMs: 5 * 60 * 1000 };
 
 export interface RelayContext {
   registries: readonly EgressRegistry[];

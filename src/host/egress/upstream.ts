@@ -7,24 +7,8 @@
  */
 import tls from 'node:tls';
 import { Agent, type Dispatcher, ProxyAgent } from 'undici';
-import { type ProxySettings, proxyFor } from '../net/index.ts';
-
-export interface Credential {
-  /** `//host[:port]/path/` (npm's "nerf dart"): every URL under it gets the header. */
-  prefix: string;
-  authorization: string;
-  /** Where it was configured, for messages (never the value). */
-  from: string;
-}
-
-export interface UpstreamSettings {
-  /** CA certificates (PEM) trusted besides Node's own, with where each came from. */
-  ca: { pem: string; from: string }[];
-  proxy: ProxySettings;
-  credentials: Credential[];
-}
-
-export const NO_UPSTREAM_SETTINGS: UpstreamSettings = { ca: [], proxy: { httpsProxy: null, httpProxy: null, noProxy: null }, credentials: [] };
+import { proxyFor } from '../net/index.ts';
+import type { UpstreamSettings } from './credentials.ts';
 
 export interface Upstream {
   /** The dispatcher for a URL: direct, or through the user's proxy for it. */
@@ -52,21 +36,4 @@ export function upstream(settings: UpstreamSettings): Upstream {
       await Promise.all([direct, ...proxies.values()].map((agent) => agent.close().catch(() => undefined)));
     },
   };
-}
-
-/** `//host[:port]/path/` of a URL, npm's way (default ports and the scheme left out). */
-export function nerfDart(url: string): string {
-  const parsed = new URL(url);
-  const dir = parsed.pathname.endsWith('/') ? parsed.pathname : parsed.pathname.replace(/[^/]*$/, '');
-  return `//${parsed.host}${dir}`;
-}
-
-/** The header for a URL: the credential with the longest prefix that contains it. */
-export function authorizationFor(url: string, credentials: readonly Credential[]): string | null {
-  const dart = nerfDart(url);
-  let best: Credential | null = null;
-  for (const credential of credentials) {
-    if (dart.startsWith(credential.prefix) && (!best || credential.prefix.length > best.prefix.length)) best = credential;
-  }
-  return best?.authorization ?? null;
 }
