@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { demoTree } from '../helpers/demo-tree.ts';
 import { BIN, DEMO, ROOT, SOURCE_BIN } from '../helpers/paths.ts';
 import { runCli } from '../helpers/run-cli.ts';
@@ -31,5 +32,23 @@ describe('bin/sopworks.js in a clone and the built CLI the tests start', functio
       assert.match(demo.stdout, /^Outcome\s+done/m);
       assert.equal(treeOf(path.join(out, 'wordfreq')), await demoTree(), `${path.relative(ROOT, bin)} gives the tree of the demo run in process`);
     }
+  });
+
+  it('loads the OpenAI client, OpenTelemetry and the egress proxy only when a run uses them', async () => {
+    // About 900 modules between them, once loaded in every process: a start costs what it loads.
+    const out = await tempDir('sopworks-cli-bin-');
+    const log = path.join(out, 'modules.txt');
+    const hook = pathToFileURL(path.join(ROOT, 'test', 'helpers', 'module-log.mjs')).href;
+    const demo = await runCli(['run', '--llm', `scripted:${DEMO}`, '--out', out], {
+      cwd: out,
+      env: { NODE_OPTIONS: `--import ${hook}`, MODULE_LOG_FILE: log },
+    });
+    assert.equal(demo.code, 0, demo.stdout + demo.stderr);
+    const loaded = (await fs.readFile(log, 'utf8')).split('\n').filter(Boolean);
+    const packages = new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+    // The log is whole: the run's own modules and the packages every run needs are in it.
+    assert.ok(loaded.some((url) => url.includes('/dist/company/start-run.js')) && packages.has('zod') && packages.has('handlebars'), [...packages].join(' '));
+    const heavy = [...packages].filter((name) => /^(@langchain\/|langchain$|langsmith$|openai$|@opentelemetry\/|undici$|node-forge$)/.test(name));
+    assert.deepEqual(heavy, [], 'a scripted run with no tracing and no install loads none of them');
   });
 });
