@@ -31,7 +31,8 @@ export class LiveStatus {
   private readonly timer: NodeJS.Timeout;
   private startedAt: number;
   private tokens = 0;
-  private costUsd: number | null = 0;
+  /** The cost so far: null once a call's price was unknown; undefined until a call (or an earlier process) told it. */
+  private costUsd: number | null | undefined = undefined;
 
   private constructor(
     private readonly stream: NodeJS.WriteStream,
@@ -57,7 +58,7 @@ export class LiveStatus {
     if (event.kind === 'start' && event.earlier) {
       // A resumed run: its totals are the whole run's, its earlier processes' included.
       this.tokens += event.earlier.tokens;
-      this.costUsd = this.costUsd === null || event.earlier.costUsd === null ? null : this.costUsd + event.earlier.costUsd;
+      this.costUsd = addCost(this.costUsd, event.earlier.costUsd);
       this.startedAt -= event.earlier.wallMs;
       return;
     }
@@ -73,7 +74,7 @@ export class LiveStatus {
       } else if (e.kind === 'call-end') {
         this.steps.delete(key);
         this.tokens += e.record.promptTokens + e.record.completionTokens;
-        this.costUsd = this.costUsd === null || e.record.costUsd === null ? null : this.costUsd + e.record.costUsd;
+        this.costUsd = addCost(this.costUsd, e.record.costUsd);
       } else return;
     } else return;
     this.draw();
@@ -89,7 +90,9 @@ export class LiveStatus {
   /** The status text: the run's time, tokens and cost so far, then each step under way, the longest-running first. */
   text(width: number = this.stream.columns || 100): string {
     const now = this.now();
-    const totals = `${clock(now - this.startedAt)} · ${this.tokens.toLocaleString('en-US')} tokens · cost ${formatUsd(this.costUsd)}`;
+    // No cost before the first reply: whether the model has a price is known only then.
+    const cost = this.costUsd === undefined ? '' : ` · cost ${formatUsd(this.costUsd)}`;
+    const totals = `${clock(now - this.startedAt)} · ${this.tokens.toLocaleString('en-US')} tokens${cost}`;
     const steps = [...this.steps.values()]
       .map((step) => ({ step, elapsed: step.report ? step.report.elapsedMs + (now - step.at) : now - step.at }))
       .sort((a, b) => b.elapsed - a.elapsed)
@@ -136,4 +139,9 @@ export function describeProgress(report: ProgressReport, elapsedMs: number): str
   }
   if (report.phase === 'reading') return `reading the prompt${report.promptTokens === null ? '' : ` (${report.promptTokens} tokens)`}, ${clock(elapsedMs)}`;
   return `waiting for the model, ${clock(elapsedMs)}`;
+}
+
+/** A cost so far plus a call's (null: unknown, and unknown from then on). */
+function addCost(sofar: number | null | undefined, cost: number | null): number | null {
+  return sofar === null || cost === null ? null : (sofar ?? 0) + cost;
 }

@@ -76,6 +76,9 @@ describe('call progress', () => {
       ok: true,
     });
     live.observe(model({ kind: 'call-start', call: { role: 'pm', action: 'write_prd', key: null } }));
+    clock = 1_000;
+    // Whether the model has a price is known from its first reply: no cost is said before it.
+    assert.equal(live.text(200), '⋯ 0:01 · 0 tokens · pm write_prd 0:01');
     clock = 2_000;
     live.observe(model({ kind: 'call-end', call: { role: 'pm', action: 'write_prd', key: null }, record: { ...record(1_200, 300, 0.0025), role: 'pm' } }));
     live.observe(model({ kind: 'call-start', call }));
@@ -118,7 +121,7 @@ describe('call progress', () => {
     assert.equal(live.text(200), '⋯ 1:07 · 41,000 tokens · cost $0.2600');
     const fresh = LiveStatus.forTerminal(terminal(200), () => clock)!;
     fresh.observe(start);
-    assert.equal(fresh.text(200), '⋯ 0:00 · 0 tokens · cost $0.00', 'a new run starts from nothing');
+    assert.equal(fresh.text(200), '⋯ 0:00 · 0 tokens', 'a new run starts from nothing, its cost not yet known');
     live.close();
     fresh.close();
   });
