@@ -24,31 +24,46 @@ const TIERS = {
 };
 const tiers = TIERS[process.env.npm_lifecycle_event] ?? ['test/unit', 'test/tree', 'test/integration', 'test/security'];
 
-/** The files that take a worker a minute or more (measured with the suite's serial run): started first. */
+/**
+ * The files that hold a worker longest, longest first (their wall time in a full parallel run, 2026-11-28):
+ * started first, so that none of them starts late and leaves the other workers idle at the end.
+ */
 const LONGEST = [
-  'test/integration/change-kill-resume.test.ts',
-  'test/integration/kill-resume.test.ts',
-  'test/integration/bench.test.ts',
   'test/integration/review-browser.test.ts',
   'test/integration/review-workbench.test.ts',
-  'test/integration/queue-workers.test.ts',
+  'test/integration/flags-kept.test.ts',
+  'test/integration/kill-resume.test.ts',
   'test/security/red-team.test.ts',
-  'test/integration/local-company.test.ts',
-  'test/integration/clarify.test.ts',
-  'test/integration/budget-record.test.ts',
+  'test/integration/bench.test.ts',
+  'test/integration/dependencies.test.ts',
+  'test/integration/queue-workers.test.ts',
   'test/integration/queue-faults.test.ts',
-  'test/integration/cli-json.test.ts',
-  'test/integration/change-runner.test.ts',
-  'test/integration/chaos-runs.test.ts',
-  'test/integration/run-until.test.ts',
-  'test/integration/cache-figures.test.ts',
-  'test/integration/change-failures.test.ts',
-  'test/integration/change-flaky-tests.test.ts',
-  'test/integration/change-lifecycle.test.ts',
-  'test/integration/change-bench.test.ts',
+  'test/security/install-attack.test.ts',
+  'test/integration/local-company.test.ts',
+  'test/integration/change-kill-resume-python.test.ts',
+  'test/integration/repository-installs.test.ts',
+  'test/integration/shared-rate-limits.test.ts',
+  'test/integration/change-kill-resume.test.ts',
+  'test/integration/eval-change-suite.test.ts',
+  'test/integration/clarify.test.ts',
   'test/integration/bench-scale.test.ts',
-  'test/integration/approval-gates.test.ts',
+  'test/integration/review-change.test.ts',
+  'test/integration/coverage-resume.test.ts',
+  'test/integration/eval-suite.test.ts',
   'test/integration/queue-machines.test.ts',
+  'test/integration/approval-gates.test.ts',
+  'test/integration/cache-figures.test.ts',
+  'test/integration/run-until.test.ts',
+  'test/integration/terminal-width.test.ts',
+  'test/integration/proxy-and-config.test.ts',
+  'test/integration/change-flaky-tests.test.ts',
+  'test/integration/cli-json.test.ts',
+  'test/integration/budget-record.test.ts',
+  'test/integration/change-runner.test.ts',
+  'test/integration/change-failures.test.ts',
+  'test/integration/change-lifecycle.test.ts',
+  'test/integration/chaos-runs.test.ts',
+  'test/integration/change-bench.test.ts',
 ];
 
 const filesUnder = (dir) =>
