@@ -83,6 +83,16 @@ const RUNS: RecordedRun[] = [
     criteria: { proven: 24, total: 24 },
   },
   {
+    file: 'iniq-python.yaml',
+    what: 'a new Python CLI (a value of an INI file), recorded with the format before each file and a draft in the documents',
+    needs: [PYTHON],
+    outcome: /^done — all tests pass$/,
+    code: 0,
+    tests: 31,
+    reasks: 0,
+    criteria: { proven: 21, total: 21 },
+  },
+  {
     file: 'redact-change.yaml',
     what: 'a change to @pinojs/redact, a real repository (an onRedact option)',
     needs: [],
