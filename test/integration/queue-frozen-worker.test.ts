@@ -56,6 +56,8 @@ async function processesIn(folder: string): Promise<string[]> {
 }
 
 const count = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
+/** A tests round started: its line naming the command (without bubblewrap, a line saying so follows it, also under ▶). */
+const ROUND_1 = /▶ tests round 1: (?!WEAKER SANDBOX)/g;
 
 describe('a worker frozen while its tests and its git run, whose run another worker takes over', function () {
   this.timeout(300_000);
@@ -101,13 +103,13 @@ describe('a worker frozen while its tests and its git run, whose run another wor
     const lines = () => `A:\n${a.lines.join('\n')}\nB:\n${workers[1]?.lines.join('\n') ?? ''}`;
 
     // Frozen while its tests run: they go on without it, and so does its git fast-import.
-    await waitUntil('the first worker runs the tests', async () => count(await log(), /▶ tests round 1/g) === 1, 120_000, lines);
+    await waitUntil('the first worker runs the tests', async () => count(await log(), ROUND_1) === 1, 120_000, lines);
     a.child.kill('SIGSTOP');
     const b = startWorker(redis!.url, ['--concurrency', '1', ...companyRoots]);
     workers.push(b);
     await b.waitFor(/roman: resuming /, 120_000);
     // The other worker took the run over and is running the same tests when the frozen one wakes.
-    await waitUntil('the second worker runs the tests', async () => count(await log(), /▶ tests round 1/g) === 2, 120_000, lines);
+    await waitUntil('the second worker runs the tests', async () => count(await log(), ROUND_1) === 2, 120_000, lines);
     assert.match(await log(), /Took over the lock of \S+, whose lease on the run ended\./);
     a.child.kill('SIGCONT');
     await a.waitFor(/roman: handed back \((no renewal of its lease reached Redis|its lease was taken by)/, 60_000);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -25,6 +25,7 @@ const REPOS = path.join(ROOT, 'test', 'fixtures', 'repos');
 interface RecordedRun {
   file: string;
   what: string;
+  /** What its tests need here: a Python or Go project's run only under bubblewrap (the fallback sandbox is Node's). */
   needs: SystemRequirement[];
   /** For a change: the real repository it changed (test/fixtures/repos/). */
   repo?: string;
@@ -55,7 +56,7 @@ const RUNS: RecordedRun[] = [
   {
     file: 'pystats-python.yaml',
     what: 'a new Python CLI (statistics of numbers)',
-    needs: [PYTHON],
+    needs: [PYTHON, BUBBLEWRAP],
     outcome: /^done — all tests pass$/,
     code: 0,
     tests: 24,
@@ -65,7 +66,7 @@ const RUNS: RecordedRun[] = [
   {
     file: 'sumcheck-go.yaml',
     what: 'a new Go CLI (checking files against a SHA-256 list)',
-    needs: [GO],
+    needs: [GO, BUBBLEWRAP],
     outcome: /^done — all tests pass$/,
     code: 0,
     tests: 21,
@@ -85,7 +86,7 @@ const RUNS: RecordedRun[] = [
   {
     file: 'iniq-python.yaml',
     what: 'a new Python CLI (a value of an INI file), recorded with the format before each file and a draft in the documents',
-    needs: [PYTHON],
+    needs: [PYTHON, BUBBLEWRAP],
     outcome: /^done — all tests pass$/,
     code: 0,
     tests: 31,
