@@ -49,6 +49,8 @@ export const CHROMIUM = fileRequirement('chromium', '/usr/bin/chromium', 'apt-ge
 export const REDIS = commandRequirement('redis-server', 'redis-server', 'apt-get install -y redis-server');
 export const PYTHON = commandRequirement('python3', 'python3', 'apt-get install -y python3 python3-venv');
 export const GO = commandRequirement('go', 'go', 'apt-get install -y golang-go', ['version']);
+/** A Rust toolchain: Debian's cargo, or rustup's proxy in ~/.cargo/bin (the sandbox finds its toolchain). */
+export const CARGO = commandRequirement('cargo', 'cargo', 'apt-get install -y cargo', ['--version']);
 export const OPENSSL = commandRequirement('openssl', 'openssl', 'apt-get install -y openssl', ['version']);
 /** util-linux's `script`: a pseudo-terminal for the tests that read what a terminal receives. */
 export const SCRIPT = commandRequirement('script (util-linux)', 'script', 'apt-get install -y util-linux', ['--version']);

@@ -4,7 +4,9 @@
  * package checker, testing an unexported helper too), found by `go test ./...` in the sandbox and read
  * into the round's report by name; its program smoke-run with `go run .`, which the policy lets QA run as
  * it runs `go test` — no wrapper script — and which leaves nothing in the project. A Python project's
- * tests in tests/, found by the unittest command the layout names.
+ * tests in tests/, found by the unittest command the layout names. A Rust crate's tests in tests/, run by
+ * `cargo test` — through rustup's proxy where Rust came from rustup, whose toolchains the sandbox does not
+ * otherwise see.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
@@ -13,7 +15,7 @@ import { DEFAULT_POLICY, policyPort } from '../../src/capabilities/policy/index.
 import { smokeReport } from '../../src/capabilities/project/index.ts';
 import { runTestRound } from '../../src/capabilities/test-round/index.ts';
 import { DEFAULT_SANDBOX_SETTINGS, runSandboxed } from '../../src/host/sandbox/index.ts';
-import { BUBBLEWRAP, GO, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, CARGO, GO, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const DIGEST = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -126,6 +128,31 @@ const MDTABLE: Record<string, string> = {
   ].join('\n'),
 };
 
+const COLSUM: Record<string, string> = {
+  'Cargo.toml': '[package]\nname = "colsum"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n',
+  'src/lib.rs': [
+    '/// The sum of the numbers in a comma-separated line; None when one is not a number.',
+    'pub fn sum_line(line: &str) -> Option<f64> {',
+    "    line.split(',').map(|cell| cell.trim().parse::<f64>().ok()).sum()",
+    '}',
+    '',
+  ].join('\n'),
+  'tests/acceptance.rs': [
+    'use colsum::sum_line;',
+    '',
+    '#[test]',
+    'fn ac1_sums_the_numbers_of_a_line() {',
+    '    assert_eq!(sum_line("1, 2.5,3"), Some(6.5));',
+    '}',
+    '',
+    '#[test]',
+    'fn ac2_refuses_a_cell_that_is_not_a_number() {',
+    '    assert_eq!(sum_line("1,x"), None);',
+    '}',
+    '',
+  ].join('\n'),
+};
+
 describe("tests where the language's runner finds them", function () {
   this.timeout(240_000);
   after(removeTempDirs);
@@ -177,5 +204,19 @@ describe("tests where the language's runner finds them", function () {
       round.cases.citing.map((c) => c.outcome),
       ['passed', 'passed'],
     );
+  });
+
+  it("runs a Rust crate's tests in tests/ with cargo test, each read by name", async function () {
+    requireSystem(this, BUBBLEWRAP, CARGO);
+    const dir = await project(COLSUM);
+    const testCommand = ['cargo', 'test'];
+    assert.equal(policyPort(DEFAULT_POLICY).commandRefusal('qa', testCommand), null);
+    const round = await runTestRound({ round: 1, testCommand, projectDir: dir, timeoutMs: 180_000, sandbox: DEFAULT_SANDBOX_SETTINGS, progress: () => {} });
+    assert.equal(round.passed, true, round.output);
+    assert.deepEqual(round.counts, { passed: 2, failed: 0 });
+    assert.deepEqual(round.cases.citing.map((c) => [c.name, c.outcome]).sort(), [
+      ['tests/acceptance.rs > ac1_sums_the_numbers_of_a_line', 'passed'],
+      ['tests/acceptance.rs > ac2_refuses_a_cell_that_is_not_a_number', 'passed'],
+    ]);
   });
 });

@@ -47,7 +47,7 @@ export async function findCommand(argv: readonly string[], options: { cwd: strin
       hint: 'The design names a test command that is not installed here; fix the design or install the runner.',
     });
   }
-  const shimmed = await throughPyenvShim(found, name, options);
+  const shimmed = (await throughPyenvShim(found, name, options)) ?? (await throughRustupProxy(found, options));
   if (shimmed) found = shimmed;
   const program = await fs.realpath(found);
   const home = os.homedir();
@@ -110,6 +110,30 @@ async function throughPyenvShim(found: string, name: string, options: { cwd: str
         PYENV_ROOT: pyenvRoot,
         ...(options.env.PYENV_VERSION ? { PYENV_VERSION: options.env.PYENV_VERSION } : {}),
       },
+    });
+    const resolved = stdout.trim();
+    return resolved && (await isExecutable(resolved)) ? resolved : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * rustup's proxies (cargo, rustc, … in ~/.cargo/bin, links to rustup) choose a toolchain from RUSTUP_HOME
+ * (~/.rustup), which the sandbox does not see: `rustup which` names the toolchain's own program (honouring
+ * the project's rust-toolchain.toml), and its folder goes first on PATH, so that cargo finds rustc there.
+ */
+async function throughRustupProxy(found: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<string | null> {
+  const rustup = await fs.realpath(found).catch(() => null);
+  const name = path.basename(found);
+  if (!rustup || path.basename(rustup) !== 'rustup' || name === 'rustup') return null;
+  const kept = ['RUSTUP_HOME', 'CARGO_HOME', 'RUSTUP_TOOLCHAIN'].filter((key) => options.env[key]);
+  try {
+    const { stdout } = await exec(rustup, ['which', name], {
+      cwd: options.cwd,
+      env: { PATH: options.env.PATH, HOME: os.homedir(), ...Object.fromEntries(kept.map((key) => [key, options.env[key]])) },
+      // A toolchain the project names and this machine lacks would be downloaded: not waited for.
+      timeout: 20_000,
     });
     const resolved = stdout.trim();
     return resolved && (await isExecutable(resolved)) ? resolved : null;
