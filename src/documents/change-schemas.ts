@@ -135,6 +135,7 @@ export const BaselineTests = TestReport.extend({
   /**
    * Whether the test command got as far as running tests, and if not the line that says why (`sh: 1: mocha:
    * not found`, a failed install): then no code is written (src/capabilities/test-round/runner-start.ts).
+   * Started with a line: what the tests ran without (an install that failed, yet some tests passed).
    */
   runner: z.object({ started: z.boolean(), line: z.string().nullable() }).default({ started: true, line: null }),
 });

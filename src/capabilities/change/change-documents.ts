@@ -72,6 +72,7 @@ export function renderBaselineTests(report: BaselineTests): string {
     '# Tests on the base',
     `Before any change, the repository's tests ran on the base commit. Failures here were there before the change and are not blamed on it.`,
     `${report.build ? `Built first with: \`${shellCommand(report.build.command)}\` (exit code ${report.build.exitCode ?? '(killed)'})  \n` : ''}Command: \`${shellCommand(report.command)}\`  \nExit code: ${report.exitCode ?? '(killed)'}  \nResult: ${report.passed ? 'PASSED' : 'FAILED'} (${counts})`,
+    report.runner.line ? `## Note\n\n${report.runner.line}.` : null,
     report.failures.length > 0 ? `## Failing on the base already\n\n${bullets(report.failures.map((f) => f.name))}` : null,
   );
 }

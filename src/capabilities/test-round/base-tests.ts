@@ -1,6 +1,7 @@
 /**
  * Runs the repository's existing tests on the base, before any code is written — after its own build
- * when the design names one (a build that fails is the base's first cause) — a test round
+ * when the design names one (a build that fails is the base's first cause), and also when the install
+ * before failed (going on only if some test passed without it) — a test round
  * (test-round.ts) in the change's work tree, which holds the base and the change's documents so far (the
  * Engineers wait for this report), with the dependencies the install step put there. What was failing
  * before the change is known — and not blamed on it — and a runner that could not start at all is said
@@ -49,7 +50,20 @@ export interface BaseTestsRequest {
 }
 
 export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineTests> {
-  if (request.install && !request.install.passed) return installFailed(request.install);
+  if (!request.install || request.install.passed) return testBase(request);
+  // What failed to install may be what the tests never needed (a requirements-dev.txt of linters and
+  // packaging tools): they run without it, and the change goes on only if some of them passed.
+  const failed = installFailed(request.install);
+  request.progress({ kind: 'tests-start', detail: `base: ${failed.runner.line}; running the tests without them` });
+  // A command that cannot run at all here is no more telling than the install that failed first.
+  const without = await testBase(request).catch(() => null);
+  if (!without?.runner.started || !(without.passed || (without.counts?.passed ?? 0) > 0)) return failed;
+  const counts = without.counts ? ` (${without.counts.passed} passed, ${without.counts.failed} failed)` : '';
+  return { ...without, runner: { started: true, line: `${failed.runner.line}; the tests ran without them${counts}` } };
+}
+
+/** The repository's tests on the base, after its build when there is one. */
+async function testBase(request: BaseTestsRequest): Promise<BaselineTests> {
   const local = localCommand(request.command, request.runners ?? NO_RUNNERS);
   if ('refused' in local) return notStarted(request.command, `the test command could not start: ${local.refused}`);
   const build = request.build ? localCommand(request.build, request.runners ?? NO_RUNNERS) : null;

@@ -13,7 +13,8 @@ export const runBaseTests = defineStep({
     "Run the repository's existing tests on the base, before any code is written — the design delta's build command first when it names one, then its test command, in the sandbox, in the " +
     'work tree (with what an installDependencies step kept in the slot `install` put there) — so failures that were there already are known ' +
     'and not blamed on the change. A repository without tests is said so (`ran: false`); a runner that could not start (not installed, a failed ' +
-    'install, no test file it could load) is said with its command and the line that explains it (`runner.started: false`).',
+    'install, no test file it could load) is said with its command and the line that explains it (`runner.started: false`). After a failed ' +
+    'install the tests still run: when some pass without it, the change goes on and `runner.line` says what they ran without.',
   params: z
     .object({
       timeoutMs: z.number().int().min(1000).default(120_000),
