@@ -124,8 +124,10 @@ describe('the company on a local model (--llm local, tiny random model)', functi
   it('honours --max-time: the reply in flight is stopped at the limit, the run ends timed-out (exit 124) and resume continues it with the same model', async () => {
     const cwd = await tempDir();
     // A large output limit and long strings (set, so not planned): the random model's PRD runs on past the time limit.
+    // 2,500 tokens, not more: with the PM's first prompt (about 1,350 tokens on this model's tokenizer) it must fit
+    // the 4,096-token context, or the request is refused before it is sent.
     const env = {
-      SOPWORKS_MAX_OUTPUT_TOKENS: '3000',
+      SOPWORKS_MAX_OUTPUT_TOKENS: '2500',
       SOPWORKS_MAX_CONTINUATIONS: '0',
       SOPWORKS_LOCAL_MAX_STRING_CHARS: '10000',
       SOPWORKS_MODELS_DIR: path.join(cwd, 'models'),
