@@ -40,6 +40,10 @@ interface RecordedRun {
   criteria: { proven: number; total: number };
   /** For a change: its branch's commit subjects, oldest first. */
   subjects?: string[];
+  /** Settings of the run's environment. */
+  env?: Record<string, string>;
+  /** What its progress says besides the outcome. */
+  says?: RegExp;
 }
 
 const RUNS: RecordedRun[] = [
@@ -110,6 +114,26 @@ const RUNS: RecordedRun[] = [
       'test: Add an onRedact option that reports the path of every redacted…',
     ],
   },
+  {
+    file: 'jsonpointer-change.yaml',
+    what: 'a change to python-json-pointer, a real repository whose dev requirements cannot be installed (parent and name properties)',
+    needs: [PYTHON, BUBBLEWRAP],
+    repo: 'python-json-pointer',
+    // Its requirements-dev.txt (wheel, setuptools, coverage, flake8) from an index that refuses: the base's
+    // tests run without them, as they did when pypi.org could not be reached.
+    env: { SOPWORKS_PIP_INDEX_URL: 'http://127.0.0.1:9/simple' },
+    outcome: /^done — the existing tests and the change's tests pass$/,
+    code: 0,
+    tests: 53,
+    reasks: 0,
+    criteria: { proven: 24, total: 24 },
+    subjects: [
+      'feat: Add read-only `parent` and `name` properties to… (jsonpointer.py)',
+      'docs: Add read-only `parent` and `name` properties… (doc/tutorial.rst)',
+      'test: Add read-only `parent` and `name` properties to JsonPointer',
+    ],
+    says: /tests base: the dependencies could not be installed \(pip install\): .+; running the tests without them\n(?:.*\n)?.*tests base: passed \(28 passed, 0 failed\)/,
+  },
 ];
 
 /** The repository's files made a git repository of one commit, as a person's clone would be. */
@@ -136,7 +160,7 @@ describe("a capable model's recorded runs, replayed", function () {
       const args = run.repo
         ? ['change', await realRepository(run.repo), '--llm', `scripted:${scenario}`, '--out', out]
         : ['run', '--llm', `scripted:${scenario}`, '--out', out];
-      const result = await sopworks(args, { cwd: out });
+      const result = await sopworks(args, { cwd: out, ...(run.env ? { env: run.env } : {}) });
       const said = `${result.stdout}\n${result.stderr}`;
       assert.equal(result.code, run.code, said);
       assert.match(result.stdout.match(/^Outcome {3}(.*)$/m)?.[1] ?? '', run.outcome, said);
@@ -145,6 +169,7 @@ describe("a capable model's recorded runs, replayed", function () {
         assert.match(result.stdout, new RegExp(`^Tests {5}round \\d+ passed \\(${run.tests} passed, 0 failed\\)$`, 'm'), said);
       } else assert.match(result.stdout, /^Tests {5}round \d+ passed \(exit code 0\)$/m, said);
       assert.equal((said.match(/reply invalid \(attempt \d+\), asking again/g) ?? []).length, run.reasks, said);
+      if (run.says) assert.match(said, run.says, said);
 
       const project = result.stdout.match(/^Review {4}sopworks review .*the record: (.+)\/\.sopworks\/\)$/m)?.[1];
       assert.ok(project, said);
