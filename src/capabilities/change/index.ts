@@ -1,6 +1,6 @@
 /** capabilities/change: its public face — what other folders may use of it. */
 
-export { renderChangeRequest } from './change-documents.ts';
+export { renderBaselineTests, renderChangeRequest } from './change-documents.ts';
 export { changeEndLines } from './change-end.ts';
 export { changeMessageTypes } from './change-message-types.ts';
 export { baseRunnerStarted, noNewFailures, queueChangeTasks, taskOp } from './change-references.ts';

@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { renderBaselineTests } from '../../src/capabilities/change/change-documents.ts';
-import { runBaseTests } from '../../src/capabilities/test-round/base-tests.ts';
-import type { Progress } from '../../src/engine/steps/index.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/index.ts';
-import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
-import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
+import { renderBaselineTests } from '../../../../src/capabilities/change/index.ts';
+import { runBaseTests } from '../../../../src/capabilities/test-round/base-tests.ts';
+import type { Progress } from '../../../../src/engine/steps/index.ts';
+import { DEFAULT_SANDBOX_SETTINGS } from '../../../../src/host/sandbox/index.ts';
+import { BUBBLEWRAP, PYTHON, requireSystem } from '../../../helpers/system-requirements.ts';
+import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 const UNREACHABLE = [
   'ERROR: Could not find a version that satisfies the requirement wheel (from versions: none)',
