@@ -126,6 +126,8 @@ describe('the company on the demo scenario', function () {
 
   it('keeps the run state out of the deliverable', async () => {
     assert.match(await fs.readFile(path.join(project, '.gitignore'), 'utf8'), /^\.sopworks\/$/m);
+    // A Rust project's build folder (trial colstat47b: cargo test left target/ untracked).
+    assert.match(await fs.readFile(path.join(project, '.gitignore'), 'utf8'), /^\/target\/$/m);
     assert.equal((await git(project, 'status', '--porcelain')).trim(), '');
     for (const file of ['board.jsonl', 'exchanges.jsonl', 'run.json']) await fs.access(path.join(project, '.sopworks', file));
     const runInfo = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8'));

@@ -22,7 +22,8 @@ import { COMMITTER, exists, gitDirOf, startRepository } from './repository-folde
 
 export { STATE_DIR };
 
-const GITIGNORE = `${STATE_DIR}/\nnode_modules/\n__pycache__/\n*.pyc\n.venv/\n`;
+// What installs and builds leave in a new project: Node's and Python's packages and caches, cargo's build (`/target/`).
+const GITIGNORE = `${STATE_DIR}/\nnode_modules/\n__pycache__/\n*.pyc\n.venv/\n/target/\n`;
 
 export type Author = Identity;
 
