@@ -73,6 +73,11 @@ describe('policy rules', () => {
     assert.ok(allowed('engineer', 'checker/parse.go') && !allowed('qa', 'checker/parse.go'));
   });
 
+  it("gives QA tsd's type tests beside the types (index.test-d.ts), not the Engineer (trial indent47)", () => {
+    assert.ok(allowed('qa', 'index.test-d.ts') && !allowed('engineer', 'index.test-d.ts'));
+    assert.ok(allowed('engineer', 'index.d.ts') && !allowed('qa', 'index.d.ts'));
+  });
+
   it('lets QA run the usual test runners, and nobody install dependencies from a test command', () => {
     for (const argv of [
       ['node', '--test'],
