@@ -87,7 +87,19 @@ export interface Policy extends PolicyFile {
 
 /** Files sopworks itself writes for each role (docs/prd.md by the Product Manager, and so on). README.md is a file of the design like any other: the Engineer's. */
 const SOPWORKS_DOCS = ['docs/prd.md', 'docs/design.md', 'docs/tasks.md', 'docs/test-reports/', 'docs/bug-reports/'];
-const TEST_FILES = ['test/', 'tests/', '__tests__/', 'spec/', '**/*.test.*', '**/*.spec.*', '**/*.test-d.*', '**/test_*.py', '**/*_test.py', '**/conftest.py', '**/*_test.go'];
+const TEST_FILES = [
+  'test/',
+  'tests/',
+  '__tests__/',
+  'spec/',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/*.test-d.*',
+  '**/test_*.py',
+  '**/*_test.py',
+  '**/conftest.py',
+  '**/*_test.go',
+];
 
 export const DEFAULT_POLICY: Policy = {
   source: 'the default policy (no policy.yaml in the --sops folder)',
