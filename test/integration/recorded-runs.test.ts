@@ -15,7 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { BUBBLEWRAP, GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, CARGO, GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -96,6 +96,16 @@ const RUNS: RecordedRun[] = [
     tests: 31,
     reasks: 0,
     criteria: { proven: 21, total: 21 },
+  },
+  {
+    file: 'colstat-rust.yaml',
+    what: 'a new Rust CLI (statistics of CSV columns; cargo test)',
+    needs: [CARGO, BUBBLEWRAP],
+    outcome: /^done — all tests pass$/,
+    code: 0,
+    tests: 25,
+    reasks: 0,
+    criteria: { proven: 24, total: 24 },
   },
   {
     file: 'redact-change.yaml',
