@@ -12,7 +12,8 @@ import type { ExchangeRecord } from './exchange-record.ts';
 import { describeCall } from './provider.ts';
 
 /** The guard's rule, as the prompt of a call it applies to states it. */
-export const LOOP_RULE = 'Your reply must differ from your last answer to this same step: the same answer again is refused as a loop, not progress.';
+export const LOOP_RULE =
+  'This step was asked before in this run, and answered: a reply identical to that answer (shown here, where the step revises it) is refused as a loop, not progress.';
 
 /** The outputs that are verdicts, which may rightly repeat. */
 const VERDICTS = new Set(['Review', 'ManualChecks', 'ManualVerdicts']);
