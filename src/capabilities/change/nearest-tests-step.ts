@@ -17,7 +17,7 @@ const READ_AT_MOST_BYTES = 512 * 1024;
 export const nearestTests = defineStep({
   description:
     "The repository's existing tests nearest to the files of the ChangeTaskGraph, chosen without a model (src/capabilities/change/nearest-tests.ts): " +
-    'in the same package, importing the changed files, named after them, in the nearest folder — at most `maxFiles`, read at the base commit, each ' +
+    'in the same package, importing the changed files, named after them, named like them, in the nearest folder — at most `maxFiles`, read at the base commit, each ' +
     'whole while it fits `maxChars` characters and all of them `totalChars`, past that in part with a line saying what is not shown. The output is ' +
     '`files` (path, why, helpers — the helpers and fixtures it imports — and content): show it to the QA who writes the change’s tests.',
   params: z

@@ -4,7 +4,8 @@
  * without a model, the same way every time. Among the tests in the change's language, nearest is, in this
  * order: in the same package (a monorepo's package.json, pyproject.toml, go.mod…); that imports more of the
  * changed files (a Go test, every file of its folder); named after one of them (`ansitowin32_test.py`
- * for `ansitowin32.py`, `add.test.ts` for `add/index.ts`); in a folder sharing more of their path; a test
+ * for `ansitowin32.py`, `add.test.ts` for `add/index.ts`); named like one of them (`uint_slice_test.go` for a
+ * new `uint8_slice.go`, in a Go package of fifty tests); in a folder sharing more of their path; a test
  * by its name rather than only by its folder; then by path. A helper or fixture found where tests live
  * (`test/_fixture.js`, `tests/utils.py`, `conftest.py`, `__snapshots__/`) is not a test: the helpers
  * the chosen tests import are named beside them instead.
@@ -68,7 +69,7 @@ export interface NearTestsInput {
   maxFiles: number;
 }
 
-type Score = [samePackage: number, imports: number, named: number, shared: number, byName: number];
+type Score = [samePackage: number, imports: number, named: number, resembles: number, shared: number, byName: number];
 
 export async function nearestTests(input: NearTestsInput): Promise<NearTest[]> {
   const changed = new Set(input.changed);
@@ -82,16 +83,21 @@ export async function nearestTests(input: NearTestsInput): Promise<NearTest[]> {
   for (const file of candidates) {
     const imports = await importsOf(file, input.read);
     const reasons: string[] = [];
-    const score: Score = [0, 0, 0, 0, TEST_NAME.test(file) ? 1 : 0];
+    const score: Score = [0, 0, 0, 0, 0, TEST_NAME.test(file) ? 1 : 0];
     for (const target of near) {
       const same = packageOf(target) === packageOf(file) ? 1 : 0;
-      const imported = goSamePackage(file, target) || importsFile(imports, target);
+      const samePackage = goSamePackage(file, target);
+      const imported = samePackage || importsFile(imports, target);
       const named = moduleStem(file) !== '' && moduleStem(file) === moduleStem(target);
+      const resembles = named ? 0 : resemblance(moduleStem(file), moduleStem(target));
       score[0] = Math.max(score[0], same);
       score[1] += imported ? 1 : 0;
       score[2] += named ? 1 : 0;
-      score[3] = Math.max(score[3], sharedFolders(file, target));
+      score[3] = Math.max(score[3], resembles);
+      score[4] = Math.max(score[4], sharedFolders(file, target));
+      const like = resembles > 0 ? ', named like it' : '';
       if (named) reasons.push(`named after ${target}`);
+      else if (samePackage) reasons.push(`in the package of ${target}${like}`);
       else if (imported) reasons.push(`imports ${target}`);
     }
     scored.push({ file, score, imports, reason: reasons[0] ?? nearReason(file, near) });
@@ -112,6 +118,16 @@ async function importsOf(file: string, read: (file: string) => Promise<string | 
 /** A Go test sees every file of its folder: they are one package. */
 const goSamePackage = (test: string, file: string): boolean =>
   test.endsWith('.go') && file.endsWith('.go') && path.posix.dirname(test) === path.posix.dirname(file);
+
+/** How alike two module names are: the letters they begin and end with in common (`uintslice`, `uint8slice`: 9), runs of under 3 not counted. */
+function resemblance(a: string, b: string): number {
+  if (!a || !b) return 0;
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return (start >= 3 ? start : 0) + (end >= 3 ? end : 0);
+}
 
 function sharedFolders(a: string, b: string): number {
   const x = path.posix.dirname(a).split('/');

@@ -90,12 +90,31 @@ describe("the existing tests nearest to a change's files", () => {
       (await choose(repo, ['english/words.go'])).map((t) => [t.path, t.why]),
       [
         ['english/words_test.go', 'named after english/words.go'],
-        ['english/plural_test.go', 'imports english/words.go'],
+        ['english/plural_test.go', 'in the package of english/words.go'],
       ],
     );
     assert.deepEqual(
       (await choose(repo, ['comma.go'])).map((t) => t.path),
       ['comma_test.go', 'bytes_test.go'],
+    );
+  });
+
+  it('takes, for a new file of a Go package, the tests named most like it (pflag: uint_slice_test.go for uint8_slice.go)', async () => {
+    const repo = {
+      'go.mod': 'module github.com/spf13/pflag\n',
+      'bool_func_test.go': 'package pflag\n',
+      'bool_slice_test.go': 'package pflag\n',
+      'int32_slice_test.go': 'package pflag\n',
+      'uint_slice_test.go': 'package pflag\n',
+      'uint_slice.go': 'package pflag\n',
+      'uint8.go': 'package pflag\n',
+    };
+    assert.deepEqual(
+      (await choose(repo, ['uint8_slice.go'])).map((t) => [t.path, t.why]),
+      [
+        ['uint_slice_test.go', 'in the package of uint8_slice.go, named like it'],
+        ['bool_slice_test.go', 'in the package of uint8_slice.go, named like it'],
+      ],
     );
   });
 
