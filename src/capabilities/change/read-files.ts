@@ -1,6 +1,8 @@
 /**
  * The `read` step's effect: the content of the files a role asked for, whole while the budget allows —
- * `maxChars` a file, `totalChars` for all of them together — and, past it, the file's first lines with a
+ * `maxChars` a file, `totalChars` for all of them together, shared out so that the smaller files are shown
+ * whole and the larger share what is left alike (a 4,000-line test file asked for first no longer leaves
+ * the files after it empty) — and, past it, the file's first lines with a
  * line that says how much is missing and where (which lines, how many characters): never a refusal, and
  * never cut without saying so. A folder is shown as the files in it (the map may have folded it). A file
  * that is missing, binary or not a plain file is refused with the reason, which the next prompt shows —
@@ -24,26 +26,51 @@ export interface ReadBounds {
 const READ_AT_MOST_BYTES = 4 * 1024 * 1024;
 
 export async function readRequestedFiles(root: string, request: ReadRequest, bounds: ReadBounds): Promise<ReadFiles> {
-  const result: ReadFiles = { files: [], refused: [] };
+  const refused: ReadFiles['refused'] = [];
+  const read: { path: string; content: string; bytes: number }[] = [];
   const seen = new Set<string>();
-  let left = bounds.totalChars ?? bounds.maxFiles * bounds.maxChars;
   for (const { path: file } of request.files) {
     if (seen.has(file)) continue;
     seen.add(file);
-    if (result.files.length >= bounds.maxFiles) {
-      result.refused.push({ path: file, reason: `only ${bounds.maxFiles} files are read per request` });
+    if (read.length >= bounds.maxFiles) {
+      refused.push({ path: file, reason: `only ${bounds.maxFiles} files are read per request` });
       continue;
     }
-    const read = await readOne(root, file);
-    if (typeof read === 'string') {
-      result.refused.push({ path: file, reason: read });
-      continue;
-    }
-    const shown = inPart(read.content, Math.min(bounds.maxChars, Math.max(left, 0)), read.bytes);
-    left -= shown.length;
-    result.files.push({ path: file, content: shown });
+    const one = await readOne(root, file);
+    if (typeof one === 'string') refused.push({ path: file, reason: one });
+    else read.push({ path: file, ...one });
   }
-  return result;
+  const limits = shares(
+    read.map((file) => file.content.length),
+    bounds.totalChars ?? bounds.maxFiles * bounds.maxChars,
+    bounds.maxChars,
+  );
+  const files = read.map((file, i) => {
+    const limit = limits[i]!;
+    const why =
+      limit < bounds.maxChars
+        ? `the prompt's budget for files read, ${bounds.totalChars} characters, is shared among the ${read.length} files asked for`
+        : undefined;
+    return { path: file.path, content: inPart(file.content, limit, file.bytes, why) };
+  });
+  return { files, refused };
+}
+
+/**
+ * Each file's limit within the budget: the smallest first, each at most an equal part of what is left
+ * (and of `maxChars`), so a file that fits its part is whole and what it leaves goes to the larger ones.
+ */
+export function shares(lengths: readonly number[], budget: number, maxChars: number): number[] {
+  const limits = lengths.map(() => 0);
+  let left = budget;
+  const order = lengths.map((length, i) => ({ length, i })).sort((a, b) => a.length - b.length || a.i - b.i);
+  order.forEach(({ length, i }, k) => {
+    const part = Math.floor(left / (order.length - k));
+    limits[i] = Math.min(length, maxChars, part);
+    // A file cut to its part takes all of it (its lines end below it): the files after get no more than it did.
+    left -= length <= Math.min(maxChars, part) ? length : Math.min(maxChars, part);
+  });
+  return limits;
 }
 
 async function readOne(root: string, file: string): Promise<string | { content: string; bytes: number }> {
@@ -81,7 +108,7 @@ async function folderListing(root: string, folder: string): Promise<string | { c
  * The file whole when it fits `limit`, else its first whole lines within it and a last line saying what
  * is not shown: which lines, and how many characters (bytes, for a file too large to read at all).
  */
-export function inPart(content: string, limit: number, bytes: number = Buffer.byteLength(content)): string {
+export function inPart(content: string, limit: number, bytes: number = Buffer.byteLength(content), cutBecause?: string): string {
   const complete = bytes <= Buffer.byteLength(content);
   if (complete && content.length <= limit) return content;
   const lineCount = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
@@ -90,6 +117,6 @@ export function inPart(content: string, limit: number, bytes: number = Buffer.by
   const from = kept.split('\n').length;
   const missing = complete ? `${content.length - kept.length} characters` : `about ${bytes - Buffer.byteLength(kept)} bytes`;
   const where = complete ? `lines ${from}–${lineCount} of ${lineCount}` : `line ${from} to the end of a ${bytes}-byte file`;
-  const why = limit <= 0 ? "the prompt's budget for files read went to the files before it" : `a file is shown up to ${limit} characters`;
+  const why = cutBecause ?? `a file is shown up to ${limit} characters`;
   return `${kept}… (${missing} not shown: ${where} — ${why})\n`;
 }

@@ -7,7 +7,7 @@ import { readRequestedFiles } from './read-files.ts';
 export const read = defineStep({
   description:
     'Read the files a ReadRequest in a slot (`from`) names, from the work tree: at most `maxFiles`, each whole while it fits `maxChars` ' +
-    'characters and all of them `totalChars`; past that a file is shown in part, its last line saying which lines and how many characters ' +
+    'characters and all of them `totalChars` (the smaller files whole, the larger sharing the rest alike); past that a file is shown in part, its last line saying which lines and how many characters ' +
     'are not shown. Missing, binary or unsafe files are refused with the reason. The output is `files` (path, content) and `refused` (path, reason).',
   params: z
     .object({

@@ -13,7 +13,7 @@ import { parseFiles, parseInWorkers } from '../../../../src/capabilities/change/
 import { parseWorkerEntry } from '../../../../src/capabilities/change/map/parse-worker-entry.ts';
 import { readTree, renderTree } from '../../../../src/capabilities/change/map/render-tree.ts';
 import { tagFiles } from '../../../../src/capabilities/change/map/tag-files.ts';
-import { readRequestedFiles } from '../../../../src/capabilities/change/read-files.ts';
+import { readRequestedFiles, shares } from '../../../../src/capabilities/change/read-files.ts';
 import { MAP_BOUNDS, mapRepository } from '../../../../src/capabilities/change/repository-map.ts';
 import { languageOf } from '../../../../src/ground/syntax/index.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
@@ -253,5 +253,33 @@ describe('repository map', function () {
       said,
       `… (${whole.length - shown.length} characters not shown: lines ${shown.split('\n').length}–${lines} of ${lines} — a file is shown up to 60 characters)`,
     );
+  });
+
+  it('shares the budget so the smaller files asked for are whole, after a large one asked for first (trial yargsp47: a 4,177-line test file left two files empty)', async () => {
+    const large = Array.from({ length: 400 }, (_, i) => `line ${i} of a large test file`).join('\n');
+    const { root } = await repository({ 'test/big.test.js': `${large}\n`, 'lib/types.ts': 'export type A = 1;\n', 'deno.ts': 'export * from "./lib/index.ts";\n' });
+    const read = await readRequestedFiles(
+      root,
+      { files: ['test/big.test.js', 'lib/types.ts', 'deno.ts'].map((p) => ({ path: p, why: 'test' })) },
+      { maxFiles: 8, maxChars: 24_000, totalChars: 3000 },
+    );
+    assert.deepEqual(
+      read.files.map((f) => f.path),
+      ['test/big.test.js', 'lib/types.ts', 'deno.ts'],
+    );
+    assert.equal(read.files[1]!.content, 'export type A = 1;\n');
+    assert.equal(read.files[2]!.content, 'export * from "./lib/index.ts";\n');
+    const big = read.files[0]!.content;
+    // The smaller two are whole (50 characters); the large file's whole lines fill the rest, then the line that says so.
+    const kept = big.slice(0, big.lastIndexOf('…')).length;
+    assert.ok(kept > 2900 && kept <= 3000 - 50, `the large file has the rest of the budget: ${kept}`);
+    assert.match(big, /characters not shown: lines \d+–400 of 400 — the prompt's budget for files read, 3000 characters, is shared among the 3 files asked for\)\n$/);
+  });
+
+  it('gives each file at most an equal part of what the smaller ones leave', () => {
+    assert.deepEqual(shares([100, 50, 10], 1000, 500), [100, 50, 10]);
+    assert.deepEqual(shares([5000, 10, 5000], 3000, 24_000), [1495, 10, 1495]);
+    assert.deepEqual(shares([5000, 100], 10_000, 2000), [2000, 100]);
+    assert.deepEqual(shares([], 1000, 100), []);
   });
 });
