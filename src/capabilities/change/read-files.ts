@@ -67,8 +67,7 @@ export function shares(lengths: readonly number[], budget: number, maxChars: num
   order.forEach(({ length, i }, k) => {
     const part = Math.floor(left / (order.length - k));
     limits[i] = Math.min(length, maxChars, part);
-    // A file cut to its part takes all of it (its lines end below it): the files after get no more than it did.
-    left -= length <= Math.min(maxChars, part) ? length : Math.min(maxChars, part);
+    left -= limits[i]!;
   });
   return limits;
 }

@@ -257,7 +257,11 @@ describe('repository map', function () {
 
   it('shares the budget so the smaller files asked for are whole, after a large one asked for first (trial yargsp47: a 4,177-line test file left two files empty)', async () => {
     const large = Array.from({ length: 400 }, (_, i) => `line ${i} of a large test file`).join('\n');
-    const { root } = await repository({ 'test/big.test.js': `${large}\n`, 'lib/types.ts': 'export type A = 1;\n', 'deno.ts': 'export * from "./lib/index.ts";\n' });
+    const { root } = await repository({
+      'test/big.test.js': `${large}\n`,
+      'lib/types.ts': 'export type A = 1;\n',
+      'deno.ts': 'export * from "./lib/index.ts";\n',
+    });
     const read = await readRequestedFiles(
       root,
       { files: ['test/big.test.js', 'lib/types.ts', 'deno.ts'].map((p) => ({ path: p, why: 'test' })) },
@@ -273,7 +277,10 @@ describe('repository map', function () {
     // The smaller two are whole (50 characters); the large file's whole lines fill the rest, then the line that says so.
     const kept = big.slice(0, big.lastIndexOf('…')).length;
     assert.ok(kept > 2900 && kept <= 3000 - 50, `the large file has the rest of the budget: ${kept}`);
-    assert.match(big, /characters not shown: lines \d+–400 of 400 — the prompt's budget for files read, 3000 characters, is shared among the 3 files asked for\)\n$/);
+    assert.match(
+      big,
+      /characters not shown: lines \d+–400 of 400 — the prompt's budget for files read, 3000 characters, is shared among the 3 files asked for\)\n$/,
+    );
   });
 
   it('gives each file at most an equal part of what the smaller ones leave', () => {
