@@ -87,19 +87,7 @@ export interface Policy extends PolicyFile {
 
 /** Files sopworks itself writes for each role (docs/prd.md by the Product Manager, and so on). README.md is a file of the design like any other: the Engineer's. */
 const SOPWORKS_DOCS = ['docs/prd.md', 'docs/design.md', 'docs/tasks.md', 'docs/test-reports/', 'docs/bug-reports/'];
-const TEST_FILES = [
-  'test/',
-  'tests/',
-  '__tests__/',
-  'spec/',
-  '**/*.test.*',
-  '**/*.spec.*',
-  '**/*.test-d.*',
-  '**/test_*.py',
-  '**/*_test.py',
-  '**/conftest.py',
-  '**/*_test.go',
-];
+const TEST_FILES = ['test/', 'tests/', '__tests__/', 'spec/', '**/*.test.*', '**/*.spec.*', '**/test_*.py', '**/*_test.py', '**/conftest.py', '**/*_test.go'];
 
 export const DEFAULT_POLICY: Policy = {
   source: 'the default policy (no policy.yaml in the --sops folder)',
@@ -123,7 +111,8 @@ export const DEFAULT_POLICY: Policy = {
     architect: { write: ['docs/design.md', 'docs/tasks.md'], except: [], run: [] },
     engineer: { write: ['**'], except: [...SOPWORKS_DOCS, ...TEST_FILES], run: [] },
     qa: {
-      write: [...TEST_FILES, 'docs/test-reports/', 'docs/bug-reports/', 'package-lock.json', 'requirements.lock'],
+      // tsd's type tests: QA's as tests, and the Engineer's too, beside the types it edits (a change cannot rewrite one of QA's).
+      write: [...TEST_FILES, '**/*.test-d.*', 'docs/test-reports/', 'docs/bug-reports/', 'package-lock.json', 'requirements.lock'],
       except: [],
       run: [
         'node',
