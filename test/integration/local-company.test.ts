@@ -166,8 +166,9 @@ describe('the company on a local model (--llm local, tiny random model)', functi
 
   it('stops the generation in flight at the second Ctrl-C: outcome interrupted, no reply recorded', async () => {
     const cwd = await tempDir();
-    // A large output limit (set, so not planned): the random model's PRD runs on for seconds.
-    const env = cleanEnv({ SOPWORKS_MAX_OUTPUT_TOKENS: '3000', SOPWORKS_MAX_CONTINUATIONS: '0', SOPWORKS_MODELS_DIR: path.join(cwd, 'models') });
+    // A large output limit (set, so not planned): the random model's PRD runs on for seconds. 2,500 tokens, not
+    // more: beside the PM's first prompt (about 1,150 tokens on this model) it must fit the 4,096-token context.
+    const env = cleanEnv({ SOPWORKS_MAX_OUTPUT_TOKENS: '2500', SOPWORKS_MAX_CONTINUATIONS: '0', SOPWORKS_MODELS_DIR: path.join(cwd, 'models') });
     const child = spawn(process.execPath, [BIN, 'run', '--llm', `local:${MODEL}`, '--out', 'out', '--name', 'stop', 'a todo app'], {
       cwd,
       env,
