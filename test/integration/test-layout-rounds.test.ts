@@ -219,4 +219,19 @@ describe("tests where the language's runner finds them", function () {
       ['tests/acceptance.rs > ac2_refuses_a_cell_that_is_not_a_number', 'passed'],
     ]);
   });
+
+  it('runs the same crate unsandboxed (--allow-unsandboxed, no bubblewrap): cargo finds its own rustc, not the proxy', async function () {
+    requireSystem(this, CARGO);
+    const dir = await project(COLSUM);
+    const round = await runTestRound({
+      round: 1,
+      testCommand: ['cargo', 'test'],
+      projectDir: dir,
+      timeoutMs: 180_000,
+      sandbox: { ...DEFAULT_SANDBOX_SETTINGS, mode: 'fallback', allowUnsandboxed: true },
+      progress: () => {},
+    });
+    assert.equal(round.passed, true, round.output);
+    assert.deepEqual(round.counts, { passed: 2, failed: 0 });
+  });
 });

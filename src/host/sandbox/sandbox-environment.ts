@@ -40,7 +40,15 @@ export function sandboxEnvironment(request: EnvironmentRequest): Record<string, 
     fs.mkdirSync(tmp);
   }
   const env: Record<string, string> = {
-    PATH: mode === 'bubblewrap' ? [...request.binDirs, ...SYSTEM_PATH].join(':') : pathWithoutPackageBins(process.env.PATH ?? ''),
+    // The program's own folders first, outside bubblewrap too: rustup's toolchain, so that its cargo finds its rustc, not the proxy.
+    PATH: [
+      ...request.binDirs,
+      ...(mode === 'bubblewrap'
+        ? SYSTEM_PATH
+        : pathWithoutPackageBins(process.env.PATH ?? '')
+            .split(':')
+            .filter(Boolean)),
+    ].join(':'),
     HOME: home,
     TMPDIR: tmp,
     // No registry tokens or CA files from the host's npm and pip configuration.
