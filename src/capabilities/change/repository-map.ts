@@ -78,7 +78,13 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
     input.tokens ?? MAP_BOUNDS.tokens,
   );
   const byPath = new Map(tagging.files.map((f) => [f.path, f.tags]));
-  const testFiles = paths.filter((f) => isTestPath(f) || hasRustTests(f, byPath.get(f)));
+  const present = new Set(paths);
+  const carriers = paths.filter((f) => !isTestPath(f) && hasRustTests(f, byPath.get(f)));
+  const modules = carriers.map((f) => rustTestModule(f, present));
+  // Files of tests first (the examples a new test is named after), then sources that carry theirs inline.
+  const testFiles = [
+    ...new Set([...paths.filter(isTestPath), ...modules.filter((m): m is string => m !== null), ...carriers.filter((_, i) => modules[i] === null)]),
+  ];
   const earlierChanges = new Set(paths.map((f) => /^docs\/changes\/([^/]+)\//.exec(f)?.[1]).filter(Boolean));
   return {
     base,
@@ -132,6 +138,19 @@ export async function readSmallText(file: string, maxBytes: number): Promise<str
   const bytes = await fs.readFile(file);
   if (bytes.subarray(0, 8000).includes(0)) return null;
   return bytes.toString('utf8');
+}
+
+/**
+ * Where a Rust file's `mod test;` or `mod tests;` has its body, when in a file of its own (`src/test.rs`
+ * beside `src/lib.rs`): that file holds the tests, not the one that names it. Null: the module is inline.
+ */
+function rustTestModule(file: string, present: ReadonlySet<string>): string | null {
+  const dir = path.posix.dirname(file);
+  const name = path.posix.basename(file, '.rs');
+  // A module declared in lib.rs, main.rs or mod.rs sits beside it; in foo.rs, in foo/.
+  const folder = ['lib', 'main', 'mod'].includes(name) ? dir : path.posix.join(dir, name);
+  const candidates = ['test.rs', 'tests.rs', 'test/mod.rs', 'tests/mod.rs'].map((module) => (folder === '.' ? module : `${folder}/${module}`));
+  return candidates.find((candidate) => present.has(candidate)) ?? null;
 }
 
 /** A few test files from as many folders as there are: where new tests go, and how they are named. */

@@ -141,6 +141,18 @@ describe('repository map', function () {
     );
   });
 
+  it("names a Rust crate's test module file, not the lib.rs that declares it (trial fallible47: `#[cfg(test)] mod test;` and src/test.rs)", async () => {
+    const { root, base } = await repository({
+      'Cargo.toml': '[package]\nname = "fallible"\nversion = "0.1.0"\n',
+      'src/lib.rs': 'pub fn first() -> u8 {\n    1\n}\n\n#[cfg(test)]\nmod test;\n',
+      'src/test.rs': 'use super::*;\n\n#[test]\nfn works() {\n    assert_eq!(first(), 1);\n}\n',
+      'src/inline.rs': 'pub fn two() -> u8 {\n    2\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn two() {}\n}\n',
+    });
+    const result = await map(root, base, 'first', 4000);
+    assert.equal(result.tests.files, 2, 'src/test.rs, and src/inline.rs with its inline mod tests');
+    assert.deepEqual(result.tests.examples, ['src/test.rs'], 'a file of tests is the example, before a source that carries its own');
+  });
+
   it('tags the same in the parse workers as in this thread, from a bundle that carries no package', async () => {
     const { root } = await repository(POLYGLOT);
     const jobs = Object.keys(POLYGLOT).flatMap((file) => {
