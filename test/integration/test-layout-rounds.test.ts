@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_POLICY, policyPort } from '../../src/capabilities/policy/index.ts';
 import { smokeReport } from '../../src/capabilities/project/index.ts';
@@ -233,5 +234,23 @@ describe("tests where the language's runner finds them", function () {
     });
     assert.equal(round.passed, true, round.output);
     assert.deepEqual(round.counts, { passed: 2, failed: 0 });
+  });
+
+  it("installs nothing on the host for a rust-toolchain.toml naming a toolchain this machine lacks (rustup's own words say so)", async function () {
+    requireSystem(this, BUBBLEWRAP, CARGO);
+    const dir = await project({ ...COLSUM, 'rust-toolchain.toml': '[toolchain]\nchannel = "1.50.0"\n' });
+    const toolchains = path.join(process.env.RUSTUP_HOME ?? path.join(os.homedir(), '.rustup'), 'toolchains');
+    const before = await fs.readdir(toolchains).catch(() => null);
+    const round = await runTestRound({
+      round: 1,
+      testCommand: ['cargo', 'test'],
+      projectDir: dir,
+      timeoutMs: 180_000,
+      sandbox: DEFAULT_SANDBOX_SETTINGS,
+      progress: () => {},
+    });
+    assert.deepEqual(await fs.readdir(toolchains).catch(() => null), before, 'no toolchain was installed');
+    // Debian's cargo reads no rust-toolchain.toml; rustup's names the toolchain it lacks.
+    if (before !== null) assert.match(round.output, /1\.50\.0/, round.output);
   });
 });

@@ -40,17 +40,16 @@ export async function readRequestedFiles(root: string, request: ReadRequest, bou
     if (typeof one === 'string') refused.push({ path: file, reason: one });
     else read.push({ path: file, ...one });
   }
+  const budget = bounds.totalChars ?? bounds.maxFiles * bounds.maxChars;
   const limits = shares(
     read.map((file) => file.content.length),
-    bounds.totalChars ?? bounds.maxFiles * bounds.maxChars,
+    budget,
     bounds.maxChars,
   );
   const files = read.map((file, i) => {
     const limit = limits[i]!;
     const why =
-      limit < bounds.maxChars
-        ? `the prompt's budget for files read, ${bounds.totalChars} characters, is shared among the ${read.length} files asked for`
-        : undefined;
+      limit < bounds.maxChars ? `the prompt's budget for files read, ${budget} characters, is shared among the ${read.length} files asked for` : undefined;
     return { path: file.path, content: inPart(file.content, limit, file.bytes, why) };
   });
   return { files, refused };

@@ -55,7 +55,7 @@ export async function runBaseTests(request: BaseTestsRequest): Promise<BaselineT
   // packaging tools): they run without it, and the change goes on only if some of them passed.
   const failed = installFailed(request.install);
   request.progress({ kind: 'tests-start', detail: `base: ${failed.runner.line}; running the tests without them` });
-  // A command that cannot run at all here is no more telling than the install that failed first.
+  // Tests that cannot even be tried here (no such command) say no more than the install that failed first.
   const without = await testBase(request).catch(() => null);
   if (!without?.runner.started || !(without.passed || (without.counts?.passed ?? 0) > 0)) return failed;
   const counts = without.counts ? ` (${without.counts.passed} passed, ${without.counts.failed} failed)` : '';

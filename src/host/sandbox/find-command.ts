@@ -131,8 +131,9 @@ async function throughRustupProxy(found: string, options: { cwd: string; env: No
   try {
     const { stdout } = await exec(rustup, ['which', name], {
       cwd: options.cwd,
-      env: { PATH: options.env.PATH, HOME: os.homedir(), ...Object.fromEntries(kept.map((key) => [key, options.env[key]])) },
-      // A toolchain the project names and this machine lacks would be downloaded: not waited for.
+      // A toolchain the project's rust-toolchain.toml names and this machine lacks is not installed from here.
+      env: { PATH: options.env.PATH, HOME: os.homedir(), RUSTUP_AUTO_INSTALL: '0', ...Object.fromEntries(kept.map((key) => [key, options.env[key]])) },
+      // A rustup that would download it anyway is not waited for.
       timeout: 20_000,
     });
     const resolved = stdout.trim();
