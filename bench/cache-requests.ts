@@ -38,17 +38,57 @@ export function cacheRequestsOf(sent: readonly SentRequest[]): CacheRequest[] {
     }
     return tokens;
   };
-  const requests = sent.map((request) => {
-    const tokens: number[] = [];
-    const blockEnds: number[] = [];
-    for (const message of request.messages) {
-      tokens.push(...tokensOf(message));
-      blockEnds.push(tokens.length);
+  const firstShown = lastingLines();
+  return [...sent]
+    .sort((a, b) => a.sentAt - b.sentAt)
+    .map((request) => {
+      const tokens: number[] = [];
+      const blockEnds: number[] = [];
+      for (const message of request.messages) {
+        tokens.push(...tokensOf(message));
+        blockEnds.push(tokens.length);
+      }
+      const reply = tokensOf({ role: 'assistant', content: request.reply });
+      const shown = firstShown(request, tokens.length);
+      return { role: request.role, tokens, blockEnds, stableEnds: [], reply, sentAt: request.sentAt, doneAt: request.doneAt, firstShown: shown };
+    });
+}
+
+/**
+ * The tokens of a request's lines that no earlier request carried, given the requests in the order sent:
+ * in an earlier prompt, and in an earlier prompt or a reply received before it was sent. Counted by line
+ * (each line's tokens with its line break), so a line repeated anywhere counts as carried.
+ */
+function lastingLines(): (request: SentRequest, length: number) => CacheRequest['firstShown'] {
+  const prompted = new Set<string>();
+  const replied: { line: string; at: number }[] = [];
+  const lineTokens = new Map<string, number>();
+  const count = (line: string): number => {
+    let n = lineTokens.get(line);
+    if (n === undefined) {
+      n = encode(`${line}\n`).length;
+      lineTokens.set(line, n);
     }
-    const reply = tokensOf({ role: 'assistant', content: request.reply });
-    return { role: request.role, tokens, blockEnds, stableEnds: [], reply, sentAt: request.sentAt, doneAt: request.doneAt };
-  });
-  return requests.sort((a, b) => a.sentAt - b.sentAt);
+    return n;
+  };
+  const answered = new Set<string>();
+  return (request, length) => {
+    for (const { line, at } of replied.splice(0)) {
+      if (at <= request.sentAt) answered.add(line);
+      else replied.push({ line, at });
+    }
+    let prompts = 0;
+    let promptsAndReplies = 0;
+    const lines = request.messages.flatMap((m) => m.content.split('\n'));
+    for (const line of lines) {
+      if (prompted.has(line)) continue;
+      prompts += count(line);
+      if (!answered.has(line)) promptsAndReplies += count(line);
+    }
+    for (const line of lines) prompted.add(line);
+    for (const line of request.reply.split('\n')) replied.push({ line, at: request.doneAt });
+    return { prompts: Math.min(prompts, length), promptsAndReplies: Math.min(promptsAndReplies, length) };
+  };
 }
 
 /** The attempts of an exchange log that reached a model, as requests. */

@@ -29,6 +29,11 @@ export interface CacheRequest {
   /** When it was sent and answered (ms). */
   sentAt: number;
   doneAt: number;
+  /**
+   * Of its tokens, those in lines no earlier request carried — in its prompt, and in its prompt or reply:
+   * what no cache can serve, however the prompts were laid out (`floor` in cacheFigures).
+   */
+  firstShown: { prompts: number; promptsAndReplies: number };
 }
 
 /** What a request read from the cache and what it wrote to it, in prompt tokens. */
@@ -45,6 +50,8 @@ export interface CacheRule {
   readFactor: number;
   /** A written token's price as a share of an uncached one's (1: writes cost nothing extra). */
   writeFactor: number;
+  /** Whether it keeps a request's reply too, so that a later prompt can read it (a block cache, a slot, DeepSeek's units). */
+  keepsReplies: boolean;
   serve(requests: readonly CacheRequest[]): Served[];
 }
 
@@ -75,9 +82,10 @@ export function prefixHashes(tokens: readonly number[]): string[] {
  * Any prefix a recent request shares, served from `min` tokens on in steps of `step`, while the earlier
  * request was used within `ttlMs` (OpenAI, Gemini). An earlier request counts once it was sent.
  */
-export function prefixRule(spec: Omit<CacheRule, 'serve'> & { min: number; step: number; ttlMs: number }): CacheRule {
+export function prefixRule(spec: Omit<CacheRule, 'serve' | 'keepsReplies'> & { min: number; step: number; ttlMs: number }): CacheRule {
   return {
     ...spec,
+    keepsReplies: false,
     serve(requests) {
       const lastUse: number[] = [];
       return requests.map((request, i) => {
@@ -104,9 +112,12 @@ export function prefixRule(spec: Omit<CacheRule, 'serve'> & { min: number; step:
  * reads the longest written prefix that ends at one of its block boundaries, up to `lookback` blocks before
  * a breakpoint (Anthropic). What it writes past what it read is billed at the write factor.
  */
-export function breakpointRule(spec: Omit<CacheRule, 'serve'> & { min: number; ttlMs: number; lookback: number; place: 'last' | 'stable' }): CacheRule {
+export function breakpointRule(
+  spec: Omit<CacheRule, 'serve' | 'keepsReplies'> & { min: number; ttlMs: number; lookback: number; place: 'last' | 'stable' },
+): CacheRule {
   return {
     ...spec,
+    keepsReplies: false,
     serve(requests) {
       const written = new Map<string, number>();
       return requests.map((request) => {
@@ -147,9 +158,10 @@ function breakpoints(request: CacheRequest, ends: readonly number[], place: 'las
  * with each request before it (detected, then persisted); a request reads the longest unit it contains
  * whole (DeepSeek).
  */
-export function unitRule(spec: Omit<CacheRule, 'serve'>): CacheRule {
+export function unitRule(spec: Omit<CacheRule, 'serve' | 'keepsReplies'>): CacheRule {
   return {
     ...spec,
+    keepsReplies: true,
     serve(requests) {
       const units: { length: number; hash: string; from: number }[] = [];
       return requests.map((request, i) => {
@@ -176,9 +188,10 @@ export function unitRule(spec: Omit<CacheRule, 'serve'>): CacheRule {
  * kept until memory runs short, which is not modelled (vLLM's automatic prefix caching). The last token of
  * a prompt is always computed.
  */
-export function blockRule(spec: Omit<CacheRule, 'serve'> & { block: number }): CacheRule {
+export function blockRule(spec: Omit<CacheRule, 'serve' | 'keepsReplies'> & { block: number }): CacheRule {
   return {
     ...spec,
+    keepsReplies: true,
     serve(requests) {
       return requests.map((request, i) => {
         let best = 0;
@@ -200,9 +213,10 @@ export function blockRule(spec: Omit<CacheRule, 'serve'> & { block: number }): C
  * slot's (llama.cpp's server: the idle slot sharing the most, else the one free first; the local engine:
  * one sequence, or one per role).
  */
-export function slotRule(spec: Omit<CacheRule, 'serve'> & { slots: number | 'per role' }): CacheRule {
+export function slotRule(spec: Omit<CacheRule, 'serve' | 'keepsReplies'> & { slots: number | 'per role' }): CacheRule {
   return {
     ...spec,
+    keepsReplies: true,
     serve(requests) {
       const slots = new Map<string, { tokens: readonly number[]; freeAt: number; usedAt: number }>();
       return requests.map((request) => {
@@ -280,6 +294,12 @@ export interface CacheFigures {
   share: number;
   /** Uncached tokens + read × the read factor + written × the write factor. */
   effective: number;
+  /**
+   * The least any layout of the same prompts could cost under this rule: every line an earlier request
+   * carried (its prompt, or its reply where the rule keeps replies) read at the read factor, wherever it
+   * stands; only the lines shown for the first time uncached. Writes are not counted.
+   */
+  floor: number;
 }
 
 /** A rule's figures over a run's requests. */
@@ -289,6 +309,7 @@ export function cacheFigures(rule: CacheRule, requests: readonly CacheRequest[])
   const read = served.reduce((n, s) => n + s.read, 0);
   const written = served.reduce((n, s) => n + s.written, 0);
   const effective = promptTokens - read - written + read * rule.readFactor + written * rule.writeFactor;
+  const firstShown = requests.reduce((n, r) => n + (rule.keepsReplies ? r.firstShown.promptsAndReplies : r.firstShown.prompts), 0);
   return {
     rule: rule.id,
     label: rule.label,
@@ -297,5 +318,6 @@ export function cacheFigures(rule: CacheRule, requests: readonly CacheRequest[])
     written,
     share: promptTokens === 0 ? 0 : read / promptTokens,
     effective: Math.round(effective),
+    floor: Math.round(firstShown + (promptTokens - firstShown) * rule.readFactor),
   };
 }

@@ -10,8 +10,9 @@
  * `test/fixtures/recorded/redact-change.yaml --repo test/fixtures/repos/pinojs-redact`): each run's requests as they were sent — in order, at their
  * times — through each provider's rules (cache-rules.ts): the prompt tokens read from the cache, those
  * written, the cacheable share and the effective input tokens (uncached + cached × the provider's factor,
- * + written × its write factor), beside what the endpoint itself reported as cached. Tokens are counted
- * with the bundled tokenizer (OpenAI's o200k).
+ * + written × its write factor), beside what the endpoint itself reported as cached; and the floor: what
+ * the same prompts would cost if every line an earlier request carried were read from the cache, wherever
+ * it stands — no layout of them costs less. Tokens are counted with the bundled tokenizer (OpenAI's o200k).
  *
  * Without: the same for the offline demo and the 40-file synthetic project (`npm run bench`'s "mix"); with
  * `--local`, also the demo's prompts through the local engine (node-llama-cpp) on one context sequence,
@@ -84,9 +85,12 @@ export function cacheTable(figures: RunCacheFigures): string {
   return [
     head,
     '',
-    '| cache | read | written | cacheable share | effective input tokens | vs no cache |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...figures.rules.map((r) => `| ${r.label} | ${r.read} | ${r.written} | ${pct(r.share)} | ${r.effective} | ${versus(r.effective, none)} |`),
+    '| cache | read | written | cacheable share | effective input tokens | vs no cache | floor (any layout) | vs no cache |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...figures.rules.map(
+      (r) =>
+        `| ${r.label} | ${r.read} | ${r.written} | ${pct(r.share)} | ${r.effective} | ${versus(r.effective, none)} | ${r.floor} | ${versus(r.floor, none)} |`,
+    ),
   ].join('\n');
 }
 

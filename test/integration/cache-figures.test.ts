@@ -55,7 +55,9 @@ describe('the prompt cache figures', function () {
     assert.ok(byId.get('vllm')!.read > 0);
     assert.ok(byId.get('vllm')!.effective === byId.get('vllm')!.promptTokens - byId.get('vllm')!.read, 'a free cache costs the uncached tokens');
     assert.match(stdout, /^mdtable-node \(done\): 27 requests, \d+ prompt tokens counted here \(\d+ as reported, 0 of them cached\)$/m);
-    assert.match(stdout, /^\| OpenAI, gpt-5 \(0\.1×\) \| \d+ \| 0 \| \d+\.\d% \| \d+ \| (0\.0%|−\d+\.\d%) \|$/m);
+    assert.match(stdout, /^\| OpenAI, gpt-5 \(0\.1×\) \| \d+ \| 0 \| \d+\.\d% \| \d+ \| (0\.0%|−\d+\.\d%) \| \d+ \| −\d+\.\d% \|$/m);
+    // No layout beats the floor: only the lines shown for the first time uncached.
+    for (const rule of run!.rules) assert.ok(rule.floor <= rule.effective, `${rule.rule}: its floor is below what it costs`);
     assert.match(stdout, /^\| Anthropic, automatic \(0\.1×, writes 1\.25×\) \| \d+ \| \d+ \|/m);
   });
 

@@ -8,10 +8,15 @@ import { blockRule, breakpointRule, CACHE_RULES, type CacheRequest, cacheFigures
 const seq = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
 
 /** A request of blocks (each a token list), sent at `at` (s) and answered a second later. */
-function request(blocks: number[][], at: number, { role = 'engineer', reply = [-3, 9, -9], stable = [] as number[] } = {}): CacheRequest {
+function request(
+  blocks: number[][],
+  at: number,
+  { role = 'engineer', reply = [-3, 9, -9], stable = [] as number[], firstShown = null as CacheRequest['firstShown'] | null } = {},
+): CacheRequest {
   const tokens = blocks.flat();
   const blockEnds = blocks.map((_, i) => blocks.slice(0, i + 1).flat().length);
-  return { role, tokens, blockEnds, stableEnds: stable, reply, sentAt: at * 1000, doneAt: at * 1000 + 1000 };
+  const shown = firstShown ?? { prompts: tokens.length, promptsAndReplies: tokens.length };
+  return { role, tokens, blockEnds, stableEnds: stable, reply, sentAt: at * 1000, doneAt: at * 1000 + 1000, firstShown: shown };
 }
 
 const SYSTEM = seq(1_000_000, 100);
@@ -108,5 +113,17 @@ describe('prompt cache rules', () => {
       assert.equal(figures.read, 0, rule.id);
       assert.equal(figures.effective, Math.round(3100 + figures.written * (rule.writeFactor - 1)), rule.id);
     }
+  });
+
+  it('the floor reads every line an earlier request carried at the read factor, replies only where the rule keeps them', () => {
+    const requests = [request([SYSTEM, DOCS], 0), request([SYSTEM, DOCS, seq(1, 400)], 10, { firstShown: { prompts: 400, promptsAndReplies: 100 } })];
+    const openai = cacheFigures(CACHE_RULES.find((r) => r.id === 'openai-gpt-5')!, requests);
+    // 3,100 + 400 shown first; the other 3,100 at 0.1×.
+    assert.equal(openai.floor, Math.round(3500 + 3100 * 0.1));
+    assert.ok(openai.floor <= openai.effective);
+    const vllm = cacheFigures(CACHE_RULES.find((r) => r.id === 'vllm')!, requests);
+    // A block cache keeps the first request's reply: 300 of the 400 were in it, and free.
+    assert.equal(vllm.floor, 3200);
+    assert.ok(vllm.floor <= vllm.effective);
   });
 });
