@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { checkInstall, type DependencyRegistries, runInstall } from '../../src/host/install/index.ts';
-import { DEFAULT_SANDBOX_SETTINGS } from '../../src/host/sandbox/index.ts';
+import { DEFAULT_SANDBOX_SETTINGS, runSandboxed } from '../../src/host/sandbox/index.ts';
 import { type PythonIndex, startPythonIndex } from '../helpers/python-index.ts';
 import { BUBBLEWRAP, PYTHON, requireSystem } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
@@ -91,6 +91,37 @@ describe('Python repositories install what their tests need', function () {
     assert.equal(await imports(root, 'import colours, tinyslug, minitest; print(colours.NAME, minitest.RUNNER)'), 'colours minitest');
     await assert.rejects(imports(root, 'import linthelper'), /No module named 'linthelper'/, 'an extra not for tests is left out');
     await assert.rejects(fs.stat(path.join(root, 'build')), 'the project was not built');
+  });
+
+  it("a src layout whose install fails: the tests' Python imports the project's sources, not an installed copy, whichever Python it is", async () => {
+    const root = await project({
+      'pyproject.toml': '[project]\nname = "colours"\nversion = "0.1.0"\ndependencies = ["nosuchpackage>=1"]\n',
+      'src/colours/__init__.py': 'NAME = "colours from src"\n',
+    });
+    const check = await checkInstall({ projectDir: root, registries, scripts: false, workspaces: true });
+    const run = await runInstall(
+      { ...check, plan: check.plan! },
+      { projectDir: root, registries, scripts: false, network: true, sandbox: { ...DEFAULT_SANDBOX_SETTINGS, mode: 'bubblewrap' }, wallSeconds: 120 },
+    );
+    assert.notEqual(run.outcome.exitCode, 0, 'nosuchpackage is on no index');
+    // The machine's own Python (as the tests run when the venv lacks their runner): it reads no .pth of the venv's.
+    const system = (await exec('python3', ['-c', 'import sys; print(sys.executable)'], { cwd: path.dirname(root) })).stdout.trim();
+    const code = 'import colours, sys; print(colours.NAME, "|", sys.prefix)';
+    for (const python of [system, 'python3']) {
+      const outcome = await runSandboxed({
+        argv: [python, '-c', code],
+        projectDir: root,
+        limits: { ...DEFAULT_SANDBOX_SETTINGS.limits, wallSeconds: 60 },
+        setting: 'bubblewrap',
+        allowUnsandboxed: false,
+      });
+      assert.equal(outcome.exitCode, 0, outcome.output);
+      assert.match(outcome.output, /^colours from src \| /m, python);
+      assert.ok(
+        (outcome.environment ?? []).includes("PYTHONPATH: the project's source folders (a src layout), as its .venv has them"),
+        (outcome.environment ?? []).join('\n'),
+      );
+    }
   });
 
   it("uv's dependency groups, pinned by uv.lock", async () => {

@@ -14,6 +14,8 @@
  * pip's exit status is the install's.
  */
 
+import { PROJECT_PTH } from '../sandbox/index.ts';
+
 /** The line PYTHON_INSTALLED ends with: the declared requirements the venv does not satisfy, as JSON. */
 export const INSTALLED_CHECK_LINE = 'sopworks-install-check: ';
 
@@ -79,10 +81,11 @@ export const PYTHON_INSTALL = [
   "sites = sorted({sysconfig.get_path(kind, 'posix_prefix', vars=where) for kind in ('purelib', 'platlib')})",
   "py = os.path.join(home, 'bin', 'python')",
   `pip = [py, '-I', '-S', '-c', ${JSON.stringify(RUN_PIP)}, wheel, home, 'install', '--prefix', home, '--no-warn-script-location']`,
-  'status = subprocess.run([*pip, *args]).returncode if args else 0',
-  'if status: sys.exit(status)',
+  // Before pip: a failed install still leaves the project's sources importable, for the tests run without it.
   'if roots:',
   '  os.makedirs(sites[0], exist_ok=True)',
-  "  open(os.path.join(sites[0], '_sopworks_project.pth'), 'w').write(''.join(os.path.relpath(os.path.abspath(root), sites[0]) + '\\n' for root in roots))",
+  `  open(os.path.join(sites[0], ${JSON.stringify(PROJECT_PTH)}), 'w').write(''.join(os.path.relpath(os.path.abspath(root), sites[0]) + '\\n' for root in roots))`,
+  'status = subprocess.run([*pip, *args]).returncode if args else 0',
+  'if status: sys.exit(status)',
   `sys.exit(subprocess.run([sys.executable, '-I', '-S', '-c', ${JSON.stringify(PYTHON_INSTALLED)}, wheel, json.dumps(sites), declared, lock]).returncode)`,
 ].join('\n');

@@ -8,6 +8,7 @@ export type { AcceptLine } from './integrity.ts';
 export { DEFAULT_LIMITS, describeLimits, type SandboxLimits } from './limits.ts';
 export { withoutMachinePaths } from './machine-paths.ts';
 export { inside } from './path-inside.ts';
+export { PROJECT_PTH } from './project-venv.ts';
 export { removeTree } from './remove-tree.ts';
 export { runSandboxed, type SandboxOutcome } from './run-sandboxed.ts';
 export { sandboxEnvironment } from './sandbox-environment.ts';

@@ -85,6 +85,7 @@ const PLACES: Record<string, string> = {
   PATH: "the runner's own folder, then the system's",
   PYENV_ROOT: "kept from sopworks' environment (pyenv's shims need it)",
   VIRTUAL_ENV: "the project's .venv",
+  PYTHONPATH: "the project's source folders (a src layout), as its .venv has them",
   NODE_OPTIONS: "Node's permission model (the sandbox's fallback)",
   [RUN_MARKER]: "a random id marking the run's processes (to stop what outlives it)",
 };
