@@ -60,7 +60,11 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
   const pytest = PYTEST_SUMMARY.exec(text);
   if (pytest) {
     const summary = pytest[1]!;
-    const listed = [...text.matchAll(/^(?:FAILED|ERROR) (\S+)(?: - (.*))?$/gm)].map((m) => ({ name: m[1]!, message: m[2] ?? '' }));
+    // A parametrized test's id may hold spaces: the id runs to the " - " before the message, or to the line's end.
+    const listed = withSectionMessages(
+      [...text.matchAll(/^(?:FAILED|ERROR) (\S.*?)(?: - (.*))?$/gm)].map((m) => ({ name: m[1]!, message: m[2] ?? '' })),
+      text,
+    );
     const skipped = (num(summary, /(\d+) skipped/) ?? 0) + (num(summary, /(\d+) xfailed/) ?? 0) + (num(summary, /(\d+) xpassed/) ?? 0);
     return {
       counts: {
@@ -98,9 +102,20 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
 
 const PYTEST_SUMMARY = /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun)(?:, )?)+) in [\d.]+s\b/m;
 
-/** pytest's FAILURES/ERRORS sections: "____ test_name ____" and the "E   " lines under it. */
+/**
+ * The short summary's failures, each without a message (pytest leaves it out when the line would pass the
+ * terminal's width, as a long test id does) given the "E   " lines of its FAILURES section, found by the
+ * section's header: the id after its file, classes joined by dots ("TestA.test_x[1]").
+ */
+function withSectionMessages(listed: { name: string; message: string }[], text: string): { name: string; message: string }[] {
+  if (listed.every((f) => f.message !== '')) return listed;
+  const sections = new Map(pytestSections(text).map((s) => [s.name, s.message]));
+  return listed.map((f) => (f.message !== '' ? f : { name: f.name, message: sections.get(f.name.split('::').slice(1).join('.')) ?? '' }));
+}
+
+/** pytest's FAILURES/ERRORS sections: "____ test_name ____" (one "_" each side of a long name) and the "E   " lines under it. */
 function pytestSections(text: string): { name: string; message: string }[] {
-  return [...text.matchAll(/^_{3,} (.+?) _{3,}\n([\s\S]*?)(?=^_{3,} |^=+ |^\d+ (?:passed|failed)|(?![\s\S]))/gm)].map((m) => ({
+  return [...text.matchAll(/^_+ (.+?) _+\n([\s\S]*?)(?=^_+ .+ _+$|^=+ |^\d+ (?:passed|failed)|(?![\s\S]))/gm)].map((m) => ({
     name: m[1]!.trim(),
     message: [...m[2]!.matchAll(/^E +(.*)$/gm)]
       .map((e) => e[1]!.trim())

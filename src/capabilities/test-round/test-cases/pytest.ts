@@ -7,7 +7,7 @@ import { type CaseReader, gathered, type Outcome, type TestCase } from './cases.
 
 const STATUS: Record<string, Outcome> = { PASSED: 'passed', FAILED: 'failed', ERROR: 'failed', SKIPPED: 'skipped', XFAIL: 'passed', XPASS: 'failed' };
 const VERBOSE = /^(\S[^\s:]*::.+?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)\b.*?(?:\[\s*\d+%\])?$/;
-const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S[^\s:]*::\S+)(?: - .*)?$/;
+const SUMMARY = /^(PASSED|FAILED|ERROR|XFAIL|XPASS) (\S[^\s:]*::.+?)(?: - .*)?$/;
 
 export const readPytest: CaseReader = (text) => {
   if (!/^(?:=+ )?(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun)(?:, )?)+ in [\d.]+s\b/m.test(text)) return null;

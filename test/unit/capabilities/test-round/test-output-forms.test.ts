@@ -34,6 +34,17 @@ describe('test output in every common form', () => {
     assert.match(parsed.failures[0]!.message, /one is not two/);
   });
 
+  it('pytest -v with test ids too long for a message on their summary line: each message from its FAILURES section', () => {
+    const parsed = output('pytest-v-long-ids.txt');
+    assert.deepEqual(parsed.counts, { passed: 2, failed: 2 });
+    assert.deepEqual(names(parsed), [
+      `tests/test_quote.py::test_quote_false_keeps_quotes_and_escapes_the_others[a&b<c>d'e"f plus a rather long parameter]`,
+      'tests/test_quote.py::TestSignature::test_has_keyword_only_quote_argument_in_its_signature_as_documented',
+    ]);
+    assert.match(parsed.failures[0]!.message, /^assert "a&amp;b<c>d'\.\.\.ong parameter" == /);
+    assert.equal(parsed.failures[1]!.message, "TypeError: escape() got an unexpected keyword argument 'quote'");
+  });
+
   it('pytest -q without its short summary (-rN): the FAILURES headers and E lines', () => {
     const parsed = output('pytest-q-no-summary.txt');
     assert.deepEqual(parsed.counts, { passed: 1, failed: 2 });

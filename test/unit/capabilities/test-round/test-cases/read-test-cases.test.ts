@@ -201,6 +201,15 @@ describe('the tests a runner names, and how each ended', () => {
     ]);
   });
 
+  it('pytest -v: a parametrized id with spaces in it, the same from its verdict line and its summary line', () => {
+    assert.deepEqual(listed(fixture('pytest-v-long-ids.txt')), [
+      `failed tests/test_quote.py::test_quote_false_keeps_quotes_and_escapes_the_others[a&b<c>d'e"f plus a rather long parameter]`,
+      'passed tests/test_quote.py::test_quote_false_keeps_quotes_and_escapes_the_others[plain text that is also long enough]',
+      'failed tests/test_quote.py::TestSignature::test_has_keyword_only_quote_argument_in_its_signature_as_documented',
+      'passed tests/test_quote.py::test_short',
+    ]);
+  });
+
   it('forms that print no passing test name none of them (pytest -q, node dots)', () => {
     assert.deepEqual(listed(fixture('pytest-q-passing.txt')), []);
     assert.deepEqual(listed(fixture('node-dot-failing.txt')), []);
