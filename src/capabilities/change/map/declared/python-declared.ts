@@ -66,7 +66,7 @@ export function toxCommands(sections: Map<string, Map<string, string>>, where: s
       .split('\n')
       .map((line) => line.replace(/^-\s*/, '').trim())
       .flatMap((line) => {
-        const argv = asTestCommand(shellWords(toxSubstituted(line)) ?? []);
+        const argv = asTestCommand(withoutToxPlaces(shellWords(toxSubstituted(line)) ?? []));
         return argv ? [{ argv, source: `${where} [${env}] commands: ${line}` }] : [];
       }),
   );
@@ -78,7 +78,22 @@ const toxSubstituted = (line: string): string =>
     .replace(/\{posargs\}/g, '')
     .replace(/\{envpython\}/g, 'python3')
     .replace(/\{(toxinidir|tox_root)\}/g, '.')
-    .replace(/\{envbindir\}\//g, '');
+    .replace(/\{envbindir\}\//g, '')
+    .replace(/\{env:[A-Za-z_][A-Za-z0-9_]*:([^{}]*)\}/g, '$1');
+
+/**
+ * The words without those that still name a place of tox's own environment (`--basetemp={env_tmp_dir}`,
+ * `--cov-report=xml:{envlogdir}/c.xml`): outside tox it names nothing, and the command runs without it —
+ * an option whose value it is goes with it.
+ */
+function withoutToxPlaces(words: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (const word of words) {
+    if (!/\{[a-z_]+(?::[^{}]*)?\}/.test(word)) kept.push(word);
+    else if (kept.length > 0 && /^--?[\w-]+$/.test(kept.at(-1)!) && !word.startsWith('-')) kept.pop();
+  }
+  return kept;
+}
 
 function asTestCommand(words: readonly string[]): string[] | null {
   const argv = runnable(words);
@@ -121,8 +136,8 @@ function pyprojectCommands(toml: Record<string, unknown>): DeclaredCommand[] {
   if (Array.isArray(commands)) {
     for (const command of commands) {
       if (!Array.isArray(command)) continue;
-      const words = command.filter((w): w is string => typeof w === 'string' && !/^\{posargs/.test(w));
-      const argv = asTestCommand(words);
+      const words = command.filter((w): w is string => typeof w === 'string' && !/^\{posargs/.test(w)).map(toxSubstituted);
+      const argv = asTestCommand(withoutToxPlaces(words));
       if (argv) found.push({ argv, source: `pyproject.toml [tool.tox.env_run_base] commands: ${JSON.stringify(command)}` });
     }
   }

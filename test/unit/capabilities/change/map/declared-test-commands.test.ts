@@ -93,6 +93,13 @@ describe("a repository's declared test commands", () => {
     assert.deepEqual(argvs(await commandsOf({ 'pyproject.toml': poe }, ['tests/test_a.py'])), ['python3 -m pytest -q']);
     const toxToml = '[tool.tox]\nlegacy_tox_ini = """\n[testenv]\ncommands =\n    coverage run -m pytest {posargs:tests}\n"""\n';
     assert.deepEqual(argvs(await commandsOf({ 'pyproject.toml': toxToml }, ['tests/test_a.py'])), ['python3 -m pytest tests']);
+    // A place of tox's own environment names nothing outside tox: the option that holds it goes (MarkupSafe's pyproject.toml).
+    const toxNative =
+      '[tool.tox.env_run_base]\ncommands = [[\n    "pytest", "-v", "--tb=short", "--basetemp={env_tmp_dir}",\n    {replace = "posargs", default = [], extend = true},\n]]\n';
+    assert.deepEqual(argvs(await commandsOf({ 'pyproject.toml': toxNative }, ['tests/test_a.py'])), ['pytest -v --tb=short']);
+    const toxIni =
+      '[testenv]\ncommands = pytest --basetemp {envtmpdir} --junitxml={envlogdir}/junit.xml -p no:cacheprovider {env:PYTEST_ADDOPTS:-q} {posargs}\n';
+    assert.deepEqual(argvs(await commandsOf({ 'tox.ini': toxIni }, ['tests/test_a.py'])), ['pytest -p no:cacheprovider -q']);
     const nox =
       'import nox\n\n@nox.session\ndef lint(session):\n    session.run("ruff", "check")\n\n@nox.session(python=["3.12"])\ndef tests(session):\n    session.install(".")\n    session.run("pytest", "-x", *session.posargs)\n';
     assert.deepEqual(argvs(await commandsOf({ 'noxfile.py': nox }, ['tests/test_a.py'])), ['pytest -x']);
