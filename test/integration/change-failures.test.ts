@@ -79,6 +79,13 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     );
     const baseline = await fs.readFile(path.join(run.worktree, '.sopworks', 'documents', 'baseline-tests.md'), 'utf8');
     assert.match(baseline, /## Failing on the base already\n\n- an old bug/);
+    // QA is told which tests failed there, each with the first line of why.
+    const exchanges = (await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8')).trim().split('\n');
+    const qa = exchanges.map((line) => JSON.parse(line) as { action: string; messages: { content: string }[] }).find((e) => e.action === 'write_change_tests')!;
+    assert.match(
+      qa.messages.at(-1)!.content,
+      /failed on the base already, before the change: an old bug \(Expected values to be strictly equal:\); \(they are not the change's to fix/,
+    );
     run.untouched();
   });
 

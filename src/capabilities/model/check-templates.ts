@@ -13,7 +13,19 @@ import type { StepPrompt, Vocabulary } from '../../engine/steps/index.ts';
 import { analyseTemplate, type Position, type TemplateAnalysis, type TemplateUse } from './template-analysis.ts';
 
 /** The helpers PromptRenderer (src/capabilities/model/prompt-renderer.ts) registers besides Handlebars' built-in ones. */
-export const SOPWORKS_HELPERS = ['json', 'markdown', 'join', 'fence', 'includes', 'paths', 'isDocument', 'criterionId', 'above', 'outputFormat'] as const;
+export const SOPWORKS_HELPERS = [
+  'json',
+  'markdown',
+  'join',
+  'fence',
+  'includes',
+  'paths',
+  'isDocument',
+  'criterionId',
+  'above',
+  'firstLine',
+  'outputFormat',
+] as const;
 const HELPERS: ReadonlySet<string> = new Set([...Object.keys(Handlebars.create().helpers), ...SOPWORKS_HELPERS]);
 const PROFILE_FIELDS = [...Object.keys(RoleProfile.shape), 'id', 'email', 'reviewing'];
 

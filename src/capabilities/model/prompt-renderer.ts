@@ -152,6 +152,8 @@ export class PromptRenderer {
     this.handlebars.registerHelper('paths', (items: unknown) =>
       Array.isArray(items) ? items.map((entry) => (entry && typeof entry === 'object' ? (entry as { path?: unknown }).path : undefined)) : [],
     );
+    // `(firstLine text)`: a message's first line, for a list that names many (a test's failure beside its name).
+    this.handlebars.registerHelper('firstLine', (text: unknown) => (typeof text === 'string' ? (text.split('\n')[0] ?? '').trim().slice(0, 240) : ''));
     // `{{outputFormat}}`: where the rules, guidance and output format go (render(), splitAtFormat); absent: last.
     this.handlebars.registerHelper('outputFormat', () => FORMAT_MARK);
     // `(criterionId "AC" @index)`: a criterion's id from its place in its list (src/documents/criteria.ts).

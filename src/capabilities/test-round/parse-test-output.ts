@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { escapeRegExp } from '../../ground/files/index.ts';
 import { cargoCounts, goCounts, jasmineCounts, jestCounts, mochaCounts, vitestCounts } from './runner-counts.ts';
-import { listedOnlyCases } from './test-cases/read-test-cases.ts';
+import { listedFailureMessage, listedOnlyCases } from './test-cases/read-test-cases.ts';
 import { uvuCounts } from './test-cases/uvu.ts';
 
 export interface ParsedTestOutput {
@@ -44,7 +44,7 @@ function readCounts(text: string): Omit<ParsedTestOutput, 'running'> {
   const failed = cases.filter((c) => c.outcome === 'failed');
   return {
     counts: { passed: cases.filter((c) => c.outcome === 'passed').length, failed: failed.length },
-    failures: failed.map((c) => ({ name: c.name, message: '' })),
+    failures: failed.map((c) => ({ name: c.name, message: listedFailureMessage(text, c.name) })),
   };
 }
 

@@ -8,7 +8,7 @@
 import { readAva } from './ava.ts';
 import { readCargo } from './cargo.ts';
 import { gathered, type TestCase } from './cases.ts';
-import { readGoTest } from './go-test.ts';
+import { goFailureMessage, readGoTest } from './go-test.ts';
 import { readJest } from './jest.ts';
 import { readMochaSpec } from './mocha-spec.ts';
 import { readNodeSpec } from './node-spec.ts';
@@ -39,4 +39,9 @@ export function listedOnlyCases(output: string): TestCase[] | null {
   const text = plain(output);
   const cases = LISTED_ONLY.flatMap((read) => read(text) ?? []);
   return cases.length > 0 ? gathered(cases) : null;
+}
+
+/** What the output says of a listed failure beyond its name, where its form prints it by the test (go test); '' otherwise. */
+export function listedFailureMessage(output: string, name: string): string {
+  return readGoTest(plain(output)) ? goFailureMessage(plain(output), name) : '';
 }

@@ -119,12 +119,18 @@ describe('template analysis', () => {
       isDocument: '{{#if (isDocument "README.md")}}a document{{/if}}{{#if (isDocument "src/a.js")}}code{{/if}}',
       criterionId: '{{#each list}}{{criterionId "KW" @index}};{{/each}}',
       above: '{{#if (above "bug")}}bug above{{else}}bug here{{/if}}',
+      firstLine: '[{{firstLine bug.message}}]',
       outputFormat: 'the step said{{outputFormat}}the call said',
     };
     await fs.writeFile(path.join(roles, 'qa', 'helpers.hbs'), SOPWORKS_HELPERS.map((name) => calls[name]).join('\n'));
     const renderer = new PromptRenderer(roles, markdownRenderers);
     const profile = { id: 'qa', email: 'qa@sopworks.local', name: 'Dave', title: 'QA', goal: 'g', constraints: [] };
-    const bug = { summary: 'broken', failingTests: ['t'], files: [{ path: 'src/a.js', problem: 'p' }] };
+    const bug = {
+      summary: 'broken',
+      failingTests: ['t'],
+      files: [{ path: 'src/a.js', problem: 'p' }],
+      message: '  a.go:3: undefined: x \nnote: module requires Go 1.21',
+    };
     const files = [{ path: 'x.js' }, { path: 'y.js' }];
     const { user } = renderer.render(profile, 'helpers', { list: ['a', 'b'], bug, files }, { kind: 'files' });
     assert.match(user, /^\[\n {2}"a",\n {2}"b"\n\]\n/);
@@ -136,6 +142,7 @@ describe('template analysis', () => {
     assert.match(user, /^a document$/m, 'README.md is a document, src/a.js is not');
     assert.match(user, /^KW-1;KW-2;$/m, 'a criterion id from its place in its list');
     assert.match(user, /^bug here$/m, 'no request opens with the bug report');
+    assert.match(user, /^\[a\.go:3: undefined: x\]$/m, "a message's first line, trimmed");
     assert.match(user, /^the step said\n\nformat\n\nthe call said\n$/m, 'the format where the template puts it, the rest after it');
   });
 });

@@ -45,6 +45,19 @@ describe('test output in every common form', () => {
     assert.equal(parsed.failures[1]!.message, "TypeError: escape() got an unexpected keyword argument 'quote'");
   });
 
+  it("go test -v: each failure's logged lines, and a package that did not compile with the compiler's (and go's note of the Go it needs)", () => {
+    const parsed = output('go-v-build-failed.txt');
+    assert.deepEqual(parsed.counts, { passed: 2, failed: 3 });
+    assert.deepEqual(parsed.failures, [
+      { name: 'TestBad', message: 'a_test.go:8: got 1, want 2' },
+      { name: 'TestTable/one', message: 'a_test.go:12: one is wrong' },
+      {
+        name: 'example.com/gofail/broken [build failed]',
+        message: 'broken/b_test.go:5:43: time.Now().Compare undefined (type time.Time has no field or method Compare)\nnote: module requires Go 1.21',
+      },
+    ]);
+  });
+
   it('pytest -q without its short summary (-rN): the FAILURES headers and E lines', () => {
     const parsed = output('pytest-q-no-summary.txt');
     assert.deepEqual(parsed.counts, { passed: 1, failed: 2 });

@@ -189,6 +189,16 @@ describe('the tests a runner names, and how each ended', () => {
     ]);
   });
 
+  it("go test -v: a package whose tests did not compile is one failure, named by the package, beside the others' tests", () => {
+    assert.deepEqual(listed(fixture('go-v-build-failed.txt')), [
+      'passed TestGood',
+      'failed TestBad',
+      'failed TestTable/one',
+      'passed TestTable/two',
+      'failed example.com/gofail/broken [build failed]',
+    ]);
+  });
+
   it('go test -v: subtests by their path, a parent of subtests not a test of its own', () => {
     assert.deepEqual(listed(fixture('go-v-criteria.txt')), [
       'passed TestAC1CountsASingleWord',
