@@ -113,6 +113,19 @@ describe('running projects in the sandbox', function () {
     );
   });
 
+  it("keeps a program's stdout and stderr in the order it wrote them, under each mode", async () => {
+    // Alternate lines, each written whole with a sync write: read from two pipes they would come in runs of each.
+    const dir = await project({
+      'alternate.js': "const fs = require('node:fs');\nfor (let i = 0; i < 400; i++) fs.writeSync(i % 2 ? 2 : 1, `${i}\\n`);\n",
+    });
+    const expected = `${Array.from({ length: 400 }, (_, i) => i).join('\n')}\n`;
+    for (const setting of ['auto', 'fallback'] as const) {
+      const outcome = await runSandboxed({ argv: ['node', 'alternate.js'], projectDir: dir, limits: LIMITS, setting, allowUnsandboxed: false });
+      assert.equal(outcome.exitCode, 0, outcome.output);
+      assert.equal(outcome.output, expected, setting);
+    }
+  });
+
   it('keeps the tail of an output larger than the cap, and says the cap was hit', async () => {
     const dir = await project({ 'flood.js': "for (let i = 0; i < 5000; i++) console.log(`line ${i} ${'x'.repeat(40)}`);\nconsole.log('THE END');\n" });
     const outcome = await runSandboxed({

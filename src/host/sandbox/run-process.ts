@@ -1,6 +1,6 @@
 /**
- * Runs one command as a child process in its own process group: no shell, the environment it is given
- * (nothing inherited), a wall-clock limit, capped output, and the whole group killed at the end.
+ * Runs one command as a child process in its own process group: no shell but a /bin/sh that joins its
+ * stderr to its stdout and execs it, the environment it is given (nothing inherited), a wall-clock limit, capped output, and the whole group killed at the end.
  * The sandbox (run-sandboxed.ts) wraps the command; this is the bounded runner underneath.
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ export interface ProcessResult {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
-  /** stdout and stderr interleaved as they arrived, truncated to the cap (the tail is kept). */
+  /** stdout and stderr on one pipe, in the order written, truncated to the cap (the tail is kept). */
   output: string;
   truncated: boolean;
 }
@@ -35,9 +35,11 @@ const PIPE_GRACE_MS = 2000;
 
 export function runProcess(argv: readonly string[], options: RunOptions): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const [command, ...args] = argv;
-    if (!command) return reject(new Error('empty command'));
-    const child = spawn(command, args, {
+    if (argv.length === 0) return reject(new Error('empty command'));
+    // One pipe for both streams, in the order they were written: read from two, a program's stderr and
+    // stdout would interleave as they happened to arrive (cargo's `Running tests/cli.rs` on stderr, the
+    // names of that binary's tests on stdout), and a test's name would depend on the machine's load.
+    const child = spawn('/bin/sh', ['-c', 'exec 2>&1; exec "$@"', 'sopworks-output', ...argv], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
