@@ -79,6 +79,8 @@ const toxSubstituted = (line: string): string =>
     .replace(/\{envpython\}/g, 'python3')
     .replace(/\{(toxinidir|tox_root)\}/g, '.')
     .replace(/\{envbindir\}\//g, '')
+    // The project as tox installed it is the project's own folder here: sopworks runs its sources.
+    .replace(/\{(?:env_site_packages_dir|envsitepackagesdir)\}\//g, '')
     .replace(/\{env:[A-Za-z_][A-Za-z0-9_]*:([^{}]*)\}/g, '$1');
 
 /**
@@ -90,7 +92,8 @@ function withoutToxPlaces(words: readonly string[]): string[] {
   const kept: string[] = [];
   for (const word of words) {
     if (!/\{[a-z_]+(?::[^{}]*)?\}/.test(word)) kept.push(word);
-    else if (kept.length > 0 && /^--?[\w-]+$/.test(kept.at(-1)!) && !word.startsWith('-')) kept.pop();
+    // A place alone after an option is that option's value (`--basetemp {envtmpdir}`).
+    else if (kept.length > 0 && /^--?[\w-]+$/.test(kept.at(-1)!) && /^\{[a-z_]+\}$/.test(word)) kept.pop();
   }
   return kept;
 }

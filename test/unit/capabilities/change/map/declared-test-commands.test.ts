@@ -100,6 +100,11 @@ describe("a repository's declared test commands", () => {
     const toxIni =
       '[testenv]\ncommands = pytest --basetemp {envtmpdir} --junitxml={envlogdir}/junit.xml -p no:cacheprovider {env:PYTEST_ADDOPTS:-q} {posargs}\n';
     assert.deepEqual(argvs(await commandsOf({ 'tox.ini': toxIni }, ['tests/test_a.py'])), ['pytest -p no:cacheprovider -q']);
+    // The package as tox installed it is the repository's own (boltons' tox.ini).
+    const boltons = '[testenv]\nchangedir = .tox\ncommands = pytest --doctest-modules {env_site_packages_dir}/boltons {tox_root}/tests {posargs}\n';
+    assert.deepEqual(argvs(await commandsOf({ 'tox.ini': boltons }, ['boltons/iterutils.py', 'tests/test_iterutils.py'])), [
+      'pytest --doctest-modules boltons ./tests',
+    ]);
     const nox =
       'import nox\n\n@nox.session\ndef lint(session):\n    session.run("ruff", "check")\n\n@nox.session(python=["3.12"])\ndef tests(session):\n    session.install(".")\n    session.run("pytest", "-x", *session.posargs)\n';
     assert.deepEqual(argvs(await commandsOf({ 'noxfile.py': nox }, ['tests/test_a.py'])), ['pytest -x']);
