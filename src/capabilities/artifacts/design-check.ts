@@ -22,7 +22,8 @@ export interface PlanRoles {
  * the code is, and reviewed like any file — never rendered, so a design that leaves it out is sent back.
  */
 export const README = 'README.md';
-export const README_PURPOSE = 'install, usage with real examples (commands exactly as the program takes them, and what they print), how to run the tests';
+export const README_PURPOSE =
+  'install, usage with real examples (for a program, commands exactly as it takes them and what they print; for a library, calls and what they return), how to run the tests';
 
 /** A rule as one sentence: its own full stop, or one added. */
 const sentence = (text: string): string => (text.endsWith('.') ? text : `${text}.`);
