@@ -49,6 +49,15 @@ export const CHROMIUM = fileRequirement('chromium', '/usr/bin/chromium', 'apt-ge
 export const REDIS = commandRequirement('redis-server', 'redis-server', 'apt-get install -y redis-server');
 export const PYTHON = commandRequirement('python3', 'python3', 'apt-get install -y python3 python3-venv');
 export const GO = commandRequirement('go', 'go', 'apt-get install -y golang-go', ['version']);
+/** pytest on the machine's PATH, that runs (a pyenv shim of a Python without it does not): a repository's tests run with it when its own install fails. */
+export const PYTEST: SystemRequirement = {
+  name: 'pytest',
+  install: 'apt-get install -y python3-pytest',
+  missing() {
+    const probe = spawnSync('pytest', ['--version'], { stdio: 'ignore', timeout: 20_000 });
+    return probe.error ? 'pytest not found' : probe.status !== 0 ? `pytest --version exited ${probe.status}` : null;
+  },
+};
 /** A Rust toolchain: Debian's cargo, or rustup's proxy in ~/.cargo/bin (the sandbox finds its toolchain). */
 export const CARGO = commandRequirement('cargo', 'cargo', 'apt-get install -y cargo', ['--version']);
 export const OPENSSL = commandRequirement('openssl', 'openssl', 'apt-get install -y openssl', ['version']);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { sopworks } from '../helpers/in-process.ts';
 import { ROOT } from '../helpers/paths.ts';
-import { BUBBLEWRAP, CARGO, GO, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
+import { BUBBLEWRAP, CARGO, GO, PYTEST, PYTHON, requireSystem, type SystemRequirement } from '../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
@@ -156,6 +156,27 @@ const RUNS: RecordedRun[] = [
       'test: Add read-only `parent` and `name` properties to JsonPointer',
     ],
     says: /tests base: the dependencies could not be installed \(pip install\): .+; running the tests without them\n(?:.*\n)?.*tests base: passed \(28 passed, 0 failed\)/,
+  },
+  {
+    file: 'markupsafe-change.yaml',
+    what: "a change to pallets/markupsafe, a real src-layout repository whose test requirements cannot be installed (escape()'s quote argument)",
+    needs: [PYTHON, PYTEST, BUBBLEWRAP],
+    repo: 'pallets-markupsafe',
+    // Its test dependency group (pytest) from an index that refuses: the machine's pytest runs the tests,
+    // and imports the sources in src/, not a MarkupSafe installed on the machine.
+    env: { SOPWORKS_PIP_INDEX_URL: 'http://127.0.0.1:9/simple' },
+    outcome: /^done — the existing tests and the change's tests pass$/,
+    code: 0,
+    tests: 97,
+    reasks: 0,
+    criteria: { proven: 21, total: 21 },
+    subjects: [
+      'feat: Add keyword-only quote argument to… (src/markupsafe/__init__.py)',
+      'docs: Add keyword-only quote argument to escape()… (docs/escaping.rst)',
+      'docs: Add keyword-only quote argument to escape() and… (CHANGES.rst)',
+      'test: Add keyword-only quote argument to escape() and escape_silent()',
+    ],
+    says: /src\/ put on the environment's path \(a src layout\)[^\n]*\n(?:.*\n)*?.*tests base: passed \(39 passed, 0 failed\)/,
   },
 ];
 
