@@ -62,7 +62,23 @@ export const ChangeRequest = z.object({
 
 /** Which files a step wants to read, and why (the `read` step loads them, bounded). */
 export const ReadRequest = z.object({
-  files: z.array(z.object({ path: RelativePath, why: text('why') })).min(1),
+  files: z
+    .array(
+      z.object({
+        path: RelativePath,
+        why: text('why'),
+        // Optional, not defaulted, so that a request written before it still parses (schemas.ts, "Optional facts").
+        focus: z
+          .array(text('a focus name'))
+          .max(8)
+          .nullable()
+          .optional()
+          .describe(
+            'the functions, classes or methods of this file the change is about (`Path`, `Command.parseAsync`): a file too long to show whole is shown around their definitions, with its start and end; null to read it from its start',
+          ),
+      }),
+    )
+    .min(1),
 });
 
 /** What a `read` step hands over: the files it read, and those it refused with the reason. */

@@ -193,6 +193,33 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.equal(git(worktree, 'status', '--porcelain', '--ignored'), '!! .sopworks/\n');
   });
 
+  it('edits a file too long to show whole: its editor is shown its start, the parts its task names and its end, and the edit applies to all of it (trial express48: History.md, 127 KB, was refused)', async () => {
+    const repo = await userRepository();
+    const greet = path.join(repo, 'src', 'greet.js');
+    const padding = Array.from({ length: 800 }, (_, i) => `// notes on greetings, line ${i + 1} of a long history kept in the file`);
+    await fs.appendFile(greet, `${padding.join('\n')}\n`);
+    git(repo, 'commit', '--quiet', '-am', 'a long history');
+    const out = path.join(path.dirname(repo), 'out');
+    const result = await sopworks(['change', repo, REQUEST, '--llm', `scripted:${SCENARIO}`, '--out', out], { cwd: ROOT });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /Outcome\s+done/);
+    const branch = 'sopworks/let-greet-take-language-option';
+    const edited = git(repo, 'show', `${branch}:src/greet.js`);
+    assert.match(edited, /export function greet\(name, \{ lang = 'en' \} = \{\}\) \{/);
+    assert.ok(edited.endsWith(`${padding.at(-1)}\n`), 'the end of the file, never shown whole, is intact');
+    const worktree = path.join(out, 'greetings-let-greet-take-language-option');
+    const edits = (await fs.readFile(path.join(worktree, '.sopworks', 'exchanges.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { action: string; messages: { content: string }[] })
+      .filter((e) => e.action === 'edit_file');
+    const prompt = edits[0]!.messages.at(-1)!.content;
+    const lines = 10 + padding.length;
+    assert.match(prompt, new RegExp(`It has ${lines} lines, too many to show whole: shown here are its start(, the lines around [^\\n]+)? and its end`));
+    assert.match(prompt, new RegExp(`^… \\(lines \\d+–\\d+ of ${lines} not shown\\)$`, 'm'));
+    assert.ok(prompt.length < 24_000 + 20_000, `the prompt carries part of the file (${prompt.length} characters)`);
+  });
+
   it("changes the demo's repository: npm run demo, then npm run demo:change", async () => {
     const out = await tempDir('sopworks-demo-change-');
     const demo = await sopworks(['run', '--llm', `scripted:${path.join(ROOT, 'examples', 'wordfreq.yaml')}`, '--out', out], { cwd: ROOT });

@@ -9,8 +9,11 @@ import { type ChangeTaskGraph, validateTaskGraph } from '../../documents/index.t
 import { resolveInside } from '../../ground/files/index.ts';
 import { nearestPath, trackedFiles } from './nearest-path.ts';
 
-/** Files larger than this are not edited (their content would not fit a prompt); the map shows their interface. */
-export const MAX_EDIT_BYTES = 96_000;
+/**
+ * Files larger than this are not edited. A file longer than the edit's prompt shows whole (EDIT_SHOWN_CHARS)
+ * is shown to its editor in part (edit-step.ts); this bounds what QA's prompt then shows of it whole.
+ */
+export const MAX_EDIT_BYTES = 256_000;
 
 /** What changeTaskProblems checks, as a prompt states it: the same rules, said once. */
 export const CHANGE_TASK_RULES: readonly string[] = [

@@ -9,6 +9,7 @@ import { defineStep, type Ports, type RoleContext } from '../../engine/steps/ind
 import { SopworksError } from '../../ground/errors.ts';
 import { applyEdits } from './apply-edits.ts';
 import { currentChangeTask } from './change-views.ts';
+import { excerpt, namesMentioned } from './file-excerpt.ts';
 import { originalContent } from './original-content.ts';
 import { unifiedDiff } from './render-diff.ts';
 
@@ -49,7 +50,12 @@ export const edit = defineStep({
     const reply = (await ports.model.ask({
       call: { role, action: params.action, key: file },
       profile: ports.role.fileSeats?.[params.by] ?? ports.role.profile,
-      variables: { ...variables, documents: await view('documents'), original: { path: file, content: original }, key: file },
+      variables: {
+        ...variables,
+        documents: await view('documents'),
+        original: shownToEdit(file, original, currentChangeTask(ports.board, file).description),
+        key: file,
+      },
       output: { kind: 'edits', path: file },
       occurrence: countOf(context.asks, askCounter(params.action, file)),
       accept: (value) => {
@@ -86,4 +92,23 @@ async function startingPoint(file: string, onto: string | null, context: RoleCon
     base: ports.board.latest<RepositoryMap>('RepositoryMap')?.payload.base ?? null,
   });
   return { before: found, original: found ?? '' };
+}
+
+/** Characters of a file an edit's prompt shows whole; a longer one is shown in part (file-excerpt.ts). */
+export const EDIT_SHOWN_CHARS = 24_000;
+
+/**
+ * The file as its editor's prompt shows it: whole, or — longer than EDIT_SHOWN_CHARS — its start, the
+ * parts around the definitions its task names, and its end (`inPart` says so, and how many lines it has).
+ * The edit still applies to the whole file.
+ */
+export function shownToEdit(
+  file: string,
+  content: string,
+  task: string,
+): { path: string; content: string; inPart: { lines: number; around: string[] } | null } {
+  if (content.length <= EDIT_SHOWN_CHARS) return { path: file, content, inPart: null };
+  const shown = excerpt(content, EDIT_SHOWN_CHARS, namesMentioned(task, content));
+  const lines = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
+  return { path: file, content: shown.text, inPart: { lines, around: shown.found } };
 }

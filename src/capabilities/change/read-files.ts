@@ -3,14 +3,17 @@
  * `maxChars` a file, `totalChars` for all of them together, shared out so that the smaller files are shown
  * whole and the larger share what is left alike (a 4,000-line test file asked for first no longer leaves
  * the files after it empty) — and, past it, the file's first lines with a
- * line that says how much is missing and where (which lines, how many characters): never a refusal, and
- * never cut without saying so. A folder is shown as the files in it (the map may have folded it). A file
+ * line that says how much is missing and where (which lines, how many characters), or, where the request
+ * names what it is about (`focus`, else the names its reason gives that the file defines), the file's
+ * start, the lines around their definitions and its end (file-excerpt.ts): never a refusal, and never cut
+ * without saying so. A folder is shown as the files in it (the map may have folded it). A file
  * that is missing, binary or not a plain file is refused with the reason, which the next prompt shows —
  * the model is told, never left guessing.
  */
 import fs from 'node:fs/promises';
 import type { ReadFiles, ReadRequest } from '../../documents/index.ts';
 import { resolveInside } from '../../ground/files/index.ts';
+import { excerpt, namesMentioned } from './file-excerpt.ts';
 import { renderTree } from './map/render-tree.ts';
 import { trackedFiles } from './nearest-path.ts';
 
@@ -27,9 +30,9 @@ const READ_AT_MOST_BYTES = 4 * 1024 * 1024;
 
 export async function readRequestedFiles(root: string, request: ReadRequest, bounds: ReadBounds): Promise<ReadFiles> {
   const refused: ReadFiles['refused'] = [];
-  const read: { path: string; content: string; bytes: number }[] = [];
+  const read: { path: string; content: string; bytes: number; focus: string[] }[] = [];
   const seen = new Set<string>();
-  for (const { path: file } of request.files) {
+  for (const { path: file, why, focus } of request.files) {
     if (seen.has(file)) continue;
     seen.add(file);
     if (read.length >= bounds.maxFiles) {
@@ -38,7 +41,8 @@ export async function readRequestedFiles(root: string, request: ReadRequest, bou
     }
     const one = await readOne(root, file);
     if (typeof one === 'string') refused.push({ path: file, reason: one });
-    else read.push({ path: file, ...one });
+    // The names asked about, else those its reason gives that the file defines.
+    else read.push({ path: file, ...one, focus: focus && focus.length > 0 ? focus : namesMentioned(why, one.content) });
   }
   const budget = bounds.totalChars ?? bounds.maxFiles * bounds.maxChars;
   const limits = shares(
@@ -50,6 +54,9 @@ export async function readRequestedFiles(root: string, request: ReadRequest, bou
     const limit = limits[i]!;
     const why =
       limit < bounds.maxChars ? `the prompt's budget for files read, ${budget} characters, is shared among the ${read.length} files asked for` : undefined;
+    const complete = file.bytes <= Buffer.byteLength(file.content);
+    if (complete && file.content.length > limit && file.focus.length > 0)
+      return { path: file.path, content: focusedPart(file.content, limit, file.focus, why) };
     return { path: file.path, content: inPart(file.content, limit, file.bytes, why) };
   });
   return { files, refused };
@@ -117,4 +124,12 @@ export function inPart(content: string, limit: number, bytes: number = Buffer.by
   const where = complete ? `lines ${from}–${lineCount} of ${lineCount}` : `line ${from} to the end of a ${bytes}-byte file`;
   const why = cutBecause ?? `a file is shown up to ${limit} characters`;
   return `${kept}… (${missing} not shown: ${where} — ${why})\n`;
+}
+
+/** A file too long for its limit, shown around the names asked about (file-excerpt.ts), its last line saying so. */
+function focusedPart(content: string, limit: number, focus: readonly string[], cutBecause?: string): string {
+  const shown = excerpt(content, limit, focus);
+  const around = shown.found.length > 0 ? `its start, the lines around ${shown.found.join(', ')} and its end` : 'its start and its end';
+  const missing = shown.missing.length > 0 ? `; not defined in it: ${shown.missing.join(', ')}` : '';
+  return `${shown.text}… (shown in part: ${around} — ${cutBecause ?? `a file is shown up to ${limit} characters`}${missing})\n`;
 }

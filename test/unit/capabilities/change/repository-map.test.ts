@@ -295,6 +295,45 @@ describe('repository map', function () {
     );
   });
 
+  it('shows a long file around the names asked about, or those its reason gives, with its start and end (trial click48: the Path class lay past the part shown)', async () => {
+    const body = (from: number) => Array.from({ length: 300 }, (_, i) => `    # line ${from + i} of a long module`);
+    const module = [
+      'import os',
+      '',
+      'class Choice(ParamType):',
+      ...body(1),
+      'class Path(ParamType):',
+      '    def convert(self, value, param, ctx):',
+      ...body(400),
+      'def last():',
+      '    pass',
+    ];
+    const { root } = await repository({ 'src/click/types.py': `${module.join('\n')}\n` });
+    const asked = await readRequestedFiles(
+      root,
+      { files: [{ path: 'src/click/types.py', why: 'the class the change is in', focus: ['Path.convert', 'Nowhere'] }] },
+      { maxFiles: 8, maxChars: 6000 },
+    );
+    const shown = asked.files[0]!.content;
+    assert.match(shown, /^import os\n/);
+    assert.match(shown, /\nclass Path\(ParamType\):\n {4}def convert\(self, value, param, ctx\):\n/);
+    assert.match(
+      shown,
+      /\ndef last\(\):\n {4}pass\n… \(shown in part: its start, the lines around Path\.convert and its end — a file is shown up to 6000 characters; not defined in it: Nowhere\)\n$/,
+    );
+    assert.match(shown, /^… \(lines \d+–\d+ of 607 not shown\)$/m);
+    // Without `focus`, the names its reason gives that the file defines.
+    const told = await readRequestedFiles(
+      root,
+      { files: [{ path: 'src/click/types.py', why: 'Path is what the change extends', focus: null }] },
+      { maxFiles: 8, maxChars: 6000 },
+    );
+    assert.match(told.files[0]!.content, /\nclass Path\(ParamType\):\n/);
+    // Neither: its start, as before.
+    const plain = await readRequestedFiles(root, { files: [{ path: 'src/click/types.py', why: 'to see it' }] }, { maxFiles: 8, maxChars: 6000 });
+    assert.doesNotMatch(plain.files[0]!.content, /class Path/);
+  });
+
   it('gives each file at most an equal part of what the smaller ones leave', () => {
     assert.deepEqual(shares([100, 50, 10], 1000, 500), [100, 50, 10]);
     assert.deepEqual(shares([5000, 10, 5000], 3000, 24_000), [1495, 10, 1495]);

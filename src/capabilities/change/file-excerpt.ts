@@ -1,0 +1,158 @@
+/**
+ * A file too long to show whole, shown in part where it matters: its first lines (imports, a changelog's
+ * newest entries), the lines around the definitions of the names asked about (a function, a class, a
+ * method), and its last lines (where a new definition is often added) — in file order, each gap said as
+ * the lines it leaves out, so a model quoting the file (a SEARCH block) quotes only what it was shown, and
+ * knows what it was not. Pure.
+ */
+
+export interface Excerpt {
+  text: string;
+  /** Whether the whole file is in `text`. */
+  whole: boolean;
+  /** The names asked about whose definition was found, and those not found in the file. */
+  found: string[];
+  missing: string[];
+}
+
+/** The share of the limit the file's start takes when names are asked about, and its end. */
+const HEAD_SHARE = 0.25;
+const TAIL_SHARE = 0.1;
+/** Lines shown before a definition: its comment or decorator. */
+const LEAD_LINES = 3;
+
+/** Words that open a definition in the languages a repository is likely to hold. */
+const DEFINES =
+  '(?:export\\s+)?(?:default\\s+)?(?:pub(?:\\([^)]*\\))?\\s+)?(?:async\\s+)?(?:static\\s+)?(?:def|class|function\\*?|func|fn|interface|type|struct|enum|trait|impl|const|let|var|module|object)\\b';
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The 0-based line where `name` is defined: a line that opens a definition naming it (`def name`, `class
+ * Name`, `func (r *T) Name(`, `export function name`), else one that starts with it as a method or a
+ * property does (`name(…) {`, `name = …`, `name: …`), or one that assigns it to an object (`res.name = …`) —
+ * the least indented of them (a module's, before a function's local); `A.b` is `b` after `A`'s definition.
+ * -1: not found.
+ */
+export function definitionLine(lines: readonly string[], name: string, from = 0): number {
+  const parts = name.split(/\.|::|#/).filter(Boolean);
+  if (parts.length > 1) {
+    const outer = definitionLine(lines, parts.slice(0, -1).join('.'), from);
+    return outer === -1 ? -1 : definitionLine(lines, parts.at(-1)!, outer + 1);
+  }
+  const word = escaped(name);
+  const opens = new RegExp(`^\\s*(?:@\\S+\\s+)*${DEFINES}[^\\n]*?(?<![\\w$])${word}(?![\\w$])`);
+  const starts = new RegExp(`^\\s*(?:(?:public|private|protected|static|async|get|set|override|readonly)\\s+)*\\*?${word}\\s*(?:\\(|=|:|<)`);
+  // A property assigned on an object: `res.redirect = function redirect(…)`, `Foo.prototype.bar = …`.
+  const assigned = new RegExp(`^\\s*(?:[\\w$]+\\.)+${word}\\s*=(?!=)`);
+  // The least indented match, the first of those: a module's definition before a local of a function.
+  let best = -1;
+  let depth = Number.POSITIVE_INFINITY;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!(opens.test(line) || starts.test(line) || assigned.test(line))) continue;
+    const indent = line.length - line.trimStart().length;
+    if (indent < depth) [best, depth] = [i, indent];
+  }
+  return best;
+}
+
+/** The file whole when it fits `limit` characters, else its start, the parts around `names`' definitions and its end. */
+export function excerpt(content: string, limit: number, names: readonly string[] = []): Excerpt {
+  const unique = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
+  if (content.length <= limit) return { text: content, whole: true, found: unique, missing: [] };
+  const lines = content.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const anchors = unique.map((name) => ({ name, line: definitionLine(lines, name) }));
+  const found = anchors.filter((a) => a.line !== -1);
+  const shown = new Set<number>();
+  // Lines from `start` on, while the characters allow and the next part has not begun.
+  const take = (start: number, budget: number, stopAt = lines.length) => {
+    let used = 0;
+    for (let i = start; i < stopAt && i < lines.length; i++) {
+      if (shown.has(i)) continue;
+      const cost = lines[i]!.length + 1;
+      if (used + cost > budget) break;
+      shown.add(i);
+      used += cost;
+    }
+  };
+  const starts = [...new Set(found.map((a) => Math.max(0, a.line - LEAD_LINES)))].sort((a, b) => a - b);
+  const head = found.length > 0 ? Math.floor(limit * HEAD_SHARE) : Math.floor(limit * (1 - TAIL_SHARE));
+  const tail = Math.floor(limit * TAIL_SHARE);
+  take(0, head);
+  // The end: its last lines within the tail's share.
+  let tailStart = lines.length;
+  for (let used = 0; tailStart > 0 && used + lines[tailStart - 1]!.length + 1 <= tail; tailStart--) used += lines[tailStart - 1]!.length + 1;
+  for (let i = tailStart; i < lines.length; i++) shown.add(i);
+  // Each definition its part of what is left, up to the next one.
+  const left = limit - head - tail;
+  starts.forEach((start, k) => take(start, Math.floor(left / starts.length), starts[k + 1] ?? tailStart));
+  // What the parts left unused (they met, or ran into the end) goes on from the start.
+  const used = [...shown].reduce((n, i) => n + lines[i]!.length + 1, 0);
+  if (used < limit) take(0, limit - used);
+  const parts: string[] = [];
+  let gap: number | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    if (shown.has(i)) {
+      if (gap !== null) parts.push(skipped(gap, i - 1, lines.length));
+      gap = null;
+      parts.push(lines[i]!);
+    } else gap ??= i;
+  }
+  if (gap !== null) parts.push(skipped(gap, lines.length - 1, lines.length));
+  return {
+    text: `${parts.join('\n')}\n`,
+    whole: false,
+    found: found.map((a) => a.name),
+    missing: anchors.filter((a) => a.line === -1).map((a) => a.name),
+  };
+}
+
+const skipped = (from: number, to: number, count: number): string =>
+  from === to ? `… (line ${from + 1} of ${count} not shown)` : `… (lines ${from + 1}–${to + 1} of ${count} not shown)`;
+
+/**
+ * The names a task's words mention that the file defines (`the Path class`, `convert()`, `Command.deprecate`):
+ * the parts of a long file its editor is shown, besides its start and end.
+ */
+export function namesMentioned(description: string, content: string): string[] {
+  const lines = content.split('\n');
+  const words = [...new Set(description.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? [])].filter((w) => w.length >= 3);
+  return words.filter((word) => !COMMON.has(word.toLowerCase()) && definitionLine(lines, word) !== -1).slice(0, 8);
+}
+
+/** Words of a task's prose that name no definition worth finding. */
+const COMMON = new Set([
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'from',
+  'add',
+  'new',
+  'when',
+  'not',
+  'its',
+  'are',
+  'one',
+  'all',
+  'each',
+  'return',
+  'returns',
+  'value',
+  'default',
+  'function',
+  'class',
+  'method',
+  'test',
+  'tests',
+  'file',
+  'true',
+  'false',
+  'null',
+  'none',
+  'string',
+]);
