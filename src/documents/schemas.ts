@@ -179,6 +179,8 @@ export const Code = CodeFile.extend({
    * own, by their text: not counted against the run's completeness. Null for a file the run wrote whole.
    */
   inheritedPlaceholders: z.array(z.string()).nullable().default(null),
+  /** Where each of a change's edits starts in the file (0-based lines): a long file is shown around them. Null for a file written whole. */
+  changed: z.array(z.number().int().min(0)).nullable().default(null),
 });
 
 export const CodeComplete = z.object({

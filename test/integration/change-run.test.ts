@@ -218,6 +218,22 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
     assert.match(prompt, new RegExp(`It has ${lines} lines, too many to show whole: shown here are its start(, the lines around [^\\n]+)? and its end`));
     assert.match(prompt, new RegExp(`^… \\(lines \\d+–\\d+ of ${lines} not shown\\)$`, 'm'));
     assert.ok(prompt.length < 24_000 + 20_000, `the prompt carries part of the file (${prompt.length} characters)`);
+    // QA is shown it in part too: its start, the part around the edit, its end.
+    const qa = JSON.parse(
+      (await fs.readFile(path.join(worktree, '.sopworks', 'exchanges.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .find((line) => line.includes('"action":"write_change_tests"'))!,
+    ) as { messages: { content: string }[] };
+    const shown = qa.messages.at(-1)!.content;
+    assert.match(
+      shown,
+      new RegExp(
+        `### src/greet\\.js\\nIt has ${edited.trimEnd().split('\n').length} lines, too many to show whole: shown here are its start, the parts around the change's edits and its end`,
+      ),
+    );
+    assert.match(shown, /export function greet\(name, \{ lang = 'en' \} = \{\}\) \{/);
+    assert.ok(!shown.includes(padding[400]!), 'the middle of the history is left out');
   });
 
   it("changes the demo's repository: npm run demo, then npm run demo:change", async () => {

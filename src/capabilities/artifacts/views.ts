@@ -8,6 +8,7 @@ import { type Code, codeInterface, type Design, openIssuesOf, type PRD, type Tas
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View, type ViewScope } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
+import { excerpt } from '../../ground/text/index.ts';
 import { designExcerpt } from './design-excerpt.ts';
 
 /** The newest Code message per path, in task order. */
@@ -94,9 +95,21 @@ export const file: View = {
 
 export const files: View = {
   description:
-    "Every file committed so far (newest version of each, in task order): `path`, `content`, and `openIssues` — its last review's issues when that review did not approve (the file's revisions ran out), else [].",
-  read: ({ board }) => latestCode(board).map((c) => ({ path: c.path, content: c.content, openIssues: openIssuesOf(c.review) })),
+    "Every file committed so far (newest version of each, in task order): `path`, `content`, `openIssues` — its last review's issues when that review did not approve (the file's revisions ran out), else [] — and `inPart`: null, or, for an existing file a change edited that is too long to show whole, `{ lines }` — its content then its start, the parts around the change's edits and its end.",
+  read: ({ board }) =>
+    latestCode(board).map((c) => {
+      const shown = c.changed === null ? null : excerpt(c.content, FILE_SHOWN_CHARS, [], c.changed);
+      return {
+        path: c.path,
+        content: shown && !shown.whole ? shown.text : c.content,
+        openIssues: openIssuesOf(c.review),
+        inPart: shown && !shown.whole ? { lines: c.content.split('\n').length - (c.content.endsWith('\n') ? 1 : 0) } : null,
+      };
+    }),
 };
+
+/** Characters of an edited file the `files` view shows whole; a longer one in part, around its edits. */
+export const FILE_SHOWN_CHARS = 24_000;
 
 /** The latest artifact of each type (unless the role holds a slot of the same name). */
 export const prd = latestOf('PRD', 'The latest PRD.');

@@ -7,11 +7,11 @@ import { type Code, type EditsReply, placeholdersIn, type RepositoryMap } from '
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
 import { defineStep, type Ports, type RoleContext } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
+import { excerpt, namesMentioned } from '../../ground/text/index.ts';
 import { applyEdits } from './apply-edits.ts';
 import { currentChangeTask } from './change-views.ts';
-import { excerpt, namesMentioned } from './file-excerpt.ts';
 import { originalContent } from './original-content.ts';
-import { unifiedDiff } from './render-diff.ts';
+import { changedLines, unifiedDiff } from './render-diff.ts';
 
 export const edit = defineStep({
   description:
@@ -19,7 +19,7 @@ export const edit = defineStep({
     'the slot `onto` if kept, else its last Code before the message being worked on, else the file at the base; empty for a new file — ' +
     'the same on resume as in the first run), and apply the reply — SEARCH/REPLACE blocks, ' +
     'or a small file whole. A block whose SEARCH text is not found, or found more than once, is re-asked with the reason and the lines ' +
-    "around the nearest match (bounded like any invalid reply); nothing is ever applied in part. The output is `path`, `content`, `before`, `diff` and `inheritedPlaceholders` (the TODOs the file had before: a repository's own, not counted against the run).",
+    "around the nearest match (bounded like any invalid reply); nothing is ever applied in part. The output is `path`, `content`, `before`, `diff`, `inheritedPlaceholders` (the TODOs the file had before: a repository's own, not counted against the run) and `changed` (where each change starts in the new content; null for a new file).",
   params: z
     .object({
       action: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use lower-case letters, digits and underscores'),
@@ -35,6 +35,7 @@ export const edit = defineStep({
     before: z.string().nullable(),
     diff: z.string(),
     inheritedPlaceholders: z.array(z.string()).nullable(),
+    changed: z.array(z.number().int().min(0)).nullable(),
   }),
   effect: 'model-call',
   names: { views: ['with'], currentKey: 'key' },
@@ -69,7 +70,14 @@ export const edit = defineStep({
     if (!applied.ok) throw new SopworksError('REPLY_INVALID', applied.reason); // accepted above: cannot happen unless the file changed meanwhile
     // A repository's own TODOs are not this change's: the figures count only the placeholders it adds.
     const inheritedPlaceholders = before === null ? null : placeholdersIn(file, before).map((p) => p.text);
-    return { path: file, content: applied.content, before, diff: unifiedDiff(file, before, applied.content), inheritedPlaceholders };
+    return {
+      path: file,
+      content: applied.content,
+      before,
+      diff: unifiedDiff(file, before, applied.content),
+      inheritedPlaceholders,
+      changed: before === null ? null : changedLines(before, applied.content),
+    };
   },
 });
 
@@ -94,7 +102,7 @@ async function startingPoint(file: string, onto: string | null, context: RoleCon
   return { before: found, original: found ?? '' };
 }
 
-/** Characters of a file an edit's prompt shows whole; a longer one is shown in part (file-excerpt.ts). */
+/** Characters of a file an edit's prompt shows whole; a longer one is shown in part (ground/text/file-excerpt.ts). */
 export const EDIT_SHOWN_CHARS = 24_000;
 
 /**

@@ -5,7 +5,7 @@
  * the files after it empty) — and, past it, the file's first lines with a
  * line that says how much is missing and where (which lines, how many characters), or, where the request
  * names what it is about (`focus`, else the names its reason gives that the file defines), the file's
- * start, the lines around their definitions and its end (file-excerpt.ts): never a refusal, and never cut
+ * start, the lines around their definitions and its end (ground/text/file-excerpt.ts): never a refusal, and never cut
  * without saying so. A folder is shown as the files in it (the map may have folded it). A file
  * that is missing, binary or not a plain file is refused with the reason, which the next prompt shows —
  * the model is told, never left guessing.
@@ -13,7 +13,7 @@
 import fs from 'node:fs/promises';
 import type { ReadFiles, ReadRequest } from '../../documents/index.ts';
 import { resolveInside } from '../../ground/files/index.ts';
-import { excerpt, namesMentioned } from './file-excerpt.ts';
+import { excerpt, namesMentioned } from '../../ground/text/index.ts';
 import { renderTree } from './map/render-tree.ts';
 import { trackedFiles } from './nearest-path.ts';
 
@@ -126,7 +126,7 @@ export function inPart(content: string, limit: number, bytes: number = Buffer.by
   return `${kept}… (${missing} not shown: ${where} — ${why})\n`;
 }
 
-/** A file too long for its limit, shown around the names asked about (file-excerpt.ts), its last line saying so. */
+/** A file too long for its limit, shown around the names asked about (ground/text/file-excerpt.ts), its last line saying so. */
 function focusedPart(content: string, limit: number, focus: readonly string[], cutBecause?: string): string {
   const shown = excerpt(content, limit, focus);
   const around = shown.found.length > 0 ? `its start, the lines around ${shown.found.join(', ')} and its end` : 'its start and its end';

@@ -1,10 +1,10 @@
 /**
- * A long file shown in part (src/capabilities/change/file-excerpt.ts): where a name is defined in the
+ * A long file shown in part (src/ground/text/file-excerpt.ts): where a name is defined in the
  * shapes real code has, and the excerpt — its start, the parts around the names asked about, its end —
  * within the limit, each gap said by its lines.
  */
 import assert from 'node:assert/strict';
-import { definitionLine, excerpt, namesMentioned } from '../../../../src/capabilities/change/file-excerpt.ts';
+import { definitionLine, excerpt, namesMentioned } from '../../../../src/ground/text/file-excerpt.ts';
 
 const filler = (from: number, count: number, prefix = '# filler line'): string[] => Array.from({ length: count }, (_, i) => `${prefix} ${from + i}`);
 
@@ -72,6 +72,25 @@ describe('a long file shown in part', () => {
     assert.match(shown.text, /^# History\n\n## Unreleased\n\* fix a bug\n/);
     assert.match(shown.text, /\n\* an old entry 2004\n$/);
     assert.match(shown.text, /^… \(lines \d+–\d+ of 2004 not shown\)$/m);
+  });
+
+  it('prefers a member named with its owner, leaves out keywords and built-in types, and keeps four (trial click48b: tuple, str and else took the room of Path.convert)', () => {
+    const content = [
+      'import collections.abc as cabc',
+      'class Path(ParamType):',
+      '    name = "path"',
+      '    def __init__(self, exists: bool = False, executable: bool = False) -> None:',
+      '        self.exists = exists',
+      '    def convert(self, value, param, ctx):',
+      '        is_dash = self.allow_dash and value == "-"',
+      '        if not is_dash:',
+      '            return value',
+      '        else:',
+      '            return tuple(str(v) for v in value)',
+    ].join('\n');
+    const task =
+      'In class Path only: add a tuple of str next to the name, a parameter after `executable` in Path.__init__ (a cabc.Sequence), and in Path.convert, inside the `if not is_dash:` block, else nothing.';
+    assert.deepEqual(namesMentioned(task, content), ['Path.__init__', 'Path.convert', 'is_dash', 'name']);
   });
 
   it("takes the names a task's words mention that the file defines", () => {

@@ -41,7 +41,8 @@ export function definitionLine(lines: readonly string[], name: string, from = 0)
     return outer === -1 ? -1 : definitionLine(lines, parts.at(-1)!, outer + 1);
   }
   const word = escaped(name);
-  const opens = new RegExp(`^\\s*(?:@\\S+\\s+)*${DEFINES}[^\\n]*?(?<![\\w$])${word}(?![\\w$])`);
+  // The keyword, a Go method's receiver, then the name: `def name`, `func (r *T) Name`, `export default function name`.
+  const opens = new RegExp(`^\\s*(?:@\\S+\\s+)*${DEFINES}\\s*(?:\\([^)]*\\)\\s*)?\\*?\\s*${word}(?![\\w$])`);
   const starts = new RegExp(`^\\s*(?:(?:public|private|protected|static|async|get|set|override|readonly)\\s+)*\\*?${word}\\s*(?:\\(|=|:|<)`);
   // A property assigned on an object: `res.redirect = function redirect(…)`, `Foo.prototype.bar = …`.
   const assigned = new RegExp(`^\\s*(?:[\\w$]+\\.)+${word}\\s*=(?!=)`);
@@ -57,8 +58,8 @@ export function definitionLine(lines: readonly string[], name: string, from = 0)
   return best;
 }
 
-/** The file whole when it fits `limit` characters, else its start, the parts around `names`' definitions and its end. */
-export function excerpt(content: string, limit: number, names: readonly string[] = []): Excerpt {
+/** The file whole when it fits `limit` characters, else its start, the parts around `names`' definitions (and the 0-based `at` lines) and its end. */
+export function excerpt(content: string, limit: number, names: readonly string[] = [], at: readonly number[] = []): Excerpt {
   const unique = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
   if (content.length <= limit) return { text: content, whole: true, found: unique, missing: [] };
   const lines = content.split('\n');
@@ -77,8 +78,9 @@ export function excerpt(content: string, limit: number, names: readonly string[]
       used += cost;
     }
   };
-  const starts = [...new Set(found.map((a) => Math.max(0, a.line - LEAD_LINES)))].sort((a, b) => a - b);
-  const head = found.length > 0 ? Math.floor(limit * HEAD_SHARE) : Math.floor(limit * (1 - TAIL_SHARE));
+  const marks = [...found.map((a) => a.line), ...at.filter((line) => line < lines.length)];
+  const starts = [...new Set(marks.map((line) => Math.max(0, line - LEAD_LINES)))].sort((a, b) => a - b);
+  const head = starts.length > 0 ? Math.floor(limit * HEAD_SHARE) : Math.floor(limit * (1 - TAIL_SHARE));
   const tail = Math.floor(limit * TAIL_SHARE);
   take(0, head);
   // The end: its last lines within the tail's share.
@@ -113,46 +115,29 @@ const skipped = (from: number, to: number, count: number): string =>
   from === to ? `… (line ${from + 1} of ${count} not shown)` : `… (lines ${from + 1}–${to + 1} of ${count} not shown)`;
 
 /**
- * The names a task's words mention that the file defines (`the Path class`, `convert()`, `Command.deprecate`):
- * the parts of a long file its editor is shown, besides its start and end.
+ * The names a task's words mention that the file defines (`Path.convert`, `is_dash`, `the Path class`): the
+ * parts of a long file its editor is shown, besides its start and end. A member named with its owner comes
+ * first (and its owner goes), then a name shaped like code (`parseArgs`, `is_dash`), then a plain word;
+ * language keywords and built-in types are no names; at most four, so that each part has room.
  */
 export function namesMentioned(description: string, content: string): string[] {
   const lines = content.split('\n');
-  const words = [...new Set(description.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? [])].filter((w) => w.length >= 3);
-  return words.filter((word) => !COMMON.has(word.toLowerCase()) && definitionLine(lines, word) !== -1).slice(0, 8);
+  const words = [...new Set(description.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? [])].filter(
+    (w) => w.length >= 3 && !NOT_NAMES.has(w.toLowerCase()),
+  );
+  const rank = (w: string): number => (/\.|::|#/.test(w) ? 0 : /[A-Z_$]/.test(w.slice(1)) ? 1 : 2);
+  const defined = words.sort((a, b) => rank(a) - rank(b)).filter((w) => definitionLine(lines, w) !== -1);
+  const owners = new Set(defined.filter((w) => rank(w) === 0).map((w) => w.split(/\.|::|#/)[0]!));
+  return defined.filter((w) => !owners.has(w)).slice(0, 4);
 }
 
-/** Words of a task's prose that name no definition worth finding. */
-const COMMON = new Set([
-  'the',
-  'and',
-  'for',
-  'with',
-  'that',
-  'this',
-  'from',
-  'add',
-  'new',
-  'when',
-  'not',
-  'its',
-  'are',
-  'one',
-  'all',
-  'each',
-  'return',
-  'returns',
-  'value',
-  'default',
-  'function',
-  'class',
-  'method',
-  'test',
-  'tests',
-  'file',
-  'true',
-  'false',
-  'null',
-  'none',
-  'string',
-]);
+/** Words of a task's prose that name no definition worth showing: common words, keywords, built-in types. */
+const NOT_NAMES = new Set(
+  [
+    'the and for with that this from add new when not its are one all each value default function class method test tests file true false null none string',
+    'if else elif for while return def import with try except finally raise pass break continue lambda yield async await self this super var let const in is or',
+    'str int float bool bytes list dict set tuple object type len print range number boolean array map error any void undefined',
+  ]
+    .join(' ')
+    .split(' '),
+);
