@@ -122,9 +122,9 @@ const skipped = (from: number, to: number, count: number): string =>
  */
 export function namesMentioned(description: string, content: string): string[] {
   const lines = content.split('\n');
-  const words = [...new Set(description.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? [])].filter(
-    (w) => w.length >= 3 && !NOT_NAMES.has(w.toLowerCase()),
-  );
+  // `self.resolve_path` and `this.parse` name a member of the class at hand: the member is the name.
+  const mentioned = (description.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? []).map((w) => w.replace(/^(?:self|this|cls)(?:\.|::|#)/, ''));
+  const words = [...new Set(mentioned)].filter((w) => w.length >= 3 && !NOT_NAMES.has(w.toLowerCase()));
   const rank = (w: string): number => (/\.|::|#/.test(w) ? 0 : /[A-Z_$]/.test(w.slice(1)) ? 1 : 2);
   const defined = words.sort((a, b) => rank(a) - rank(b)).filter((w) => definitionLine(lines, w) !== -1);
   const owners = new Set(defined.filter((w) => rank(w) === 0).map((w) => w.split(/\.|::|#/)[0]!));

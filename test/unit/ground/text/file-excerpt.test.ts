@@ -91,6 +91,8 @@ describe('a long file shown in part', () => {
     const task =
       'In class Path only: add a tuple of str next to the name, a parameter after `executable` in Path.__init__ (a cabc.Sequence), and in Path.convert, inside the `if not is_dash:` block, else nothing.';
     assert.deepEqual(namesMentioned(task, content), ['Path.__init__', 'Path.convert', 'is_dash', 'name']);
+    // A member reached through self is the member.
+    assert.deepEqual(namesMentioned('call self.convert on it', content), ['convert']);
   });
 
   it("takes the names a task's words mention that the file defines", () => {
