@@ -8,7 +8,7 @@ import { type Code, codeInterface, type Design, openIssuesOf, type PRD, type Tas
 import type { BoardReader } from '../../engine/board/index.ts';
 import { latestOf, type View, type ViewScope } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { excerpt } from '../../ground/text/index.ts';
+import { excerpt, SHOWN_CHARS } from '../../ground/text/index.ts';
 import { designExcerpt } from './design-excerpt.ts';
 
 /** The newest Code message per path, in task order. */
@@ -98,7 +98,7 @@ export const files: View = {
     "Every file committed so far (newest version of each, in task order): `path`, `content`, `openIssues` — its last review's issues when that review did not approve (the file's revisions ran out), else [] — and `inPart`: null, or, for an existing file a change edited that is too long to show whole, `{ lines }` — its content then its start, the parts around the change's edits and its end.",
   read: ({ board }) =>
     latestCode(board).map((c) => {
-      const shown = c.changed === null ? null : excerpt(c.content, FILE_SHOWN_CHARS, [], c.changed);
+      const shown = c.changed === null ? null : excerpt(c.content, SHOWN_CHARS, [], c.changed);
       return {
         path: c.path,
         content: shown && !shown.whole ? shown.text : c.content,
@@ -107,9 +107,6 @@ export const files: View = {
       };
     }),
 };
-
-/** Characters of an edited file the `files` view shows whole; a longer one in part, around its edits. */
-export const FILE_SHOWN_CHARS = 24_000;
 
 /** The latest artifact of each type (unless the role holds a slot of the same name). */
 export const prd = latestOf('PRD', 'The latest PRD.');

@@ -10,7 +10,7 @@ import { resolveInside } from '../../ground/files/index.ts';
 import { nearestPath, trackedFiles } from './nearest-path.ts';
 
 /**
- * Files larger than this are not edited. A file longer than the edit's prompt shows whole (EDIT_SHOWN_CHARS)
+ * Files larger than this are not edited. A file longer than the edit's prompt shows whole (SHOWN_CHARS)
  * is shown to its editor in part (edit-step.ts); this bounds what QA's prompt then shows of it whole.
  */
 export const MAX_EDIT_BYTES = 256_000;

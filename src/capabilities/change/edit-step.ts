@@ -7,7 +7,7 @@ import { type Code, type EditsReply, placeholdersIn, type RepositoryMap } from '
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
 import { defineStep, type Ports, type RoleContext } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { excerpt, namesMentioned } from '../../ground/text/index.ts';
+import { excerpt, namesMentioned, SHOWN_CHARS } from '../../ground/text/index.ts';
 import { applyEdits } from './apply-edits.ts';
 import { currentChangeTask } from './change-views.ts';
 import { originalContent } from './original-content.ts';
@@ -102,11 +102,8 @@ async function startingPoint(file: string, onto: string | null, context: RoleCon
   return { before: found, original: found ?? '' };
 }
 
-/** Characters of a file an edit's prompt shows whole; a longer one is shown in part (ground/text/file-excerpt.ts). */
-export const EDIT_SHOWN_CHARS = 24_000;
-
 /**
- * The file as its editor's prompt shows it: whole, or — longer than EDIT_SHOWN_CHARS — its start, the
+ * The file as its editor's prompt shows it: whole, or — longer than SHOWN_CHARS — its start, the
  * parts around the definitions its task names, and its end (`inPart` says so, and how many lines it has).
  * The edit still applies to the whole file.
  */
@@ -115,8 +112,8 @@ export function shownToEdit(
   content: string,
   task: string,
 ): { path: string; content: string; inPart: { lines: number; around: string[] } | null } {
-  if (content.length <= EDIT_SHOWN_CHARS) return { path: file, content, inPart: null };
-  const shown = excerpt(content, EDIT_SHOWN_CHARS, namesMentioned(task, content));
+  if (content.length <= SHOWN_CHARS) return { path: file, content, inPart: null };
+  const shown = excerpt(content, SHOWN_CHARS, namesMentioned(task, content));
   const lines = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   return { path: file, content: shown.text, inPart: { lines, around: shown.found } };
 }

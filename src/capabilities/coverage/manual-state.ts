@@ -8,9 +8,11 @@ import type { ManualCheckState, ManualChecks, ManualVerdicts } from '../../docum
 import type { BoardReader } from '../../engine/board/index.ts';
 
 /** The files a run wrote, newest version of each, with the position on the board of that version. */
-export function latestFiles(board: BoardReader): Map<string, { content: string; seq: number }> {
-  const files = new Map<string, { content: string; seq: number }>();
-  for (const m of board.all<{ path: string; content: string }>('Code')) files.set(m.payload.path, { content: m.payload.content, seq: m.seq });
+export function latestFiles(board: BoardReader): Map<string, { content: string; seq: number; changed: number[] | null }> {
+  const files = new Map<string, { content: string; seq: number; changed: number[] | null }>();
+  for (const m of board.all<{ path: string; content: string; changed?: number[] | null }>('Code')) {
+    files.set(m.payload.path, { content: m.payload.content, seq: m.seq, changed: m.payload.changed ?? null });
+  }
   return files;
 }
 

@@ -6,6 +6,9 @@
  * knows what it was not. Pure.
  */
 
+/** Characters of a file a prompt shows whole (an edit's, QA's, a manual review's); a longer one is shown in part. */
+export const SHOWN_CHARS = 24_000;
+
 export interface Excerpt {
   text: string;
   /** Whether the whole file is in `text`. */

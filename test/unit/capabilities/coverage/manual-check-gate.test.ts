@@ -12,6 +12,7 @@ import {
   criteriaRejected,
   criteriaUntested,
   manualBugReport,
+  manualReview,
   manualReviewDue,
   renderCoverage,
 } from '../../../../src/capabilities/coverage/index.ts';
@@ -144,5 +145,24 @@ describe('manual checks', () => {
       { path: 'README.md', problem: 'AC-2 ("README.md says how to install, use and test it"): no Tests section (the review looks for: install, usage, tests)' },
     ]);
     assert.match(bug.summary, /^No automated test can prove AC-2, so a review read the files instead, and rejected them/);
+  });
+
+  it('reads a long changelog a change edited around its edit, a short file whole (trial express48b: 127 KB of History.md for one entry)', async () => {
+    const history = ['# History', '', '## Unreleased', '', ...Array.from({ length: 3000 }, (_, i) => `* an old entry, number ${i + 1}, kept for the record`)];
+    const edited = [...history.slice(0, 4), '* res.redirect() refuses a status that is not a redirect', ...history.slice(4)].join('\n');
+    const board = boardOf([
+      { type: 'ChangeRequest', payload: { acceptanceCriteria: ['a', 'History.md notes the change'], keepWorking: [] } },
+      { type: 'Code', payload: { path: 'History.md', content: edited, changed: [4] } },
+      { type: 'Code', payload: { path: 'README.md', content: '# Tool\n', changed: null } },
+      { type: 'ManualChecks', payload: { checks: [{ id: 'AC-2', reason: 'prose', artifacts: ['History.md', 'README.md'], lookFor: 'the entry' }] } },
+    ]);
+    const view = (await manualReview.read({ board, context: { slots: {} } } as never, 'manualReview')) as {
+      files: { path: string; content: string; inPart: { lines: number } | null }[];
+    };
+    const [changelog, readme] = view.files;
+    assert.deepEqual(changelog!.inPart, { lines: 3005 });
+    assert.match(changelog!.content, /^# History\n\n## Unreleased\n\n\* res\.redirect\(\) refuses a status that is not a redirect\n/);
+    assert.ok(changelog!.content.length < 30_000, `in part: ${changelog!.content.length} characters`);
+    assert.deepEqual(readme, { path: 'README.md', content: '# Tool\n', inPart: null });
   });
 });
