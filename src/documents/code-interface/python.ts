@@ -2,7 +2,8 @@
  * The interface of a Python module, read from its tree: its public names (those of `__all__` when it
  * lists them, else every name not starting with `_`; dunder methods are public) — functions and classes
  * with their decorators and whole signatures (parameters over several lines, defaults, annotations), the
- * first line of each docstring, a class's public attributes and methods, and module constants. A body
+ * first line of each docstring, a class's public attributes and methods, module constants, and the imports
+ * that bring in a name `__all__` lists (a package's re-exports). A body
  * is `...`; a function's nested helpers, private names and `if __name__ == "__main__":` are left out. A
  * value too long to show is `...` (never part of one).
  */
@@ -18,7 +19,7 @@ export function pythonInterface(root: SyntaxNode, source: string): string {
   let out = '';
   let lastWasValue = false;
   for (const node of root.namedChildren) {
-    const shown = node ? member(node, source, isPublic) : null;
+    const shown = node ? (reExport(node, all) ?? member(node, source, isPublic)) : null;
     if (!node || shown === null) continue;
     const isValue = node.type === 'expression_statement';
     // Constants one under another; a blank line around a function or a class.
@@ -27,6 +28,20 @@ export function pythonInterface(root: SyntaxNode, source: string): string {
     lastWasValue = isValue;
   }
   return out;
+}
+
+/**
+ * An import that brings in a name `__all__` lists (`from .api import evaluate, parse` in a package's
+ * `__init__.py`): the module re-exports it, so it is part of the interface, as written. Null otherwise.
+ */
+function reExport(node: SyntaxNode, all: ReadonlySet<string> | null): string | null {
+  if (!all || (node.type !== 'import_from_statement' && node.type !== 'import_statement')) return null;
+  // Each imported name as the module knows it: the alias when there is one.
+  const names = node.namedChildren.flatMap((child) => {
+    if (child?.type === 'aliased_import') return [child.childForFieldName('alias')?.text ?? ''];
+    return child?.type === 'dotted_name' && node.childForFieldName('module_name')?.id !== child.id ? [child.text] : [];
+  });
+  return names.some((name) => all.has(name)) ? node.text : null;
 }
 
 /** A module's or a class's statement as its interface, or null when it is no part of it. */

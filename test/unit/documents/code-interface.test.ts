@@ -436,6 +436,15 @@ describe('codeInterface: what a file that depends on another is shown of it', ()
       assert.equal(shown, 'def shown(a): ...');
     });
 
+    it("shows a package's re-exports, the imports of the names __all__ lists (trial flagexpr48: its __init__.py had 'no public names')", async () => {
+      const init =
+        '"""flag_expr: parse and evaluate feature-flag expressions."""\n\nimport re\nfrom .api import CompiledExpression, evaluate, parse\nfrom .errors import ExpressionSyntaxError as SyntaxFault\nfrom .tokens import Token\n\n__all__ = ["evaluate", "parse", "CompiledExpression", "SyntaxFault"]\n';
+      assert.equal(
+        await codeInterface('flag_expr/__init__.py', init),
+        'from .api import CompiledExpression, evaluate, parse\n\nfrom .errors import ExpressionSyntaxError as SyntaxFault',
+      );
+    });
+
     it('is whole code: it parses as Python', async () => {
       assert.ok(await parsesWhole('mdtable/align.py', out), out);
     });

@@ -9,7 +9,7 @@ export function renderPrd(prd: PRD & { review?: Review | null }): string {
     `# ${oneLine(prd.projectName)} — Product Requirements`,
     prd.summary,
     `## Goals\n\n${bullets(prd.goals)}`,
-    `## User stories\n\n${bullets(prd.userStories.map((s) => `As ${s.asA}, I want ${s.iWant}, so that ${s.soThat}.`))}`,
+    `## User stories\n\n${bullets(prd.userStories.map((s) => `As ${s.asA}, I want ${s.iWant}, so that ${s.soThat.replace(/[.!?]*$/, '')}.`))}`,
     // A list, not a table: a requirement is shown as written, `|` and line breaks and all.
     `## Requirement pool\n\n${prd.requirementPool.map((r) => item(`${oneLine(r.id)} (${r.priority}): ${r.description}`)).join('\n')}`,
     // Each by its id (AC-n, its place in the list): a task names the criteria its file serves, and a test the one it proves.

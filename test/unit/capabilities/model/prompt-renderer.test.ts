@@ -109,6 +109,10 @@ describe('PromptRenderer', () => {
     assert.match(prompt.user, /As a writer, I want to see my most used words, so that I can vary my style\./);
     assert.match(prompt.user, /^- R1 \(P0\): Count words case-insensitively$/m);
     assert.ok(prompt.user.includes('"A a" counts as two of "a"'), 'quotes are not escaped');
+    // A story the model ended with a full stop gets no second one (trial flagexpr48: "…for that user..").
+    const ended = { ...prd, userStories: [{ asA: 'a writer', iWant: 'counts', soThat: 'I can vary my style.' }] };
+    const again = new PromptRenderer(roles, markdownRenderers).render(profile, 'show_prd', { prd: ended }, { kind: 'json', schema: SCHEMA });
+    assert.match(again.user, /so that I can vary my style\.$/m);
   });
 
   it('puts a file holding its own fences in a longer fence with the fence helper', async () => {
