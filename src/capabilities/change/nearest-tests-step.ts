@@ -37,6 +37,8 @@ export const nearestTests = defineStep({
       map.base,
       tasks.flatMap((t) => (t.from ? [t.file, t.from] : [t.file])),
       params,
+      // The names the tasks mention (`res.redirect`): a test named after one is near, wherever it is.
+      [...new Set(tasks.flatMap((t) => t.description.match(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g) ?? []))],
     );
   },
 });
@@ -50,7 +52,13 @@ export interface TestBounds {
 }
 
 /** The existing tests nearest to `changed`, each as it is at `base`, within the bounds. */
-export async function existingTests(root: string, base: string, changed: readonly string[], bounds: TestBounds): Promise<C.ExistingTests> {
+export async function existingTests(
+  root: string,
+  base: string,
+  changed: readonly string[],
+  bounds: TestBounds,
+  about: readonly string[] = [],
+): Promise<C.ExistingTests> {
   const tree = (await listFiles(root, base)).filter((f) => f.regular);
   // Every test's text at the base, in one git process: what it imports is read from it, never from the work tree the change is editing.
   const tests = tree.filter((f) => isTestCase(f.path) && f.size <= READ_AT_MOST_BYTES);
@@ -60,7 +68,7 @@ export async function existingTests(root: string, base: string, changed: readonl
   );
   const blobOf = new Map(tests.map((f) => [f.path, f.blob]));
   const read = async (file: string) => texts.get(blobOf.get(file) ?? '') ?? null;
-  const chosen = await chooseTests({ files: tree.map((f) => f.path), changed, read, maxFiles: bounds.maxFiles });
+  const chosen = await chooseTests({ files: tree.map((f) => f.path), changed, read, maxFiles: bounds.maxFiles, about });
   let left = bounds.totalChars;
   const shown: C.ExistingTests['files'] = [];
   for (const test of chosen) {

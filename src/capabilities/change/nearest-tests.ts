@@ -4,7 +4,8 @@
  * without a model, the same way every time. Among the tests in the change's language, nearest is, in this
  * order: in the same package (a monorepo's package.json, pyproject.toml, go.mod…); that imports more of the
  * changed files (a Go test, every file of its folder); named after one of them (`ansitowin32_test.py`
- * for `ansitowin32.py`, `add.test.ts` for `add/index.ts`); named like one of them (`uint_slice_test.go` for a
+ * for `ansitowin32.py`, `add.test.ts` for `add/index.ts`) or after a name its tasks mention
+ * (`test/res.redirect.js` for a task about `res.redirect()`); named like one of them (`uint_slice_test.go` for a
  * new `uint8_slice.go`, in a Go package of fifty tests); in a folder sharing more of their path; a test
  * by its name rather than only by its folder; then by path. A helper or fixture found where tests live
  * (`test/_fixture.js`, `tests/utils.py`, `conftest.py`, `__snapshots__/`) is not a test: the helpers
@@ -67,6 +68,11 @@ export interface NearTestsInput {
   /** The start of a file's text at the base (its imports), or null. */
   read(file: string): Promise<string | null>;
   maxFiles: number;
+  /**
+   * The names the change is about, from its tasks' words (`res.redirect`, `parseArgs`): a test named after
+   * one (`test/res.redirect.js`) tests what the change changes, whatever file it is in.
+   */
+  about?: readonly string[];
 }
 
 type Score = [samePackage: number, imports: number, named: number, resembles: number, shared: number, byName: number];
@@ -100,6 +106,11 @@ export async function nearestTests(input: NearTestsInput): Promise<NearTest[]> {
       else if (samePackage) reasons.push(`in the package of ${target}${like}`);
       else if (imported) reasons.push(`imports ${target}`);
     }
+    const subject = score[2] === 0 ? aboutNamed(file, input.about ?? []) : null;
+    if (subject) {
+      score[2] = 1;
+      reasons.unshift(`named after ${subject}, which the change is about`);
+    }
     scored.push({ file, score, imports, reason: reasons[0] ?? nearReason(file, near) });
   }
   scored.sort((a, b) => compareScores(b.score, a.score) || a.file.localeCompare(b.file));
@@ -113,6 +124,13 @@ async function importsOf(file: string, read: (file: string) => Promise<string | 
   const text = await read(file);
   if (text === null) return [];
   return language === 'python' ? pyImports(file, text) : jsImports(file, text);
+}
+
+/** The name of `about` a test is named after (`test/res.redirect.js` for `res.redirect`), or null; names of four letters or more. */
+function aboutNamed(test: string, about: readonly string[]): string | null {
+  const stem = moduleStem(test);
+  if (stem.length < 4) return null;
+  return about.find((name) => name.toLowerCase().replace(/[^a-z0-9]/g, '') === stem) ?? null;
 }
 
 /** A Go test sees every file of its folder: they are one package. */

@@ -159,6 +159,33 @@ describe("the existing tests nearest to a change's files", () => {
     );
   });
 
+  it("takes a test named after what the change's tasks mention, where no test names or imports the file (express: test/res.redirect.js for lib/response.js)", async () => {
+    const express: Record<string, string> = {
+      'package.json': '{ "name": "express" }\n',
+      'index.js': "module.exports = require('./lib/express');\n",
+      'lib/express.js': "exports.response = require('./response');\n",
+      'lib/response.js': 'res.redirect = function redirect(url) {};\n',
+      'test/support/utils.js': 'exports.shouldNotHaveBody = function () {};\n',
+      'test/res.append.js': "var express = require('..');\n",
+      'test/res.redirect.js': "var express = require('..');\nvar utils = require('./support/utils');\n",
+      'test/res.send.js': "var express = require('..');\n",
+      'test/app.router.js': "var express = require('../');\n",
+    };
+    const chosen = await nearestTests({
+      files: Object.keys(express),
+      changed: ['lib/response.js', 'History.md'],
+      read: async (file) => express[file] ?? null,
+      maxFiles: 1,
+      about: ['In', 'res.redirect', 'check', 'status', 'RangeError'],
+    });
+    assert.deepEqual(chosen, [
+      { path: 'test/res.redirect.js', why: 'named after res.redirect, which the change is about', helpers: ['test/support/utils.js'] },
+    ]);
+    // Without the names, the first of the tests whose names begin as the file's does (res.*.js for response.js).
+    const plain = await nearestTests({ files: Object.keys(express), changed: ['lib/response.js'], read: async (file) => express[file] ?? null, maxFiles: 1 });
+    assert.equal(plain[0]!.path, 'test/res.append.js');
+  });
+
   it('chooses the same whatever order the files are listed in', async () => {
     const entries = Object.entries(changesets);
     const reversed = Object.fromEntries([...entries].reverse());
