@@ -36,16 +36,18 @@ function atTerminal(
   respond: (screen: string) => string | null,
   killAt?: RegExp,
 ): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+  // `exec`: script runs the command through /bin/sh, which (dash) would otherwise stay between script and
+  // the CLI, so that killing script's child would kill the shell and leave the CLI running with its lock.
+  const command = `exec ${[process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')}`;
   const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd, env: cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
   let screen = '';
-  let killed = false;
+  let killing: Promise<void> | null = null;
   child.stdout.on('data', (chunk: Buffer) => {
     screen += chunk.toString();
-    if (killAt && !killed && killAt.test(screen)) {
-      killed = true;
+    if (killAt && !killing && killAt.test(screen)) {
       // The CLI is script's child, in a session of its own: killed by its pid, as `kill -9` would.
-      void childrenOf(child.pid!).then((pids) => {
+      killing = childrenOf(child.pid!).then((pids) => {
+        assert.equal(pids.length, 1, `script runs the CLI itself, not through a shell: its children are ${pids.join(', ')}`);
         for (const pid of pids) process.kill(pid, 'SIGKILL');
       });
       return;
@@ -53,7 +55,11 @@ function atTerminal(
     const line = respond(screen);
     if (line !== null) child.stdin.write(`${line}\r`);
   });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, screen })));
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      Promise.resolve(killing).then(() => resolve({ code, screen }), reject);
+    }),
+  );
 }
 
 /** The processes whose parent is `parent` (from /proc/<pid>/stat: its fourth field). */
