@@ -5,7 +5,7 @@
  * but a change whose base's tests could not run here failed on this machine's environment, and what helps
  * is what its base report's first cause names.
  */
-import { BUILD_NOT_RUN, OWN_SCRIPTS_OFF } from '../capabilities/test-round/index.ts';
+import { BUILD_NOT_RUN, DEPENDENCIES_NOT_FETCHED, GO_WITHOUT_MODULE, OWN_SCRIPTS_OFF } from '../capabilities/test-round/index.ts';
 import { BaselineTests } from '../documents/index.ts';
 import type { Message } from '../engine/board/index.ts';
 import { adviceOfBound, type ContinuationAdvice, type NotContinuable, startAfresh } from '../engine/run/index.ts';
@@ -42,7 +42,11 @@ function environmentAdvice(base: BaselineTests, record: object | null): NotConti
           ? "Run sopworks under the Node.js the line names (its package manager will not run on this one), or name in the repository's package.json `packageManager` a version that supports this Node.js."
           : base.signature === 'install failed'
             ? "Make the package it could not get available to sopworks' sandbox: a registry it can reach (SOPWORKS_PIP_INDEX_URL or SOPWORKS_PIP_FIND_LINKS for pip, SOPWORKS_NPM_REGISTRY for npm, or the policy's dependencies.registries; docs/sandbox.md), or a version the registry has declared in the repository."
-            : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
+            : GO_WITHOUT_MODULE.test(line)
+              ? 'Give the repository a go.mod (`go mod init <the path its packages are imported by>`; Go 1.16 and later build only in a module) and commit it: sopworks runs the tests from the top of the repository.'
+              : DEPENDENCIES_NOT_FETCHED.test(line)
+                ? "Vendor the repository's dependencies and commit them — `go mod vendor`, or `cargo vendor` with the `[source]` lines it prints in .cargo/config.toml: sopworks installs npm and pip dependencies, not Go modules or Rust crates, and the tests' sandbox has no network."
+                : 'Make what the tests need available: the runner or module the line names, declared in the repository (its manifest, its test extras) so that the install brings it, or a test command that runs here.',
       ...(line.includes(BUILD_NOT_RUN)
         ? [
             "If the tests import what that build writes (a package's `dist/` entry point), say so in the request — the design's `buildCommand` names the build, and QA runs it in the tests' sandbox before the tests (docs/sandbox.md).",

@@ -324,6 +324,39 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
         process.env.PATH = saved;
       }
     });
+    it("a Go repository whose tests could not build here: no go.mod (pkg/errors' shape), or modules nothing fetches", async () => {
+      const repo = path.join(await tempDir('sopworks-change-'), 'errors');
+      await fs.mkdir(repo);
+      await fs.writeFile(path.join(repo, 'errors.go'), 'package errors\n\nfunc New(text string) error { return nil }\n');
+      await fs.writeFile(path.join(repo, 'errors_test.go'), 'package errors\n\nimport "testing"\n\nfunc TestNew(t *testing.T) {}\n');
+      await fs.writeFile(path.join(repo, 'Makefile'), 'test:\n\tgo test github.com/pkg/errors\n');
+      git(repo, 'init', '--quiet', '--initial-branch=main');
+      git(repo, 'add', '.');
+      git(repo, 'commit', '--quiet', '-m', 'errors');
+      // A PATH with git, and a `go` (never run: the check is read from the files), whether or not this machine has one.
+      const bin = await tempDir('sopworks-path-');
+      await fs.symlink(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(bin, 'git'));
+      await fs.writeFile(path.join(bin, 'go'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+      const saved = process.env.PATH;
+      process.env.PATH = bin;
+      try {
+        await refused(
+          repo,
+          [REQUEST],
+          /The repository's tests cannot build here: the repository has Go test files but no go\.mod, and Go 1\.16 and later build only in a module\.[\s\S]*Nothing was written and no model was asked\.[\s\S]*add a go\.mod \(`go mod init/,
+        );
+        await fs.writeFile(path.join(repo, 'go.mod'), 'module github.com/pkg/errors\n\ngo 1.19\n\nrequire github.com/google/uuid v1.3.0\n');
+        git(repo, 'add', '.');
+        git(repo, 'commit', '--quiet', '-m', 'a module');
+        await refused(
+          repo,
+          [REQUEST],
+          /go\.mod requires a module \(github\.com\/google\/uuid\) that nothing here fetches[\s\S]*`go mod vendor`, commit vendor\//,
+        );
+      } finally {
+        process.env.PATH = saved;
+      }
+    });
     it('an empty request', async () => {
       const repo = await userRepository();
       // A scenario with a spec would supply the request: this one has none.

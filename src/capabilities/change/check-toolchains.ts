@@ -1,13 +1,16 @@
 /**
  * Before a change run asks any model anything: the programs its repository's tests need (read from its
  * files at the base: map/test-commands.ts) must be on this machine — for each suite, one of the commands
- * that run it. A Go repository's tests on a machine
- * without `go` would otherwise be found out at QA's first round, after every model call was paid for.
+ * that run it — and a Go or Rust repository's dependencies must be in it (map/unfetched-dependencies.ts:
+ * nothing fetches them). A Go repository's tests on a machine without `go`, or needing modules the
+ * sandbox cannot download, would otherwise be found out on the base's run, after the first model calls
+ * were paid for.
  */
 import { SopworksError } from '../../ground/errors.ts';
 import { findOnPath, git } from '../../host/git/index.ts';
 import { listFiles } from './map/list-files.ts';
 import { testCommands } from './map/test-commands.ts';
+import { unfetchedDependencies } from './map/unfetched-dependencies.ts';
 
 export async function checkToolchains(repo: string, base: string, onPath: (program: string) => string | null = findOnPath): Promise<void> {
   const files = await listFiles(repo, base);
@@ -25,7 +28,7 @@ export async function checkToolchains(repo: string, base: string, onPath: (progr
   const missing = commands
     .filter((c) => stuck.includes(c.suite))
     .flatMap((command) => command.needs.filter((need) => onPath(need.program) === null).map((need) => ({ command, need })));
-  if (missing.length === 0) return;
+  if (missing.length === 0) return refuseUnfetched(paths, read);
   const lines = missing.map(
     ({ command, need }) => `\`${command.argv.join(' ')}\` (${command.source}) needs \`${need.program}\`, which is not on this machine's PATH`,
   );
@@ -33,4 +36,16 @@ export async function checkToolchains(repo: string, base: string, onPath: (progr
   throw new SopworksError('USAGE', `The repository's tests cannot run here: ${lines.join('; ')}. Nothing was written and no model was asked.`, {
     hint: `Install ${installs.join(', and ')}, then run the change again.`,
   });
+}
+
+async function refuseUnfetched(paths: readonly string[], read: (file: string) => Promise<string | null>): Promise<void> {
+  const unfetched = await unfetchedDependencies(paths, read);
+  if (unfetched.length === 0) return;
+  throw new SopworksError(
+    'USAGE',
+    `The repository's tests cannot build here: ${unfetched.map((u) => u.what).join('; ')}. sopworks installs npm and pip dependencies, not Go modules or Rust crates, and the tests' sandbox has no network. Nothing was written and no model was asked.`,
+    {
+      hint: `In the repository: ${[...new Set(unfetched.map((u) => u.remedy))].join('; and ')}; then run the change again (--base <that commit> if it is not on the current branch).`,
+    },
+  );
 }

@@ -2,7 +2,8 @@
  * Whether a test command got as far as running tests, read from what it left: a shell that could not
  * find the program (exit 127: `sh: 1: mocha: not found`), a Python without the runner's module (`No
  * module named pytest`), a Node that could not load the runner or a test's import (`Cannot find
- * module`, `ERR_MODULE_NOT_FOUND`), a program that is not executable — only when no test result was read
+ * module`, `ERR_MODULE_NOT_FOUND`), a program that is not executable, Go outside a module or without its
+ * modules, cargo without its crates — only when no test result was read
  * at all: a failing test that mentions a missing file is a failing test — or a runner that loaded no test
  * file at all (nothingLoaded). Pure.
  */
@@ -24,7 +25,21 @@ const CANNOT_START = [
   /ENOENT/,
   /cannot execute/i,
   /Missing script:/,
+  // Go outside a module (pkg/errors has no go.mod), or without the modules its go.mod requires; cargo
+  // without its crates: nothing fetches them, and the sandbox has no network (change/map/unfetched-dependencies.ts).
+  /does not contain main module|cannot find main module/,
+  /missing go\.sum entry|no required module provides package|module lookup disabled by GOPROXY|dial tcp: lookup /,
+  /failed to get `[^`]+` as a dependency|Could not resolve host/,
 ];
+
+/** The line of a Go base outside a module (pkg/errors' shape: Go test files, no go.mod). */
+export const GO_WITHOUT_MODULE = /does not contain main module|cannot find main module|go\.mod file not found/;
+/** The line of a Go or Rust base without the modules or crates it depends on, which nothing here fetches. */
+export const DEPENDENCIES_NOT_FETCHED =
+  /missing go\.sum entry|no required module provides package|module lookup disabled by GOPROXY|proxy\.golang\.org|failed to get `[^`]+` as a dependency|index\.crates\.io/;
+
+/** cargo's and rustc's own error line, said after its warnings of retries: the one that says why. */
+const ERROR_LINE = /^error(?:\[E\d+\])?: /;
 
 /**
  * A runner that started but could load no test — pytest's `collected 0 items / 6 errors`, unittest's
@@ -61,7 +76,8 @@ export function runnerStart(parsed: ParsedTestOutput, exitCode: number | null, o
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
-  const line = lines.find((l) => CANNOT_START.some((pattern) => pattern.test(l))) ?? null;
+  const telling = lines.filter((l) => CANNOT_START.some((pattern) => pattern.test(l)));
+  const line = telling.find((l) => ERROR_LINE.test(l)) ?? telling[0] ?? null;
   if (exitCode === 127 || exitCode === 126) return { started: false, line: line ?? lines.at(-1) ?? `exit code ${exitCode}` };
   return line ? { started: false, line } : { started: true, line: null };
 }

@@ -71,6 +71,22 @@ describe('why a stopped run cannot be continued, and what helps', () => {
     assert.match(advice?.instead ?? '', /^Make what the tests need available: the runner or module the line names/);
   });
 
+  it('says to give a Go repository a go.mod, or to vendor the modules or crates nothing here fetches', () => {
+    const noModule = continuationAdvice(
+      stopped(baseThatCouldNotRun('x', 'pattern ./...: directory prefix . does not contain main module or its selected dependencies')),
+      record,
+    );
+    assert.match(noModule?.instead ?? '', /^Give the repository a go\.mod \(`go mod init <the path its packages are imported by>`/);
+    for (const line of [
+      'a.go:3:8: github.com/google/uuid@v1.3.0: Get "https://proxy.golang.org/github.com/google/uuid/@v/v1.3.0.zip": dial tcp: lookup proxy.golang.org',
+      'error: failed to get `itoa` as a dependency of package `rdep v0.1.0 (/project)`',
+    ]) {
+      const advice = continuationAdvice(stopped(baseThatCouldNotRun('x', line)), record);
+      assert.match(advice?.instead ?? '', /^Vendor the repository's dependencies and commit them — `go mod vendor`, or `cargo vendor`/, line);
+      assert.match(advice?.why ?? '', /the cause is this machine's environment/);
+    }
+  });
+
   it("says how to let the repository's own install scripts run when they stayed off, besides what the tests need", () => {
     const line =
       "`npm test` did not start: Error: Cannot find module '@changesets/git/dist/changesets-git.cjs.js' — the repository's own install scripts did not run (install scripts are off: the policy's dependencies.scripts): postinstall `preconstruct dev`";

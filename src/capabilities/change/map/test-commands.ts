@@ -68,7 +68,7 @@ export async function testCommands(files: readonly string[], read: ReadFile): Pr
   if (at.has('Makefile')) declared.push(...makeCommands((await read('Makefile')) ?? ''));
   if (at.has('justfile')) declared.push(...justCommands((await read('justfile')) ?? ''));
   if (tested.has('go') || (at.has('go.mod') && files.some((f) => f.endsWith('_test.go'))))
-    declared.push({ argv: ['go', 'test', './...'], source: 'go.mod: Go test files (*_test.go)' });
+    declared.push({ argv: ['go', 'test', './...'], source: at.has('go.mod') ? 'go.mod: Go test files (*_test.go)' : 'Go test files (*_test.go); no go.mod' });
   if (at.has('Cargo.toml')) declared.push({ argv: ['cargo', 'test'], source: 'Cargo.toml' });
   if (at.has('pom.xml')) declared.push({ argv: ['mvn', '-q', 'test'], source: 'pom.xml' });
   else if (at.has('build.gradle') || at.has('build.gradle.kts')) {

@@ -74,3 +74,33 @@ describe('a base whose tests could not be loaded', () => {
     assert.equal(start(failing).started, true);
   });
 });
+
+describe('a Go or Rust base that could not build, for want of a module or its dependencies', () => {
+  // As `go test -v ./...` and `cargo test` print them in a sandbox without network (Go 1.19, cargo 1.9x).
+  const noModule = 'pattern ./...: directory prefix . does not contain main module or its selected dependencies\n';
+  const noSum =
+    'a.go:3:8: missing go.sum entry for module providing package github.com/google/uuid (imported by example.com/godep); to add:\n\tgo get example.com/godep\n';
+  const offline =
+    'go: downloading github.com/google/uuid v1.3.0\na.go:3:8: github.com/google/uuid@v1.3.0: Get "https://proxy.golang.org/github.com/google/uuid/@v/v1.3.0.zip": dial tcp: lookup proxy.golang.org on 10.255.255.53:53: dial udp 10.255.255.53:53: connect: network is unreachable\n';
+  const cargo = [
+    '    Updating crates.io index',
+    'warning: spurious network error (3 tries remaining): [6] Could not resolve hostname (Could not resolve host: index.crates.io)',
+    'warning: spurious network error (2 tries remaining): [6] Could not resolve hostname (Could not resolve host: index.crates.io)',
+    'error: failed to get `itoa` as a dependency of package `rdep v0.1.0 (/project)`',
+    '',
+    'Caused by:',
+    '  download of config.json failed',
+  ].join('\n');
+
+  it('did not start, naming the line that says why (cargo: its error, not its warnings of retries)', () => {
+    assert.deepEqual(start(noModule), { started: false, line: 'pattern ./...: directory prefix . does not contain main module or its selected dependencies' });
+    assert.match(start(noSum).line ?? '', /^a\.go:3:8: missing go\.sum entry for module providing package github\.com\/google\/uuid/);
+    assert.match(start(offline).line ?? '', /^a\.go:3:8: github\.com\/google\/uuid@v1\.3\.0: Get .*dial tcp: lookup proxy\.golang\.org/);
+    assert.deepEqual(start(cargo, 101), { started: false, line: 'error: failed to get `itoa` as a dependency of package `rdep v0.1.0 (/project)`' });
+  });
+
+  it('started when one package ran its tests, though another could not build', () => {
+    const mixed = `=== RUN   TestA\n--- PASS: TestA (0.00s)\nPASS\nok  \texample.com/m/a\t0.002s\n${noSum}FAIL\texample.com/m/b [setup failed]\n`;
+    assert.equal(start(mixed).started, true);
+  });
+});
