@@ -90,10 +90,13 @@ export const ReadFiles = z.object({
 /**
  * The repository's existing tests nearest to a change (the `nearestTests` step), shown to its QA so new
  * tests follow the repository's conventions: each file's path, why it was chosen, the helpers and fixtures
- * it imports, and its content at the base (in part past the budget, saying what is not shown).
+ * it imports, and its content at the base (in part past the budget, saying what is not shown); and the
+ * small helpers whole.
  */
 export const ExistingTests = z.object({
   files: z.array(z.object({ path: z.string(), why: z.string(), helpers: z.array(z.string()), content: z.string() })),
+  /** The helpers they import that are small enough to show whole, once each; absent in runs saved before. */
+  helpers: z.array(z.object({ path: z.string(), content: z.string() })).optional(),
 });
 export type ExistingTests = z.infer<typeof ExistingTests>;
 

@@ -1,7 +1,8 @@
 /**
  * `nearestTests`: the repository's existing tests nearest to the files the change touches (nearest-tests.ts),
  * each as it is at the base — whole within the budget, else its first lines and a line saying what is not
- * shown — so QA writes the change's tests in the repository's own style.
+ * shown — and the small helpers they import, whole (once each), so QA writes the change's tests in the
+ * repository's own style, with its own helpers.
  */
 import { z } from 'zod';
 import * as C from '../../documents/index.ts';
@@ -19,7 +20,7 @@ export const nearestTests = defineStep({
     "The repository's existing tests nearest to the files of the ChangeTaskGraph, chosen without a model (src/capabilities/change/nearest-tests.ts): " +
     'in the same package, importing the changed files, named after them, named like them, in the nearest folder — at most `maxFiles`, read at the base commit, each ' +
     'whole while it fits `maxChars` characters and all of them `totalChars`, past that in part with a line saying what is not shown. The output is ' +
-    '`files` (path, why, helpers — the helpers and fixtures it imports — and content): show it to the QA who writes the change’s tests.',
+    '`files` (path, why, helpers — the helpers and fixtures it imports — and content), and `helpers` (path and content of each small one, whole): show it to the QA who writes the change’s tests.',
   params: z
     .object({
       maxFiles: z.number().int().min(1).max(4).default(2),
@@ -79,5 +80,21 @@ export async function existingTests(
     left -= part.length;
     shown.push({ ...test, content: part });
   }
-  return { files: shown };
+  return { files: shown, helpers: await smallHelpers(root, tree, shown) };
+}
+
+/** A helper larger than this is named, not shown: QA is told to use it, and a short one says how in full. */
+const HELPER_AT_MOST_CHARS = 1500;
+
+/** The helpers the shown tests import (`tests/__init__.py`, a conftest.py), each once, when small enough to show whole. */
+async function smallHelpers(root: string, tree: readonly { path: string; blob: string; size: number }[], shown: C.ExistingTests['files']) {
+  const named = new Set(shown.flatMap((t) => t.helpers));
+  const small = tree.filter((f) => named.has(f.path) && f.size <= HELPER_AT_MOST_CHARS * 2);
+  const texts = await readBlobs(
+    root,
+    small.map((f) => f.blob),
+  );
+  return small
+    .map((f) => ({ path: f.path, content: texts.get(f.blob) ?? '' }))
+    .filter((h) => h.content.trim().length > 0 && h.content.length <= HELPER_AT_MOST_CHARS);
 }
