@@ -300,46 +300,50 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
       const repo = await userRepository();
       await refused(repo, [REQUEST], /would be inside the repository/, SCENARIO, path.join(repo, 'output'));
     });
-    it("a repository whose tests need a program this machine lacks (Go's, here), naming what to install", async () => {
-      const repo = path.join(await tempDir('sopworks-change-'), 'homedir');
+    /** A git repository of `files`, committed on main, in a folder named `name`. */
+    const goRepository = async (name: string, files: Record<string, string>) => {
+      const repo = path.join(await tempDir('sopworks-change-'), name);
       await fs.mkdir(repo);
-      await fs.writeFile(path.join(repo, 'go.mod'), 'module example.com/homedir\n\ngo 1.19\n');
-      await fs.writeFile(path.join(repo, 'homedir.go'), 'package homedir\n\nfunc Dir() string { return "" }\n');
-      await fs.writeFile(path.join(repo, 'homedir_test.go'), 'package homedir\n\nimport "testing"\n\nfunc TestDir(t *testing.T) {}\n');
+      for (const [file, text] of Object.entries(files)) await fs.writeFile(path.join(repo, file), text);
       git(repo, 'init', '--quiet', '--initial-branch=main');
       git(repo, 'add', '.');
-      git(repo, 'commit', '--quiet', '-m', 'homedir');
-      // A PATH with git and nothing else: no go.
+      git(repo, 'commit', '--quiet', '-m', name);
+      return repo;
+    };
+    /** Runs `body` with a PATH of git and, when `withGo`, a `go` that is never run (the checks read the files). */
+    const onlyGitOnPath = async (withGo: boolean, body: () => Promise<void>) => {
       const bin = await tempDir('sopworks-path-');
       await fs.symlink(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(bin, 'git'));
+      if (withGo) await fs.writeFile(path.join(bin, 'go'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
       const saved = process.env.PATH;
       process.env.PATH = bin;
       try {
-        await refused(
-          repo,
-          [REQUEST],
-          /`go test \.\/\.\.\.` \(go\.mod: Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/,
-        );
+        await body();
       } finally {
         process.env.PATH = saved;
       }
+    };
+    it("a repository whose tests need a program this machine lacks (Go's, here), naming what to install", async () => {
+      const repo = await goRepository('homedir', {
+        'go.mod': 'module example.com/homedir\n\ngo 1.19\n',
+        'homedir.go': 'package homedir\n\nfunc Dir() string { return "" }\n',
+        'homedir_test.go': 'package homedir\n\nimport "testing"\n\nfunc TestDir(t *testing.T) {}\n',
+      });
+      await onlyGitOnPath(false, () =>
+        refused(
+          repo,
+          [REQUEST],
+          /`go test \.\/\.\.\.` \(go\.mod: Go test files \(\*_test\.go\)\) needs `go`, which is not on this machine's PATH[\s\S]*Install Go \(Debian: apt-get install golang-go/,
+        ),
+      );
     });
     it("a Go repository whose tests could not build here: no go.mod (pkg/errors' shape), or modules nothing fetches", async () => {
-      const repo = path.join(await tempDir('sopworks-change-'), 'errors');
-      await fs.mkdir(repo);
-      await fs.writeFile(path.join(repo, 'errors.go'), 'package errors\n\nfunc New(text string) error { return nil }\n');
-      await fs.writeFile(path.join(repo, 'errors_test.go'), 'package errors\n\nimport "testing"\n\nfunc TestNew(t *testing.T) {}\n');
-      await fs.writeFile(path.join(repo, 'Makefile'), 'test:\n\tgo test github.com/pkg/errors\n');
-      git(repo, 'init', '--quiet', '--initial-branch=main');
-      git(repo, 'add', '.');
-      git(repo, 'commit', '--quiet', '-m', 'errors');
-      // A PATH with git, and a `go` (never run: the check is read from the files), whether or not this machine has one.
-      const bin = await tempDir('sopworks-path-');
-      await fs.symlink(execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim(), path.join(bin, 'git'));
-      await fs.writeFile(path.join(bin, 'go'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
-      const saved = process.env.PATH;
-      process.env.PATH = bin;
-      try {
+      const repo = await goRepository('errors', {
+        'errors.go': 'package errors\n\nfunc New(text string) error { return nil }\n',
+        'errors_test.go': 'package errors\n\nimport "testing"\n\nfunc TestNew(t *testing.T) {}\n',
+        Makefile: 'test:\n\tgo test github.com/pkg/errors\n',
+      });
+      await onlyGitOnPath(true, async () => {
         await refused(
           repo,
           [REQUEST],
@@ -353,9 +357,7 @@ describe('sopworks change (repositories sopworks did not make: JavaScript, Pytho
           [REQUEST],
           /go\.mod requires a module \(github\.com\/google\/uuid\) that nothing here fetches[\s\S]*`go mod vendor`, commit vendor\//,
         );
-      } finally {
-        process.env.PATH = saved;
-      }
+      });
     });
     it('an empty request', async () => {
       const repo = await userRepository();
