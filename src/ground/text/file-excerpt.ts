@@ -44,8 +44,7 @@ export function definitionLine(lines: readonly string[], name: string, from = 0)
     return outer === -1 ? -1 : definitionLine(lines, parts.at(-1)!, outer + 1);
   }
   const word = escaped(name);
-  // The keyword, a Go method's receiver, then the name: `def name`, `func (r *T) Name`, `export default function name`.
-  const opens = new RegExp(`^\\s*(?:@\\S+\\s+)*${DEFINES}\\s*(?:\\([^)]*\\)\\s*)?\\*?\\s*${word}(?![\\w$])`);
+  const opens = opensDefinition(name);
   const starts = new RegExp(`^\\s*(?:(?:public|private|protected|static|async|get|set|override|readonly)\\s+)*\\*?${word}\\s*(?:\\(|=|:|<)`);
   // A property assigned on an object: `res.redirect = function redirect(…)`, `Foo.prototype.bar = …`.
   const assigned = new RegExp(`^\\s*(?:[\\w$]+\\.)+${word}\\s*=(?!=)`);
@@ -60,6 +59,9 @@ export function definitionLine(lines: readonly string[], name: string, from = 0)
   }
   return best;
 }
+
+/** The keyword, a Go method's receiver, then the name: `def name`, `func (r *T) Name`, `export default function name`. */
+const opensDefinition = (name: string): RegExp => new RegExp(`^\\s*(?:@\\S+\\s+)*${DEFINES}\\s*(?:\\([^)]*\\)\\s*)?\\*?\\s*${escaped(name)}(?![\\w$])`);
 
 /** The file whole when it fits `limit` characters, else its start, the parts around `names`' definitions (and the 0-based `at` lines) and its end. */
 export function excerpt(content: string, limit: number, names: readonly string[] = [], at: readonly number[] = []): Excerpt {
@@ -120,19 +122,26 @@ const skipped = (from: number, to: number, count: number): string =>
 /**
  * The names a task's words mention that the file defines (`Path.convert`, `is_dash`, `the Path class`): the
  * parts of a long file its editor is shown, besides its start and end. A member named with its owner comes
- * first (and its owner goes), then a name shaped like code (`parseArgs`, `is_dash`), then a plain word;
- * language keywords and built-in types are no names; at most four, so that each part has room.
+ * first (and its owner goes), then a name shaped like code (`parseArgs`, `is_dash`), then a plain word —
+ * within each, one the file opens with `def`, `function`, `class`… before one it only assigns or takes as
+ * a parameter (`parse_float: ParseFloat = float`); language keywords and built-in types are no names; at
+ * most eight, so that each part has room (a task threading a parameter through tomli's parser names
+ * nine functions, and four left out the one it most changed).
  */
 export function namesMentioned(description: string, content: string): string[] {
   const lines = content.split('\n');
   // `self.resolve_path` and `this.parse` name a member of the class at hand: the member is the name.
   const mentioned = (description.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? []).map((w) => w.replace(/^(?:self|this|cls)(?:\.|::|#)/, ''));
   const words = [...new Set(mentioned)].filter((w) => w.length >= 3 && !NOT_NAMES.has(w.toLowerCase()));
-  const rank = (w: string): number => (/\.|::|#/.test(w) ? 0 : /[A-Z_$]/.test(w.slice(1)) ? 1 : 2);
-  const defined = words.sort((a, b) => rank(a) - rank(b)).filter((w) => definitionLine(lines, w) !== -1);
-  const owners = new Set(defined.filter((w) => rank(w) === 0).map((w) => w.split(/\.|::|#/)[0]!));
-  return defined.filter((w) => !owners.has(w)).slice(0, 4);
+  const shape = (w: string): number => (/\.|::|#/.test(w) ? 0 : /[A-Z_$]/.test(w.slice(1)) ? 1 : 2);
+  const at = new Map(words.map((w) => [w, definitionLine(lines, w)]));
+  const opened = (w: string): number => (opensDefinition(w.split(/\.|::|#/).at(-1)!).test(lines[at.get(w)!] ?? '') ? 0 : 1);
+  const defined = words.filter((w) => at.get(w) !== -1).sort((a, b) => shape(a) - shape(b) || opened(a) - opened(b));
+  const owners = new Set(defined.filter((w) => shape(w) === 0).map((w) => w.split(/\.|::|#/)[0]!));
+  return defined.filter((w) => !owners.has(w)).slice(0, MOST_NAMES);
 }
+
+const MOST_NAMES = 8;
 
 /** Words of a task's prose that name no definition worth showing: common words, keywords, built-in types. */
 const NOT_NAMES = new Set(

@@ -74,7 +74,7 @@ describe('a long file shown in part', () => {
     assert.match(shown.text, /^… \(lines \d+–\d+ of 2004 not shown\)$/m);
   });
 
-  it('prefers a member named with its owner, leaves out keywords and built-in types, and keeps four (trial click48b: tuple, str and else took the room of Path.convert)', () => {
+  it('prefers a member named with its owner, leaves out keywords and built-in types, and keeps at most eight (trial click48b: tuple, str and else took the room of Path.convert)', () => {
     const content = [
       'import collections.abc as cabc',
       'class Path(ParamType):',
@@ -93,6 +93,20 @@ describe('a long file shown in part', () => {
     assert.deepEqual(namesMentioned(task, content), ['Path.__init__', 'Path.convert', 'is_dash', 'name']);
     // A member reached through self is the member.
     assert.deepEqual(namesMentioned('call self.convert on it', content), ['convert']);
+  });
+
+  it('puts what the file defines before what it only takes as a parameter, past four names (trial tomli49b: parse_value was left out)', () => {
+    const functions = ['key_value_rule', 'parse_key_value_pair', 'parse_array', 'parse_inline_table', 'parse_value', 'make_safe_parse_float'];
+    const content = [
+      'def loads(__s: str, *, parse_float: ParseFloat = float) -> dict[str, Any]:',
+      '    parse_float = make_safe_parse_float(parse_float)',
+      ...functions.map((f) => `def ${f}(src: str, pos: Pos, parse_float: ParseFloat) -> Pos:\n    return pos`),
+    ].join('\n');
+    const task = `Add parse_int after parse_float in ${functions.map((f) => `\`${f}(src, pos, parse_float, parse_int)\``).join(', ')}.`;
+    assert.deepEqual(namesMentioned(task, content), [...functions, 'parse_float']);
+    const many = Array.from({ length: 10 }, (_, i) => `handle_${i}`);
+    const tenDefinitions = many.map((f) => `def ${f}():\n    pass`).join('\n');
+    assert.deepEqual(namesMentioned(many.join(', '), tenDefinitions), many.slice(0, 8), 'eight at most');
   });
 
   it("takes the names a task's words mention that the file defines", () => {
