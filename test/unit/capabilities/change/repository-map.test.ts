@@ -4,7 +4,6 @@
  * a role asks for read with refusals that say why.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { countTokens } from 'gpt-tokenizer';
@@ -16,25 +15,10 @@ import { tagFiles } from '../../../../src/capabilities/change/map/tag-files.ts';
 import { readRequestedFiles, shares } from '../../../../src/capabilities/change/read-files.ts';
 import { MAP_BOUNDS, mapRepository } from '../../../../src/capabilities/change/repository-map.ts';
 import { languageOf } from '../../../../src/ground/syntax/index.ts';
+import { committedRepository, gitIn } from '../../../helpers/committed-repository.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
-const gitIn =
-  (root: string) =>
-  (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: root, encoding: 'utf8' });
-
-async function repository(files: Record<string, string>): Promise<{ root: string; base: string }> {
-  const root = await tempDir('sopworks-map-');
-  for (const [file, content] of Object.entries(files)) {
-    await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-    await fs.writeFile(path.join(root, file), content);
-  }
-  const git = gitIn(root);
-  git('init', '--quiet');
-  git('add', '.');
-  git('commit', '--quiet', '-m', 'fixture');
-  return { root, base: git('rev-parse', 'HEAD').trim() };
-}
+const repository = (files: Record<string, string>) => committedRepository(files);
 
 /** `count` modules in ten folders, each defining one function that the next one calls. */
 function synthetic(count: number): Record<string, string> {

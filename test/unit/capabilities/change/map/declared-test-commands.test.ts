@@ -6,13 +6,11 @@
  * cheat-sheet Makefile, a pnpm package whose test script lints first).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { checkToolchains } from '../../../../../src/capabilities/change/check-toolchains.ts';
 import { commandChain, shellWords } from '../../../../../src/capabilities/change/map/declared/shell-words.ts';
 import { type TestCommand, testCommands } from '../../../../../src/capabilities/change/map/test-commands.ts';
-import { removeTempDirs, tempDir } from '../../../../helpers/temp-dir.ts';
+import { committedRepository } from '../../../../helpers/committed-repository.ts';
+import { removeTempDirs } from '../../../../helpers/temp-dir.ts';
 
 const commandsOf = (files: Record<string, string>, others: string[] = []): Promise<TestCommand[]> =>
   testCommands([...Object.keys(files), ...others], async (file) => files[file] ?? null);
@@ -117,18 +115,9 @@ describe("a repository's declared test commands", () => {
   });
 
   it('a suite is refused only when none of its commands can run here', async () => {
-    const dir = await tempDir('sopworks-toolchains-');
     const files: Record<string, string> = { 'tox.ini': COLOURS_TOX, Makefile: COLOURS_MAKEFILE, 'go.mod': 'module x\n', 'x_test.go': 'package x\n' };
     for (const file of COLOURS_TESTS) files[file] = '';
-    for (const [file, content] of Object.entries(files)) {
-      await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-      await fs.writeFile(path.join(dir, file), content);
-    }
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' });
-    git('init', '--quiet');
-    git('add', '.');
-    git('commit', '--quiet', '-m', 'x');
-    const base = git('rev-parse', 'HEAD').trim();
+    const { root: dir, base } = await committedRepository(files);
     const without = (missing: string[]) => (program: string) => (missing.includes(program) ? null : `/usr/bin/${program}`);
     await checkToolchains(dir, base, without(['make']));
     await assert.rejects(checkToolchains(dir, base, without(['python3'])), (error: Error) => {

@@ -6,11 +6,10 @@
  * repository vendors them. checkToolchains refuses such a change before any model is asked.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { checkToolchains } from '../../../../../src/capabilities/change/check-toolchains.ts';
 import { goRequirements, unfetchedDependencies } from '../../../../../src/capabilities/change/map/unfetched-dependencies.ts';
+import { committedRepository } from '../../../../helpers/committed-repository.ts';
 import { removeTempDirs, tempDir } from '../../../../helpers/temp-dir.ts';
 
 const unfetched = (files: Record<string, string>, others: string[] = []) =>
@@ -107,15 +106,7 @@ describe("a Go or Rust repository's dependencies, which nothing here fetches", (
     const dir = await tempDir('sopworks-unfetched-');
     const repo = async (files: Record<string, string>) => {
       await fs.rm(dir, { recursive: true, force: true });
-      for (const [file, content] of Object.entries(files)) {
-        await fs.mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-        await fs.writeFile(path.join(dir, file), content);
-      }
-      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' });
-      git('init', '--quiet');
-      git('add', '.');
-      git('commit', '--quiet', '-m', 'x');
-      return git('rev-parse', 'HEAD').trim();
+      return (await committedRepository(files, dir)).base;
     };
     const onPath = (program: string) => `/usr/bin/${program}`;
     const withGoMod = await repo({ 'go.mod': GO_MOD, 'tool.go': 'package tool\n', 'tool_test.go': 'package tool\n' });
