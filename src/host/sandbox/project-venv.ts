@@ -12,24 +12,46 @@ import path from 'node:path';
 /** The file the install writes in the venv's site-packages, a source folder a line (python-install.ts). */
 export const PROJECT_PTH = '_sopworks_project.pth';
 
+export interface ProjectVenv {
+  bin: string;
+  root: string;
+  sourcePath: string[];
+  /**
+   * Whether the install put any package in it. One that put none (it failed: no index served its
+   * requirements) is not put first on PATH: its `python3` has nothing the system's lacks, and lacks the
+   * runner the system's may have — `python3 -m pytest` would find no pytest (trial sqlparse49).
+   */
+  installed: boolean;
+}
+
 /** The venv's folders as the sandboxed command sees them, or null when the project has none. */
-export function projectVenv(projectDir: string, projectDirInSandbox: string): { bin: string; root: string; sourcePath: string[] } | null {
+export function projectVenv(projectDir: string, projectDirInSandbox: string): ProjectVenv | null {
   const venv = path.join(projectDir, '.venv');
   if (!fs.existsSync(path.join(venv, 'pyvenv.cfg'))) return null;
   const root = path.join(projectDirInSandbox, '.venv');
-  return { root, bin: path.join(root, 'bin'), sourcePath: sourceFolders(venv).map((folder) => path.join(projectDirInSandbox, folder)) };
+  const sites = sitePackages(venv);
+  return {
+    root,
+    bin: path.join(root, 'bin'),
+    sourcePath: sourceFolders(venv, sites).map((folder) => path.join(projectDirInSandbox, folder)),
+    installed: sites.some((site) => fs.readdirSync(site).some((name) => name !== PROJECT_PTH && name !== '__pycache__')),
+  };
+}
+
+/** The venv's site-packages folders (one per Python version it was made for). */
+function sitePackages(venv: string): string[] {
+  const lib = path.join(venv, 'lib');
+  const versions = fs.existsSync(lib) ? fs.readdirSync(lib).filter((name) => /^python\d/.test(name)) : [];
+  return versions.map((version) => path.join(lib, version, 'site-packages')).filter((site) => fs.lstatSync(site, { throwIfNoEntry: false })?.isDirectory());
 }
 
 /**
  * The project folders the install's `.pth` names (relative to site-packages), as folders of the project:
  * a line that leaves the project, or names no folder of it, is not a source folder of it.
  */
-function sourceFolders(venv: string): string[] {
-  const lib = path.join(venv, 'lib');
-  const versions = fs.existsSync(lib) ? fs.readdirSync(lib).filter((name) => /^python\d/.test(name)) : [];
+function sourceFolders(venv: string, sites: readonly string[]): string[] {
   const folders: string[] = [];
-  for (const version of versions) {
-    const site = path.join(lib, version, 'site-packages');
+  for (const site of sites) {
     const pth = path.join(site, PROJECT_PTH);
     if (!fs.lstatSync(pth, { throwIfNoEntry: false })?.isFile()) continue;
     for (const line of fs.readFileSync(pth, 'utf8').split('\n')) {

@@ -58,7 +58,7 @@ export async function buildCommandLine(setup: SandboxSetup): Promise<CommandLine
     env.PATH = withoutFoldersOf(env.PATH!, [projectDir, setup.workDir, SANDBOX_PROJECT]);
   } else {
     const venv = projectVenv(projectDir, mode === 'bubblewrap' ? SANDBOX_PROJECT : projectDir);
-    if (venv) Object.assign(env, { PATH: `${venv.bin}:${env.PATH}`, VIRTUAL_ENV: venv.root });
+    if (venv?.installed) Object.assign(env, { PATH: `${venv.bin}:${env.PATH}`, VIRTUAL_ENV: venv.root });
     if (venv && venv.sourcePath.length > 0) env.PYTHONPATH = venv.sourcePath.join(':');
   }
   if (mode === 'node-permissions') {

@@ -22,7 +22,23 @@ describe("a project's venv on the sandbox's path", () => {
       path.join(site, PROJECT_PTH),
       ['../../../../src', '../../../../../outside', '/etc', '../../../../missing', '../../../../lib', ''].join('\n'),
     );
-    assert.deepEqual(projectVenv(root, '/project'), { root: '/project/.venv', bin: '/project/.venv/bin', sourcePath: ['/project/src', '/project/lib'] });
+    assert.deepEqual(projectVenv(root, '/project'), {
+      root: '/project/.venv',
+      bin: '/project/.venv/bin',
+      sourcePath: ['/project/src', '/project/lib'],
+      installed: false,
+    });
+  });
+
+  it('is installed once a package is in its site-packages, not with only the .pth an install that failed left', async () => {
+    const root = await tempDir('sopworks-venv-');
+    const site = path.join(root, '.venv', 'lib', 'python3.11', 'site-packages');
+    await fs.mkdir(path.join(site, '__pycache__'), { recursive: true });
+    await fs.writeFile(path.join(root, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\n');
+    await fs.writeFile(path.join(site, PROJECT_PTH), '../../../../src\n');
+    assert.equal(projectVenv(root, '/project')?.installed, false);
+    await fs.mkdir(path.join(site, 'pytest'));
+    assert.equal(projectVenv(root, '/project')?.installed, true);
   });
 
   it('has no source folder without the .pth, and no venv without pyvenv.cfg', async () => {
