@@ -21,6 +21,7 @@ import { requestTerms } from './map/request-terms.ts';
 import { tagFiles } from './map/tag-files.ts';
 import { testCommands } from './map/test-commands.ts';
 import { hasRustTests, isTestPath } from './map/test-layout.ts';
+import { isTestCase } from './nearest-tests.ts';
 
 export const MAP_BOUNDS = {
   manifests: 4,
@@ -85,6 +86,10 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
   const testFiles = [
     ...new Set([...paths.filter(isTestPath), ...modules.filter((m): m is string => m !== null), ...carriers.filter((_, i) => modules[i] === null)]),
   ];
+  // A test folder's data and helpers (tomli's 974 tests/data/*.toml and *.json) are no tests to count, nor to
+  // name a new one after; a Rust source that carries its tests is one.
+  const cases = testFiles.filter((f) => isTestCase(f) || !isTestPath(f));
+  const counted = cases.length > 0 ? cases : testFiles;
   const earlierChanges = new Set(paths.map((f) => /^docs\/changes\/([^/]+)\//.exec(f)?.[1]).filter(Boolean));
   return {
     base,
@@ -100,9 +105,9 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
     interfaces: signatures.interfaces,
     hasTests: testFiles.length > 0,
     tests: {
-      files: testFiles.length,
+      files: counted.length,
       commands: (await testCommands(paths, read)).map(({ argv, source }) => ({ argv, source })),
-      examples: testExamples(testFiles),
+      examples: testExamples(counted),
       builds: (await buildCommands(paths, read)).map(({ argv, source }) => ({ argv, source })),
       unbuilt: await unbuiltEntries(paths, read),
     },
@@ -153,10 +158,14 @@ function rustTestModule(file: string, present: ReadonlySet<string>): string | nu
   return candidates.find((candidate) => present.has(candidate)) ?? null;
 }
 
-/** A few test files from as many folders as there are: where new tests go, and how they are named. */
+/** Names no runner takes for anything but a test (`test_x.py`, `x.test.ts`, `x_test.go`): the examples to name a new test after. */
+const NAMED_AS_TEST = /(^|\/)test_[^/]+\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** A few test files from as many folders as there are, one named as a test first: where new tests go, and how they are named. */
 function testExamples(testFiles: readonly string[]): string[] {
   const byFolder = new Map<string, string>();
-  for (const file of testFiles)
+  const ordered = [...testFiles.filter((f) => NAMED_AS_TEST.test(f)), ...testFiles.filter((f) => !NAMED_AS_TEST.test(f))];
+  for (const file of ordered)
     if (!byFolder.has(path.posix.dirname(file)) && !/(^|\/)(__init__|conftest)\.py$/.test(file)) byFolder.set(path.posix.dirname(file), file);
   return [...byFolder.values()].slice(0, MAP_BOUNDS.testExamples);
 }

@@ -137,6 +137,25 @@ describe('repository map', function () {
     assert.deepEqual(result.tests.examples, ['src/test.rs'], 'a file of tests is the example, before a source that carries its own');
   });
 
+  it("counts and names a test folder's tests, not its data or helpers (trial tomli49: 979 test files, a .toml among the examples)", async () => {
+    const data: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) data[`tests/data/valid/case-${i}.toml`] = `a = ${i}\n`;
+    const { root, base } = await repository({
+      'pyproject.toml': '[project]\nname = "tomli"\n',
+      'src/tomli/_parser.py': 'def loads(s):\n    return {}\n',
+      'tests/__init__.py': 'import tomli as tomllib\n',
+      'tests/burntsushi.py': 'def convert(obj):\n    return obj\n',
+      'tests/test_data.py': 'import unittest\n',
+      'tests/test_misc.py': 'import unittest\n',
+      'tests/data/invalid/array-missing-comma.toml': 'a = [1 2]\n',
+      ...data,
+    });
+    const result = await map(root, base, 'parse_int', 4000);
+    assert.equal(result.hasTests, true);
+    assert.equal(result.tests.files, 3, 'test_data.py, test_misc.py and burntsushi.py; neither __init__.py nor the 31 .toml files');
+    assert.deepEqual(result.tests.examples, ['tests/test_data.py'], 'one named as a test, and no data folder');
+  });
+
   it('tags the same in the parse workers as in this thread, from a bundle that carries no package', async () => {
     const { root } = await repository(POLYGLOT);
     const jobs = Object.keys(POLYGLOT).flatMap((file) => {
