@@ -7,7 +7,7 @@ import { type Code, type EditsReply, placeholdersIn, type RepositoryMap } from '
 import { askCounter, countOf } from '../../engine/effect-identity.ts';
 import { defineStep, type Ports, type RoleContext } from '../../engine/steps/index.ts';
 import { SopworksError } from '../../ground/errors.ts';
-import { excerpt, namesMentioned, SHOWN_CHARS } from '../../ground/text/index.ts';
+import { excerpt, isProse, namesMentioned, SHOWN_CHARS } from '../../ground/text/index.ts';
 import { applyEdits } from './apply-edits.ts';
 import { currentChangeTask } from './change-views.ts';
 import { originalContent } from './original-content.ts';
@@ -113,7 +113,7 @@ export function shownToEdit(
   task: string,
 ): { path: string; content: string; inPart: { lines: number; around: string[] } | null } {
   if (content.length <= SHOWN_CHARS) return { path: file, content, inPart: null };
-  const shown = excerpt(content, SHOWN_CHARS, namesMentioned(task, content));
+  const shown = excerpt(content, SHOWN_CHARS, namesMentioned(task, content, isProse(file)));
   const lines = content.split('\n').length - (content.endsWith('\n') ? 1 : 0);
   return { path: file, content: shown.text, inPart: { lines, around: shown.found } };
 }

@@ -13,7 +13,7 @@
 import fs from 'node:fs/promises';
 import type { ReadFiles, ReadRequest } from '../../documents/index.ts';
 import { resolveInside } from '../../ground/files/index.ts';
-import { excerpt, namesMentioned } from '../../ground/text/index.ts';
+import { excerpt, isProse, namesMentioned } from '../../ground/text/index.ts';
 import { renderTree } from './map/render-tree.ts';
 import { trackedFiles } from './nearest-path.ts';
 
@@ -42,7 +42,7 @@ export async function readRequestedFiles(root: string, request: ReadRequest, bou
     const one = await readOne(root, file);
     if (typeof one === 'string') refused.push({ path: file, reason: one });
     // The names asked about, else those its reason gives that the file defines.
-    else read.push({ path: file, ...one, focus: focus && focus.length > 0 ? focus : namesMentioned(why, one.content) });
+    else read.push({ path: file, ...one, focus: focus && focus.length > 0 ? focus : namesMentioned(why, one.content, isProse(file)) });
   }
   const budget = bounds.totalChars ?? bounds.maxFiles * bounds.maxChars;
   const limits = shares(

@@ -69,7 +69,10 @@ export function excerpt(content: string, limit: number, names: readonly string[]
   if (content.length <= limit) return { text: content, whole: true, found: unique, missing: [] };
   const lines = content.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const anchors = unique.map((name) => ({ name, line: definitionLine(lines, name) }));
+  const anchors = unique.map((name) => {
+    const defined = definitionLine(lines, name);
+    return { name, line: defined !== -1 ? defined : mentionLine(lines, name) };
+  });
   const found = anchors.filter((a) => a.line !== -1);
   const shown = new Set<number>();
   // Lines from `start` on, while the characters allow and the next part has not begun.
@@ -116,6 +119,30 @@ export function excerpt(content: string, limit: number, names: readonly string[]
   };
 }
 
+/** How far above a mention its section's heading is looked for. */
+const HEADING_REACH = 40;
+
+/**
+ * For a name the file does not define — a README's or a changelog's `parse_float`, a function a module
+ * only calls — the 0-based line of its first mention outside a list of links (a table of contents), or
+ * the heading of that mention's section (Markdown's `#`, reStructuredText's underline) when one is near
+ * above it. -1: not mentioned.
+ */
+export function mentionLine(lines: readonly string[], name: string): number {
+  const word = new RegExp(`(?<![\\w$])${escaped(name)}(?![\\w$])`);
+  const first = lines.findIndex((line) => word.test(line) && !/^\s*[-*+]\s*\[[^\]]*\]\([^)]*\)\s*$/.test(line));
+  if (first === -1) return -1;
+  for (let i = first; i >= Math.max(0, first - HEADING_REACH); i--) {
+    if (/^#{1,6}\s/.test(lines[i]!)) return i;
+    if (i > 0 && /^([=\-~^"'`#*+])\1{2,}\s*$/.test(lines[i]!) && lines[i - 1]!.trim() !== '') return i - 1;
+  }
+  return first;
+}
+
+/** A file of prose (docs, a README, a changelog): its names are mentioned, not defined. */
+export const isProse = (file: string): boolean =>
+  /\.(md|markdown|mdx|rst|txt|adoc)$/i.test(file) || /(^|\/)(README|CHANGELOG|CHANGES|HISTORY|NEWS)$/i.test(file);
+
 const skipped = (from: number, to: number, count: number): string =>
   from === to ? `… (line ${from + 1} of ${count} not shown)` : `… (lines ${from + 1}–${to + 1} of ${count} not shown)`;
 
@@ -126,15 +153,17 @@ const skipped = (from: number, to: number, count: number): string =>
  * within each, one the file opens with `def`, `function`, `class`… before one it only assigns or takes as
  * a parameter (`parse_float: ParseFloat = float`); language keywords and built-in types are no names; at
  * most eight, so that each part has room (a task threading a parameter through tomli's parser names
- * nine functions, and four left out the one it most changed).
+ * nine functions, and four left out the one it most changed). In `prose` (isProse), the code-shaped names
+ * it mentions, each at its section's heading (mentionLine).
  */
-export function namesMentioned(description: string, content: string): string[] {
+export function namesMentioned(description: string, content: string, prose = false): string[] {
   const lines = content.split('\n');
   // `self.resolve_path` and `this.parse` name a member of the class at hand: the member is the name.
   const mentioned = (description.match(/[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*/g) ?? []).map((w) => w.replace(/^(?:self|this|cls)(?:\.|::|#)/, ''));
   const words = [...new Set(mentioned)].filter((w) => w.length >= 3 && !NOT_NAMES.has(w.toLowerCase()));
   const shape = (w: string): number => (/\.|::|#/.test(w) ? 0 : /[A-Z_$]/.test(w.slice(1)) ? 1 : 2);
-  const at = new Map(words.map((w) => [w, definitionLine(lines, w)]));
+  // Prose defines nothing: a name shaped like code that it mentions is what it is about (its section).
+  const at = new Map(words.map((w) => [w, prose ? (shape(w) < 2 ? mentionLine(lines, w) : -1) : definitionLine(lines, w)]));
   const opened = (w: string): number => (opensDefinition(w.split(/\.|::|#/).at(-1)!).test(lines[at.get(w)!] ?? '') ? 0 : 1);
   const defined = words.filter((w) => at.get(w) !== -1).sort((a, b) => shape(a) - shape(b) || opened(a) - opened(b));
   const owners = new Set(defined.filter((w) => shape(w) === 0).map((w) => w.split(/\.|::|#/)[0]!));

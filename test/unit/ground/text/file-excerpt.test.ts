@@ -4,7 +4,7 @@
  * within the limit, each gap said by its lines.
  */
 import assert from 'node:assert/strict';
-import { definitionLine, excerpt, namesMentioned } from '../../../../src/ground/text/file-excerpt.ts';
+import { definitionLine, excerpt, isProse, mentionLine, namesMentioned } from '../../../../src/ground/text/file-excerpt.ts';
 
 const filler = (from: number, count: number, prefix = '# filler line'): string[] => Array.from({ length: count }, (_, i) => `${prefix} ${from + i}`);
 
@@ -107,6 +107,39 @@ describe('a long file shown in part', () => {
     const many = Array.from({ length: 10 }, (_, i) => `handle_${i}`);
     const tenDefinitions = many.map((f) => `def ${f}():\n    pass`).join('\n');
     assert.deepEqual(namesMentioned(many.join(', '), tenDefinitions), many.slice(0, 8), 'eight at most');
+  });
+
+  it("finds in prose the section that mentions a name, past a table of contents (trial tomli49c: the README's parse_float section was not shown)", () => {
+    const readme = [
+      '# Tomli',
+      '- [Usage](#usage)',
+      '- [Construct `decimal.Decimal`s with parse_float](#decimal)',
+      '## Usage',
+      'Parse a string with `tomllib.loads`.',
+      ...Array.from({ length: 60 }, (_, i) => `Filler line ${i} about TOML.`),
+      '### Construct `decimal.Decimal`s from TOML floats',
+      '',
+      '```python',
+      'toml_dict = tomllib.loads(toml_str, parse_float=decimal.Decimal)',
+      '```',
+      ...Array.from({ length: 60 }, (_, i) => `More filler ${i}.`),
+    ];
+    assert.equal(mentionLine(readme, 'parse_float'), 65, 'the heading of the section, not the table of contents');
+    assert.equal(mentionLine(readme, 'no_such_name'), -1);
+    const rst = ['Options', '=======', '', 'keyword_case', '   Changes how keywords are formatted.', '', 'strip_comments', '   If True comments are removed.'];
+    assert.equal(mentionLine(['intro', ...rst], 'strip_comments'), 1, "reStructuredText's underlined heading");
+    const content = `${readme.join('\n')}\n`;
+    const names = namesMentioned("Has the 'Construct decimal.Decimals from TOML floats' parse_float section", content, true);
+    assert.ok(names.includes('parse_float'), names.join(', '));
+    assert.deepEqual(namesMentioned('the parse_float section', content), [], 'in code, only what the file defines');
+    const shown = excerpt(content, 1200, ['parse_float']).text;
+    assert.match(
+      shown,
+      /### Construct `decimal\.Decimal`s from TOML floats\n\n```python\ntoml_dict = tomllib\.loads\(toml_str, parse_float=decimal\.Decimal\)/,
+    );
+    assert.equal(isProse('README.md'), true);
+    assert.equal(isProse('docs/source/api.rst'), true);
+    assert.equal(isProse('src/tomli/_parser.py'), false);
   });
 
   it("takes the names a task's words mention that the file defines", () => {
