@@ -51,14 +51,19 @@ export function commentsAbove(node: SyntaxNode, isComment: (n: SyntaxNode) => bo
     comments.unshift(above);
     below = above;
   }
-  return comments.flatMap((c) => c.text.split('\n').map((line) => reindented(line, indent)));
+  return comments.flatMap((c) => c.text.split('\n').map((line, i) => reindented(line, indent, i === 0 ? 0 : c.startPosition.column)));
 }
 
-/** A comment's line at `indent`: a block comment's inner lines (` * …`) keep their one space. */
-function reindented(line: string, indent: string): string {
-  const text = line.trim();
-  if (text === '') return '';
-  return `${indent}${text.startsWith('*') ? ' ' : ''}${text}`;
+/**
+ * A comment's line at `indent`, less the indentation the comment had where it stood (`column`): a block
+ * comment's inner lines (` * …`) keep their one space, and an example's own indentation inside it stays
+ * (p-limit's `@example` blocks, indented by tabs in an unstarred comment).
+ */
+function reindented(line: string, indent: string, column: number): string {
+  if (line.trim() === '') return '';
+  const lead = /^[ \t]*/.exec(line)![0];
+  const text = line.slice(Math.min(lead.length, column)).trimEnd();
+  return `${indent}${text}`;
 }
 
 /**

@@ -317,6 +317,37 @@ describe('codeInterface: what a file that depends on another is shown of it', ()
       assert.ok(out.includes('  get size() { … }\n'), out);
     });
 
+    it("keeps the indentation of an example inside a doc comment (p-limit's index.d.ts, its @example indented by tabs)", async () => {
+      const dts = [
+        'export type LimitFunction = {',
+        '\t/**',
+        '\tReturns a promise.',
+        '',
+        '\t@example',
+        '\t```',
+        '\tconst input = [',
+        "\t\tlimit(() => fetchSomething('foo')),",
+        '\t];',
+        '\t```',
+        '\t*/',
+        '\tonIdle: () => Promise<void>;',
+        '};',
+        '/**',
+        '@example',
+        '```',
+        'const input = [',
+        "\tlimit(() => fetchSomething('foo')),",
+        '];',
+        '```',
+        '*/',
+        'export default function pLimit(concurrency: number): LimitFunction;',
+        '',
+      ].join('\n');
+      const shown = await codeInterface('index.d.ts', dts);
+      assert.ok(shown.includes("\tconst input = [\n\t\tlimit(() => fetchSomething('foo')),\n\t];"), shown);
+      assert.ok(shown.includes("const input = [\n\tlimit(() => fetchSomething('foo')),\n];\n```\n*/\nexport default function pLimit"), shown);
+    });
+
     it('leaves out bodies, imports, private members, nested and unexported helpers', () => {
       for (const gone of ['parseId', 'function say', '#items', '#save', 'writeFileSync', 'import fs', 'DEFAULT_FILE =', 'import.meta.url ===', 'return EXIT']) {
         assert.ok(!out.includes(gone), `"${gone}" should not be shown:\n${out}`);
