@@ -2,7 +2,7 @@
  * A declared command as sopworks runs it: the program a repository's file names through its own
  * environment (`{envpython}`, `$(virtualenv)/bin/python`, `python3.12`) is the one of the project's
  * environment here (`python3`, found in the project's `.venv` first), and a coverage wrapper is left out
- * (`coverage run -m pytest` runs `python3 -m pytest`). Which test suite a command runs, by its program:
+ * (`coverage run -m pytest` runs `python3 -m pytest`), as are pytest-cov's options (`--cov pkg`). Which test suite a command runs, by its program:
  * JavaScript runners, Python's, Go's, Rust's. Pure.
  */
 import path from 'node:path';
@@ -24,7 +24,29 @@ export function runnable(words: readonly string[]): string[] | null {
     const module = argv.indexOf('-m');
     argv = module === -1 ? ['python3', ...argv.slice(2).filter((w) => !w.startsWith('-'))] : ['python3', ...argv.slice(module)];
   }
+  if (isPytest(argv)) argv = withoutCoverageOptions(argv);
   return argv[0]!.includes('/') && !argv[0]!.startsWith('./') ? null : argv;
+}
+
+const isPytest = (argv: readonly string[]): boolean =>
+  ['pytest', 'py.test'].includes(argv[0]!) || (argv[0] === 'python3' && argv[1] === '-m' && argv[2] === 'pytest');
+
+/** pytest-cov's options that take a value (`--cov` takes the next word unless it is an option). */
+const COVERAGE_VALUE = new Set(['--cov-report', '--cov-config', '--cov-fail-under', '--cov-context']);
+
+/**
+ * A pytest command without pytest-cov's options: they measure, they do not test, and without the plugin
+ * (one an index here does not serve) pytest refuses them (`unrecognized arguments: --cov`) — schedule's
+ * `py.test test_schedule.py schedule -v --cov schedule --cov-report term-missing`.
+ */
+function withoutCoverageOptions(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (!/^--(no-)?cov(-|=|$)/.test(word)) kept.push(word);
+    else if (!word.includes('=') && (COVERAGE_VALUE.has(word) || (word === '--cov' && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')))) i++;
+  }
+  return kept;
 }
 
 /** The suite a command runs, by its program (and `-m` module, `--test` flag); 'other' when it does not say. */

@@ -91,6 +91,12 @@ describe("a repository's declared test commands", () => {
     assert.deepEqual(argvs(await commandsOf({ 'pyproject.toml': poe }, ['tests/test_a.py'])), ['python3 -m pytest -q']);
     const toxToml = '[tool.tox]\nlegacy_tox_ini = """\n[testenv]\ncommands =\n    coverage run -m pytest {posargs:tests}\n"""\n';
     assert.deepEqual(argvs(await commandsOf({ 'pyproject.toml': toxToml }, ['tests/test_a.py'])), ['python3 -m pytest tests']);
+    // pytest-cov's options measure, and without the plugin pytest refuses them (schedule's tox.ini).
+    const schedule =
+      '[testenv]\ndeps =\n    pytest\n    pytest-cov\ncommands =\n    py.test test_schedule.py schedule -v --cov schedule --cov-report term-missing\n';
+    assert.deepEqual(argvs(await commandsOf({ 'tox.ini': schedule }, ['test_schedule.py'])), ['py.test test_schedule.py schedule -v']);
+    const covs = '[testenv]\ncommands = python -m pytest --cov=pkg --cov --cov-branch --cov-fail-under 90 --no-cov-on-fail -x tests\n';
+    assert.deepEqual(argvs(await commandsOf({ 'tox.ini': covs }, ['tests/test_a.py'])), ['python3 -m pytest -x tests']);
     // A place of tox's own environment names nothing outside tox: the option that holds it goes (MarkupSafe's pyproject.toml).
     const toxNative =
       '[tool.tox.env_run_base]\ncommands = [[\n    "pytest", "-v", "--tb=short", "--basetemp={env_tmp_dir}",\n    {replace = "posargs", default = [], extend = true},\n]]\n';
