@@ -53,6 +53,8 @@ export const askOutputs: Readonly<Record<string, z.ZodType>> = {
   ClarifyingQuestions: documents.ClarifyingQuestions,
   // The files a change run's step asks to read.
   ReadRequest: documents.ReadRequest,
+  // QA's reading of a change's failed round: source files for the Engineer, its own tests to rewrite.
+  TestTriage: documents.TestTriage,
 };
 
 /** What `{{markdown "Type" value}}` renders in a template. */
@@ -116,6 +118,7 @@ export const vocabulary: steps.Vocabulary = {
     below: steps.below,
     hasQueued: steps.hasQueued,
     testsPassed: testRound.testsPassed,
+    ownTestsWrong: testRound.ownTestsWrong,
     repeatedFailure: testRound.repeatedFailure,
     flakySetAside: testRound.flakySetAside,
     criteriaProven: coverage.criteriaProven,

@@ -259,6 +259,33 @@ export const BugReport = z.object({
   files: z.array(z.object({ path: RelativePath, problem: text('problem') })).min(1),
 });
 
+/**
+ * QA's reading of a change's failed round: the source files that must change (sent to the Engineer as a
+ * BugReport), and the tests of its own that are wrong — their expectation cannot hold while the code does
+ * what the criteria say — which QA rewrites itself, first. At least one of the two.
+ */
+/** The rule a triage keeps, said once: the schema's description and its refusal are this text. */
+export const TRIAGE_RULE = 'name at least one file: a source file to change in `files`, or a test file of yours to rewrite in `ownTests`';
+
+export const TestTriage = z
+  .object({
+    summary: text('summary'),
+    failingTests: z.array(text('a failing test')),
+    files: z
+      .array(z.object({ path: RelativePath, problem: text('problem') }))
+      .describe('the source files that must change, each with what is wrong in it; [] when only your own tests are wrong'),
+    ownTests: z
+      .array(z.object({ path: RelativePath, problem: text('problem') }))
+      .describe(
+        'the test files you wrote for this change that are wrong (their expectation cannot hold while the code does what the criteria say), each with what is wrong in it; [] when the code is wrong',
+      ),
+  })
+  .superRefine((triage, ctx) => {
+    if (triage.files.length + triage.ownTests.length === 0) ctx.addIssue({ code: 'custom', path: ['files'], message: TRIAGE_RULE });
+  })
+  .describe(TRIAGE_RULE);
+export type TestTriage = z.infer<typeof TestTriage>;
+
 /** A document a role writes at a path of its choosing (a user guide, a changelog): committed as is. */
 export const Document = z.object({
   path: RelativePath,

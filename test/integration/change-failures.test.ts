@@ -104,6 +104,7 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
                 summary: 'The English greeting lost its comma and exclamation mark.',
                 failingTests: ['greet says hello', 'AC-2: greet is English by default'],
                 files: [{ path: 'src/greet.js', problem: 'en must render `Hello, ${name}!`' }],
+                ownTests: [],
               },
             },
             {
@@ -135,6 +136,51 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     const documents = path.join(run.worktree, '.sopworks', 'documents');
     assert.match(await fs.readFile(path.join(documents, 'bug-reports', 'bug-1.md'), 'utf8'), /^# Bug report 1/);
     assert.match(await fs.readFile(path.join(documents, 'test-reports', 'round-1.md'), 'utf8'), /FAILED/);
+    run.untouched();
+  });
+
+  it("a test QA wrote that cannot hold is QA's to rewrite: the triage names it, QA fixes it, and the next round passes, no source file sent to the Engineer", async () => {
+    // QA's first tests read AC-1 too strictly (no space before the "!"); the code is right.
+    const strict = (r: Reply): Reply => ({ ...r, reply: r.reply!.replace("'Bonjour, Ada !'", "'Bonjour, Ada!'") });
+    const run = await setUp((replies) => {
+      const out: Reply[] = [];
+      for (const r of replies) {
+        if (r.role === 'qa' && r.action === 'write_change_tests') {
+          out.push(
+            strict(r),
+            {
+              role: 'qa',
+              action: 'write_change_bug_report',
+              json: {
+                summary: "AC-1's test expects 'Bonjour, Ada!', but the French greeting puts a space before '!', as the criterion's example does.",
+                failingTests: ['AC-1: greet speaks French'],
+                files: [],
+                ownTests: [{ path: 'test/greet-lang.test.js', problem: "AC-1 must expect 'Bonjour, Ada !' (French puts a space before '!')" }],
+              },
+            },
+            { ...r, action: 'fix_change_tests' },
+          );
+        } else out.push(r);
+      }
+      return out;
+    });
+    const result = await run.change();
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /tests round 1: failed/);
+    assert.doesNotMatch(result.stdout, /BugReport → engineer/, 'no source file went to the Engineer');
+    assert.match(result.stdout, /tests round 2: passed/);
+    const exchanges = (await fs.readFile(path.join(run.worktree, '.sopworks', 'exchanges.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { action: string; messages: { content: string }[] });
+    const triage = exchanges.find((e) => e.action === 'write_change_bug_report')!.messages.at(-1)!.content;
+    assert.match(triage, /`ownTests`: the test files you wrote for this change whose expectation is wrong/);
+    const fix = exchanges.find((e) => e.action === 'fix_change_tests')!.messages.at(-1)!.content;
+    assert.match(fix, /- `test\/greet-lang\.test\.js`: AC-1 must expect 'Bonjour, Ada !'/);
+    assert.match(fix, /assert\.equal\(greet\('Ada', \{ lang: 'fr' \}\), 'Bonjour, Ada!'\)/, 'shown the test as it failed');
+    assert.match(git(run.repo, 'show', `${BRANCH}:test/greet-lang.test.js`), /'Bonjour, Ada !'/);
+    const log = git(run.repo, 'log', '--reverse', '--format=%an|%s', `main..${BRANCH}`).trim().split('\n');
+    assert.equal(log.filter((line) => line.startsWith('Engineer|fix')).length, 0, log.join('\n'));
     run.untouched();
   });
 

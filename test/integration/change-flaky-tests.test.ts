@@ -87,6 +87,7 @@ describe('sopworks change: flaky tests', function () {
                 summary: 'The English greeting lost its comma and exclamation mark.',
                 failingTests: ['greet says hello', 'AC-2: greet is English by default'],
                 files: [{ path: 'src/greet.js', problem: 'en must render `Hello, ${name}!`' }],
+                ownTests: [],
               },
             },
             {

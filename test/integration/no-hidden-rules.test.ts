@@ -179,6 +179,8 @@ function slotsFor(board: MessageBoard, current: string): Record<string, unknown>
     answers: null,
     sources: { files: [code], refused: [] },
     bug: latest('BugReport') ?? bug,
+    // A change's triage of a failed round that blames a test of QA's own (the fix_change_tests step reads it).
+    triage: { ...bug, files: [], ownTests: [{ path: 'test/a.test.js', problem: 'expects a trailing newline the criterion never asked for' }] },
     testReport: latest('TestReport') ?? report,
     prd: latest('PRD'),
     design: latest('Design'),

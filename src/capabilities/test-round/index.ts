@@ -9,4 +9,4 @@ export { DEPENDENCIES_NOT_FETCHED, GO_WITHOUT_MODULE } from './runner-start.ts';
 export { stopOnSecurityFindings } from './security-stop.ts';
 export { readTestCases } from './test-cases/read-test-cases.ts';
 export { runTestRound } from './test-round.ts';
-export { flakySetAside, recordFailure, repeatedFailure, testsPassed } from './verdicts.ts';
+export { flakySetAside, ownTestsWrong, recordFailure, repeatedFailure, testsPassed } from './verdicts.ts';

@@ -1,6 +1,6 @@
 /** The guards and the action that read a test round's verdict: whether it passed, and whether it failed as the last one did. */
 import { z } from 'zod';
-import type { TestReport } from '../../documents/index.ts';
+import type { TestReport, TestTriage } from '../../documents/index.ts';
 import { defineAction, defineGuard } from '../../engine/steps/index.ts';
 
 export const testsPassed = defineGuard({
@@ -15,6 +15,14 @@ export const flakySetAside = defineGuard({
   params: z.object({ slot: z.string().min(1).default('testReport') }).strict(),
   names: { readsSlot: 'slot' },
   test: ({ context }, params) => ((context.slots[params.slot] as TestReport | undefined)?.vsBase?.flaky ?? []).length > 0,
+});
+
+export const ownTestsWrong = defineGuard({
+  description:
+    'The test triage in a slot (default triage) names tests QA wrote for the change as wrong: QA rewrites them before any source file goes to the Engineer.',
+  params: z.object({ slot: z.string().min(1).default('triage') }).strict(),
+  names: { readsSlot: 'slot' },
+  test: ({ context }, params) => ((context.slots[params.slot] as TestTriage | undefined)?.ownTests ?? []).length > 0,
 });
 
 export const repeatedFailure = defineGuard({

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { renderPrd } from '../../../src/capabilities/artifacts/index.ts';
 import { parseJsonReply, strictJsonSchema } from '../../../src/capabilities/model/index.ts';
 import { askOutputs } from '../../../src/company/index.ts';
-import { PostedPRD, REVIEW_RULE, UNRECORDED_ASSUMPTION } from '../../../src/documents/schemas.ts';
+import { PostedPRD, REVIEW_RULE, TRIAGE_RULE, UNRECORDED_ASSUMPTION } from '../../../src/documents/schemas.ts';
 import { ROLES } from '../../helpers/paths.ts';
 
 const prd = (openQuestions: unknown[]) => ({
@@ -54,6 +54,23 @@ describe('schemas hold what prompts ask for', () => {
       const parsed = parseJsonReply(JSON.stringify(review), askOutputs.Review!);
       assert.equal(parsed.ok, ok, JSON.stringify(review));
       if (!parsed.ok) assert.ok(parsed.error.includes(REVIEW_RULE), parsed.error);
+    }
+  });
+
+  it("takes a change's triage naming source files, its own tests, or both, and refuses one that names neither", () => {
+    const schema = strictJsonSchema(askOutputs.TestTriage!) as Node;
+    assert.equal(schema.description, TRIAGE_RULE);
+    const file = { path: 'src/greet.js', problem: 'en lost its comma' };
+    const test = { path: 'test/greet-lang.test.js', problem: 'AC-1 expects no space before "!"' };
+    for (const [files, ownTests, ok] of [
+      [[file], [], true],
+      [[], [test], true],
+      [[file], [test], true],
+      [[], [], false],
+    ] as const) {
+      const parsed = parseJsonReply(JSON.stringify({ summary: 'AC-1 fails', failingTests: ['AC-1'], files, ownTests }), askOutputs.TestTriage!);
+      assert.equal(parsed.ok, ok, JSON.stringify({ files, ownTests }));
+      if (!parsed.ok) assert.ok(parsed.error.includes(TRIAGE_RULE), parsed.error);
     }
   });
 
