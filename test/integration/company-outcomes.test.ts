@@ -7,8 +7,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { Scenario } from '../../src/capabilities/model/index.ts';
 import { readAppendLog } from '../../src/ground/files/index.ts';
-import { ROLES, SOPS } from '../helpers/paths.ts';
+import { ROLES, ROOT, SOPS } from '../helpers/paths.ts';
 import { demoScenario, replaceReply, runScenario } from '../helpers/run-company.ts';
 import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 
@@ -36,6 +38,47 @@ describe('run outcomes', function () {
     const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
     assert.equal(records.filter((m) => (m as { type: string }).type === 'TestReport').length, 2);
     assert.equal(records.filter((m) => (m as { type: string }).type === 'BugReport').length, 1, 'no second bug report after a repeated failure');
+  });
+
+  it("rewrites a test of QA's own that cannot hold, sending no source file to the Engineer, and ends done", async () => {
+    const scenario = Scenario.parse(parse(await fs.readFile(path.join(ROOT, 'examples', 'leapyear-manual.yaml'), 'utf8')));
+    const tests = scenario.replies.find((r) => r.role === 'qa' && r.action === 'write_tests')!;
+    // 1900 is no leap year: QA's first tests expect it to be one, and the code is right.
+    const wrong = { ...tests, reply: tests.reply!.replace('assert.equal(isLeapYear(1900), false);', 'assert.equal(isLeapYear(1900), true);') };
+    assert.notEqual(wrong.reply, tests.reply);
+    const triage = {
+      role: 'qa',
+      action: 'write_bug_report',
+      json: {
+        summary: 'The test expects 1900 to be a leap year; the Gregorian rule says it is not, as isLeapYear does.',
+        failingTests: ['isLeapYear follows the Gregorian rule'],
+        files: [],
+        ownTests: [{ path: 'test/cli.test.js', problem: 'isLeapYear(1900) must be false' }],
+      },
+    };
+    const replies = scenario.replies.flatMap((r) => (r === tests ? [wrong, triage, { ...tests, action: 'fix_tests' }] : [r]));
+    const { result, project } = await runScenario({ ...scenario, replies });
+    assert.equal(result.outcome, 'done', result.reason);
+    const { records } = await readAppendLog(path.join(project, '.sopworks', 'board.jsonl'));
+    const messages = records as { type: string; payload: { passed?: boolean; summary?: string } }[];
+    assert.deepEqual(
+      messages
+        .filter((m) => m.type === 'TestReport')
+        .map((m) => m.payload.passed)
+        .slice(0, 2),
+      [false, true],
+      'a failed round, then one that passed',
+    );
+    // The scenario's one bug report is the README's rejected manual check, later; none came of the triage.
+    assert.ok(!messages.some((m) => m.type === 'BugReport' && m.payload.summary === triage.json.summary), 'no source file went to the Engineer');
+    assert.equal(messages.filter((m) => m.type === 'Tests').length, 2, 'the tests, then the rewritten tests');
+    const exchanges = (await readAppendLog(path.join(project, '.sopworks', 'exchanges.jsonl'))).records as {
+      action: string;
+      messages: { content: string }[];
+    }[];
+    const fix = exchanges.find((e) => e.action === 'fix_tests')!.messages.at(-1)!.content;
+    assert.match(fix, /- `test\/cli\.test\.js`: isLeapYear\(1900\) must be false/);
+    assert.match(await fs.readFile(path.join(project, 'test', 'cli.test.js'), 'utf8'), /isLeapYear\(1900\), false/);
   });
 
   it('sends an invalid task graph back to the Architect with the problems, and gives up after the bound', async () => {

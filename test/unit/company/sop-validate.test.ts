@@ -339,7 +339,7 @@ describe('sop validation', () => {
     });
 
     it('refuses a message addressed to a role that is not hired, and an unknown type', async () => {
-      const to = await edit(file('qa.yaml'), 'payload: bug, to: engineer', 'payload: bug, to: enginer', 'payload: bug, to: '.length);
+      const to = await edit(file('qa.yaml'), 'payload: triage, to: engineer', 'payload: triage, to: enginer', 'payload: triage, to: '.length);
       const type = await edit(
         file('architect.yaml'),
         'input: { type: TaskGraph, payload: tasks }',

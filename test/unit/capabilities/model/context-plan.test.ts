@@ -69,7 +69,9 @@ describe('the context plan', () => {
     const fix = steps.find((s) => s.name === 'engineer/fix_file')!;
     assert.deepEqual([fix.replies, fix.perFile], [5, 1], 'designExcerpt, task, file, bug, testReport; dependencies a list of files');
     const report = steps.find((s) => s.name === 'qa/write_bug_report')!;
-    assert.deepEqual([report.replies, report.perFile], [2, 2], 'design, testReport; the files and the tests, lists of files');
+    assert.deepEqual([report.replies, report.perFile], [3, 2], 'design, testReport, prd; the files and the tests, lists of files');
+    const fixTests = steps.find((s) => s.name === 'qa/fix_tests')!;
+    assert.deepEqual([fixTests.replies, fixTests.perFile], [3, 2], 'triage, testReport, prd; the tests and the files, lists of files');
     assert.equal(steps.find((s) => s.name === 'qa/write_tests')!.files, true, "QA's tests are a reply of files");
   });
 
