@@ -178,6 +178,32 @@ const RUNS: RecordedRun[] = [
     ],
     says: /src\/ put on the environment's path \(a src layout\)[^\n]*\n(?:.*\n)*?.*tests base: passed \(39 passed, 0 failed\)/,
   },
+  {
+    file: 'sqlparse-change.yaml',
+    what: "a change to andialbrecht/sqlparse, a real repository whose dev group cannot be installed, where QA rewrote its own test that read a criterion too strictly (format()'s ensure_semicolon option)",
+    needs: [PYTHON, PYTEST, BUBBLEWRAP],
+    repo: 'andialbrecht-sqlparse',
+    // Its uv dependency group (pytest, ruff, sphinx, hatch…) from an index that refuses: the venv the
+    // failed install left holds nothing, and the machine's `python3 -m pytest` runs the base's tests.
+    env: { SOPWORKS_PIP_INDEX_URL: 'http://127.0.0.1:9/simple' },
+    outcome: /^done — the existing tests and the change's tests pass$/,
+    code: 0,
+    tests: 552,
+    reasks: 0,
+    criteria: { proven: 27, total: 27 },
+    subjects: [
+      'feat: Add an ensure_semicolon option to… (sqlparse/filters/others.py)',
+      'feat: Add an ensure_semicolon option to… (sqlparse/filters/__init__.py)',
+      'feat: Add an ensure_semicolon option to… (sqlparse/formatter.py)',
+      'docs: Add an ensure_semicolon option to… (docs/source/api.rst)',
+      'feat: Add an ensure_semicolon option to sqlparse.format() (CHANGELOG)',
+      'test: Add an ensure_semicolon option to sqlparse.format()',
+      'test: Add an ensure_semicolon option to sqlparse.format()',
+    ],
+    // Round 1 failed on QA's own AC-12 test; its triage named no source file, so no BugReport went to the
+    // Engineer, and the rewritten test passed in round 2.
+    says: /running the tests without them\n(?:.*\n)*?.*tests base: passed \(506 passed, 0 failed\)(?:.*\n)*?.*tests round 1: failed[^\n]*\n(?:(?![^\n]*BugReport)[^\n]*\n)*?[^\n]*tests round 2: passed/,
+  },
 ];
 
 /** The repository's files made a git repository of one commit, as a person's clone would be. */
