@@ -33,6 +33,7 @@ const LONGEST = [
   'test/integration/review-workbench.test.ts',
   'test/integration/flags-kept.test.ts',
   'test/integration/kill-resume.test.ts',
+  'test/integration/recorded-runs.test.ts',
   'test/security/red-team.test.ts',
   'test/integration/bench.test.ts',
   'test/integration/dependencies.test.ts',
