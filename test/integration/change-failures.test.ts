@@ -158,6 +158,12 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
                 ownTests: [{ path: 'test/greet-lang.test.js', problem: "AC-1 must expect 'Bonjour, Ada !' (French puts a space before '!')" }],
               },
             },
+            // First, an existing test of the repository's own made to pass: refused, the rule said again.
+            {
+              role: 'qa',
+              action: 'fix_change_tests',
+              reply: "test/greet.test.js\n```js\nimport { test } from 'node:test';\ntest('greet says hello', () => {});\n```\n",
+            },
             { ...r, action: 'fix_change_tests' },
           );
         } else out.push(r);
@@ -177,6 +183,18 @@ describe('sopworks change: failure paths, deleted and renamed files', function (
     assert.match(triage, /`ownTests`: the test files you wrote for this change whose expectation is wrong/);
     const fix = exchanges.find((e) => e.action === 'fix_change_tests')!.messages.at(-1)!.content;
     assert.match(fix, /- `test\/greet-lang\.test\.js`: AC-1 must expect 'Bonjour, Ada !'/);
+    assert.match(fix, /Reply only with files among these, each whole: `test\/greet-lang\.test\.js`; no other file is this step's to write\./);
+    assert.match(result.stdout, /reply invalid \(attempt 1\), asking again/);
+    const refused = exchanges.filter((e) => e.action === 'fix_change_tests').flatMap((e) => e.messages.map((m) => m.content));
+    assert.ok(
+      refused.some((m) => /`test\/greet\.test\.js` is not among the files this step may write/.test(m)),
+      'the refusal says why',
+    );
+    assert.equal(
+      git(run.repo, 'show', `${BRANCH}:test/greet.test.js`),
+      git(run.repo, 'show', 'main:test/greet.test.js'),
+      "the repository's own test is as it was",
+    );
     assert.match(fix, /assert\.equal\(greet\('Ada', \{ lang: 'fr' \}\), 'Bonjour, Ada!'\)/, 'shown the test as it failed');
     assert.match(git(run.repo, 'show', `${BRANCH}:test/greet-lang.test.js`), /'Bonjour, Ada !'/);
     const log = git(run.repo, 'log', '--reverse', '--format=%an|%s', `main..${BRANCH}`).trim().split('\n');

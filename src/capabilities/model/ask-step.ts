@@ -24,7 +24,8 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
       '`key` tells calls of one action apart: `current` (the current file) or a fixed project path such as docs/USER_GUIDE.md. ' +
       "`by`, in a per-file SOP: who is asked — the file's `writer` (default) or its `reviewer`, never the writer: the next " +
       "of the role's people when the run hires several (`--engineers N`), else the role's second person (role.yaml's " +
-      "`reviewer`), who writes no files; the reviewer is told whose work it judges, and given the reviewer's goal.",
+      "`reviewer`), who writes no files; the reviewer is told whose work it judges, and given the reviewer's goal. " +
+      '`within`: a view or slot of files whose paths are the only ones a `files` reply may hold (the rule is stated in the prompt).',
     params: z
       .object({
         action: z.string().regex(/^[a-z][a-z0-9_]*$/, 'use lower-case letters, digits and underscores'),
@@ -33,6 +34,8 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
         key: CallKey.nullable().default(null),
         with: z.array(z.string().min(1)).default([]),
         by: z.enum(['writer', 'reviewer']).default('writer'),
+        /** A view or slot of files: a `files` reply may hold only those paths (QA rewriting its own tests, never the repository's). */
+        within: z.string().min(1).nullable().default(null),
       })
       .strict()
       .superRefine((p, ctx) => {
@@ -42,6 +45,9 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
             path: ['output'],
             message: `unknown output "${p.output}"; use code, files or one of ${Object.keys(outputs).join(', ')}`,
           });
+        }
+        if (p.within !== null && p.output !== 'files') {
+          ctx.addIssue({ code: 'custom', path: ['within'], message: 'within limits the paths of a `files` reply: use it with output: files' });
         }
         if (p.output === 'code' && p.key === null) {
           ctx.addIssue({
@@ -54,7 +60,7 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
     // The reply was parsed and validated by the gateway against what `output` names.
     output: z.unknown(),
     effect: 'model-call',
-    names: { views: ['with'], currentKey: 'key' },
+    names: { views: ['with', 'within'], currentKey: 'key' },
     prompt: (params) => ({ action: params.action, output: params.output, outputParam: 'output', with: params.with }),
     async run({ params, context, view, signal, judgedBy, revisionsLeft }, ports) {
       const role = ports.role.profile.id;
@@ -70,6 +76,7 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
             ? { kind: 'files' }
             : { kind: 'json', name: params.output, schema: outputs[params.output]! };
       const variables = Object.fromEntries(await Promise.all(params.with.map(async (name) => [name, await view(name)])));
+      const within = params.within === null ? null : pathsOf(await view(params.within));
       return ports.model.ask({
         call: { role, action: params.action, key },
         profile: ports.role.fileSeats?.[params.by] ?? ports.role.profile,
@@ -77,8 +84,12 @@ export function askStep(outputs: Readonly<Record<string, z.ZodType>>) {
         output,
         occurrence: countOf(context.asks, askCounter(params.action, key)),
         // A file the role may not write goes back to it with the reason, like any invalid reply.
-        accept: output.kind === 'json' ? undefined : (value) => refusalOfFiles(ports, value),
-        rules: [...(output.kind === 'files' ? [`Write only files you may write: ${ports.policy.writeRule(role).text}.`] : []), ...(await judgedBy())],
+        accept: output.kind === 'json' ? undefined : (value) => refusalOfFiles(ports, value) ?? refusalOutside(within, value),
+        rules: [
+          ...(output.kind === 'files' ? [`Write only files you may write: ${ports.policy.writeRule(role).text}.`] : []),
+          ...(within ? [withinRule(within)] : []),
+          ...(await judgedBy()),
+        ],
         signal,
       });
     },
@@ -114,4 +125,25 @@ function refusalOfFiles(ports: Ports, value: unknown): string | null {
     files.map((f) => f.path),
   );
   return refusals.length > 0 ? `${refusals.join('; ')}. Reply only with files you may write.` : null;
+}
+
+/** The paths of a view's files (a list of files, or an object holding one as `files`). */
+function pathsOf(value: unknown): string[] {
+  const files = Array.isArray(value) ? value : ((value as { files?: unknown } | null)?.files ?? []);
+  return (Array.isArray(files) ? files : []).map((f) => (f as { path?: unknown }).path).filter((p): p is string => typeof p === 'string');
+}
+
+const withinRule = (paths: readonly string[]): string =>
+  paths.length > 0
+    ? `Reply only with files among these, each whole: ${paths.map((p) => `\`${p}\``).join(', ')}; no other file is this step's to write.`
+    : "No file is this step's to write.";
+
+/** A `within` step's reply naming a path outside its files: the rule, said again. */
+function refusalOutside(within: readonly string[] | null, value: unknown): string | null {
+  if (within === null) return null;
+  const files = (Array.isArray(value) ? value : [value]) as { path: string }[];
+  const outside = files.map((f) => f.path).filter((p) => !within.includes(p));
+  return outside.length > 0
+    ? `${outside.map((p) => `\`${p}\``).join(', ')} ${outside.length === 1 ? 'is' : 'are'} not among the files this step may write. ${withinRule(within)}`
+    : null;
 }
