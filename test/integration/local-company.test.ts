@@ -150,8 +150,9 @@ describe('the company on a local model (--llm local, tiny random model)', functi
     const record = JSON.parse(await fs.readFile(path.join(project, '.sopworks', 'run.json'), 'utf8')) as Record<string, any>;
     assert.equal(record.outcome, 'timed-out');
     // The limit is counted from when the session executes the run, run.json's wallMs from when the company
-    // starts it, a few milliseconds later (2,995 ms once, under load): the run stops at the limit, not before.
-    assert.ok(record.wallMs >= 2900 && record.wallMs < 3000 + 4000, `the run ended ${record.wallMs} ms after it started`);
+    // starts it, a moment later (2,995 ms once under load, 2,861 ms once in a full suite on two cores, where
+    // the company's start lagged the session's by 139 ms): the run stops at the limit, not long before it.
+    assert.ok(record.wallMs >= 2500 && record.wallMs < 3000 + 4000, `the run ended ${record.wallMs} ms after it started`);
 
     // Resumed with room for its re-asks: a reply cut off at 3,000 tokens is asked again with the error added to
     // its prompt, which would no longer fit the 4,096-token context beside 3,000 more (a clear failure, not this test's).
