@@ -16,7 +16,7 @@ export {
   whyNotContinuable,
 } from './run-continuation.ts';
 export type { EarlierUsage, LoopEvent } from './run-events.ts';
-export { lockOwner } from './run-lock.ts';
+export { lockOwner, lockOwnerNow } from './run-lock.ts';
 export { type CommitFault, type RunApprovals, RunLoop, type SharedPorts, type StopSignals } from './run-loop.ts';
 export type { OpenedLog, RunLease, RunStore } from './run-store.ts';
 export { STATE_DIR } from './state-dir.ts';

@@ -12,6 +12,7 @@
  *   earlier holder has released it or the grace for finishing its last writes has passed. The lease's
  *   loss stops the run at once (`lost`); its writes are fenced by its worker (ground/files/write-fence.ts).
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -38,17 +39,19 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-/** The lock file, or null when there is none; a bare pid (the format before leases) is a lock of this scope. */
-async function readLock(file: string): Promise<LockFile | null> {
-  const text = (await fs.readFile(file, 'utf8').catch(() => null))?.trim();
-  if (text === undefined || text === '') return null;
-  if (/^\d+$/.test(text)) return { pid: Number(text), scope: pidScope(), lease: null, owner: `process ${text}` };
+/** A lock file's text, or null when it holds none; a bare pid (the format before leases) is a lock of this scope. */
+function parseLock(text: string | null): LockFile | null {
+  const trimmed = text?.trim();
+  if (trimmed === undefined || trimmed === '') return null;
+  if (/^\d+$/.test(trimmed)) return { pid: Number(trimmed), scope: pidScope(), lease: null, owner: `process ${trimmed}` };
   try {
-    return LockFile.parse(JSON.parse(text));
+    return LockFile.parse(JSON.parse(trimmed));
   } catch {
     return null;
   }
 }
+
+const readLock = async (file: string): Promise<LockFile | null> => parseLock(await fs.readFile(file, 'utf8').catch(() => null));
 
 /** The lock files this process holds: its own pid in one of them is not a stale lock. */
 const heldHere = new Set<string>();
@@ -56,14 +59,27 @@ const heldHere = new Set<string>();
 /** Whether the lock's holder may still be at work: alive here, or beyond what this process can check. */
 const mayBeAlive = (lock: LockFile): boolean => lock.scope !== pidScope() || (lock.pid !== process.pid && isAlive(lock.pid));
 
-/** The pid of the process working on a run (from its lock) while it may be at work, or null when none is. */
-export async function lockOwner(stateDir: string): Promise<number | null> {
+/**
+ * The pid of the process working on a run (from its lock) while it may be at work, or null when none is.
+ * Synchronous, for a file watcher's signature: a killed run leaves its lock unchanged, so only asking
+ * whether its owner lives tells a watcher that the run stopped.
+ */
+export function lockOwnerNow(stateDir: string): number | null {
   const file = path.join(stateDir, 'lock');
-  const lock = await readLock(file);
+  let text: string | null = null;
+  try {
+    text = fsSync.readFileSync(file, 'utf8');
+  } catch {
+    // No lock: nobody is at work on the run.
+  }
+  const lock = parseLock(text);
   // This process's own pid is at work only on a lock it holds (eval and the workbench run in-process).
   if (lock && lock.scope === pidScope() && lock.pid === process.pid) return heldHere.has(path.resolve(file)) ? lock.pid : null;
   return lock && mayBeAlive(lock) ? lock.pid : null;
 }
+
+/** The pid of the process working on a run (from its lock) while it may be at work, or null when none is. */
+export const lockOwner = async (stateDir: string): Promise<number | null> => lockOwnerNow(stateDir);
 
 /** `lease`: the lease a queued run is worked on under, null for a run started by hand. */
 export async function acquireRunLock(stateDir: string, lease: RunLease | null = null): Promise<RunLock> {

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { lockOwnerNow } from '../../../engine/run/index.ts';
 import { runFiles } from '../read-run.ts';
 import type { RunCatalog } from './run-catalog.ts';
 
@@ -38,23 +39,12 @@ const stamp = (file: string): string => {
 };
 
 /**
- * Whether the process named in a run's lock is alive. A killed run leaves its lock behind unchanged, so
- * only asking the process tells a page that the run stopped.
+ * Who works on the run, by its lock: a killed run leaves its lock behind unchanged, so only asking
+ * whether the lock's owner lives tells a page that the run stopped.
  */
-const lockHolder = (lock: string): string => {
-  let pid: number;
-  try {
-    pid = Number(fs.readFileSync(lock, 'utf8').trim());
-  } catch {
-    return 'no-lock';
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return 'bad-lock';
-  try {
-    process.kill(pid, 0);
-    return `alive:${pid}`;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? `alive:${pid}` : `dead:${pid}`;
-  }
+const lockHolder = (stateDir: string): string => {
+  const owner = lockOwnerNow(stateDir);
+  return owner === null ? 'nobody' : `alive:${owner}`;
 };
 
 /** Sizes and times of the files that change as a run goes on, and whether its lock's owner lives. */
@@ -71,7 +61,7 @@ export function runSignature(dir: string): string {
   } catch {
     // No role states recorded (yet).
   }
-  return [...[...watched, ...roleFiles].map(stamp), lockHolder(files.lock)].join('|');
+  return [...[...watched, ...roleFiles].map(stamp), lockHolder(files.state)].join('|');
 }
 
 const runFolders = (dir: string): string[] => {
