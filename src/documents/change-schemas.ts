@@ -45,8 +45,10 @@ export const RepositoryMap = z.object({
       builds: z.array(z.object({ argv: z.array(z.string()).min(1), source: z.string() })).default([]),
       /** Its packages' entry points that name a file it does not hold (`packages/git/package.json main: dist/x.js`): a build writes them. */
       unbuilt: z.array(z.string()).default([]),
+      /** Source files counted above that carry their own tests inside (Rust's `mod tests`): changed as sources, never a test file to avoid. */
+      inline: z.array(z.string()).default([]),
     })
-    .default({ files: 0, commands: [], examples: [], builds: [], unbuilt: [] }),
+    .default({ files: 0, commands: [], examples: [], builds: [], unbuilt: [], inline: [] }),
   /** Tokens the signatures take. */
   signatureTokens: z.number().int().min(0).default(0),
 });

@@ -138,6 +138,23 @@ const RUNS: RecordedRun[] = [
     says: /tests base: passed \(183 passed, 0 failed\)/,
   },
   {
+    file: 'fnv-change.yaml',
+    what: 'a change to servo/rust-fnv, a real Rust crate of one source file that carries its own tests (a 32-bit FNV-1a beside the 64-bit one)',
+    needs: [CARGO, BUBBLEWRAP],
+    repo: 'servo-rust-fnv',
+    outcome: /^done — the existing tests and the change's tests pass$/,
+    code: 0,
+    tests: 19,
+    reasks: 0,
+    criteria: { proven: 15, total: 15 },
+    subjects: [
+      'feat: Add 32-bit FNV-1a hasher, aliases and const fnv_hash32 (lib.rs)',
+      'docs: Add 32-bit FNV-1a hasher, aliases and const fnv_hash32 (README.md)',
+      'test: Add 32-bit FNV-1a hasher, aliases and const fnv_hash32',
+    ],
+    says: /tests base: passed \(4 passed, 0 failed\)/,
+  },
+  {
     file: 'jsonpointer-change.yaml',
     what: 'a change to python-json-pointer, a real repository whose dev requirements cannot be installed (parent and name properties)',
     needs: [PYTHON, BUBBLEWRAP],

@@ -28,6 +28,8 @@ export const MAP_BOUNDS = {
   manifestChars: 2500,
   readmeChars: 2500,
   testExamples: 3,
+  /** Source files named as carrying their own tests inside (a Rust crate's lib.rs, say). */
+  inlineTestSources: 5,
   /** The file tree's tokens: a larger one is folded, the folders that say least about the code first (map/fold-tree.ts). */
   treeTokens: 1200,
   /** The signatures' token budget unless the step says otherwise (the mapRepository step's `tokens`). */
@@ -110,6 +112,7 @@ export async function mapRepository(input: MapInput): Promise<RepositoryMap> {
       examples: testExamples(counted),
       builds: (await buildCommands(paths, read)).map(({ argv, source }) => ({ argv, source })),
       unbuilt: await unbuiltEntries(paths, read),
+      inline: carriers.filter((_, i) => modules[i] === null).slice(0, MAP_BOUNDS.inlineTestSources),
     },
     omitted: tagging.files.filter((f) => f.tags.definitions.length > 0).length - signatures.interfaces.length,
     signatureTokens: signatures.tokens,

@@ -135,6 +135,7 @@ describe('repository map', function () {
     const result = await map(root, base, 'first', 4000);
     assert.equal(result.tests.files, 2, 'src/test.rs, and src/inline.rs with its inline mod tests');
     assert.deepEqual(result.tests.examples, ['src/test.rs'], 'a file of tests is the example, before a source that carries its own');
+    assert.deepEqual(result.tests.inline, ['src/inline.rs'], 'only the source whose tests are inside it: lib.rs declares a module file');
   });
 
   it("counts and names a test folder's tests, not its data or helpers (trial tomli49: 979 test files, a .toml among the examples)", async () => {
