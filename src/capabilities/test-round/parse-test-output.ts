@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { escapeRegExp } from '../../ground/files/index.ts';
 import { cargoCounts, goCounts, jasmineCounts, jestCounts, mochaCounts, vitestCounts } from './runner-counts.ts';
+import { PYTEST_SUMMARY, subtestFailure } from './test-cases/pytest.ts';
 import { listedFailureMessage, listedOnlyCases } from './test-cases/read-test-cases.ts';
 import { uvuCounts } from './test-cases/uvu.ts';
 
@@ -62,7 +63,10 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
     const summary = pytest[1]!;
     // A parametrized test's id may hold spaces: the id runs to the " - " before the message, or to the line's end.
     const listed = withSectionMessages(
-      [...text.matchAll(/^(?:FAILED|ERROR) (\S.*?)(?: - (.*))?$/gm)].map((m) => ({ name: m[1]!, message: m[2] ?? '' })),
+      [
+        ...[...text.matchAll(/^(?:FAILED|ERROR) (\S.*?)(?: - (.*))?$/gm)].map((m) => ({ name: m[1]!, message: m[2] ?? '' })),
+        ...text.split('\n').flatMap((line) => subtestFailure(line) ?? []),
+      ],
       text,
     );
     const skipped = (num(summary, /(\d+) skipped/) ?? 0) + (num(summary, /(\d+) xfailed/) ?? 0) + (num(summary, /(\d+) xpassed/) ?? 0);
@@ -99,8 +103,6 @@ function readSummary(text: string): Omit<ParsedTestOutput, 'running'> {
   }
   return { counts: null, failures: [] };
 }
-
-const PYTEST_SUMMARY = /^(?:=+ )?((?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun)(?:, )?)+) in [\d.]+s\b/m;
 
 /**
  * The short summary's failures, each without a message (pytest leaves it out when the line would pass the

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { failureSignature, parseTestOutput } from '../../../../src/capabilities/test-round/parse-test-output.ts';
+import { ROOT } from '../../../helpers/paths.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 const NODE_TESTS = `import { test } from 'node:test';
@@ -108,6 +109,22 @@ describe('parseTestOutput', () => {
     assert.deepEqual(
       parsed.failures.map((f) => f.name),
       ['test_a.py', 'test_b.py'],
+    );
+  });
+
+  it('reads pytest 9 with unittest subtests: the subtests counted apart, a failed one named by its test (trial cachetools50)', async () => {
+    // pytest 9 counts subtests in the summary line; its -v line said PASSED for the test whose subtest failed
+    const output = await fs.readFile(path.join(ROOT, 'test/fixtures/test-output/pytest-v-subtests.txt'), 'utf8');
+    assert.deepEqual(parseTestOutput(output), {
+      counts: { passed: 3, failed: 1 },
+      failures: [{ name: 'tests/test_sub.py::TestResize::test_ac2_evicts', message: '(size=1) AssertionE...' }],
+    });
+    const passing = '=========== 301 passed, 2 skipped, 120 subtests passed in 1.60s ===========\n';
+    assert.deepEqual(parseTestOutput(passing), { counts: { passed: 301, failed: 0 }, failures: [], skipped: 2 });
+    assert.deepEqual(
+      parseTestOutput('== 1 passed, 2 subtests failed, 3 subtests passed in 0.1s ==\n').counts,
+      { passed: 1, failed: 0 },
+      'the exit code says it failed',
     );
   });
 

@@ -12,7 +12,7 @@ import { parseTestOutput } from '../../../../../src/capabilities/test-round/pars
 import { readTestCases } from '../../../../../src/capabilities/test-round/test-cases/read-test-cases.ts';
 import { citedCriteria } from '../../../../../src/documents/index.ts';
 import { ROOT } from '../../../../helpers/paths.ts';
-import { GO, PYTHON, requireSystem } from '../../../../helpers/system-requirements.ts';
+import { GO, PYTEST, PYTHON, requireSystem } from '../../../../helpers/system-requirements.ts';
 import { removeTempDirs, tempDir } from '../../../../helpers/temp-dir.ts';
 
 const fixture = (name: string) => fs.readFileSync(path.join(ROOT, 'test/fixtures/test-output', name), 'utf8');
@@ -178,6 +178,17 @@ describe('the tests a runner names, and how each ended', () => {
     assert.deepEqual(listed(fixture('pytest-rA-criteria.txt')).sort(), PYTEST_SUITE.filter((l) => !l.startsWith('skipped')).sort());
   });
 
+  it('pytest 9 -v with unittest subtests: a failed subtest fails its test, though its own line says PASSED (trial cachetools50)', () => {
+    assert.deepEqual(listed(fixture('pytest-v-subtests.txt')), [
+      'passed tests/test_sub.py::TestResize::test_ac1_each_size',
+      'failed tests/test_sub.py::TestResize::test_ac2_evicts',
+      'passed tests/test_sub.py::test_ac3_plain',
+    ]);
+    // The pytest-subtests plugin's form: the subtest's message and parameters after the id.
+    const plugin = 'SUBFAIL tests/t.py::T::test_ac2 [custom message] (i=1) - AssertionError\n== 1 failed, 1 passed in 0.1s ==\n';
+    assert.deepEqual(listed(`tests/t.py::T::test_ac2 PASSED [100%]\n${plugin}`), ['failed tests/t.py::T::test_ac2']);
+  });
+
   it("unittest -v: a docstring's first line is the test's title; a failed subtest fails its test", () => {
     assert.deepEqual(listed(fixture('unittest-v-criteria.txt')), [
       'skipped tests.test_u.TestCounts.test_AC_3_malformed',
@@ -300,6 +311,18 @@ describe('AC-1: counts words', () => {
       'import unittest\n\nclass T(unittest.TestCase):\n    def test_ac1_counts(self):\n        pass\n    def test_ac2_fails(self):\n        self.assertEqual(1, 2)\n',
     );
     assert.deepEqual(listed(run('python3', ['-m', 'unittest', '-v'], dir)), ['passed test_a.T.test_ac1_counts', 'failed test_a.T.test_ac2_fails']);
+  });
+
+  it('python3 -m pytest -v, with unittest subtests (counted apart by pytest 9)', async function () {
+    requireSystem(this, PYTHON, PYTEST);
+    const dir = await tempDir('sopworks-cases-');
+    fs.writeFileSync(
+      path.join(dir, 'test_a.py'),
+      'import unittest\n\nclass T(unittest.TestCase):\n    def test_ac1_sizes(self):\n        for i in range(3):\n            with self.subTest(i=i):\n                self.assertGreaterEqual(i, 0)\n\ndef test_ac2_plain():\n    pass\n',
+    );
+    const output = run('python3', ['-m', 'pytest', '-v', '-p', 'no:cacheprovider'], dir);
+    assert.deepEqual(listed(output), ['passed test_a.py::T::test_ac1_sizes', 'passed test_a.py::test_ac2_plain'], output);
+    assert.deepEqual(parseTestOutput(output).counts, { passed: 2, failed: 0 }, output);
   });
 
   it('go test -v', async function () {
