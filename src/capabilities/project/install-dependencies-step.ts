@@ -35,11 +35,17 @@ export const installDependencies = defineStep({
     'to that registry (dependencies.network), install scripts are off unless dependencies.scripts allows them, packages ' +
     "come from SOPWORKS_NPM_REGISTRY / SOPWORKS_PIP_INDEX_URL / SOPWORKS_PIP_FIND_LINKS, the policy's registries or the " +
     "user's own, Python gets a .venv in the project (`keepNewLockfile: false`, a change run: a lockfile the project had none of is removed " +
-    "after the install; `workspaces: true`, a change run: the repository's workspaces are installed and linked, where a new project manifest declaring them is refused). The output is a test round of kind `install` whose `lockfile` " +
+    "after the install; `workspaces: true`, a change run: the repository's workspaces are installed and linked, where a new project manifest declaring them is refused; `forBase: true`: the install the base's tests run on, said as the base's, not as a round). The output is a test round of kind `install` whose `lockfile` " +
     '(package-lock.json, requirements.lock) is set when it changed: publish it as `Dependencies` to commit it, or as a ' +
     'TestReport when it failed.',
   params: z
-    .object({ timeoutMs: z.number().int().min(1000).default(300_000), keepNewLockfile: z.boolean().default(true), workspaces: z.boolean().default(false) })
+    .object({
+      timeoutMs: z.number().int().min(1000).default(300_000),
+      keepNewLockfile: z.boolean().default(true),
+      workspaces: z.boolean().default(false),
+      /** The install the base's tests run on (a change run, before its first round): its progress says `base`, not the next round. */
+      forBase: z.boolean().default(false),
+    })
     .strict(),
   output: S.DependencyInstall,
   async run({ params }, ports) {
@@ -51,8 +57,9 @@ export const installDependencies = defineStep({
     await repository.filesOnDisk();
     const round = ports.board.all('TestReport').length + 1;
     const base = { round, outcome: null, refusals: [], notes: [], lockfile: null, scriptsSkipped: [] as string[] };
-    const progress = (detail: string) => report({ kind: 'tests-start', detail: `round ${round}: ${detail}` });
-    const ended = (detail: string, passed: boolean) => report({ kind: 'tests-end', detail: `round ${round}: ${detail}`, passed });
+    const label = params.forBase ? 'base' : `round ${round}`;
+    const progress = (detail: string) => report({ kind: 'tests-start', detail: `${label}: ${detail}` });
+    const ended = (detail: string, passed: boolean) => report({ kind: 'tests-end', detail: `${label}: ${detail}`, passed });
 
     const check = await checkInstall({
       projectDir,
