@@ -97,8 +97,11 @@ export const ReadFiles = z.object({
  */
 export const ExistingTests = z.object({
   files: z.array(z.object({ path: z.string(), why: z.string(), helpers: z.array(z.string()), content: z.string() })),
-  /** The helpers they import that are small enough to show whole, once each; absent in runs saved before. */
-  helpers: z.array(z.object({ path: z.string(), content: z.string() })).optional(),
+  /**
+   * The helpers they import, once each: whole when small, else their interface (`whole: false`: what they
+   * define, bodies left out) when that is small; absent in runs saved before.
+   */
+  helpers: z.array(z.object({ path: z.string(), content: z.string(), whole: z.boolean().default(true) })).optional(),
 });
 export type ExistingTests = z.infer<typeof ExistingTests>;
 

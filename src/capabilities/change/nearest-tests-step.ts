@@ -1,8 +1,8 @@
 /**
  * `nearestTests`: the repository's existing tests nearest to the files the change touches (nearest-tests.ts),
  * each as it is at the base — whole within the budget, else its first lines and a line saying what is not
- * shown — and the small helpers they import, whole (once each), so QA writes the change's tests in the
- * repository's own style, with its own helpers.
+ * shown — and the helpers they import, once each (whole when small, else what they define), so QA writes the
+ * change's tests in the repository's own style, with its own helpers.
  */
 import { z } from 'zod';
 import * as C from '../../documents/index.ts';
@@ -20,7 +20,7 @@ export const nearestTests = defineStep({
     "The repository's existing tests nearest to the files of the ChangeTaskGraph, chosen without a model (src/capabilities/change/nearest-tests.ts): " +
     'in the same package, importing the changed files, named after them, named like them, in the nearest folder — at most `maxFiles`, read at the base commit, each ' +
     'whole while it fits `maxChars` characters and all of them `totalChars`, past that in part with a line saying what is not shown. The output is ' +
-    '`files` (path, why, helpers — the helpers and fixtures it imports — and content), and `helpers` (path and content of each small one, whole): show it to the QA who writes the change’s tests.',
+    '`files` (path, why, helpers — the helpers and fixtures it imports — and content), and `helpers` (path and content of each: whole when small, else its interface, `whole: false`): show it to the QA who writes the change’s tests.',
   params: z
     .object({
       maxFiles: z.number().int().min(1).max(4).default(2),
@@ -83,18 +83,36 @@ export async function existingTests(
   return { files: shown, helpers: await smallHelpers(root, tree, shown) };
 }
 
-/** A helper larger than this is named, not shown: QA is told to use it, and a short one says how in full (sqlparse's conftest.py, its fixtures, is 1,571). */
+/**
+ * A helper up to this size is shown whole (sqlparse's conftest.py, its fixtures, is 1,571); a larger one by its
+ * interface — its classes and functions with their signatures — when that fits (cachetools' tests/__init__.py,
+ * 11,811, is a 1,200-character interface: its CacheTestMixin, CountedLock, CountedCondition), else only named.
+ */
 const HELPER_AT_MOST_CHARS = 3000;
+/** A helper larger than this is not read: its interface would not fit either. */
+const HELPER_READ_AT_MOST_BYTES = 200 * 1024;
 
-/** The helpers the shown tests import (`tests/__init__.py`, a conftest.py), each once, when small enough to show whole. */
+/** The helpers the shown tests import (`tests/__init__.py`, a conftest.py), each once: whole, or what it defines. */
 async function smallHelpers(root: string, tree: readonly { path: string; blob: string; size: number }[], shown: C.ExistingTests['files']) {
   const named = new Set(shown.flatMap((t) => t.helpers));
-  const small = tree.filter((f) => named.has(f.path) && f.size <= HELPER_AT_MOST_CHARS * 2);
+  const read = tree.filter((f) => named.has(f.path) && f.size <= HELPER_READ_AT_MOST_BYTES);
   const texts = await readBlobs(
     root,
-    small.map((f) => f.blob),
+    read.map((f) => f.blob),
   );
-  return small
-    .map((f) => ({ path: f.path, content: texts.get(f.blob) ?? '' }))
-    .filter((h) => h.content.trim().length > 0 && h.content.length <= HELPER_AT_MOST_CHARS);
+  const helpers: NonNullable<C.ExistingTests['helpers']> = [];
+  for (const f of read) {
+    const content = texts.get(f.blob) ?? '';
+    if (content.trim() === '') continue;
+    if (content.length <= HELPER_AT_MOST_CHARS) {
+      helpers.push({ path: f.path, content, whole: true });
+      continue;
+    }
+    const defined = await C.codeInterface(f.path, content);
+    // "(it has no public names)": an interface that says nothing is not shown.
+    const saysNothing = /^\([^\n]*\)$/.test(defined.trim());
+    if (!saysNothing && defined.length <= HELPER_AT_MOST_CHARS && defined.length < content.length)
+      helpers.push({ path: f.path, content: defined, whole: false });
+  }
+  return helpers;
 }
