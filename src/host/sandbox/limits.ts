@@ -29,7 +29,9 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   cpuSeconds: 60,
   memoryMb: 1024,
   maxProcesses: 512,
-  outputKb: 256,
+  // The output is read for the names of the tests that ran: a suite of thousands of tests prints more than
+  // 256 KB (commander.js's 1,391 under node --test), and a criterion's test printed in a dropped head went unread.
+  outputKb: 2048,
 };
 
 /**
