@@ -48,7 +48,31 @@ export function javascriptInterface(root: SyntaxNode, source: string): string {
     if (node.type === 'export_statement' || node.type === 'ambient_declaration' || commonJsExport(node)) parts.push(shown(node));
     else if (DECLARATIONS.has(node.type) && declaredNames(node).some((name) => named.has(name))) parts.push(shown(node));
   }
+  if (parts.length === 0) return wrappedModule(root, shown);
   return parts.join('\n');
+}
+
+/**
+ * A module that assigns module.exports inside a wrapper — a UMD or IIFE file that runs in a browser as a
+ * script and in Node as a module (trial mdpreview50: three such files read as "(it exports nothing)") —
+ * shows the functions and classes it declares, wherever the wrapper holds them: what it offers is among
+ * them. Empty for a module with no such export (a script).
+ */
+function wrappedModule(root: SyntaxNode, shown: (node: SyntaxNode) => string): string {
+  let wrapped = false;
+  const declared: SyntaxNode[] = [];
+  const visit = (node: SyntaxNode): void => {
+    if (commonJsExport(node)) wrapped = true;
+    // A declaration's own body holds its helpers, not the module's offer.
+    if (node.type === 'function_declaration' || node.type === 'generator_function_declaration' || CLASSES.has(node.type)) {
+      if (node.type !== 'class') declared.push(node);
+      return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(root);
+  if (!wrapped || declared.length === 0) return '';
+  return ['// module.exports is assigned inside a wrapper: the functions and classes it declares', ...declared.map(shown)].join('\n');
 }
 
 /** The cuts that make a node's text its interface: bodies, private members, long values. */

@@ -376,6 +376,44 @@ describe('codeInterface: what a file that depends on another is shown of it', ()
       assert.ok(await parsesWhole('index.mjs', shown), shown);
     });
 
+    it('shows the functions a UMD module declares inside its wrapper, where it assigns module.exports (trial mdpreview50)', async () => {
+      const umd = [
+        '(function (root, factory) {',
+        '  var api = factory(root);',
+        "  if (typeof module === 'object' && module && module.exports) {",
+        '    module.exports = api;',
+        '  } else {',
+        '    root.MarkdownInline = api;',
+        '  }',
+        "})(typeof globalThis !== 'undefined' ? globalThis : this, function (root) {",
+        '  /** Escape the HTML-significant characters. */',
+        '  function escapeHtml(s) {',
+        "    return String(s).replace(/&/g, '&amp;');",
+        '  }',
+        '  function renderInline(text) {',
+        '    function helper() {',
+        '      return 1;',
+        '    }',
+        '    return escapeHtml(text) + helper();',
+        '  }',
+        '  return { escapeHtml: escapeHtml, renderInline: renderInline };',
+        '});',
+        '',
+      ].join('\n');
+      assert.equal(
+        await codeInterface('src/inline.js', umd),
+        [
+          '// module.exports is assigned inside a wrapper: the functions and classes it declares',
+          '/** Escape the HTML-significant characters. */',
+          'function escapeHtml(s) { … }',
+          'function renderInline(text) { … }',
+        ].join('\n'),
+      );
+      // A script that assigns no module.exports still exports nothing, whatever functions it holds.
+      const script = "(function () {\n  function bind(editor) {\n    editor.value = '';\n  }\n  bind(document.getElementById('editor'));\n})();\n";
+      assert.equal(await codeInterface('src/app.js', script), '(it exports nothing)');
+    });
+
     it('says so when a module exports nothing', async () => {
       assert.equal(await codeInterface('bin/run.mjs', 'console.log("hello");\nprocess.exit(0);\n'), '(it exports nothing)');
     });
