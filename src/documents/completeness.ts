@@ -23,7 +23,13 @@ const LINE_RULES: { pattern: RegExp; why: string }[] = [
   { pattern: /\bthrow\s+new\s+Error\(\s*(['"`])\s*(not\s+implemented|todo|unimplemented)/i, why: 'throws "not implemented"' },
   { pattern: /\bunimplemented!\(|\btodo!\(/, why: 'an unimplemented!/todo! macro' },
   { pattern: /\bpanic\(\s*"(not implemented|todo)/i, why: 'panics "not implemented"' },
-  { pattern: /(\/\/|#)\s*(your code here|implement (this|me)|placeholder)\b/i, why: 'a placeholder comment' },
+  // "placeholder" as the comment's word for itself (`// placeholder`, `# placeholder: …`, `// placeholder implementation`),
+  // not a comment about the code's own placeholders (`// Placeholder delimiter for protected atoms`, trial mdpreview50).
+  {
+    pattern:
+      /(\/\/|#)\s*(your code here|implement (this|me)\b|placeholder\s*($|[:.(—–-]|(for|until)\s+(now|later|the\s+(real|actual))\b|until\b|(implementation|code|logic|body|function|method|stub)s?\b))/i,
+    why: 'a placeholder comment',
+  },
 ];
 
 /** What counts as a placeholder, as a prompt states it: from the rules placeholdersIn applies. */

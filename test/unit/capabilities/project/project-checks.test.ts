@@ -30,6 +30,27 @@ describe('completeness', () => {
     assert.deepEqual(whys('README.md', '# TODO\n'), []);
     assert.deepEqual(whys('tool.py', 'def f(x):\n    if x:\n        pass\n    return x\n'), []);
   });
+
+  it("tells a placeholder comment from a comment about the code's own placeholders (trial mdpreview50)", () => {
+    const stands = [
+      '// placeholder',
+      '# Placeholder: compute the score',
+      '// placeholder implementation',
+      '# placeholder until the API exists',
+      '// placeholder for now',
+      '// your code here',
+      '# implement this',
+    ];
+    for (const line of stands) assert.deepEqual(whys('src/a.js', `${line}\n`), ['1: a placeholder comment'], line);
+    const about = [
+      '// Placeholder delimiter for protected atoms',
+      '// placeholders survive escaping',
+      '// replace each placeholder with its atom',
+      '# placeholder text shown in the empty input',
+      '// implement the spec in two passes: blocks, then inline',
+    ];
+    for (const line of about) assert.deepEqual(whys('src/a.js', `${line}\n`), [], line);
+  });
 });
 
 describe('smoke command', () => {
