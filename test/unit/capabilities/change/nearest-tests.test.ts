@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isTestCase, moduleStem, nearestTests } from '../../../../src/capabilities/change/nearest-tests.ts';
 import { existingTests } from '../../../../src/capabilities/change/nearest-tests-step.ts';
+import { committedRepository } from '../../../helpers/committed-repository.ts';
 import { removeTempDirs, tempDir } from '../../../helpers/temp-dir.ts';
 
 /** A repository as a map of path → text: what `nearestTests` reads. */
@@ -288,28 +289,18 @@ describe('the nearestTests step', () => {
   });
 
   it("shows a large helper by what it defines, bodies left out (cachetools' 11,811-character tests/__init__.py, trial cachetools50b)", async () => {
-    const repo = await tempDir('sopworks-nearest-helpers-');
-    const write = async (file: string, text: string) => {
-      await fs.mkdir(path.dirname(path.join(repo, file)), { recursive: true });
-      await fs.writeFile(path.join(repo, file), text);
-    };
     const body = '        cache = self.Cache(maxsize=2)\n        cache[1] = 1\n        self.assertEqual(1, len(cache))\n'.repeat(12);
     const tests = Array.from({ length: 12 }, (_, i) => `    def test_case_${i}(self):\n${body}`).join('\n');
     const init = `class CacheTestMixin:\n    Cache = None\n\n${tests}\n\nclass CountedLock:\n    def __init__(self):\n        self.count = 0\n\n    def __enter__(self):\n        self.count += 1\n\n    def __exit__(self, *exc):\n        pass\n`;
     assert.ok(init.length > 3000, `${init.length}`);
-    await write('pyproject.toml', '[project]\nname = "cachetools"\n');
-    await write('src/cachetools/__init__.py', 'class Cache:\n    pass\n');
-    await write('tests/__init__.py', init);
-    await write(
-      'tests/test_cache.py',
-      'import unittest\n\nimport cachetools\n\nfrom . import CacheTestMixin\n\n\nclass CacheTest(unittest.TestCase, CacheTestMixin):\n    Cache = cachetools.Cache\n',
-    );
-    const run = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd: repo, encoding: 'utf8' });
-    run('init', '--quiet', '--initial-branch=main');
-    run('add', '.');
-    run('commit', '--quiet', '-m', 'base');
-    const found = await existingTests(repo, run('rev-parse', 'HEAD').trim(), ['src/cachetools/__init__.py'], { maxFiles: 2, maxChars: 4000, totalChars: 6000 });
+    const { root: repo, base } = await committedRepository({
+      'pyproject.toml': '[project]\nname = "cachetools"\n',
+      'src/cachetools/__init__.py': 'class Cache:\n    pass\n',
+      'tests/__init__.py': init,
+      'tests/test_cache.py':
+        'import unittest\n\nimport cachetools\n\nfrom . import CacheTestMixin\n\n\nclass CacheTest(unittest.TestCase, CacheTestMixin):\n    Cache = cachetools.Cache\n',
+    });
+    const found = await existingTests(repo, base, ['src/cachetools/__init__.py'], { maxFiles: 2, maxChars: 4000, totalChars: 6000 });
     assert.deepEqual(found.files[0]?.helpers, ['tests/__init__.py']);
     const [helper] = found.helpers ?? [];
     assert.equal(helper?.whole, false);
