@@ -258,27 +258,16 @@ describe('the nearestTests step', () => {
   });
 
   it("shows the small helpers the tests import whole, once each (tomli's tests/__init__.py), and only names a large one", async () => {
-    const repo = await tempDir('sopworks-nearest-helpers-');
-    const write = async (file: string, text: string) => {
-      await fs.mkdir(path.dirname(path.join(repo, file)), { recursive: true });
-      await fs.writeFile(path.join(repo, file), text);
-    };
     const init = '__all__ = ("tomllib",)\n\n# By changing this one line, we can run the tests against\n# a different module name.\nimport tomli as tomllib\n';
-    await write('pyproject.toml', '[project]\nname = "tomli"\n');
-    await write('src/tomli/_parser.py', 'def loads(s):\n    return {}\n');
-    await write('tests/__init__.py', init);
-    await write('tests/conftest.py', `import pytest\n${'# a long fixture module\n'.repeat(200)}`);
-    await write(
-      'tests/test_parser.py',
-      'import unittest\n\nfrom . import tomllib\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        tomllib.loads("")\n',
-    );
-    await write('tests/test_misc.py', 'import unittest\n\nfrom . import tomllib\n\n\nclass M(unittest.TestCase):\n    pass\n');
-    const run = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], { cwd: repo, encoding: 'utf8' });
-    run('init', '--quiet', '--initial-branch=main');
-    run('add', '.');
-    run('commit', '--quiet', '-m', 'base');
-    const tests = await existingTests(repo, run('rev-parse', 'HEAD').trim(), ['src/tomli/_parser.py'], { maxFiles: 2, maxChars: 4000, totalChars: 6000 });
+    const { root: repo, base } = await committedRepository({
+      'pyproject.toml': '[project]\nname = "tomli"\n',
+      'src/tomli/_parser.py': 'def loads(s):\n    return {}\n',
+      'tests/__init__.py': init,
+      'tests/conftest.py': `import pytest\n${'# a long fixture module\n'.repeat(200)}`,
+      'tests/test_parser.py': 'import unittest\n\nfrom . import tomllib\n\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        tomllib.loads("")\n',
+      'tests/test_misc.py': 'import unittest\n\nfrom . import tomllib\n\n\nclass M(unittest.TestCase):\n    pass\n',
+    });
+    const tests = await existingTests(repo, base, ['src/tomli/_parser.py'], { maxFiles: 2, maxChars: 4000, totalChars: 6000 });
     assert.equal(tests.files.length, 2);
     for (const file of tests.files) assert.deepEqual(file.helpers, ['tests/__init__.py', 'tests/conftest.py'], file.path);
     assert.deepEqual(
