@@ -123,7 +123,7 @@ function setAside(blocks: readonly ScannedBlock[]): ScannedBlock[] {
 }
 
 const mergedError = (why: string, wanted: string): string =>
-  `two code blocks run together — ${why} — so one file would hold another's code; reply again with ${wanted} (a file that itself holds \`\`\` fences goes in a \`\`\`\` block)`;
+  `two code blocks run together — ${why} — so one file would hold another's code; reply again with ${wanted} (a file that itself holds fences goes in a block whose fence is longer than any of them: \`\`\`\` around \`\`\`, \`\`\`\`\` around \`\`\`\`)`;
 
 const elisionError = (filePath: string, elided: { line: number; text: string }): string =>
   `${filePath} leaves code out (line ${elided.line}: "${elided.text}"); write the whole file, every line of it`;

@@ -57,6 +57,13 @@ describe('code replies', () => {
       assert.equal(expectOk(parseCodeReply(reply, 'a.js')).value.content, 'right();\n');
     });
 
+    it('takes a README holding four-backtick fences in a five-backtick block, and says so when it was put in four (trial mdpreview50b)', () => {
+      const readme = '# Fences\n\nWrite a fence inside a fence:\n\n````md\n```js\nx();\n```\n````\n';
+      assert.equal(expectOk(parseCodeReply(`\`\`\`\`\`markdown\n${readme}\`\`\`\`\`\n`, 'README.md')).value.content, readme);
+      const error = expectError(parseCodeReply(`\`\`\`\`markdown\n${readme}\`\`\`\`\n`, 'README.md'));
+      assert.match(error, /a block whose fence is longer than any of them: ```` around ```, ````` around ````/);
+    });
+
     it('fails when there is no fenced block', () => {
       assert.match(expectError(parseCodeReply('export const x = 1;', 'src/x.js')), /no fenced code block.*src\/x\.js/);
     });
