@@ -53,26 +53,38 @@ export function javascriptInterface(root: SyntaxNode, source: string): string {
 }
 
 /**
- * A module that assigns module.exports inside a wrapper — a UMD or IIFE file that runs in a browser as a
- * script and in Node as a module (trial mdpreview50: three such files read as "(it exports nothing)") —
- * shows the functions and classes it declares, wherever the wrapper holds them: what it offers is among
- * them. Empty for a module with no such export (a script).
+ * A module that assigns its exports inside a wrapper — a UMD or IIFE file that runs in a browser as a
+ * script and in Node as a module (trial mdpreview50: three such files read as "(it exports nothing)";
+ * mathiasbynens/base64 assigns `freeModule.exports = base64`) — shows the functions and classes it
+ * declares, wherever the wrapper holds them (`function f() {}`, `var f = function () {}`): what it offers
+ * is among them. Empty for a module with no such export (a script).
  */
 function wrappedModule(root: SyntaxNode, shown: (node: SyntaxNode) => string): string {
   let wrapped = false;
   const declared: SyntaxNode[] = [];
   const visit = (node: SyntaxNode): void => {
-    if (commonJsExport(node)) wrapped = true;
+    if (node.type === 'assignment_expression' && /(^|\.)exports(\.[\w$]+)?$/.test(node.childForFieldName('left')?.text ?? '')) wrapped = true;
     // A declaration's own body holds its helpers, not the module's offer.
-    if (node.type === 'function_declaration' || node.type === 'generator_function_declaration' || CLASSES.has(node.type)) {
-      if (node.type !== 'class') declared.push(node);
+    if (node.type === 'function_declaration' || node.type === 'generator_function_declaration' || node.type === 'class_declaration') {
+      declared.push(node);
+      return;
+    }
+    if ((node.type === 'variable_declaration' || node.type === 'lexical_declaration') && declaresFunction(node)) {
+      declared.push(node);
       return;
     }
     for (const child of node.namedChildren) if (child) visit(child);
   };
   visit(root);
   if (!wrapped || declared.length === 0) return '';
-  return ['// module.exports is assigned inside a wrapper: the functions and classes it declares', ...declared.map(shown)].join('\n');
+  return ['// its exports are assigned inside a wrapper: the functions and classes it declares', ...declared.map(shown)].join('\n');
+}
+
+/** `var f = function () {}`, `const g = () => {}`, `let C = class {}`: a declaration of one function or class. */
+function declaresFunction(node: SyntaxNode): boolean {
+  const declarators = node.namedChildren.filter((d): d is SyntaxNode => d?.type === 'variable_declarator');
+  const value = declarators.length === 1 ? declarators[0]!.childForFieldName('value') : null;
+  return value !== null && (FUNCTIONS.has(value.type) || CLASSES.has(value.type));
 }
 
 /** The cuts that make a node's text its interface: bodies, private members, long values. */

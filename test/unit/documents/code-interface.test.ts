@@ -403,10 +403,37 @@ describe('codeInterface: what a file that depends on another is shown of it', ()
       assert.equal(
         await codeInterface('src/inline.js', umd),
         [
-          '// module.exports is assigned inside a wrapper: the functions and classes it declares',
+          '// its exports are assigned inside a wrapper: the functions and classes it declares',
           '/** Escape the HTML-significant characters. */',
           'function escapeHtml(s) { … }',
           'function renderInline(text) { … }',
+        ].join('\n'),
+      );
+      // mathiasbynens/base64's shape: `freeModule.exports = base64`, its functions held in variables.
+      const freeModule = [
+        ';(function(root) {',
+        "\tvar freeModule = typeof module == 'object' && module;",
+        '\tvar error = function(message) {',
+        '\t\tthrow new Error(message);',
+        '\t};',
+        '\t// Encodes a string.',
+        '\tvar encode = function(input) {',
+        '\t\treturn input;',
+        '\t};',
+        "\tvar base64 = { 'encode': encode, 'version': '1.0.0' };",
+        '\tif (freeModule) {',
+        '\t\tfreeModule.exports = base64;',
+        '\t}',
+        '}(this));',
+        '',
+      ].join('\n');
+      assert.equal(
+        await codeInterface('base64.js', freeModule),
+        [
+          '// its exports are assigned inside a wrapper: the functions and classes it declares',
+          'var error = function(message) { … };',
+          '// Encodes a string.',
+          'var encode = function(input) { … };',
         ].join('\n'),
       );
       // A script that assigns no module.exports still exports nothing, whatever functions it holds.
