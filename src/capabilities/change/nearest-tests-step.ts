@@ -86,7 +86,7 @@ export async function existingTests(
 /**
  * A helper up to this size is shown whole (sqlparse's conftest.py, its fixtures, is 1,571); a larger one by its
  * interface — its classes and functions with their signatures — when that fits (cachetools' tests/__init__.py,
- * 11,811, is a 1,200-character interface: its CacheTestMixin, CountedLock, CountedCondition), else only named.
+ * 11,811, is a 1,043-character interface: its CacheTestMixin, CountedLock, CountedCondition), else only named.
  */
 const HELPER_AT_MOST_CHARS = 3000;
 /** A helper larger than this is not read: its interface would not fit either. */
