@@ -20,7 +20,9 @@ import { removeTempDirs, tempDir } from '../helpers/temp-dir.ts';
 /** More entries than the guard ever listed (20 000): a listing that stopped there would miss what follows. */
 const FLOOD = 20_050;
 
-const LIMITS: SandboxLimits = { wallSeconds: 20, cpuSeconds: 10, memoryMb: 256, maxProcesses: 64, outputKb: 64, fileMb: 4, diskMb: 16, maxFiles: 300 };
+// The limits are not what this file tests: they are loose enough for the flood to finish on a slow machine
+// (a fresh-machine run here saw `xargs touch` stopped by SIGXCPU at 10 s, 14,118 files in, before it planted its hook).
+const LIMITS: SandboxLimits = { wallSeconds: 60, cpuSeconds: 60, memoryMb: 256, maxProcesses: 64, outputKb: 64, fileMb: 4, diskMb: 16, maxFiles: 300 };
 
 /** The attack starts as node (so the Node fallback applies) and runs its writes through sh, which it does not confine. */
 const MODES: { mode: SandboxMode; setting: ModeSetting; allowUnsandboxed: boolean; argv: string[] }[] = [
